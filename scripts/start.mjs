@@ -1,0 +1,52 @@
+// `npm start`: set up (secrets, migrations), build, serve the shop with wrangler dev, load the demo catalogue
+// into an empty store, and print where everything is. PORT changes the port (default 8787).
+import { execFileSync, spawn } from "node:child_process";
+import { applyMigrations, ensureDevVars, readDevVars } from "./local-setup.mjs";
+
+const root = new URL("..", import.meta.url).pathname;
+const port = Number(process.env.PORT || 8787);
+const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+
+if (ensureDevVars()) console.log("Created .dev.vars with a new local OWNER_API_KEY.");
+const { OWNER_API_KEY } = readDevVars();
+
+console.log("Building…");
+execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env });
+console.log("Applying D1 migrations…");
+applyMigrations();
+
+const server = spawn("npx", ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
+  cwd: root,
+  stdio: ["ignore", "inherit", "inherit"],
+  env,
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));
+
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; i < 120; i++) {
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch {}
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+try {
+  const res = await fetch(`${base}/api/v1/demo-catalogue`, { method: "POST", headers: { authorization: OWNER_API_KEY } });
+  const result = await res.json();
+  console.log(
+    result.loaded
+      ? `Demo catalogue loaded: ${result.products} products in ${result.collections} collections.`
+      : `Demo catalogue not loaded: ${result.reason ?? JSON.stringify(result)}.`,
+  );
+} catch (err) {
+  console.error("Could not load the demo catalogue:", err);
+}
+
+console.log(`
+  Edge Storefront is running.
+    Shop:            http://localhost:${port}/
+    API:             http://localhost:${port}/v1/products/query-platformized  (and the Wix SDK's gateway paths)
+    Owner API key:   ${OWNER_API_KEY}   (from .dev.vars; send it as the Authorization header)
+  Press Ctrl+C to stop.
+`);

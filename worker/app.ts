@@ -1,0 +1,105 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { createRequestHandler } from "react-router";
+import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
+import { loadDemoCatalogue } from "./catalog/demo/load";
+import { resolveAuth } from "./identity/api-keys";
+import { storeCurrency, type Ctx } from "./platform/context";
+import { openDb, type RoundTrips } from "./platform/db";
+import { ApiError, errorBody, systemErrorBody } from "./platform/errors";
+import type { AppEnv } from "./platform/http";
+import { armSweeper } from "./events/sweeper";
+
+// Whether this isolate has made sure the sweeper is ticking (an optimisation only: arming is idempotent).
+let sweeperChecked = false;
+
+/** Path prefixes the API owns; everything else is a page (DESIGN.md §5). */
+const API_PREFIXES = ["/v1/", "/v2/", "/v3/", "/ecom/", "/stores/", "/stores-reader/", "/_api/", "/oauth2/", "/webhooks/", "/api/"];
+
+export function isApiPath(path: string): boolean {
+  return API_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1));
+}
+
+const handleSsr = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env?.MODE);
+
+export const app = new Hono<AppEnv>();
+
+// Request id, round-trip count and baseline headers on every response, API or page.
+app.use("*", async (c, next) => {
+  const requestId = crypto.randomUUID();
+  const trips: RoundTrips = { count: 0, ms: 0 };
+  c.set("requestId", requestId);
+  c.set("trips", trips);
+  await next();
+  let res = c.res;
+  try {
+    res.headers.set("x-wix-request-id", requestId);
+  } catch {
+    // Immutable headers (e.g. a fetched response): copy once.
+    res = new Response(res.body, res);
+    res.headers.set("x-wix-request-id", requestId);
+  }
+  res.headers.set("server-timing", `d1;dur=${trips.ms};desc="${trips.count} round trips"`);
+  res.headers.set("x-content-type-options", "nosniff");
+  res.headers.set("referrer-policy", "strict-origin-when-cross-origin");
+  c.res = res;
+});
+
+// The service context: one D1 handle (counted) and the caller, resolved once per request.
+app.use("*", async (c, next) => {
+  const db = openDb(c.env.DB, c.get("trips"));
+  const url = new URL(c.req.url);
+  const auth = isApiPath(url.pathname) ? await resolveAuth(c.env, db, c.req.header("authorization")) : ({ kind: "anonymous" } as const);
+  const executionCtx = c.executionCtx as ExecutionContext;
+  const ctx: Ctx = {
+    db,
+    env: c.env,
+    auth,
+    currency: storeCurrency(c.env),
+    origin: url.origin,
+    waitUntil: (p) => executionCtx.waitUntil(p.catch((err) => console.error("background task failed", err))),
+  };
+  c.set("ctx", ctx);
+  if (!sweeperChecked) {
+    sweeperChecked = true;
+    ctx.waitUntil(armSweeper(c.env));
+  }
+  await next();
+});
+
+app.onError((err, c) => {
+  const requestId = c.get("requestId") ?? crypto.randomUUID();
+  if (err instanceof ApiError) return c.json(errorBody(err, requestId), err.status);
+  if (err instanceof HTTPException) {
+    const wrapped = new ApiError(err.status as 400, err.status === 413 ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST", err.message || "Bad request");
+    return c.json(errorBody(wrapped, requestId), err.status as 400);
+  }
+  console.error(`request ${requestId} failed:`, err);
+  return c.json(systemErrorBody(requestId), 500);
+});
+
+// A bare JSON route: the benchmark's baseline, and a liveness check for deployments.
+app.get("/api/health", (c) => c.json({ ok: true }));
+
+// Merchant extension: load the demo catalogue into an empty store (npm start calls it with the owner key).
+app.post("/api/v1/demo-catalogue", async (c) => c.json(await loadDemoCatalogue(c.get("ctx"))));
+
+// Catalogue: spec paths and the Wix SDK's gateway paths, same handlers.
+for (const base of ["/v1", "/stores-reader/v1"]) app.route(base, catalogRead);
+for (const base of ["/v1", "/stores/v1"]) app.route(base, catalogWrite);
+for (const base of ["/v3", "/stores/v3", "/stores-reader/v3"]) app.route(base, catalogV3);
+app.route("/v2/collections", collectionsV2);
+
+// An API path nobody serves: a 404 in the error shape, not a page.
+app.all("*", async (c, next) => {
+  if (!isApiPath(c.req.path)) return next();
+  throw new ApiError(404, "NOT_FOUND", `No API call at ${c.req.method} ${c.req.path}`, { message: "Not found" });
+});
+
+// Everything else is a page: React Router with streamed SSR, given the same service context.
+app.all("*", (c) =>
+  handleSsr(c.req.raw, {
+    cloudflare: { env: c.env, ctx: c.executionCtx as ExecutionContext },
+    services: c.get("ctx"),
+  }),
+);

@@ -1,0 +1,141 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
+import { EventType } from "../events/types";
+import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { currencyDigits, toMajor, toMinor } from "../platform/money";
+import { refreshSummary } from "./products";
+import type { z } from "zod";
+import type { bulkAdjustRequest, bulkUpdateRequest } from "./schemas";
+import { products } from "./tables";
+
+/**
+ * Bulk edits. Each id succeeds or fails on its own; successes are written together in one batch, each with its
+ * event, and the answer lists every id in request order with `bulkActionMetadata` counts.
+ */
+
+interface ItemResult {
+  itemMetadata: { id: string; originalIndex: number; success: boolean; error?: { code: string; description: string; data: Record<string, unknown> } };
+}
+
+function summary(results: ItemResult[]) {
+  const ok = results.filter((r) => r.itemMetadata.success).length;
+  return { results, bulkActionMetadata: { totalSuccesses: ok, totalFailures: results.length - ok, undetailedFailures: 0 } };
+}
+
+const notFoundError = (id: string) => ({ code: "PRODUCT_NOT_FOUND", description: `Product ${id} not found`, data: { productId: id } });
+
+/** Runs one guarded UPDATE per product followed by its event (written only if the update changed the row). */
+async function runPerProduct(ctx: Ctx, items: { id: string; update: Statement; event: EventEnvelope }[]): Promise<boolean[]> {
+  if (!items.length) return [];
+  const statements: Statement[] = items.flatMap((i) => [i.update, outboxInsertIfChanged(ctx.db, i.event)]);
+  statements.push(refreshSummary(ctx.db, items.map((i) => i.id), ctx.currency));
+  const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown as D1Result[];
+  const applied = items.map((_, n) => (results[n * 2].meta.changes ?? 0) > 0);
+  const events = items.filter((_, n) => applied[n]).map((i) => i.event);
+  if (events.length) ctx.waitUntil(flushEvents(ctx.env, ctx.db, events));
+  return applied;
+}
+
+/** Sets the same value (price, cost, weight, visibility, brand, ribbon, type) on many products. */
+export async function bulkUpdateProducts(ctx: Ctx, req: z.output<typeof bulkUpdateRequest>) {
+  requireMerchant(ctx);
+  const { set } = req;
+  const now = nowIso();
+  const fields = {
+    ...(set.price !== undefined ? { price: toMinor(set.price, ctx.currency) } : {}),
+    ...(set.cost !== undefined ? { cost: toMinor(set.cost, ctx.currency) } : {}),
+    ...(set.weight !== undefined ? { weight: set.weight } : {}),
+    ...(set.visible !== undefined ? { visible: set.visible } : {}),
+    ...(set.brand !== undefined ? { brand: set.brand || null } : {}),
+    ...(set.ribbon !== undefined ? { ribbon: set.ribbon || null } : {}),
+    ...(set.productType !== undefined ? { productType: set.productType } : {}),
+  };
+  const changedFields = Object.keys(set).map((k) => (k === "price" ? "priceData" : k === "cost" ? "costAndProfitData" : k));
+  const unique = [...new Set(req.ids)];
+  const applied = await runPerProduct(
+    ctx,
+    unique.map((id) => ({
+      id,
+      update: ctx.db.update(products).set({ ...fields, updatedDate: now, lastUpdated: now }).where(eq(products.id, id)),
+      event: newEvent(ctx, EventType.productChanged, id, { productId: id, changedFields }),
+    })),
+  );
+  const ok = new Map(unique.map((id, n) => [id, applied[n]]));
+  return summary(
+    req.ids.map((id, originalIndex) => ({
+      itemMetadata: ok.get(id) ? { id, originalIndex, success: true } : { id, originalIndex, success: false, error: notFoundError(id) },
+    })),
+  );
+}
+
+type Adjustment = { amount?: number; percentage?: { rate: number; roundToInt: boolean } };
+
+/** New value after an adjustment; money in minor units, weight in kg (3 decimals). */
+function adjusted(value: number, adj: Adjustment, kind: "money" | "weight", currency: string): number {
+  const unit = kind === "money" ? 10 ** currencyDigits(currency) : 1000;
+  let next: number;
+  if (adj.amount !== undefined) next = value + (kind === "money" ? toMinor(adj.amount, currency) : Math.round(adj.amount * unit));
+  else next = value * (1 + adj.percentage!.rate / 100);
+  if (adj.percentage?.roundToInt) return Math.round(next / unit) * unit;
+  return Math.round(next);
+}
+
+/**
+ * Adjusts price, cost or weight by an amount or a percentage (optionally rounded to whole units). Each product's
+ * update is guarded on the values it was computed from, so a concurrent edit makes that item fail instead of
+ * being overwritten.
+ */
+export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdjustRequest>) {
+  requireMerchant(ctx);
+  const unique = [...new Set(req.ids)];
+  const rows = await ctx.db
+    .select({ id: products.id, price: products.price, cost: products.cost, weight: products.weight })
+    .from(products)
+    .where(inArray(products.id, unique));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const failures = new Map<string, ItemResult["itemMetadata"]["error"]>();
+  const now = nowIso();
+  const work: { id: string; update: Statement; event: EventEnvelope }[] = [];
+  for (const id of unique) {
+    const row = byId.get(id);
+    if (!row) {
+      failures.set(id, notFoundError(id));
+      continue;
+    }
+    const next: { price?: number; cost?: number; weight?: number } = {};
+    const problems: string[] = [];
+    if (req.adjust.price) next.price = adjusted(row.price, req.adjust.price, "money", ctx.currency);
+    if (req.adjust.cost) {
+      if (row.cost === null) problems.push("has no cost to adjust");
+      else next.cost = adjusted(row.cost, req.adjust.cost, "money", ctx.currency);
+    }
+    if (req.adjust.weight) {
+      if (row.weight === null) problems.push("has no weight to adjust");
+      else next.weight = adjusted(Math.round(row.weight * 1000), req.adjust.weight, "weight", ctx.currency) / 1000;
+    }
+    for (const [k, v] of Object.entries(next)) if (v < 0) problems.push(`${k} would be negative (${k === "weight" ? v : toMajor(v, ctx.currency)})`);
+    if (problems.length) {
+      failures.set(id, { code: "INVALID_ADJUSTMENT", description: `Product ${id} ${problems.join("; ")}`, data: { productId: id } });
+      continue;
+    }
+    const guard = sql`${products.id} = ${id} AND ${products.price} = ${row.price} AND ${products.cost} IS ${row.cost} AND ${products.weight} IS ${row.weight}`;
+    work.push({
+      id,
+      update: ctx.db.update(products).set({ ...next, updatedDate: now, lastUpdated: now }).where(guard),
+      event: newEvent(ctx, EventType.productChanged, id, {
+        productId: id,
+        changedFields: Object.keys(next).map((k) => (k === "price" ? "priceData" : k === "cost" ? "costAndProfitData" : k)),
+      }),
+    });
+  }
+  const applied = await runPerProduct(ctx, work);
+  work.forEach((w, n) => {
+    if (!applied[n]) failures.set(w.id, { code: "CONFLICT", description: `Product ${w.id} changed while adjusting; try again`, data: { productId: w.id } });
+  });
+  return summary(
+    req.ids.map((id, originalIndex) => {
+      const error = failures.get(id);
+      return { itemMetadata: error ? { id, originalIndex, success: false, error } : { id, originalIndex, success: true } };
+    }),
+  );
+}

@@ -1,0 +1,196 @@
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { commit, flushEvents, newEvent, outboxInsert, outboxInsertIfChanged } from "../events/outbox";
+import { EventType } from "../events/types";
+import { isUniqueViolation } from "../platform/batch";
+import { isMerchant, nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { ApiError, badField, invalidArgument, notFound } from "../platform/errors";
+import { ALL_PRODUCTS_COLLECTION_ID, newId, slugify } from "../platform/ids";
+import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
+import type { CollectionInput, CollectionPatch } from "./schemas";
+import { collectionShape } from "./shapes";
+import { collectionProducts, collections, products } from "./tables";
+
+/** Collections: manual membership, plus the built-in "All Products" collection that holds every product. */
+
+const numberOfProducts = sql<number>`(CASE WHEN ${collections.id} = ${ALL_PRODUCTS_COLLECTION_ID}
+    THEN (SELECT count(*) FROM products p WHERE p.visible = 1)
+    ELSE (SELECT count(*) FROM collection_products cp JOIN products p ON p.id = cp.product_id
+          WHERE cp.collection_id = ${collections.id} AND p.visible = 1) END)`.as("number_of_products");
+
+const selectCollections = (ctx: Ctx) => ctx.db.select({ ...getTableColumns(collections), numberOfProducts }).from(collections);
+
+type Row = Awaited<ReturnType<ReturnType<typeof selectCollections>["all"]>>[number];
+
+function shape(ctx: Ctx, r: Row) {
+  const { numberOfProducts: n, ...row } = r;
+  return collectionShape(row, n, ctx.origin);
+}
+
+function visibleOnly(ctx: Ctx) {
+  return isMerchant(ctx.auth) ? undefined : eq(collections.visible, true);
+}
+
+/** A collection by id or slug; hidden ones only for the merchant. */
+export async function getCollection(ctx: Ctx, by: { id: string } | { slug: string }) {
+  const match = "id" in by ? eq(collections.id, by.id) : eq(collections.slug, by.slug);
+  const [row] = await selectCollections(ctx).where(and(match, visibleOnly(ctx))).limit(1);
+  if (!row) throw notFound("COLLECTION_NOT_FOUND", "Collection", "id" in by ? by.id : by.slug, "id" in by ? "collectionId" : "slug");
+  return shape(ctx, row);
+}
+
+export const collectionFields: FieldMap = {
+  id: { sql: collections.id, type: "string", sortable: true },
+  name: { sql: collections.name, type: "string", sortable: true },
+  slug: { sql: collections.slug, type: "string", sortable: true },
+  visible: { sql: collections.visible, type: "boolean" },
+  createdDate: { sql: collections.createdDate, type: "date", sortable: true },
+  updatedDate: { sql: collections.updatedDate, type: "date", sortable: true },
+  lastUpdated: { sql: collections.updatedDate, type: "date", sortable: true },
+};
+
+/** Collections query (v2), offset paging; page and total in one round trip. */
+export async function queryCollections(ctx: Ctx, query: QueryInput | undefined) {
+  const compiled = compileQuery(query, { ...collectionFields, numberOfProducts: { sql: sql`number_of_products`, type: "number", sortable: true } }, {
+    currency: ctx.currency,
+    tieBreaker: collections.id,
+    defaultSort: [sql`${collections.name} ASC`],
+  });
+  const where = and(compiled.where, visibleOnly(ctx));
+  const [rows, [{ total }]] = await ctx.db.batch([
+    selectCollections(ctx).where(where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
+    ctx.db.select({ total: sql<number>`count(*)` }).from(collections).where(where),
+  ]);
+  const shaped = rows.map((r) => shape(ctx, r));
+  return { collections: shaped, metadata: pagingMetadata(shaped.length, compiled.offset, total), totalResults: total };
+}
+
+async function freeSlug(ctx: Ctx, base: string, exceptId?: string): Promise<string> {
+  const rows = await ctx.db
+    .select({ slug: collections.slug, id: collections.id })
+    .from(collections)
+    .where(sql`${collections.slug} = ${base} OR ${collections.slug} LIKE ${base + "-%"}`);
+  const taken = new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+function duplicateSlug(slug: string) {
+  return new ApiError(409, "DUPLICATE_SLUG", `Another collection already uses the slug "${slug}"`, { message: "Slug already in use" });
+}
+
+/** The row and statements of a new collection, without running them (create and the demo loader). */
+export function prepareCreateCollection(ctx: Ctx, input: CollectionInput, slug: string, productIds: string[] = []) {
+  const now = nowIso();
+  const row = {
+    id: newId(),
+    slug,
+    name: input.name,
+    description: input.description ?? "",
+    visible: input.visible,
+    media: input.media ?? null,
+    createdDate: now,
+    updatedDate: now,
+  };
+  const event = newEvent(ctx, EventType.collectionCreated, row.id, { collectionId: row.id, name: row.name, slug, visible: row.visible });
+  const members = productIds.map((productId) => ({ collectionId: row.id, productId, addedDate: now }));
+  const statements = [ctx.db.insert(collections).values(row), outboxInsert(ctx.db, event)];
+  for (let i = 0; i < members.length; i += 30) statements.push(ctx.db.insert(collectionProducts).values(members.slice(i, i + 30)));
+  return { row, statements, events: [event] };
+}
+
+export async function createCollection(ctx: Ctx, input: CollectionInput) {
+  requireMerchant(ctx);
+  const slug = input.slug ?? (await freeSlug(ctx, slugify(input.name)));
+  const prepared = prepareCreateCollection(ctx, input, slug);
+  try {
+    await commit(ctx, prepared.statements, prepared.events);
+  } catch (err) {
+    if (isUniqueViolation(err, "collections.slug")) throw duplicateSlug(slug);
+    throw err;
+  }
+  return collectionShape(prepared.row, 0, ctx.origin);
+}
+
+function refuseBuiltIn(id: string) {
+  if (id === ALL_PRODUCTS_COLLECTION_ID) {
+    throw new ApiError(400, "BUILT_IN_COLLECTION", "The All Products collection is built in: it always holds every product and cannot be changed", {
+      message: "Built-in collection",
+    });
+  }
+}
+
+export async function updateCollection(ctx: Ctx, id: string, patch: CollectionPatch) {
+  requireMerchant(ctx);
+  refuseBuiltIn(id);
+  const changed = Object.keys(patch).filter((k) => k !== "id");
+  if (!changed.length) return getCollection(ctx, { id });
+  if (patch.slug) {
+    const free = await freeSlug(ctx, patch.slug, id);
+    if (free !== patch.slug) throw duplicateSlug(patch.slug);
+  }
+  const { id: _ignored, ...fields } = patch;
+  const event = newEvent(ctx, EventType.collectionChanged, id, { collectionId: id, changedFields: changed });
+  let results: unknown[];
+  try {
+    results = await ctx.db.batch([
+      ctx.db.update(collections).set({ ...fields, updatedDate: nowIso() }).where(eq(collections.id, id)),
+      outboxInsertIfChanged(ctx.db, event),
+      selectCollections(ctx).where(eq(collections.id, id)),
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err, "collections.slug")) throw duplicateSlug(patch.slug ?? "");
+    throw err;
+  }
+  const rows = results[2] as Row[];
+  if (!rows[0]) throw notFound("COLLECTION_NOT_FOUND", "Collection", id, "collectionId");
+  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
+  return shape(ctx, rows[0]);
+}
+
+export async function deleteCollection(ctx: Ctx, id: string): Promise<void> {
+  requireMerchant(ctx);
+  refuseBuiltIn(id);
+  const event = newEvent(ctx, EventType.collectionDeleted, id, { collectionId: id });
+  const [deleted] = (await ctx.db.batch([ctx.db.delete(collections).where(eq(collections.id, id)), outboxInsertIfChanged(ctx.db, event)])) as unknown as D1Result[];
+  if (!deleted.meta.changes) throw notFound("COLLECTION_NOT_FOUND", "Collection", id, "collectionId");
+  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
+}
+
+/** Adds or removes products; unknown product ids are refused and nothing changes. */
+export async function changeMembership(ctx: Ctx, id: string, productIds: string[], mode: "add" | "remove"): Promise<void> {
+  requireMerchant(ctx);
+  refuseBuiltIn(id);
+  const unique = [...new Set(productIds)];
+  const [found, existing] = await ctx.db.batch([
+    ctx.db.select({ id: collections.id }).from(collections).where(eq(collections.id, id)),
+    ctx.db.select({ id: products.id }).from(products).where(inArray(products.id, unique)),
+  ]);
+  if (!found.length) throw notFound("COLLECTION_NOT_FOUND", "Collection", id, "collectionId");
+  if (mode === "add") {
+    const known = new Set(existing.map((p) => p.id));
+    const missing = productIds.map((p, i) => [p, i] as const).filter(([p]) => !known.has(p));
+    if (missing.length) {
+      throw invalidArgument(missing.map(([p, i]) => ({ field: `productIds[${i}]`, description: `is not a product (${p})`, violatedRule: "VALIDATION" as const, data: {} })));
+    }
+  }
+  const now = nowIso();
+  const event = newEvent(ctx, EventType.collectionChanged, id, {
+    collectionId: id,
+    changedFields: ["productIds"],
+    ...(mode === "add" ? { productsAdded: unique } : { productsRemoved: unique }),
+  });
+  const statements =
+    mode === "add"
+      ? Array.from({ length: Math.ceil(unique.length / 30) }, (_, i) =>
+          ctx.db
+            .insert(collectionProducts)
+            .values(unique.slice(i * 30, i * 30 + 30).map((productId) => ({ collectionId: id, productId, addedDate: now })))
+            .onConflictDoNothing(),
+        )
+      : [ctx.db.delete(collectionProducts).where(and(eq(collectionProducts.collectionId, id), inArray(collectionProducts.productId, unique)))];
+  await commit(ctx, [...statements, ctx.db.update(collections).set({ updatedDate: now }).where(eq(collections.id, id)), outboxInsert(ctx.db, event)], [event]);
+}
+
+export function checkSlugParam(slug: string) {
+  if (slug.length > 100) throw badField("slug", "must be at most 100 characters", "MAX_LENGTH");
+}

@@ -1,0 +1,200 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { badField } from "../platform/errors";
+import { pathId, type AppEnv } from "../platform/http";
+import { readQueryRequest } from "../platform/query";
+import { parseWith, queryFlag, readBody } from "../platform/validation";
+import { bulkAdjustProducts, bulkUpdateProducts } from "./bulk";
+import { changeMembership, checkSlugParam, createCollection, deleteCollection, getCollection, queryCollections, updateCollection } from "./collections";
+import {
+  addProductMedia,
+  createProduct,
+  deleteProduct,
+  deleteProductOptions,
+  getProduct,
+  getProductV3,
+  getStoreVariant,
+  productOptionsAvailability,
+  queryProducts,
+  queryProductsV3,
+  queryProductVariants,
+  queryStoreVariants,
+  removeProductField,
+  removeProductMedia,
+  resetProductVariants,
+  setChoiceMedia,
+  updateProduct,
+  updateProductVariants,
+} from "./products";
+import {
+  bulkAdjustRequest,
+  bulkUpdateRequest,
+  choiceMediaRequest,
+  collectionInputSchema,
+  collectionPatchSchema,
+  createProductRequest,
+  mediaIdsRequest,
+  mediaRequest,
+  productIdsRequest,
+  updateProductRequest,
+  variantsPatchRequest,
+} from "./schemas";
+
+/**
+ * Catalogue routes. Each router is mounted at the spec path and at the gateway prefix the Wix SDK uses
+ * (DESIGN.md §5): read at /v1 and /stores-reader/v1, write at /v1 and /stores/v1, collections v2 at /v2.
+ */
+
+const queryShape = z
+  .object({ filter: z.unknown().optional(), sort: z.unknown().optional(), paging: z.unknown().optional(), search: z.unknown().optional() })
+  .optional();
+
+const productQueryRequest = z.object({
+  query: queryShape,
+  includeVariants: z.boolean().optional(),
+  includeHiddenProducts: z.boolean().optional(),
+  includeMerchantSpecificData: z.boolean().optional(),
+});
+
+const optionsAvailabilityRequest = z.object({ options: z.record(z.string().max(50), z.string().max(50)).default({}) });
+
+const variantsQueryRequest = z.object({
+  choices: z.record(z.string().max(50), z.string().max(50)).optional(),
+  variantIds: z.array(z.string().max(100)).max(1000).optional(),
+  paging: z.object({ limit: z.number().int().min(0).max(100).optional(), offset: z.number().int().min(0).optional() }).optional(),
+  includeMerchantSpecificData: z.boolean().optional(),
+});
+
+const wrappedQuery = z.object({ query: queryShape });
+
+/** Catalogue reads: /v1 and /stores-reader/v1. */
+export const catalogRead = new Hono<AppEnv>()
+  .on(["GET", "POST"], "/products/query-platformized", async (c) => {
+    const req = parseWith(productQueryRequest, await readQueryRequest(c));
+    return c.json(await queryProducts(c.get("ctx"), req as Parameters<typeof queryProducts>[1]));
+  })
+  .on(["GET", "POST"], "/products/query", async (c) => {
+    const req = parseWith(productQueryRequest, await readQueryRequest(c));
+    return c.json(await queryProducts(c.get("ctx"), req as Parameters<typeof queryProducts>[1]));
+  })
+  .get("/products/:id", async (c) => c.json({ product: await getProduct(c.get("ctx"), pathId(c), queryFlag(c, "includeMerchantSpecificData")) }))
+  .post("/products/:id/productOptionsAvailability", async (c) => {
+    const { options } = await readBody(c, optionsAvailabilityRequest);
+    return c.json(await productOptionsAvailability(c.get("ctx"), pathId(c), options));
+  })
+  .post("/products/:id/variants/query", async (c) => c.json(await queryProductVariants(c.get("ctx"), pathId(c), await readBody(c, variantsQueryRequest))))
+  .on(["GET", "POST"], "/variants/query", async (c) => {
+    const { query } = parseWith(wrappedQuery, await readQueryRequest(c));
+    return c.json(await queryStoreVariants(c.get("ctx"), query));
+  })
+  .get("/variants/:id", async (c) => c.json({ variant: await getStoreVariant(c.get("ctx"), pathId(c)) }))
+  .get("/collections/slug/:slug", async (c) => {
+    checkSlugParam(pathId(c, "slug"));
+    return c.json({ collection: await getCollection(c.get("ctx"), { slug: pathId(c, "slug") }) });
+  });
+
+/** Collections v2 reads: /v2/collections. */
+export const collectionsV2 = new Hono<AppEnv>()
+  .on(["GET", "POST"], "/query", async (c) => {
+    const { query } = parseWith(wrappedQuery, await readQueryRequest(c));
+    return c.json(await queryCollections(c.get("ctx"), query));
+  })
+  .get("/slug/:slug", async (c) => {
+    checkSlugParam(pathId(c, "slug"));
+    return c.json({ collection: await getCollection(c.get("ctx"), { slug: pathId(c, "slug") }) });
+  })
+  .get("/:id", async (c) => c.json({ collection: await getCollection(c.get("ctx"), { id: pathId(c) }) }));
+
+/** Catalogue V3 reads: /stores/v3 and /v3. */
+export const catalogV3 = new Hono<AppEnv>()
+  .on(["GET", "POST"], "/products/query", async (c) => {
+    const body = parseWith(
+      z.object({ query: z.object({ filter: z.unknown().optional(), sort: z.unknown().optional(), cursorPaging: z.object({ limit: z.number().int().min(1).max(100).optional(), cursor: z.string().max(200).nullish() }).optional() }).optional() }),
+      await readQueryRequest(c),
+    );
+    return c.json(await queryProductsV3(c.get("ctx"), body as Parameters<typeof queryProductsV3>[1]));
+  })
+  .get("/products/:id", async (c) => c.json({ product: await getProductV3(c.get("ctx"), pathId(c)) }));
+
+const ok = {} as const;
+
+/** Catalogue writes: /v1 and /stores/v1. Every handler needs the merchant (checked in the service). */
+export const catalogWrite = new Hono<AppEnv>()
+  .post("/products", async (c) => {
+    const { product } = await readBody(c, createProductRequest);
+    return c.json({ product: await createProduct(c.get("ctx"), product) });
+  })
+  .patch("/products/:id", async (c) => {
+    const { product } = await readBody(c, updateProductRequest);
+    if (product.id && product.id !== pathId(c)) throw badField("product.id", "must match the id in the path");
+    return c.json({ product: await updateProduct(c.get("ctx"), pathId(c), product) });
+  })
+  .delete("/products/:id", async (c) => {
+    await deleteProduct(c.get("ctx"), pathId(c));
+    return c.json(ok);
+  })
+  .patch("/products/:id/variants", async (c) => {
+    const { variants } = await readBody(c, variantsPatchRequest);
+    return c.json(await updateProductVariants(c.get("ctx"), pathId(c), variants));
+  })
+  .post("/products/:id/variants/resetToDefault", async (c) => {
+    await resetProductVariants(c.get("ctx"), pathId(c));
+    return c.json(ok);
+  })
+  .post("/products/:id/media", async (c) => {
+    const { media } = await readBody(c, mediaRequest);
+    await addProductMedia(c.get("ctx"), pathId(c), media);
+    return c.json(ok);
+  })
+  .post("/products/:id/media/delete", async (c) => {
+    const { mediaIds } = await readBody(c, mediaIdsRequest);
+    await removeProductMedia(c.get("ctx"), pathId(c), mediaIds);
+    return c.json(ok);
+  })
+  .patch("/products/:id/choices/media", async (c) => {
+    const { media } = await readBody(c, choiceMediaRequest);
+    await setChoiceMedia(c.get("ctx"), pathId(c), media, "add");
+    return c.json(ok);
+  })
+  .post("/products/:id/choices/media/delete", async (c) => {
+    const { media } = await readBody(c, choiceMediaRequest);
+    await setChoiceMedia(c.get("ctx"), pathId(c), media, "remove");
+    return c.json(ok);
+  })
+  .delete("/products/:id/options", async (c) => {
+    await deleteProductOptions(c.get("ctx"), pathId(c));
+    return c.json(ok);
+  })
+  .post("/products/:id/remove-brand", async (c) => {
+    await removeProductField(c.get("ctx"), pathId(c), "brand");
+    return c.json(ok);
+  })
+  .post("/products/:id/remove-ribbon", async (c) => {
+    await removeProductField(c.get("ctx"), pathId(c), "ribbon");
+    return c.json(ok);
+  })
+  .post("/collections", async (c) => {
+    const { collection } = await readBody(c, z.object({ collection: collectionInputSchema }));
+    return c.json({ collection: await createCollection(c.get("ctx"), collection) });
+  })
+  .patch("/collections/:id", async (c) => {
+    const { collection } = await readBody(c, z.object({ collection: collectionPatchSchema }));
+    if (collection.id && collection.id !== pathId(c)) throw badField("collection.id", "must match the id in the path");
+    return c.json({ collection: await updateCollection(c.get("ctx"), pathId(c), collection) });
+  })
+  .delete("/collections/:id", async (c) => {
+    await deleteCollection(c.get("ctx"), pathId(c));
+    return c.json(ok);
+  })
+  .post("/collections/:id/productIds", async (c) => {
+    const { productIds } = await readBody(c, productIdsRequest);
+    await changeMembership(c.get("ctx"), pathId(c), productIds, "add");
+    return c.json(ok);
+  })
+  .post("/collections/:id/productIds/delete", async (c) => {
+    const { productIds } = await readBody(c, productIdsRequest);
+    await changeMembership(c.get("ctx"), pathId(c), productIds, "remove");
+    return c.json(ok);
+  })
+  .post("/bulk/products/update", async (c) => c.json(await bulkUpdateProducts(c.get("ctx"), await readBody(c, bulkUpdateRequest))))
+  .post("/bulk/products/adjust-properties", async (c) => c.json(await bulkAdjustProducts(c.get("ctx"), await readBody(c, bulkAdjustRequest))));

@@ -1,0 +1,121 @@
+import { rawStatement } from "../platform/db";
+import { and, asc, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { actorOf, nowIso, type Actor, type Ctx } from "../platform/context";
+import type { Db } from "../platform/db";
+import { newId } from "../platform/ids";
+import { outbox } from "./tables";
+
+/** The envelope of every event (DESIGN.md §7). */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  entityId: string;
+  eventTime: string;
+  actor: Actor;
+  data: Record<string, unknown>;
+}
+
+export type Statement = BatchItem<"sqlite">;
+
+/** A new event caused by the caller of `ctx`. */
+export function newEvent(ctx: Ctx, type: string, entityId: string, data: Record<string, unknown>): EventEnvelope {
+  return { id: newId(), type, entityId, eventTime: nowIso(), actor: actorOf(ctx.auth), data };
+}
+
+/** The outbox row of an event, to put in the same batch as its change. */
+export function outboxInsert(db: Db, e: EventEnvelope): Statement {
+  return db.insert(outbox).values({
+    id: e.id,
+    type: e.type,
+    entityId: e.entityId,
+    eventTime: e.eventTime,
+    actorType: e.actor.type,
+    actorId: e.actor.id,
+    data: e.data,
+  });
+}
+
+/**
+ * The outbox row of an event that only happened if the statement just before it in the batch changed a row
+ * (SQLite's changes()): a guarded update or delete and its event stay all-or-nothing in one round trip.
+ */
+export function outboxInsertIfChanged(db: Db, e: EventEnvelope): Statement {
+  return rawStatement(db, sql`INSERT INTO outbox (id, type, entity_id, event_time, actor_type, actor_id, data, attempts)
+    SELECT ${e.id}, ${e.type}, ${e.entityId}, ${e.eventTime}, ${e.actor.type}, ${e.actor.id}, ${JSON.stringify(e.data)}, 0
+    WHERE changes() > 0`);
+}
+
+/**
+ * Runs a change and its events as one D1 batch (one transaction, one round trip), then flushes the events to the
+ * queue after the response. Returns the batch results.
+ */
+export async function commit(ctx: Ctx, statements: Statement[], events: EventEnvelope[]): Promise<unknown[]> {
+  if (statements.length === 0) return [];
+  const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown[];
+  if (events.length) ctx.waitUntil(flushEvents(ctx.env, ctx.db, events));
+  return results;
+}
+
+/** Queue messages are at most 128 KB; a batch at most 100 messages and 256 KB. */
+const MAX_BATCH_MESSAGES = 100;
+const MAX_BATCH_BYTES = 200_000;
+
+/**
+ * Sends events to the EVENTS queue and marks their outbox rows flushed. A row whose send fails stays unflushed
+ * and the cron sweep sends it again; consumers dedupe on the event id, so a double send is harmless.
+ */
+export async function flushEvents(env: Env, db: Db, events: EventEnvelope[]): Promise<number> {
+  let sent = 0;
+  let chunk: EventEnvelope[] = [];
+  let bytes = 0;
+  const send = async () => {
+    if (!chunk.length) return;
+    const ids = chunk.map((e) => e.id);
+    try {
+      await env.EVENTS.sendBatch(chunk.map((e) => ({ body: e, contentType: "json" as const })));
+      await db.update(outbox).set({ flushedAt: nowIso() }).where(inArray(outbox.id, ids));
+      sent += chunk.length;
+    } catch (err) {
+      console.error("outbox flush failed; the cron sweep will retry", err);
+      await db
+        .update(outbox)
+        .set({ attempts: sql`${outbox.attempts} + 1` })
+        .where(inArray(outbox.id, ids))
+        .catch(() => undefined);
+    }
+    chunk = [];
+    bytes = 0;
+  };
+  for (const e of events) {
+    const size = JSON.stringify(e).length;
+    if (chunk.length >= MAX_BATCH_MESSAGES || bytes + size > MAX_BATCH_BYTES) await send();
+    chunk.push(e);
+    bytes += size;
+  }
+  await send();
+  return sent;
+}
+
+/** Cron sweep: re-sends outbox rows still unflushed a minute after they were written. Returns how many it sent. */
+export async function flushPending(env: Env, db: Db, olderThanMs = 60_000, limit = 500): Promise<number> {
+  const cutoff = new Date(Date.now() - olderThanMs).toISOString();
+  const rows = await db
+    .select()
+    .from(outbox)
+    .where(and(isNull(outbox.flushedAt), lt(outbox.eventTime, cutoff)))
+    .orderBy(asc(outbox.eventTime))
+    .limit(limit);
+  return flushEvents(
+    env,
+    db,
+    rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      entityId: r.entityId,
+      eventTime: r.eventTime,
+      actor: { type: r.actorType as Actor["type"], id: r.actorId },
+      data: r.data,
+    })),
+  );
+}

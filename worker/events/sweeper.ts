@@ -1,0 +1,28 @@
+import { DurableObject } from "cloudflare:workers";
+import { runSweeps } from "./sweeps";
+
+/** How often the sweeps run. */
+export const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * One alarm object (named "sweeper") that runs the idempotent sweeps on a timer. It re-arms before sweeping so a
+ * failing sweep never stops the clock. Armed lazily by the first request an isolate serves and by every cron tick.
+ */
+export class Sweeper extends DurableObject<Env> {
+  async ensureArmed(): Promise<boolean> {
+    if ((await this.ctx.storage.getAlarm()) !== null) return false;
+    await this.ctx.storage.setAlarm(Date.now() + SWEEP_INTERVAL_MS);
+    return true;
+  }
+
+  async alarm(): Promise<void> {
+    await this.ctx.storage.setAlarm(Date.now() + SWEEP_INTERVAL_MS);
+    const result = await runSweeps(this.env);
+    if (result.reflushed) console.log("sweep:", result);
+  }
+}
+
+/** Arms the sweeper if it is not already ticking. */
+export function armSweeper(env: Env): Promise<boolean> {
+  return env.SWEEPER.get(env.SWEEPER.idFromName("sweeper")).ensureArmed();
+}

@@ -1,0 +1,18 @@
+import { app } from "./app";
+import { handleEventBatch } from "./events/consumer";
+import { armSweeper } from "./events/sweeper";
+import { runSweeps } from "./events/sweeps";
+
+export { Sweeper } from "./events/sweeper";
+
+/** The Worker: HTTP (API and pages), the event queue consumer, and the cron sweeps. */
+export default {
+  fetch: app.fetch,
+  async queue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) {
+    await handleEventBatch(batch, env, ctx);
+  },
+  async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+    // The cron is the watchdog of the sweeper's alarm, and sweeps once itself in case the alarm is late.
+    ctx.waitUntil(Promise.all([armSweeper(env), runSweeps(env)]));
+  },
+} satisfies ExportedHandler<Env, unknown>;

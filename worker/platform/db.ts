@@ -1,0 +1,69 @@
+import type { SQL } from "drizzle-orm";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+
+/** The drizzle handle every service takes. */
+export type Db = DrizzleD1Database & { $client: D1Database };
+
+/** D1 round trips made while serving one request (reported in the Server-Timing header). */
+export interface RoundTrips {
+  count: number;
+  ms: number;
+}
+
+/**
+ * Opens drizzle over D1. With `trips`, every call that reaches D1 (a statement's all/first/run/raw, or one batch)
+ * is counted, so the benchmark and tests can check that a request stays at one or two round trips.
+ */
+export function openDb(d1: D1Database, trips?: RoundTrips): Db {
+  return drizzle(trips ? countingD1(d1, trips) : d1);
+}
+
+const REAL = Symbol("real statement");
+
+function timed<T>(trips: RoundTrips, run: () => Promise<T>): Promise<T> {
+  const start = Date.now();
+  trips.count++;
+  return run().finally(() => {
+    trips.ms += Date.now() - start;
+  });
+}
+
+function countingStatement(stmt: D1PreparedStatement, trips: RoundTrips): D1PreparedStatement {
+  return new Proxy(stmt, {
+    get(target, prop) {
+      if (prop === REAL) return target;
+      if (prop === "bind") return (...values: unknown[]) => countingStatement(target.bind(...values), trips);
+      if (prop === "all" || prop === "first" || prop === "run" || prop === "raw") {
+        const fn = (target[prop] as (...a: unknown[]) => Promise<unknown>).bind(target);
+        return (...args: unknown[]) => timed(trips, () => fn(...args));
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function countingD1(d1: D1Database, trips: RoundTrips): D1Database {
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => countingStatement(target.prepare(query), trips);
+      if (prop === "batch") {
+        return (statements: D1PreparedStatement[]) =>
+          timed(trips, () => target.batch(statements.map((s) => (s as unknown as Record<symbol, D1PreparedStatement>)[REAL] ?? s)));
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * A raw SQL statement that can go into `db.batch()`. drizzle 0.45's D1 batch expects every parameterised item to
+ * carry a prepared `stmt`, which `db.run(sql)` lacks, so it is attached here.
+ */
+export function rawStatement(db: Db, query: SQL) {
+  const raw = db.run(query);
+  const { sql: text } = raw.getQuery();
+  (raw as unknown as { stmt: D1PreparedStatement }).stmt = db.$client.prepare(text);
+  return raw;
+}

@@ -1,0 +1,111 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import { ApiError, badField, invalidArgument, type FieldViolation, type ViolatedRule } from "./errors";
+
+/** Largest JSON body the API accepts. Bulk calls of 100 full products fit well inside it. */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/** Field path in the wire's notation: `product.productOptions[0].choices[1].value`. */
+export function fieldPath(path: readonly PropertyKey[], prefix = ""): string {
+  let out = prefix;
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function ruleFor(issue: z.core.$ZodIssue, input: unknown): ViolatedRule {
+  switch (issue.code) {
+    case "invalid_type":
+      return input === undefined ? "REQUIRED_FIELD" : "VALIDATION";
+    case "too_big":
+      return issue.origin === "string" ? "MAX_LENGTH" : issue.origin === "array" || issue.origin === "set" ? "MAX_SIZE" : "MAX";
+    case "too_small":
+      if (issue.origin === "string") return issue.minimum === 1 && input === "" ? "REQUIRED_FIELD" : "MIN_LENGTH";
+      return issue.origin === "array" || issue.origin === "set" ? "MIN_SIZE" : "MIN";
+    case "invalid_value":
+      return "INVALID_ENUM_VALUE";
+    case "invalid_format":
+      return "FORMAT";
+    case "unrecognized_keys":
+      return "FIELD_NOT_ALLOWED";
+    default:
+      return "VALIDATION";
+  }
+}
+
+function inputAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let cur: unknown = root;
+  for (const part of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[part];
+  }
+  return cur;
+}
+
+/** Turns zod issues into the wire's field violations. */
+export function violationsFrom(error: z.ZodError, input: unknown, prefix = ""): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        out.push({ field: fieldPath([...issue.path, key], prefix), description: "is not allowed", violatedRule: "FIELD_NOT_ALLOWED", data: {} });
+      }
+      continue;
+    }
+    const value = inputAt(input, issue.path);
+    const rule = ruleFor(issue, value);
+    const description = rule === "REQUIRED_FIELD" ? "is required" : issue.message;
+    out.push({ field: fieldPath(issue.path, prefix), description, violatedRule: rule, data: {} });
+  }
+  return out;
+}
+
+/** Parses a value with a schema or throws INVALID_ARGUMENT with every violation. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix = ""): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw invalidArgument(violationsFrom(result.error, input, prefix));
+  return result.data;
+}
+
+/**
+ * Reads a JSON request body: application/json only, at most MAX_BODY_BYTES, well-formed.
+ * An empty body counts as `{}` (the SDK sends none for some calls).
+ */
+export async function readJson(c: Context): Promise<unknown> {
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await c.req.text();
+  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw tooLarge();
+  if (text.trim() === "") return {};
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type.trim())) {
+    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json (got "${type || "none"}")`, {
+      message: "Unsupported media type",
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badField("body", `is not valid JSON: ${(err as Error).message}`, "FORMAT");
+  }
+}
+
+/** Reads and validates a JSON body in one step. */
+export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  return parseWith(schema, await readJson(c));
+}
+
+function tooLarge(): ApiError {
+  return new ApiError(413, "PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MiB)`, {
+    data: { limitBytes: MAX_BODY_BYTES },
+    message: "Payload too large",
+  });
+}
+
+/** A boolean query-string parameter (`?includeMerchantSpecificData=true`). */
+export function queryFlag(c: Context, name: string): boolean {
+  const v = c.req.query(name);
+  return v === "true" || v === "1";
+}
