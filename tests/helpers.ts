@@ -1,0 +1,65 @@
+import { env, SELF } from "cloudflare:test";
+import { encodeDotR } from "../worker/platform/query";
+
+/** The owner API key the test bindings configure (vitest.config.ts). */
+export const OWNER_KEY = "test-owner-key";
+
+export interface ApiResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the Worker like a client: JSON in, JSON out. `key` sends the Authorization header (default: none). */
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { body?: unknown; key?: string; rawBody?: string; contentType?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key !== undefined) headers.authorization = opts.key;
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers["content-type"] = opts.contentType ?? "application/json";
+  const res = await SELF.fetch(`https://shop.test${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/** Merchant call with the owner key. */
+export const merchant = <T = any>(method: string, path: string, body?: unknown) => api<T>(method, path, { body, key: OWNER_KEY });
+
+/** A GET query in the SDK's `.r` encoding. */
+export const getQuery = <T = any>(path: string, payload: unknown, key?: string) => api<T>("GET", `${path}?.r=${encodeDotR(payload)}`, { key });
+
+/** Creates a product through the API and returns it. */
+export async function createProduct(product: Record<string, unknown>) {
+  const res = await merchant("POST", "/v1/products", { product: { priceData: { price: 10 }, ...product } });
+  if (res.status !== 200) throw new Error(`createProduct failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.product;
+}
+
+/** Outbox rows, newest last. */
+export async function outboxRows(entityId?: string) {
+  const stmt = entityId
+    ? env.DB.prepare("SELECT * FROM outbox WHERE entity_id = ? ORDER BY event_time, rowid").bind(entityId)
+    : env.DB.prepare("SELECT * FROM outbox ORDER BY event_time, rowid");
+  const { results } = await stmt.all<{ id: string; type: string; entity_id: string; data: string; actor_type: string; flushed_at: string | null }>();
+  return results.map((r) => ({ ...r, data: JSON.parse(r.data) }));
+}
+
+/** A snapshot of the catalogue tables, to assert that a refused write changed nothing. */
+export async function catalogueSnapshot() {
+  const tables = ["products", "variants", "collections", "collection_products", "outbox"];
+  const out: Record<string, unknown[]> = {};
+  for (const t of tables) out[t] = (await env.DB.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()).results;
+  return out;
+}
+
+/** A unique suffix so tests sharing a database never collide. */
+export const unique = () => Math.random().toString(36).slice(2, 8);

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES } from "../../worker/platform/validation";
+import { api, catalogueSnapshot, merchant } from "../helpers";
+
+describe("HTTP conventions", () => {
+  it("puts x-wix-request-id on every response, API and errors alike", async () => {
+    const ok = await api("GET", "/api/health");
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ ok: true });
+    expect(ok.headers.get("x-wix-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const missing = await api("GET", "/v1/products/does-not-exist");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-wix-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("answers an unknown id with 404 in the application-error shape", async () => {
+    const res = await api("GET", "/stores-reader/v1/products/nope?id=nope");
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      message: "Product not found",
+      details: { applicationError: { code: "PRODUCT_NOT_FOUND", description: "Product nope not found", data: { productId: "nope" } } },
+    });
+  });
+
+  it("answers an API path nobody serves with a JSON 404, not a page", async () => {
+    const res = await api("POST", "/v1/no-such-call", { body: {} });
+    expect(res.status).toBe(404);
+    expect(res.body.details.applicationError.code).toBe("NOT_FOUND");
+  });
+
+  it("refuses malformed JSON with INVALID_ARGUMENT and changes nothing", async () => {
+    const before = await catalogueSnapshot();
+    const res = await api("POST", "/v1/products", { rawBody: '{"product": {"name": "x",', key: "test-owner-key" });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^INVALID_ARGUMENT: "body" is not valid JSON/);
+    expect(res.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "body", violatedRule: "FORMAT", data: {} });
+    expect(await catalogueSnapshot()).toEqual(before);
+  });
+
+  it("refuses a body that is not JSON by content type with 415", async () => {
+    const res = await api("POST", "/v1/products", { rawBody: "name=x", contentType: "application/x-www-form-urlencoded", key: "test-owner-key" });
+    expect(res.status).toBe(415);
+    expect(res.body.details.applicationError.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("refuses an oversized body with 413 and says what the limit is", async () => {
+    const res = await api("POST", "/v1/products", { rawBody: JSON.stringify({ product: { name: "x".repeat(MAX_BODY_BYTES) } }), key: "test-owner-key" });
+    expect(res.status).toBe(413);
+    expect(res.body.details.applicationError.description).toContain(String(MAX_BODY_BYTES));
+  });
+
+  it("sorts field violations by field and prints them the way the SDK does", async () => {
+    const res = await merchant("POST", "/v1/products", { product: { priceData: { price: -1 }, name: "", weight: "heavy" } });
+    expect(res.status).toBe(400);
+    const fields = res.body.details.validationError.fieldViolations.map((v: { field: string }) => v.field);
+    expect(fields).toEqual([...fields].sort());
+    expect(fields).toEqual(["product.name", "product.priceData.price", "product.weight"]);
+    expect(res.body.message).toBe(
+      `INVALID_ARGUMENT: ${res.body.details.validationError.fieldViolations.map((v: { field: string; description: string }) => `"${v.field}" ${v.description}`).join(", ")}`,
+    );
+    for (const v of res.body.details.validationError.fieldViolations) expect(v.data).toEqual({});
+    expect(res.body.details.validationError.fieldViolations[0].violatedRule).toBe("REQUIRED_FIELD");
+  });
+
+  it("reports D1 round trips in Server-Timing", async () => {
+    const res = await api("GET", "/api/health");
+    expect(res.headers.get("server-timing")).toMatch(/d1;dur=\d+;desc="0 round trips"/);
+  });
+});
