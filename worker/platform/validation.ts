@@ -76,15 +76,14 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix
 export async function readJson(c: Context): Promise<unknown> {
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const type = c.req.header("content-type") ?? "";
+  const isJson = /^application\/(.+\+)?json\b/i.test(type.trim());
+  // A declared non-JSON body is refused before it is read.
+  if (type && !isJson && declared > 0) throw unsupportedType(type);
   const text = await c.req.text();
   if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw tooLarge();
   if (text.trim() === "") return {};
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type.trim())) {
-    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json (got "${type || "none"}")`, {
-      message: "Unsupported media type",
-    });
-  }
+  if (!isJson) throw unsupportedType(type);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -95,6 +94,12 @@ export async function readJson(c: Context): Promise<unknown> {
 /** Reads and validates a JSON body in one step. */
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   return parseWith(schema, await readJson(c));
+}
+
+function unsupportedType(type: string): ApiError {
+  return new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json (got "${type || "none"}")`, {
+    message: "Unsupported media type",
+  });
 }
 
 function tooLarge(): ApiError {

@@ -1,0 +1,80 @@
+// API benchmark: requests per second and p50/p99 latency for the product query and get-product calls next to a
+// bare JSON route of the same local server (wrangler dev on the production build), plus the D1 round trips each
+// request makes (from the Server-Timing header). Prints figures; it is not a pass/fail test.
+//
+//   npm run bench                 # 10 s per route, 10 connections
+//   DURATION=20 CONNECTIONS=20 npm run bench
+import autocannon from "autocannon";
+import { execFileSync, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { ensureDevVars, readDevVars } from "../scripts/local-setup.mjs";
+
+const root = new URL("..", import.meta.url).pathname;
+const duration = Number(process.env.DURATION || 10);
+const connections = Number(process.env.CONNECTIONS || 10);
+const state = ".wrangler/bench-state";
+const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+ensureDevVars();
+const { OWNER_API_KEY } = readDevVars();
+if (!process.argv.includes("--no-build")) execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore", env });
+execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, stdio: "ignore", env });
+
+const port = await freePort();
+const server = spawn("npx", ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "error"], {
+  cwd: root,
+  stdio: "ignore",
+  env,
+  detached: true,
+});
+const stop = () => {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
+};
+process.on("exit", stop);
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; i < 120; i++) {
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch {}
+  await new Promise((r) => setTimeout(r, 500));
+}
+await fetch(`${base}/api/v1/demo-catalogue`, { method: "POST", headers: { authorization: OWNER_API_KEY } });
+
+const dotR = (payload) => Buffer.from(JSON.stringify(payload)).toString("base64url");
+const listing = await (await fetch(`${base}/v1/products/query-platformized`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
+const productId = listing.products[0].id;
+const queryPayload = { query: { filter: { price: { $lt: 100 } }, sort: [{ fieldName: "price", order: "ASC" }], paging: { limit: 20, offset: 0 } } };
+
+const routes = [
+  { name: "bare JSON (/api/health)", path: "/api/health" },
+  { name: "get product", path: `/stores-reader/v1/products/${productId}?id=${productId}` },
+  { name: "product query (GET .r)", path: `/stores-reader/v1/products/query-platformized?.r=${dotR(queryPayload)}` },
+  { name: "product query (POST)", path: "/v1/products/query-platformized", method: "POST", body: JSON.stringify(queryPayload), headers: { "content-type": "application/json" } },
+];
+
+const rows = [];
+for (const r of routes) {
+  const probe = await fetch(base + r.path, { method: r.method ?? "GET", body: r.body, headers: r.headers });
+  if (probe.status !== 200) throw new Error(`${r.name}: HTTP ${probe.status}`);
+  const trips = /desc="(\d+) round trips"/.exec(probe.headers.get("server-timing") ?? "")?.[1] ?? "?";
+  const bytes = (await probe.arrayBuffer()).byteLength;
+  const result = await autocannon({ url: base + r.path, method: r.method ?? "GET", body: r.body, headers: r.headers, duration, connections });
+  rows.push({ route: r.name, "req/s": Math.round(result.requests.average), "p50 ms": result.latency.p50, "p99 ms": result.latency.p99, "D1 round trips": trips, "body bytes": bytes, errors: result.errors + result.non2xx });
+}
+stop();
+
+const bare = rows[0]["req/s"];
+for (const row of rows) row["vs bare"] = `${((row["req/s"] / bare) * 100).toFixed(0)}%`;
+console.log(`\nLocal server (wrangler dev, production build), ${connections} connections, ${duration} s per route, ${new Date().toISOString()}`);
+console.table(rows);
+process.exit(0);
