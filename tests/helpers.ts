@@ -63,3 +63,19 @@ export async function catalogueSnapshot() {
 
 /** A unique suffix so tests sharing a database never collide. */
 export const unique = () => Math.random().toString(36).slice(2, 8);
+
+/**
+ * catalogueSnapshot without the outbox's delivery columns (flushed_at, attempts), which the flush after an
+ * earlier response may still be updating: compare it before and after a refused write.
+ */
+export async function settledCatalogueSnapshot() {
+  const snap = await catalogueSnapshot();
+  snap.outbox = snap.outbox.map((row) => {
+    const { flushed_at: _f, attempts: _a, ...rest } = row as Record<string, unknown>;
+    return rest;
+  });
+  return snap;
+}
+
+/** The ids of a query response's products (or collections), in order. */
+export const idsOf = (list: { id: string }[]) => list.map((x) => x.id);

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { EventType } from "../events/types";
 import { nowIso, requireMerchant, type Ctx } from "../platform/context";
@@ -23,6 +23,14 @@ function summary(results: ItemResult[]) {
 }
 
 const notFoundError = (id: string) => ({ code: "PRODUCT_NOT_FOUND", description: `Product ${id} not found`, data: { productId: id } });
+
+/**
+ * The new updated date of a row: now, or 1 ms past the stored one when that is not earlier (same millisecond, or a
+ * clock behind). Every write must move the version on, or a concurrent read-modify-write's version check passes.
+ */
+function nextStampSql(now: string): SQL {
+  return sql`(CASE WHEN ${products.updatedDate} >= ${now} THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${products.updatedDate}, '+0.001 seconds') ELSE ${now} END)`;
+}
 
 /** Runs one guarded UPDATE per product followed by its event (written only if the update changed the row). */
 async function runPerProduct(ctx: Ctx, items: { id: string; update: Statement; event: EventEnvelope }[]): Promise<boolean[]> {
@@ -56,7 +64,7 @@ export async function bulkUpdateProducts(ctx: Ctx, req: z.output<typeof bulkUpda
     ctx,
     unique.map((id) => ({
       id,
-      update: ctx.db.update(products).set({ ...fields, updatedDate: now, lastUpdated: now }).where(eq(products.id, id)),
+      update: ctx.db.update(products).set({ ...fields, updatedDate: nextStampSql(now), lastUpdated: nextStampSql(now) }).where(eq(products.id, id)),
       event: newEvent(ctx, EventType.productChanged, id, { productId: id, changedFields }),
     })),
   );
@@ -121,7 +129,7 @@ export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdju
     const guard = sql`${products.id} = ${id} AND ${products.price} = ${row.price} AND ${products.cost} IS ${row.cost} AND ${products.weight} IS ${row.weight}`;
     work.push({
       id,
-      update: ctx.db.update(products).set({ ...next, updatedDate: now, lastUpdated: now }).where(guard),
+      update: ctx.db.update(products).set({ ...next, updatedDate: nextStampSql(now), lastUpdated: nextStampSql(now) }).where(guard),
       event: newEvent(ctx, EventType.productChanged, id, {
         productId: id,
         changedFields: Object.keys(next).map((k) => (k === "price" ? "priceData" : k === "cost" ? "costAndProfitData" : k)),

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { commit, flushEvents, newEvent, outboxInsert, outboxInsertIfChanged } from "../events/outbox";
 import { EventType } from "../events/types";
 import { isUniqueViolation } from "../platform/batch";
@@ -12,10 +12,13 @@ import { collectionProducts, collections, products } from "./tables";
 
 /** Collections: manual membership, plus the built-in "All Products" collection that holds every product. */
 
-const numberOfProducts = sql<number>`(CASE WHEN ${collections.id} = ${ALL_PRODUCTS_COLLECTION_ID}
+// The outer row is named as `collections.id` in the text, not as an interpolated column: drizzle prints columns of a
+// single-table select unqualified ("id"), which inside the subquery would mean p.id and count nothing.
+const numberOfProductsSql = sql<number>`(CASE WHEN collections.id = ${ALL_PRODUCTS_COLLECTION_ID}
     THEN (SELECT count(*) FROM products p WHERE p.visible = 1)
     ELSE (SELECT count(*) FROM collection_products cp JOIN products p ON p.id = cp.product_id
-          WHERE cp.collection_id = ${collections.id} AND p.visible = 1) END)`.as("number_of_products");
+          WHERE cp.collection_id = collections.id AND p.visible = 1) END)`;
+const numberOfProducts = numberOfProductsSql.as("number_of_products");
 
 const selectCollections = (ctx: Ctx) => ctx.db.select({ ...getTableColumns(collections), numberOfProducts }).from(collections);
 
@@ -50,7 +53,7 @@ export const collectionFields: FieldMap = {
 
 /** Collections query (v2), offset paging; page and total in one round trip. */
 export async function queryCollections(ctx: Ctx, query: QueryInput | undefined) {
-  const compiled = compileQuery(query, { ...collectionFields, numberOfProducts: { sql: sql`number_of_products`, type: "number", sortable: true } }, {
+  const compiled = compileQuery(query, { ...collectionFields, numberOfProducts: { sql: numberOfProductsSql, type: "number", sortable: true } }, {
     currency: ctx.currency,
     tieBreaker: collections.id,
     defaultSort: [sql`${collections.name} ASC`],
@@ -68,7 +71,8 @@ async function freeSlug(ctx: Ctx, base: string, exceptId?: string): Promise<stri
   const rows = await ctx.db
     .select({ slug: collections.slug, id: collections.id })
     .from(collections)
-    .where(sql`${collections.slug} = ${base} OR ${collections.slug} LIKE ${base + "-%"}`);
+    // Not LIKE: D1 refuses LIKE patterns over 50 bytes, and a slug may be longer.
+    .where(sql`${collections.slug} = ${base} OR substr(${collections.slug}, 1, ${base.length + 1}) = ${base + "-"}`);
   const taken = new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
@@ -156,14 +160,20 @@ export async function deleteCollection(ctx: Ctx, id: string): Promise<void> {
   ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
 }
 
-/** Adds or removes products; unknown product ids are refused and nothing changes. */
+/**
+ * Adds or removes products; unknown product ids are refused and nothing changes. The event names only the products
+ * whose membership really changed, and a call that changes nothing writes nothing.
+ */
 export async function changeMembership(ctx: Ctx, id: string, productIds: string[], mode: "add" | "remove"): Promise<void> {
   requireMerchant(ctx);
   refuseBuiltIn(id);
   const unique = [...new Set(productIds)];
-  const [found, existing] = await ctx.db.batch([
+  // Id lists travel as one JSON parameter (D1 allows 100 bound parameters per statement).
+  const inList = (column: typeof products.id | typeof collectionProducts.productId) => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`;
+  const [found, existing, members] = await ctx.db.batch([
     ctx.db.select({ id: collections.id }).from(collections).where(eq(collections.id, id)),
-    ctx.db.select({ id: products.id }).from(products).where(inArray(products.id, unique)),
+    ctx.db.select({ id: products.id }).from(products).where(inList(products.id)),
+    ctx.db.select({ productId: collectionProducts.productId }).from(collectionProducts).where(and(eq(collectionProducts.collectionId, id), inList(collectionProducts.productId))),
   ]);
   if (!found.length) throw notFound("COLLECTION_NOT_FOUND", "Collection", id, "collectionId");
   if (mode === "add") {
@@ -173,21 +183,28 @@ export async function changeMembership(ctx: Ctx, id: string, productIds: string[
       throw invalidArgument(missing.map(([p, i]) => ({ field: `productIds[${i}]`, description: `is not a product (${p})`, violatedRule: "VALIDATION" as const, data: {} })));
     }
   }
+  const current = new Set(members.map((m) => m.productId));
+  const changing = unique.filter((p) => (mode === "add" ? !current.has(p) : current.has(p)));
+  if (!changing.length) return;
   const now = nowIso();
   const event = newEvent(ctx, EventType.collectionChanged, id, {
     collectionId: id,
     changedFields: ["productIds"],
-    ...(mode === "add" ? { productsAdded: unique } : { productsRemoved: unique }),
+    ...(mode === "add" ? { productsAdded: changing } : { productsRemoved: changing }),
   });
   const statements =
     mode === "add"
-      ? Array.from({ length: Math.ceil(unique.length / 30) }, (_, i) =>
+      ? Array.from({ length: Math.ceil(changing.length / 30) }, (_, i) =>
           ctx.db
             .insert(collectionProducts)
-            .values(unique.slice(i * 30, i * 30 + 30).map((productId) => ({ collectionId: id, productId, addedDate: now })))
+            .values(changing.slice(i * 30, i * 30 + 30).map((productId) => ({ collectionId: id, productId, addedDate: now })))
             .onConflictDoNothing(),
         )
-      : [ctx.db.delete(collectionProducts).where(and(eq(collectionProducts.collectionId, id), inArray(collectionProducts.productId, unique)))];
+      : [
+          ctx.db
+            .delete(collectionProducts)
+            .where(and(eq(collectionProducts.collectionId, id), sql`${collectionProducts.productId} IN (SELECT value FROM json_each(${JSON.stringify(changing)}))`)),
+        ];
   await commit(ctx, [...statements, ctx.db.update(collections).set({ updatedDate: now }).where(eq(collections.id, id)), outboxInsert(ctx.db, event)], [event]);
 }
 

@@ -20,13 +20,19 @@ import { choicesKey, combinationCount, matching, MAX_VARIANTS, planVariants, var
 // ---------------------------------------------------------------------------------------------------------------
 // Loading
 
+/**
+ * The outer product's id, spelled out: drizzle renders a column inside a select field unqualified (`"id"`), which
+ * inside the variants subquery would resolve to `v.id` and match nothing.
+ */
+const outerProductId = sql.raw(`"products"."id"`);
+
 /** A product row with its variants and collection ids, as one SELECT (correlated JSON subqueries). */
 const loadedColumns = {
   ...getTableColumns(products),
   variantsJson: sql<string>`(SELECT json_group_array(json_object('id', v.id, 'choices', json(v.choices), 'position', v.position,
       'price', v.price, 'cost', v.cost, 'weight', v.weight, 'sku', v.sku, 'visible', v.visible, 'quantity', v.quantity,
-      'inStock', v.in_stock)) FROM (SELECT * FROM variants v WHERE v.product_id = ${products.id} ORDER BY v.position) v)`.as("variants_json"),
-  collectionIdsJson: sql<string>`(SELECT json_group_array(cp.collection_id) FROM collection_products cp WHERE cp.product_id = ${products.id})`.as(
+      'inStock', v.in_stock)) FROM (SELECT * FROM variants v WHERE v.product_id = ${outerProductId} ORDER BY v.position) v)`.as("variants_json"),
+  collectionIdsJson: sql<string>`(SELECT json_group_array(cp.collection_id) FROM collection_products cp WHERE cp.product_id = ${outerProductId})`.as(
     "collection_ids_json",
   ),
 };
@@ -208,7 +214,11 @@ export async function queryProductsV3(ctx: Ctx, req: { query?: QueryInput & { cu
   let offset = 0;
   const cursor = q.cursorPaging?.cursor;
   if (cursor) {
-    offset = Number.parseInt(atob(cursor.replace(/-/g, "+").replace(/_/g, "/")), 10);
+    try {
+      offset = Number.parseInt(atob(cursor.replace(/-/g, "+").replace(/_/g, "/")), 10);
+    } catch {
+      offset = Number.NaN; // not base64 at all
+    }
     if (!Number.isInteger(offset) || offset < 0) throw badField("query.cursorPaging.cursor", "is not a cursor this server issued", "FORMAT");
   }
   const limit = q.cursorPaging?.limit ?? 50;
@@ -280,7 +290,8 @@ export async function queryProductVariants(
   req: { choices?: Record<string, string>; variantIds?: string[]; paging?: { limit?: number; offset?: number }; includeMerchantSpecificData?: boolean },
 ) {
   const p = await visibleProduct(ctx, id);
-  const limit = Math.min(req.paging?.limit ?? 100, 100);
+  // 0 means "the default", as in the query language.
+  const limit = Math.min(req.paging?.limit || 100, 100);
   const offset = req.paging?.offset ?? 0;
   let list = isMerchant(ctx.auth) ? p.variants : p.variants.filter((v) => v.visible);
   if (req.choices && Object.keys(req.choices).length) list = matching(list, req.choices);
@@ -310,9 +321,11 @@ export async function queryStoreVariants(ctx: Ctx, query: QueryInput | undefined
   const compiled = compileQuery(query, storeVariantFields, { currency: ctx.currency, tieBreaker: sql`${variants.productId}, ${variants.position}` });
   const visibility = isMerchant(ctx.auth) ? undefined : and(eq(products.visible, true), eq(variants.visible, true));
   const where = and(compiled.where ?? sql`1 = 1`, visibility ?? sql`1 = 1`);
+  // Only variant columns: inside a D1 batch drizzle maps rows by column name, so a second "id" (products.id)
+  // would overwrite the variant's id.
   const [rows, [{ total }]] = await ctx.db.batch([
     ctx.db
-      .select({ v: getTableColumns(variants), productId: products.id })
+      .select({ v: getTableColumns(variants) })
       .from(variants)
       .innerJoin(products, eq(products.id, variants.productId))
       .where(where)
@@ -321,11 +334,11 @@ export async function queryStoreVariants(ctx: Ctx, query: QueryInput | undefined
       .offset(compiled.offset),
     ctx.db.select({ total: sql<number>`count(*)` }).from(variants).innerJoin(products, eq(products.id, variants.productId)).where(where),
   ]);
-  const ids = [...new Set(rows.map((r) => r.productId))];
+  const ids = [...new Set(rows.map((r) => r.v.productId))];
   const loaded = ids.length ? (await selectLoaded(ctx.db).where(inArray(products.id, ids))).map(toLoaded) : [];
   const byId = new Map(loaded.map((p) => [p.row.id, p]));
   const opts = shapeOptions(ctx, true);
-  const shaped = rows.map((r) => storeVariant(byId.get(r.productId)!, { ...r.v } as VariantRow, opts));
+  const shaped = rows.map((r) => storeVariant(byId.get(r.v.productId)!, { ...r.v } as VariantRow, opts));
   return { variants: shaped, metadata: pagingMetadata(shaped.length, compiled.offset, total) };
 }
 
@@ -499,7 +512,8 @@ async function freeSlug(db: Db, base: string, exceptId?: string): Promise<string
   const rows = await db
     .select({ slug: products.slug, id: products.id })
     .from(products)
-    .where(sql`${products.slug} = ${base} OR ${products.slug} LIKE ${base + "-%"}`);
+    // Not LIKE: D1 refuses LIKE patterns over 50 bytes (local workerd does not), and a slug may be up to 100.
+    .where(sql`${products.slug} = ${base} OR substr(${products.slug}, 1, ${base.length + 1}) = ${base + "-"}`);
   const taken = new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
@@ -703,8 +717,9 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
   if (patch.priceData !== undefined) set("price", toMinor(patch.priceData.price, currency), "priceData");
   if (patch.costAndProfitData !== undefined) set("cost", toMinor(patch.costAndProfitData.itemCost, currency), "costAndProfitData");
   if (patch.discount !== undefined) {
-    set("discountType", patch.discount.type, "discount");
-    set("discountValue", patch.discount.value, "discount");
+    // null clears the discount.
+    set("discountType", patch.discount?.type ?? "NONE", "discount");
+    set("discountValue", patch.discount?.value ?? 0, "discount");
   }
   if (patch.pricePerUnitData !== undefined) set("pricePerUnitData", patch.pricePerUnitData, "pricePerUnitData");
   if (patch.brand !== undefined) set("brand", patch.brand || null, "brand");
@@ -718,7 +733,9 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
     );
   }
   if (patch.seoData !== undefined) set("seoData", patch.seoData as Record<string, unknown>, "seoData");
-  if (patch.stock?.trackInventory !== undefined) set("trackInventory", patch.stock.trackInventory, "stock");
+  // As at create, a quantity without trackInventory turns tracking on (rather than being silently dropped).
+  const trackInventory = patch.stock?.trackInventory ?? (patch.stock?.quantity !== undefined ? true : undefined);
+  if (trackInventory !== undefined) set("trackInventory", trackInventory, "stock");
   checkCommon({ pricePerUnitData: patch.pricePerUnitData, discount: patch.discount }, violations);
 
   if (patch.productOptions !== undefined) {
@@ -753,6 +770,10 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
       if (patch.stock.inStock !== undefined) v.inStock = patch.stock.inStock;
     }
   }
+  if (before.manageVariants && !row.manageVariants) {
+    // Variants stop having their own data: they take the product's again (as resetToDefault does).
+    for (const v of rows) Object.assign(v, { price: null, cost: null, weight: null, sku: null, visible: true });
+  }
   if (patch.variants?.length) {
     if (!row.manageVariants) violations.push({ field: "product.manageVariants", description: "must be true to give variants their own data", violatedRule: "VALIDATION", data: {} });
     applyOverrides(rows, patch.variants, row.trackInventory, currency, "product.variants", violations);
@@ -765,6 +786,8 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
 
   const variantChange = variantStatements(ctx, current.variants, rows);
   if (variantChange.changed.length || variantChange.removed.length) changed.add("variants");
+  // Nothing differs: no new version and no ProductChanged event with an empty field list.
+  if (!changed.size) return v1Product(current, shapeOptions(ctx, true));
   const stamp = nextStamp(before.updatedDate);
   const { id: _id, numericId: _nid, createdDate: _c, minPrice: _a, maxPrice: _b, inStock: _s, quantity: _q, variantSkus: _k, ...fields } = row;
   const events = [newEvent(ctx, EventType.productChanged, id, { productId: id, changedFields: [...changed] })];

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { z } from "zod";
+import { requireMerchant } from "../platform/context";
 import { badField } from "../platform/errors";
 import { pathId, type AppEnv } from "../platform/http";
 import { readQueryRequest } from "../platform/query";
@@ -118,83 +120,93 @@ export const catalogV3 = new Hono<AppEnv>()
 
 const ok = {} as const;
 
+/**
+ * Every write checks the caller before it reads the body: an anonymous or unknown caller gets 401 whatever it sent,
+ * and learns nothing from validation errors. Added per route (not `use("*")`), because this router shares its /v1
+ * mount with the reads and the unknown-path 404.
+ */
+const merchantOnly = createMiddleware<AppEnv>(async (c, next) => {
+  requireMerchant(c.get("ctx"));
+  await next();
+});
+
 /** Catalogue writes: /v1 and /stores/v1. Every handler needs the merchant (checked in the service). */
 export const catalogWrite = new Hono<AppEnv>()
-  .post("/products", async (c) => {
+  .post("/products", merchantOnly, async (c) => {
     const { product } = await readBody(c, createProductRequest);
     return c.json({ product: await createProduct(c.get("ctx"), product) });
   })
-  .patch("/products/:id", async (c) => {
+  .patch("/products/:id", merchantOnly, async (c) => {
     const { product } = await readBody(c, updateProductRequest);
     if (product.id && product.id !== pathId(c)) throw badField("product.id", "must match the id in the path");
     return c.json({ product: await updateProduct(c.get("ctx"), pathId(c), product) });
   })
-  .delete("/products/:id", async (c) => {
+  .delete("/products/:id", merchantOnly, async (c) => {
     await deleteProduct(c.get("ctx"), pathId(c));
     return c.json(ok);
   })
-  .patch("/products/:id/variants", async (c) => {
+  .patch("/products/:id/variants", merchantOnly, async (c) => {
     const { variants } = await readBody(c, variantsPatchRequest);
     return c.json(await updateProductVariants(c.get("ctx"), pathId(c), variants));
   })
-  .post("/products/:id/variants/resetToDefault", async (c) => {
+  .post("/products/:id/variants/resetToDefault", merchantOnly, async (c) => {
     await resetProductVariants(c.get("ctx"), pathId(c));
     return c.json(ok);
   })
-  .post("/products/:id/media", async (c) => {
+  .post("/products/:id/media", merchantOnly, async (c) => {
     const { media } = await readBody(c, mediaRequest);
     await addProductMedia(c.get("ctx"), pathId(c), media);
     return c.json(ok);
   })
-  .post("/products/:id/media/delete", async (c) => {
+  .post("/products/:id/media/delete", merchantOnly, async (c) => {
     const { mediaIds } = await readBody(c, mediaIdsRequest);
     await removeProductMedia(c.get("ctx"), pathId(c), mediaIds);
     return c.json(ok);
   })
-  .patch("/products/:id/choices/media", async (c) => {
+  .patch("/products/:id/choices/media", merchantOnly, async (c) => {
     const { media } = await readBody(c, choiceMediaRequest);
     await setChoiceMedia(c.get("ctx"), pathId(c), media, "add");
     return c.json(ok);
   })
-  .post("/products/:id/choices/media/delete", async (c) => {
+  .post("/products/:id/choices/media/delete", merchantOnly, async (c) => {
     const { media } = await readBody(c, choiceMediaRequest);
     await setChoiceMedia(c.get("ctx"), pathId(c), media, "remove");
     return c.json(ok);
   })
-  .delete("/products/:id/options", async (c) => {
+  .delete("/products/:id/options", merchantOnly, async (c) => {
     await deleteProductOptions(c.get("ctx"), pathId(c));
     return c.json(ok);
   })
-  .post("/products/:id/remove-brand", async (c) => {
+  .post("/products/:id/remove-brand", merchantOnly, async (c) => {
     await removeProductField(c.get("ctx"), pathId(c), "brand");
     return c.json(ok);
   })
-  .post("/products/:id/remove-ribbon", async (c) => {
+  .post("/products/:id/remove-ribbon", merchantOnly, async (c) => {
     await removeProductField(c.get("ctx"), pathId(c), "ribbon");
     return c.json(ok);
   })
-  .post("/collections", async (c) => {
+  .post("/collections", merchantOnly, async (c) => {
     const { collection } = await readBody(c, z.object({ collection: collectionInputSchema }));
     return c.json({ collection: await createCollection(c.get("ctx"), collection) });
   })
-  .patch("/collections/:id", async (c) => {
+  .patch("/collections/:id", merchantOnly, async (c) => {
     const { collection } = await readBody(c, z.object({ collection: collectionPatchSchema }));
     if (collection.id && collection.id !== pathId(c)) throw badField("collection.id", "must match the id in the path");
     return c.json({ collection: await updateCollection(c.get("ctx"), pathId(c), collection) });
   })
-  .delete("/collections/:id", async (c) => {
+  .delete("/collections/:id", merchantOnly, async (c) => {
     await deleteCollection(c.get("ctx"), pathId(c));
     return c.json(ok);
   })
-  .post("/collections/:id/productIds", async (c) => {
+  .post("/collections/:id/productIds", merchantOnly, async (c) => {
     const { productIds } = await readBody(c, productIdsRequest);
     await changeMembership(c.get("ctx"), pathId(c), productIds, "add");
     return c.json(ok);
   })
-  .post("/collections/:id/productIds/delete", async (c) => {
+  .post("/collections/:id/productIds/delete", merchantOnly, async (c) => {
     const { productIds } = await readBody(c, productIdsRequest);
     await changeMembership(c.get("ctx"), pathId(c), productIds, "remove");
     return c.json(ok);
   })
-  .post("/bulk/products/update", async (c) => c.json(await bulkUpdateProducts(c.get("ctx"), await readBody(c, bulkUpdateRequest))))
-  .post("/bulk/products/adjust-properties", async (c) => c.json(await bulkAdjustProducts(c.get("ctx"), await readBody(c, bulkAdjustRequest))));
+  .post("/bulk/products/update", merchantOnly, async (c) => c.json(await bulkUpdateProducts(c.get("ctx"), await readBody(c, bulkUpdateRequest))))
+  .post("/bulk/products/adjust-properties", merchantOnly, async (c) => c.json(await bulkAdjustProducts(c.get("ctx"), await readBody(c, bulkAdjustRequest))));

@@ -174,6 +174,9 @@ export const productPatchSchema = productInputSchema
     productType: z.enum(["physical", "digital"]).optional(),
     visible: z.boolean().optional(),
     priceData: z.object({ price: money }).optional(),
+    brand: shortText(50).nullable().optional(),
+    ribbon: shortText(30).nullable().optional(),
+    discount: discountSchema.nullable().optional(),
     id: z.string().max(100).optional(),
   })
   .partial();

@@ -12,7 +12,8 @@ export const envelopeSchema = z.object({
   id: z.string().min(1),
   type: z.string().min(1),
   entityId: z.string(),
-  eventTime: z.coerce.date(),
+  // An ISO-8601 string (as the outbox writes it); null or a number must not turn into 1970.
+  eventTime: z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO-8601 date").transform((s) => new Date(s)),
   actor: z.object({ type: z.string(), id: z.string().nullable() }),
   data: z.record(z.string(), z.unknown()),
 });

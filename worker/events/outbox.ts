@@ -1,5 +1,5 @@
 import { rawStatement } from "../platform/db";
-import { and, asc, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { actorOf, nowIso, type Actor, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
@@ -58,42 +58,62 @@ export async function commit(ctx: Ctx, statements: Statement[], events: EventEnv
 }
 
 /** Queue messages are at most 128 KB; a batch at most 100 messages and 256 KB. */
+const MAX_MESSAGE_BYTES = 128_000;
 const MAX_BATCH_MESSAGES = 100;
 const MAX_BATCH_BYTES = 200_000;
+const encoder = new TextEncoder();
+
+/** The outbox rows of these events, as one JSON parameter: a 100-event chunk stays within D1's 100 bound parameters. */
+function rowsOf(ids: string[]) {
+  return sql`${outbox.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+}
 
 /**
- * Sends events to the EVENTS queue and marks their outbox rows flushed. A row whose send fails stays unflushed
- * and the cron sweep sends it again; consumers dedupe on the event id, so a double send is harmless.
+ * Sends events to the EVENTS queue and marks their outbox rows flushed. A chunk whose send fails stays unflushed
+ * (its attempts counted) and the cron sweep sends it again; consumers dedupe on the event id, so a double send is
+ * harmless. Returns how many events reached the queue.
  */
 export async function flushEvents(env: Env, db: Db, events: EventEnvelope[]): Promise<number> {
   let sent = 0;
-  let chunk: EventEnvelope[] = [];
-  let bytes = 0;
-  const send = async () => {
-    if (!chunk.length) return;
+  const send = async (chunk: EventEnvelope[]) => {
     const ids = chunk.map((e) => e.id);
     try {
       await env.EVENTS.sendBatch(chunk.map((e) => ({ body: e, contentType: "json" as const })));
-      await db.update(outbox).set({ flushedAt: nowIso() }).where(inArray(outbox.id, ids));
-      sent += chunk.length;
     } catch (err) {
-      console.error("outbox flush failed; the cron sweep will retry", err);
+      console.error("outbox flush failed; the sweep will retry", err);
       await db
         .update(outbox)
         .set({ attempts: sql`${outbox.attempts} + 1` })
-        .where(inArray(outbox.id, ids))
-        .catch(() => undefined);
+        .where(rowsOf(ids))
+        .catch((e) => console.error("outbox: could not count the failed attempt", e));
+      return;
     }
-    chunk = [];
-    bytes = 0;
+    sent += chunk.length;
+    // The events are on the queue now. If marking them fails they are sent again later, which consumers tolerate.
+    await db
+      .update(outbox)
+      .set({ flushedAt: nowIso() })
+      .where(rowsOf(ids))
+      .catch((e) => console.error("outbox: sent but could not mark flushed; the sweep will send again", e));
   };
+  let chunk: EventEnvelope[] = [];
+  let bytes = 0;
   for (const e of events) {
-    const size = JSON.stringify(e).length;
-    if (chunk.length >= MAX_BATCH_MESSAGES || bytes + size > MAX_BATCH_BYTES) await send();
+    const size = encoder.encode(JSON.stringify(e)).length;
+    if (size > MAX_MESSAGE_BYTES) {
+      // The queue will refuse it: send it on its own so it cannot hold back the events batched with it.
+      await send([e]);
+      continue;
+    }
+    if (chunk.length && (chunk.length >= MAX_BATCH_MESSAGES || bytes + size > MAX_BATCH_BYTES)) {
+      await send(chunk);
+      chunk = [];
+      bytes = 0;
+    }
     chunk.push(e);
     bytes += size;
   }
-  await send();
+  if (chunk.length) await send(chunk);
   return sent;
 }
 

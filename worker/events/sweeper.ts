@@ -17,8 +17,13 @@ export class Sweeper extends DurableObject<Env> {
 
   async alarm(): Promise<void> {
     await this.ctx.storage.setAlarm(Date.now() + SWEEP_INTERVAL_MS);
-    const result = await runSweeps(this.env);
-    if (result.reflushed) console.log("sweep:", result);
+    try {
+      const result = await runSweeps(this.env);
+      if (result.reflushed) console.log("sweep:", result);
+    } catch (err) {
+      // A throwing alarm is retried by the runtime on its own schedule; the next tick retries the sweep anyway.
+      console.error("sweep failed; the next tick retries", err);
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { and, not, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { badField, invalidArgument, type FieldViolation } from "./errors";
 import { toMinor } from "./money";
 import { readJson } from "./validation";
@@ -99,7 +99,9 @@ class Compiler {
         if (subs.length) parts.push((key === "$and" ? and(...subs) : or(...subs))!);
       } else if (key === "$not") {
         const sub = this.filter(value, at);
-        if (sub) parts.push(not(sub));
+        // A comparison with a missing value is NULL, and NOT NULL is NULL: coalesce so `$not: {brand: "X"}` keeps
+        // products without a brand, as `brand: {$ne: "X"}` does.
+        if (sub) parts.push(sql`NOT coalesce(${sub}, 0)`);
       } else if (key.startsWith("$")) {
         this.fail(at, `unknown operator ${key} (allowed here: $and, $or, $not)`, "FIELD_NOT_ALLOWED");
       } else {
@@ -183,9 +185,10 @@ class Compiler {
       }
       case "$startsWith": {
         if (field.type !== "string") return void this.fail(at, "operator $startsWith applies only to text fields", "FIELD_NOT_ALLOWED");
-        if (typeof operand !== "string") return void this.fail(at, "must be a string");
-        const pattern = operand.replace(/[\\%_]/g, (ch) => `\\${ch}`) + "%";
-        return sql`${col} LIKE ${pattern} ESCAPE '\\'`;
+        if (typeof operand !== "string" || operand.length > 1000) return void this.fail(at, "must be a string of at most 1000 characters");
+        // A prefix comparison rather than LIKE: D1 refuses LIKE patterns over 50 bytes, and `%`/`_` stay literal.
+        // NOCASE folds ASCII case, as LIKE does. substr counts characters (code points).
+        return sql`substr(${col}, 1, ${[...operand].length}) = ${operand} COLLATE NOCASE`;
       }
       default:
         return void this.fail(at, `operator ${op} does not apply to this field`, "FIELD_NOT_ALLOWED");

@@ -22,7 +22,7 @@ function ruleFor(issue: z.core.$ZodIssue, input: unknown): ViolatedRule {
     case "too_big":
       return issue.origin === "string" ? "MAX_LENGTH" : issue.origin === "array" || issue.origin === "set" ? "MAX_SIZE" : "MAX";
     case "too_small":
-      if (issue.origin === "string") return issue.minimum === 1 && input === "" ? "REQUIRED_FIELD" : "MIN_LENGTH";
+      if (issue.origin === "string") return issue.minimum === 1 && typeof input === "string" && input.trim() === "" ? "REQUIRED_FIELD" : "MIN_LENGTH";
       return issue.origin === "array" || issue.origin === "set" ? "MIN_SIZE" : "MIN";
     case "invalid_value":
       return "INVALID_ENUM_VALUE";

@@ -1,0 +1,103 @@
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
+
+/**
+ * A real browser on the built Worker: Debian's chromium through playwright-core, against Miniflare listening on
+ * 127.0.0.1. CI installs chromium with apt-get; without it this test is skipped, saying why.
+ */
+
+const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const haveChromium = existsSync(chromiumPath);
+const SKIP_NOTE = `no chromium at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+describe("the storefront in a browser", () => {
+  let w: RunningWorker | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    if (!haveChromium) return;
+    w = await startWorker({ port: 0 });
+    const res = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY } });
+    expect(((await res.json()) as { loaded: boolean }).loaded).toBe(true);
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await w?.dispose();
+  });
+
+  it("hydrates the home page and shows the demo products with sized, described images", async (ctx) => {
+    if (!haveChromium) {
+      console.warn(`browser test skipped: ${SKIP_NOTE}`);
+      ctx.skip(SKIP_NOTE);
+    }
+    const { results } = await w!.db.prepare("SELECT name FROM products WHERE visible = 1 ORDER BY numeric_id").all<{ name: string }>();
+    const demoNames = results.map((r) => r.name);
+    expect(demoNames.length).toBeGreaterThanOrEqual(60);
+
+    const context = await browser!.newContext({ userAgent: BROWSER_UA, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+    });
+    page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+    page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ""}`));
+    page.on("response", (res) => {
+      if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+    });
+
+    try {
+      const res = await page.goto(`${w!.url}/`, { waitUntil: "load" });
+      expect(res!.status()).toBe(200);
+      await page.waitForSelector("html[data-hydrated]", { timeout: 15_000 });
+
+      await expect(page.locator("h1").textContent()).resolves.toBe("The catalogue");
+      const names = await page.locator("ul.grid li.card h2").allTextContents();
+      expect(names).toEqual(demoNames.slice(0, names.length));
+      expect(names.length).toBe(Math.min(demoNames.length, 100));
+
+      const images = await page.locator("ul.grid li.card img").evaluateAll((imgs) =>
+        (imgs as HTMLImageElement[]).map((img) => ({
+          src: img.getAttribute("src") ?? "",
+          alt: img.getAttribute("alt"),
+          width: img.getAttribute("width"),
+          height: img.getAttribute("height"),
+        })),
+      );
+      expect(images.length).toBe(names.length);
+      for (const img of images) {
+        expect(img.alt?.trim(), img.src).toBeTruthy();
+        expect(Number(img.width), img.src).toBeGreaterThan(0);
+        expect(Number(img.height), img.src).toBeGreaterThan(0);
+        expect(img.src).toMatch(/\/demo\/[a-z0-9-]+\.svg$/);
+      }
+
+      // The images above the fold actually load (lazy ones below it load as the shopper scrolls).
+      const first = page.locator("ul.grid li.card img").first();
+      await expect
+        .poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 })
+        .toBe(true);
+
+      // The collections stream in after the shell.
+      await expect(page.locator('nav[aria-label="Collections"] li').count()).resolves.toBeGreaterThan(1);
+
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

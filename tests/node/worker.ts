@@ -1,0 +1,129 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Miniflare } from "miniflare";
+
+/**
+ * The *built* Worker (`react-router build` → build/server, build/client) under Miniflare on Node, with the bindings
+ * of the generated build/server/wrangler.json, a fresh in-memory D1 with the migrations applied, and the owner key.
+ * This is the code `npm start` serves, minus wrangler's CLI (stack-notes gotcha 9).
+ */
+
+export const OWNER_KEY = "node-test-owner-key";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const serverDir = path.join(root, "build/server");
+
+interface BuildConfig {
+  main: string;
+  compatibility_date: string;
+  compatibility_flags?: string[];
+  vars?: Record<string, string>;
+  assets?: { directory: string };
+  d1_databases?: { binding: string; database_id: string }[];
+  kv_namespaces?: { binding: string; id: string }[];
+  r2_buckets?: { binding: string; bucket_name: string }[];
+  durable_objects?: { bindings: { name: string; class_name: string }[] };
+  migrations?: { new_sqlite_classes?: string[] }[];
+  queues?: {
+    producers?: { binding: string; queue: string }[];
+    consumers?: { queue: string; max_batch_size?: number; max_batch_timeout?: number; max_retries?: number; dead_letter_queue?: string }[];
+  };
+}
+
+function readBuildConfig(): BuildConfig {
+  const file = path.join(serverDir, "wrangler.json");
+  if (!existsSync(file)) throw new Error("No build/server/wrangler.json: run `npx react-router build` first (npm run test:node does).");
+  return JSON.parse(readFileSync(file, "utf8")) as BuildConfig;
+}
+
+/** Every .js file under build/server, the entry first: the bundle has non-literal dynamic imports, so list them all. */
+function serverModules(main: string) {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".js")) files.push(full);
+    }
+  };
+  walk(serverDir);
+  const entry = path.join(serverDir, main);
+  return [entry, ...files.filter((f) => f !== entry).sort()].map((p) => ({ type: "ESModule" as const, path: p }));
+}
+
+/**
+ * The SQL statements of the migrations, in order. drizzle-kit separates statements with `--> statement-breakpoint`,
+ * so splitting there (never on `;`) keeps CREATE TRIGGER … BEGIN …; …; END in one piece.
+ */
+export function migrationStatements(): string[] {
+  const dir = path.join(root, "migrations");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()
+    .flatMap((f) => readFileSync(path.join(dir, f), "utf8").split("--> statement-breakpoint"))
+    .map((s) => s.trim())
+    .filter((s) => s.replace(/--[^\n]*\n?/g, "").trim().length > 0);
+}
+
+export interface StartOptions {
+  /** Listen on 127.0.0.1 at this port (0 = a free one), for a browser. Without it, use `dispatchFetch`. */
+  port?: number;
+  /** Extra bindings (e.g. a different owner key). */
+  bindings?: Record<string, string>;
+}
+
+export interface RunningWorker {
+  mf: Miniflare;
+  /** The origin to fetch, e.g. http://127.0.0.1:43125 (or http://localhost:8787 without a port). */
+  url: string;
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  db: D1Database;
+  dispose(): Promise<void>;
+}
+
+/** Starts the built Worker with a fresh, migrated, empty store. */
+export async function startWorker(opts: StartOptions = {}): Promise<RunningWorker> {
+  const config = readBuildConfig();
+  const doClasses = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
+  const mf = new Miniflare({
+    modules: serverModules(config.main),
+    modulesRoot: serverDir,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+    bindings: { ...config.vars, ENVIRONMENT: "development", OWNER_API_KEY: OWNER_KEY, ...opts.bindings },
+    d1Databases: Object.fromEntries((config.d1_databases ?? []).map((d) => [d.binding, d.database_id])),
+    kvNamespaces: Object.fromEntries((config.kv_namespaces ?? []).map((k) => [k.binding, k.id])),
+    r2Buckets: Object.fromEntries((config.r2_buckets ?? []).map((r) => [r.binding, r.bucket_name])),
+    durableObjects: Object.fromEntries(
+      (config.durable_objects?.bindings ?? []).map((b) => [b.name, { className: b.class_name, useSQLite: doClasses.has(b.class_name) }]),
+    ),
+    queueProducers: Object.fromEntries((config.queues?.producers ?? []).map((p) => [p.binding, { queueName: p.queue }])),
+    queueConsumers: Object.fromEntries(
+      (config.queues?.consumers ?? []).map((c) => [
+        c.queue,
+        { maxBatchSize: c.max_batch_size, maxBatchTimeout: c.max_batch_timeout, maxRetries: c.max_retries, deadLetterQueue: c.dead_letter_queue },
+      ]),
+    ),
+    // The assets router sends every path that is not a file in build/client on to the Worker.
+    assets: config.assets ? { directory: path.resolve(serverDir, config.assets.directory), routerConfig: { has_user_worker: true } } : undefined,
+    // Offline: no fetch of the real Request.cf object (stack-notes gotcha 3).
+    cf: false,
+    ...(opts.port !== undefined ? { host: "127.0.0.1", port: opts.port } : {}),
+  });
+  const ready = await mf.ready;
+  const db = await mf.getD1Database("DB");
+  const statements = migrationStatements();
+  await db.batch(statements.map((s) => db.prepare(s)));
+  const url = ready.origin.replace(/\/$/, "");
+  return {
+    mf,
+    url,
+    db: db as unknown as D1Database,
+    fetch: (p, init) => mf.dispatchFetch(`${url}${p}`, init as never) as unknown as Promise<Response>,
+    dispose: () => mf.dispose(),
+  };
+}
+
+/** A desktop Chrome user agent: isbot counts Node's and HeadlessChrome's own as bots (stack-notes gotchas 4 and 6). */
+export const BROWSER_UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
