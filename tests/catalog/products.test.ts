@@ -1006,3 +1006,13 @@ describe("bad input on product writes", () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe("numericId", () => {
+  it("is never handed out twice, even after the newest product is deleted", async () => {
+    const first = await createProduct({ name: `Numbered ${unique()}` });
+    const del = await merchant("DELETE", `/v1/products/${first.id}`);
+    expect(del.status).toBe(200);
+    const second = await createProduct({ name: `Numbered ${unique()}` });
+    expect(Number(second.numericId)).toBeGreaterThan(Number(first.numericId));
+  });
+});

@@ -12,7 +12,7 @@ import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "..
 import { unitsCompatible } from "./pricing";
 import type { MediaInput, ProductInput, ProductPatch, VariantOverride } from "./schemas";
 import { storeVariant, v1Options, v1Product, v1Variant, v3Product, type LoadedProduct, type ProductRow, type ShapeOptions } from "./shapes";
-import { collectionProducts, products, variants, type StoredMedia, type StoredOption } from "./tables";
+import { collectionProducts, productNumbers, products, variants, type StoredMedia, type StoredOption } from "./tables";
 import { choicesKey, combinationCount, matching, MAX_VARIANTS, planVariants, variantInStock, type VariantRow } from "./variants";
 
 /** The product service: reads in one D1 round trip, writes as one batch with their events. */
@@ -596,7 +596,9 @@ export function prepareCreateProduct(ctx: Ctx, input: ProductInput, slug: string
   });
   const { numericId: _n, ...insertable } = row;
   const statements: Statement[] = [
-    ctx.db.insert(products).values({ ...insertable, numericId: sql`(SELECT coalesce(max(numeric_id), 0) + 1 FROM products)` }),
+    // Take the next number, then use it in the same batch (the statements run in order on one connection).
+    ctx.db.insert(productNumbers).values({}),
+    ctx.db.insert(products).values({ ...insertable, numericId: sql`last_insert_rowid()` }),
     ...insertVariants(ctx.db, variantRows),
     refreshSummary(ctx.db, [id], currency),
     outboxInsert(ctx.db, event),

@@ -10,7 +10,7 @@ export const products = sqliteTable(
   "products",
   {
     id: text("id").primaryKey(),
-    /** Wix's numericId: a stable integer, assigned max+1 inside the insert; also the full-text index's rowid. */
+    /** Wix's numericId: a stable integer from product_numbers; also the full-text index's rowid. */
     numericId: integer("numeric_id").notNull(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
@@ -91,6 +91,14 @@ export interface StoredInfoSection {
   title: string;
   description: string;
 }
+
+/**
+ * Hands out product numericIds. AUTOINCREMENT never reuses a number, even after the newest product is deleted, so a
+ * numericId (and the full-text index row keyed on it) always means one product.
+ */
+export const productNumbers = sqliteTable("product_numbers", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+});
 
 /** One row per combination of option choices (one default row for a product without options). */
 export const variants = sqliteTable(

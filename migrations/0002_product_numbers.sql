@@ -1,0 +1,3 @@
+CREATE TABLE `product_numbers` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL
+);
