@@ -3,7 +3,8 @@ import type { Auth } from "../platform/context";
 import type { Db } from "../platform/db";
 import { unauthenticated } from "../platform/errors";
 import { sha256Hex } from "../platform/ids";
-import { apiKeys } from "./tables";
+import { identities, apiKeys } from "./tables";
+import { readAccessToken } from "./tokens";
 
 /** The id events and logs use for the owner key that comes from configuration (OWNER_API_KEY). */
 export const OWNER_KEY_ID = "owner";
@@ -16,25 +17,50 @@ async function ownerKeyHash(env: Env): Promise<string | null> {
   return ownerHash.hash;
 }
 
+/** An API key's auth, or null. */
+async function apiKeyAuth(env: Env, db: Db, candidate: string): Promise<Auth | null> {
+  if (candidate.length > 512) return null;
+  const hash = await sha256Hex(candidate);
+  const owner = await ownerKeyHash(env);
+  if (owner && hash === owner) return { kind: "apiKey", keyId: OWNER_KEY_ID, role: "OWNER" };
+  const [row] = await db
+    .select({ id: apiKeys.id, role: apiKeys.role })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedDate)))
+    .limit(1);
+  return row ? { kind: "apiKey", keyId: row.id, role: row.role } : null;
+}
+
+/** A visitor's or member's auth from an access token, or null. Staff roles are read from D1 so a demotion applies at once. */
+export async function accessTokenAuth(env: Env, db: Db, token: string): Promise<Auth | null> {
+  const record = await readAccessToken(env, token);
+  if (!record) return null;
+  if (record.role === "member" && record.identityId) {
+    const [identity] = await db.select({ role: identities.role, status: identities.status }).from(identities).where(eq(identities.id, record.identityId));
+    if (!identity || identity.status === "BLOCKED" || identity.status === "DELETED") return null;
+    return { kind: "member", identityId: record.identityId, visitorId: record.visitorId, clientId: record.clientId, role: identity.role };
+  }
+  return { kind: "visitor", visitorId: record.visitorId, clientId: record.clientId };
+}
+
 /**
- * Resolves the Authorization header (raw, `Bearer …`, or the SDK's `<token>,<apiKey>`) to who is calling.
- * No header: anonymous. A header that matches nothing: 401, never a silent downgrade.
+ * Resolves the Authorization header (raw, `Bearer …`, or the SDK's `<access token>,<apiKey>`) to who is calling.
+ * No header: anonymous. A header that matches nothing (unknown, expired or revoked): 401, never a silent downgrade.
+ * With both a token and an API key, the API key decides (the SDK's external-login calls).
  */
 export async function resolveAuth(env: Env, db: Db, header: string | undefined): Promise<Auth> {
   const raw = (header ?? "").trim().replace(/^Bearer\s+/i, "");
   if (!raw) return { kind: "anonymous" };
-  const candidates = raw.split(",").map((s) => s.trim()).filter(Boolean).slice(0, 2);
-  const owner = await ownerKeyHash(env);
-  for (const candidate of candidates.reverse()) {
-    if (candidate.length > 512) break;
-    const hash = await sha256Hex(candidate);
-    if (owner && hash === owner) return { kind: "apiKey", keyId: OWNER_KEY_ID, role: "OWNER" };
-    const [row] = await db
-      .select({ id: apiKeys.id, role: apiKeys.role })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedDate)))
-      .limit(1);
-    if (row) return { kind: "apiKey", keyId: row.id, role: row.role };
+  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean).slice(0, 2);
+  for (const candidate of [...parts].reverse()) {
+    const auth = candidate.startsWith("at_") ? await accessTokenAuth(env, db, candidate) : await apiKeyAuth(env, db, candidate);
+    if (auth) return auth;
   }
-  throw unauthenticated("The Authorization header holds no valid API key or token");
+  throw unauthenticated("The Authorization header holds no valid API key or access token (unknown, expired or revoked)");
+}
+
+/** The access token part of an Authorization header, if any (for calls that act on the caller's own session). */
+export function accessTokenOf(header: string | undefined): string | null {
+  const raw = (header ?? "").trim().replace(/^Bearer\s+/i, "");
+  return raw.split(",").map((s) => s.trim()).find((p) => p.startsWith("at_")) ?? null;
 }

@@ -1,6 +1,6 @@
-import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-/** Merchant API keys created in the console. Only the SHA-256 of a key is stored; the key is shown once. */
+/** Merchant API keys created by the owner. Only the SHA-256 of a key is stored; the key is shown once. */
 export const apiKeys = sqliteTable("api_keys", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -9,4 +9,65 @@ export const apiKeys = sqliteTable("api_keys", {
   role: text("role", { enum: ["OWNER", "STAFF"] }).notNull(),
   createdDate: text("created_date").notNull(),
   revokedDate: text("revoked_date"),
+});
+
+/**
+ * Identities: members, and the store's owner and staff (role). Passwords are stored only as PBKDF2 hashes in the
+ * self-describing form `pbkdf2-sha256$<iterations>$<salt b64url>$<hash b64url>`.
+ */
+export const identities = sqliteTable(
+  "identities",
+  {
+    id: text("id").primaryKey(),
+    /** Lower-cased login email (unique). */
+    email: text("email").notNull().unique(),
+    passwordHash: text("password_hash"),
+    status: text("status", { enum: ["PENDING", "ACTIVE", "DELETED", "BLOCKED", "OFFLINE"] }).notNull(),
+    /** Why a PENDING identity waits: EMAIL_VERIFICATION_REQUIRED and/or ADMIN_APPROVAL_REQUIRED. */
+    pendingReasons: text("pending_reasons", { mode: "json" }).$type<string[]>().notNull().default([]),
+    role: text("role", { enum: ["MEMBER", "OWNER", "STAFF"] }).notNull().default("MEMBER"),
+    emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+    /** identityProfile: firstName, lastName, nickname, emails, phones, addresses, customFields. */
+    profile: text("profile", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+    /** Set when the owner requires a password reset (login answers -19973). */
+    passwordResetRequired: integer("password_reset_required", { mode: "boolean" }).notNull().default(false),
+    createdDate: text("created_date").notNull(),
+    updatedDate: text("updated_date").notNull(),
+    lastLoginDate: text("last_login_date"),
+  },
+  (t) => [index("identities_role_idx").on(t.role)],
+);
+
+/** OAuth clients: the store's own storefront client and headless clients, with their allowed redirect URIs. */
+export const oauthClients = sqliteTable("oauth_clients", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  redirectUris: text("redirect_uris", { mode: "json" }).$type<string[]>().notNull().default([]),
+  /** Development only: accept any redirect URI (refused when ENVIRONMENT is production). */
+  allowAnyRedirect: integer("allow_any_redirect", { mode: "boolean" }).notNull().default(false),
+  createdDate: text("created_date").notNull(),
+});
+
+/**
+ * One-time tokens (authorization codes, session tokens, recovery links, verification states). They live in D1, not
+ * KV, because using one must be atomic: `DELETE … RETURNING` hands a token to exactly one caller. Stored by hash.
+ */
+export const oneTimeTokens = sqliteTable(
+  "one_time_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind", { enum: ["auth_code", "session", "recovery", "verification", "activation"] }).notNull(),
+    identityId: text("identity_id"),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+    expiresAt: text("expires_at").notNull(),
+    createdDate: text("created_date").notNull(),
+  },
+  (t) => [index("one_time_tokens_identity_idx").on(t.identityId, t.kind)],
+);
+
+/** Fixed-window counters for rate limits (login attempts per account and per client address). */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: integer("window_start").notNull(),
+  count: integer("count").notNull(),
 });

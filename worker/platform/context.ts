@@ -1,8 +1,16 @@
 import { forbidden, unauthenticated } from "./errors";
 import type { Db } from "./db";
 
-/** Who is calling. Visitor, member and staff sessions join this union with the identity issue. */
-export type Auth = { kind: "anonymous" } | { kind: "apiKey"; keyId: string; role: "OWNER" | "STAFF" };
+/**
+ * Who is calling, resolved once per request from the Authorization header (API) or the session cookie (pages):
+ * nobody, a merchant API key, a visitor's anonymous tokens, or a member's tokens (members include the store's
+ * owner and staff, by role).
+ */
+export type Auth =
+  | { kind: "anonymous" }
+  | { kind: "apiKey"; keyId: string; role: "OWNER" | "STAFF" }
+  | { kind: "visitor"; visitorId: string; clientId: string }
+  | { kind: "member"; identityId: string; visitorId: string; clientId: string; role: "MEMBER" | "OWNER" | "STAFF" };
 
 /** Actor of an event (spec section 6): ANONYMOUS_VISITOR, MEMBER, SITE_USER (owner or staff) or APP. */
 export interface Actor {
@@ -22,19 +30,35 @@ export interface Ctx {
   waitUntil(promise: Promise<unknown>): void;
 }
 
+/** The store's owner or staff: an API key, or a member token of an owner or staff identity. */
 export function isMerchant(auth: Auth): boolean {
-  return auth.kind === "apiKey";
+  return auth.kind === "apiKey" || (auth.kind === "member" && auth.role !== "MEMBER");
 }
 
-/** Guard for merchant writes: an API key (or, later, a staff session). */
+/** Guard for merchant calls: 401 without credentials, 403 for a visitor or member. */
 export function requireMerchant(ctx: Ctx): void {
-  if (ctx.auth.kind === "anonymous") throw unauthenticated("This call needs the merchant's API key in the Authorization header");
+  if (ctx.auth.kind === "anonymous") throw unauthenticated("This call needs the merchant's API key or a staff token in the Authorization header");
   if (!isMerchant(ctx.auth)) throw forbidden("This call needs a merchant API key or a staff session");
 }
 
+/** Guard for the store owner only (creating staff and API keys). */
+export function requireOwner(ctx: Ctx): void {
+  requireMerchant(ctx);
+  if (ctx.auth.kind !== "member" && ctx.auth.kind !== "apiKey") return;
+  if (ctx.auth.role !== "OWNER") throw forbidden("Only the store owner can do this");
+}
+
 export function actorOf(auth: Auth): Actor {
-  if (auth.kind === "apiKey") return { type: "APP", id: auth.keyId };
-  return { type: "ANONYMOUS_VISITOR", id: null };
+  switch (auth.kind) {
+    case "apiKey":
+      return { type: "APP", id: auth.keyId };
+    case "member":
+      return auth.role === "MEMBER" ? { type: "MEMBER", id: auth.identityId } : { type: "SITE_USER", id: auth.identityId };
+    case "visitor":
+      return { type: "ANONYMOUS_VISITOR", id: auth.visitorId };
+    default:
+      return { type: "ANONYMOUS_VISITOR", id: null };
+  }
 }
 
 /** Store currency from configuration (USD unless STORE_CURRENCY says otherwise). */

@@ -1,0 +1,72 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../platform/db";
+import { sha256Hex } from "../platform/ids";
+import { oneTimeTokens } from "./tables";
+
+/**
+ * One-time tokens in D1 (see oneTimeTokens): authorization codes, session tokens, recovery links and verification
+ * states. `consumeOneTime` deletes and returns in one statement, so a token is used at most once even under races.
+ */
+
+export type OneTimeKind = (typeof oneTimeTokens.$inferSelect)["kind"];
+
+export function randomSecret(bytes = 32): string {
+  const buf = crypto.getRandomValues(new Uint8Array(bytes));
+  let bin = "";
+  for (const b of buf) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The insert statement of a new one-time token (to batch with other writes) and the token itself. */
+export async function prepareOneTime(
+  db: Db,
+  kind: OneTimeKind,
+  ttlSeconds: number,
+  identityId: string | null,
+  data: Record<string, unknown> = {},
+  token = randomSecret(),
+) {
+  const now = Date.now();
+  const statement = db.insert(oneTimeTokens).values({
+    tokenHash: await sha256Hex(`${kind}:${token}`),
+    kind,
+    identityId,
+    data,
+    expiresAt: new Date(now + ttlSeconds * 1000).toISOString(),
+    createdDate: new Date(now).toISOString(),
+  });
+  return { token, statement };
+}
+
+/** Creates a one-time token and returns it. */
+export async function createOneTime(db: Db, kind: OneTimeKind, ttlSeconds: number, identityId: string | null, data: Record<string, unknown> = {}) {
+  const { token, statement } = await prepareOneTime(db, kind, ttlSeconds, identityId, data);
+  await statement;
+  return token;
+}
+
+/** Uses a one-time token: returns its record once, or null if unknown, used or expired. */
+export async function consumeOneTime(db: Db, kind: OneTimeKind, token: string) {
+  if (!token || token.length > 512) return null;
+  const [row] = await db
+    .delete(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`)), eq(oneTimeTokens.kind, kind)))
+    .returning();
+  if (!row || row.expiresAt <= new Date().toISOString()) return null;
+  return row;
+}
+
+/** Reads a one-time token without using it (e.g. a verification state that allows several code attempts). */
+export async function peekOneTime(db: Db, kind: OneTimeKind, token: string) {
+  if (!token || token.length > 512) return null;
+  const [row] = await db
+    .select()
+    .from(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`)), sql`${oneTimeTokens.expiresAt} > ${new Date().toISOString()}`));
+  return row ?? null;
+}
+
+/** Removes every open token of a kind for an identity (e.g. older recovery links when a new one is sent). */
+export function revokeOneTimeFor(db: Db, kind: OneTimeKind, identityId: string) {
+  return db.delete(oneTimeTokens).where(and(eq(oneTimeTokens.kind, kind), eq(oneTimeTokens.identityId, identityId)));
+}

@@ -1,0 +1,93 @@
+import { sha256Hex } from "../platform/ids";
+
+/**
+ * OAuth tokens in KV (the SESSIONS namespace), stored under the SHA-256 of the token, never the token itself.
+ * Access tokens are short-lived; refresh tokens last until logout or expiry and are not rewritten when used (the
+ * SDK never rotates them, and KV allows one write per second per key). Prefixes tell the kinds apart at a glance:
+ * `at_` access, `rt_` refresh; API keys start `sk_`.
+ */
+
+export const ACCESS_TOKEN_TTL_SECONDS = 4 * 60 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 90 * 24 * 60 * 60;
+
+export type TokenRole = "none" | "visitor" | "member";
+
+/** What a token stands for. */
+export interface TokenRecord {
+  role: TokenRole;
+  clientId: string;
+  /** The visitor this browser/session is (kept across login so the cart can follow the shopper). */
+  visitorId: string;
+  /** Set for member tokens. */
+  identityId?: string;
+  /** For access tokens: the refresh token's hash they were minted from (logout revokes both). */
+  refreshHash?: string;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+function randomToken(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return prefix + btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const accessKey = (hash: string) => `token:access:${hash}`;
+const refreshKey = (hash: string) => `token:refresh:${hash}`;
+
+/** The /oauth2/token answer. */
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  token_type: "Bearer";
+}
+
+/** Mints a refresh token and an access token for the subject (two KV writes to new keys). */
+export async function issueTokens(env: Env, subject: Omit<TokenRecord, "expiresAt" | "refreshHash">): Promise<TokenResponse> {
+  const refreshToken = randomToken("rt_");
+  const refreshHash = await sha256Hex(refreshToken);
+  const now = Date.now();
+  await env.SESSIONS.put(refreshKey(refreshHash), JSON.stringify({ ...subject, expiresAt: now + REFRESH_TOKEN_TTL_SECONDS * 1000 }), {
+    expirationTtl: REFRESH_TOKEN_TTL_SECONDS,
+  });
+  const access = await issueAccessToken(env, { ...subject, refreshHash });
+  return { access_token: access.token, refresh_token: refreshToken, expires_in: access.expiresIn, token_type: "Bearer" };
+}
+
+/** Mints an access token only (the refresh_token grant). */
+export async function issueAccessToken(env: Env, subject: Omit<TokenRecord, "expiresAt">): Promise<{ token: string; expiresIn: number }> {
+  const token = randomToken("at_");
+  const record: TokenRecord = { ...subject, expiresAt: Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000 };
+  await env.SESSIONS.put(accessKey(await sha256Hex(token)), JSON.stringify(record), { expirationTtl: ACCESS_TOKEN_TTL_SECONDS });
+  return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+}
+
+async function read(env: Env, key: string): Promise<TokenRecord | null> {
+  const record = await env.SESSIONS.get<TokenRecord>(key, "json");
+  if (!record || record.expiresAt <= Date.now()) return null;
+  return record;
+}
+
+/** The record of a live access token, or null (unknown, expired or revoked). */
+export async function readAccessToken(env: Env, token: string): Promise<TokenRecord | null> {
+  if (!token.startsWith("at_")) return null;
+  const record = await read(env, accessKey(await sha256Hex(token)));
+  // An access token dies with its refresh token (logout), even before its own TTL.
+  if (record?.refreshHash && !(await env.SESSIONS.get(refreshKey(record.refreshHash)))) return null;
+  return record;
+}
+
+/** The record of a live refresh token, or null. */
+export async function readRefreshToken(env: Env, token: string): Promise<(TokenRecord & { hash: string }) | null> {
+  if (!token.startsWith("rt_")) return null;
+  const hash = await sha256Hex(token);
+  const record = await read(env, refreshKey(hash));
+  return record ? { ...record, hash } : null;
+}
+
+/** Revokes a refresh token (and so every access token minted from it). */
+export async function revokeRefreshHash(env: Env, refreshHash: string): Promise<void> {
+  await env.SESSIONS.delete(refreshKey(refreshHash));
+}
