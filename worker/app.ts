@@ -4,6 +4,13 @@ import { createRequestHandler } from "react-router";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
 import { loadDemoCatalogue } from "./catalog/demo/load";
 import { resolveAuth } from "./identity/api-keys";
+import { authenticationRoutes } from "./identity/routes/authentication";
+import { oauthRoutes } from "./identity/routes/oauth";
+import { recoveryRoutes } from "./identity/routes/recovery";
+import { redirectsRoutes } from "./identity/routes/redirects";
+import { sessionEndRoutes } from "./identity/routes/session-end";
+import { staffRoutes } from "./identity/routes/staff";
+import { verificationRoutes } from "./identity/routes/verification";
 import { storeCurrency, type Ctx } from "./platform/context";
 import { openDb, type RoundTrips } from "./platform/db";
 import { ApiError, errorBody, systemErrorBody } from "./platform/errors";
@@ -83,6 +90,18 @@ app.get("/api/health", (c) => c.json({ ok: true }));
 
 // Merchant extension: load the demo catalogue into an empty store (npm start calls it with the owner key).
 app.post("/api/v1/demo-catalogue", async (c) => c.json(await loadDemoCatalogue(c.get("ctx"))));
+
+// Identity: tokens, redirect sessions, authentication, recovery, verification (spec paths and gateway paths).
+app.route("/oauth2", oauthRoutes);
+for (const base of ["/v1", "/_api/redirects-api/v1"]) app.route(base, redirectsRoutes);
+for (const base of ["/", "/_api/iam/authentication"]) {
+  app.route(base, authenticationRoutes);
+  app.route(base, sessionEndRoutes);
+}
+for (const base of ["/v1", "/_api/iam/recovery/v1"]) app.route(base, recoveryRoutes);
+for (const base of ["/v1", "/_api/iam/verification/v1"]) app.route(base, verificationRoutes);
+// Merchant extensions: staff, API keys, member approval.
+app.route("/api/v1", staffRoutes);
 
 // Catalogue: spec paths and the Wix SDK's gateway paths, same handlers.
 for (const base of ["/v1", "/stores-reader/v1"]) app.route(base, catalogRead);
