@@ -7,6 +7,7 @@ import { ApiError, badField, invalidArgument, notFound } from "../platform/error
 import { ALL_PRODUCTS_COLLECTION_ID, newId, slugify } from "../platform/ids";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
 import type { CollectionInput, CollectionPatch } from "./schemas";
+import { freeSlug } from "./slugs";
 import { collectionShape } from "./shapes";
 import { collectionProducts, collections, products } from "./tables";
 
@@ -67,17 +68,6 @@ export async function queryCollections(ctx: Ctx, query: QueryInput | undefined) 
   return { collections: shaped, metadata: pagingMetadata(shaped.length, compiled.offset, total), totalResults: total };
 }
 
-async function freeSlug(ctx: Ctx, base: string, exceptId?: string): Promise<string> {
-  const rows = await ctx.db
-    .select({ slug: collections.slug, id: collections.id })
-    .from(collections)
-    // Not LIKE: D1 refuses LIKE patterns over 50 bytes, and a slug may be longer.
-    .where(sql`${collections.slug} = ${base} OR substr(${collections.slug}, 1, ${base.length + 1}) = ${base + "-"}`);
-  const taken = new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-}
-
 function duplicateSlug(slug: string) {
   return new ApiError(409, "DUPLICATE_SLUG", `Another collection already uses the slug "${slug}"`, { message: "Slug already in use" });
 }
@@ -104,7 +94,7 @@ export function prepareCreateCollection(ctx: Ctx, input: CollectionInput, slug: 
 
 export async function createCollection(ctx: Ctx, input: CollectionInput) {
   requireMerchant(ctx);
-  const slug = input.slug ?? (await freeSlug(ctx, slugify(input.name)));
+  const slug = input.slug ?? (await freeSlug(ctx.db, collections, slugify(input.name)));
   const prepared = prepareCreateCollection(ctx, input, slug);
   try {
     await commit(ctx, prepared.statements, prepared.events);
@@ -129,7 +119,7 @@ export async function updateCollection(ctx: Ctx, id: string, patch: CollectionPa
   const changed = Object.keys(patch).filter((k) => k !== "id");
   if (!changed.length) return getCollection(ctx, { id });
   if (patch.slug) {
-    const free = await freeSlug(ctx, patch.slug, id);
+    const free = await freeSlug(ctx.db, collections, patch.slug, id);
     if (free !== patch.slug) throw duplicateSlug(patch.slug);
   }
   const { id: _ignored, ...fields } = patch;

@@ -11,6 +11,7 @@ import { currencyDigits, toMinor } from "../platform/money";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
 import { unitsCompatible } from "./pricing";
 import type { MediaInput, ProductInput, ProductPatch, VariantOverride } from "./schemas";
+import { freeSlug } from "./slugs";
 import { storeVariant, v1Options, v1Product, v1Variant, v3Product, type LoadedProduct, type ProductRow, type ShapeOptions } from "./shapes";
 import { collectionProducts, productNumbers, products, variants, type StoredMedia, type StoredOption } from "./tables";
 import { choicesKey, combinationCount, matching, MAX_VARIANTS, planVariants, variantInStock, type VariantRow } from "./variants";
@@ -507,18 +508,6 @@ function linkChoiceMedia(options: StoredOption[], media: StoredMedia[], inputs: 
   });
 }
 
-/** Picks a free slug: the name's, or the name's with -2, -3… (one query). */
-async function freeSlug(db: Db, base: string, exceptId?: string): Promise<string> {
-  const rows = await db
-    .select({ slug: products.slug, id: products.id })
-    .from(products)
-    // Not LIKE: D1 refuses LIKE patterns over 50 bytes (local workerd does not), and a slug may be up to 100.
-    .where(sql`${products.slug} = ${base} OR substr(${products.slug}, 1, ${base.length + 1}) = ${base + "-"}`);
-  const taken = new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-}
-
 export interface PreparedProduct {
   row: ProductRow;
   variants: VariantRow[];
@@ -624,7 +613,7 @@ async function writeAndLoad(ctx: Ctx, id: string, statements: Statement[], event
 /** Creates a product with its generated variants. */
 export async function createProduct(ctx: Ctx, input: ProductInput) {
   requireMerchant(ctx);
-  const slug = input.slug ?? (await freeSlug(ctx.db, slugify(input.name)));
+  const slug = input.slug ?? (await freeSlug(ctx.db, products, slugify(input.name)));
   const prepared = prepareCreateProduct(ctx, input, slug);
   const loaded = await writeAndLoad(ctx, prepared.row.id, prepared.statements, prepared.events);
   return v1Product(loaded, shapeOptions(ctx, true));
@@ -782,7 +771,7 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
   }
   if (violations.length) throw invalidArgument(violations);
   if (patch.slug !== undefined && patch.slug !== before.slug) {
-    const free = await freeSlug(ctx.db, patch.slug, id);
+    const free = await freeSlug(ctx.db, products, patch.slug, id);
     if (free !== patch.slug) throw new ApiError(409, "DUPLICATE_SLUG", `Another product already uses the slug "${patch.slug}"`, { message: "Slug already in use" });
   }
 
