@@ -1,7 +1,7 @@
 // Local set-up shared by `npm start` and `npm run dev`: creates .dev.vars with working local secrets if it is
-// missing, and applies the D1 migrations to the local database. Safe to run any number of times.
+// missing (or adds the ones it lacks), and applies the D1 migrations to the local database. Safe to run any number of times.
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -16,19 +16,51 @@ export function readDevVars() {
   return vars;
 }
 
+/**
+ * The local settings .dev.vars holds, with a fresh value for each: written when .dev.vars is created, and appended
+ * to an existing .dev.vars that lacks one (values already there are never changed).
+ */
+function localDefaults() {
+  return {
+    ENVIRONMENT: "development",
+    OWNER_API_KEY: `sk_local_${randomBytes(24).toString("base64url")}`,
+    // The storefront's OAuth client id (public, not a secret): what a headless site passes as clientId.
+    OAUTH_CLIENT_ID: randomUUID(),
+    // The owner's account (created on first start by POST /api/v1/bootstrap; changing these later changes nothing).
+    OWNER_EMAIL: "owner@example.com",
+    OWNER_PASSWORD: randomBytes(12).toString("base64url"),
+  };
+}
+
+/** Creates .dev.vars, or completes it. Returns whether it was created and the names it added. */
 export function ensureDevVars() {
-  if (existsSync(devVars)) return false;
-  const key = `sk_local_${randomBytes(24).toString("base64url")}`;
-  writeFileSync(
-    devVars,
-    [
-      "# Local secrets for wrangler dev (never committed). Production sets these with `wrangler secret put`.",
-      "ENVIRONMENT=development",
-      `OWNER_API_KEY=${key}`,
-      "",
-    ].join("\n"),
-  );
-  return true;
+  const defaults = localDefaults();
+  if (!existsSync(devVars)) {
+    writeFileSync(
+      devVars,
+      [
+        "# Local secrets for wrangler dev (never committed). Production sets these with `wrangler secret put`.",
+        ...Object.entries(defaults).map(([name, value]) => `${name}=${value}`),
+        "",
+      ].join("\n"),
+    );
+    return { created: true, added: Object.keys(defaults) };
+  }
+  const present = readDevVars();
+  const missing = Object.entries(defaults).filter(([name]) => !(name in present));
+  if (missing.length > 0) {
+    const text = readFileSync(devVars, "utf8");
+    const lines = missing.map(([name, value]) => `${name}=${value}`);
+    writeFileSync(devVars, `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${lines.join("\n")}\n`);
+  }
+  return { created: false, added: missing.map(([name]) => name) };
+}
+
+/** One line saying what ensureDevVars did, or null when .dev.vars was already complete. */
+export function describeDevVars({ created, added }) {
+  if (created) return `Created .dev.vars with new local settings: ${added.join(", ")}.`;
+  if (added.length > 0) return `Added to .dev.vars: ${added.join(", ")}.`;
+  return null;
 }
 
 export function applyMigrations() {
@@ -40,6 +72,7 @@ export function applyMigrations() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (ensureDevVars()) console.log("Created .dev.vars with a new local OWNER_API_KEY.");
+  const note = describeDevVars(ensureDevVars());
+  if (note) console.log(note);
   applyMigrations();
 }

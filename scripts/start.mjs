@@ -1,14 +1,15 @@
-// `npm start`: set up (secrets, migrations), build, serve the shop with wrangler dev, load the demo catalogue
-// into an empty store, and print where everything is. PORT changes the port (default 8787).
+// `npm start`: set up (secrets, migrations), build, serve the shop with wrangler dev, create the owner's account,
+// load the demo catalogue into an empty store, and print where everything is. PORT changes the port (default 8787).
 import { execFileSync, spawn } from "node:child_process";
-import { applyMigrations, ensureDevVars, readDevVars } from "./local-setup.mjs";
+import { applyMigrations, describeDevVars, ensureDevVars, readDevVars } from "./local-setup.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const port = Number(process.env.PORT || 8787);
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 
-if (ensureDevVars()) console.log("Created .dev.vars with a new local OWNER_API_KEY.");
-const { OWNER_API_KEY } = readDevVars();
+const note = describeDevVars(ensureDevVars());
+if (note) console.log(note);
+const { OWNER_API_KEY, OWNER_EMAIL, OWNER_PASSWORD } = readDevVars();
 
 console.log("Building…");
 execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env });
@@ -31,6 +32,24 @@ for (let i = 0; i < 120; i++) {
   await new Promise((r) => setTimeout(r, 500));
 }
 
+// The owner's account, from OWNER_EMAIL / OWNER_PASSWORD (created once; an existing owner is left as it is).
+let ownerLine = "Owner login:     none (set OWNER_EMAIL and OWNER_PASSWORD in .dev.vars)";
+try {
+  const res = await fetch(`${base}/api/v1/bootstrap`, { method: "POST", headers: { authorization: OWNER_API_KEY } });
+  const { owner } = await res.json();
+  if (!res.ok || !owner) throw new Error(`HTTP ${res.status}`);
+  if (owner.created) console.log(`Created the owner's account ${owner.email}.`);
+  if (owner.email && owner.email === OWNER_EMAIL?.toLowerCase()) {
+    ownerLine = `Owner login:     ${owner.email} / ${OWNER_PASSWORD}   (from .dev.vars${owner.created ? "" : "; unless you changed the password since"})`;
+  } else if (owner.email) {
+    ownerLine = `Owner login:     ${owner.email}   (the store's owner; not OWNER_EMAIL in .dev.vars, so its password is not known here)`;
+  } else {
+    ownerLine = `Owner login:     none (${owner.reason})`;
+  }
+} catch (err) {
+  console.error("Could not set up the owner's account:", err);
+}
+
 try {
   const res = await fetch(`${base}/api/v1/demo-catalogue`, { method: "POST", headers: { authorization: OWNER_API_KEY } });
   const result = await res.json();
@@ -47,6 +66,8 @@ console.log(`
   Edge Storefront is running.
     Shop:            http://localhost:${port}/
     API:             http://localhost:${port}/v1/products/query-platformized  (and the Wix SDK's gateway paths)
+    ${ownerLine}
     Owner API key:   ${OWNER_API_KEY}   (from .dev.vars; send it as the Authorization header)
+    Emails:          recorded in the D1 table "emails" (npx wrangler d1 execute DB --local --command "SELECT * FROM emails")
   Press Ctrl+C to stop.
 `);

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { isbot } from "isbot";
 import { createRequestHandler } from "react-router";
+import { resolvePageSession, withSessionCookie } from "../web/session.server";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
 import { loadDemoCatalogue } from "./catalog/demo/load";
 import { resolveAuth } from "./identity/api-keys";
@@ -76,7 +78,7 @@ app.use("*", async (c, next) => {
 
 app.onError((err, c) => {
   const requestId = c.get("requestId") ?? crypto.randomUUID();
-  if (err instanceof ApiError) return c.json(errorBody(err, requestId), err.status);
+  if (err instanceof ApiError) return c.json(errorBody(err, requestId), err.status, err.headers);
   if (err instanceof HTTPException) {
     const wrapped = new ApiError(err.status as 400, err.status === 413 ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST", err.message || "Bad request");
     return c.json(errorBody(wrapped, requestId), err.status as 400);
@@ -115,10 +117,15 @@ app.all("*", async (c, next) => {
   throw new ApiError(404, "NOT_FOUND", `No API call at ${c.req.method} ${c.req.path}`, { message: "Not found" });
 });
 
-// Everything else is a page: React Router with streamed SSR, given the same service context.
-app.all("*", (c) =>
-  handleSsr(c.req.raw, {
+// Everything else is a page: React Router with streamed SSR, given the same service context, whose caller comes
+// from the session cookie (renewed, or a new visitor's, as needed; bots get none).
+app.all("*", async (c) => {
+  const ctx = c.get("ctx");
+  const session = await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: !isbot(c.req.header("user-agent") ?? "") });
+  ctx.auth = session.auth;
+  const res = await handleSsr(c.req.raw, {
     cloudflare: { env: c.env, ctx: c.executionCtx as ExecutionContext },
-    services: c.get("ctx"),
-  }),
-);
+    services: ctx,
+  });
+  return withSessionCookie(res, session);
+});

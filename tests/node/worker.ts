@@ -22,6 +22,7 @@ interface BuildConfig {
   d1_databases?: { binding: string; database_id: string }[];
   kv_namespaces?: { binding: string; id: string }[];
   r2_buckets?: { binding: string; bucket_name: string }[];
+  send_email?: { name: string; destination_address?: string; allowed_destination_addresses?: string[]; allowed_sender_addresses?: string[] }[];
   durable_objects?: { bindings: { name: string; class_name: string }[] };
   migrations?: { new_sqlite_classes?: string[] }[];
   queues?: {
@@ -94,6 +95,8 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
     d1Databases: Object.fromEntries((config.d1_databases ?? []).map((d) => [d.binding, d.database_id])),
     kvNamespaces: Object.fromEntries((config.kv_namespaces ?? []).map((k) => [k.binding, k.id])),
     r2Buckets: Object.fromEntries((config.r2_buckets ?? []).map((r) => [r.binding, r.bucket_name])),
+    // Miniflare's local send_email: accepts the message, writes it to a temporary .eml file and logs its path.
+    email: config.send_email ? { send_email: config.send_email } : undefined,
     durableObjects: Object.fromEntries(
       (config.durable_objects?.bindings ?? []).map((b) => [b.name, { className: b.class_name, useSQLite: doClasses.has(b.class_name) }]),
     ),

@@ -2,49 +2,48 @@ import { eq } from "drizzle-orm";
 import { nowIso, type Ctx } from "../platform/context";
 import { newId } from "../platform/ids";
 import { emails } from "./tables";
-import { renderEmail, type EmailData, type EmailTemplate } from "./templates";
+import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
+
+/** The part of the `send_email` binding this module uses: the structured message (Cloudflare Email Service). */
+export interface EmailTransport {
+  send(message: { from: string | { email: string; name: string }; to: string; subject: string; html: string; text: string }): Promise<unknown>;
+}
+
+/**
+ * The transport, when sending is configured: the SEND_EMAIL binding and an EMAIL_FROM address. Without either, the
+ * message is only recorded (status QUEUED), which is how it works locally.
+ */
+function transportOf(env: Env): { transport: EmailTransport; from: string } | null {
+  const { SEND_EMAIL: transport, EMAIL_FROM: from } = env as { SEND_EMAIL?: EmailTransport; EMAIL_FROM?: string };
+  return transport && from?.trim() ? { transport, from: from.trim() } : null;
+}
 
 /**
  * Sends a templated email: records it in the `emails` table (the record of every message, and locally the mailbox
- * a person or a test reads), then hands it to the `send_email` binding when one is configured, after the response.
+ * a person or a test reads), then hands it to the `send_email` binding when one is configured, after the response;
+ * the row ends SENT, or FAILED with the transport's error.
  */
 export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, template: T, data: EmailData[T]): Promise<{ id: string }> {
   const id = newId();
-  const rendered = renderEmail(template, data, { storeName: ctx.env.STORE_NAME || "Edge Storefront", origin: ctx.origin });
+  const storeName = ctx.env.STORE_NAME || "Edge Storefront";
+  const rendered = renderEmail(template, data, { storeName, origin: ctx.origin });
   await ctx.db.insert(emails).values({ id, to, template, subject: rendered.subject, html: rendered.html, text: rendered.text, status: "QUEUED", createdDate: nowIso() });
-  const transport = (ctx.env as { SEND_EMAIL?: SendEmail }).SEND_EMAIL;
-  const from = (ctx.env as { EMAIL_FROM?: string }).EMAIL_FROM;
-  if (transport && from) {
+  const configured = transportOf(ctx.env);
+  if (configured) {
     ctx.waitUntil(
-      deliver(transport, from, to, rendered)
-        .then(() => ctx.db.update(emails).set({ status: "SENT", sentDate: nowIso() }).where(eq(emails.id, id)))
-        .catch((err) => ctx.db.update(emails).set({ status: "FAILED", error: String(err).slice(0, 500) }).where(eq(emails.id, id))),
+      deliver(configured.transport, { email: configured.from, name: storeName }, to, rendered)
+        .then(() => ctx.db.update(emails).set({ status: "SENT", sentDate: nowIso(), error: null }).where(eq(emails.id, id)))
+        .catch((err) => ctx.db.update(emails).set({ status: "FAILED", error: errorText(err) }).where(eq(emails.id, id))),
     );
   }
   return { id };
 }
 
-async function deliver(transport: SendEmail, from: string, to: string, m: { subject: string; html: string; text: string }) {
-  // A minimal MIME message with text and HTML alternatives (the send_email binding takes raw MIME).
-  const boundary = `b${newId().replace(/-/g, "")}`;
-  const raw = [
-    `From: ${from}`,
-    `To: ${to}`,
-    `Subject: ${m.subject}`,
-    `Message-ID: <${newId()}@${from.split("@")[1] ?? "localhost"}>`,
-    "MIME-Version: 1.0",
-    `Content-Type: multipart/alternative; boundary="${boundary}"`,
-    "",
-    `--${boundary}`,
-    "Content-Type: text/plain; charset=utf-8",
-    "",
-    m.text,
-    `--${boundary}`,
-    "Content-Type: text/html; charset=utf-8",
-    "",
-    m.html,
-    `--${boundary}--`,
-  ].join("\r\n");
-  const { EmailMessage } = await import("cloudflare:email");
-  await transport.send(new EmailMessage(from, to, raw));
+function deliver(transport: EmailTransport, from: { email: string; name: string }, to: string, m: RenderedEmail) {
+  // The structured form: the binding builds the MIME message (encodings, line lengths, headers) itself.
+  return transport.send({ from, to, subject: m.subject, html: m.html, text: m.text });
+}
+
+function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
 }

@@ -8,7 +8,14 @@ import { oneTimeTokens } from "./tables";
  * states. `consumeOneTime` deletes and returns in one statement, so a token is used at most once even under races.
  */
 
-export type OneTimeKind = (typeof oneTimeTokens.$inferSelect)["kind"];
+type TableKind = (typeof oneTimeTokens.$inferSelect)["kind"];
+
+/**
+ * The table's kinds, plus the two redirect-session records of the OAuth flow: `auth_request` (a pending authorize
+ * request, looked up by its state) and `logout` (a logout session's URL). The column is plain text (no CHECK), so the
+ * extra kinds need no migration; tables.ts's enum should list them too.
+ */
+export type OneTimeKind = TableKind | "auth_request" | "logout";
 
 export function randomSecret(bytes = 32): string {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));
@@ -29,7 +36,7 @@ export async function prepareOneTime(
   const now = Date.now();
   const statement = db.insert(oneTimeTokens).values({
     tokenHash: await sha256Hex(`${kind}:${token}`),
-    kind,
+    kind: kind as TableKind,
     identityId,
     data,
     expiresAt: new Date(now + ttlSeconds * 1000).toISOString(),
@@ -50,7 +57,7 @@ export async function consumeOneTime(db: Db, kind: OneTimeKind, token: string) {
   if (!token || token.length > 512) return null;
   const [row] = await db
     .delete(oneTimeTokens)
-    .where(and(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`)), eq(oneTimeTokens.kind, kind)))
+    .where(and(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`)), eq(oneTimeTokens.kind, kind as TableKind)))
     .returning();
   if (!row || row.expiresAt <= new Date().toISOString()) return null;
   return row;
@@ -68,5 +75,31 @@ export async function peekOneTime(db: Db, kind: OneTimeKind, token: string) {
 
 /** Removes every open token of a kind for an identity (e.g. older recovery links when a new one is sent). */
 export function revokeOneTimeFor(db: Db, kind: OneTimeKind, identityId: string) {
-  return db.delete(oneTimeTokens).where(and(eq(oneTimeTokens.kind, kind), eq(oneTimeTokens.identityId, identityId)));
+  return db.delete(oneTimeTokens).where(and(eq(oneTimeTokens.kind, kind as TableKind), eq(oneTimeTokens.identityId, identityId)));
+}
+
+/**
+ * Writes a record under a key the caller chooses (a pending auth request under its state), replacing an older one
+ * with the same key. The key is stored hashed like every other one-time token.
+ */
+export async function putOneTime(db: Db, kind: OneTimeKind, key: string, ttlSeconds: number, identityId: string | null, data: Record<string, unknown>) {
+  const now = Date.now();
+  const values = {
+    tokenHash: await sha256Hex(`${kind}:${key}`),
+    kind: kind as TableKind,
+    identityId,
+    data,
+    expiresAt: new Date(now + ttlSeconds * 1000).toISOString(),
+    createdDate: new Date(now).toISOString(),
+  };
+  const { tokenHash: _key, ...changes } = values;
+  await db.insert(oneTimeTokens).values(values).onConflictDoUpdate({ target: oneTimeTokens.tokenHash, set: changes });
+}
+
+/**
+ * The statement that removes a one-time record without reading it (to batch with other writes). Wrapped in an
+ * object: a bare drizzle query is thenable, so returning it from an async function would run it.
+ */
+export async function discardOneTime(db: Db, kind: OneTimeKind, token: string) {
+  return { statement: db.delete(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`))) };
 }

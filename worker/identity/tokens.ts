@@ -33,8 +33,9 @@ function randomToken(prefix: string): string {
   return prefix + btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-const accessKey = (hash: string) => `token:access:${hash}`;
-const refreshKey = (hash: string) => `token:refresh:${hash}`;
+/** KV keys of token records (exported for tests that age or inspect a record). */
+export const accessKey = (hash: string) => `token:access:${hash}`;
+export const refreshKey = (hash: string) => `token:refresh:${hash}`;
 
 /** The /oauth2/token answer. */
 export interface TokenResponse {
@@ -90,4 +91,18 @@ export async function readRefreshToken(env: Env, token: string): Promise<(TokenR
 /** Revokes a refresh token (and so every access token minted from it). */
 export async function revokeRefreshHash(env: Env, refreshHash: string): Promise<void> {
   await env.SESSIONS.delete(refreshKey(refreshHash));
+}
+
+/**
+ * Ends the session an access token belongs to: its refresh token (so every access token minted from it dies too) and
+ * the access token's own record. Returns whether the token was live.
+ */
+export async function revokeSessionOf(env: Env, accessToken: string): Promise<boolean> {
+  const record = await readAccessToken(env, accessToken);
+  if (!record) return false;
+  await Promise.all([
+    record.refreshHash ? revokeRefreshHash(env, record.refreshHash) : Promise.resolve(),
+    env.SESSIONS.delete(accessKey(await sha256Hex(accessToken))),
+  ]);
+  return true;
 }

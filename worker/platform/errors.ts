@@ -37,18 +37,21 @@ export class ApiError extends HTTPException {
   readonly description: string;
   readonly data: Record<string, unknown>;
   readonly fieldViolations?: FieldViolation[];
+  /** Extra response headers (e.g. Retry-After on a 429). */
+  readonly headers: Record<string, string>;
 
   constructor(
     status: ContentfulStatusCode,
     code: string,
     description: string,
-    opts: { data?: Record<string, unknown>; fieldViolations?: FieldViolation[]; message?: string } = {},
+    opts: { data?: Record<string, unknown>; fieldViolations?: FieldViolation[]; message?: string; headers?: Record<string, string> } = {},
   ) {
     super(status, { message: opts.message ?? description });
     this.code = code;
     this.description = description;
     this.data = opts.data ?? {};
     this.fieldViolations = opts.fieldViolations;
+    this.headers = opts.headers ?? {};
   }
 }
 

@@ -1,4 +1,48 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../../platform/http";
+import { badField } from "../../platform/errors";
+import type { AppContext, AppEnv } from "../../platform/http";
+import { readJson } from "../../platform/validation";
+import { authorize, exchangeToken, validateAuthRequest, type AuthRequestInput } from "../oauth";
+import { returnToWithoutSession, sendAuthorizeOutcome } from "./session-end";
 
-export const oauthRoutes = new Hono<AppEnv>();
+/** Largest form-encoded token request read (a standard OAuth client may post a form instead of JSON). */
+const MAX_FORM_BYTES = 16_384;
+
+async function tokenBody(c: AppContext): Promise<unknown> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type.trim())) return readJson(c);
+  if (Number(c.req.header("content-length") ?? "0") > MAX_FORM_BYTES) throw badField("body", `must be at most ${MAX_FORM_BYTES} bytes`, "MAX_SIZE");
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > MAX_FORM_BYTES) throw badField("body", `must be at most ${MAX_FORM_BYTES} bytes`, "MAX_SIZE");
+  return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+}
+
+/** Query parameters of the authorize URL: OAuth's snake_case names, or the redirect session's camelCase ones. */
+const AUTHORIZE_PARAMS: Record<keyof AuthRequestInput, [string, string]> = {
+  clientId: ["client_id", "clientId"],
+  redirectUri: ["redirect_uri", "redirectUri"],
+  codeChallenge: ["code_challenge", "codeChallenge"],
+  codeChallengeMethod: ["code_challenge_method", "codeChallengeMethod"],
+  responseMode: ["response_mode", "responseMode"],
+  responseType: ["response_type", "responseType"],
+  scope: ["scope", "scope"],
+  state: ["state", "state"],
+  prompt: ["prompt", "prompt"],
+};
+
+/** OAuth2: the token endpoint and the authorize endpoint (the auth redirect session's fullUrl). */
+export const oauthRoutes = new Hono<AppEnv>()
+  .post("/token", async (c) => {
+    const tokens = await exchangeToken(c.get("ctx"), await tokenBody(c), c.req.header("authorization"));
+    // Tokens must not be cached by anything on the way (RFC 6749 §5.1).
+    c.header("cache-control", "no-store");
+    return c.json(tokens);
+  })
+  .get("/authorize", async (c) => {
+    const ctx = c.get("ctx");
+    const input: AuthRequestInput = {};
+    for (const [name, [snake, camel]] of Object.entries(AUTHORIZE_PARAMS)) input[name as keyof AuthRequestInput] = c.req.query(snake) ?? c.req.query(camel);
+    const request = await validateAuthRequest(ctx, input, (name) => AUTHORIZE_PARAMS[name][0]);
+    const sessionToken = c.req.query("sessionToken") ?? c.req.query("session_token");
+    return sendAuthorizeOutcome(c, await authorize(ctx, request, sessionToken, returnToWithoutSession(c.req.url)));
+  });

@@ -1,4 +1,22 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../platform/http";
+import { clientAddress } from "../../platform/rate-limit";
+import { readJson } from "../../platform/validation";
+import { recover, sendActivationEmail, sendRecoveryEmail } from "../members";
+import { activationEmailRequest, parseIdentity, recoverRequest, sendRecoveryEmailRequest } from "../schemas";
 
-export const recoveryRoutes = new Hono<AppEnv>();
+/** Recovery (mounted at `/v1` and `/_api/iam/recovery/v1`): recovery and activation emails, and setting the new password. */
+export const recoveryRoutes = new Hono<AppEnv>()
+  .post("/send-email", async (c) => {
+    const req = parseIdentity(sendRecoveryEmailRequest, await readJson(c));
+    return c.json(await sendRecoveryEmail(c.get("ctx"), req, { ip: clientAddress(c.req.raw.headers) }));
+  })
+  .post("/activation-email", async (c) => {
+    const req = parseIdentity(activationEmailRequest, await readJson(c));
+    return c.json(await sendActivationEmail(c.get("ctx"), req));
+  })
+  .post("/recover", async (c) => {
+    const req = parseIdentity(recoverRequest, await readJson(c));
+    const { redirectUrl: _internal, ...result } = await recover(c.get("ctx"), req);
+    return c.json(result);
+  });

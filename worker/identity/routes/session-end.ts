@@ -1,4 +1,69 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../../platform/http";
+import { clearSession, readSessionCookie } from "../../../web/session.server";
+import type { AppContext, AppEnv } from "../../platform/http";
+import { continueAuthorization, endLogoutSession, logoutCaller, postLogoutTarget, revokeRefreshToken, type AuthorizeOutcome } from "../oauth";
 
-export const sessionEndRoutes = new Hono<AppEnv>();
+/** This request's path and query without the session token (where the login page sends the browser back to). */
+export function returnToWithoutSession(requestUrl: string): string {
+  const url = new URL(requestUrl);
+  url.searchParams.delete("sessionToken");
+  url.searchParams.delete("session_token");
+  return url.pathname + url.search;
+}
+
+/** JSON for an inline script: no `</script>` or line separators can break out of it. */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+
+/**
+ * Answers an authorization step: a 302 for query and fragment modes (and the login page), or for web_message a page
+ * that posts `{code, state}` (or `{error, state}`) to the window that framed or opened it, as the SDK's hidden-iframe
+ * login waits for.
+ */
+export function sendAuthorizeOutcome(c: AppContext, outcome: AuthorizeOutcome): Response {
+  c.header("cache-control", "no-store");
+  if (outcome.kind === "redirect") return c.redirect(outcome.location, 302);
+  const nonce = crypto.randomUUID().replace(/-/g, "");
+  const script =
+    `(function(){var m=${scriptJson(outcome.message)},o=${scriptJson(outcome.targetOrigin)};` +
+    "try{if(window.parent&&window.parent!==window)window.parent.postMessage(m,o)}catch(e){}" +
+    "try{if(window.opener)window.opener.postMessage(m,o)}catch(e){}})();";
+  c.header("content-security-policy", `default-src 'none'; script-src 'nonce-${nonce}'`);
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Signing in</title></head>` +
+      `<body><script nonce="${nonce}">${script}</script></body></html>`,
+  );
+}
+
+/** Whether a logout request comes from a browser (follow a redirect) rather than an API client (JSON). */
+function fromBrowser(c: AppContext): boolean {
+  if (c.req.query("logoutSession")) return true;
+  if (!(c.req.header("authorization") ?? "").trim()) return true;
+  return (c.req.header("accept") ?? "").includes("text/html");
+}
+
+/** The end of the login and logout flows: /v1/callback and /v1/logout (also under /_api/iam/authentication). */
+export const sessionEndRoutes = new Hono<AppEnv>()
+  .get("/v1/callback", async (c) => {
+    const outcome = await continueAuthorization(c.get("ctx"), c.req.query("state"), c.req.query("sessionToken"), returnToWithoutSession(c.req.url));
+    return sendAuthorizeOutcome(c, outcome);
+  })
+  .get("/v1/logout", async (c) => {
+    const ctx = c.get("ctx");
+    const authorization = c.req.header("authorization");
+    await logoutCaller(ctx, authorization);
+    const key = c.req.query("logoutSession");
+    const session = key ? await endLogoutSession(ctx, key) : null;
+    if (!fromBrowser(c)) return c.json({});
+    const target = session
+      ? await postLogoutTarget(ctx, session.clientId, session.postFlowUrl)
+      : await postLogoutTarget(ctx, c.req.query("clientId"), c.req.query("postLogoutRedirectUri"));
+    // A browser is also logged out of the store's own pages: the session cookie's tokens end and the cookie goes.
+    const cookie = readSessionCookie(c.req.raw);
+    if (cookie) {
+      await revokeRefreshToken(ctx, cookie.refreshToken);
+      c.header("set-cookie", clearSession());
+    }
+    c.header("cache-control", "no-store");
+    return c.redirect(target, 302);
+  });

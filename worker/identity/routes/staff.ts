@@ -1,4 +1,51 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../../platform/http";
+import { requireOwner } from "../../platform/context";
+import { pathId, type AppEnv } from "../../platform/http";
+import { readBody } from "../../platform/validation";
+import { ensureOwner } from "../owner";
+import {
+  blockStaff,
+  createApiKey,
+  createApiKeyRequest,
+  inviteStaff,
+  inviteStaffRequest,
+  listApiKeys,
+  listStaff,
+  resendActivation,
+  revokeApiKey,
+} from "../staff";
 
+/**
+ * Merchant extensions at /api/v1 (not Wix calls): the owner's account, staff and API keys. Managing staff and keys
+ * is the owner's (an OWNER key or the owner's token); any merchant may list them.
+ */
 export const staffRoutes = new Hono<AppEnv>();
+
+// Creates the owner's account from OWNER_EMAIL / OWNER_PASSWORD if it does not exist yet (`npm start` calls it).
+staffRoutes.post("/bootstrap", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json({ owner: await ensureOwner(ctx) });
+});
+
+staffRoutes.post("/staff", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json({ staffMember: await inviteStaff(ctx, await readBody(c, inviteStaffRequest)) });
+});
+
+staffRoutes.get("/staff", async (c) => c.json({ staff: await listStaff(c.get("ctx")) }));
+
+staffRoutes.post("/staff/:id/activation-email", async (c) => c.json({ staffMember: await resendActivation(c.get("ctx"), pathId(c)) }));
+
+staffRoutes.delete("/staff/:id", async (c) => c.json({ staffMember: await blockStaff(c.get("ctx"), pathId(c)) }));
+
+staffRoutes.post("/api-keys", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json(await createApiKey(ctx, await readBody(c, createApiKeyRequest)));
+});
+
+staffRoutes.get("/api-keys", async (c) => c.json({ apiKeys: await listApiKeys(c.get("ctx")) }));
+
+staffRoutes.delete("/api-keys/:id", async (c) => c.json({ apiKey: await revokeApiKey(c.get("ctx"), pathId(c)) }));

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_UA, startWorker, type RunningWorker } from "./worker";
+
+/**
+ * The login pages on the built Worker, used the way a browser without JavaScript uses them: GET the page, POST the
+ * form (urlencoded), follow what comes back. Codes and links are read from the emails table, as a person reads mail.
+ */
+
+let w: RunningWorker;
+beforeAll(async () => {
+  w = await startWorker();
+});
+afterAll(async () => {
+  await w?.dispose();
+});
+
+const page = (path: string) => w.fetch(path, { headers: { "user-agent": BROWSER_UA } });
+
+const post = (path: string, fields: Record<string, string>) =>
+  w.fetch(path, {
+    method: "POST",
+    headers: { "user-agent": BROWSER_UA, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+
+const hidden = (html: string, name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1];
+
+async function lastEmail(to: string, template: string) {
+  return (await w.db.prepare("SELECT * FROM emails WHERE \"to\" = ? AND template = ? ORDER BY created_date DESC, rowid DESC").bind(to, template).first<{ text: string }>())!;
+}
+
+describe("login pages", () => {
+  it("render plain, labelled forms that are never cached", async () => {
+    for (const [path, inputs] of [
+      ["/login", ["email", "password"]],
+      ["/register", ["email", "password", "firstName"]],
+      ["/forgot-password", ["email"]],
+    ] as const) {
+      const res = await page(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const html = await res.text();
+      expect(html).toMatch(/<form [^>]*method="post"/);
+      for (const name of inputs) {
+        expect(html).toContain(`<label for="${name}"`);
+        expect(html).toMatch(new RegExp(`<input id="${name}"[^>]* name="${name}"`));
+      }
+    }
+  });
+
+  it("keep only a same-origin relative returnTo", async () => {
+    const ok = await (await page(`/login?returnTo=${encodeURIComponent("/oauth2/authorize?state=abc")}`)).text();
+    expect(hidden(ok, "returnTo")).toBe("/oauth2/authorize?state=abc".replace("&", "&amp;"));
+    for (const bad of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]) {
+      const html = await (await page(`/login?returnTo=${encodeURIComponent(bad)}`)).text();
+      expect(hidden(html, "returnTo"), bad).toBeUndefined();
+    }
+  });
+
+  it("register → code → verify continues to returnTo with a session token", async () => {
+    const email = `page-${Date.now()}@example.test`;
+    const reg = await post("/register", { email, password: "a good password", firstName: "Pat", returnTo: "/oauth2/authorize?state=xyz" });
+    expect(reg.status).toBe(200);
+    const html = await reg.text();
+    expect(html).toContain("We emailed a 6-digit code");
+    expect(html).toContain('action="/verify"');
+    const stateToken = hidden(html, "stateToken")!;
+    expect(stateToken).toBeTruthy();
+    const code = (await lastEmail(email, "verification-code")).text.match(/\b(\d{6})\b/)![1];
+
+    const wrong = await post("/verify", { intent: "verify", stateToken, email, code: code === "000000" ? "111111" : "000000", returnTo: "/oauth2/authorize?state=xyz" });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("The code is wrong");
+
+    const ok = await post("/verify", { intent: "verify", stateToken, email, code, returnTo: "/oauth2/authorize?state=xyz" });
+    expect(ok.status).toBe(302);
+    const location = new URL(ok.headers.get("location")!, "https://x.invalid");
+    expect(location.pathname).toBe("/oauth2/authorize");
+    expect(location.searchParams.get("state")).toBe("xyz");
+    expect(location.searchParams.get("sessionToken")).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+  });
+
+  it("login: a wrong password says so; the right one without returnTo shows a signed-in confirmation", async () => {
+    const email = `login-${Date.now()}@example.test`;
+    const reg = await (await post("/register", { email, password: "a good password" })).text();
+    const code = (await lastEmail(email, "verification-code")).text.match(/\b(\d{6})\b/)![1];
+    await post("/verify", { intent: "verify", stateToken: hidden(reg, "stateToken")!, email, code });
+
+    const wrong = await post("/login", { email, password: "not the password" });
+    expect(wrong.status).toBe(400);
+    const wrongHtml = await wrong.text();
+    expect(wrongHtml).toContain('role="alert"');
+    expect(wrongHtml).toContain("The email or password is incorrect.");
+    expect(wrongHtml).toContain(`value="${email}"`);
+
+    const ok = await post("/login", { email, password: "a good password" });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain("You are signed in as");
+  });
+
+  it("forgot password → link → reset password", async () => {
+    const email = `reset-${Date.now()}@example.test`;
+    const reg = await (await post("/register", { email, password: "a good password" })).text();
+    const code = (await lastEmail(email, "verification-code")).text.match(/\b(\d{6})\b/)![1];
+    await post("/verify", { intent: "verify", stateToken: hidden(reg, "stateToken")!, email, code });
+
+    const sent = await post("/forgot-password", { email });
+    expect(await sent.text()).toContain("If an account exists for");
+    const link = new URL((await lastEmail(email, "recovery-link")).text.match(/https?:\/\/\S+/)![0]);
+    const form = await (await page(link.pathname + link.search)).text();
+    expect(form).toContain("Choose a new password");
+    const token = hidden(form, "token")!;
+
+    const mismatch = await post("/reset-password", { token, password: "new password 1", confirmPassword: "new password 2" });
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.text()).toContain("The two passwords do not match.");
+    const done = await post("/reset-password", { token, password: "new password 1", confirmPassword: "new password 1" });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain("Your password is set.");
+    expect(await (await page(link.pathname + link.search)).text()).toContain("This link is invalid, has expired or was already used.");
+    expect(await (await post("/login", { email, password: "new password 1" })).text()).toContain("You are signed in as");
+  });
+});

@@ -1,0 +1,185 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
+
+/**
+ * The storefront's cookie session on the built Worker: every page request resolves the shopper's tokens from the
+ * `__Host-session` cookie (new visitor, kept, renewed, or started over), and API requests never look at it. Also the
+ * owner's account and an email through the send_email binding, as `npm start` sets them up.
+ */
+
+const CLIENT_ID = "3c3a4c2e-5f7b-4d57-9a53-1f4c3e1b2a90";
+const COOKIE = "__Host-session";
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+const pageHeaders = (cookie?: string) => ({ "user-agent": BROWSER_UA, accept: "text/html", ...(cookie ? { cookie } : {}) });
+
+/** The session cookie a response sets, as `name=value`, with its attributes. */
+function sessionCookieOf(res: Response) {
+  const all = res.headers.getSetCookie().filter((c) => c.startsWith(`${COOKIE}=`));
+  if (all.length === 0) return null;
+  expect(all).toHaveLength(1);
+  const [pair, ...attrs] = all[0].split(";").map((s) => s.trim());
+  const [, access, expires, refresh] = pair.slice(COOKIE.length + 1).split(".");
+  return { pair, attrs, access, expiresAt: Number(expires), refresh };
+}
+
+describe("the session cookie on pages (built Worker)", () => {
+  let w: RunningWorker;
+  beforeAll(async () => {
+    w = await startWorker({ bindings: { OAUTH_CLIENT_ID: CLIENT_ID } });
+  });
+  afterAll(async () => {
+    await w?.dispose();
+  });
+
+  const visit = async (path = "/", cookie?: string) => {
+    const res = await w.fetch(path, { headers: pageHeaders(cookie) });
+    await res.text();
+    return res;
+  };
+
+  it("a first visit gets anonymous visitor tokens in an HttpOnly, Secure, SameSite=Lax cookie for path /", async () => {
+    const res = await visit();
+    expect(res.status).toBe(200);
+    const cookie = sessionCookieOf(res)!;
+    expect(cookie).not.toBeNull();
+    expect(cookie.attrs).toEqual(expect.arrayContaining(["Path=/", "HttpOnly", "Secure", "SameSite=Lax"]));
+    expect(cookie.attrs.some((a) => /^Domain=/i.test(a))).toBe(false);
+    expect(cookie.access).toMatch(/^at_/);
+    expect(cookie.refresh).toMatch(/^rt_/);
+    // Tokens only: the visitor's record lives in KV under the token's hash.
+    const kv = await w.mf.getKVNamespace("SESSIONS");
+    const record = JSON.parse((await kv.get(`token:refresh:${sha256(cookie.refresh)}`))!);
+    expect(record).toMatchObject({ role: "visitor", clientId: CLIENT_ID });
+  });
+
+  it("a visit with a live cookie keeps the session: no new cookie, no new visitor", async () => {
+    const first = sessionCookieOf(await visit())!;
+    const kv = await w.mf.getKVNamespace("SESSIONS");
+    const before = (await kv.list({ prefix: "token:" })).keys.length;
+    for (const path of ["/", "/no-such-page"]) {
+      const res = await visit(path, first.pair);
+      expect(sessionCookieOf(res)).toBeNull();
+    }
+    expect((await kv.list({ prefix: "token:" })).keys.length).toBe(before);
+  });
+
+  it("an expired access token is renewed: same refresh token, new access token", async () => {
+    const first = sessionCookieOf(await visit())!;
+    const expired = `${COOKIE}=v1.${first.access}.${Date.now() - 1000}.${first.refresh}`;
+    const renewed = sessionCookieOf(await visit("/", expired))!;
+    expect(renewed.refresh).toBe(first.refresh);
+    expect(renewed.access).not.toBe(first.access);
+    expect(renewed.expiresAt).toBeGreaterThan(Date.now());
+    // And the renewed cookie is then kept.
+    expect(sessionCookieOf(await visit("/", renewed.pair))).toBeNull();
+  });
+
+  it("a revoked or unknown refresh token falls back to new anonymous tokens", async () => {
+    const first = sessionCookieOf(await visit())!;
+    const kv = await w.mf.getKVNamespace("SESSIONS");
+    await kv.delete(`token:refresh:${sha256(first.refresh)}`);
+    const fallback = sessionCookieOf(await visit("/", first.pair))!;
+    expect(fallback.refresh).not.toBe(first.refresh);
+    expect(fallback.access).not.toBe(first.access);
+    const record = JSON.parse((await kv.get(`token:refresh:${sha256(fallback.refresh)}`))!);
+    expect(record.role).toBe("visitor");
+
+    const unknown = sessionCookieOf(await visit("/", `${COOKIE}=v1..0.rt_${"x".repeat(43)}`))!;
+    expect(unknown.refresh).not.toBe(`rt_${"x".repeat(43)}`);
+  });
+
+  it("bots get the page without a session", async () => {
+    const res = await w.fetch("/", { headers: { "user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" } });
+    await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("API requests ignore the cookie and never set one", async () => {
+    const { pair } = sessionCookieOf(await visit())!;
+    const read = await w.fetch("/v1/products/query-platformized", {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: pair },
+      body: JSON.stringify({ query: { paging: { limit: 1 } } }),
+    });
+    expect(read.status).toBe(200);
+    expect(read.headers.getSetCookie()).toEqual([]);
+    const write = await w.fetch("/v1/products", {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: pair },
+      body: JSON.stringify({ product: { name: "Cookie-made", priceData: { price: 1 } } }),
+    });
+    expect(write.status).toBe(401);
+    expect(write.headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe("the session cookie in a real browser (Chromium on http://127.0.0.1)", () => {
+  const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+  const haveChromium = existsSync(chromiumPath);
+  let w: RunningWorker | undefined;
+  beforeAll(async () => {
+    if (haveChromium) w = await startWorker({ port: 0, bindings: { OAUTH_CLIENT_ID: CLIENT_ID } });
+  });
+  afterAll(async () => {
+    await w?.dispose();
+  });
+
+  it("stores the __Host- cookie (Secure works on a loopback origin) and sends it back", async (ctx) => {
+    if (!haveChromium) ctx.skip(`no chromium at ${chromiumPath}`);
+    const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+    try {
+      const context = await browser.newContext({ userAgent: BROWSER_UA });
+      const page = await context.newPage();
+      expect((await page.goto(`${w!.url}/`))!.status()).toBe(200);
+      const [cookie] = (await context.cookies()).filter((c) => c.name === COOKIE);
+      expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax", path: "/" });
+      expect(await page.evaluate(() => document.cookie)).not.toContain(COOKIE);
+      await page.reload();
+      const [after] = (await context.cookies()).filter((c) => c.name === COOKIE);
+      expect(after.value).toBe(cookie.value);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe("first start: the owner's account and emails (built Worker)", () => {
+  let w: RunningWorker;
+  beforeAll(async () => {
+    w = await startWorker({ bindings: { OWNER_EMAIL: "owner@example.com", OWNER_PASSWORD: "local-owner-password", EMAIL_FROM: "shop@example.com" } });
+  });
+  afterAll(async () => {
+    await w?.dispose();
+  });
+
+  const post = (path: string, body?: unknown) =>
+    w.fetch(path, { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+  it("POST /api/v1/bootstrap creates the owner once", async () => {
+    const first = await post("/api/v1/bootstrap");
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ owner: { created: true, email: "owner@example.com" } });
+    const second = await post("/api/v1/bootstrap");
+    expect(await second.json()).toEqual({ owner: { created: false, email: "owner@example.com" } });
+    const row = await w.db.prepare("SELECT role, status, password_hash FROM identities WHERE email = 'owner@example.com'").first<{ role: string; status: string; password_hash: string }>();
+    expect(row).toMatchObject({ role: "OWNER", status: "ACTIVE" });
+    expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
+  });
+
+  it("a staff invitation goes out through the send_email binding and is recorded as SENT", async () => {
+    const res = await post("/api/v1/staff", { email: "new.staff@example.com", firstName: "Lin" });
+    expect(res.status).toBe(200);
+    let row: { status: string; error: string | null; template: string } | null = null;
+    for (let i = 0; i < 50; i++) {
+      row = await w.db.prepare("SELECT status, error, template FROM emails WHERE \"to\" = 'new.staff@example.com'").first();
+      if (row && row.status !== "QUEUED") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(row).toEqual({ status: "SENT", error: null, template: "activation-link" });
+  });
+});

@@ -1,0 +1,115 @@
+import { ApiError } from "../worker/platform/errors";
+import { getIdentitySettings } from "../worker/identity/settings";
+import type { StateResult } from "../worker/identity/members";
+import type { Ctx } from "../worker/platform/context";
+
+/**
+ * Server helpers of the login pages (login, register, verify, forgot and reset password): the return path, the
+ * outcome of the state machine as page data, and errors as words a shopper reads.
+ */
+
+/**
+ * A safe return path: same-origin and relative only (`/…`, never `//host` or `/\host`, no scheme), or null. The
+ * authorize endpoint sends people here with `returnTo=/oauth2/authorize?…` to continue an OAuth flow.
+ */
+export function safeReturnTo(value: FormDataEntryValue | string | null | undefined): string | null {
+  if (typeof value !== "string" || value.length === 0 || value.length > 4000) return null;
+  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
+  try {
+    const base = "https://return.invalid";
+    const url = new URL(value, base);
+    if (url.origin !== base) return null;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return null;
+  }
+}
+
+/** The return path with the session token appended as a query parameter. */
+export function withSessionToken(returnTo: string, sessionToken: string): string {
+  const url = new URL(returnTo, "https://return.invalid");
+  url.searchParams.set("sessionToken", sessionToken);
+  return url.pathname + url.search + url.hash;
+}
+
+/** The client address, for per-address rate limits. */
+export function clientOf(request: Request) {
+  return { ip: request.headers.get("cf-connecting-ip")?.trim() || undefined };
+}
+
+/** What a page shows after register, login, verify or recover (no session token: that only goes to returnTo). */
+export type Outcome =
+  | { state: "SUCCESS"; email: string }
+  | { state: "REQUIRE_EMAIL_VERIFICATION"; email: string; stateToken: string }
+  | { state: "REQUIRE_OWNER_APPROVAL"; email: string };
+
+export function outcomeOf(result: StateResult): Outcome {
+  const email = result.identity.email.address;
+  if (result.state === "REQUIRE_EMAIL_VERIFICATION") return { state: result.state, email, stateToken: result.stateToken };
+  return { state: result.state, email };
+}
+
+export interface Problem {
+  /** The summary shown at the top of the form. */
+  message: string;
+  /** Messages per form field name (email, password, code, …). */
+  fields: Record<string, string>;
+  /** The API's error code (e.g. "-19976", "INVALID_STATE_TOKEN"). */
+  code?: string;
+}
+
+const MESSAGES: Record<string, string> = {
+  "-19976": "The email or password is incorrect.",
+  "-19995": "An account with this email already exists. Log in, or reset your password.",
+  "-19973": "This account needs a new password. Use “Forgot your password?” to set one.",
+  "-19971": "Please complete the captcha.",
+  "-19970": "The captcha check failed. Please try again.",
+  INVALID_STATE_TOKEN: "This code has expired or was already used. Log in again to get a new one.",
+  VERIFICATION_ATTEMPTS_EXCEEDED: "Too many wrong codes. Log in again to get a new one.",
+  INVALID_RECOVERY_TOKEN: "This link is invalid, has expired or was already used. Ask for a new one.",
+};
+
+const FIELD_NAMES: Record<string, { name: string; label: string }> = {
+  "loginId.email": { name: "email", label: "Email" },
+  email: { name: "email", label: "Email" },
+  password: { name: "password", label: "Password" },
+  newPassword: { name: "password", label: "Password" },
+  code: { name: "code", label: "Code" },
+  "profile.firstName": { name: "firstName", label: "First name" },
+  "profile.lastName": { name: "lastName", label: "Last name" },
+};
+
+/** An expected failure as page data; anything that is not an ApiError is rethrown (the error boundary shows it). */
+export function problemOf(err: unknown): Problem {
+  if (!(err instanceof ApiError)) throw err;
+  const fields: Record<string, string> = {};
+  for (const v of err.fieldViolations ?? []) {
+    const f = FIELD_NAMES[v.field] ?? { name: v.field, label: v.field };
+    fields[f.name] ??= `${f.label} ${v.description}.`;
+  }
+  const message = MESSAGES[err.code] ?? (err.fieldViolations ? "Please correct the highlighted fields." : err.description.replace(/([^.])$/, "$1."));
+  return { message, fields, code: err.code };
+}
+
+/** The Turnstile site key to render, when the store asks for a captcha (TURNSTILE_SITE_KEY). */
+export async function captchaSiteKey(ctx: Ctx): Promise<string | null> {
+  const settings = await getIdentitySettings(ctx);
+  if (!settings.captcha) return null;
+  return (ctx.env as { TURNSTILE_SITE_KEY?: string }).TURNSTILE_SITE_KEY?.trim() || "";
+}
+
+/** The captcha token a Turnstile widget put in the form, in the API's shape. */
+export function captchaTokensOf(form: FormData) {
+  const token = form.get("cf-turnstile-response");
+  return typeof token === "string" && token ? [{ Turnstile: token }] : undefined;
+}
+
+/** Form text, trimmed of nothing (passwords keep their spaces), or "" when absent. */
+export function field(form: FormData, name: string): string {
+  const v = form.get(name);
+  return typeof v === "string" ? v : "";
+}
+
+/** Headers of every login page: never cached (they carry one-time tokens and per-person answers). */
+export const noStore = { "Cache-Control": "no-store" };

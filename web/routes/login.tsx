@@ -1,0 +1,67 @@
+import { data, Form, Link, redirectDocument, useActionData, useLoaderData } from "react-router";
+import { login } from "../../worker/identity/members";
+import { loginRequest, parseIdentity } from "../../worker/identity/schemas";
+import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, withSessionToken } from "../auth.server";
+import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import type { Route } from "./+types/login";
+
+export function meta() {
+  return [{ title: "Log in — Edge Storefront" }, { name: "robots", content: "noindex" }];
+}
+
+export const headers = () => noStore;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const returnTo = safeReturnTo(new URL(request.url).searchParams.get("returnTo"));
+  return { returnTo, captchaSiteKey: await captchaSiteKey(context.services) };
+}
+
+/** Logs in through the same service as POST /v2/login; SUCCESS with a return path continues there with the session token. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const email = field(form, "email");
+  const returnTo = safeReturnTo(form.get("returnTo"));
+  try {
+    const req = parseIdentity(loginRequest, { loginId: { email }, password: field(form, "password"), captchaTokens: captchaTokensOf(form) });
+    const result = await login(context.services, req, clientOf(request));
+    if (result.state === "SUCCESS" && returnTo) throw redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore });
+    return { outcome: outcomeOf(result), email, returnTo, problem: null };
+  } catch (err) {
+    if (err instanceof Response) throw err;
+    return data({ outcome: null, email, returnTo, problem: problemOf(err) }, { status: 400 });
+  }
+}
+
+export default function Login() {
+  const { returnTo: fromUrl, captchaSiteKey } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const returnTo = result?.returnTo ?? fromUrl;
+  const outcome = result?.outcome;
+  return (
+    <main className="page auth-page">
+      <h1>Log in</h1>
+      {outcome?.state === "REQUIRE_EMAIL_VERIFICATION" ? (
+        <VerifyCodeForm email={outcome.email} stateToken={outcome.stateToken} returnTo={returnTo} />
+      ) : outcome ? (
+        <OutcomeMessage state={outcome.state} email={outcome.email} />
+      ) : (
+        <>
+          <ErrorSummary problem={result?.problem} />
+          <Form method="post" className="auth-form">
+            {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
+            <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
+            <Field name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
+            <Captcha siteKey={captchaSiteKey} />
+            <button type="submit">Log in</button>
+          </Form>
+          <p>
+            <Link to={withReturnTo("/forgot-password", returnTo)}>Forgot your password?</Link>
+          </p>
+          <p>
+            New here? <Link to={withReturnTo("/register", returnTo)}>Create an account</Link>
+          </p>
+        </>
+      )}
+    </main>
+  );
+}

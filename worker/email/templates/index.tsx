@@ -1,0 +1,49 @@
+import type { ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import * as activationLink from "./activation-link";
+import type { Shop } from "./layout";
+import * as recoveryLink from "./recovery-link";
+import * as verificationCode from "./verification-code";
+
+/**
+ * Email templates: React components rendered to static HTML (React escapes every value), each with its subject
+ * and a plain-text alternative written alongside, so both parts say the same thing.
+ */
+
+export type { Shop } from "./layout";
+
+/** The data each template takes. */
+export interface EmailData {
+  "verification-code": verificationCode.VerificationCodeData;
+  "recovery-link": recoveryLink.RecoveryLinkData;
+  "activation-link": activationLink.ActivationLinkData;
+}
+
+export type EmailTemplate = keyof EmailData;
+
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+interface Template<D> {
+  subject(data: D, shop: Shop): string;
+  html(data: D, shop: Shop): ReactElement;
+  text(data: D, shop: Shop): string;
+}
+
+const templates: { [T in EmailTemplate]: Template<EmailData[T]> } = {
+  "verification-code": { ...verificationCode, html: (data, shop) => <verificationCode.VerificationCodeEmail data={data} shop={shop} /> },
+  "recovery-link": { ...recoveryLink, html: (data, shop) => <recoveryLink.RecoveryLinkEmail data={data} shop={shop} /> },
+  "activation-link": { ...activationLink, html: (data, shop) => <activationLink.ActivationLinkEmail data={data} shop={shop} /> },
+};
+
+/** Renders a template to its subject, HTML document and plain text. */
+export function renderEmail<T extends EmailTemplate>(template: T, data: EmailData[T], shop: Shop): RenderedEmail {
+  const t = templates[template] as Template<EmailData[T]> | undefined;
+  if (!t) throw new Error(`unknown email template ${template}`);
+  // Subjects are header lines: no line breaks, whatever the data holds.
+  const subject = t.subject(data, shop).replace(/[\r\n]+/g, " ").trim();
+  return { subject, html: `<!DOCTYPE html>${renderToStaticMarkup(t.html(data, shop))}`, text: t.text(data, shop) };
+}

@@ -1,0 +1,100 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { nowIso, requireOwner, type Ctx } from "../platform/context";
+import { ApiError } from "../platform/errors";
+import { newId } from "../platform/ids";
+import { parseWith } from "../platform/validation";
+import { oauthClients } from "./tables";
+
+/**
+ * OAuth clients: the store's own storefront client (its id is `OAUTH_CLIENT_ID`, so a headless site can use it too)
+ * and clients the owner adds, each with the redirect URIs it may send members back to.
+ */
+
+export interface OAuthClient {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  /** Any redirect URI is accepted: development only, never when ENVIRONMENT is production. */
+  allowAnyRedirect: boolean;
+}
+
+const isProduction = (env: Env) => env.ENVIRONMENT === "production";
+
+/** The store's default client id, if configured. */
+export function defaultClientId(env: Env): string | null {
+  return env.OAUTH_CLIENT_ID || null;
+}
+
+function fromRow(env: Env, row: typeof oauthClients.$inferSelect): OAuthClient {
+  return { id: row.id, name: row.name, redirectUris: row.redirectUris, allowAnyRedirect: row.allowAnyRedirect && !isProduction(env) };
+}
+
+/** The client with this id, or null. The default client's row is created on first use (idempotent). */
+export async function getOAuthClient(ctx: Ctx, clientId: string | undefined | null): Promise<OAuthClient | null> {
+  if (!clientId || clientId.length > 200) return null;
+  const [row] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).limit(1);
+  if (row) return fromRow(ctx.env, row);
+  if (clientId !== defaultClientId(ctx.env)) return null;
+  const created = { id: clientId, name: "Storefront", redirectUris: [], allowAnyRedirect: !isProduction(ctx.env), createdDate: nowIso() };
+  await ctx.db.insert(oauthClients).values(created).onConflictDoNothing();
+  return fromRow(ctx.env, created);
+}
+
+/** The client, or 400 INVALID_CLIENT (unknown clients are refused, never auto-created). */
+export async function requireOAuthClient(ctx: Ctx, clientId: string | undefined | null): Promise<OAuthClient> {
+  const client = await getOAuthClient(ctx, clientId);
+  if (!client) {
+    throw new ApiError(400, "INVALID_CLIENT", `Unknown OAuth client "${clientId ?? ""}"`, { data: { clientId: clientId ?? null }, message: "Invalid client" });
+  }
+  return client;
+}
+
+/** Schemes that must never be a redirect target, whatever the client allows. */
+const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "vbscript:", "file:", "blob:"]);
+
+/** Why a URI cannot be a redirect target at all (not absolute, a script scheme, a fragment), or null. */
+export function redirectUriProblem(uri: string): string | null {
+  if (uri.length > 2048) return "must be at most 2048 characters";
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return "must be an absolute URI";
+  }
+  if (FORBIDDEN_SCHEMES.has(url.protocol)) return `must not use the ${url.protocol} scheme`;
+  if (uri.includes("#")) return "must not contain a fragment";
+  return null;
+}
+
+/**
+ * Whether the client may send a browser to this URI: one of its listed URIs (exact match), a page on this store's
+ * own origin, or anything when the client allows any (development only).
+ */
+export function isRedirectAllowed(ctx: Ctx, client: OAuthClient, uri: string): boolean {
+  if (redirectUriProblem(uri)) return false;
+  if (client.allowAnyRedirect || client.redirectUris.includes(uri)) return true;
+  return new URL(uri).origin === ctx.origin;
+}
+
+const createClientInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  redirectUris: z
+    .array(
+      z
+        .string()
+        .trim()
+        .refine((u) => redirectUriProblem(u) === null, { message: "must be an absolute URI without a fragment, not a script scheme" }),
+    )
+    .max(50)
+    .default([]),
+});
+
+/** Creates an OAuth client for a headless site (owner only); its id is what the site passes as clientId. */
+export async function createOAuthClient(ctx: Ctx, input: { name: string; redirectUris?: string[] }): Promise<OAuthClient & { createdDate: string }> {
+  requireOwner(ctx);
+  const parsed = parseWith(createClientInput, input, "client");
+  const row = { id: newId(), name: parsed.name, redirectUris: [...new Set(parsed.redirectUris)], allowAnyRedirect: false, createdDate: nowIso() };
+  await ctx.db.insert(oauthClients).values(row);
+  return { ...fromRow(ctx.env, row), createdDate: row.createdDate };
+}

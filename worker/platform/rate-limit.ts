@@ -1,0 +1,112 @@
+import { eq, lt, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { rateLimits } from "../identity/tables";
+import type { Db } from "./db";
+import { ApiError } from "./errors";
+import { sha256Hex } from "./ids";
+
+/**
+ * Fixed-window rate limits, counted in the D1 `rate_limits` table (never in isolate memory: a Worker runs in many
+ * isolates at once). One statement per limit both starts an expired window and counts the hit, atomically:
+ * `INSERT … ON CONFLICT DO UPDATE … RETURNING count`. A window ends `windowSeconds` after its first hit, so a
+ * stranger can hold an account back for one window at a time at most, never for good.
+ */
+
+export interface Limit {
+  key: string;
+  max: number;
+  windowSeconds: number;
+  /** What is limited, for the error text ("login attempts for this account"). */
+  what: string;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The upsert that counts one hit against a limit (batchable); it returns the window's count and start. */
+export function hitStatement(db: Db, limit: Limit, now = nowSeconds()) {
+  const expired = sql`${rateLimits.windowStart} <= ${now - limit.windowSeconds}`;
+  return db
+    .insert(rateLimits)
+    .values({ key: limit.key, windowStart: now, count: 1 })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+        windowStart: sql`CASE WHEN ${expired} THEN ${now} ELSE ${rateLimits.windowStart} END`,
+      },
+    })
+    .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
+}
+
+/** The 429 a caller gets once over a limit. */
+export function tooManyRequests(limit: Limit, retryAfterSeconds: number): ApiError {
+  const wait = Math.max(1, retryAfterSeconds);
+  return new ApiError(429, "TOO_MANY_REQUESTS", `Too many ${limit.what}; try again in ${formatWait(wait)}`, {
+    data: { retryAfterSeconds: wait },
+    headers: { "retry-after": String(wait) },
+    message: "Too many requests",
+  });
+}
+
+function formatWait(seconds: number): string {
+  if (seconds < 90) return `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/** Checks the results of hit statements (same order as `limits`): throws 429 for the first limit exceeded. */
+export function checkHits(limits: Limit[], results: { count: number; windowStart: number }[][], now = nowSeconds()): void {
+  limits.forEach((limit, i) => {
+    const row = results[i]?.[0];
+    if (row && row.count > limit.max) throw tooManyRequests(limit, row.windowStart + limit.windowSeconds - now);
+  });
+}
+
+/** Counts one hit against each limit in one round trip and throws 429 when any is exceeded. */
+export async function hitLimits(db: Db, limits: Limit[]): Promise<void> {
+  if (limits.length === 0) return;
+  const now = nowSeconds();
+  const statements = limits.map((l) => hitStatement(db, l, now));
+  const results = (await db.batch(statements as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as {
+    count: number;
+    windowStart: number;
+  }[][];
+  checkHits(limits, results, now);
+}
+
+/** Forgets a counter (e.g. an account's failed logins after a successful one); batchable. */
+export function resetStatement(db: Db, key: string) {
+  return db.delete(rateLimits).where(eq(rateLimits.key, key));
+}
+
+/** Removes counters whose window ended long ago (keeps the table small; run from a sweep or now and then). */
+export function sweepStatement(db: Db, olderThanSeconds = 24 * 60 * 60) {
+  return db.delete(rateLimits).where(lt(rateLimits.windowStart, nowSeconds() - olderThanSeconds));
+}
+
+/** A key that names an email address without storing it: `<scope>:<sha-256 of the lower-cased address>`. */
+export async function emailKey(scope: string, email: string): Promise<string> {
+  return `${scope}:${await sha256Hex(email.trim().toLowerCase())}`;
+}
+
+/** The client address Cloudflare reports (absent in local tools and tests, which then have no per-address limit). */
+export function clientAddress(headers: Headers): string | undefined {
+  return headers.get("cf-connecting-ip")?.trim() || undefined;
+}
+
+/** The limits the identity calls use. */
+export const LIMITS = {
+  /** Login attempts per account; a successful login resets it. */
+  loginAccount: async (email: string): Promise<Limit> => ({ key: await emailKey("login:account", email), max: 10, windowSeconds: 15 * 60, what: "login attempts for this account" }),
+  /** Login attempts per client address. */
+  loginAddress: (ip: string): Limit => ({ key: `login:ip:${ip}`, max: 50, windowSeconds: 15 * 60, what: "login attempts from this address" }),
+  /** Registrations per client address. */
+  registerAddress: (ip: string): Limit => ({ key: `register:ip:${ip}`, max: 20, windowSeconds: 60 * 60, what: "registrations from this address" }),
+  /** Verification codes emailed to one identity (register, login, start, resend). */
+  codeEmails: (identityId: string): Limit => ({ key: `verify:send:${identityId}`, max: 5, windowSeconds: 15 * 60, what: "verification emails for this account" }),
+  /** Code checks per client address (on top of the 5 attempts each state token allows). */
+  verifyAddress: (ip: string): Limit => ({ key: `verify:ip:${ip}`, max: 50, windowSeconds: 15 * 60, what: "verification attempts from this address" }),
+  /** Recovery emails per address asked for (over it, the request still answers 200 but sends nothing). */
+  recoveryEmail: async (email: string): Promise<Limit> => ({ key: await emailKey("recovery:email", email), max: 5, windowSeconds: 60 * 60, what: "recovery emails for this address" }),
+  /** Recovery requests per client address. */
+  recoveryAddress: (ip: string): Limit => ({ key: `recovery:ip:${ip}`, max: 20, windowSeconds: 60 * 60, what: "recovery requests from this address" }),
+};
