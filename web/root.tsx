@@ -1,9 +1,15 @@
 import { useEffect } from "react";
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Form, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./styles.css";
 
+/** Who is browsing, for the header (the session itself lives in the cookie; see web/session.server.ts). */
+export function loader({ context }: Route.LoaderArgs) {
+  return { signedIn: context.services.auth.kind === "member" };
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -18,6 +24,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <Link to="/" className="brand">
             Edge Storefront
           </Link>
+          <nav aria-label="Account" className="account-nav">
+            {root?.signedIn ? (
+              <Form method="post" action="/logout">
+                <button type="submit" className="link-button">
+                  Log out
+                </button>
+              </Form>
+            ) : (
+              <>
+                <Link to="/login">Log in</Link> <Link to="/register">Create account</Link>
+              </>
+            )}
+          </nav>
         </header>
         {children}
         <footer className="site-footer">

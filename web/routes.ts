@@ -8,5 +8,6 @@ export default [
   route("verify", "routes/verify.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
+  route("logout", "routes/logout.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -97,7 +97,7 @@ export function clearSession(): string {
 
 /** The OAuth client the storefront's own sessions belong to: the store's default client (OAUTH_CLIENT_ID). */
 export function storefrontClientId(env: Env): string {
-  return defaultClientId(env) ?? "storefront";
+  return defaultClientId(env);
 }
 
 /** New anonymous visitor tokens for the storefront client (the `anonymous` grant, in-process). */

@@ -121,6 +121,14 @@ app.all("*", async (c, next) => {
 // from the session cookie (renewed, or a new visitor's, as needed; bots get none).
 app.all("*", async (c) => {
   const ctx = c.get("ctx");
+  // Form posts must come from the shop's own pages (a cross-site POST could log a shopper into someone else's account).
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+    const origin = c.req.header("origin");
+    const site = c.req.header("sec-fetch-site");
+    if ((origin && origin !== new URL(c.req.url).origin) || (site && site !== "same-origin" && site !== "none")) {
+      return c.text("Cross-site form posts are refused.", 403);
+    }
+  }
   const session = await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: !isbot(c.req.header("user-agent") ?? "") });
   ctx.auth = session.auth;
   const res = await handleSsr(c.req.raw, {

@@ -81,7 +81,7 @@ describe("login pages", () => {
     expect(location.searchParams.get("sessionToken")).toMatch(/^[A-Za-z0-9_-]{40,}$/);
   });
 
-  it("login: a wrong password says so; the right one without returnTo shows a signed-in confirmation", async () => {
+  it("login: a wrong password says so; the right one signs the storefront session in as the member, and logout ends it", async () => {
     const email = `login-${Date.now()}@example.test`;
     const reg = await (await post("/register", { email, password: "a good password" })).text();
     const code = (await lastEmail(email, "verification-code")).text.match(/\b(\d{6})\b/)![1];
@@ -95,8 +95,29 @@ describe("login pages", () => {
     expect(wrongHtml).toContain(`value="${email}"`);
 
     const ok = await post("/login", { email, password: "a good password" });
-    expect(ok.status).toBe(200);
-    expect(await ok.text()).toContain("You are signed in as");
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe("/");
+    const setCookie = ok.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!;
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/Secure/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    const cookie = setCookie.split(";")[0];
+    const signedIn = await (await w.fetch("/", { headers: { "user-agent": BROWSER_UA, cookie } })).text();
+    expect(signedIn).toContain("Log out");
+    expect(signedIn).not.toContain(">Log in<");
+
+    // A cross-site form post is refused and changes nothing.
+    const forged = await w.fetch("/logout", { method: "POST", headers: { "user-agent": BROWSER_UA, cookie, origin: "https://evil.example" }, redirect: "manual" });
+    expect(forged.status).toBe(403);
+
+    const out = await w.fetch("/logout", { method: "POST", headers: { "user-agent": BROWSER_UA, cookie }, redirect: "manual" });
+    expect(out.status).toBe(302);
+    expect(out.headers.getSetCookie().some((c) => c.startsWith("__Host-session=;") && /Max-Age=0/.test(c))).toBe(true);
+    // The old cookie's tokens are revoked: the page falls back to a new visitor session.
+    const after = await w.fetch("/", { headers: { "user-agent": BROWSER_UA, cookie } });
+    const afterHtml = await after.text();
+    expect(afterHtml).toContain(">Log in<");
+    expect(after.headers.getSetCookie().some((c) => c.startsWith("__Host-session=") && !/Max-Age=0/.test(c))).toBe(true);
   });
 
   it("forgot password → link → reset password", async () => {
@@ -119,6 +140,6 @@ describe("login pages", () => {
     expect(done.status).toBe(200);
     expect(await done.text()).toContain("Your password is set.");
     expect(await (await page(link.pathname + link.search)).text()).toContain("This link is invalid, has expired or was already used.");
-    expect(await (await post("/login", { email, password: "new password 1" })).text()).toContain("You are signed in as");
+    expect((await post("/login", { email, password: "new password 1" })).status).toBe(302);
   });
 });

@@ -3,6 +3,7 @@ import { login } from "../../worker/identity/members";
 import { loginRequest, parseIdentity } from "../../worker/identity/schemas";
 import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, withSessionToken } from "../auth.server";
 import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { memberLogin } from "../member-session.server";
 import type { Route } from "./+types/login";
 
 export function meta() {
@@ -24,7 +25,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const req = parseIdentity(loginRequest, { loginId: { email }, password: field(form, "password"), captchaTokens: captchaTokensOf(form) });
     const result = await login(context.services, req, clientOf(request));
-    if (result.state === "SUCCESS" && returnTo) throw redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore });
+    if (result.state === "SUCCESS") {
+      // With a return path (an OAuth flow), continue there; otherwise sign the storefront session in as the member.
+      throw returnTo
+        ? redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore })
+        : await memberLogin(context.services, request, result.sessionToken, "/");
+    }
     return { outcome: outcomeOf(result), email, returnTo, problem: null };
   } catch (err) {
     if (err instanceof Response) throw err;

@@ -4,6 +4,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../worker/identity/
 import { parseIdentity, registerRequest } from "../../worker/identity/schemas";
 import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, withSessionToken } from "../auth.server";
 import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { memberLogin } from "../member-session.server";
 import type { Route } from "./+types/register";
 
 export function meta() {
@@ -33,7 +34,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       captchaTokens: captchaTokensOf(form),
     });
     const result = await register(context.services, req, clientOf(request));
-    if (result.state === "SUCCESS" && returnTo) throw redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore });
+    if (result.state === "SUCCESS") {
+      // With a return path (an OAuth flow), continue there; otherwise sign the storefront session in as the member.
+      throw returnTo
+        ? redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore })
+        : await memberLogin(context.services, request, result.sessionToken, "/");
+    }
     return { outcome: outcomeOf(result), entered, returnTo, problem: null };
   } catch (err) {
     if (err instanceof Response) throw err;

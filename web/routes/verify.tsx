@@ -3,6 +3,7 @@ import { resendCode, verifyCode } from "../../worker/identity/members";
 import { parseIdentity, resendRequest, verifyCodeRequest } from "../../worker/identity/schemas";
 import { clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, withSessionToken } from "../auth.server";
 import { OutcomeMessage, VerifyCodeForm } from "../components/auth";
+import { memberLogin } from "../member-session.server";
 import type { Route } from "./+types/verify";
 
 export function meta() {
@@ -27,7 +28,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       return { ...base, outcome: null, resent: true, problem: null };
     }
     const result = await verifyCode(context.services, parseIdentity(verifyCodeRequest, { stateToken, code: field(form, "code") }), clientOf(request));
-    if (result.state === "SUCCESS" && returnTo) throw redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore });
+    if (result.state === "SUCCESS") {
+      // With a return path (an OAuth flow), continue there; otherwise sign the storefront session in as the member.
+      throw returnTo
+        ? redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore })
+        : await memberLogin(context.services, request, result.sessionToken, "/");
+    }
     return { ...base, outcome: outcomeOf(result), resent: false, problem: null };
   } catch (err) {
     if (err instanceof Response) throw err;

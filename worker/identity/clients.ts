@@ -21,9 +21,12 @@ export interface OAuthClient {
 
 const isProduction = (env: Env) => env.ENVIRONMENT === "production";
 
-/** The store's default client id, if configured. */
-export function defaultClientId(env: Env): string | null {
-  return env.OAUTH_CLIENT_ID || null;
+/** Used when OAUTH_CLIENT_ID is not configured, so the store's own storefront always has a client. */
+export const BUILT_IN_CLIENT_ID = "storefront";
+
+/** The store's default client id: OAUTH_CLIENT_ID, or the built-in one. */
+export function defaultClientId(env: Env): string {
+  return env.OAUTH_CLIENT_ID || BUILT_IN_CLIENT_ID;
 }
 
 function fromRow(env: Env, row: typeof oauthClients.$inferSelect): OAuthClient {
