@@ -29,6 +29,9 @@ function localDefaults() {
     // The owner's account (created on first start by POST /api/v1/bootstrap; changing these later changes nothing).
     OWNER_EMAIL: "owner@example.com",
     OWNER_PASSWORD: randomBytes(12).toString("base64url"),
+    // A ready shopper account for trying the member pages locally (never created in production).
+    DEMO_SHOPPER_EMAIL: "shopper@example.com",
+    DEMO_SHOPPER_PASSWORD: randomBytes(12).toString("base64url"),
   };
 }
 

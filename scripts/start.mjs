@@ -9,7 +9,7 @@ const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEN
 
 const note = describeDevVars(ensureDevVars());
 if (note) console.log(note);
-const { OWNER_API_KEY, OWNER_EMAIL, OWNER_PASSWORD } = readDevVars();
+const { OWNER_API_KEY, OWNER_EMAIL, OWNER_PASSWORD, DEMO_SHOPPER_PASSWORD } = readDevVars();
 
 console.log("Building…");
 execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env });
@@ -34,9 +34,11 @@ for (let i = 0; i < 120; i++) {
 
 // The owner's account, from OWNER_EMAIL / OWNER_PASSWORD (created once; an existing owner is left as it is).
 let ownerLine = "Owner login:     none (set OWNER_EMAIL and OWNER_PASSWORD in .dev.vars)";
+let shopperLine = "Shopper login:   none (set DEMO_SHOPPER_EMAIL and DEMO_SHOPPER_PASSWORD in .dev.vars)";
 try {
   const res = await fetch(`${base}/api/v1/bootstrap`, { method: "POST", headers: { authorization: OWNER_API_KEY } });
-  const { owner } = await res.json();
+  const { owner, demoShopper } = await res.json();
+  if (demoShopper?.email) shopperLine = `Shopper login:   ${demoShopper.email} / ${DEMO_SHOPPER_PASSWORD}   (a demo member; log in at /login)`;
   if (!res.ok || !owner) throw new Error(`HTTP ${res.status}`);
   if (owner.created) console.log(`Created the owner's account ${owner.email}.`);
   if (owner.email && owner.email === OWNER_EMAIL?.toLowerCase()) {
@@ -67,6 +69,7 @@ console.log(`
     Shop:            http://localhost:${port}/
     API:             http://localhost:${port}/v1/products/query-platformized  (and the Wix SDK's gateway paths)
     ${ownerLine}
+    ${shopperLine}
     Owner API key:   ${OWNER_API_KEY}   (from .dev.vars; send it as the Authorization header)
     Emails:          recorded in the D1 table "emails" (npx wrangler d1 execute DB --local --command "SELECT * FROM emails")
   Press Ctrl+C to stop.

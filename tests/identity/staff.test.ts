@@ -107,6 +107,22 @@ describe("the owner's account (ensureOwner, POST /api/v1/bootstrap)", () => {
     expect(results).toEqual([before]);
   });
 
+  it("creates the demo shopper in development only, once, as an active member who can log in", async () => {
+    const shopper = { DEMO_SHOPPER_EMAIL: "Shopper@Example.com", DEMO_SHOPPER_PASSWORD: "demo shopper password" };
+    const prod = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "production" }, createExecutionContext());
+    expect(((await prod.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: false, email: null });
+    expect(await env.DB.prepare("SELECT 1 FROM identities WHERE email = 'shopper@example.com'").first()).toBeNull();
+
+    const dev = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "development" }, createExecutionContext());
+    expect(((await dev.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: true, email: "shopper@example.com" });
+    const again = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "development" }, createExecutionContext());
+    expect(((await again.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: false, email: "shopper@example.com" });
+
+    const login = await api("POST", "/_api/iam/authentication/v2/login", { body: { loginId: { email: "shopper@example.com" }, password: shopper.DEMO_SHOPPER_PASSWORD } });
+    expect(login.status).toBe(200);
+    expect(login.body.state).toBe("SUCCESS");
+  });
+
   it("the owner appears in the staff list", async () => {
     const res = await merchant("GET", "/api/v1/staff");
     expect(res.body.staff.filter((s: { role: string }) => s.role === "OWNER").map((s: { email: string }) => s.email)).toContain("owner@example.com");

@@ -62,3 +62,30 @@ export async function ensureOwner(ctx: Ctx): Promise<EnsureOwnerResult> {
   if (existing?.role === "OWNER") return { created: false, email };
   return { created: false, email: null, reason: `an account with the email ${email} already exists and is not the owner's; it was left as it is` };
 }
+
+/**
+ * Local development only: a ready shopper account (DEMO_SHOPPER_EMAIL / DEMO_SHOPPER_PASSWORD in .dev.vars), so the
+ * member pages can be tried without reading a verification code. Never in production; never overwrites an account.
+ */
+export async function ensureDemoShopper(ctx: Ctx): Promise<{ created: boolean; email: string | null }> {
+  const { DEMO_SHOPPER_EMAIL: rawEmail, DEMO_SHOPPER_PASSWORD: password } = ctx.env as { DEMO_SHOPPER_EMAIL?: string; DEMO_SHOPPER_PASSWORD?: string };
+  const email = rawEmail?.trim().toLowerCase();
+  if (ctx.env.ENVIRONMENT === "production" || !email || !password || password.length < PASSWORD_MIN_LENGTH) return { created: false, email: null };
+  const now = nowIso();
+  const result = await ctx.db
+    .insert(identities)
+    .values({
+      id: newId(),
+      email,
+      passwordHash: await hashPassword(password),
+      status: "ACTIVE",
+      pendingReasons: [],
+      role: "MEMBER",
+      emailVerified: true,
+      profile: { firstName: "Demo", lastName: "Shopper" },
+      createdDate: now,
+      updatedDate: now,
+    })
+    .onConflictDoNothing({ target: identities.email });
+  return { created: result.meta.changes === 1, email };
+}

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { requireOwner } from "../../platform/context";
 import { pathId, type AppEnv } from "../../platform/http";
 import { readBody } from "../../platform/validation";
-import { ensureOwner } from "../owner";
+import { ensureDemoShopper, ensureOwner } from "../owner";
 import {
   blockStaff,
   createApiKey,
@@ -25,7 +25,7 @@ export const staffRoutes = new Hono<AppEnv>();
 staffRoutes.post("/bootstrap", async (c) => {
   const ctx = c.get("ctx");
   requireOwner(ctx);
-  return c.json({ owner: await ensureOwner(ctx) });
+  return c.json({ owner: await ensureOwner(ctx), demoShopper: await ensureDemoShopper(ctx) });
 });
 
 staffRoutes.post("/staff", async (c) => {
