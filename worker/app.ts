@@ -3,7 +3,10 @@ import { HTTPException } from "hono/http-exception";
 import { isbot } from "isbot";
 import { createRequestHandler } from "react-router";
 import { resolvePageSession, withSessionCookie } from "../web/session.server";
+import { currentCartRoutes } from "./cart/routes";
+import { pricingRoutes } from "./cart/pricing-routes";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
+import { inventoryRoutes } from "./orders/inventory-routes";
 import { loadDemoCatalogue } from "./catalog/demo/load";
 import { resolveAuth } from "./identity/api-keys";
 import { authenticationRoutes } from "./identity/routes/authentication";
@@ -110,6 +113,11 @@ for (const base of ["/v1", "/stores-reader/v1"]) app.route(base, catalogRead);
 for (const base of ["/v1", "/stores/v1"]) app.route(base, catalogWrite);
 for (const base of ["/v3", "/stores/v3", "/stores-reader/v3"]) app.route(base, catalogV3);
 app.route("/v2/collections", collectionsV2);
+
+// Cart, pricing configuration and inventory.
+for (const base of ["/v1/carts/current", "/ecom/v1/carts/current"]) app.route(base, currentCartRoutes);
+app.route("/", pricingRoutes);
+app.route("/", inventoryRoutes);
 
 // An API path nobody serves: a 404 in the error shape, not a page.
 app.all("*", async (c, next) => {
