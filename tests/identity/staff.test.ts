@@ -108,17 +108,17 @@ describe("the owner's account (ensureOwner, POST /api/v1/bootstrap)", () => {
   });
 
   it("creates the demo shopper in development only, once, as an active member who can log in", async () => {
-    const shopper = { DEMO_SHOPPER_EMAIL: "Shopper@Example.com", DEMO_SHOPPER_PASSWORD: "demo shopper password" };
+    const shopper = { DEMO_SHOPPER_EMAIL: "Demo-Shopper@Example.test", DEMO_SHOPPER_PASSWORD: "demo shopper password" };
     const prod = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "production" }, createExecutionContext());
     expect(((await prod.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: false, email: null });
-    expect(await env.DB.prepare("SELECT 1 FROM identities WHERE email = 'shopper@example.com'").first()).toBeNull();
+    expect(await env.DB.prepare("SELECT 1 FROM identities WHERE email = 'demo-shopper@example.test'").first()).toBeNull();
 
     const dev = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "development" }, createExecutionContext());
-    expect(((await dev.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: true, email: "shopper@example.com" });
+    expect(((await dev.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: true, email: "demo-shopper@example.test" });
     const again = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "development" }, createExecutionContext());
-    expect(((await again.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: false, email: "shopper@example.com" });
+    expect(((await again.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: false, email: "demo-shopper@example.test" });
 
-    const login = await api("POST", "/_api/iam/authentication/v2/login", { body: { loginId: { email: "shopper@example.com" }, password: shopper.DEMO_SHOPPER_PASSWORD } });
+    const login = await api("POST", "/_api/iam/authentication/v2/login", { body: { loginId: { email: "demo-shopper@example.test" }, password: shopper.DEMO_SHOPPER_PASSWORD } });
     expect(login.status).toBe(200);
     expect(login.body.state).toBe("SUCCESS");
   });

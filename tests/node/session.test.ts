@@ -163,9 +163,9 @@ describe("first start: the owner's account and emails (built Worker)", () => {
   it("POST /api/v1/bootstrap creates the owner once", async () => {
     const first = await post("/api/v1/bootstrap");
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ owner: { created: true, email: "owner@example.com" } });
+    expect(await first.json()).toMatchObject({ owner: { created: true, email: "owner@example.com" } });
     const second = await post("/api/v1/bootstrap");
-    expect(await second.json()).toEqual({ owner: { created: false, email: "owner@example.com" } });
+    expect(await second.json()).toMatchObject({ owner: { created: false, email: "owner@example.com" } });
     const row = await w.db.prepare("SELECT role, status, password_hash FROM identities WHERE email = 'owner@example.com'").first<{ role: string; status: string; password_hash: string }>();
     expect(row).toMatchObject({ role: "OWNER", status: "ACTIVE" });
     expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);

@@ -10,6 +10,13 @@ export const EventType = {
   collectionCreated: "com.wix.ecommerce.catalog.api.v1.CollectionCreated",
   collectionChanged: "com.wix.ecommerce.catalog.api.v1.CollectionChanged",
   collectionDeleted: "com.wix.ecommerce.catalog.api.v1.CollectionDeleted",
+  /** Inventory (worker/orders/inventory.ts): every stock change of a product. */
+  inventoryItemChanged: "com.wix.ecommerce.inventory.api.v1.InventoryItemChanged",
+  inventoryVariantsChanged: "com.wix.ecommerce.inventory.api.v1.InventoryVariantsChanged",
+  /** A variant went from in stock to out of stock or back (Wix's catalog v3 name). */
+  inventoryStockStatusUpdated: "wix.stores.catalog.v3.inventory_item_stock_status_updated",
+  /** The change with its cause: ORDER, MANUAL or REVERT_INVENTORY_CHANGE (Wix's catalog v3 name). */
+  inventoryItemUpdatedWithReason: "wix.stores.catalog.v3.inventory_item_updated_with_reason",
 } as const;
 
 export type EventTypeName = (typeof EventType)[keyof typeof EventType];

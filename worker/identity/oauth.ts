@@ -4,6 +4,7 @@ import type { Ctx } from "../platform/context";
 import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { parseWith } from "../platform/validation";
+import { mergeVisitorCart } from "../cart/merge";
 import { accessTokenOf } from "./api-keys";
 import { defaultClientId, getOAuthClient, isRedirectAllowed, redirectUriProblem, requireOAuthClient, type OAuthClient } from "./clients";
 import { consumeOneTime, discardOneTime, peekOneTime, prepareOneTime, putOneTime } from "./one-time";
@@ -371,6 +372,7 @@ async function authorizationCodeGrant(ctx: Ctx, req: TokenRequest): Promise<Toke
   if (!sameText(await challengeOf(verifier), bound.codeChallenge)) throw invalidGrant("The code verifier does not match the code challenge (PKCE S256)");
   const identity = await activeIdentity(ctx, row.identityId);
   if (!identity) throw invalidGrant("The member is not active");
+  if (bound.visitorId) await mergeVisitorCart(ctx, bound.visitorId, identity.id);
   return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: bound.visitorId ?? newId(), identityId: identity.id });
 }
 
@@ -395,6 +397,7 @@ async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization:
   // The SDK sends "<visitor access token>,<apiKey>": keep that visitor's id so the cart can follow the member.
   const visitorToken = accessTokenOf(authorization);
   const visitor = visitorToken ? await readAccessToken(ctx.env, visitorToken) : null;
+  if (visitor) await mergeVisitorCart(ctx, visitor.visitorId, identity.id);
   return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: visitor?.visitorId ?? newId(), identityId: identity.id });
 }
 
