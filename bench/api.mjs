@@ -55,20 +55,48 @@ const listing = await (await fetch(`${base}/v1/products/query-platformized`, { m
 const productId = listing.products[0].id;
 const queryPayload = { query: { filter: { price: { $lt: 100 } }, sort: [{ fieldName: "price", order: "ASC" }], paging: { limit: 20, offset: 0 } } };
 
+// Visitors with a cart each: the cart calls rotate over them, as separate shoppers would (one shared cart would
+// measure the optimistic-concurrency retries instead).
+const { OAUTH_CLIENT_ID } = readDevVars();
+const untracked = (await (await fetch(`${base}/v1/products/query-platformized`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ query: { paging: { limit: 100 } }, includeVariants: true }),
+})).json()).products.find((p) => !p.stock.trackInventory && p.stock.inStock);
+const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: untracked.id, options: { variantId: untracked.variants[0].id } }, quantity: 1 };
+const visitors = [];
+for (let i = 0; i < 50; i++) {
+  const t = await (await fetch(`${base}/oauth2/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId: OAUTH_CLIENT_ID }) })).json();
+  await fetch(`${base}/ecom/v1/carts/current/add-to-cart`, { method: "POST", headers: { "content-type": "application/json", authorization: t.access_token }, body: JSON.stringify({ lineItems: [line] }) });
+  visitors.push(t.access_token);
+}
+let turn = 0;
+const asVisitor = (req) => ({ ...req, headers: { ...req.headers, authorization: visitors[turn++ % visitors.length] } });
+
 const routes = [
   { name: "bare JSON (/api/health)", path: "/api/health" },
   { name: "get product", path: `/stores-reader/v1/products/${productId}?id=${productId}` },
   { name: "product query (GET .r)", path: `/stores-reader/v1/products/query-platformized?.r=${dotR(queryPayload)}` },
   { name: "product query (POST)", path: "/v1/products/query-platformized", method: "POST", body: JSON.stringify(queryPayload), headers: { "content-type": "application/json" } },
+  { name: "cart add-to-cart", path: "/ecom/v1/carts/current/add-to-cart", method: "POST", body: JSON.stringify({ lineItems: [line] }), headers: { "content-type": "application/json" }, perVisitor: true },
+  { name: "cart estimate-totals", path: "/ecom/v1/carts/current/estimate-totals", method: "POST", body: "{}", headers: { "content-type": "application/json" }, perVisitor: true },
 ];
 
 const rows = [];
 for (const r of routes) {
-  const probe = await fetch(base + r.path, { method: r.method ?? "GET", body: r.body, headers: r.headers });
+  const probe = await fetch(base + r.path, { method: r.method ?? "GET", body: r.body, headers: r.perVisitor ? { ...r.headers, authorization: visitors[0] } : r.headers });
   if (probe.status !== 200) throw new Error(`${r.name}: HTTP ${probe.status}`);
   const trips = /desc="(\d+) round trips"/.exec(probe.headers.get("server-timing") ?? "")?.[1] ?? "?";
   const bytes = (await probe.arrayBuffer()).byteLength;
-  const result = await autocannon({ url: base + r.path, method: r.method ?? "GET", body: r.body, headers: r.headers, duration, connections });
+  const result = await autocannon({
+    url: base + r.path,
+    method: r.method ?? "GET",
+    body: r.body,
+    headers: r.headers,
+    duration,
+    connections,
+    ...(r.perVisitor ? { requests: [{ setupRequest: asVisitor }] } : {}),
+  });
   rows.push({ route: r.name, "req/s": Math.round(result.requests.average), "p50 ms": result.latency.p50, "p99 ms": result.latency.p99, "D1 round trips": trips, "body bytes": bytes, errors: result.errors + result.non2xx });
 }
 stop();
