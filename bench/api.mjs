@@ -5,50 +5,11 @@
 //   npm run bench                 # 10 s per route, 10 connections
 //   DURATION=20 CONNECTIONS=20 npm run bench
 import autocannon from "autocannon";
-import { execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { ensureDevVars, readDevVars } from "../scripts/local-setup.mjs";
+import { roundTrips, startServer } from "./server.mjs";
 
-const root = new URL("..", import.meta.url).pathname;
 const duration = Number(process.env.DURATION || 10);
 const connections = Number(process.env.CONNECTIONS || 10);
-const state = ".wrangler/bench-state";
-const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-ensureDevVars();
-const { OWNER_API_KEY } = readDevVars();
-if (!process.argv.includes("--no-build")) execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore", env });
-execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, stdio: "ignore", env });
-
-const port = await freePort();
-const server = spawn("npx", ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "error"], {
-  cwd: root,
-  stdio: "ignore",
-  env,
-  detached: true,
-});
-const stop = () => {
-  try {
-    process.kill(-server.pid, "SIGTERM");
-  } catch {}
-};
-process.on("exit", stop);
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; i < 120; i++) {
-  try {
-    if ((await fetch(`${base}/api/health`)).ok) break;
-  } catch {}
-  await new Promise((r) => setTimeout(r, 500));
-}
-await fetch(`${base}/api/v1/demo-catalogue`, { method: "POST", headers: { authorization: OWNER_API_KEY } });
+const { base, stop, clientId } = await startServer();
 
 const dotR = (payload) => Buffer.from(JSON.stringify(payload)).toString("base64url");
 const listing = await (await fetch(`${base}/v1/products/query-platformized`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
@@ -57,7 +18,6 @@ const queryPayload = { query: { filter: { price: { $lt: 100 } }, sort: [{ fieldN
 
 // Visitors with a cart each: the cart calls rotate over them, as separate shoppers would (one shared cart would
 // measure the optimistic-concurrency retries instead).
-const { OAUTH_CLIENT_ID } = readDevVars();
 const untracked = (await (await fetch(`${base}/v1/products/query-platformized`, {
   method: "POST",
   headers: { "content-type": "application/json" },
@@ -66,7 +26,7 @@ const untracked = (await (await fetch(`${base}/v1/products/query-platformized`, 
 const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: untracked.id, options: { variantId: untracked.variants[0].id } }, quantity: 1 };
 const visitors = [];
 for (let i = 0; i < 50; i++) {
-  const t = await (await fetch(`${base}/oauth2/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId: OAUTH_CLIENT_ID }) })).json();
+  const t = await (await fetch(`${base}/oauth2/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId }) })).json();
   await fetch(`${base}/ecom/v1/carts/current/add-to-cart`, { method: "POST", headers: { "content-type": "application/json", authorization: t.access_token }, body: JSON.stringify({ lineItems: [line] }) });
   visitors.push(t.access_token);
 }
@@ -86,7 +46,7 @@ const rows = [];
 for (const r of routes) {
   const probe = await fetch(base + r.path, { method: r.method ?? "GET", body: r.body, headers: r.perVisitor ? { ...r.headers, authorization: visitors[0] } : r.headers });
   if (probe.status !== 200) throw new Error(`${r.name}: HTTP ${probe.status}`);
-  const trips = /desc="(\d+) round trips"/.exec(probe.headers.get("server-timing") ?? "")?.[1] ?? "?";
+  const trips = roundTrips(probe);
   const bytes = (await probe.arrayBuffer()).byteLength;
   const result = await autocannon({
     url: base + r.path,

@@ -7,6 +7,7 @@ import { currentCartRoutes } from "./cart/routes";
 import { pricingRoutes } from "./cart/pricing-routes";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
 import { inventoryRoutes } from "./orders/inventory-routes";
+import { orderRoutes } from "./orders/routes";
 import { loadDemoCatalogue } from "./catalog/demo/load";
 import { resolveAuth } from "./identity/api-keys";
 import { authenticationRoutes } from "./identity/routes/authentication";
@@ -118,6 +119,7 @@ app.route("/v2/collections", collectionsV2);
 for (const base of ["/v1/carts/current", "/ecom/v1/carts/current"]) app.route(base, currentCartRoutes);
 app.route("/", pricingRoutes);
 app.route("/", inventoryRoutes);
+for (const base of ["/v1", "/ecom/v1"]) app.route(base, orderRoutes);
 
 // An API path nobody serves: a 404 in the error shape, not a page.
 app.all("*", async (c, next) => {

@@ -2,6 +2,7 @@ import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import * as activationLink from "./activation-link";
 import type { Shop } from "./layout";
+import * as orderConfirmation from "./order-confirmation";
 import * as recoveryLink from "./recovery-link";
 import * as verificationCode from "./verification-code";
 
@@ -17,6 +18,7 @@ export interface EmailData {
   "verification-code": verificationCode.VerificationCodeData;
   "recovery-link": recoveryLink.RecoveryLinkData;
   "activation-link": activationLink.ActivationLinkData;
+  "order-confirmation": orderConfirmation.OrderConfirmationData;
 }
 
 export type EmailTemplate = keyof EmailData;
@@ -37,6 +39,7 @@ const templates: { [T in EmailTemplate]: Template<EmailData[T]> } = {
   "verification-code": { ...verificationCode, html: (data, shop) => <verificationCode.VerificationCodeEmail data={data} shop={shop} /> },
   "recovery-link": { ...recoveryLink, html: (data, shop) => <recoveryLink.RecoveryLinkEmail data={data} shop={shop} /> },
   "activation-link": { ...activationLink, html: (data, shop) => <activationLink.ActivationLinkEmail data={data} shop={shop} /> },
+  "order-confirmation": { ...orderConfirmation, html: (data, shop) => <orderConfirmation.OrderConfirmationEmail data={data} shop={shop} /> },
 };
 
 /** Renders a template to its subject, HTML document and plain text. */

@@ -1,0 +1,48 @@
+// Starts the production build under `wrangler dev` on a free loopback port with its own local state
+// (.wrangler/bench-state), migrations applied and the demo catalogue loaded. Shared by the benchmarks.
+import { execFileSync, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { ensureDevVars, readDevVars } from "../scripts/local-setup.mjs";
+
+const root = new URL("..", import.meta.url).pathname;
+const state = ".wrangler/bench-state";
+const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+export async function startServer({ build = !process.argv.includes("--no-build") } = {}) {
+  ensureDevVars();
+  const vars = readDevVars();
+  if (build) execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore", env });
+  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, stdio: "ignore", env });
+  const port = await freePort();
+  const server = spawn(
+    "npx",
+    ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "error"],
+    { cwd: root, stdio: "ignore", env, detached: true },
+  );
+  const stop = () => {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {}
+  };
+  process.on("exit", stop);
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await fetch(`${base}/api/v1/demo-catalogue`, { method: "POST", headers: { authorization: vars.OWNER_API_KEY } });
+  return { base, stop, ownerKey: vars.OWNER_API_KEY, clientId: vars.OAUTH_CLIENT_ID };
+}
+
+/** D1 round trips a response reports in Server-Timing. */
+export const roundTrips = (res) => /desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? "?";

@@ -1,0 +1,304 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "../events/outbox";
+import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
+import { actorOf, isMerchant, nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { ApiError, badField, notFound, unauthenticated } from "../platform/errors";
+import { newId } from "../platform/ids";
+import { compileQuery, type FieldMap } from "../platform/query";
+import { isOwner } from "./checkout";
+import { flushStockEvents, releaseStockStatements, type StockChange } from "./inventory";
+import type { FulfillmentRequest, SearchOrdersRequest } from "./schemas";
+import { orderEventData, orderShape, OrderEventType, type LoadedOrder, type OrderRow } from "./shapes";
+import { orderActivities, orderFulfillments, orderLineItems, orders, transactions, type PaymentStatus } from "./tables";
+
+/**
+ * Orders: the buyer reads their own, the merchant reads, searches and changes any. Every change is one D1 batch:
+ * a guarded update of the order (checked against the state it read), an activity, the change's own rows (stock,
+ * fulfilment, transaction) and its events.
+ */
+
+function orderNotFound(id: string): ApiError {
+  return notFound("ORDER_NOT_FOUND", "Order", id);
+}
+
+/** An impossible change, with the spec's order-change validation code (section 8). */
+function unsupported(code: string, description: string, data: Record<string, unknown> = {}): ApiError {
+  return new ApiError(400, code, description, { data, message: "Order change not allowed" });
+}
+
+async function loadOrders(ctx: Ctx, ids: string[]): Promise<LoadedOrder[]> {
+  if (!ids.length) return [];
+  const list = JSON.stringify(ids);
+  const inIds = (col: unknown) => sql`${col} IN (SELECT value FROM json_each(${list}))`;
+  const [orderRows, lines, activities, fulfillments, txs] = await ctx.db.batch([
+    ctx.db.select().from(orders).where(inIds(orders.id)),
+    ctx.db.select().from(orderLineItems).where(inIds(orderLineItems.orderId)).orderBy(orderLineItems.position),
+    ctx.db.select().from(orderActivities).where(inIds(orderActivities.orderId)).orderBy(orderActivities.createdDate, sql`rowid`),
+    ctx.db.select().from(orderFulfillments).where(inIds(orderFulfillments.orderId)).orderBy(orderFulfillments.createdDate),
+    ctx.db.select().from(transactions).where(inIds(transactions.orderId)).orderBy(transactions.createdDate),
+  ]);
+  const byId = new Map(orderRows.map((o) => [o.id, o]));
+  return ids
+    .filter((id) => byId.has(id))
+    .map((id) => ({
+      order: byId.get(id)!,
+      lines: lines.filter((l) => l.orderId === id),
+      activities: activities.filter((a) => a.orderId === id),
+      fulfillments: fulfillments.filter((f) => f.orderId === id),
+      transactions: txs.filter((t) => t.orderId === id),
+    }));
+}
+
+async function loadOrder(ctx: Ctx, id: string): Promise<LoadedOrder> {
+  const [o] = await loadOrders(ctx, [id]);
+  if (!o) throw orderNotFound(id);
+  return o;
+}
+
+/** GET /ecom/v1/orders/{id}: the buyer (member or visitor who placed it) or the merchant; anyone else gets 404. */
+export async function getOrder(ctx: Ctx, id: string) {
+  if (ctx.auth.kind === "anonymous") throw unauthenticated("Reading an order needs the buyer's access token or a merchant's");
+  const o = await loadOrder(ctx, id);
+  if (!isMerchant(ctx.auth) && !isOwner(ctx, o.order)) throw orderNotFound(id);
+  return { order: orderShape(o) };
+}
+
+const orderFields: FieldMap = {
+  id: { sql: orders.id, type: "string" },
+  number: { sql: orders.number, type: "number", sortable: true },
+  paymentStatus: { sql: orders.paymentStatus, type: "string", sortable: true },
+  fulfillmentStatus: { sql: orders.fulfillmentStatus, type: "string", sortable: true },
+  status: { sql: orders.status, type: "string", sortable: true },
+  purchasedDate: { sql: orders.purchasedDate, type: "date", sortable: true },
+  createdDate: { sql: orders.createdDate, type: "date", sortable: true },
+  updatedDate: { sql: orders.updatedDate, type: "date", sortable: true },
+  "buyerInfo.email": { sql: orders.buyerEmail, type: "string", sortable: true },
+  "priceSummary.total.amount": { sql: orders.total, type: "money", sortable: true },
+};
+
+const encodeCursor = (offset: number) => btoa(JSON.stringify({ o: offset })).replace(/=+$/, "");
+function decodeCursor(cursor: string): number {
+  try {
+    const v = JSON.parse(atob(cursor)) as { o?: unknown };
+    if (typeof v.o === "number" && Number.isInteger(v.o) && v.o >= 0) return v.o;
+  } catch {}
+  throw badField("search.cursorPaging.cursor", "is not a cursor this API returned", "FORMAT");
+}
+
+/** POST /ecom/v1/orders/search: the merchant searches every order; a member or visitor only their own. */
+export async function searchOrders(ctx: Ctx, req: SearchOrdersRequest) {
+  const a = ctx.auth;
+  if (a.kind === "anonymous") throw unauthenticated("Searching orders needs a merchant's API key or a buyer's access token");
+  const s = req.search ?? {};
+  const limit = s.cursorPaging?.limit || 50;
+  const offset = s.cursorPaging?.cursor ? decodeCursor(s.cursorPaging.cursor) : 0;
+  const q = compileQuery({ filter: s.filter, sort: s.sort, paging: { limit, offset } }, orderFields, {
+    currency: ctx.currency,
+    prefix: "search",
+    tieBreaker: orders.id,
+    defaultSort: [sql`${orders.purchasedDate} DESC`, sql`${orders.number} DESC`],
+  });
+  const scope = isMerchant(a)
+    ? undefined
+    : a.kind === "member"
+      ? and(eq(orders.ownerKind, "member"), eq(orders.ownerId, a.identityId))
+      : a.kind === "visitor"
+        ? and(eq(orders.ownerKind, "visitor"), eq(orders.ownerId, a.visitorId))
+        : undefined;
+  const rows = await ctx.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(q.where, scope))
+    .orderBy(...q.orderBy)
+    .limit(q.limit + 1)
+    .offset(q.offset);
+  const hasNext = rows.length > q.limit;
+  const page = rows.slice(0, q.limit);
+  const loaded = await loadOrders(
+    ctx,
+    page.map((r) => r.id),
+  );
+  return {
+    orders: loaded.map(orderShape),
+    metadata: {
+      count: loaded.length,
+      cursors: { ...(hasNext ? { next: encodeCursor(q.offset + q.limit) } : {}), ...(q.offset > 0 ? { prev: encodeCursor(Math.max(0, q.offset - q.limit)) } : {}) },
+      hasNext,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Changes (merchant)
+
+interface Change {
+  set: Partial<Pick<OrderRow, "status" | "paymentStatus" | "fulfillmentStatus">> & { fulfillmentStatusSql?: ReturnType<typeof sql> };
+  activities: { type: string; details?: Record<string, unknown> | null }[];
+  statements?: Statement[];
+  /** Statements after the order update (e.g. one that reads the lines the change updated). */
+  after?: Statement[];
+  stock?: StockChange;
+  /** Extra event types beyond order_updated. */
+  events: { type: string; data: (orderId: string) => Record<string, unknown> }[];
+}
+
+async function applyChange(ctx: Ctx, o: LoadedOrder, change: Change) {
+  const now = nowIso();
+  const actor = actorOf(ctx.auth);
+  const id = o.order.id;
+  const { fulfillmentStatusSql, ...set } = change.set;
+  const events: EventEnvelope[] = [
+    ...change.events.map((e) => newEvent(ctx, e.type, id, e.data(id))),
+    newEvent(ctx, OrderEventType.updated, id, orderEventData("updated", { id, ...set, updatedDate: now })),
+  ];
+  const statements: Statement[] = [
+    ...(change.statements ?? []),
+    ctx.db
+      .update(orders)
+      .set({ ...set, ...(fulfillmentStatusSql ? { fulfillmentStatus: fulfillmentStatusSql as never } : {}), updatedDate: now })
+      .where(and(eq(orders.id, id), eq(orders.updatedDate, o.order.updatedDate), eq(orders.status, o.order.status), eq(orders.paymentStatus, o.order.paymentStatus))),
+    assertPreviousChanged(ctx.db),
+    ...(change.after ?? []),
+    ...change.activities.map((a) => ctx.db.insert(orderActivities).values({ id: newId(), orderId: id, type: a.type, details: a.details ?? null, actorType: actor.type, actorId: actor.id, createdDate: now })),
+    ...(change.stock?.statements ?? []),
+    ...events.map((e) => outboxInsert(ctx.db, e)),
+    clearAssertions(ctx.db),
+  ];
+  try {
+    await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  } catch (err) {
+    if (isAssertionFailure(err)) throw conflict("Order");
+    throw err;
+  }
+  flushStockEvents(ctx, ...(change.stock ? [change.stock] : []), { statements: [], eventIds: events.map((e) => e.id) });
+  return { order: orderShape(await loadOrder(ctx, id)) };
+}
+
+const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
+  type: OrderEventType.paymentStatusUpdated,
+  data: (id: string) => ({ entityId: id, entityFqdn: "wix.ecom.v1.order", slug: "payment_status_updated", actionEvent: { body: { order: { id, paymentStatus: next }, previousPaymentStatus: previous } } }),
+});
+
+/** POST /ecom/v1/orders/{id}/cancel: status CANCELED; with restockAllItems the order's stock returns (REVERT_INVENTORY_CHANGE). */
+export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?: boolean | null }) {
+  requireMerchant(ctx);
+  const o = await loadOrder(ctx, id);
+  if (o.order.status === "CANCELED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already canceled`, { status: o.order.status });
+  if (o.order.fulfillmentStatus !== "NOT_FULFILLED") {
+    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is ${o.order.fulfillmentStatus.toLowerCase().replace("_", " ")} and can no longer be canceled`, {
+      fulfillmentStatus: o.order.fulfillmentStatus,
+    });
+  }
+  const lines = o.lines
+    .filter((l) => l.catalogItemId && l.variantId)
+    .map((l) => ({ productId: l.catalogItemId!, variantId: l.variantId!, quantity: l.quantity, name: l.name }));
+  const stock = opts.restockAllItems && lines.length ? releaseStockStatements(ctx, lines, id, `Order ${o.order.number} canceled`) : undefined;
+  return applyChange(ctx, o, {
+    set: { status: "CANCELED" },
+    activities: [{ type: "ORDER_CANCELED", details: { restockAllItems: !!opts.restockAllItems } }],
+    stock,
+    events: [{ type: OrderEventType.canceled, data: (oid) => ({ entityId: oid, entityFqdn: "wix.ecom.v1.order", slug: "canceled", actionEvent: { body: { order: { id: oid, status: "CANCELED" }, restockAllItems: !!opts.restockAllItems } } }) }],
+  });
+}
+
+/** POST /ecom/v1/orders/{id}/mark-as-paid: an offline order NOT_PAID (or PENDING) becomes PAID. */
+export async function markAsPaid(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const o = await loadOrder(ctx, id);
+  const ps = o.order.paymentStatus;
+  if (ps === "PARTIALLY_REFUNDED" || ps === "FULLY_REFUNDED") throw unsupported("PARTIALLY_OR_FULLY_REFUNDED", `Order ${id} was refunded and cannot be marked as paid`, { paymentStatus: ps });
+  if (o.order.status === "CANCELED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be marked as paid`, { status: o.order.status });
+  if (ps !== "NOT_PAID" && ps !== "PENDING" && ps !== "PARTIALLY_PAID") {
+    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is ${ps} and cannot be marked as paid`, { paymentStatus: ps });
+  }
+  const now = nowIso();
+  const txId = newId();
+  return applyChange(ctx, o, {
+    set: { paymentStatus: "PAID" },
+    activities: [{ type: "ORDER_PAID", details: { transactionId: txId } }],
+    after: [ctx.db.insert(transactions).values({ id: txId, orderId: id, amount: o.order.total, currency: o.order.currency, status: "APPROVED", provider: "offline", providerTransactionId: null, createdDate: now })],
+    events: [paymentEvent(ps, "PAID")],
+  });
+}
+
+/** POST /ecom/v1/orders/{id}/fulfillments: some lines (or everything left) leave, with tracking. */
+export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRequest) {
+  requireMerchant(ctx);
+  const o = await loadOrder(ctx, id);
+  if (o.order.status === "CANCELED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be fulfilled`, { status: o.order.status });
+  if (o.order.fulfillmentStatus === "FULFILLED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already fulfilled`, { fulfillmentStatus: o.order.fulfillmentStatus });
+  const requested = req.fulfillment?.lineItems ?? req.lineItems ?? null;
+  const trackingInfo = req.fulfillment?.trackingInfo ?? req.trackingInfo ?? null;
+  const items: { id: string; quantity: number }[] = [];
+  if (requested) {
+    const seen = new Map<string, number>();
+    requested.forEach((r) => seen.set(r.id, (seen.get(r.id) ?? 0) + r.quantity));
+    let i = 0;
+    for (const [lineId, quantity] of seen) {
+      const line = o.lines.find((l) => l.id === lineId);
+      if (!line) throw badField(`lineItems[${i}].id`, "is not a line item of this order", "VALIDATION", { lineItemId: lineId });
+      const left = line.quantity - line.fulfilledQuantity;
+      if (quantity > left) throw badField(`lineItems[${i}].quantity`, `is more than the ${left} left to fulfil of "${line.name}"`, "MAX", { left });
+      items.push({ id: lineId, quantity });
+      i++;
+    }
+  } else {
+    for (const l of o.lines) if (l.quantity > l.fulfilledQuantity) items.push({ id: l.id, quantity: l.quantity - l.fulfilledQuantity });
+  }
+  const remaining = new Map(o.lines.map((l) => [l.id, l.quantity - l.fulfilledQuantity]));
+  for (const it of items) remaining.set(it.id, remaining.get(it.id)! - it.quantity);
+  const full = [...remaining.values()].every((v) => v === 0);
+  const fulfillmentStatus = full ? "FULFILLED" : "PARTIALLY_FULFILLED";
+  const now = nowIso();
+  const cleanTracking = trackingInfo ? Object.fromEntries(Object.entries(trackingInfo).filter(([, v]) => v != null)) : null;
+  const lineUpdates: Statement[] = items.flatMap((it) => [
+    ctx.db
+      .update(orderLineItems)
+      .set({ fulfilledQuantity: sql`${orderLineItems.fulfilledQuantity} + ${it.quantity}` })
+      .where(and(eq(orderLineItems.id, it.id), eq(orderLineItems.orderId, id), sql`${orderLineItems.fulfilledQuantity} + ${it.quantity} <= ${orderLineItems.quantity}`)),
+    assertPreviousChanged(ctx.db),
+  ]);
+  return applyChange(ctx, o, {
+    set: { fulfillmentStatus },
+    statements: lineUpdates,
+    after: [ctx.db.insert(orderFulfillments).values({ id: newId(), orderId: id, lineItems: items, trackingInfo: cleanTracking && Object.keys(cleanTracking).length ? cleanTracking : null, createdDate: now })],
+    activities: [
+      { type: full ? "ORDER_FULFILLED" : "ORDER_PARTIALLY_FULFILLED", details: { lineItems: items } },
+      ...(cleanTracking?.trackingNumber ? [{ type: "TRACKING_NUMBER_ADDED", details: { trackingInfo: cleanTracking } }] : []),
+    ],
+    events: full ? [{ type: OrderEventType.fulfilled, data: (oid) => ({ entityId: oid, entityFqdn: "wix.ecom.v1.order", slug: "fulfilled", actionEvent: { body: { order: { id: oid, fulfillmentStatus } } } }) }] : [],
+  });
+}
+
+/** POST /ecom/v1/orders/{id}/refund-status: a refund made outside the store (manual), recorded on the order. */
+export async function setRefundStatus(ctx: Ctx, id: string, status: "PARTIALLY_REFUNDED" | "FULLY_REFUNDED") {
+  requireMerchant(ctx);
+  const o = await loadOrder(ctx, id);
+  const ps = o.order.paymentStatus;
+  const block = (reason: string, description: string) => new ApiError(400, reason, description, { data: { reason, paymentStatus: ps }, message: "Refund not possible" });
+  if (ps === "FULLY_REFUNDED") throw block("ALREADY_REFUNDED", `Order ${id} is already fully refunded`);
+  if (o.order.status === "PENDING" || o.order.status === "INITIALIZED") throw block("ORDER_IS_PENDING", `Order ${id} is pending`);
+  if (o.order.status === "REJECTED") throw block("ORDER_IS_REJECTED", `Order ${id} was rejected`);
+  if (ps === "PENDING") throw block("PENDING_REFUND", `Order ${id} has a payment pending`);
+  if (ps !== "PAID" && ps !== "PARTIALLY_REFUNDED" && ps !== "PARTIALLY_PAID") throw block("NOT_PAID", `Order ${id} is not paid (${ps}), so there is nothing to refund`);
+  if (o.order.total === 0) throw block("ZERO_PRICE", `Order ${id} cost nothing, so there is nothing to refund`);
+  return applyChange(ctx, o, {
+    set: { paymentStatus: status },
+    activities: [{ type: status === "FULLY_REFUNDED" ? "ORDER_REFUNDED" : "ORDER_PARTIALLY_REFUNDED", details: { manual: true } }],
+    events: [paymentEvent(ps, status)],
+  });
+}
+
+/** The buyer's own orders, newest first (account pages). */
+export async function listOwnOrders(ctx: Ctx, limit = 20) {
+  const a = ctx.auth;
+  if (a.kind !== "member" && a.kind !== "visitor") return [];
+  const owner = a.kind === "member" ? { kind: "member" as const, id: a.identityId } : { kind: "visitor" as const, id: a.visitorId };
+  const rows = await ctx.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.ownerKind, owner.kind), eq(orders.ownerId, owner.id)))
+    .orderBy(desc(orders.purchasedDate))
+    .limit(limit);
+  return (await loadOrders(ctx, rows.map((r) => r.id))).map(orderShape);
+}

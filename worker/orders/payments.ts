@@ -1,0 +1,69 @@
+import { badField } from "../platform/errors";
+import { newId } from "../platform/ids";
+import type { CardInput } from "./schemas";
+
+/**
+ * Card payments through a provider. A provider charges an amount (minor units) in a currency to a card and says
+ * APPROVED, DECLINED (with a reason) or PENDING; `refund` gives a charge back (used when the order could not be
+ * written after the charge, e.g. the last unit went to another buyer in between).
+ *
+ * A real adapter (Stripe, Adyen, …) implements the same interface with its API and secret (`wrangler secret`);
+ * checkout.ts calls `paymentProvider(env)` and never knows which one it has. Until one is configured the local test
+ * provider below is used.
+ */
+export interface ChargeResult {
+  transactionId: string;
+  status: "APPROVED" | "DECLINED" | "PENDING";
+  /** Why a charge was declined (e.g. card_declined, insufficient_funds); null when approved. */
+  reason: string | null;
+}
+
+export interface PaymentProvider {
+  readonly name: string;
+  charge(amount: number, currency: string, card: CardInput): Promise<ChargeResult>;
+  refund(transactionId: string, amount: number, currency: string): Promise<void>;
+}
+
+/** Test card numbers of the local provider (the usual test cards). */
+export const TEST_CARDS = {
+  approve: "4242424242424242",
+  decline: "4000000000000002",
+  insufficientFunds: "4000000000009995",
+} as const;
+
+/** The local test provider: approves 4242…4242, declines 4000…0002 (card_declined) and 4000…9995 (insufficient_funds). */
+export const testProvider: PaymentProvider = {
+  name: "test",
+  async charge(_amount, _currency, card) {
+    const transactionId = `test_${newId()}`;
+    switch (card.number) {
+      case TEST_CARDS.approve:
+        return { transactionId, status: "APPROVED", reason: null };
+      case TEST_CARDS.decline:
+        return { transactionId, status: "DECLINED", reason: "card_declined" };
+      case TEST_CARDS.insufficientFunds:
+        return { transactionId, status: "DECLINED", reason: "insufficient_funds" };
+      default:
+        throw badField("paymentOption.card.number", "is not a card the test payment provider accepts (use 4242424242424242)", "VALIDATION");
+    }
+  },
+  async refund() {},
+};
+
+/** The provider for this deployment (only the test provider exists so far). */
+export function paymentProvider(_env: Env): PaymentProvider {
+  return testProvider;
+}
+
+/** Validates the card number before anything is charged (the test provider's rule: a known test card). */
+export function checkCard(card: CardInput): void {
+  if (!Object.values(TEST_CARDS).includes(card.number as (typeof TEST_CARDS)[keyof typeof TEST_CARDS])) {
+    throw badField("paymentOption.card.number", "is not a card the test payment provider accepts (use 4242424242424242)", "VALIDATION");
+  }
+  const [mm, yy] = card.expiry.split("/");
+  const year = yy.length === 2 ? 2000 + Number(yy) : Number(yy);
+  const now = new Date();
+  if (year < now.getUTCFullYear() || (year === now.getUTCFullYear() && Number(mm) < now.getUTCMonth() + 1)) {
+    throw badField("paymentOption.card.expiry", "is in the past: the card has expired", "VALIDATION");
+  }
+}

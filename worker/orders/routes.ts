@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import { pathId, type AppEnv } from "../platform/http";
+import { readBody } from "../platform/validation";
+import { createOrder, getCheckout, updateCheckout } from "./checkout";
+import { cancelOrder, createFulfillment, getOrder, markAsPaid, searchOrders, setRefundStatus } from "./orders";
+import { cancelOrderRequest, createOrderRequest, fulfillmentRequest, refundStatusRequest, searchOrdersRequest, updateCheckoutRequest } from "./schemas";
+
+/**
+ * Checkout and order calls, mounted at /ecom/v1 (the Wix SDK's gateway path) and /v1 (spec style):
+ *
+ *   GET   /checkouts/{id}                    → {checkout}            buyer (same visitor/member) or merchant
+ *   PATCH /checkouts/{id}  {checkout:{buyerInfo, shippingInfo, billingInfo}} → {checkout}
+ *   POST  /checkouts/{id}/create-order  {paymentOption?: "OFFLINE" | {card:{number, expiry, cvc}}} → {orderId}
+ *         (402 PAYMENT_DECLINED, 409 INSUFFICIENT_INVENTORY / LINE_ITEMS_NOT_AVAILABLE naming the item)
+ *   GET   /orders/{id}                       → {order}               buyer or merchant
+ *   POST  /orders/search  {search:{filter, sort, cursorPaging}} → {orders, metadata}   merchant: all; buyer: own
+ *   POST  /orders/{id}/cancel  {restockAllItems}           → {order}   merchant
+ *   POST  /orders/{id}/mark-as-paid                        → {order}   merchant
+ *   POST  /orders/{id}/fulfillments  {lineItems?, trackingInfo} → {order}   merchant
+ *   POST  /orders/{id}/refund-status  {status}             → {order}   merchant
+ */
+export const orderRoutes = new Hono<AppEnv>()
+  .get("/checkouts/:id", async (c) => c.json(await getCheckout(c.get("ctx"), pathId(c))))
+  .patch("/checkouts/:id", async (c) => c.json(await updateCheckout(c.get("ctx"), pathId(c), await readBody(c, updateCheckoutRequest))))
+  .post("/checkouts/:id/create-order", async (c) => c.json(await createOrder(c.get("ctx"), pathId(c), await readBody(c, createOrderRequest))))
+  .post("/orders/search", async (c) => c.json(await searchOrders(c.get("ctx"), await readBody(c, searchOrdersRequest))))
+  .get("/orders/:id", async (c) => c.json(await getOrder(c.get("ctx"), pathId(c))))
+  .post("/orders/:id/cancel", async (c) => c.json(await cancelOrder(c.get("ctx"), pathId(c), await readBody(c, cancelOrderRequest))))
+  .post("/orders/:id/mark-as-paid", async (c) => c.json(await markAsPaid(c.get("ctx"), pathId(c))))
+  .post("/orders/:id/fulfillments", async (c) => c.json(await createFulfillment(c.get("ctx"), pathId(c), await readBody(c, fulfillmentRequest))))
+  .post("/orders/:id/refund-status", async (c) => c.json(await setRefundStatus(c.get("ctx"), pathId(c), (await readBody(c, refundStatusRequest)).status)));
