@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createProduct, getQuery, merchant, outboxRows, unique } from "../helpers";
 import {
@@ -362,5 +363,39 @@ describe("change history", () => {
     const missing = await merchant("GET", history("no-such-product"));
     expect(missing.status).toBe(404);
     expect(missing.body.details.applicationError.code).toBe("INVENTORY_ITEM_NOT_FOUND");
+  });
+});
+
+describe("stock set through the catalogue's product calls", () => {
+  it("is logged as a MANUAL change with inventory events, like the inventory calls", async () => {
+    const product = await createProduct({
+      name: `Catalogue stock ${unique()}`,
+      manageVariants: true,
+      productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "M" }] }],
+      stock: { trackInventory: true, quantity: 4 },
+    });
+    const patched = await merchant("PATCH", `/v1/products/${product.id}/variants`, { variants: [{ choices: { Size: "S" }, stock: { quantity: 0 } }] });
+    expect(patched.status).toBe(200);
+    const viaPatch = await merchant("PATCH", `/v1/products/${product.id}`, { product: { stock: { quantity: 9 } } });
+    expect(viaPatch.status).toBe(200);
+
+    const history = await merchant("GET", `/api/v1/inventory/${product.id}/history`);
+    expect(history.status).toBe(200);
+    const changes = JSON.stringify(history.body);
+    expect(changes).toContain("MANUAL");
+    const { results } = await env.DB.prepare("SELECT cause, delta, quantity_after FROM inventory_changes WHERE product_id = ? ORDER BY created_date, rowid").bind(product.id).all<{
+      cause: string;
+      delta: number;
+      quantity_after: number;
+    }>();
+    // S: 4 → 0, then both variants → 9 (S +9, M +5).
+    expect(results.map((r) => [r.cause, r.delta, r.quantity_after])).toEqual([
+      ["MANUAL", -4, 0],
+      ["MANUAL", 9, 9],
+      ["MANUAL", 5, 9],
+    ]);
+    const types = (await outboxRows(product.id)).map((r) => r.type);
+    expect(types).toContain("com.wix.ecommerce.inventory.api.v1.InventoryItemChanged");
+    expect(types).toContain("com.wix.ecommerce.inventory.api.v1.InventoryVariantsChanged");
   });
 });

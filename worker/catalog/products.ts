@@ -11,6 +11,7 @@ import { currencyDigits, toMinor } from "../platform/money";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
 import { unitsCompatible } from "./pricing";
 import type { MediaInput, ProductInput, ProductPatch, VariantOverride } from "./schemas";
+import { flushStockEvents, manualStockChange, type StockChange } from "../orders/inventory";
 import { freeSlug } from "./slugs";
 import { storeVariant, v1Options, v1Product, v1Variant, v3Product, type LoadedProduct, type ProductRow, type ShapeOptions } from "./shapes";
 import { collectionProducts, productNumbers, products, variants, type StoredMedia, type StoredOption } from "./tables";
@@ -596,10 +597,18 @@ export function prepareCreateProduct(ctx: Ctx, input: ProductInput, slug: string
 }
 
 /** Runs write statements plus a final re-read of the product; maps constraint failures to clear errors. */
-async function writeAndLoad(ctx: Ctx, id: string, statements: Statement[], events: EventEnvelope[], entity = "Product"): Promise<LoadedProduct> {
+async function writeAndLoad(
+  ctx: Ctx,
+  id: string,
+  statements: Statement[],
+  events: EventEnvelope[],
+  entity = "Product",
+  stock?: StockChange,
+): Promise<LoadedProduct> {
   let results: unknown[];
   try {
     results = await commit(ctx, [...statements, selectLoaded(ctx.db).where(eq(products.id, id))], events);
+    if (stock) flushStockEvents(ctx, stock);
   } catch (err) {
     if (isUniqueViolation(err, "products.slug")) throw new ApiError(409, "DUPLICATE_SLUG", "Another product already uses this slug", { message: "Slug already in use" });
     if (isAssertionFailure(err)) throw conflict(entity);
@@ -783,18 +792,25 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
   const { id: _id, numericId: _nid, createdDate: _c, minPrice: _a, maxPrice: _b, inStock: _s, quantity: _q, variantSkus: _k, ...fields } = row;
   const events = [newEvent(ctx, EventType.productChanged, id, { productId: id, changedFields: [...changed] })];
   if (variantChange.changed.length || variantChange.removed.length) events.push(variantsChangedEvent(ctx, id, variantChange.changed, variantChange.removed));
+  const writes: Statement[] = [
+    ctx.db.update(products).set({ ...fields, updatedDate: stamp, lastUpdated: stamp }).where(eq(products.id, id)),
+    ...variantChange.statements,
+  ];
+  // Writes that may move stock go through the inventory's change log (cause MANUAL) and its events.
+  const stock = variantChange.statements.length || changed.has("stock") ? manualStockChange(ctx, id, writes) : undefined;
   const loaded = await writeAndLoad(
     ctx,
     id,
     [
       expectVersion(ctx, current),
-      ctx.db.update(products).set({ ...fields, updatedDate: stamp, lastUpdated: stamp }).where(eq(products.id, id)),
-      ...variantChange.statements,
+      ...(stock ? stock.statements : writes),
       refreshSummary(ctx.db, [id], currency),
       ...events.map((e) => outboxInsert(ctx.db, e)),
       clearAssertions(ctx.db),
     ],
     events,
+    "Product",
+    stock,
   );
   return v1Product(loaded, shapeOptions(ctx, true));
 }
@@ -815,23 +831,29 @@ async function writeProductColumns(
   current: LoadedProduct,
   fields: Partial<ProductRow>,
   changedFields: string[],
-  extra: { statements?: Statement[]; events?: EventEnvelope[] } = {},
+  extra: { statements?: Statement[]; events?: EventEnvelope[]; movesStock?: boolean } = {},
 ): Promise<LoadedProduct> {
   const stamp = nextStamp(current.row.updatedDate);
   const event = newEvent(ctx, EventType.productChanged, current.row.id, { productId: current.row.id, changedFields });
   const events = [event, ...(extra.events ?? [])];
+  const writes: Statement[] = [
+    ctx.db.update(products).set({ ...fields, updatedDate: stamp, lastUpdated: stamp }).where(eq(products.id, current.row.id)),
+    ...(extra.statements ?? []),
+  ];
+  const stock = extra.movesStock ? manualStockChange(ctx, current.row.id, writes) : undefined;
   return writeAndLoad(
     ctx,
     current.row.id,
     [
       expectVersion(ctx, current),
-      ctx.db.update(products).set({ ...fields, updatedDate: stamp, lastUpdated: stamp }).where(eq(products.id, current.row.id)),
-      ...(extra.statements ?? []),
+      ...(stock ? stock.statements : writes),
       refreshSummary(ctx.db, [current.row.id], ctx.currency),
       ...events.map((e) => outboxInsert(ctx.db, e)),
       clearAssertions(ctx.db),
     ],
     events,
+    "Product",
+    stock,
   );
 }
 
@@ -847,6 +869,7 @@ export async function updateProductVariants(ctx: Ctx, id: string, overrides: Var
   const loaded = await writeProductColumns(ctx, current, {}, ["variants"], {
     statements: change.statements,
     events: [variantsChangedEvent(ctx, id, change.changed, [])],
+    movesStock: overrides.some((o) => o.stock !== undefined),
   });
   const opts = shapeOptions(ctx, true);
   return { variants: loaded.variants.map((v) => v1Variant(loaded.row, v, opts)) };
@@ -925,6 +948,7 @@ export async function deleteProductOptions(ctx: Ctx, id: string): Promise<void> 
   await writeProductColumns(ctx, current, { productOptions: [], manageVariants: false }, ["productOptions", "manageVariants"], {
     statements: change.statements,
     events: [variantsChangedEvent(ctx, id, change.changed, change.removed)],
+    movesStock: true,
   });
 }
 

@@ -239,6 +239,15 @@ function stockChange(ctx: Ctx, spec: ChangeSpec): StockChange {
   };
 }
 
+/**
+ * Wraps another domain's writes that may move stock (the catalogue's product and variant updates) into a MANUAL
+ * stock change of that product: the same snapshot, log rows, events and summaries as the inventory calls.
+ * Run its statements in the caller's batch and `flushStockEvents` after it commits.
+ */
+export function manualStockChange(ctx: Ctx, productId: string, mutations: Statement[], reason: string | null = null): StockChange {
+  return stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: [{ productId, variantId: null }], mutations });
+}
+
 /** Sends the events a committed change wrote (its outbox rows that exist and are still unflushed), after the response. */
 export function flushStockEvents(ctx: Ctx, ...changes: StockChange[]): void {
   const ids = changes.flatMap((c) => c.eventIds);
