@@ -10,7 +10,7 @@ import { isMerchant, nowIso, type Ctx } from "../platform/context";
 import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { toMinor } from "../platform/money";
-import { estimateTotalsWire, priceCart, type PricingAddress, type PricingLine, type PricingResult, type Violation } from "./pricing";
+import { computePricing, estimateTotalsWire, priceCart, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "./pricing";
 import {
   CART_INFO_FIELDS,
   MAX_LINE_ITEMS,
@@ -885,8 +885,10 @@ export interface CartTotals {
  * The cart's totals: the pricing engine over the lines that can be bought (discount rules, coupon, merchant
  * discounts, shipping, tax, fees), plus violations for the lines that cannot. One D1 round trip (the pricing reads).
  */
-export async function totalsFor(ctx: Ctx, cart: CartRow, resolved: ResolvedLine[], opts: TotalsOptions = {}): Promise<CartTotals> {
-  const result = await priceCart(ctx, pricingInput(cart, resolved, opts));
+export async function totalsFor(ctx: Ctx, cart: CartRow, resolved: ResolvedLine[], opts: TotalsOptions = {}, preloaded?: PricingConfig): Promise<CartTotals> {
+  // With the pricing rules already read (pricingReads batched with another read), no round trip is needed here.
+  const input = pricingInput(cart, resolved, opts);
+  const result = preloaded ? computePricing(preloaded, input, ctx.currency) : await priceCart(ctx, input);
   const wire = estimateTotalsWire(result);
   return {
     result,

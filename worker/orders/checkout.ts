@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { completeCartStatements, loadCarts, resolveLine, totalsFor, type CartTotals } from "../cart/cart";
-import { appliedCouponCode, recordRuleUsageStatements, redeemCouponStatement } from "../cart/pricing";
+import { appliedCouponCode, pricingReads, recordRuleUsageStatements, redeemCouponStatement } from "../cart/pricing";
 import { cleanAddress, lineItemShape, type CartRow, type LineRow, type ResolvedLine } from "../cart/shapes";
 import { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, type StoredContactDetails } from "../cart/tables";
 import { sendEmail } from "../email/send";
@@ -98,10 +98,11 @@ export interface PricedCheckout {
   totals: CartTotals;
 }
 
-/** Re-prices a checkout: live catalogue prices and stock, then the pricing engine (two D1 round trips). */
+/** Re-prices a checkout: live catalogue prices and stock and the pricing rules in one D1 round trip, then the engine. */
 export async function priceCheckout(ctx: Ctx, row: CheckoutRow): Promise<PricedCheckout> {
   const productIds = row.lineItems.filter((l) => l.catalogItemId && !l.custom).map((l) => l.catalogItemId!);
-  const loaded = await loadCarts(ctx, [{ kind: row.ownerKind, id: row.ownerId }], productIds);
+  const rules = pricingReads(ctx.db, row.couponCode);
+  const loaded = await loadCarts(ctx, [{ kind: row.ownerKind, id: row.ownerId }], productIds, rules.statements);
   const resolved = row.lineItems.map((l, i) => resolveLine(lineRowOf(row, l, i), loaded.products, row.currency, ctx.origin));
   const pseudoCart = {
     couponCode: row.couponCode,
@@ -110,11 +111,17 @@ export async function priceCheckout(ctx: Ctx, row: CheckoutRow): Promise<PricedC
     contactInfo: null,
     currency: row.currency,
   } as unknown as CartRow;
-  const totals = await totalsFor(ctx, pseudoCart, resolved, {
-    selectedShippingOption: row.selectedShippingOption ?? null,
-    shippingAddress: row.shippingAddress ?? null,
-    billingAddress: row.billingAddress ?? row.shippingAddress ?? null,
-  });
+  const totals = await totalsFor(
+    ctx,
+    pseudoCart,
+    resolved,
+    {
+      selectedShippingOption: row.selectedShippingOption ?? null,
+      shippingAddress: row.shippingAddress ?? null,
+      billingAddress: row.billingAddress ?? row.shippingAddress ?? null,
+    },
+    rules.finish(loaded.extra),
+  );
   return { resolved, totals };
 }
 
@@ -415,9 +422,13 @@ export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest)
     outboxInsert(ctx.db, createdEvent),
     ...(paymentEvent ? [outboxInsert(ctx.db, paymentEvent)] : []),
     clearAssertions(ctx.db),
+    // The order number the batch assigned, read back in the same round trip.
+    ctx.db.select({ number: orders.number }).from(orders).where(eq(orders.id, orderId)),
   ];
+  let number = 0;
   try {
-    await ctx.db.batch(statements as [Statement, ...Statement[]]);
+    const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown[];
+    number = (results[results.length - 1] as { number: number }[])[0]?.number ?? 0;
   } catch (err) {
     if (charge) await provider.refund(charge.transactionId, total, currency).catch((e) => console.error("refund after failed order", e));
     // Another request placed this checkout's order first: answer it (idempotent).
@@ -436,7 +447,6 @@ export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest)
   // The confirmation email: recorded in D1 now (the mailbox), delivered after the response when configured.
   if (email) {
     try {
-      const [{ number } = { number: 0 }] = await ctx.db.select({ number: orders.number }).from(orders).where(eq(orders.id, orderId));
       await sendEmail(ctx, email, "order-confirmation", {
         orderNumber: String(number),
         orderId,
