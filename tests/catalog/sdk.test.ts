@@ -1,7 +1,7 @@
-import { SELF } from "cloudflare:test";
 import { ApiKeyStrategy, createClient } from "@wix/sdk";
 import { collections, products } from "@wix/stores";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { redirectWixHosts } from "../wix-sdk-host";
 import { OWNER_KEY, unique } from "../helpers";
 
 /**
@@ -10,35 +10,7 @@ import { OWNER_KEY, unique } from "../helpers";
  * query, headers and body, to the Worker; everything else the SDK does is its own.
  */
 
-interface Sent {
-  method: string;
-  host: string;
-  path: string;
-  search: string;
-  headers: Headers;
-}
-
-let sent: Sent[] = [];
-let realFetch: typeof fetch;
-
-const WIX_HOSTS = new Set(["www.wixapis.com", "edge.wixapis.com"]);
-
-beforeEach(() => {
-  sent = [];
-  realFetch = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    if (!WIX_HOSTS.has(url.host)) return realFetch(input, init);
-    sent.push({ method: request.method, host: url.host, path: url.pathname, search: url.search, headers: new Headers(request.headers) });
-    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-    return SELF.fetch(`https://shop.test${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
-  };
-});
-
-afterEach(() => {
-  globalThis.fetch = realFetch;
-});
+const sent = redirectWixHosts();
 
 /** The merchant's client: the owner API key, as an admin integration would use it. */
 const merchant = () => createClient({ modules: { products, collections }, auth: ApiKeyStrategy({ apiKey: OWNER_KEY, siteId: "site-1" }) });
@@ -159,7 +131,7 @@ describe("the Wix SDK against the Worker: products", () => {
     const { collection } = await client.products.createCollection({ name: `Query ${tag}` });
     await client.products.addProductsToCollection(collection!._id!, made.map((p) => p._id!));
 
-    sent = [];
+    sent.length = 0;
     const page = await reader()
       .products.queryProducts()
       .hasSome("collectionIds", [collection!._id!])
@@ -202,7 +174,7 @@ describe("the Wix SDK against the Worker: products", () => {
     const tag = unique();
     const real = [await createPlain(client, `In ${tag} a`, 5), await createPlain(client, `In ${tag} b`, 6), await createPlain(client, `In ${tag} c`, 7)];
     const ids = [...real.map((p) => p._id!), ...Array.from({ length: 117 }, () => crypto.randomUUID())];
-    sent = [];
+    sent.length = 0;
     const result = await reader().products.queryProducts().in("_id", ids).ascending("priceData.price").find();
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ method: "POST", path: "/stores-reader/v1/products/query-platformized", search: "" });
@@ -439,7 +411,7 @@ describe("the Wix SDK against the Worker: collections", () => {
     const tag = unique();
     const { collection } = await client.products.createCollection({ name: `Fallback ${tag}` });
     const ids = [collection!._id!, ...Array.from({ length: 119 }, () => crypto.randomUUID())];
-    sent = [];
+    sent.length = 0;
     const found = await reader().collections.queryCollections().in("_id", ids).find();
     expect(sent[0]).toMatchObject({ method: "POST", path: "/v2/collections/query" });
     expect(found.items.map((c) => c._id)).toEqual([collection!._id]);

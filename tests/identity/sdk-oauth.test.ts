@@ -1,7 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { createClient, OAuthStrategy } from "@wix/sdk";
 import { products } from "@wix/stores";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { redirectWixHosts } from "../wix-sdk-host";
 import { api, OWNER_KEY, unique } from "../helpers";
 import { CLIENT_ID, createIdentity, sessionTokenFor, tokenRecord } from "./oauth-helpers";
 
@@ -10,34 +11,7 @@ import { CLIENT_ID, createIdentity, sessionTokenFor, tokenRecord } from "./oauth
  * whatever the SDK sends to www/edge.wixapis.com goes, unchanged, to the Worker.
  */
 
-interface Sent {
-  method: string;
-  host: string;
-  path: string;
-  authorization: string | null;
-  body: string | undefined;
-}
-
-let sent: Sent[] = [];
-let realFetch: typeof fetch;
-const WIX_HOSTS = new Set(["www.wixapis.com", "edge.wixapis.com"]);
-
-beforeEach(() => {
-  sent = [];
-  realFetch = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    if (!WIX_HOSTS.has(url.host)) return realFetch(input, init);
-    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
-    sent.push({ method: request.method, host: url.host, path: url.pathname, authorization: request.headers.get("authorization"), body });
-    return SELF.fetch(`https://shop.test${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
-  };
-});
-
-afterEach(() => {
-  globalThis.fetch = realFetch;
-});
+const sent = redirectWixHosts();
 
 const REDIRECT_URI = "https://app.example/callback";
 

@@ -1,32 +1,13 @@
-import { SELF } from "cloudflare:test";
 import { ApiKeyStrategy, createClient } from "@wix/sdk";
 import { inventory } from "@wix/stores";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { redirectWixHosts } from "../wix-sdk-host";
 import { OWNER_KEY } from "../helpers";
 import { DEFAULT_VARIANT_ID, logRows, sizedProduct, stockOf, trackedProduct, variantOf } from "./inventory-fixtures";
 
 /** The unmodified Wix SDK's `inventory` module (ApiKeyStrategy) against the Worker, only the host redirected. */
 
-const WIX_HOSTS = new Set(["www.wixapis.com", "edge.wixapis.com"]);
-let realFetch: typeof fetch;
-let sent: { method: string; path: string; body: string }[] = [];
-
-beforeEach(() => {
-  sent = [];
-  realFetch = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    if (!WIX_HOSTS.has(url.host)) return realFetch(input, init);
-    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
-    sent.push({ method: request.method, path: url.pathname, body: body ?? "" });
-    return SELF.fetch(`https://shop.test${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
-  };
-});
-
-afterEach(() => {
-  globalThis.fetch = realFetch;
-});
+const sent = redirectWixHosts();
 
 const client = () => createClient({ modules: { inventory }, auth: ApiKeyStrategy({ apiKey: OWNER_KEY, siteId: "site-1" }) });
 

@@ -1,7 +1,7 @@
-import { SELF } from "cloudflare:test";
 import { checkout, currentCart, orders } from "@wix/ecom";
 import { ApiKeyStrategy, createClient, OAuthStrategy } from "@wix/sdk";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { redirectWixHosts } from "../wix-sdk-host";
 import { OWNER_KEY } from "../helpers";
 import { CLIENT_ID } from "../identity/oauth-helpers";
 import { STORES } from "../cart/cart-fixtures";
@@ -10,23 +10,7 @@ import { ADDRESS, CONTACT } from "./order-fixtures";
 
 /** The unmodified `@wix/ecom` checkout and orders modules against the Worker (only the host is redirected). */
 
-let realFetch: typeof fetch;
-const WIX_HOSTS = new Set(["www.wixapis.com", "edge.wixapis.com"]);
-
-beforeEach(() => {
-  realFetch = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    if (!WIX_HOSTS.has(url.host)) return realFetch(input, init);
-    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
-    return SELF.fetch(`https://shop.test${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
-  };
-});
-
-afterEach(() => {
-  globalThis.fetch = realFetch;
-});
+redirectWixHosts();
 
 it("checkout → order → merchant search and cancel through the SDK", async () => {
   const p = await trackedProduct(4, { priceData: { price: 9 } });
