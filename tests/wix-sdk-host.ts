@@ -40,3 +40,37 @@ export function redirectWixHosts(): SentRequest[] {
   });
   return sent;
 }
+
+/** What a rejected SDK call surfaces (wire doc §1.6); fails the test if the call resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the SDK call to reject");
+}
+
+/** The part of an OAuthStrategy client's `auth` the headless member login uses. */
+interface OAuthClientAuth {
+  generateOAuthData(redirectUri: string, originalUri?: string): any;
+  getAuthUrl(oauthData: any, opts?: any): Promise<{ authUrl: string }>;
+  parseFromUrl(url: string, responseMode?: "query" | "fragment" | "web_message"): { code?: string; state?: string; error?: string };
+  getMemberTokens(code: string, state: string, oauthData: any): Promise<any>;
+}
+
+/**
+ * Member tokens the headless way (wire doc §3): getAuthUrl with prompt none, response mode query and the session
+ * token login gave; follow the authorize URL; getMemberTokens with the code. The caller decides whether to setTokens.
+ */
+export async function sdkMemberTokens(auth: OAuthClientAuth, sessionToken: string, redirectUri = "https://app.example/callback") {
+  const oauthData = auth.generateOAuthData(redirectUri, "https://app.example/");
+  // The SDK's code reads opts.sessionToken (wire doc §3); its published types do not list it yet.
+  const { authUrl } = await auth.getAuthUrl(oauthData, { prompt: "none", responseMode: "query", sessionToken });
+  const res = await SELF.fetch(authUrl, { redirect: "manual" });
+  const location = res.headers.get("location");
+  if (res.status !== 302 || !location) throw new Error(`authorize answered ${res.status} without a redirect`);
+  const { code, state, error } = auth.parseFromUrl(location, "query");
+  if (error || !code || !state) throw new Error(`authorize gave no code: ${error ?? location}`);
+  return { tokens: await auth.getMemberTokens(code, state, oauthData), oauthData, code, authUrl };
+}

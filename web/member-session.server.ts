@@ -2,6 +2,7 @@ import { redirectDocument } from "react-router";
 import { authorize, challengeOf, exchangeToken, revokeRefreshToken, savePendingAuthRequest, validateAuthRequest } from "../worker/identity/oauth";
 import { randomSecret } from "../worker/identity/one-time";
 import type { Ctx } from "../worker/platform/context";
+import { withSessionToken } from "./auth.server";
 import { clearSession, commitMemberSession, readSessionCookie, storefrontClientId } from "./session.server";
 
 /**
@@ -41,6 +42,16 @@ export async function memberLogin(ctx: Ctx, request: Request, sessionToken: stri
   const previous = readSessionCookie(request);
   if (previous?.refreshToken) ctx.waitUntil(revokeRefreshToken(ctx, previous.refreshToken));
   return redirectDocument(next, { headers: { "Set-Cookie": commitMemberSession(tokens), "Cache-Control": "no-store" } });
+}
+
+/**
+ * What a page does after login, register, verify or reset succeeded with a session token: continue an OAuth flow
+ * that sent the shopper here (`returnTo`, with the token appended), or sign the storefront session in as the member.
+ */
+export async function continueAfterSignIn(ctx: Ctx, request: Request, sessionToken: string, returnTo: string | null): Promise<Response> {
+  return returnTo
+    ? redirectDocument(withSessionToken(returnTo, sessionToken), { headers: { "Cache-Control": "no-store" } })
+    : memberLogin(ctx, request, sessionToken, "/");
 }
 
 /** Logs the storefront session out: revokes its refresh token (and so its access tokens) and clears the cookie. */

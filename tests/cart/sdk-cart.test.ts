@@ -1,8 +1,7 @@
-import { SELF } from "cloudflare:test";
 import { currentCart } from "@wix/ecom";
 import { createClient, OAuthStrategy } from "@wix/sdk";
 import { describe, expect, it } from "vitest";
-import { redirectWixHosts } from "../wix-sdk-host";
+import { redirectWixHosts, rejection, sdkMemberTokens } from "../wix-sdk-host";
 import { merchant, unique } from "../helpers";
 import { CLIENT_ID, createIdentity, sessionTokenFor } from "../identity/oauth-helpers";
 import { createPlain, createTee, STORES } from "./cart-fixtures";
@@ -22,23 +21,10 @@ function storefront() {
 
 type Storefront = ReturnType<typeof storefront>;
 
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the SDK call to reject");
-}
 
-/** Member tokens the headless way (wire doc §3): getAuthUrl with a session token, follow it, getMemberTokens. */
+/** Member tokens the headless way (tests/wix-sdk-host.ts), set on the client. */
 async function logIn(client: Storefront, identityId: string) {
-  const oauthData = client.auth.generateOAuthData(REDIRECT_URI, "https://app.example/");
-  const opts = { prompt: "none", responseMode: "query", sessionToken: await sessionTokenFor(identityId) } as { prompt: "none"; responseMode: "query" };
-  const { authUrl } = await client.auth.getAuthUrl(oauthData, opts);
-  const res = await SELF.fetch(authUrl, { redirect: "manual" });
-  const { code, state } = client.auth.parseFromUrl(res.headers.get("location")!, "query");
-  client.auth.setTokens(await client.auth.getMemberTokens(code!, state!, oauthData));
+  client.auth.setTokens((await sdkMemberTokens(client.auth, await sessionTokenFor(identityId), REDIRECT_URI)).tokens);
 }
 
 async function createCoupon(percentOffRate: number) {

@@ -1,7 +1,7 @@
 import { ApiKeyStrategy, createClient } from "@wix/sdk";
 import { collections, products } from "@wix/stores";
 import { describe, expect, it } from "vitest";
-import { redirectWixHosts } from "../wix-sdk-host";
+import { redirectWixHosts, rejection } from "../wix-sdk-host";
 import { OWNER_KEY, unique } from "../helpers";
 
 /**
@@ -46,15 +46,6 @@ async function createPlain(client: Client, name: string, price: number) {
   return product!;
 }
 
-/** What a rejected SDK call surfaces (wire doc §1.6). */
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the SDK call to reject");
-}
 
 describe("the Wix SDK against the Worker: products", () => {
   it("creates a product with options and priceData, and reads it back with Dates and numbers", async () => {

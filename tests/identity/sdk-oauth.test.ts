@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { createClient, OAuthStrategy } from "@wix/sdk";
 import { products } from "@wix/stores";
 import { describe, expect, it } from "vitest";
-import { redirectWixHosts } from "../wix-sdk-host";
+import { redirectWixHosts, rejection, sdkMemberTokens } from "../wix-sdk-host";
 import { api, OWNER_KEY, unique } from "../helpers";
 import { CLIENT_ID, createIdentity, sessionTokenFor, tokenRecord } from "./oauth-helpers";
 
@@ -21,27 +21,12 @@ function storefront() {
 
 type Storefront = ReturnType<typeof storefront>;
 
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected a rejection");
-}
 
-/** Member tokens the headless way: getAuthUrl (prompt none, query, session token) → follow fullUrl → getMemberTokens. */
+/** Member tokens the headless way, through the SDK's own auth calls (tests/wix-sdk-host.ts). */
 async function memberLogin(client: Storefront, sessionToken: string) {
-  const oauthData = client.auth.generateOAuthData(REDIRECT_URI, "https://app.example/");
-  // The SDK's code reads opts.sessionToken (wire doc §3); its published types do not list it yet.
-  const opts = { prompt: "none", responseMode: "query", sessionToken } as { prompt: "none"; responseMode: "query" };
-  const { authUrl } = await client.auth.getAuthUrl(oauthData, opts);
-  expect(authUrl.startsWith("https://shop.test/oauth2/authorize?")).toBe(true);
-  const res = await SELF.fetch(authUrl, { redirect: "manual" });
-  expect(res.status).toBe(302);
-  const { code, state, error } = client.auth.parseFromUrl(res.headers.get("location")!, "query");
-  expect(error).toBeUndefined();
-  return { tokens: await client.auth.getMemberTokens(code!, state!, oauthData), oauthData, code: code! };
+  const result = await sdkMemberTokens(client.auth, sessionToken, REDIRECT_URI);
+  expect(result.authUrl.startsWith("https://shop.test/oauth2/authorize?")).toBe(true);
+  return result;
 }
 
 /** A new member and the session token login gives, through the SDK's own register and login. */

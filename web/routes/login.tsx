@@ -1,9 +1,9 @@
-import { data, Form, Link, redirectDocument, useActionData, useLoaderData } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { login } from "../../worker/identity/members";
 import { loginRequest, parseIdentity } from "../../worker/identity/schemas";
-import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, withSessionToken } from "../auth.server";
+import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo } from "../auth.server";
 import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
-import { memberLogin } from "../member-session.server";
+import { continueAfterSignIn } from "../member-session.server";
 import type { Route } from "./+types/login";
 
 export function meta() {
@@ -25,12 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const req = parseIdentity(loginRequest, { loginId: { email }, password: field(form, "password"), captchaTokens: captchaTokensOf(form) });
     const result = await login(context.services, req, clientOf(request));
-    if (result.state === "SUCCESS") {
-      // With a return path (an OAuth flow), continue there; otherwise sign the storefront session in as the member.
-      throw returnTo
-        ? redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore })
-        : await memberLogin(context.services, request, result.sessionToken, "/");
-    }
+    if (result.state === "SUCCESS") throw await continueAfterSignIn(context.services, request, result.sessionToken, returnTo);
     return { outcome: outcomeOf(result), email, returnTo, problem: null };
   } catch (err) {
     if (err instanceof Response) throw err;

@@ -1,10 +1,10 @@
-import { data, Form, Link, redirectDocument, useActionData, useLoaderData } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { register } from "../../worker/identity/members";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../worker/identity/passwords";
 import { parseIdentity, registerRequest } from "../../worker/identity/schemas";
-import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, withSessionToken } from "../auth.server";
+import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo } from "../auth.server";
 import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
-import { memberLogin } from "../member-session.server";
+import { continueAfterSignIn } from "../member-session.server";
 import type { Route } from "./+types/register";
 
 export function meta() {
@@ -34,12 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       captchaTokens: captchaTokensOf(form),
     });
     const result = await register(context.services, req, clientOf(request));
-    if (result.state === "SUCCESS") {
-      // With a return path (an OAuth flow), continue there; otherwise sign the storefront session in as the member.
-      throw returnTo
-        ? redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore })
-        : await memberLogin(context.services, request, result.sessionToken, "/");
-    }
+    if (result.state === "SUCCESS") throw await continueAfterSignIn(context.services, request, result.sessionToken, returnTo);
     return { outcome: outcomeOf(result), entered, returnTo, problem: null };
   } catch (err) {
     if (err instanceof Response) throw err;

@@ -1,9 +1,9 @@
-import { data, Link, redirectDocument, useActionData } from "react-router";
+import { data, Link, useActionData } from "react-router";
 import { resendCode, verifyCode } from "../../worker/identity/members";
 import { parseIdentity, resendRequest, verifyCodeRequest } from "../../worker/identity/schemas";
-import { clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, withSessionToken } from "../auth.server";
+import { clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo } from "../auth.server";
 import { OutcomeMessage, VerifyCodeForm } from "../components/auth";
-import { memberLogin } from "../member-session.server";
+import { continueAfterSignIn } from "../member-session.server";
 import type { Route } from "./+types/verify";
 
 export function meta() {
@@ -28,12 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return { ...base, outcome: null, resent: true, problem: null };
     }
     const result = await verifyCode(context.services, parseIdentity(verifyCodeRequest, { stateToken, code: field(form, "code") }), clientOf(request));
-    if (result.state === "SUCCESS") {
-      // With a return path (an OAuth flow), continue there; otherwise sign the storefront session in as the member.
-      throw returnTo
-        ? redirectDocument(withSessionToken(returnTo, result.sessionToken), { headers: noStore })
-        : await memberLogin(context.services, request, result.sessionToken, "/");
-    }
+    if (result.state === "SUCCESS") throw await continueAfterSignIn(context.services, request, result.sessionToken, returnTo);
     return { ...base, outcome: outcomeOf(result), resent: false, problem: null };
   } catch (err) {
     if (err instanceof Response) throw err;

@@ -16,6 +16,30 @@ export function ownerCredentials(env: Env): { email: string; password: string } 
   return { email: email.trim().toLowerCase(), password };
 }
 
+/**
+ * Inserts an ACTIVE, verified account with a hashed password unless the email is taken (never overwrites).
+ * Returns whether it was inserted.
+ */
+async function insertReadyIdentity(ctx: Ctx, email: string, password: string, role: "OWNER" | "MEMBER", profile: Record<string, unknown>): Promise<boolean> {
+  const now = nowIso();
+  const result = await ctx.db
+    .insert(identities)
+    .values({
+      id: newId(),
+      email,
+      passwordHash: await hashPassword(password),
+      status: "ACTIVE",
+      pendingReasons: [],
+      role,
+      emailVerified: true,
+      profile,
+      createdDate: now,
+      updatedDate: now,
+    })
+    .onConflictDoNothing({ target: identities.email });
+  return result.meta.changes === 1;
+}
+
 export interface EnsureOwnerResult {
   /** Whether this call created the account. */
   created: boolean;
@@ -40,23 +64,7 @@ export async function ensureOwner(ctx: Ctx): Promise<EnsureOwnerResult> {
   if (password.length < PASSWORD_MIN_LENGTH) {
     return { created: false, email: null, reason: `OWNER_PASSWORD is shorter than ${PASSWORD_MIN_LENGTH} characters` };
   }
-  const now = nowIso();
-  const result = await ctx.db
-    .insert(identities)
-    .values({
-      id: newId(),
-      email,
-      passwordHash: await hashPassword(password),
-      status: "ACTIVE",
-      pendingReasons: [],
-      role: "OWNER",
-      emailVerified: true,
-      profile: {},
-      createdDate: now,
-      updatedDate: now,
-    })
-    .onConflictDoNothing({ target: identities.email });
-  if (result.meta.changes === 1) return { created: true, email };
+  if (await insertReadyIdentity(ctx, email, password, "OWNER", {})) return { created: true, email };
   // The email is taken: by an owner created concurrently, or by someone else's account, which stays theirs.
   const [existing] = await ctx.db.select({ role: identities.role }).from(identities).where(eq(identities.email, email)).limit(1);
   if (existing?.role === "OWNER") return { created: false, email };
@@ -71,21 +79,5 @@ export async function ensureDemoShopper(ctx: Ctx): Promise<{ created: boolean; e
   const { DEMO_SHOPPER_EMAIL: rawEmail, DEMO_SHOPPER_PASSWORD: password } = ctx.env as { DEMO_SHOPPER_EMAIL?: string; DEMO_SHOPPER_PASSWORD?: string };
   const email = rawEmail?.trim().toLowerCase();
   if (ctx.env.ENVIRONMENT === "production" || !email || !password || password.length < PASSWORD_MIN_LENGTH) return { created: false, email: null };
-  const now = nowIso();
-  const result = await ctx.db
-    .insert(identities)
-    .values({
-      id: newId(),
-      email,
-      passwordHash: await hashPassword(password),
-      status: "ACTIVE",
-      pendingReasons: [],
-      role: "MEMBER",
-      emailVerified: true,
-      profile: { firstName: "Demo", lastName: "Shopper" },
-      createdDate: now,
-      updatedDate: now,
-    })
-    .onConflictDoNothing({ target: identities.email });
-  return { created: result.meta.changes === 1, email };
+  return { created: await insertReadyIdentity(ctx, email, password, "MEMBER", { firstName: "Demo", lastName: "Shopper" }), email };
 }
