@@ -1,13 +1,32 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
 export default [
+  // Catalogue: browsing, search and product pages.
   index("routes/home.tsx"),
-  // Member login pages (plain forms; they call the identity services in-process).
+  route("shop", "routes/shop.tsx"),
+  route("collections/:slug", "routes/collection.tsx"),
+  route("search", "routes/search.tsx"),
+  route("products/:slug", "routes/product.tsx"),
+  route("sitemap.xml", "routes/sitemap.tsx"),
+  route("robots.txt", "routes/robots.tsx"),
+  // Cart, checkout and the order confirmation.
+  route("cart", "routes/cart.tsx"),
+  route("checkout", "routes/checkout.tsx"),
+  route("orders/:orderId/confirmation", "routes/order-confirmation.tsx"),
+  // Member pages (plain forms; they call the identity services in-process).
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
   route("verify", "routes/verify.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
   route("logout", "routes/logout.tsx"),
+  layout("routes/account.tsx", [
+    route("account", "routes/account-info.tsx"),
+    route("account/orders", "routes/account-orders.tsx"),
+    route("account/orders/:orderId", "routes/account-order.tsx"),
+  ]),
+  // Links from emails: restore an abandoned cart; unsubscribe from marketing emails.
+  route("cart/recover/:token", "routes/cart-recover.tsx"),
+  route("email/unsubscribe", "routes/unsubscribe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -17,6 +17,10 @@ import { redirectsRoutes } from "./identity/routes/redirects";
 import { sessionEndRoutes } from "./identity/routes/session-end";
 import { staffRoutes } from "./identity/routes/staff";
 import { verificationRoutes } from "./identity/routes/verification";
+import { automationRoutes } from "./automations/routes";
+import { taskRoutes } from "./automations/task-routes";
+import { eventRoutes } from "./events/routes";
+import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
 import { storeCurrency, type Ctx } from "./platform/context";
 import { openDb, type RoundTrips } from "./platform/db";
 import { ApiError, errorBody, systemErrorBody } from "./platform/errors";
@@ -27,7 +31,7 @@ import { armSweeper } from "./events/sweeper";
 let sweeperChecked = false;
 
 /** Path prefixes the API owns; everything else is a page (DESIGN.md §5). */
-const API_PREFIXES = ["/v1/", "/v2/", "/v3/", "/ecom/", "/stores/", "/stores-reader/", "/_api/", "/oauth2/", "/webhooks/", "/api/"];
+const API_PREFIXES = ["/v1/", "/v2/", "/v3/", "/ecom/", "/stores/", "/stores-reader/", "/_api/", "/oauth2/", "/webhooks/", "/api/", "/back-in-stock-service/"];
 
 export function isApiPath(path: string): boolean {
   return API_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1));
@@ -120,6 +124,14 @@ for (const base of ["/v1/carts/current", "/ecom/v1/carts/current"]) app.route(ba
 app.route("/", pricingRoutes);
 app.route("/", inventoryRoutes);
 for (const base of ["/v1", "/ecom/v1"]) app.route(base, orderRoutes);
+
+// Events: incoming webhooks, outgoing webhook subscriptions, failed events, merchant tasks, and the automations'
+// calls (abandoned checkouts, back-in-stock requests).
+app.route("/webhooks", incomingWebhookRoutes);
+app.route("/api/v1", webhookAdminRoutes);
+app.route("/api/v1", eventRoutes);
+app.route("/api/v1", taskRoutes);
+app.route("/", automationRoutes);
 
 // An API path nobody serves: a 404 in the error shape, not a page.
 app.all("*", async (c, next) => {

@@ -13,7 +13,7 @@ export default {
   },
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext) {
     // The cron is the watchdog of the sweeper's alarm, and sweeps once itself in case the alarm is late.
-    const results = await Promise.allSettled([armSweeper(env), runSweeps(env)]);
+    const results = await Promise.allSettled([armSweeper(env), runSweeps(env, { waitUntil: (p) => ctx.waitUntil(p) })]);
     for (const r of results) if (r.status === "rejected") console.error("scheduled sweep failed", r.reason);
   },
 } satisfies ExportedHandler<Env, unknown>;

@@ -10,7 +10,6 @@ import {
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
-import { processors, type Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { EventType } from "../../worker/events/types";
 import { OWNER_KEY, unique } from "../helpers";
@@ -239,121 +238,5 @@ describe("outbox", () => {
     expect((await row(huge.id))!).toMatchObject({ flushed_at: null, attempts: 1 });
     // Out of the way for the other tests' sweeps.
     await env.DB.prepare("DELETE FROM outbox WHERE id = ?").bind(huge.id).run();
-  });
-});
-
-describe("event consumer", () => {
-  const envelope = (type: string, overrides: Partial<EventEnvelope> = {}): EventEnvelope => ({
-    id: crypto.randomUUID(),
-    type,
-    entityId: crypto.randomUUID(),
-    eventTime: new Date().toISOString(),
-    actor: { type: "APP", id: "owner" },
-    data: { productId: "p-1" },
-    ...overrides,
-  });
-  const message = (body: unknown, attempts = 1) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts, body });
-
-  /** Registers processors for a test-only event type, removed again afterwards. */
-  async function withProcessor<T>(type: string, processor: Processor, run: () => Promise<T>): Promise<T> {
-    processors[type] = [processor];
-    try {
-      return await run();
-    } finally {
-      delete processors[type];
-    }
-  }
-
-  it("hands valid envelopes to their processors and acks them", async () => {
-    const seen: EventEnvelope[] = [];
-    const a = envelope("test.Seen");
-    const b = envelope(EventType.productCreated, { actor: { type: "ANONYMOUS_VISITOR", id: null } });
-    const batch = createMessageBatch("edge-storefront-events", [message(a), message(b)]);
-    const ctx = createExecutionContext();
-    await withProcessor(
-      "test.Seen",
-      async (event) => {
-        seen.push(event);
-      },
-      () => worker.queue(batch, env, ctx),
-    );
-    const result = await getQueueResult(batch, ctx);
-    expect(result.retryBatch.retry).toBe(false);
-    expect(result.retryMessages).toEqual([]);
-    expect(result.explicitAcks.sort()).toEqual(batch.messages.map((m) => m.id).sort());
-    expect(seen).toEqual([a]);
-    expectEnvelope(seen[0]);
-  });
-
-  it("acks and logs a malformed envelope instead of redelivering it forever", async () => {
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const good = message(envelope("test.Nothing"));
-    const bad = [
-      message({ hello: "world" }),
-      message("not an object"),
-      message({ ...envelope("test.Nothing"), eventTime: null }),
-      message({ ...envelope("test.Nothing"), actor: { type: "APP" } }),
-    ];
-    const batch = createMessageBatch("edge-storefront-events", [good, ...bad]);
-    const ctx = createExecutionContext();
-    await worker.queue(batch, env, ctx);
-    const result = await getQueueResult(batch, ctx);
-    expect(result.retryMessages).toEqual([]);
-    expect(result.explicitAcks.sort()).toEqual([good, ...bad].map((m) => m.id).sort());
-    const logged = errors.mock.calls.filter((c) => String(c[0]).includes("malformed envelope")).map((c) => c[1]);
-    expect(logged.sort()).toEqual(bad.map((m) => m.id).sort());
-  });
-
-  it("retries a message whose processor fails, with a delay that grows with its attempts", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    const calls: string[] = [];
-    const first = message(envelope("test.Failing"), 1);
-    const third = message(envelope("test.Failing"), 3);
-    const other = message(envelope("test.Other"));
-    const batch = createMessageBatch("edge-storefront-events", [first, other, third]);
-    // The pool's result lists retried ids only, so the delay is read from the retry() calls themselves.
-    const retrySpies = batch.messages.map((m) => vi.spyOn(m, "retry"));
-    const ctx = createExecutionContext();
-    processors["test.Other"] = [async (e) => void calls.push(e.id)];
-    try {
-      await withProcessor(
-        "test.Failing",
-        async (e) => {
-          calls.push(e.id);
-          throw new Error("downstream unavailable");
-        },
-        () => worker.queue(batch, env, ctx),
-      );
-    } finally {
-      delete processors["test.Other"];
-    }
-    const result = await getQueueResult(batch, ctx);
-    // Only the failing messages are retried; the rest of the batch is acked.
-    expect(result.explicitAcks).toEqual([other.id]);
-    expect(result.retryMessages.map((r: { msgId: string }) => r.msgId).sort()).toEqual([first.id, third.id].sort());
-    expect(retrySpies[1]).not.toHaveBeenCalled();
-    const delay = (spy: (typeof retrySpies)[number]) => (spy.mock.calls[0][0] as QueueRetryOptions).delaySeconds!;
-    expect(retrySpies[0]).toHaveBeenCalledTimes(1);
-    expect(retrySpies[2]).toHaveBeenCalledTimes(1);
-    expect(delay(retrySpies[0])).toBeGreaterThan(0);
-    expect(delay(retrySpies[2])).toBeGreaterThan(delay(retrySpies[0]));
-    // Queues caps a retry delay at 12 hours.
-    expect(delay(retrySpies[2])).toBeLessThanOrEqual(43_200);
-    expect(calls).toHaveLength(3);
-    expect(processors["test.Failing"]).toBeUndefined();
-  });
-
-  it("acks and logs dead letters without running processors again", async () => {
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const dead = envelope("test.Dead");
-    const calls: string[] = [];
-    const batch = createMessageBatch("edge-storefront-events-dlq", [message(dead, 6), message({ broken: true })]);
-    const ctx = createExecutionContext();
-    await withProcessor("test.Dead", async (e) => void calls.push(e.id), () => worker.queue(batch, env, ctx));
-    const result = await getQueueResult(batch, ctx);
-    expect(result.retryMessages).toEqual([]);
-    expect(result.explicitAcks.sort()).toEqual(batch.messages.map((m) => m.id).sort());
-    expect(calls).toEqual([]);
-    expect(errors.mock.calls.some((c) => c.includes(dead.id) && c.includes("test.Dead"))).toBe(true);
   });
 });

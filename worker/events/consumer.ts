@@ -1,11 +1,19 @@
+import { sql } from "drizzle-orm";
 import { z } from "zod";
-import type { EventEnvelope } from "./outbox";
+import { nowIso, systemCtx, type Ctx } from "../platform/context";
+import { openDb, type Db } from "../platform/db";
+import type { EventEnvelope, Statement } from "./outbox";
+import { jobs, payloadSchemas, processors } from "./registry";
+import { eventFailures, processedEvents } from "./tables";
 
 /**
- * The EVENTS queue consumer. Each message is one event envelope from the outbox; processors registered for its
- * type run in turn. Delivery is at least once, so processors must be idempotent (they key their work on the
- * event id). A failing message is retried alone with a growing delay; after the queue's max_retries it goes to
- * the dead-letter queue.
+ * The EVENTS queue consumer. A message is either an event envelope (from the outbox or an incoming webhook) or a
+ * job (`{ kind, id, … }`, e.g. one outgoing webhook delivery). Delivery is at least once, so:
+ * - every processor of an event runs at most once in effect: it writes `p.done()` (its processed-event row) in the
+ *   same D1 batch as its effect, and a redelivered event skips the processors already recorded;
+ * - a failure retries that message alone with a growing delay, recorded as RETRYING with the error; after the
+ *   queue's max_retries the message reaches the dead-letter queue and is recorded DEAD, where the merchant can see
+ *   and replay it (worker/events/failures.ts). Nothing is dropped silently: even a malformed message is recorded.
  */
 
 export const envelopeSchema = z.object({
@@ -18,33 +26,155 @@ export const envelopeSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
-export type Processor = (event: EventEnvelope, env: Env, ctx: ExecutionContext) => Promise<void>;
+const jobSchema = z.object({ kind: z.string().min(1), id: z.string().min(1) }).loose();
 
-/** Processors by event type. Catalogue events have none yet: outgoing webhooks and automations register here. */
-export const processors: Record<string, Processor[]> = {};
+/** What a processor gets besides the event. */
+export interface ProcessorContext {
+  env: Env;
+  db: Db;
+  /** The shop acting on its own (an APP actor named after the processor), for calling services. */
+  ctx: Ctx;
+  /** How many times this message has been delivered (1 on the first try). */
+  attempts: number;
+  /**
+   * The statement that records this event as processed by this processor. Put it in the batch that makes the
+   * processor's effect, so effect and record commit together. If the processor never asks for it, the consumer
+   * records the event after the processor returns.
+   */
+  done(): Statement;
+}
 
-export async function handleEventBatch(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+export interface Processor<T = Record<string, unknown>> {
+  /** Stable and unique: it keys the processed-event records. */
+  name: string;
+  /** The event types it handles, or "*" for every event. */
+  types: readonly string[] | "*";
+  /** `data` is the event's data parsed by the type's payload schema (registry.ts), when it has one. */
+  run(event: EventEnvelope, data: T, p: ProcessorContext): Promise<void>;
+}
+
+/** A job message's handler. Throwing retries the message with the consumer's backoff. */
+export type JobHandler = (job: { kind: string; id: string } & Record<string, unknown>, p: Omit<ProcessorContext, "done">) => Promise<void>;
+
+/** Growing delay between attempts: base × 2^(attempt − 1), at most an hour. The base is 30 s unless configured. */
+export function retryDelaySeconds(env: Env, attempts: number): number {
+  const configured = Number((env as { EVENT_RETRY_BASE_SECONDS?: string }).EVENT_RETRY_BASE_SECONDS);
+  const base = Number.isFinite(configured) && configured >= 0 ? configured : 30;
+  return Math.min(base * 2 ** Math.max(0, attempts - 1), 3600);
+}
+
+export function processorsFor(type: string): Processor[] {
+  return processors.filter((p) => p.types === "*" || p.types.includes(type));
+}
+
+export async function handleEventBatch(batch: MessageBatch<unknown>, env: Env, exec: ExecutionContext): Promise<void> {
+  const db = openDb(env.DB);
   const deadLetters = batch.queue.endsWith("-dlq");
   for (const message of batch.messages) {
-    const parsed = envelopeSchema.safeParse(message.body);
-    if (!parsed.success) {
-      // A message that can never be processed: keep it visible in the log and stop redelivering it.
-      console.error("event consumer: malformed envelope", message.id, parsed.error.message);
-      message.ack();
-      continue;
-    }
-    const event = { ...parsed.data, eventTime: parsed.data.eventTime.toISOString() } as EventEnvelope;
-    if (deadLetters) {
-      console.error("event dead after retries", event.id, event.type);
-      message.ack();
-      continue;
-    }
     try {
-      for (const processor of processors[event.type] ?? []) await processor(event, env, ctx);
+      if (deadLetters) await recordDead(db, message);
+      else await handleMessage(db, env, exec, message);
       message.ack();
     } catch (err) {
-      console.error("event processing failed; retrying", event.id, event.type, err);
-      message.retry({ delaySeconds: Math.min(60 * 2 ** (message.attempts - 1), 3600) });
+      if (err instanceof RetryScheduled) continue;
+      // Recording the failure itself failed (D1 unavailable): let the queue redeliver.
+      console.error("event consumer: could not handle or record message", message.id, err);
+      message.retry({ delaySeconds: retryDelaySeconds(env, message.attempts) });
     }
   }
+}
+
+async function handleMessage(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>): Promise<void> {
+  const envelope = envelopeSchema.safeParse(message.body);
+  if (envelope.success) return handleEvent(db, env, exec, message, { ...envelope.data, eventTime: envelope.data.eventTime.toISOString() } as EventEnvelope);
+  const job = jobSchema.safeParse(message.body);
+  if (job.success && jobs[job.data.kind]) return handleJob(db, env, exec, message, job.data);
+  // No retry can fix a message we cannot read: record it dead at once, visible to the merchant.
+  await recordFailure(db, message, { id: `message:${message.id}`, type: "malformed" }, null, `malformed message: ${envelope.error.message}`, true);
+}
+
+async function handleEvent(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>, event: EventEnvelope): Promise<void> {
+  const todo = processorsFor(event.type);
+  if (todo.length === 0) return;
+  const schema = payloadSchemas[event.type];
+  let data: Record<string, unknown> = event.data;
+  if (schema) {
+    const parsed = schema.safeParse(event.data);
+    if (!parsed.success) {
+      await recordFailure(db, message, event, null, `invalid ${event.type} payload: ${parsed.error.message}`, true);
+      return;
+    }
+    data = parsed.data as Record<string, unknown>;
+  }
+  const finished = new Set(
+    (await db.select({ processor: processedEvents.processor }).from(processedEvents).where(sql`${processedEvents.eventId} = ${event.id}`)).map((r) => r.processor),
+  );
+  for (const processor of todo) {
+    if (finished.has(processor.name)) continue;
+    let asked = false;
+    const done = () => {
+      asked = true;
+      return doneStatement(db, event.id, processor.name);
+    };
+    const p: ProcessorContext = { env, db, ctx: systemCtx(env, db, `events:${processor.name}`, (x) => exec.waitUntil(x)), attempts: message.attempts, done };
+    try {
+      await processor.run(event, data, p);
+    } catch (err) {
+      await recordFailure(db, message, event, processor.name, errorText(err), false);
+      message.retry({ delaySeconds: retryDelaySeconds(env, message.attempts) });
+      throw new RetryScheduled();
+    }
+    if (!asked) await doneStatement(db, event.id, processor.name);
+  }
+  if (message.attempts > 1) await db.delete(eventFailures).where(sql`${eventFailures.id} = ${event.id} AND ${eventFailures.state} = 'RETRYING'`);
+}
+
+async function handleJob(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>, job: { kind: string; id: string } & Record<string, unknown>) {
+  const p = { env, db, ctx: systemCtx(env, db, `jobs:${job.kind}`, (x) => exec.waitUntil(x)), attempts: message.attempts };
+  try {
+    await jobs[job.kind](job, p);
+  } catch (err) {
+    await recordFailure(db, message, { id: job.id, type: job.kind }, job.kind, errorText(err), false);
+    message.retry({ delaySeconds: retryDelaySeconds(env, message.attempts) });
+    throw new RetryScheduled();
+  }
+  if (message.attempts > 1) await db.delete(eventFailures).where(sql`${eventFailures.id} = ${job.id} AND ${eventFailures.state} = 'RETRYING'`);
+}
+
+/** Thrown after a message was already marked for retry, so the batch loop neither acks nor retries it again. */
+class RetryScheduled extends Error {}
+
+function doneStatement(db: Db, eventId: string, processor: string): Statement {
+  return db.insert(processedEvents).values({ eventId, processor, processedAt: nowIso() }).onConflictDoNothing();
+}
+
+/** Upserts the failure record of a message (RETRYING, or DEAD when no retry can help). */
+async function recordFailure(db: Db, message: Message<unknown>, key: { id: string; type: string }, processor: string | null, error: string, dead: boolean) {
+  const now = nowIso();
+  const state = dead ? "DEAD" : "RETRYING";
+  await db
+    .insert(eventFailures)
+    .values({ id: key.id, type: key.type, body: message.body, state, processor, error, attempts: message.attempts, firstFailedAt: now, lastFailedAt: now, deadAt: dead ? now : null })
+    .onConflictDoUpdate({
+      target: eventFailures.id,
+      set: { state, processor, error, attempts: message.attempts, lastFailedAt: now, deadAt: dead ? now : null, body: message.body },
+    });
+  if (dead) console.error("event dead:", key.type, key.id, error);
+}
+
+/** A message the queue gave up on: mark its record DEAD (keeping the last error), or create one if it had none. */
+async function recordDead(db: Db, message: Message<unknown>): Promise<void> {
+  const body = message.body as { id?: unknown; type?: unknown; kind?: unknown };
+  const id = typeof body?.id === "string" && body.id ? body.id : `message:${message.id}`;
+  const type = typeof body?.type === "string" ? body.type : typeof body?.kind === "string" ? body.kind : "malformed";
+  const now = nowIso();
+  await db
+    .insert(eventFailures)
+    .values({ id, type, body: message.body, state: "DEAD", processor: null, error: "reached the dead-letter queue", attempts: message.attempts, firstFailedAt: now, lastFailedAt: now, deadAt: now })
+    .onConflictDoUpdate({ target: eventFailures.id, set: { state: "DEAD", deadAt: now, body: message.body } });
+  console.error("event dead after retries", type, id);
+}
+
+function errorText(err: unknown): string {
+  return (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 1000);
 }

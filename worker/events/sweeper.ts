@@ -18,7 +18,7 @@ export class Sweeper extends DurableObject<Env> {
   async alarm(): Promise<void> {
     await this.ctx.storage.setAlarm(Date.now() + SWEEP_INTERVAL_MS);
     try {
-      const result = await runSweeps(this.env);
+      const result = await runSweeps(this.env, { waitUntil: (p) => this.ctx.waitUntil(p) });
       if (result.reflushed) console.log("sweep:", result);
     } catch (err) {
       // A throwing alarm is retried by the runtime on its own schedule; the next tick retries the sweep anyway.

@@ -1,20 +1,33 @@
 import { lt } from "drizzle-orm";
+import { runAutomationSweeps } from "../automations/sweeps";
 import { oneTimeTokens } from "../identity/tables";
 import { openDb } from "../platform/db";
 import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
 import { flushPending } from "./outbox";
 
+export interface SweepOptions {
+  /** The clock the sweeps judge by (tests move it forward; otherwise now). */
+  now?: Date;
+  /** Keeps background work (e.g. the flush of events a sweep wrote) alive after the sweep returns. */
+  waitUntil?: (p: Promise<unknown>) => void;
+}
+
 /**
  * The periodic sweeps (run by the sweeper's alarm every minute and by the cron trigger): re-send outbox rows that
- * did not reach the queue after their request, and delete expired one-time tokens and stale rate-limit windows.
- * Each is idempotent, so running twice is harmless.
+ * did not reach the queue after their request, run the automations' sweeps (abandoned carts, due recovery emails),
+ * and delete expired one-time tokens and stale rate-limit windows. Each is idempotent, so running twice is harmless.
  */
-export async function runSweeps(env: Env): Promise<{ reflushed: number; expiredTokens: number }> {
+export async function runSweeps(env: Env, opts: SweepOptions = {}): Promise<{ reflushed: number; expiredTokens: number; automations: Record<string, number> }> {
   const db = openDb(env.DB);
+  const now = opts.now ?? new Date();
+  const pending: Promise<unknown>[] = [];
+  const waitUntil = opts.waitUntil ?? ((p: Promise<unknown>) => void pending.push(p));
   const reflushed = await flushPending(env, db);
+  const automations = await runAutomationSweeps(env, db, now, waitUntil);
   const [expired] = (await db.batch([
-    db.delete(oneTimeTokens).where(lt(oneTimeTokens.expiresAt, new Date().toISOString())),
+    db.delete(oneTimeTokens).where(lt(oneTimeTokens.expiresAt, now.toISOString())),
     rateLimitSweep(db),
   ])) as unknown as D1Result[];
-  return { reflushed, expiredTokens: expired.meta.changes ?? 0 };
+  await Promise.allSettled(pending);
+  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations };
 }

@@ -61,6 +61,23 @@ export function actorOf(auth: Auth): Actor {
   }
 }
 
+/**
+ * The context of work the shop does on its own, outside any request (queue processors, sweeps): it acts with the
+ * owner's rights as an APP actor named after the job (e.g. "events:abandoned-carts"), and builds absolute URLs from
+ * PUBLIC_URL (the shop's public origin; http://localhost:8787 when unset, as under `npm start`).
+ */
+export function systemCtx(env: Env, db: Db, job: string, waitUntil: (p: Promise<unknown>) => void): Ctx {
+  const publicUrl = (env as { PUBLIC_URL?: string }).PUBLIC_URL?.trim().replace(/\/+$/, "");
+  return {
+    db,
+    env,
+    auth: { kind: "apiKey", keyId: job, role: "OWNER" },
+    currency: storeCurrency(env),
+    origin: publicUrl || "http://localhost:8787",
+    waitUntil: (p) => waitUntil(p.catch((err) => console.error(`${job}: background task failed`, err))),
+  };
+}
+
 /** Store currency from configuration (USD unless STORE_CURRENCY says otherwise). */
 export function storeCurrency(env: Env): string {
   return (env as { STORE_CURRENCY?: string }).STORE_CURRENCY || "USD";

@@ -1,0 +1,56 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Statement } from "../events/outbox";
+import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import type { Db } from "../platform/db";
+import { notFound } from "../platform/errors";
+import { newId } from "../platform/ids";
+import { tasks } from "./tables";
+
+/** Merchant tasks: created by automations in the same batch as the change that calls for them. */
+
+export interface NewTask {
+  kind: string;
+  title: string;
+  description: string;
+  entityId?: string | null;
+  /** One open task per key: a second insert while the first is open does nothing. */
+  dedupeKey: string;
+}
+
+/** The insert of a task, to put in the batch of the change that calls for it. */
+export function taskStatement(db: Db, t: NewTask): Statement {
+  return db
+    .insert(tasks)
+    .values({ id: newId(), kind: t.kind, title: t.title, description: t.description, entityId: t.entityId ?? null, dedupeKey: t.dedupeKey, status: "OPEN", createdDate: nowIso() })
+    .onConflictDoNothing();
+}
+
+export function taskShape(r: typeof tasks.$inferSelect) {
+  return {
+    id: r.id,
+    kind: r.kind,
+    title: r.title,
+    description: r.description,
+    entityId: r.entityId,
+    status: r.status,
+    createdDate: r.createdDate,
+    completedDate: r.completedDate,
+  };
+}
+
+export async function listTasks(ctx: Ctx, opts: { status?: "OPEN" | "DONE"; kind?: string; limit: number; offset: number }) {
+  requireMerchant(ctx);
+  const where = and(opts.status ? eq(tasks.status, opts.status) : undefined, opts.kind ? eq(tasks.kind, opts.kind) : undefined);
+  const [rows, [{ total }]] = await ctx.db.batch([
+    ctx.db.select().from(tasks).where(where).orderBy(desc(tasks.createdDate)).limit(opts.limit).offset(opts.offset),
+    ctx.db.select({ total: count() }).from(tasks).where(where),
+  ]);
+  return { tasks: rows.map(taskShape), metadata: { count: rows.length, offset: opts.offset, total } };
+}
+
+export async function completeTask(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const [row] = await ctx.db.update(tasks).set({ status: "DONE", completedDate: nowIso() }).where(eq(tasks.id, id)).returning();
+  if (!row) throw notFound("TASK_NOT_FOUND", "Task", id);
+  return { task: taskShape(row) };
+}

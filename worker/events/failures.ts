@@ -1,0 +1,70 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { ApiError, notFound } from "../platform/errors";
+import { eventFailures } from "./tables";
+
+/**
+ * The merchant's view of queue messages that failed (worker/events/consumer.ts records them): list them, and replay
+ * a dead one or all of them. A replayed event goes back on the EVENTS queue as it was; processors that had already
+ * finished it skip it (processed-event records), so only the work that failed runs again.
+ */
+
+export type FailureState = "RETRYING" | "DEAD" | "REPLAYED";
+
+export function failureShape(r: typeof eventFailures.$inferSelect) {
+  return {
+    id: r.id,
+    type: r.type,
+    state: r.state,
+    processor: r.processor,
+    error: r.error,
+    attempts: r.attempts,
+    firstFailedDate: r.firstFailedAt,
+    lastFailedDate: r.lastFailedAt,
+    deadDate: r.deadAt,
+    replayedDate: r.replayedAt,
+    message: r.body,
+  };
+}
+
+export async function listFailures(ctx: Ctx, opts: { state?: FailureState; limit: number; offset: number }) {
+  requireMerchant(ctx);
+  const where = opts.state ? eq(eventFailures.state, opts.state) : undefined;
+  const [rows, [{ total }]] = await ctx.db.batch([
+    ctx.db.select().from(eventFailures).where(where).orderBy(desc(eventFailures.lastFailedAt)).limit(opts.limit).offset(opts.offset),
+    ctx.db.select({ total: count() }).from(eventFailures).where(where),
+  ]);
+  return { failures: rows.map(failureShape), metadata: { count: rows.length, offset: opts.offset, total } };
+}
+
+/** Sends one DEAD message back to the queue and marks it REPLAYED. */
+export async function replayFailure(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const [row] = await ctx.db.select().from(eventFailures).where(eq(eventFailures.id, id));
+  if (!row) throw notFound("EVENT_FAILURE_NOT_FOUND", "Failed event", id);
+  if (row.state !== "DEAD") throw new ApiError(409, "EVENT_NOT_DEAD", `Only dead events can be replayed; this one is ${row.state}`, { data: { id, state: row.state } });
+  await ctx.env.EVENTS.send(row.body, { contentType: "json" });
+  const [updated] = await ctx.db
+    .update(eventFailures)
+    .set({ state: "REPLAYED", replayedAt: nowIso() })
+    .where(and(eq(eventFailures.id, id), eq(eventFailures.state, "DEAD")))
+    .returning();
+  return { failure: failureShape(updated ?? row) };
+}
+
+/** Replays every DEAD message (up to `limit` per call; call again while `remaining` > 0). */
+export async function replayAllFailures(ctx: Ctx, limit = 100) {
+  requireMerchant(ctx);
+  const rows = await ctx.db.select().from(eventFailures).where(eq(eventFailures.state, "DEAD")).orderBy(eventFailures.lastFailedAt).limit(limit);
+  if (rows.length === 0) return { replayed: 0, remaining: 0 };
+  await ctx.env.EVENTS.sendBatch(rows.map((r) => ({ body: r.body, contentType: "json" as const })));
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const [, [{ remaining }]] = await ctx.db.batch([
+    ctx.db
+      .update(eventFailures)
+      .set({ state: "REPLAYED", replayedAt: nowIso() })
+      .where(sql`${eventFailures.state} = 'DEAD' AND ${eventFailures.id} IN (SELECT value FROM json_each(${ids}))`),
+    ctx.db.select({ remaining: count() }).from(eventFailures).where(eq(eventFailures.state, "DEAD")),
+  ]);
+  return { replayed: rows.length, remaining };
+}

@@ -1,0 +1,21 @@
+import type { z } from "zod";
+import { automationProcessors, automationSchemas } from "../automations/processors";
+import type { JobHandler, Processor } from "./consumer";
+import { webhookJobs, webhookProcessors } from "./webhooks/outgoing";
+
+/**
+ * Who handles what on the EVENTS queue. Domains export their processors, payload schemas and job handlers; this
+ * file only lists them. (Tests may push to and remove from these lists.)
+ */
+
+/** Processors by registration order; each names the event types it handles. */
+export const processors: Processor<any>[] = [...automationProcessors, ...webhookProcessors];
+
+/**
+ * Payload schemas by event type: the consumer parses `data` with them before any processor runs (dates become
+ * Dates, numeric fields numbers), and incoming webhooks validate against them before anything is stored.
+ */
+export const payloadSchemas: Record<string, z.ZodType> = { ...automationSchemas };
+
+/** Handlers of job messages (`{ kind, id, … }`) by kind. */
+export const jobs: Record<string, JobHandler> = { ...webhookJobs };

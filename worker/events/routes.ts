@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { pathId, type AppEnv } from "../platform/http";
+import { parseWith } from "../platform/validation";
+import { runSweeps } from "./sweeps";
+import { requireMerchant } from "../platform/context";
+import { listFailures, replayAllFailures, replayFailure } from "./failures";
+
+/**
+ * Merchant calls at /api/v1 for the event pipeline (the console shows and replays failures through them):
+ *
+ *   GET  /api/v1/events/failures?state=DEAD|RETRYING|REPLAYED&limit=&offset=  → {failures:[…], metadata:{count, offset, total}}
+ *   POST /api/v1/events/failures/{id}/replay                                  → {failure}   (409 unless DEAD)
+ *   POST /api/v1/events/failures/replay-all                                   → {replayed, remaining}
+ *   POST /api/v1/events/sweep                                                 → what the sweeps did
+ *        (runs the cron sweeps now: outbox re-flush, abandoned-cart detection, due recovery emails, expiries)
+ */
+export const eventRoutes = new Hono<AppEnv>();
+
+const listQuery = z.object({
+  state: z.enum(["RETRYING", "DEAD", "REPLAYED"]).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+eventRoutes.get("/events/failures", async (c) => c.json(await listFailures(c.get("ctx"), parseWith(listQuery, c.req.query()))));
+eventRoutes.post("/events/failures/replay-all", async (c) => c.json(await replayAllFailures(c.get("ctx"))));
+eventRoutes.post("/events/failures/:id/replay", async (c) => c.json(await replayFailure(c.get("ctx"), pathId(c))));
+
+eventRoutes.post("/events/sweep", async (c) => {
+  const ctx = c.get("ctx");
+  requireMerchant(ctx);
+  return c.json(await runSweeps(ctx.env, { waitUntil: ctx.waitUntil }));
+});
