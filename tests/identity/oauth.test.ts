@@ -99,6 +99,26 @@ describe("anonymous grant", () => {
     expectError(await tokenCall(["anonymous"]), 400, "INVALID_ARGUMENT");
     expectError(await api("POST", "/oauth2/token", { rawBody: "{nope", contentType: "application/json" }), 400, "INVALID_ARGUMENT");
   });
+  it("limits how many visitor tokens one client address can mint, per window, in D1", async () => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    const key = `anon-token:ip:${ip}`;
+    // Start just under the ceiling rather than minting 300 tokens.
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 299)").bind(key, Math.floor(Date.now() / 1000)).run();
+    const call = () => api("POST", "/oauth2/token", { body: { clientId: CLIENT_ID, grantType: "anonymous" }, headers: { "cf-connecting-ip": ip } });
+    const last = await call();
+    expect(last.status).toBe(200);
+    remember(last.body.access_token);
+    remember(last.body.refresh_token);
+    const over = await call();
+    expectError(over, 429, "TOO_MANY_REQUESTS");
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another address is not affected.
+    const other = await api("POST", "/oauth2/token", { body: { clientId: CLIENT_ID, grantType: "anonymous" }, headers: { "cf-connecting-ip": "198.51.100.7" } });
+    expect(other.status).toBe(200);
+    remember(other.body.access_token);
+    remember(other.body.refresh_token);
+    await env.DB.prepare("DELETE FROM rate_limits WHERE key = ?").bind(key).run();
+  });
 });
 
 describe("refresh_token grant", () => {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Ctx } from "../platform/context";
 import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { hitLimits, LIMITS } from "../platform/rate-limit";
 import { parseWith } from "../platform/validation";
 import { mergeVisitorCart } from "../cart/merge";
 import { accessTokenOf } from "./api-keys";
@@ -315,12 +316,12 @@ const invalidGrant = (description: string, data: Record<string, unknown> = {}) =
  * token stays valid, the SDK never rotates it), `authorization_code` (member tokens, PKCE S256) and
  * `authorized_client` (member tokens for a member id, for the store's API key only).
  */
-export async function exchangeToken(ctx: Ctx, body: unknown, authorization: string | undefined): Promise<TokenResponse> {
+export async function exchangeToken(ctx: Ctx, body: unknown, authorization: string | undefined, client: { ip?: string } = {}): Promise<TokenResponse> {
   const req = normaliseTokenBody(body);
   if (!req.grantType) throw invalidArgument([{ field: "grantType", description: "is required", violatedRule: "REQUIRED_FIELD", data: {} }]);
   switch (req.grantType) {
     case "anonymous":
-      return anonymousGrant(ctx, req);
+      return anonymousGrant(ctx, req, client.ip);
     case "refresh_token":
       return refreshGrant(ctx, req);
     case "authorization_code":
@@ -335,9 +336,11 @@ export async function exchangeToken(ctx: Ctx, body: unknown, authorization: stri
   }
 }
 
-async function anonymousGrant(ctx: Ctx, req: TokenRequest): Promise<TokenResponse> {
+async function anonymousGrant(ctx: Ctx, req: TokenRequest, ip: string | undefined): Promise<TokenResponse> {
   required(req, ["clientId"]);
   const client = await requireOAuthClient(ctx, req.clientId);
+  // Each grant writes two KV entries: without a ceiling per address a script could mint them without end.
+  if (ip) await hitLimits(ctx.db, [LIMITS.anonymousTokens(ip)]);
   return issueTokens(ctx.env, { role: "visitor", clientId: client.id, visitorId: newId() });
 }
 

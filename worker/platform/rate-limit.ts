@@ -107,6 +107,11 @@ export const LIMITS = {
   verifyAddress: (ip: string): Limit => ({ key: `verify:ip:${ip}`, max: 50, windowSeconds: 15 * 60, what: "verification attempts from this address" }),
   /** Recovery emails per address asked for (over it, the request still answers 200 but sends nothing). */
   recoveryEmail: async (email: string): Promise<Limit> => ({ key: await emailKey("recovery:email", email), max: 5, windowSeconds: 60 * 60, what: "recovery emails for this address" }),
+  /**
+   * Anonymous visitor tokens minted per client address. SDK clients keep their tokens, so a real shopper needs one;
+   * the ceiling leaves room for many shoppers behind one address while stopping a script from filling KV.
+   */
+  anonymousTokens: (ip: string): Limit => ({ key: `anon-token:ip:${ip}`, max: 300, windowSeconds: 10 * 60, what: "visitor token requests from this address" }),
   /** Recovery requests per client address. */
   recoveryAddress: (ip: string): Limit => ({ key: `recovery:ip:${ip}`, max: 20, windowSeconds: 60 * 60, what: "recovery requests from this address" }),
 };

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { badField } from "../../platform/errors";
+import { clientAddress } from "../../platform/rate-limit";
 import type { AppContext, AppEnv } from "../../platform/http";
 import { readJson } from "../../platform/validation";
 import { authorize, exchangeToken, validateAuthRequest, type AuthRequestInput } from "../oauth";
@@ -33,7 +34,7 @@ const AUTHORIZE_PARAMS: Record<keyof AuthRequestInput, [string, string]> = {
 /** OAuth2: the token endpoint and the authorize endpoint (the auth redirect session's fullUrl). */
 export const oauthRoutes = new Hono<AppEnv>()
   .post("/token", async (c) => {
-    const tokens = await exchangeToken(c.get("ctx"), await tokenBody(c), c.req.header("authorization"));
+    const tokens = await exchangeToken(c.get("ctx"), await tokenBody(c), c.req.header("authorization"), { ip: clientAddress(c.req.raw.headers) });
     // Tokens must not be cached by anything on the way (RFC 6749 §5.1).
     c.header("cache-control", "no-store");
     return c.json(tokens);
