@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { catalogCacheProcessors } from "../catalog/cache";
 import { automationProcessors, automationSchemas } from "../automations/processors";
 import type { JobHandler, Processor } from "./consumer";
 import { webhookJobs, webhookProcessors } from "./webhooks/outgoing";
@@ -9,7 +10,7 @@ import { webhookJobs, webhookProcessors } from "./webhooks/outgoing";
  */
 
 /** Processors by registration order; each names the event types it handles. */
-export const processors: Processor<any>[] = [...automationProcessors, ...webhookProcessors];
+export const processors: Processor<any>[] = [...catalogCacheProcessors, ...automationProcessors, ...webhookProcessors];
 
 /**
  * Payload schemas by event type: the consumer parses `data` with them before any processor runs (dates become
