@@ -1,7 +1,7 @@
 // Local set-up shared by `npm start` and `npm run dev`: creates .dev.vars with working local secrets if it is
 // missing (or adds the ones it lacks), and applies the D1 migrations to the local database. Safe to run any number of times.
 import { execFileSync } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -32,6 +32,9 @@ function localDefaults() {
     // A ready shopper account for trying the member pages locally (never created in production).
     DEMO_SHOPPER_EMAIL: "shopper@example.com",
     DEMO_SHOPPER_PASSWORD: randomBytes(12).toString("base64url"),
+    // The shop's RSA key that signs wix-format outgoing webhooks (PKCS#8 DER in base64, one line; its public key is
+    // served at GET /api/v1/webhook-public-key).
+    WEBHOOK_SIGNING_KEY: generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "der" }).toString("base64"),
   };
 }
 

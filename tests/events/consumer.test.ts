@@ -74,7 +74,8 @@ describe("event consumer", () => {
     const again = await deliver(MAIN, [message(e), message(e, 2)]);
     expect(again.result.explicitAcks).toHaveLength(2);
     expect(calls).toEqual([e.id]);
-    const done = await env.DB.prepare("SELECT processor FROM processed_events WHERE event_id = ?").bind(e.id).all();
+    // (The outgoing-webhook processor, types "*", records every event too.)
+    const done = await env.DB.prepare("SELECT processor FROM processed_events WHERE event_id = ? AND processor != 'webhooks:outgoing'").bind(e.id).all();
     expect(done.results).toEqual([{ processor: `once-${type}` }]);
   });
 
@@ -214,7 +215,10 @@ describe("event consumer", () => {
     // Replay: the event goes back on the queue as it was.
     const queue = env.EVENTS as Queue;
     const sent: unknown[] = [];
-    vi.spyOn(queue, "send").mockImplementation(async (body) => void sent.push(body));
+    vi.spyOn(queue, "send").mockImplementation(async (body) => {
+      sent.push(body);
+      return undefined as never;
+    });
     const replay = await api(`/api/v1/events/failures/${e.id}/replay`, { method: "POST" });
     expect(replay.status).toBe(200);
     expect(((await replay.json()) as { failure: { state: string } }).failure.state).toBe("REPLAYED");
@@ -235,7 +239,10 @@ describe("event consumer", () => {
     await deliver(DLQ, [message(a), message(b)]);
     const queue = env.EVENTS as Queue;
     const sent: unknown[] = [];
-    vi.spyOn(queue, "sendBatch").mockImplementation(async (msgs) => void sent.push(...[...msgs].map((m) => m.body)));
+    vi.spyOn(queue, "sendBatch").mockImplementation(async (msgs) => {
+      sent.push(...[...msgs].map((m) => m.body));
+      return undefined as never;
+    });
     const res = await api("/api/v1/events/failures/replay-all", { method: "POST" });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { replayed: number; remaining: number };
@@ -267,5 +274,44 @@ describe("event consumer", () => {
     } finally {
       delete jobs[kind];
     }
+  });
+});
+
+describe("permanent failures", () => {
+  it("records a processor's permanent failure dead at once, still runs the others, and replays only that one", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { PermanentFailure } = await import("../../worker/events/consumer");
+    const type = `test.Permanent.${crypto.randomUUID()}`;
+    const calls: string[] = [];
+    let fixed = false;
+    register({
+      name: "strict",
+      types: [type],
+      async run() {
+        calls.push("strict");
+        if (!fixed) throw new PermanentFailure("names a product that does not exist");
+      },
+    });
+    register({ name: "lenient", types: [type], run: async () => void calls.push("lenient") });
+    const e = envelope(type);
+    const { result } = await deliver(MAIN, [message(e)]);
+    expect(result.retryMessages).toEqual([]);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(calls).toEqual(["strict", "lenient"]);
+    const dead = await failure(`${e.id}#strict`);
+    expect(dead).toMatchObject({ state: "DEAD", processor: "strict", type });
+    expect(String(dead!.error)).toContain("does not exist");
+
+    // After the merchant fixes the cause, a replay runs only the processor that failed.
+    fixed = true;
+    const queue = env.EVENTS as Queue;
+    const sent: unknown[] = [];
+    vi.spyOn(queue, "send").mockImplementation(async (body) => {
+      sent.push(body);
+      return undefined as never;
+    });
+    expect((await api(`/api/v1/events/failures/${encodeURIComponent(`${e.id}#strict`)}/replay`, { method: "POST" })).status).toBe(200);
+    await deliver(MAIN, [message(sent[0])]);
+    expect(calls).toEqual(["strict", "lenient", "strict"]);
   });
 });

@@ -26,6 +26,12 @@ describe("HTTP conventions", () => {
     const res = await api("POST", "/v1/no-such-call", { body: {} });
     expect(res.status).toBe(404);
     expect(res.body.details.applicationError.code).toBe("NOT_FOUND");
+    // Under every API prefix, with or without credentials, for any method: no router's guard claims the path.
+    for (const [method, path] of [["GET", "/v1/no-such-call"], ["GET", "/api/v1/no-such-call"], ["POST", "/ecom/v1/no-such-call"], ["GET", "/back-in-stock-service/v1/nope/nope"], ["GET", "/webhooks"]]) {
+      const anon = await api(method, path);
+      expect(anon.status, `${method} ${path}`).toBe(404);
+      expect((await api(method, path, { key: "test-owner-key" })).status, `${method} ${path} (merchant)`).toBe(404);
+    }
   });
 
   it("refuses malformed JSON with INVALID_ARGUMENT and changes nothing", async () => {

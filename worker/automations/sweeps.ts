@@ -1,6 +1,12 @@
 import type { Db } from "../platform/db";
+import { detectAbandonedCarts, sendDueRecoveryEmails } from "./abandoned-carts";
 
-// Placeholder while the automations are being built in this change (abandoned-cart detection, due recovery emails).
-export async function runAutomationSweeps(_env: Env, _db: Db, _now: Date, _waitUntil: (p: Promise<unknown>) => void): Promise<Record<string, number>> {
-  return {};
+/**
+ * The automations' part of the periodic sweeps (worker/events/sweeps.ts): report carts idle past the threshold as
+ * abandoned, then send the recovery emails that fell due. `now` is the clock both judge by (tests move it).
+ */
+export async function runAutomationSweeps(env: Env, db: Db, now: Date, waitUntil: (p: Promise<unknown>) => void): Promise<Record<string, number>> {
+  const abandonedCarts = await detectAbandonedCarts(env, db, now, waitUntil);
+  const recoveryEmails = await sendDueRecoveryEmails(env, db, now, waitUntil);
+  return { abandonedCarts, recoveryEmails };
 }

@@ -1,12 +1,19 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { nowIso, type Ctx } from "../platform/context";
 import { newId } from "../platform/ids";
-import { emails } from "./tables";
+import { emails, emailSubscriptions } from "./tables";
 import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
 
 /** The part of the `send_email` binding this module uses: the structured message (Cloudflare Email Service). */
 export interface EmailTransport {
-  send(message: { from: string | { email: string; name: string }; to: string; subject: string; html: string; text: string }): Promise<unknown>;
+  send(message: {
+    from: string | { email: string; name: string };
+    to: string;
+    subject: string;
+    html: string;
+    text: string;
+    headers?: Record<string, string>;
+  }): Promise<unknown>;
 }
 
 /**
@@ -18,30 +25,126 @@ function transportOf(env: Env): { transport: EmailTransport; from: string } | nu
   return transport && from?.trim() ? { transport, from: from.trim() } : null;
 }
 
-/**
- * Sends a templated email: records it in the `emails` table (the record of every message, and locally the mailbox
- * a person or a test reads), then hands it to the `send_email` binding when one is configured, after the response;
- * the row ends SENT, or FAILED with the transport's error.
- */
-export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, template: T, data: EmailData[T]): Promise<{ id: string }> {
-  const id = newId();
-  const storeName = ctx.env.STORE_NAME || "Edge Storefront";
-  const rendered = renderEmail(template, data, { storeName, origin: ctx.origin });
-  await ctx.db.insert(emails).values({ id, to, template, subject: rendered.subject, html: rendered.html, text: rendered.text, status: "QUEUED", createdDate: nowIso() });
-  const configured = transportOf(ctx.env);
-  if (configured) {
-    ctx.waitUntil(
-      deliver(configured.transport, { email: configured.from, name: storeName }, to, rendered)
-        .then(() => ctx.db.update(emails).set({ status: "SENT", sentDate: nowIso(), error: null }).where(eq(emails.id, id)))
-        .catch((err) => ctx.db.update(emails).set({ status: "FAILED", error: errorText(err) }).where(eq(emails.id, id))),
-    );
-  }
-  return { id };
+export type EmailStatus = "QUEUED" | "SENT" | "FAILED" | "SUPPRESSED";
+
+export interface SendOptions {
+  /**
+   * Sends at most once per key: a second call with the same key (a redelivered event, a second sweep) records and
+   * sends nothing and answers the first message (`duplicate: true`).
+   */
+  idempotencyKey?: string;
+  /**
+   * A marketing email (abandoned-cart recovery, back in stock): it carries an unsubscribe link (the template's
+   * `unsubscribeUrl`) and the `List-Unsubscribe` / `List-Unsubscribe-Post` headers (one-click, RFC 8058), and an
+   * address that unsubscribed is never sent to (the message is recorded as SUPPRESSED).
+   */
+  marketing?: boolean;
+  /** Wait for the transport before returning (the caller records the outcome), instead of after the response. */
+  awaitDelivery?: boolean;
 }
 
-function deliver(transport: EmailTransport, from: { email: string; name: string }, to: string, m: RenderedEmail) {
+export interface SendResult {
+  id: string;
+  status: EmailStatus;
+  /** True when this key was already used: nothing was sent this time. */
+  duplicate: boolean;
+  error?: string | null;
+}
+
+/**
+ * Sends a templated email: records it in the `emails` table (the record of every message, and locally the mailbox
+ * a person or a test reads), then hands it to the `send_email` binding when one is configured, after the response
+ * (or before returning, with `awaitDelivery`); the row ends SENT, or FAILED with the transport's error.
+ */
+export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, template: T, data: EmailData[T], opts: SendOptions = {}): Promise<SendResult> {
+  if (opts.idempotencyKey) {
+    const [earlier] = await ctx.db.select({ id: emails.id, status: emails.status, error: emails.error }).from(emails).where(eq(emails.idempotencyKey, opts.idempotencyKey));
+    if (earlier) return { ...earlier, duplicate: true };
+  }
+  const id = newId();
+  const storeName = ctx.env.STORE_NAME || "Edge Storefront";
+  let headers: Record<string, string> | null = null;
+  let content = data;
+  let suppressed = false;
+  if (opts.marketing) {
+    const subscription = await subscriptionOf(ctx, to);
+    const unsubscribeUrl = `${ctx.origin}/email/unsubscribe?token=${subscription.token}`;
+    suppressed = subscription.unsubscribedDate !== null;
+    content = { ...data, unsubscribeUrl };
+    headers = { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+  }
+  const rendered = renderEmail(template, content, { storeName, origin: ctx.origin });
+  const status: EmailStatus = suppressed ? "SUPPRESSED" : "QUEUED";
+  // The unique key makes the record the lock: of two concurrent sends with one key, only one row (and one send) wins.
+  const inserted = await ctx.db
+    .insert(emails)
+    .values({ id, to, template, subject: rendered.subject, html: rendered.html, text: rendered.text, status, createdDate: nowIso(), idempotencyKey: opts.idempotencyKey ?? null, headers })
+    .onConflictDoNothing()
+    .returning({ id: emails.id });
+  if (!inserted.length) {
+    const [earlier] = await ctx.db.select({ id: emails.id, status: emails.status, error: emails.error }).from(emails).where(eq(emails.idempotencyKey, opts.idempotencyKey!));
+    return { ...earlier, duplicate: true };
+  }
+  const configured = transportOf(ctx.env);
+  if (suppressed || !configured) return { id, status, duplicate: false };
+  const delivery = deliver(configured.transport, { email: configured.from, name: storeName }, to, rendered, headers)
+    .then(async () => {
+      await ctx.db.update(emails).set({ status: "SENT", sentDate: nowIso(), error: null }).where(eq(emails.id, id));
+      return { id, status: "SENT" as const, duplicate: false, error: null };
+    })
+    .catch(async (err) => {
+      await ctx.db.update(emails).set({ status: "FAILED", error: errorText(err) }).where(eq(emails.id, id));
+      return { id, status: "FAILED" as const, duplicate: false, error: errorText(err) };
+    });
+  if (opts.awaitDelivery) return delivery;
+  ctx.waitUntil(delivery);
+  return { id, status, duplicate: false };
+}
+
+/** The address's subscription row (created with a new unsubscribe token on its first marketing email). */
+async function subscriptionOf(ctx: Ctx, to: string) {
+  const email = to.trim().toLowerCase();
+  const token = randomToken();
+  await ctx.db.insert(emailSubscriptions).values({ email, token, unsubscribedDate: null, createdDate: nowIso() }).onConflictDoNothing();
+  const [row] = await ctx.db.select().from(emailSubscriptions).where(eq(emailSubscriptions.email, email));
+  return row;
+}
+
+/** Whether an address unsubscribed from marketing emails. */
+export async function isUnsubscribed(ctx: Ctx, to: string): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ unsubscribedDate: emailSubscriptions.unsubscribedDate })
+    .from(emailSubscriptions)
+    .where(eq(emailSubscriptions.email, to.trim().toLowerCase()));
+  return !!row?.unsubscribedDate;
+}
+
+/** The address an unsubscribe token belongs to, and whether it already unsubscribed; null for an unknown token. */
+export async function findSubscription(ctx: Ctx, token: string): Promise<{ email: string; unsubscribed: boolean } | null> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return null;
+  const [row] = await ctx.db.select().from(emailSubscriptions).where(eq(emailSubscriptions.token, token));
+  return row ? { email: row.email, unsubscribed: row.unsubscribedDate !== null } : null;
+}
+
+/** Unsubscribes the token's address from marketing emails (idempotent: the first date stays). Null for an unknown token. */
+export async function unsubscribe(ctx: Ctx, token: string): Promise<{ email: string } | null> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return null;
+  const [row] = await ctx.db
+    .update(emailSubscriptions)
+    .set({ unsubscribedDate: sql`coalesce(${emailSubscriptions.unsubscribedDate}, ${nowIso()})` })
+    .where(eq(emailSubscriptions.token, token))
+    .returning({ email: emailSubscriptions.email });
+  return row ?? null;
+}
+
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function deliver(transport: EmailTransport, from: { email: string; name: string }, to: string, m: RenderedEmail, headers: Record<string, string> | null) {
   // The structured form: the binding builds the MIME message (encodings, line lengths, headers) itself.
-  return transport.send({ from, to, subject: m.subject, html: m.html, text: m.text });
+  return transport.send({ from, to, subject: m.subject, html: m.html, text: m.text, ...(headers ? { headers } : {}) });
 }
 
 function errorText(err: unknown): string {

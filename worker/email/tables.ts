@@ -1,4 +1,4 @@
-import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Every email the shop sends, with its status: the record (and, locally, the mailbox a person or test reads). */
 export const emails = sqliteTable(
@@ -10,11 +10,33 @@ export const emails = sqliteTable(
     subject: text("subject").notNull(),
     html: text("html").notNull(),
     text: text("text").notNull(),
-    /** QUEUED (recorded; no transport configured), SENT, FAILED (transport error in `error`) */
-    status: text("status", { enum: ["QUEUED", "SENT", "FAILED"] }).notNull(),
+    /**
+     * QUEUED (recorded; no transport configured), SENT, FAILED (transport error in `error`), SUPPRESSED (a marketing
+     * email to an address that unsubscribed: recorded, never sent).
+     */
+    status: text("status", { enum: ["QUEUED", "SENT", "FAILED", "SUPPRESSED"] }).notNull(),
     error: text("error"),
     createdDate: text("created_date").notNull(),
     sentDate: text("sent_date"),
+    /** Who asked for it, once: a second send with the same key (a redelivered event) sends nothing. */
+    idempotencyKey: text("idempotency_key"),
+    /** Extra headers given to the transport (List-Unsubscribe, List-Unsubscribe-Post on marketing emails). */
+    headers: text("headers", { mode: "json" }).$type<Record<string, string>>(),
   },
-  (t) => [index("emails_to_idx").on(t.to, t.createdDate)],
+  (t) => [index("emails_to_idx").on(t.to, t.createdDate), uniqueIndex("emails_idempotency_idx").on(t.idempotencyKey)],
+);
+
+/**
+ * Marketing-email subscriptions by address (lower-cased): the secret token of its unsubscribe link, and when the
+ * address unsubscribed (later marketing sends to it are SUPPRESSED).
+ */
+export const emailSubscriptions = sqliteTable(
+  "email_subscriptions",
+  {
+    email: text("email").primaryKey(),
+    token: text("token").notNull(),
+    unsubscribedDate: text("unsubscribed_date"),
+    createdDate: text("created_date").notNull(),
+  },
+  (t) => [uniqueIndex("email_subscriptions_token_idx").on(t.token)],
 );

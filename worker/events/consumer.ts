@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { nowIso, systemCtx, type Ctx } from "../platform/context";
 import { openDb, type Db } from "../platform/db";
+import { ApiError } from "../platform/errors";
 import type { EventEnvelope, Statement } from "./outbox";
 import { jobs, payloadSchemas, processors } from "./registry";
 import { eventFailures, processedEvents } from "./tables";
@@ -55,6 +56,19 @@ export interface Processor<T = Record<string, unknown>> {
 
 /** A job message's handler. Throwing retries the message with the consumer's backoff. */
 export type JobHandler = (job: { kind: string; id: string } & Record<string, unknown>, p: Omit<ProcessorContext, "done">) => Promise<void>;
+
+/**
+ * A failure no retry can fix (the event names a product that does not exist, the data breaks a rule): thrown by a
+ * processor or job, it records the message DEAD at once instead of retrying it five times first. Service errors
+ * for bad input (ApiError 400, 403, 404, 422) count as permanent too; conflicts and rate limits are retried.
+ */
+export class PermanentFailure extends Error {
+  override name = "PermanentFailure";
+}
+
+function isPermanent(err: unknown): boolean {
+  return err instanceof PermanentFailure || (err instanceof ApiError && [400, 403, 404, 422].includes(err.status));
+}
 
 /** Growing delay between attempts: base × 2^(attempt − 1), at most an hour. The base is 30 s unless configured. */
 export function retryDelaySeconds(env: Env, attempts: number): number {
@@ -120,6 +134,12 @@ async function handleEvent(db: Db, env: Env, exec: ExecutionContext, message: Me
     try {
       await processor.run(event, data, p);
     } catch (err) {
+      if (isPermanent(err)) {
+        // Dead at once, recorded per processor (a later retry of another processor must not overwrite it); the
+        // processors after it still run, as they are independent of it. A replay re-runs only this one.
+        await recordFailure(db, message, { id: `${event.id}#${processor.name}`, type: event.type }, processor.name, errorText(err), true);
+        continue;
+      }
       await recordFailure(db, message, event, processor.name, errorText(err), false);
       message.retry({ delaySeconds: retryDelaySeconds(env, message.attempts) });
       throw new RetryScheduled();
@@ -134,6 +154,7 @@ async function handleJob(db: Db, env: Env, exec: ExecutionContext, message: Mess
   try {
     await jobs[job.kind](job, p);
   } catch (err) {
+    if (isPermanent(err)) return recordFailure(db, message, { id: job.id, type: job.kind }, job.kind, errorText(err), true);
     await recordFailure(db, message, { id: job.id, type: job.kind }, job.kind, errorText(err), false);
     message.retry({ delaySeconds: retryDelaySeconds(env, message.attempts) });
     throw new RetryScheduled();

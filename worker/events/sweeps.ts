@@ -4,6 +4,7 @@ import { oneTimeTokens } from "../identity/tables";
 import { openDb } from "../platform/db";
 import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
 import { flushPending } from "./outbox";
+import { requeueOverdueDeliveries } from "./webhooks/outgoing";
 
 export interface SweepOptions {
   /** The clock the sweeps judge by (tests move it forward; otherwise now). */
@@ -24,6 +25,7 @@ export async function runSweeps(env: Env, opts: SweepOptions = {}): Promise<{ re
   const waitUntil = opts.waitUntil ?? ((p: Promise<unknown>) => void pending.push(p));
   const reflushed = await flushPending(env, db);
   const automations = await runAutomationSweeps(env, db, now, waitUntil);
+  automations.webhookDeliveriesRequeued = await requeueOverdueDeliveries(env, db, now);
   const [expired] = (await db.batch([
     db.delete(oneTimeTokens).where(lt(oneTimeTokens.expiresAt, now.toISOString())),
     rateLimitSweep(db),

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The outbox: every state change writes its event here in the same D1 batch, so an event exists exactly when its
@@ -58,4 +58,123 @@ export const eventFailures = sqliteTable(
     replayedAt: text("replayed_at"),
   },
   (t) => [index("event_failures_state_idx").on(t.state, t.lastFailedAt)],
+);
+
+/** A signing key of a webhook source or subscription: a Standard Webhooks secret (`whsec_…`) or an RSA public key PEM. */
+export interface WebhookKey {
+  id: string;
+  value: string;
+  createdDate: string;
+}
+
+/**
+ * Incoming webhooks: a system the merchant lets post events to `/webhooks/{name}`, with its format and the keys its
+ * requests are verified with (several during a rotation).
+ */
+export const webhookSources = sqliteTable("webhook_sources", {
+  id: text("id").primaryKey(),
+  /** The path segment of its endpoint and the actor id of its events. */
+  name: text("name").notNull().unique(),
+  description: text("description").notNull().default(""),
+  format: text("format", { enum: ["standard", "wix"] }).notNull(),
+  keys: text("keys", { mode: "json" }).$type<WebhookKey[]>().notNull(),
+  createdDate: text("created_date").notNull(),
+  updatedDate: text("updated_date").notNull(),
+});
+
+/**
+ * Every accepted incoming webhook, keyed by the sender's `webhook-id` per source so a repeat is recognised. `id` is
+ * the id of the event it became (ACCEPTED: written to the outbox in the same batch) or of the stored request
+ * (UNHANDLED: no schema and no processor knows its type).
+ */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => webhookSources.id, { onDelete: "cascade" }),
+    webhookId: text("webhook_id").notNull(),
+    type: text("type").notNull(),
+    status: text("status", { enum: ["ACCEPTED", "UNHANDLED"] }).notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    receivedDate: text("received_date").notNull(),
+  },
+  (t) => [uniqueIndex("webhook_events_source_webhook_idx").on(t.sourceId, t.webhookId), index("webhook_events_received_idx").on(t.sourceId, t.receivedDate)],
+);
+
+/** Outgoing webhooks: where the merchant wants which events sent, in which format, signed with which secret. */
+export const webhookSubscriptions = sqliteTable("webhook_subscriptions", {
+  id: text("id").primaryKey(),
+  url: text("url").notNull(),
+  description: text("description").notNull().default(""),
+  /** Event types, or ["*"] for every event. */
+  eventTypes: text("event_types", { mode: "json" }).$type<string[]>().notNull(),
+  format: text("format", { enum: ["standard", "wix"] }).notNull(),
+  /** The Standard Webhooks secret deliveries are signed with (the wix format signs with the shop's RSA key). */
+  secret: text("secret").notNull(),
+  /** After a rotation, the old secret also signs until this date, so the receiver can switch over. */
+  previousSecret: text("previous_secret"),
+  previousSecretExpiresAt: text("previous_secret_expires_at"),
+  enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  disabledReason: text("disabled_reason"),
+  /** Deliveries that failed every attempt since the last success; the subscription is disabled at a threshold. */
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+  createdDate: text("created_date").notNull(),
+  updatedDate: text("updated_date").notNull(),
+});
+
+/**
+ * One event to send to one subscription (at most one row per pair, so a redelivered event adds nothing). PENDING
+ * until an attempt succeeds (SUCCEEDED) or the retry schedule runs out (FAILED). `nextAttemptAt` is when the next
+ * attempt is due; while an attempt runs it is pushed a minute ahead (a lease), and the sweep re-enqueues rows left
+ * overdue (a job message that was never sent or was lost).
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** The event envelope as it is sent. */
+    event: text("event", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    status: text("status", { enum: ["PENDING", "SUCCEEDED", "FAILED"] }).notNull(),
+    /** Attempts made in all (the attempt log's numbering). */
+    attempts: integer("attempts").notNull().default(0),
+    /** Attempts made since the schedule last started (creation or a manual redelivery). */
+    scheduleAttempts: integer("schedule_attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at"),
+    lastError: text("last_error"),
+    createdDate: text("created_date").notNull(),
+    updatedDate: text("updated_date").notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_subscription_event_idx").on(t.subscriptionId, t.eventId),
+    index("webhook_deliveries_subscription_idx").on(t.subscriptionId, t.createdDate),
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/** The log of every delivery attempt: what the receiver answered (or why it could not), and how long it took. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    startedDate: text("started_date").notNull(),
+    /** The HTTP status, or null when no response came (timeout, refused connection). */
+    responseStatus: integer("response_status"),
+    latencyMs: integer("latency_ms").notNull(),
+    /** At most 1 KB of the response body. */
+    responseExcerpt: text("response_excerpt"),
+    error: text("error"),
+    succeeded: integer("succeeded", { mode: "boolean" }).notNull(),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attempt)],
 );

@@ -1,6 +1,8 @@
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import * as abandonedCart from "./abandoned-cart";
 import * as activationLink from "./activation-link";
+import * as backInStock from "./back-in-stock";
 import type { Shop } from "./layout";
 import * as orderConfirmation from "./order-confirmation";
 import * as recoveryLink from "./recovery-link";
@@ -19,6 +21,8 @@ export interface EmailData {
   "recovery-link": recoveryLink.RecoveryLinkData;
   "activation-link": activationLink.ActivationLinkData;
   "order-confirmation": orderConfirmation.OrderConfirmationData;
+  "abandoned-cart": abandonedCart.AbandonedCartData;
+  "back-in-stock": backInStock.BackInStockData;
 }
 
 export type EmailTemplate = keyof EmailData;
@@ -40,6 +44,8 @@ const templates: { [T in EmailTemplate]: Template<EmailData[T]> } = {
   "recovery-link": { ...recoveryLink, html: (data, shop) => <recoveryLink.RecoveryLinkEmail data={data} shop={shop} /> },
   "activation-link": { ...activationLink, html: (data, shop) => <activationLink.ActivationLinkEmail data={data} shop={shop} /> },
   "order-confirmation": { ...orderConfirmation, html: (data, shop) => <orderConfirmation.OrderConfirmationEmail data={data} shop={shop} /> },
+  "abandoned-cart": { ...abandonedCart, html: (data, shop) => <abandonedCart.AbandonedCartEmail data={data} shop={shop} /> },
+  "back-in-stock": { ...backInStock, html: (data, shop) => <backInStock.BackInStockEmail data={data} shop={shop} /> },
 };
 
 /** Renders a template to its subject, HTML document and plain text. */

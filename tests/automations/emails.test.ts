@@ -1,0 +1,121 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { findSubscription, isUnsubscribed, sendEmail, unsubscribe, type EmailTransport } from "../../worker/email/send";
+import { renderEmail } from "../../worker/email/templates";
+import type { Auth, Ctx } from "../../worker/platform/context";
+import { openDb } from "../../worker/platform/db";
+import { unique } from "../helpers";
+
+/** The automations' emails: the two templates, and marketing sends (unsubscribe link and headers, suppression, idempotency). */
+
+const shop = { storeName: "Fernhill Goods", origin: "https://shop.test" };
+
+function testCtx(overrides: Record<string, unknown> = {}) {
+  const pending: Promise<unknown>[] = [];
+  const ctx: Ctx = {
+    db: openDb(env.DB),
+    env: { ...env, ...overrides } as Env,
+    auth: { kind: "anonymous" } as Auth,
+    currency: "USD",
+    origin: "https://shop.test",
+    waitUntil: (p) => void pending.push(p),
+  };
+  return { ctx, settled: () => Promise.all(pending) };
+}
+
+const rowsWithKey = (key: string) => env.DB.prepare("SELECT * FROM emails WHERE idempotency_key = ?").bind(key).all<Record<string, any>>();
+
+const cart = {
+  name: "Ada",
+  step: 1,
+  recoveryUrl: "https://shop.test/cart/recover/abcDEF123_-xyz",
+  total: "$64.50",
+  items: [
+    { name: "Stoneware Mug", quantity: 2, price: "$30.00", imageUrl: "https://images.example/mug.jpg", options: "Colour: Sand" },
+    { name: `Tea <script>alert(1)</script>`, quantity: 1, price: "$34.50" },
+  ],
+  unsubscribeUrl: "https://shop.test/email/unsubscribe?token=tok_123456789012345",
+};
+
+describe("abandoned-cart and back-in-stock templates", () => {
+  it("abandoned cart: items with images, prices and options, the total, the recovery link and the unsubscribe link, in both parts", () => {
+    const m = renderEmail("abandoned-cart", cart, shop);
+    expect(m.subject).toBe("You left something in your Fernhill Goods cart");
+    expect(m.html).toContain("Hi Ada,");
+    expect(m.html).toContain('<img src="https://images.example/mug.jpg" alt="Stoneware Mug"');
+    expect(m.html).toContain("2 × Stoneware Mug");
+    expect(m.html).toContain("Colour: Sand");
+    expect(m.html).toContain("$64.50");
+    expect(m.html.split('href="https://shop.test/cart/recover/abcDEF123_-xyz"')).toHaveLength(3);
+    expect(m.html).toContain('href="https://shop.test/email/unsubscribe?token=tok_123456789012345"');
+    expect(m.html).not.toContain("<script>");
+    expect(m.html).toContain("Tea &lt;script&gt;");
+    expect(m.text).toContain("2 x Stoneware Mug (Colour: Sand): $30.00");
+    expect(m.text).toContain("Total: $64.50");
+    expect(m.text).toContain("Return to your cart: https://shop.test/cart/recover/abcDEF123_-xyz");
+    expect(m.text).toContain("Unsubscribe from these reminders: https://shop.test/email/unsubscribe?token=tok_123456789012345");
+    expect(renderEmail("abandoned-cart", { ...cart, step: 2 }, shop).subject).toBe("Still thinking it over? Your Fernhill Goods cart is saved");
+  });
+
+  it("back in stock: the item's name, options, price, image and link", () => {
+    const m = renderEmail("back-in-stock", { item: { name: "Linen Shirt", price: "$49.00", imageUrl: "https://images.example/shirt.jpg", options: "M / Navy" }, itemUrl: "https://shop.test/products/linen-shirt" }, shop);
+    expect(m.subject).toBe("Linen Shirt is back in stock at Fernhill Goods");
+    expect(m.html).toContain("<strong>Linen Shirt</strong> (M / Navy) · $49.00");
+    expect(m.html).toContain('src="https://images.example/shirt.jpg"');
+    expect(m.html).toContain('href="https://shop.test/products/linen-shirt"');
+    expect(m.text).toContain("Linen Shirt (M / Navy) is back in stock: $49.00");
+    expect(m.text).toContain("See it in the shop: https://shop.test/products/linen-shirt");
+  });
+});
+
+describe("marketing sends", () => {
+  it("go through the real send_email binding with List-Unsubscribe and List-Unsubscribe-Post, recorded SENT", async () => {
+    const { ctx } = testCtx({ EMAIL_FROM: "shop@shop.test" });
+    const to = `real-${unique()}@example.com`;
+    const result = await sendEmail(ctx, to, "abandoned-cart", { ...cart, unsubscribeUrl: undefined }, { marketing: true, awaitDelivery: true, idempotencyKey: `t:${unique()}` });
+    expect(result).toMatchObject({ status: "SENT", duplicate: false });
+    const row = await env.DB.prepare("SELECT * FROM emails WHERE id = ?").bind(result.id).first<Record<string, any>>();
+    const headers = JSON.parse(row!.headers);
+    expect(headers["List-Unsubscribe"]).toMatch(/^<https:\/\/shop\.test\/email\/unsubscribe\?token=[A-Za-z0-9_-]{32}>$/);
+    expect(headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect(row!.html).toContain(headers["List-Unsubscribe"].slice(1, -1));
+    expect(row).toMatchObject({ status: "SENT", error: null });
+  });
+
+  it("hand the headers to the transport, once per idempotency key", async () => {
+    const sent: Parameters<EmailTransport["send"]>[0][] = [];
+    const transport: EmailTransport = { send: async (m) => void sent.push(m) };
+    const { ctx, settled } = testCtx({ SEND_EMAIL: transport, EMAIL_FROM: "shop@shop.test" });
+    const to = `once-${unique()}@example.com`;
+    const key = `recovery-email:${unique()}`;
+    const first = await sendEmail(ctx, to, "abandoned-cart", cart, { marketing: true, idempotencyKey: key });
+    const second = await sendEmail(ctx, to, "abandoned-cart", cart, { marketing: true, idempotencyKey: key });
+    await settled();
+    expect(second).toMatchObject({ id: first.id, duplicate: true });
+    expect(sent).toHaveLength(1);
+    expect(sent[0].headers?.["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect((await rowsWithKey(key)).results).toHaveLength(1);
+  });
+
+  it("are suppressed after the address unsubscribes; other emails still go", async () => {
+    const sent: string[] = [];
+    const transport: EmailTransport = { send: async (m) => void sent.push(m.subject) };
+    const { ctx, settled } = testCtx({ SEND_EMAIL: transport, EMAIL_FROM: "shop@shop.test" });
+    const to = `Opt-Out-${unique()}@Example.com`;
+    await sendEmail(ctx, to, "back-in-stock", { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" }, { marketing: true, awaitDelivery: true });
+    const row = await env.DB.prepare("SELECT headers FROM emails WHERE \"to\" = ?").bind(to).first<{ headers: string }>();
+    const token = /token=([A-Za-z0-9_-]+)>/.exec(JSON.parse(row!.headers)["List-Unsubscribe"])![1];
+    expect(await findSubscription(ctx, token)).toEqual({ email: to.toLowerCase(), unsubscribed: false });
+    expect(await unsubscribe(ctx, token)).toEqual({ email: to.toLowerCase() });
+    expect(await unsubscribe(ctx, token)).toEqual({ email: to.toLowerCase() });
+    expect(await isUnsubscribed(ctx, to.toUpperCase())).toBe(true);
+    const suppressed = await sendEmail(ctx, to, "back-in-stock", { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" }, { marketing: true, awaitDelivery: true });
+    expect(suppressed.status).toBe("SUPPRESSED");
+    // Account emails are not marketing: they still arrive.
+    await sendEmail(ctx, to, "verification-code", { code: "123456" });
+    await settled();
+    expect(sent).toEqual(["Lamp is back in stock at Edge Storefront", "Your Edge Storefront verification code: 123456"]);
+    expect(await unsubscribe(ctx, "unknown-token-0000000000")).toBeNull();
+    expect(await findSubscription(ctx, "bad token!")).toBeNull();
+  });
+});

@@ -1,0 +1,400 @@
+import { env, SELF } from "cloudflare:test";
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { Processor } from "../../worker/events/consumer";
+import type { EventEnvelope } from "../../worker/events/outbox";
+import { payloadSchemas, processors } from "../../worker/events/registry";
+import { api, merchant, unique } from "../helpers";
+
+/**
+ * Incoming webhooks at /webhooks/{source}: verified before anything is stored (Standard Webhooks HMAC or the Wix
+ * RS256 JWT), validated, stored with the outbox row in one batch, and handed to processors by the real queue.
+ * Signatures are made with the `standardwebhooks` package and WebCrypto here, independently of the server's code.
+ */
+
+// A test-only event type with a payload schema (numbers coerced) and a processor, like part B's inventory.updated.
+const TYPE = `test.stock.updated.${unique()}`;
+const received: { event: EventEnvelope; data: any }[] = [];
+const schema = z.object({ items: z.array(z.object({ productId: z.string().min(1), setQuantity: z.coerce.number().int().min(0) })).min(1) });
+const processor: Processor<z.output<typeof schema>> = {
+  name: `test-incoming-${TYPE}`,
+  types: [TYPE],
+  async run(event, data) {
+    received.push({ event, data });
+  },
+};
+beforeAll(() => {
+  processors.push(processor);
+  payloadSchemas[TYPE] = schema;
+  return () => {
+    processors.splice(processors.indexOf(processor), 1);
+    delete payloadSchemas[TYPE];
+  };
+});
+
+const validBody = (items: unknown = [{ productId: "p-1", setQuantity: "7" }]) => JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: { items } });
+
+async function createSource(body: Record<string, unknown> = {}) {
+  const res = await merchant("POST", "/api/v1/webhook-sources", { name: `erp-${unique()}`, ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { source: { id: string; name: string; url: string; keys: { id: string }[] }; secret?: string };
+}
+
+/** Standard Webhooks headers signed by the reference implementation. */
+function signed(secret: string, body: string, opts: { id?: string; at?: Date } = {}) {
+  const id = opts.id ?? `msg_${unique()}${unique()}`;
+  const at = opts.at ?? new Date();
+  return { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign(id, at, body) };
+}
+
+const post = (source: string, body: string | ReadableStream, headers: Record<string, string> = {}) =>
+  SELF.fetch(`https://shop.test/webhooks/${source}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, duplex: "half" } as RequestInit);
+
+async function stored(sourceId: string) {
+  const { results } = await env.DB.prepare("SELECT * FROM webhook_events WHERE source_id = ? ORDER BY received_date").bind(sourceId).all<Record<string, any>>();
+  return results;
+}
+const outboxFor = async (sourceName: string) =>
+  (await env.DB.prepare("SELECT * FROM outbox WHERE actor_type = 'APP' AND actor_id = ?").bind(sourceName).all<Record<string, any>>()).results;
+
+async function waitFor<T>(check: () => T | Promise<T>, what: string, ms = 8000): Promise<NonNullable<T>> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Nothing was stored for the source: no webhook record and no outbox row. */
+async function expectNothingStored(source: { id: string; name: string }) {
+  expect(await stored(source.id)).toEqual([]);
+  expect(await outboxFor(source.name)).toEqual([]);
+}
+
+afterEach(() => {
+  received.length = 0;
+});
+
+describe("incoming webhook sources (merchant API)", () => {
+  it("shows a generated secret once, lists the source without it, and is merchant only", async () => {
+    const { source, secret } = await createSource({ description: "warehouse" });
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(source.url).toBe(`https://shop.test/webhooks/${source.name}`);
+    const got = await merchant("GET", `/api/v1/webhook-sources/${source.id}`);
+    expect(got.status).toBe(200);
+    expect(JSON.stringify(got.body)).not.toContain(secret!.slice(6));
+    expect(got.body.source).toMatchObject({ id: source.id, name: source.name, format: "standard", description: "warehouse", keys: [{ id: source.keys[0].id }] });
+    const list = await merchant("GET", "/api/v1/webhook-sources");
+    expect(list.body.sources.map((s: { id: string }) => s.id)).toContain(source.id);
+    expect(JSON.stringify(list.body)).not.toContain(secret!.slice(6));
+
+    expect((await api("GET", "/api/v1/webhook-sources")).status).toBe(401);
+    expect((await api("POST", "/api/v1/webhook-sources", { body: { name: `x-${unique()}` } })).status).toBe(401);
+  });
+
+  it("refuses a bad name, a taken name, a malformed secret and a wix source without a key, creating nothing", async () => {
+    const { source } = await createSource();
+    const before = (await merchant("GET", "/api/v1/webhook-sources")).body.sources.length;
+    const taken = await merchant("POST", "/api/v1/webhook-sources", { name: source.name });
+    expect(taken.status).toBe(409);
+    expect(taken.body.details.applicationError.code).toBe("WEBHOOK_SOURCE_NAME_TAKEN");
+    const badName = await merchant("POST", "/api/v1/webhook-sources", { name: "Not A Path!" });
+    expect(badName.status).toBe(400);
+    expect(badName.body.details.validationError.fieldViolations[0].field).toBe("name");
+    const badSecret = await merchant("POST", "/api/v1/webhook-sources", { name: `s-${unique()}`, secret: "hunter2" });
+    expect(badSecret.status).toBe(400);
+    expect(badSecret.body.details.validationError.fieldViolations[0].field).toBe("secret");
+    const noKey = await merchant("POST", "/api/v1/webhook-sources", { name: `w-${unique()}`, format: "wix" });
+    expect(noKey.status).toBe(400);
+    expect(noKey.body.details.validationError.fieldViolations[0].field).toBe("publicKey");
+    expect((await merchant("GET", "/api/v1/webhook-sources")).body.sources.length).toBe(before);
+  });
+});
+
+describe("Standard Webhooks source", () => {
+  it("accepts a signed event: stored with its outbox row, answered 200, processed once with its schema applied", async () => {
+    const { source, secret } = await createSource();
+    const body = validBody();
+    const res = await post(source.name, body, signed(secret!, body, { id: "msg_first" }));
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { id: string; status: string };
+    expect(answer.status).toBe("ACCEPTED");
+
+    const [record] = await stored(source.id);
+    expect(record).toMatchObject({ id: answer.id, webhook_id: "msg_first", type: TYPE, status: "ACCEPTED" });
+    const [row] = await outboxFor(source.name);
+    expect(row).toMatchObject({ id: answer.id, type: TYPE, actor_type: "APP", actor_id: source.name });
+    expect(JSON.parse(row.data)).toEqual({ items: [{ productId: "p-1", setQuantity: "7" }] });
+
+    // The real queue hands it to the processor, with the payload schema applied (the string "7" became 7).
+    const got = await waitFor(() => received.find((r) => r.event.id === answer.id), "the processor");
+    expect(got.event).toMatchObject({ id: answer.id, type: TYPE, actor: { type: "APP", id: source.name } });
+    expect(got.data).toEqual({ items: [{ productId: "p-1", setQuantity: 7 }] });
+  });
+
+  it("acknowledges a repeated webhook-id without processing it again", async () => {
+    const { source, secret } = await createSource();
+    const body = validBody();
+    const headers = signed(secret!, body, { id: "msg_repeat" });
+    const first = (await (await post(source.name, body, headers)).json()) as { id: string; status: string };
+    await waitFor(() => received.find((r) => r.event.id === first.id), "the first delivery");
+    // The sender retries (same id, fresh signature) and replays the very same request.
+    const retry = await post(source.name, body, signed(secret!, body, { id: "msg_repeat" }));
+    const replay = await post(source.name, body, headers);
+    for (const res of [retry, replay]) {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ id: first.id, status: "DUPLICATE" });
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(received.filter((r) => r.event.type === TYPE)).toHaveLength(1);
+    expect(await stored(source.id)).toHaveLength(1);
+    expect(await outboxFor(source.name)).toHaveLength(1);
+  });
+
+  it("refuses a bad, missing, stale or future signature with 401 and stores nothing", async () => {
+    const { source, secret } = await createSource();
+    const other = new Webhook(`whsec_${btoa("another secret of thirty-two byte")}`);
+    const body = validBody();
+    const cases: Record<string, string>[] = [
+      // Signed with another secret.
+      { "webhook-id": "msg_a", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": other.sign("msg_a", new Date(), body) },
+      // No signature header at all.
+      { "webhook-id": "msg_b", "webhook-timestamp": String(Math.floor(Date.now() / 1000)) },
+      // Right secret, but over another body.
+      signed(secret!, validBody([{ productId: "p-2", setQuantity: 1 }]), { id: "msg_c" }),
+      // Right secret, six minutes old or six minutes ahead.
+      signed(secret!, body, { id: "msg_d", at: new Date(Date.now() - 6 * 60_000) }),
+      signed(secret!, body, { id: "msg_e", at: new Date(Date.now() + 6 * 60_000) }),
+      // A signature of the wrong version.
+      { ...signed(secret!, body, { id: "msg_f" }), "webhook-signature": signed(secret!, body, { id: "msg_f" })["webhook-signature"].replace("v1,", "v1a,") },
+    ];
+    for (const headers of cases) {
+      const res = await post(source.name, body, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+      expect(((await res.json()) as any).details.applicationError.code).toBe("WEBHOOK_SIGNATURE_INVALID");
+    }
+    // Within the five minutes it is fine.
+    expect((await post(source.name, body, signed(secret!, body, { at: new Date(Date.now() - 4 * 60_000) }))).status).toBe(200);
+    expect(await stored(source.id)).toHaveLength(1);
+  });
+
+  it("verifies with either key during a rotation, and only the new one after the old is removed", async () => {
+    const { source, secret: oldSecret } = await createSource();
+    const added = await merchant("POST", `/api/v1/webhook-sources/${source.id}/keys`, {});
+    expect(added.status).toBe(200);
+    const newSecret = added.body.secret as string;
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(added.body.source.keys).toHaveLength(2);
+
+    const body = validBody();
+    // The sender signs with both while switching over (two signatures in one header), then with the new one alone.
+    const both = signed(oldSecret!, body, { id: "msg_both" });
+    both["webhook-signature"] = `${new Webhook(newSecret).sign("msg_both", new Date(Number(both["webhook-timestamp"]) * 1000), body)} ${both["webhook-signature"]}`;
+    expect((await post(source.name, body, both)).status).toBe(200);
+    expect((await post(source.name, body, signed(newSecret, body))).status).toBe(200);
+    expect((await post(source.name, body, signed(oldSecret!, body))).status).toBe(200);
+
+    const oldKeyId = source.keys[0].id;
+    const removed = await merchant("DELETE", `/api/v1/webhook-sources/${source.id}/keys/${oldKeyId}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body.source.keys.map((k: { id: string }) => k.id)).toEqual([added.body.keyId]);
+    expect((await post(source.name, body, signed(oldSecret!, body))).status).toBe(401);
+    expect((await post(source.name, body, signed(newSecret, body))).status).toBe(200);
+    // The last key cannot be removed.
+    const last = await merchant("DELETE", `/api/v1/webhook-sources/${source.id}/keys/${added.body.keyId}`);
+    expect(last.status).toBe(409);
+    expect(await stored(source.id)).toHaveLength(4);
+  });
+
+  it("refuses malformed envelopes and payloads with 400 and field violations, storing nothing", async () => {
+    const { source, secret } = await createSource();
+    const cases: [string, string[]][] = [
+      ["{not json", ["body"]],
+      [JSON.stringify({ timestamp: new Date().toISOString(), data: {} }), ["type"]],
+      [JSON.stringify({ type: TYPE, timestamp: "yesterday", data: {} }), ["timestamp"]],
+      [JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: [1, 2] }), ["data"]],
+      [JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: { items: [{ productId: "p", setQuantity: 1 }] }, extra: 1 }), ["extra"]],
+      [validBody([{ productId: "", setQuantity: -1 }]), ["data.items[0].productId", "data.items[0].setQuantity"]],
+      [validBody([]), ["data.items"]],
+    ];
+    for (const [body, fields] of cases) {
+      const res = await post(source.name, body, signed(secret!, body));
+      expect(res.status, body).toBe(400);
+      const err = (await res.json()) as any;
+      expect(err.details.validationError.fieldViolations.map((v: { field: string }) => v.field)).toEqual(fields);
+    }
+    await expectNothingStored(source);
+  });
+
+  it("answers 413 to a body over the queue's 128 KB limit, declared or streamed, and stores nothing", async () => {
+    const { source, secret } = await createSource();
+    const body = validBody([{ productId: "p".repeat(130_000), setQuantity: 1 }]);
+    const declared = await post(source.name, body, signed(secret!, body));
+    expect(declared.status).toBe(413);
+    // Streamed in chunks without a length: refused once 128 KB have arrived.
+    const chunk = new TextEncoder().encode("x".repeat(16_384));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 40) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await post(source.name, stream, signed(secret!, body));
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as any).details.applicationError.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(sent).toBeLessThan(40);
+    await expectNothingStored(source);
+  });
+
+  it("stores an event of an unknown type as unhandled and acknowledges it", async () => {
+    const { source, secret } = await createSource();
+    const body = JSON.stringify({ type: "com.example.unknown", timestamp: new Date().toISOString(), data: { anything: true } });
+    const res = await post(source.name, body, signed(secret!, body, { id: "msg_unknown" }));
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { id: string; status: string };
+    expect(answer.status).toBe("UNHANDLED");
+    expect(await stored(source.id)).toMatchObject([{ id: answer.id, type: "com.example.unknown", status: "UNHANDLED", webhook_id: "msg_unknown" }]);
+    expect(JSON.parse((await stored(source.id))[0].data)).toEqual({ anything: true });
+    expect(await outboxFor(source.name)).toEqual([]);
+    // Sent again: acknowledged, still one record.
+    const again = await post(source.name, body, signed(secret!, body, { id: "msg_unknown" }));
+    expect(await again.json()).toEqual({ id: answer.id, status: "DUPLICATE" });
+    // The merchant sees it among the source's events.
+    const listed = await merchant("GET", `/api/v1/webhook-sources/${source.id}/events?status=UNHANDLED`);
+    expect(listed.body).toMatchObject({ events: [{ id: answer.id, webhookId: "msg_unknown", type: "com.example.unknown", status: "UNHANDLED", data: { anything: true } }], metadata: { total: 1 } });
+  });
+
+  it("does not echo an incoming event to outgoing subscriptions of its type", async () => {
+    const sub = await merchant("POST", "/api/v1/webhook-subscriptions", { url: "http://127.0.0.1:9/echo", eventTypes: [TYPE] });
+    try {
+      const { source, secret } = await createSource();
+      const body = validBody();
+      const { id } = (await (await post(source.name, body, signed(secret!, body))).json()) as { id: string };
+      await waitFor(() => received.find((r) => r.event.id === id), "the processor");
+      await waitFor(
+        async () => (await env.DB.prepare("SELECT 1 FROM processed_events WHERE event_id = ? AND processor = 'webhooks:outgoing'").bind(id).first()) !== null,
+        "the outgoing processor",
+      );
+      expect((await merchant("GET", `/api/v1/webhook-subscriptions/${sub.body.subscription.id}/deliveries`)).body.deliveries).toEqual([]);
+    } finally {
+      await merchant("DELETE", `/api/v1/webhook-subscriptions/${sub.body.subscription.id}`);
+    }
+  });
+
+  it("follows a rename and stops answering once the source is deleted", async () => {
+    const { source, secret } = await createSource();
+    const renamed = await merchant("PATCH", `/api/v1/webhook-sources/${source.id}`, { name: `${source.name}-2` });
+    expect(renamed.body.source).toMatchObject({ name: `${source.name}-2`, url: `https://shop.test/webhooks/${source.name}-2` });
+    const body = validBody();
+    expect((await post(source.name, body, signed(secret!, body))).status).toBe(404);
+    expect((await post(`${source.name}-2`, body, signed(secret!, body))).status).toBe(200);
+    expect((await merchant("DELETE", `/api/v1/webhook-sources/${source.id}`)).status).toBe(200);
+    expect((await post(`${source.name}-2`, body, signed(secret!, body))).status).toBe(404);
+    expect((await merchant("GET", `/api/v1/webhook-sources/${source.id}`)).status).toBe(404);
+  });
+
+  it("answers 404 for a source that does not exist", async () => {
+    const body = validBody();
+    const res = await post(`nobody-${unique()}`, body, signed(`whsec_${btoa("x".repeat(32))}`, body));
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as any).details.applicationError.code).toBe("WEBHOOK_SOURCE_NOT_FOUND");
+  });
+});
+
+describe("Wix-format source (RS256 JWT)", () => {
+  const enc = new TextEncoder();
+  const b64url = (bytes: ArrayBuffer | Uint8Array) =>
+    btoa(String.fromCharCode(...new Uint8Array(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+  const RS = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
+
+  async function rsaPair() {
+    const pair = (await crypto.subtle.generateKey({ ...RS, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const spki = new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer);
+    const pem = `-----BEGIN PUBLIC KEY-----\n${btoa(String.fromCharCode(...spki)).match(/.{1,64}/g)!.join("\n")}\n-----END PUBLIC KEY-----\n`;
+    return { privateKey: pair.privateKey, pem };
+  }
+
+  /** The Wix envelope: JWT payload {data: JSON({data: JSON(payload), instanceId, eventType, identity: JSON})}. */
+  function wixClaims(eventType: string, payload: unknown, extra: Record<string, unknown> = {}) {
+    const identity = JSON.stringify({ identityType: "APP", appId: "erp" });
+    return { data: JSON.stringify({ data: JSON.stringify(payload), instanceId: "inst-1", eventType, identity }), iat: Math.floor(Date.now() / 1000), ...extra };
+  }
+
+  async function jwt(claims: Record<string, unknown>, key: CryptoKey, alg = "RS256") {
+    const head = b64url(enc.encode(JSON.stringify({ alg, typ: "JWT" })));
+    const body = b64url(enc.encode(JSON.stringify(claims)));
+    const sig = alg === "RS256" ? await crypto.subtle.sign(RS, key, enc.encode(`${head}.${body}`)) : await crypto.subtle.sign("HMAC", key, enc.encode(`${head}.${body}`));
+    return `${head}.${body}.${b64url(sig)}`;
+  }
+
+  let keys: { privateKey: CryptoKey; pem: string };
+  let source: { id: string; name: string };
+  beforeAll(async () => {
+    keys = await rsaPair();
+    // The public key given as base64 of the PEM (the one-line form the Wix SDK also takes).
+    source = (await createSource({ format: "wix", publicKey: btoa(keys.pem) })).source;
+  });
+  const postJwt = (token: string) => post(source.name, token, { "content-type": "text/plain" });
+
+  it("accepts a JWT signed with the configured key, unwrapping the JSON-in-JSON envelope", async () => {
+    const got = await merchant("GET", `/api/v1/webhook-sources/${source.id}`);
+    expect(got.body.source.keys[0].publicKey).toBe(keys.pem);
+    const token = await jwt(wixClaims(TYPE, { items: [{ productId: "w-1", setQuantity: 3 }] }, { exp: Math.floor(Date.now() / 1000) + 300 }), keys.privateKey);
+    const res = await postJwt(token);
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { id: string; status: string };
+    expect(answer.status).toBe("ACCEPTED");
+    const processed = await waitFor(() => received.find((r) => r.event.id === answer.id), "the processor");
+    expect(processed.event).toMatchObject({ type: TYPE, actor: { type: "APP", id: source.name }, data: { items: [{ productId: "w-1", setQuantity: 3 }] } });
+    // The same token again is a repeat, whatever (unsigned) headers come with it.
+    expect(await (await postJwt(token)).json()).toEqual({ id: answer.id, status: "DUPLICATE" });
+    expect(await (await post(source.name, token, { "content-type": "text/plain", "webhook-id": "another-id" })).json()).toEqual({ id: answer.id, status: "DUPLICATE" });
+  });
+
+  it("refuses a wrong key, HS256, an expired or not-yet-valid token, and a non-JWT with 401", async () => {
+    const count = (await stored(source.id)).length;
+    const stranger = await rsaPair();
+    const hmac = await crypto.subtle.importKey("raw", enc.encode(keys.pem), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const now = Math.floor(Date.now() / 1000);
+    const payload = { items: [{ productId: "w-2", setQuantity: 1 }] };
+    const tokens = [
+      await jwt(wixClaims(TYPE, payload), stranger.privateKey),
+      // HS256 keyed with the public key's text (the classic algorithm-confusion attack).
+      await jwt(wixClaims(TYPE, payload), hmac, "HS256"),
+      await jwt(wixClaims(TYPE, payload, { exp: now - 10 }), keys.privateKey),
+      await jwt(wixClaims(TYPE, payload, { nbf: now + 600 }), keys.privateKey),
+      "not-a-jwt",
+    ];
+    for (const token of tokens) {
+      const res = await postJwt(token);
+      expect(res.status, token.slice(0, 40)).toBe(401);
+    }
+    expect(await stored(source.id)).toHaveLength(count);
+  });
+
+  it("refuses a malformed envelope or payload with 400", async () => {
+    const count = (await stored(source.id)).length;
+    const objectData = await jwt({ data: { eventType: TYPE, data: "{}" } }, keys.privateKey);
+    const noType = await jwt({ data: JSON.stringify({ data: "{}" }) }, keys.privateKey);
+    const badPayload = await jwt(wixClaims(TYPE, { items: [{ setQuantity: 1 }] }), keys.privateKey);
+    const expected: [string, string][] = [
+      [objectData, "data"],
+      [noType, "data.eventType"],
+      [badPayload, "data.items[0].productId"],
+    ];
+    for (const [token, field] of expected) {
+      const res = await postJwt(token);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as any).details.validationError.fieldViolations[0].field).toBe(field);
+    }
+    expect(await stored(source.id)).toHaveLength(count);
+  });
+});

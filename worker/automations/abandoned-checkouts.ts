@@ -1,0 +1,131 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { notFound } from "../platform/errors";
+import { formatMoney, toDecimalString } from "../platform/money";
+import { compileQuery, type FieldMap, type QueryInput } from "../platform/query";
+import { abandonedCheckoutShape, activityStatement, customActivityType, type ActivityRow } from "./abandoned-carts";
+import { abandonedCheckoutActivities, abandonedCheckouts, ACTIVITY_ACTORS } from "./tables";
+
+/** The merchant's abandoned-checkout calls: query (with the recovered revenue), get, add an activity, a summary. */
+
+const fields: FieldMap = {
+  id: { sql: abandonedCheckouts.id, type: "string", sortable: true },
+  cartId: { sql: abandonedCheckouts.cartId, type: "string", sortable: true },
+  checkoutId: { sql: abandonedCheckouts.checkoutId, type: "string", sortable: true },
+  status: { sql: abandonedCheckouts.status, type: "string", sortable: true },
+  "buyerInfo.email": { sql: sql`json_extract(${abandonedCheckouts.buyerInfo}, '$.email')`, type: "string", sortable: true },
+  "buyerInfo.visitorId": { sql: sql`json_extract(${abandonedCheckouts.buyerInfo}, '$.visitorId')`, type: "string" },
+  "buyerInfo.memberId": { sql: sql`json_extract(${abandonedCheckouts.buyerInfo}, '$.memberId')`, type: "string" },
+  createdDate: { sql: abandonedCheckouts.createdDate, type: "date", sortable: true },
+  updatedDate: { sql: abandonedCheckouts.updatedDate, type: "date", sortable: true },
+  abandonTime: { sql: abandonedCheckouts.abandonTime, type: "date", sortable: true },
+  checkoutRecoveredDate: { sql: abandonedCheckouts.recoveredDate, type: "date", sortable: true },
+  "totalPrice.amount": { sql: abandonedCheckouts.total, type: "money", sortable: true },
+};
+
+async function activitiesOf(ctx: Ctx, ids: string[]): Promise<Map<string, ActivityRow[]>> {
+  const rows = ids.length
+    ? await ctx.db
+        .select()
+        .from(abandonedCheckoutActivities)
+        .where(sql`${abandonedCheckoutActivities.abandonedCheckoutId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
+        .orderBy(asc(abandonedCheckoutActivities.createdDate), sql`rowid`)
+    : [];
+  const by = new Map<string, ActivityRow[]>();
+  for (const r of rows) by.set(r.abandonedCheckoutId, [...(by.get(r.abandonedCheckoutId) ?? []), r]);
+  return by;
+}
+
+/**
+ * POST /ecom/v1/abandoned-checkout/query: filter, sort and offset paging (cursorPaging.limit taken as the page
+ * size), newest first. `metadata` adds the recovered revenue and counts of the whole filtered set.
+ */
+export async function queryAbandonedCheckouts(ctx: Ctx, query: (QueryInput & { cursorPaging?: { limit?: number } }) | undefined) {
+  requireMerchant(ctx);
+  const q: QueryInput = { filter: query?.filter, sort: query?.sort, paging: query?.paging };
+  if (query?.cursorPaging && q.paging === undefined) q.paging = { limit: query.cursorPaging.limit };
+  const compiled = compileQuery(q, fields, { currency: ctx.currency, tieBreaker: abandonedCheckouts.id, defaultSort: [sql`${abandonedCheckouts.createdDate} DESC`] });
+  const [rows, [totals]] = await ctx.db.batch([
+    ctx.db.select().from(abandonedCheckouts).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
+    ctx.db
+      .select({
+        total: sql<number>`count(*)`,
+        recovered: sql<number>`coalesce(sum(${abandonedCheckouts.status} = 'RECOVERED'), 0)`,
+        revenue: sql<number>`coalesce(sum(CASE WHEN ${abandonedCheckouts.status} = 'RECOVERED' THEN coalesce(${abandonedCheckouts.recoveredTotal}, ${abandonedCheckouts.total}) END), 0)`,
+      })
+      .from(abandonedCheckouts)
+      .where(compiled.where),
+  ]);
+  const activities = await activitiesOf(ctx, rows.map((r) => r.id));
+  return {
+    abandonedCheckouts: rows.map((r) => abandonedCheckoutShape(r, activities.get(r.id) ?? [], ctx.origin)),
+    metadata: {
+      count: rows.length,
+      offset: compiled.offset,
+      total: totals.total,
+      recoveredCount: totals.recovered,
+      recoveredRevenue: money(totals.revenue, ctx.currency),
+    },
+  };
+}
+
+const money = (minor: number, currency: string) => ({ amount: toDecimalString(minor, currency), formattedAmount: formatMoney(minor, currency), currency });
+
+export async function getAbandonedCheckout(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const [row] = await ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id));
+  if (!row) throw notFound("ABANDONED_CHECKOUT_NOT_FOUND", "Abandoned checkout", id, "abandonedCheckoutId");
+  const activities = await activitiesOf(ctx, [id]);
+  return { abandonedCheckout: abandonedCheckoutShape(row, activities.get(id) ?? [], ctx.origin) };
+}
+
+export const addActivityRequest = z
+  .object({
+    // The SDK repeats the path id in the body.
+    abandonedCheckoutId: z.string().max(100).nullish(),
+    activityType: z.string().max(50).optional(),
+    /** What happened, in the merchant's words (a custom activity). */
+    customActivity: z.object({ title: z.string().trim().min(1).max(200), description: z.string().trim().max(2000).optional() }).optional(),
+    actor: z.object({ type: z.enum(ACTIVITY_ACTORS), id: z.string().trim().min(1).max(100).optional() }).optional(),
+  })
+  .strict();
+
+/** POST /ecom/v1/abandoned-checkouts/{id}/add-activity: records an activity (default CUSTOM_ACTIVITY by ADMIN). */
+export async function addAbandonedCheckoutActivity(ctx: Ctx, id: string, req: z.output<typeof addActivityRequest>) {
+  requireMerchant(ctx);
+  const type = customActivityType(req.activityType);
+  const [row] = await ctx.db.select({ id: abandonedCheckouts.id }).from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id));
+  if (!row) throw notFound("ABANDONED_CHECKOUT_NOT_FOUND", "Abandoned checkout", id, "abandonedCheckoutId");
+  const actorType = req.actor?.type ?? "ADMIN";
+  const actorId = req.actor?.id ?? (ctx.auth.kind === "member" ? ctx.auth.identityId : ctx.auth.kind === "apiKey" ? ctx.auth.keyId : null);
+  const now = nowIso();
+  await ctx.db.batch([
+    activityStatement(ctx.db, id, type, req.customActivity ? { ...req.customActivity } : {}, { actorType, actorId, at: now }),
+    ctx.db.update(abandonedCheckouts).set({ updatedDate: now }).where(eq(abandonedCheckouts.id, id)),
+  ]);
+  return getAbandonedCheckout(ctx, id);
+}
+
+/** GET /api/v1/abandoned-checkouts/summary: how many were abandoned and recovered, the recovered revenue and the rate. */
+export async function abandonedCheckoutSummary(ctx: Ctx) {
+  requireMerchant(ctx);
+  const [s] = await ctx.db
+    .select({
+      total: sql<number>`count(*)`,
+      recovered: sql<number>`coalesce(sum(${abandonedCheckouts.status} = 'RECOVERED'), 0)`,
+      abandonedValue: sql<number>`coalesce(sum(CASE WHEN ${abandonedCheckouts.status} = 'ABANDONED' THEN ${abandonedCheckouts.total} END), 0)`,
+      revenue: sql<number>`coalesce(sum(CASE WHEN ${abandonedCheckouts.status} = 'RECOVERED' THEN coalesce(${abandonedCheckouts.recoveredTotal}, ${abandonedCheckouts.total}) END), 0)`,
+    })
+    .from(abandonedCheckouts)
+    .where(and(sql`1 = 1`));
+  return {
+    summary: {
+      abandonedCount: s.total,
+      recoveredCount: s.recovered,
+      recoverableValue: money(s.abandonedValue, ctx.currency),
+      recoveredRevenue: money(s.revenue, ctx.currency),
+      recoveryRate: s.total ? Math.round((s.recovered / s.total) * 10_000) / 100 : 0,
+    },
+  };
+}

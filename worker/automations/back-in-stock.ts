@@ -1,0 +1,328 @@
+import { and, count, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { discountedPrice } from "../catalog/pricing";
+import { loadProduct } from "../catalog/products";
+import { STORES_APP_ID } from "../cart/schemas";
+import { sendEmail } from "../email/send";
+import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
+import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { invalidArgument, notFound, type FieldViolation } from "../platform/errors";
+import { newId } from "../platform/ids";
+import { formatMoney } from "../platform/money";
+import { compileQuery, type FieldMap, type QueryInput } from "../platform/query";
+import { emailKey, hitLimits, type Limit } from "../platform/rate-limit";
+import { parseWith } from "../platform/validation";
+import { AutomationEventType } from "./events";
+import { backInStockRequests } from "./tables";
+
+/**
+ * Back-in-stock notification requests (wire doc §2.5). A shopper (anonymous allowed: it is a storefront form) asks
+ * to hear when a product or variant is back; reading, querying and deleting are the merchant's. When the item's
+ * stock goes from none to some (inventory's stock-status event, whatever moved it) or the merchant reports it back,
+ * each RECEIVED request moves to PROCESSING, its shopper gets one email, and it ends NOTIFICATION_SENT or FAILED
+ * with the reason. Each change emits back_in_stock_notification_request_created / _updated / _deleted.
+ *
+ * One request per email and item: asking again answers the existing request (200, same id). A request that was
+ * already notified (or failed) is armed again (RECEIVED), since the shopper is asking about a new sell-out.
+ */
+
+export interface BackInStockRequestShape {
+  id: string;
+  email: string;
+  catalogReference: { appId: string; catalogItemId: string; options?: Record<string, unknown> };
+  status: "RECEIVED" | "PROCESSING" | "NOTIFICATION_SENT" | "FAILED";
+  autoNotified?: boolean;
+  createdDate: string;
+  updatedDate: string;
+  itemUrl?: string;
+  itemDetails?: Record<string, unknown>;
+  /** Why it FAILED (an extension of the Wix shape). */
+  failureReason?: string;
+}
+
+export interface CreateBackInStockInput {
+  email: string;
+  catalogReference: { appId?: string; catalogItemId: string; options?: { variantId?: string } & Record<string, unknown> };
+  itemUrl?: string;
+  itemDetails?: Record<string, unknown>;
+}
+
+/** Shopper requests per address and per client address (a form anyone may post). */
+const LIMITS = {
+  email: async (email: string): Promise<Limit> => ({ key: await emailKey("back-in-stock:email", email), max: 20, windowSeconds: 3600, what: "back-in-stock requests for this email" }),
+  address: (ip: string): Limit => ({ key: `back-in-stock:ip:${ip}`, max: 30, windowSeconds: 3600, what: "back-in-stock requests from this address" }),
+};
+
+const emailSchema = z.email().max(254);
+
+/**
+ * Creates a request (RECEIVED) for a product or one of its variants, or answers the existing one for that email and
+ * item. Bad email, unknown product or variant: 400 with field violations. Rate-limited per email and client address.
+ */
+export async function createBackInStockRequest(ctx: Ctx, input: CreateBackInStockInput, opts: { clientAddress?: string } = {}): Promise<{ request: BackInStockRequestShape }> {
+  const violations: FieldViolation[] = [];
+  const email = String(input.email ?? "").trim();
+  if (!emailSchema.safeParse(email).success) violations.push({ field: "request.email", description: "must be an email address", violatedRule: "FORMAT", data: {} });
+  const ref = input.catalogReference ?? ({} as CreateBackInStockInput["catalogReference"]);
+  if (ref.appId !== undefined && ref.appId !== STORES_APP_ID) {
+    violations.push({ field: "request.catalogReference.appId", description: `is not a catalogue of this store (Wix Stores is ${STORES_APP_ID})`, violatedRule: "VALIDATION", data: {} });
+  }
+  const productId = typeof ref.catalogItemId === "string" ? ref.catalogItemId.trim() : "";
+  const variantId = typeof ref.options?.variantId === "string" ? ref.options.variantId.trim() : "";
+  const product = productId && productId.length <= 100 ? await loadProduct(ctx.db, productId) : null;
+  if (!product || !product.row.visible) {
+    violations.push({ field: "request.catalogReference.catalogItemId", description: "is not a product of this store", violatedRule: "VALIDATION", data: { catalogItemId: productId } });
+  } else if (variantId && !product.variants.some((v) => v.id === variantId && v.visible)) {
+    violations.push({ field: "request.catalogReference.options.variantId", description: "is not a variant of this product", violatedRule: "VALIDATION", data: { variantId } });
+  }
+  if (violations.length) throw invalidArgument(violations);
+  await hitLimits(ctx.db, [await LIMITS.email(email), ...(opts.clientAddress ? [LIMITS.address(opts.clientAddress)] : [])]);
+
+  const key = email.toLowerCase();
+  const now = nowIso();
+  const id = newId();
+  const values = {
+    id,
+    email,
+    emailKey: key,
+    appId: STORES_APP_ID,
+    catalogItemId: productId,
+    variantId,
+    options: variantId ? { variantId } : null,
+    itemUrl: input.itemUrl?.slice(0, 2000) ?? null,
+    itemDetails: input.itemDetails ?? null,
+    status: "RECEIVED" as const,
+    autoNotified: null,
+    reason: null,
+    processingKey: null,
+    emailId: null,
+    createdDate: now,
+    updatedDate: now,
+  };
+  const created = newEvent(ctx, AutomationEventType.backInStockCreated, id, domainEvent("created", shape(values)));
+  const [inserted] = (await ctx.db.batch([
+    ctx.db.insert(backInStockRequests).values(values).onConflictDoNothing(),
+    outboxInsertIfChanged(ctx.db, created),
+  ])) as D1Result[];
+  if (inserted.meta.changes) {
+    ctx.waitUntil(flushEvents(ctx.env, ctx.db, [created]));
+    return { request: shape(values) };
+  }
+  // Asked before: answer that request, armed again if it was already notified or failed.
+  const match = and(eq(backInStockRequests.emailKey, key), eq(backInStockRequests.catalogItemId, productId), eq(backInStockRequests.variantId, variantId));
+  const [existing] = await ctx.db.select().from(backInStockRequests).where(match);
+  if (existing.status === "NOTIFICATION_SENT" || existing.status === "FAILED") {
+    const rearmed = { ...existing, status: "RECEIVED" as const, reason: null, processingKey: null, updatedDate: now };
+    const updated = newEvent(ctx, AutomationEventType.backInStockUpdated, existing.id, domainEvent("updated", shape(rearmed)));
+    await ctx.db.batch([
+      ctx.db
+        .update(backInStockRequests)
+        .set({ status: "RECEIVED", reason: null, processingKey: null, updatedDate: now })
+        .where(and(eq(backInStockRequests.id, existing.id), sql`${backInStockRequests.status} IN ('NOTIFICATION_SENT', 'FAILED')`)),
+      outboxInsertIfChanged(ctx.db, updated),
+    ]);
+    ctx.waitUntil(flushEvents(ctx.env, ctx.db, [updated]));
+    return { request: shape(rearmed) };
+  }
+  return { request: shape(existing) };
+}
+
+type Row = typeof backInStockRequests.$inferSelect;
+
+export function shape(r: Row): BackInStockRequestShape {
+  return {
+    id: r.id,
+    email: r.email,
+    catalogReference: { appId: r.appId, catalogItemId: r.catalogItemId, ...(r.variantId ? { options: { variantId: r.variantId } } : {}) },
+    status: r.status,
+    ...(r.autoNotified !== null ? { autoNotified: r.autoNotified } : {}),
+    createdDate: r.createdDate,
+    updatedDate: r.updatedDate,
+    ...(r.itemUrl ? { itemUrl: r.itemUrl } : {}),
+    ...(r.itemDetails ? { itemDetails: r.itemDetails } : {}),
+    ...(r.reason ? { failureReason: r.reason } : {}),
+  };
+}
+
+/** Domain-event data (wire doc §5): `{entityId, entityFqdn, slug, createdEvent | updatedEvent | deletedEvent}`. */
+function domainEvent(slug: "created" | "updated" | "deleted", entity: BackInStockRequestShape) {
+  const base = { entityId: entity.id, entityFqdn: "wix.ecom.v1.back_in_stock_notification_request", slug };
+  if (slug === "created") return { ...base, createdEvent: { entity } };
+  if (slug === "updated") return { ...base, updatedEvent: { currentEntity: entity } };
+  return { ...base, deletedEvent: { deletedEntity: entity } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Merchant calls
+
+export async function getBackInStockRequest(ctx: Ctx, id: string): Promise<{ request: BackInStockRequestShape }> {
+  requireMerchant(ctx);
+  const [row] = await ctx.db.select().from(backInStockRequests).where(eq(backInStockRequests.id, id));
+  if (!row) throw notFound("BACK_IN_STOCK_REQUEST_NOT_FOUND", "Back-in-stock notification request", id);
+  return { request: shape(row) };
+}
+
+export async function deleteBackInStockRequest(ctx: Ctx, id: string): Promise<Record<string, never>> {
+  requireMerchant(ctx);
+  const [row] = await ctx.db.select().from(backInStockRequests).where(eq(backInStockRequests.id, id));
+  if (!row) throw notFound("BACK_IN_STOCK_REQUEST_NOT_FOUND", "Back-in-stock notification request", id);
+  const deleted = newEvent(ctx, AutomationEventType.backInStockDeleted, id, domainEvent("deleted", shape(row)));
+  const [result] = (await ctx.db.batch([ctx.db.delete(backInStockRequests).where(eq(backInStockRequests.id, id)), outboxInsertIfChanged(ctx.db, deleted)])) as D1Result[];
+  if (!result.meta.changes) throw notFound("BACK_IN_STOCK_REQUEST_NOT_FOUND", "Back-in-stock notification request", id);
+  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [deleted]));
+  return {};
+}
+
+const requestFields: FieldMap = {
+  id: { sql: backInStockRequests.id, type: "string", sortable: true },
+  email: { sql: backInStockRequests.email, type: "string", sortable: true },
+  status: { sql: backInStockRequests.status, type: "string", sortable: true },
+  "catalogReference.catalogItemId": { sql: backInStockRequests.catalogItemId, type: "string", sortable: true },
+  "catalogReference.appId": { sql: backInStockRequests.appId, type: "string" },
+  "catalogReference.options.variantId": { sql: backInStockRequests.variantId, type: "string" },
+  createdDate: { sql: backInStockRequests.createdDate, type: "date", sortable: true },
+  updatedDate: { sql: backInStockRequests.updatedDate, type: "date", sortable: true },
+};
+
+/** Query (filter, sort, offset paging or cursorPaging.limit), newest first by default. */
+export async function queryBackInStockRequests(ctx: Ctx, query: (QueryInput & { cursorPaging?: { limit?: number } }) | undefined) {
+  requireMerchant(ctx);
+  const q: QueryInput = { ...query };
+  if (query?.cursorPaging && q.paging === undefined) q.paging = { limit: query.cursorPaging.limit };
+  const compiled = compileQuery(q, requestFields, { currency: ctx.currency, tieBreaker: backInStockRequests.id, defaultSort: [sql`${backInStockRequests.createdDate} DESC`] });
+  const [rows, [{ total }]] = await ctx.db.batch([
+    ctx.db.select().from(backInStockRequests).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
+    ctx.db.select({ total: count() }).from(backInStockRequests).where(compiled.where),
+  ]);
+  return { requests: rows.map(shape), metadata: { count: rows.length, offset: compiled.offset, total } };
+}
+
+export const reportRequest = z
+  .object({
+    catalogReference: z.object({ appId: z.string().optional(), catalogItemId: z.string().min(1).max(100), options: z.record(z.string(), z.unknown()).nullish() }).optional(),
+    requestIds: z.array(z.string().min(1).max(100)).min(1).max(100).optional(),
+    itemDetails: z.record(z.string(), z.unknown()).optional(),
+    extraAutomationTemplateParameters: z.record(z.string(), z.string()).optional(),
+  })
+  .refine((r) => !!r.catalogReference !== !!r.requestIds, { message: "give catalogReference or requestIds (one of them)", path: ["catalogReference"] });
+
+/** The merchant reports an item back in stock: its RECEIVED requests (or the ones named) are notified now. */
+export async function reportItemsBackInStock(ctx: Ctx, body: unknown): Promise<Record<string, never>> {
+  requireMerchant(ctx);
+  const req = parseWith(reportRequest, body);
+  const variantId = typeof req.catalogReference?.options?.variantId === "string" ? req.catalogReference.options.variantId : null;
+  const match = req.requestIds
+    ? sql`${backInStockRequests.id} IN (SELECT value FROM json_each(${JSON.stringify(req.requestIds)}))`
+    : variantId
+      ? sql`${backInStockRequests.catalogItemId} = ${req.catalogReference!.catalogItemId} AND ${backInStockRequests.variantId} IN (${variantId}, '')`
+      : sql`${backInStockRequests.catalogItemId} = ${req.catalogReference!.catalogItemId}`;
+  await notifyRequests(ctx, match, `report:${newId()}`);
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Notifying
+
+/**
+ * Notifies the RECEIVED requests `match` selects, under `key` (the event or report that caused it): they move to
+ * PROCESSING, each shopper gets one email (keyed by request and cause, so a redelivered event never sends twice),
+ * and each ends NOTIFICATION_SENT, or FAILED with the reason. A redelivery finishes the requests its key claimed.
+ */
+export async function notifyRequests(ctx: Ctx, match: ReturnType<typeof sql>, key: string): Promise<{ sent: number; failed: number }> {
+  const { db } = ctx;
+  const now = nowIso();
+  const received = await db.select().from(backInStockRequests).where(and(eq(backInStockRequests.status, "RECEIVED"), match)).limit(500);
+  const events: EventEnvelope[] = [];
+  if (received.length) {
+    const statements: Statement[] = [];
+    for (const r of received) {
+      const e = newEvent(ctx, AutomationEventType.backInStockUpdated, r.id, domainEvent("updated", shape({ ...r, status: "PROCESSING", processingKey: key, updatedDate: now })));
+      statements.push(
+        db
+          .update(backInStockRequests)
+          .set({ status: "PROCESSING", processingKey: key, updatedDate: now })
+          .where(and(eq(backInStockRequests.id, r.id), eq(backInStockRequests.status, "RECEIVED"))),
+        outboxInsertIfChanged(db, e),
+      );
+      events.push(e);
+    }
+    await db.batch(statements as [Statement, ...Statement[]]);
+  }
+  const mine = await db.select().from(backInStockRequests).where(and(eq(backInStockRequests.status, "PROCESSING"), eq(backInStockRequests.processingKey, key)));
+  let sent = 0;
+  let failed = 0;
+  const products = new Map<string, Awaited<ReturnType<typeof loadProduct>>>();
+  for (const r of mine) {
+    if (!products.has(r.catalogItemId)) products.set(r.catalogItemId, await loadProduct(db, r.catalogItemId));
+    const outcome = await notifyOne(ctx, r, products.get(r.catalogItemId) ?? null, key);
+    const done = { ...r, ...outcome, updatedDate: nowIso() };
+    const e = newEvent(ctx, AutomationEventType.backInStockUpdated, r.id, domainEvent("updated", shape(done)));
+    await db.batch([
+      db
+        .update(backInStockRequests)
+        .set({ status: outcome.status, reason: outcome.reason, autoNotified: outcome.autoNotified, emailId: outcome.emailId, updatedDate: done.updatedDate })
+        .where(and(eq(backInStockRequests.id, r.id), eq(backInStockRequests.status, "PROCESSING"), eq(backInStockRequests.processingKey, key))),
+      outboxInsertIfChanged(db, e),
+    ]);
+    events.push(e);
+    if (outcome.status === "NOTIFICATION_SENT") sent++;
+    else failed++;
+  }
+  // Events whose guarded row did not change were never written: flushing only sends what exists.
+  if (events.length) ctx.waitUntil(flushExisting(ctx, events));
+  return { sent, failed };
+}
+
+async function flushExisting(ctx: Ctx, events: EventEnvelope[]) {
+  const ids = JSON.stringify(events.map((e) => e.id));
+  const existing = new Set((await ctx.db.all<{ id: string }>(sql`SELECT id FROM outbox WHERE id IN (SELECT value FROM json_each(${ids})) AND flushed_at IS NULL`)).map((r) => r.id));
+  const toSend = events.filter((e) => existing.has(e.id));
+  if (toSend.length) await flushEvents(ctx.env, ctx.db, toSend);
+}
+
+type Outcome = { status: "NOTIFICATION_SENT" | "FAILED"; reason: string | null; autoNotified: boolean | null; emailId: string | null };
+
+async function notifyOne(ctx: Ctx, r: Row, product: Awaited<ReturnType<typeof loadProduct>>, key: string): Promise<Outcome> {
+  const variant = product?.variants.find((v) => (r.variantId ? v.id === r.variantId : v.visible));
+  if (!product || !product.row.visible || !variant) return { status: "FAILED", reason: "ITEM_NOT_FOUND", autoNotified: null, emailId: null };
+  const p = product.row;
+  // Name, price, image and link come from the catalogue, never from what the form sent (no spoofed links in our mail).
+  const price = discountedPrice(variant.price ?? p.price, p.discountType, p.discountValue, ctx.currency);
+  const image = p.media.find((m) => m.mediaType === "image");
+  const imageUrl = image ? (image.url.startsWith("/") ? ctx.origin + image.url : image.url) : null;
+  const options = Object.values(variant.choices).join(" / ");
+  const result = await sendEmail(
+    ctx,
+    r.email,
+    "back-in-stock",
+    { item: { name: p.name, price: formatMoney(price, ctx.currency), imageUrl, options: r.variantId && options ? options : null }, itemUrl: `${ctx.origin}/products/${p.slug}` },
+    { idempotencyKey: `back-in-stock:${r.id}:${key}`, marketing: true, awaitDelivery: true },
+  );
+  if (result.status === "SUPPRESSED") return { status: "FAILED", reason: "UNSUBSCRIBED", autoNotified: null, emailId: result.id };
+  if (result.status === "FAILED") return { status: "FAILED", reason: `SEND_FAILED: ${result.error ?? "transport error"}`.slice(0, 500), autoNotified: null, emailId: result.id };
+  return { status: "NOTIFICATION_SENT", reason: null, autoNotified: true, emailId: result.id };
+}
+
+/** The stock-status event's variants that came back in stock (from out of stock). */
+export const stockStatusSchema = z
+  .object({
+    productId: z.string().min(1),
+    variants: z
+      .array(
+        z
+          .object({
+            variantId: z.string(),
+            inStock: z.boolean(),
+            quantity: z.coerce.number().nullish(),
+            oldValue: z.object({ inStock: z.boolean() }).loose().optional(),
+          })
+          .loose(),
+      )
+      .default([]),
+  })
+  .loose();
+
+/** The requests an item coming back in stock answers: the variant's own, and the product-wide ones. */
+export function requestsForVariants(productId: string, variantIds: string[]) {
+  return sql`${backInStockRequests.catalogItemId} = ${productId} AND ${backInStockRequests.variantId} IN (SELECT value FROM json_each(${JSON.stringify([...variantIds, ""])}))`;
+}

@@ -1,0 +1,120 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { loadProduct } from "../catalog/products";
+import { products } from "../catalog/tables";
+import { PermanentFailure, type ProcessorContext } from "../events/consumer";
+import type { EventEnvelope, Statement } from "../events/outbox";
+import { decrementInventory, incrementInventory, readStockAvailability, updateInventoryItem } from "../orders/inventory";
+import { inventoryChanges } from "../orders/tables";
+import type { Db } from "../platform/db";
+import { loadAutomationSettings } from "./settings";
+import { taskStatement } from "./tasks";
+
+/**
+ * Inventory updates from a warehouse or ERP (incoming webhooks of type `inventory.updated`, actor APP named after
+ * the source): each item sets or adjusts a variant's stock through the inventory service (cause MANUAL, the source
+ * named in the reason), whose events then drive back-in-stock; a tracked quantity that ends below the store's
+ * threshold opens a LOW_STOCK task.
+ */
+
+const count = z.coerce.number().int();
+
+/** `{ items: [{ productId, variantId?, setQuantity? | adjustBy?, sku? }] }`, numbers coerced (the incoming check uses it too). */
+export const inventoryUpdatedSchema = z.object({
+  items: z
+    .array(
+      z
+        .object({
+          productId: z.string().trim().min(1).max(100),
+          variantId: z.string().trim().min(1).max(100).optional(),
+          setQuantity: count.min(0).max(99_999_999).optional(),
+          adjustBy: count.min(-99_999).max(99_999).refine((n) => n !== 0, "must not be 0").optional(),
+          sku: z.string().max(100).optional(),
+        })
+        .refine((i) => (i.setQuantity === undefined) !== (i.adjustBy === undefined), { message: "give setQuantity or adjustBy (one of them)", path: ["setQuantity"] }),
+    )
+    .min(1)
+    .max(300),
+});
+
+export type InventoryUpdatedData = z.output<typeof inventoryUpdatedSchema>;
+
+/** Applies an inventory.updated event. Sets are idempotent; adjustments already in the change log are not applied twice. */
+export async function processInventoryUpdated(event: EventEnvelope, data: InventoryUpdatedData, p: ProcessorContext): Promise<void> {
+  const { db, ctx } = p;
+  const source = event.actor.id ?? "an inventory source";
+  const setReason = `Inventory update from ${source} (event ${event.id})`;
+  const adjustReason = `Inventory adjustment from ${source} (event ${event.id})`;
+
+  // Items without a variant name the product's only variant.
+  const touched: { productId: string; variantId: string }[] = [];
+  const variantOf = new Map<string, string>();
+  for (const item of data.items) {
+    if (item.variantId || variantOf.has(item.productId)) continue;
+    const product = await loadProduct(db, item.productId);
+    if (!product) throw new PermanentFailure(`inventory.updated names an unknown product ${item.productId}`);
+    if (product.variants.length !== 1) throw new PermanentFailure(`inventory.updated item for product ${item.productId} needs a variantId: the product has ${product.variants.length} variants`);
+    variantOf.set(item.productId, product.variants[0].id);
+  }
+  const resolved = data.items.map((i) => ({ ...i, variantId: i.variantId ?? variantOf.get(i.productId)! }));
+
+  const applied = await db
+    .select({ positive: sql<number>`max(${inventoryChanges.delta} > 0)`, negative: sql<number>`max(${inventoryChanges.delta} < 0)` })
+    .from(inventoryChanges)
+    .where(eq(inventoryChanges.reason, adjustReason));
+  const ups = resolved.filter((i) => i.adjustBy !== undefined && i.adjustBy > 0);
+  const downs = resolved.filter((i) => i.adjustBy !== undefined && i.adjustBy < 0);
+  if (ups.length && !applied[0]?.positive) await incrementInventory(ctx, ups.map((i) => ({ productId: i.productId, variantId: i.variantId, by: i.adjustBy! })), adjustReason);
+  if (downs.length && !applied[0]?.negative) await decrementInventory(ctx, downs.map((i) => ({ productId: i.productId, variantId: i.variantId, by: -i.adjustBy! })), adjustReason);
+
+  const sets = new Map<string, { variantId: string; quantity: number }[]>();
+  for (const i of resolved) {
+    if (i.setQuantity === undefined) continue;
+    sets.set(i.productId, [...(sets.get(i.productId) ?? []).filter((v) => v.variantId !== i.variantId), { variantId: i.variantId, quantity: i.setQuantity }]);
+  }
+  // A warehouse that sends a count means the product's quantity is tracked.
+  for (const [productId, variants] of sets) await updateInventoryItem(ctx, productId, { trackQuantity: true, variants }, setReason);
+
+  for (const i of resolved) touched.push({ productId: i.productId, variantId: i.variantId });
+  const tasks = await lowStockTasks(db, touched);
+  await db.batch([p.done(), ...tasks]);
+}
+
+/** LOW_STOCK task statements for the tracked variants among `refs` whose quantity is now below the threshold. */
+export async function lowStockTasks(db: Db, refs: { productId: string; variantId: string }[]): Promise<Statement[]> {
+  const settings = await loadAutomationSettings(db);
+  if (settings.lowStockThreshold === null || !refs.length) return [];
+  const stock = await readStockAvailability(db, refs);
+  const low = stock.filter((s) => s.exists && s.trackQuantity && (s.quantity ?? 0) < settings.lowStockThreshold!);
+  if (!low.length) return [];
+  const names = new Map(
+    (await db.select({ id: products.id, name: products.name }).from(products).where(inArray(products.id, [...new Set(low.map((s) => s.productId))]))).map((r) => [r.id, r.name]),
+  );
+  return low.map((s) =>
+    taskStatement(db, {
+      kind: "LOW_STOCK",
+      title: `Low stock: ${names.get(s.productId) ?? s.productId} (${s.quantity} left)`,
+      description: `Only ${s.quantity} left of ${names.get(s.productId) ?? "this product"} (variant ${s.variantId}), below the store's low-stock threshold of ${settings.lowStockThreshold}. Restock it before it sells out.`,
+      entityId: s.productId,
+      dedupeKey: `low-stock:${s.productId}:${s.variantId}`,
+    }),
+  );
+}
+
+/** The variants-changed data the low-stock check reads. */
+const variantsChangedSchema = z
+  .object({
+    productId: z.string().min(1),
+    variants: z.array(z.object({ variantId: z.string(), quantity: z.number().nullish(), oldValue: z.object({ quantity: z.number().nullish() }).loose().optional() }).loose()).default([]),
+  })
+  .loose();
+
+/** Any stock change (orders too): a tracked variant whose quantity fell below the threshold opens a LOW_STOCK task. */
+export async function processVariantsChanged(_event: EventEnvelope, raw: Record<string, unknown>, p: ProcessorContext): Promise<void> {
+  const parsed = variantsChangedSchema.safeParse(raw);
+  if (!parsed.success) return;
+  const fell = parsed.data.variants.filter((v) => typeof v.quantity === "number" && (v.oldValue?.quantity ?? Infinity) > v.quantity);
+  if (!fell.length) return;
+  const tasks = await lowStockTasks(p.db, fell.map((v) => ({ productId: parsed.data.productId, variantId: v.variantId })));
+  await p.db.batch([p.done(), ...tasks]);
+}

@@ -1,0 +1,174 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { nowIso, type Ctx } from "../../platform/context";
+import { ApiError, badField, invalidArgument, notFound } from "../../platform/errors";
+import { newId, sha256Hex } from "../../platform/ids";
+import { violationsFrom } from "../../platform/validation";
+import { flushEvents, outboxInsertIfChanged, type EventEnvelope } from "../outbox";
+import { payloadSchemas, processors } from "../registry";
+import { webhookEvents, webhookSources } from "../tables";
+import { importPublicKey, verifyJwt, verifyStandardSignature } from "./signing";
+import { parseWixClaims } from "./wix-format";
+
+/**
+ * `POST /webhooks/{source}`: an event from an outside system. Nothing is stored before the request is verified
+ * (401), well-formed (400 with field violations) and small enough for a queue message (413). An accepted event is
+ * recorded with the sender's webhook id and written to the outbox in one D1 batch, so it is never lost and a repeat
+ * of the same webhook id changes nothing; the queue then hands it to its processors.
+ */
+
+/** The Queue's message limit: a body larger than this could never be enqueued. */
+export const MAX_WEBHOOK_BYTES = 128_000;
+/** How far `webhook-timestamp` may be from now (Standard Webhooks' replay window). */
+export const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
+
+export type ReceiveStatus = "ACCEPTED" | "DUPLICATE" | "UNHANDLED";
+
+const standardBody = z
+  .object({
+    type: z.string().trim().min(1).max(200),
+    timestamp: z.iso.datetime({ offset: true }),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+
+function tooLarge(): ApiError {
+  return new ApiError(413, "PAYLOAD_TOO_LARGE", `Webhook bodies are limited to ${MAX_WEBHOOK_BYTES} bytes (a queue message)`, {
+    data: { limitBytes: MAX_WEBHOOK_BYTES },
+    message: "Payload too large",
+  });
+}
+
+function rejected(description: string): ApiError {
+  return new ApiError(401, "WEBHOOK_SIGNATURE_INVALID", description, { message: "Unauthenticated" });
+}
+
+/** Reads the body, refusing it as soon as it passes the limit (never buffering more). */
+async function readLimited(request: Request): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_WEBHOOK_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_WEBHOOK_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw badField("body", "is not UTF-8 text", "FORMAT");
+  }
+}
+
+/** The entity an event is about, as far as its data says. */
+function entityIdOf(data: Record<string, unknown>): string {
+  for (const key of ["entityId", "id", "productId", "cartId", "orderId", "inventoryItemId"]) {
+    if (typeof data[key] === "string" && data[key]) return data[key] as string;
+  }
+  return "";
+}
+
+/** Whether anything here handles this type: a payload schema or a processor that names it ("*" ones do not count). */
+function isHandled(type: string): boolean {
+  return type in payloadSchemas || processors.some((p) => p.types !== "*" && p.types.includes(type));
+}
+
+interface Verified {
+  webhookId: string;
+  type: string;
+  eventTime: string;
+  data: Record<string, unknown>;
+}
+
+async function verifyStandard(request: Request, keys: string[], body: string, nowSeconds: number): Promise<Verified> {
+  const id = request.headers.get("webhook-id");
+  const timestamp = request.headers.get("webhook-timestamp");
+  const signature = request.headers.get("webhook-signature");
+  if (!id || !timestamp || !signature) throw rejected("webhook-id, webhook-timestamp and webhook-signature headers are required");
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
+    throw rejected("webhook-timestamp is not within 5 minutes of now");
+  }
+  if (!(await verifyStandardSignature(keys, id, timestamp, body, signature))) throw rejected("webhook-signature does not match any of the source's secrets");
+  if (id.length > 256) throw badField("webhook-id", "must be at most 256 characters", "MAX_LENGTH");
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (err) {
+    throw badField("body", `is not valid JSON: ${(err as Error).message}`, "FORMAT");
+  }
+  const parsed = standardBody.safeParse(json);
+  if (!parsed.success) throw invalidArgument(violationsFrom(parsed.error, json));
+  return { webhookId: id, type: parsed.data.type, eventTime: new Date(parsed.data.timestamp).toISOString(), data: parsed.data.data };
+}
+
+async function verifyWix(keys: string[], body: string, nowSeconds: number): Promise<Verified> {
+  const publicKeys = (await Promise.all(keys.map(importPublicKey))).flatMap((k) => (k ? [k.key] : []));
+  const check = await verifyJwt(body.trim(), publicKeys, nowSeconds);
+  if (!check.ok) throw rejected(check.reason);
+  const envelope = parseWixClaims(check.claims);
+  if (!envelope.ok) throw badField(envelope.field, envelope.description, envelope.field === "data.eventType" ? "REQUIRED_FIELD" : "FORMAT");
+  const { payload } = envelope;
+  // The Wix format has no webhook id of its own, and headers are not signed: the token's jti if given, else the
+  // token itself, so a replayed token is recognised whatever headers come with it.
+  const webhookId = typeof check.claims.jti === "string" && check.claims.jti ? `jti:${check.claims.jti}` : `jwt:${await sha256Hex(body.trim())}`;
+  if (webhookId.length > 256) throw badField("webhook-id", "must be at most 256 characters", "MAX_LENGTH");
+  const time = typeof payload.eventTime === "string" && !Number.isNaN(Date.parse(payload.eventTime)) ? new Date(payload.eventTime) : typeof check.claims.iat === "number" ? new Date(check.claims.iat * 1000) : new Date();
+  return { webhookId, type: envelope.eventType, eventTime: time.toISOString(), data: payload };
+}
+
+/** Verifies, validates and stores one incoming webhook. */
+export async function receiveWebhook(ctx: Ctx, sourceName: string, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_WEBHOOK_BYTES) throw tooLarge();
+  const [source] = await ctx.db.select().from(webhookSources).where(eq(webhookSources.name, sourceName));
+  if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", sourceName, "name");
+  const body = await readLimited(request);
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const keys = source.keys.map((k) => k.value);
+  const verified = source.format === "wix" ? await verifyWix(keys, body, nowSeconds) : await verifyStandard(request, keys, body, nowSeconds);
+
+  const schema = payloadSchemas[verified.type];
+  if (schema) {
+    const parsed = schema.safeParse(verified.data);
+    if (!parsed.success) throw invalidArgument(violationsFrom(parsed.error, verified.data, "data"));
+  }
+  const handled = isHandled(verified.type);
+  const event: EventEnvelope = {
+    id: newId(),
+    type: verified.type,
+    entityId: entityIdOf(verified.data),
+    eventTime: verified.eventTime,
+    actor: { type: "APP", id: source.name },
+    data: verified.data,
+  };
+  if (new TextEncoder().encode(JSON.stringify(event)).byteLength > MAX_WEBHOOK_BYTES) throw tooLarge();
+
+  const record = ctx.db
+    .insert(webhookEvents)
+    .values({ id: event.id, sourceId: source.id, webhookId: verified.webhookId, type: event.type, status: handled ? "ACCEPTED" : "UNHANDLED", data: verified.data, receivedDate: nowIso() })
+    .onConflictDoNothing();
+  const existing = ctx.db
+    .select({ id: webhookEvents.id, status: webhookEvents.status })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.sourceId, source.id), eq(webhookEvents.webhookId, verified.webhookId)));
+  // The outbox row is written only if this request recorded the webhook id (a repeat inserts neither).
+  const results = handled ? await ctx.db.batch([record, outboxInsertIfChanged(ctx.db, event), existing]) : await ctx.db.batch([record, existing]);
+  const inserted = results[0] as unknown as D1Result;
+  const [stored] = results[results.length - 1] as { id: string }[];
+  if (!inserted.meta.changes) return { id: stored?.id ?? event.id, status: "DUPLICATE" };
+  if (!handled) return { id: event.id, status: "UNHANDLED" };
+  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
+  return { id: event.id, status: "ACCEPTED" };
+}

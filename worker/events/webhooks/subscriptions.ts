@@ -1,0 +1,264 @@
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { nowIso, requireMerchant, type Ctx } from "../../platform/context";
+import { ApiError, badField, notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../tables";
+import { enqueueDeliveries } from "./outgoing";
+import { generateSecret, shopKey } from "./signing";
+
+/**
+ * Outgoing webhook subscriptions (merchant only): which events go to which URL, in which format. A standard
+ * subscription's secret is shown once, at creation and at each rotation; after a rotation the old secret keeps
+ * signing beside the new one for a day, so the receiver can switch over without losing a delivery.
+ */
+
+type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** How long the previous secret keeps signing after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const PRIVATE_IP = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.)/;
+
+/**
+ * Checks a target URL: http(s) only, no credentials in it; https only in production (and no loopback or private
+ * address there); plain http only to a loopback address otherwise (a receiver on the developer's machine).
+ */
+export function checkTargetUrl(env: Env, raw: string, field = "url"): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badField(field, "must be an absolute URL", "FORMAT");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw badField(field, "must be an http or https URL", "FORMAT");
+  if (url.username || url.password) throw badField(field, "must not contain credentials (user:password@)", "FORMAT");
+  const production = (env as { ENVIRONMENT?: string }).ENVIRONMENT === "production";
+  if (production) {
+    if (url.protocol !== "https:") throw badField(field, "must use https", "FORMAT");
+    if (LOOPBACK.test(url.hostname) || PRIVATE_IP.test(url.hostname)) throw badField(field, "must be a public address", "FORMAT");
+  } else if (url.protocol === "http:" && !LOOPBACK.test(url.hostname)) {
+    throw badField(field, "must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])", "FORMAT");
+  }
+  url.hash = "";
+  return url.toString();
+}
+
+const eventTypes = z
+  .union([z.literal("*"), z.array(z.string().trim().min(1).max(200)).min(1).max(100)])
+  .transform((v) => (v === "*" ? ["*"] : [...new Set(v)]));
+
+export const createSubscriptionRequest = z
+  .object({
+    url: z.string().trim().min(1).max(2000),
+    eventTypes,
+    format: z.enum(["standard", "wix"]).default("standard"),
+    description: z.string().trim().max(500).default(""),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+export const updateSubscriptionRequest = z
+  .object({
+    url: z.string().trim().min(1).max(2000).optional(),
+    eventTypes: eventTypes.optional(),
+    description: z.string().trim().max(500).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
+export function subscriptionShape(r: SubscriptionRow) {
+  return {
+    id: r.id,
+    url: r.url,
+    eventTypes: r.eventTypes,
+    format: r.format,
+    description: r.description,
+    enabled: r.enabled,
+    disabledReason: r.disabledReason,
+    consecutiveFailures: r.consecutiveFailures,
+    createdDate: r.createdDate,
+    updatedDate: r.updatedDate,
+  };
+}
+
+export function deliveryShape(r: DeliveryRow, attempts: (typeof webhookAttempts.$inferSelect)[] = []) {
+  return {
+    id: r.id,
+    subscriptionId: r.subscriptionId,
+    eventId: r.eventId,
+    eventType: r.eventType,
+    status: r.status,
+    attemptCount: r.attempts,
+    nextAttemptDate: r.status === "PENDING" ? r.nextAttemptAt : null,
+    lastError: r.lastError,
+    createdDate: r.createdDate,
+    updatedDate: r.updatedDate,
+    event: r.event,
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      startedDate: a.startedDate,
+      succeeded: a.succeeded,
+      responseStatus: a.responseStatus,
+      latencyMs: a.latencyMs,
+      responseExcerpt: a.responseExcerpt,
+      error: a.error,
+    })),
+  };
+}
+
+async function findSubscription(ctx: Ctx, id: string): Promise<SubscriptionRow> {
+  const [row] = await ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id));
+  if (!row) throw notFound("WEBHOOK_SUBSCRIPTION_NOT_FOUND", "Webhook subscription", id);
+  return row;
+}
+
+/** The wix format signs with the shop's RSA key, so it needs one configured. */
+async function requireSigningKey(env: Env) {
+  const configured = (env as { WEBHOOK_SIGNING_KEY?: string }).WEBHOOK_SIGNING_KEY;
+  if (!configured) throw badField("format", "wix needs the shop's RSA signing key (the WEBHOOK_SIGNING_KEY secret), which is not configured", "VALIDATION");
+  return shopKey(configured);
+}
+
+/** Creates a subscription; a standard one's secret is in the answer and never again. */
+export async function createSubscription(ctx: Ctx, input: z.output<typeof createSubscriptionRequest>) {
+  requireMerchant(ctx);
+  const url = checkTargetUrl(ctx.env, input.url);
+  if (input.format === "wix") await requireSigningKey(ctx.env);
+  const now = nowIso();
+  const row: SubscriptionRow = {
+    id: newId(),
+    url,
+    description: input.description,
+    eventTypes: input.eventTypes,
+    format: input.format,
+    secret: generateSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    enabled: input.enabled,
+    disabledReason: null,
+    consecutiveFailures: 0,
+    createdDate: now,
+    updatedDate: now,
+  };
+  await ctx.db.insert(webhookSubscriptions).values(row);
+  return { subscription: subscriptionShape(row), ...(row.format === "standard" ? { secret: row.secret } : {}) };
+}
+
+export async function listSubscriptions(ctx: Ctx) {
+  requireMerchant(ctx);
+  const rows = await ctx.db.select().from(webhookSubscriptions).orderBy(webhookSubscriptions.createdDate, webhookSubscriptions.id);
+  return { subscriptions: rows.map(subscriptionShape) };
+}
+
+export async function getSubscription(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  return { subscription: subscriptionShape(await findSubscription(ctx, id)) };
+}
+
+/** Changes the URL, event types, description, or enables / disables it (enabling clears the failure count). */
+export async function updateSubscription(ctx: Ctx, id: string, input: z.output<typeof updateSubscriptionRequest>) {
+  requireMerchant(ctx);
+  const url = input.url === undefined ? undefined : checkTargetUrl(ctx.env, input.url);
+  const row = await findSubscription(ctx, id);
+  const enabling = input.enabled === true && !row.enabled;
+  const [updated] = await ctx.db
+    .update(webhookSubscriptions)
+    .set({
+      url: url ?? row.url,
+      eventTypes: input.eventTypes ?? row.eventTypes,
+      description: input.description ?? row.description,
+      enabled: input.enabled ?? row.enabled,
+      ...(enabling ? { disabledReason: null, consecutiveFailures: 0 } : {}),
+      ...(input.enabled === false && row.enabled ? { disabledReason: "Disabled by the merchant" } : {}),
+      updatedDate: nowIso(),
+    })
+    .where(eq(webhookSubscriptions.id, id))
+    .returning();
+  if (!updated) throw notFound("WEBHOOK_SUBSCRIPTION_NOT_FOUND", "Webhook subscription", id);
+  return { subscription: subscriptionShape(updated) };
+}
+
+/** Deletes a subscription with its deliveries and their attempt log. */
+export async function deleteSubscription(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const [row] = await ctx.db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).returning();
+  if (!row) throw notFound("WEBHOOK_SUBSCRIPTION_NOT_FOUND", "Webhook subscription", id);
+  return {};
+}
+
+/** A new secret, shown once; the old one keeps signing beside it for a day. */
+export async function rotateSubscriptionSecret(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const row = await findSubscription(ctx, id);
+  if (row.format !== "standard") throw new ApiError(409, "WEBHOOK_SUBSCRIPTION_NO_SECRET", "Wix-format subscriptions are signed with the shop's RSA key, not a secret", { data: { id } });
+  const secret = generateSecret();
+  const [updated] = await ctx.db
+    .update(webhookSubscriptions)
+    .set({ secret, previousSecret: row.secret, previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString(), updatedDate: nowIso() })
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.secret, row.secret)))
+    .returning();
+  if (!updated) throw new ApiError(409, "WEBHOOK_SECRET_CHANGED", "The secret was rotated by another request at the same time; try again", { data: { id } });
+  return { subscription: subscriptionShape(updated), secret };
+}
+
+async function attemptsOf(ctx: Ctx, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return new Map<string, (typeof webhookAttempts.$inferSelect)[]>();
+  const rows = await ctx.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(webhookAttempts.attempt);
+  const byDelivery = new Map<string, (typeof webhookAttempts.$inferSelect)[]>();
+  for (const r of rows) byDelivery.set(r.deliveryId, [...(byDelivery.get(r.deliveryId) ?? []), r]);
+  return byDelivery;
+}
+
+/** A subscription's deliveries, newest first, each with its attempt log. */
+export async function listDeliveries(ctx: Ctx, subscriptionId: string, opts: { status?: DeliveryRow["status"]; limit: number; offset: number }) {
+  requireMerchant(ctx);
+  await findSubscription(ctx, subscriptionId);
+  const where = and(eq(webhookDeliveries.subscriptionId, subscriptionId), opts.status ? eq(webhookDeliveries.status, opts.status) : undefined);
+  const [rows, [{ total }]] = await ctx.db.batch([
+    ctx.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id)).limit(opts.limit).offset(opts.offset),
+    ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),
+  ]);
+  const attempts = await attemptsOf(ctx, rows.map((r) => r.id));
+  return { deliveries: rows.map((r) => deliveryShape(r, attempts.get(r.id))), metadata: { count: rows.length, offset: opts.offset, total } };
+}
+
+export async function getDelivery(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const [row] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+  if (!row) throw notFound("WEBHOOK_DELIVERY_NOT_FOUND", "Webhook delivery", id);
+  return { delivery: deliveryShape(row, (await attemptsOf(ctx, [id])).get(id)) };
+}
+
+/**
+ * Sends a delivery again now, whatever its state, with a fresh retry schedule (the attempt log continues). The
+ * subscription must be enabled.
+ */
+export async function redeliver(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const [row] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+  if (!row) throw notFound("WEBHOOK_DELIVERY_NOT_FOUND", "Webhook delivery", id);
+  const subscription = await findSubscription(ctx, row.subscriptionId);
+  if (!subscription.enabled) {
+    throw new ApiError(409, "WEBHOOK_SUBSCRIPTION_DISABLED", "The subscription is disabled: enable it before redelivering", { data: { id, subscriptionId: subscription.id } });
+  }
+  const now = nowIso();
+  const [updated] = await ctx.db
+    .update(webhookDeliveries)
+    .set({ status: "PENDING", scheduleAttempts: 0, nextAttemptAt: now, updatedDate: now })
+    .where(eq(webhookDeliveries.id, id))
+    .returning();
+  if (!updated) throw notFound("WEBHOOK_DELIVERY_NOT_FOUND", "Webhook delivery", id);
+  // If this send fails the delivery is overdue PENDING, and the sweep enqueues it.
+  ctx.waitUntil(enqueueDeliveries(ctx.env, [id]));
+  return { delivery: deliveryShape(updated, (await attemptsOf(ctx, [id])).get(id)) };
+}
+
+/** The shop's public key for verifying wix-format deliveries (PEM SPKI), as the Wix SDK's AppStrategy takes it. */
+export async function webhookPublicKey(env: Env) {
+  const configured = (env as { WEBHOOK_SIGNING_KEY?: string }).WEBHOOK_SIGNING_KEY;
+  if (!configured) throw new ApiError(404, "WEBHOOK_SIGNING_KEY_NOT_CONFIGURED", "No RSA signing key is configured (the WEBHOOK_SIGNING_KEY secret)", { message: "Not found" });
+  return { publicKey: (await shopKey(configured)).publicKeyPem, algorithm: "RS256" };
+}
