@@ -46,12 +46,13 @@ export async function memberLogin(ctx: Ctx, request: Request, sessionToken: stri
 
 /**
  * What a page does after login, register, verify or reset succeeded with a session token: continue an OAuth flow
- * that sent the shopper here (`returnTo`, with the token appended), or sign the storefront session in as the member.
+ * that sent the shopper here (`returnTo` under /oauth2/, with the token appended), or sign the storefront session in
+ * as the member and go back to the page the shopper came from (`returnTo`, e.g. /checkout or /account), else home.
  */
 export async function continueAfterSignIn(ctx: Ctx, request: Request, sessionToken: string, returnTo: string | null): Promise<Response> {
-  return returnTo
+  return returnTo?.startsWith("/oauth2/")
     ? redirectDocument(withSessionToken(returnTo, sessionToken), { headers: { "Cache-Control": "no-store" } })
-    : memberLogin(ctx, request, sessionToken, "/");
+    : memberLogin(ctx, request, sessionToken, returnTo ?? "/");
 }
 
 /** Logs the storefront session out: revokes its refresh token (and so its access tokens) and clears the cookie. */

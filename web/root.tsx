@@ -1,71 +1,228 @@
 import { useEffect } from "react";
-import { Form, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
+import { findCurrentCart } from "../worker/cart/cart";
+import { navCollections } from "./catalog.server";
+import { SHOP_NAME } from "./components/catalog/shared";
 import type { Route } from "./+types/root";
-import "./styles.css";
+// The stylesheet (./styles.css) is inlined into every page's head by entry.server.tsx.
 
-/** Who is browsing, for the header (the session itself lives in the cookie; see web/session.server.ts). */
-export function loader({ context }: Route.LoaderArgs) {
-  return { signedIn: context.services.auth.kind === "member" };
+/**
+ * The frame of every page: who is browsing (the session itself lives in the cookie; see web/session.server.ts), the
+ * number of items in their cart, and the collections for the primary navigation. Each is one D1 round trip, run
+ * side by side; none of them may break the page, so each falls back to an empty value.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const ctx = context.services;
+  const hasCart = ctx.auth.kind === "visitor" || ctx.auth.kind === "member";
+  const [cart, collections] = await Promise.all([
+    hasCart ? findCurrentCart(ctx).catch(() => null) : null,
+    navCollections(ctx).catch(() => []),
+  ]);
+  return {
+    signedIn: ctx.auth.kind === "member",
+    cartCount: cart ? cart.lineItems.reduce((n, l) => n + l.quantity, 0) : 0,
+    collections: collections.map((c) => ({ slug: c.slug, name: c.name, count: c.count, image: c.image })),
+    cspNonce: context.cspNonce,
+  };
 }
+
+/**
+ * The frame changes only when something is posted (an add to cart, a log in or out): plain navigations and GET
+ * forms (search, filters, variant picks) keep it instead of asking for it again.
+ */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod !== undefined && formMethod.toUpperCase() !== "GET" ? defaultShouldRevalidate : false;
+}
+
+/** The collections shown in the header (the rest are a click away on the shop page and in the footer). */
+const NAV_LIMIT = 6;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = root?.cspNonce;
+  const { search, pathname } = useLocation();
+  const q = pathname === "/search" ? (new URLSearchParams(search).get("q") ?? "") : "";
+  const cartCount = root?.cartCount ?? 0;
+  // Lets browser tests know the page is interactive; in the Layout, so error pages say so too.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <link rel="icon" href="data:," />
+        <meta name="theme-color" content="#fbfaf7" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Marks the page as scripted before the first paint, so controls only a page without JavaScript needs
+            (.js-hidden: "Sort", "Show selection") never appear and then vanish, shifting the layout. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }} />
         <Meta />
-        <Links />
+        <Links nonce={nonce} />
       </head>
       <body>
+        <a className="skip-link" href="#main-content">
+          Skip to content
+        </a>
         <header className="site-header">
-          <Link to="/" className="brand">
-            Edge Storefront
-          </Link>
-          <nav aria-label="Account" className="account-nav">
-            {root?.signedIn ? (
-              <Form method="post" action="/logout">
-                <button type="submit" className="link-button">
-                  Log out
-                </button>
-              </Form>
-            ) : (
-              <>
-                <Link to="/login">Log in</Link> <Link to="/register">Create account</Link>
-              </>
-            )}
+          <div className="header-bar">
+            <Link to="/" className="brand" aria-label={`${SHOP_NAME} home`}>
+              <svg className="brand-mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
+                <rect width="28" height="28" rx="7" fill="#1f3a5f" />
+                <path d="M8 19V9h11M8 14h8M8 19h11" stroke="#fbfaf7" strokeWidth="2.4" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+              <span>{SHOP_NAME}</span>
+            </Link>
+            <form method="get" action="/search" role="search" className="header-search">
+              <label htmlFor="header-q" className="visually-hidden">
+                Search products
+              </label>
+              <input id="header-q" type="search" name="q" placeholder="Search products" defaultValue={q} key={q} maxLength={200} autoComplete="off" />
+              <button type="submit" className="search-button">
+                <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
+                  <circle cx="10.5" cy="10.5" r="6.5" stroke="currentColor" strokeWidth="2.2" fill="none" />
+                  <path d="M15.5 15.5 21 21" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+                </svg>
+                <span className="visually-hidden">Search</span>
+              </button>
+            </form>
+            <nav aria-label="Account" className="account-nav">
+              {root?.signedIn ? (
+                <>
+                  <Link to="/account">Account</Link>
+                  <Form method="post" action="/logout">
+                    <button type="submit" className="link-button">
+                      Log out
+                    </button>
+                  </Form>
+                </>
+              ) : (
+                <>
+                  <Link to="/login">Log in</Link>
+                  <Link to="/register" className="hide-narrow">
+                    Create account
+                  </Link>
+                </>
+              )}
+              <Link to="/cart" className="cart-link">
+                <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
+                  <path d="M3 4h2.2l2.3 11.2a1.5 1.5 0 0 0 1.5 1.2h8.6a1.5 1.5 0 0 0 1.5-1.1L21 8H6.2" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+                  <circle cx="9.5" cy="20" r="1.4" fill="currentColor" />
+                  <circle cx="17.5" cy="20" r="1.4" fill="currentColor" />
+                </svg>
+                <span className="cart-word">Cart</span>{" "}
+                <span className="cart-count" data-testid="cart-count">
+                  {cartCount}
+                  <span className="visually-hidden"> {cartCount === 1 ? "item" : "items"}</span>
+                </span>
+              </Link>
+            </nav>
+          </div>
+          <nav aria-label="Collections" className="primary-nav">
+            <ul>
+              <li>
+                <NavLink to="/shop" end>
+                  Shop all
+                </NavLink>
+              </li>
+              {(root?.collections ?? []).slice(0, NAV_LIMIT).map((c) => (
+                <li key={c.slug}>
+                  <NavLink to={`/collections/${c.slug}`}>{c.name}</NavLink>
+                </li>
+              ))}
+            </ul>
           </nav>
         </header>
-        {children}
+        <div id="main-content" tabIndex={-1} className="content">
+          {children}
+        </div>
         <footer className="site-footer">
-          <p>Edge Storefront — an open-source shop on the edge.</p>
+          <div className="footer-grid">
+            <section aria-labelledby="footer-shop">
+              <h2 id="footer-shop">Shop</h2>
+              <ul className="footer-collections">
+                <li>
+                  <Link to="/shop">All products</Link>
+                </li>
+                {(root?.collections ?? []).map((c) => (
+                  <li key={c.slug}>
+                    <Link to={`/collections/${c.slug}`}>{c.name}</Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+            <section aria-labelledby="footer-help">
+              <h2 id="footer-help">Help</h2>
+              <ul>
+                <li>
+                  <Link to="/search">Search</Link>
+                </li>
+                <li>
+                  <Link to="/cart">Your cart</Link>
+                </li>
+                <li>
+                  <Link to={root?.signedIn ? "/account" : "/login"}>Your account</Link>
+                </li>
+              </ul>
+            </section>
+            <section aria-labelledby="footer-about">
+              <h2 id="footer-about">About</h2>
+              <p>Apparel, home goods and coffee from a small independent shop. Free shipping on orders over $75; returns within 30 days.</p>
+            </section>
+          </div>
+          <p className="footer-note">© {SHOP_NAME} — an open-source shop on the edge.</p>
         </footer>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
 }
 
 export default function App() {
-  // Lets browser tests know the page is interactive.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
   return <Outlet />;
 }
 
+export function meta({ error }: Route.MetaArgs) {
+  if (!error) return [];
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return [{ title: `${notFound ? "Page not found" : "Something went wrong"} — ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
+}
+
+/** 404 and error pages keep the frame (Layout) and offer a way on: search, the shop, the collections. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const root = useRouteLoaderData<typeof loader>("root");
   return (
-    <main className="page">
+    <main className="page error-page">
+      <p className="error-code">{notFound ? "404" : "Error"}</p>
       <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p>{notFound ? "We could not find that page." : "Please try again in a moment."}</p>
+      <p className="lede">{notFound ? "We could not find that page. It may have moved, or the link may be mistyped." : "Please try again in a moment."}</p>
+      <form method="get" action="/search" role="search" className="search-page-form" aria-label="Search the shop">
+        <label htmlFor="error-q">Search products</label>
+        <div className="search-row">
+          <input id="error-q" type="search" name="q" maxLength={200} />
+          <button type="submit" className="button">
+            Search
+          </button>
+        </div>
+      </form>
       <p>
-        <Link to="/">Back to the shop</Link>
+        <Link to="/" className="button">
+          Back to the shop
+        </Link>
       </p>
+      {root?.collections?.length ? (
+        <nav aria-label="Browse collections">
+          <ul className="chips">
+            {root.collections.map((c) => (
+              <li key={c.slug}>
+                <Link to={`/collections/${c.slug}`}>{c.name}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
     </main>
   );
 }

@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form, Link, useRouteLoaderData } from "react-router";
 
 /**
  * Building blocks of the login pages. Plain HTML forms (they work without JavaScript; React Router enhances them),
@@ -12,9 +13,14 @@ export interface ProblemData {
 
 /** The error summary at the top of a form. */
 export function ErrorSummary({ problem }: { problem?: ProblemData | null }) {
+  // After a failed submit, focus lands on the summary so keyboard and screen-reader users start from what went wrong.
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (problem) ref.current?.focus();
+  }, [problem]);
   if (!problem) return null;
   return (
-    <div className="form-error" role="alert">
+    <div className="form-error" role="alert" tabIndex={-1} ref={ref}>
       <p>{problem.message}</p>
       {Object.keys(problem.fields).length > 0 && (
         <ul>
@@ -79,11 +85,13 @@ export function Field(props: {
 
 /** The Turnstile widget, when the store asks for a captcha (it adds `cf-turnstile-response` to the form). */
 export function Captcha({ siteKey }: { siteKey: string | null | undefined }) {
+  // Pages send a CSP with a per-request nonce (worker/app.ts): the widget's script needs it to run.
+  const nonce = useRouteLoaderData<{ cspNonce?: string }>("root")?.cspNonce;
   if (siteKey === null || siteKey === undefined) return null;
   if (!siteKey) return <p className="hint">This store asks for a captcha, but none is configured yet (TURNSTILE_SITE_KEY).</p>;
   return (
     <>
-      <script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer />
+      <script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer nonce={nonce} />
       <div className="cf-turnstile" data-sitekey={siteKey} />
     </>
   );

@@ -1,8 +1,209 @@
-// Placeholder while this page is being built (replaced by its owner in this change).
-export function loader() {
-  throw new Response("Not found", { status: 404 });
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { getOwnIdentity, updateOwnProfile } from "../../worker/identity/members";
+import { requireMember } from "../components/account/account.server";
+import { AddressFields, ErrorSummary, SelectField, TextField, type AddressValues, type FormProblem } from "../components/checkout/fields";
+import { addressFieldOf, addressFrom, countries, countryName, entered, missingAddressFields, privateHeaders, problemFrom, text } from "../components/checkout/form.server";
+import type { Route } from "./+types/account-info";
+
+export function meta() {
+  return [{ title: "Account info — Edge Storefront" }, { name: "robots", content: "noindex" }];
 }
 
-export default function Placeholder() {
-  return null;
+export const headers = () => privateHeaders;
+
+const TAGS = [
+  { value: "SHIPPING", label: "Shipping" },
+  { value: "BILLING", label: "Billing" },
+  { value: "HOME", label: "Home" },
+  { value: "WORK", label: "Work" },
+  { value: "UNTAGGED", label: "Other" },
+];
+
+interface StoredAddress {
+  address: Record<string, string>;
+  tag: string;
+}
+
+async function profileOf(ctx: Parameters<typeof getOwnIdentity>[0]) {
+  const { identity } = await getOwnIdentity(ctx);
+  const p = identity.identityProfile as { firstName?: string; lastName?: string; phones?: { phone: string; tag: string }[]; addresses?: StoredAddress[] };
+  return { email: identity.email.address, verified: identity.email.isVerified, firstName: p.firstName ?? "", lastName: p.lastName ?? "", phone: p.phones?.[0]?.phone ?? "", addresses: p.addresses ?? [] };
+}
+
+/** ACCOUNT_INFO: the member's name, email and saved addresses. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireMember(context.services, request);
+  const url = new URL(request.url);
+  const profile = await profileOf(context.services);
+  const edit = url.searchParams.get("address");
+  return {
+    profile: { ...profile, addresses: profile.addresses.map((a) => ({ ...a, lines: addressLines(a.address) })) },
+    editing: edit === "new" ? -1 : edit !== null && /^\d+$/.test(edit) && Number(edit) < profile.addresses.length ? Number(edit) : null,
+    saved: url.searchParams.get("saved"),
+    countries: countries(),
+  };
+}
+
+function addressLines(a: Record<string, string>): string[] {
+  return [[a.addressLine, a.addressLine2].filter(Boolean).join(", "), [a.postalCode, a.city, a.subdivision].filter(Boolean).join(" "), countryName(a.country)].filter(Boolean);
+}
+
+interface InfoActionData {
+  form: "profile" | "address";
+  problem: FormProblem;
+  values: Record<string, string>;
+}
+
+/** intent=profile | address-save | address-remove, each through updateOwnProfile (the identity service). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const ctx = context.services;
+  requireMember(ctx, request);
+  const form = await request.formData();
+  const intent = text(form, "intent");
+  const values = entered(form);
+  const fail = (which: InfoActionData["form"], problem: FormProblem) => data<InfoActionData>({ form: which, problem, values }, { status: 400, headers: privateHeaders });
+  try {
+    if (intent === "profile") {
+      const phone = text(form, "phone");
+      await updateOwnProfile(ctx, { firstName: text(form, "firstName") || null, lastName: text(form, "lastName") || null, phones: phone ? [{ phone, tag: "MAIN" }] : [] });
+      return redirect("/account?saved=profile", { headers: privateHeaders });
+    }
+    const current = (await profileOf(ctx)).addresses;
+    if (intent === "address-save") {
+      const missing = missingAddressFields(form, "addr", ["addressLine", "city", "postalCode", "country"]);
+      if (Object.keys(missing).length) return fail("address", { message: "Please fill in the highlighted fields.", fields: missing });
+      const index = text(form, "index");
+      const entry = { address: addressFrom(form, "addr").address, tag: TAGS.some((t) => t.value === text(form, "tag")) ? text(form, "tag") : "UNTAGGED" };
+      const at = /^\d+$/.test(index) && Number(index) < current.length ? Number(index) : -1;
+      const next = at >= 0 ? current.map((a, i) => (i === at ? entry : a)) : [...current, entry];
+      await updateOwnProfile(ctx, { addresses: next });
+      return redirect("/account?saved=address", { headers: privateHeaders });
+    }
+    if (intent === "address-remove") {
+      const at = Number(text(form, "index"));
+      await updateOwnProfile(ctx, { addresses: current.filter((_, i) => i !== at) });
+      return redirect("/account?saved=removed", { headers: privateHeaders });
+    }
+    return fail("profile", { message: "This form asked for something the account page cannot do.", fields: {} });
+  } catch (err) {
+    const which = intent === "profile" ? "profile" : "address";
+    return fail(
+      which,
+      problemFrom(err, (path) => {
+        if (path.endsWith("firstName")) return { name: "firstName", label: "First name" };
+        if (path.endsWith("lastName")) return { name: "lastName", label: "Last name" };
+        if (/phones/.test(path)) return { name: "phone", label: "Phone" };
+        return addressFieldOf(path, "addr");
+      }),
+    );
+  }
+}
+
+const SAVED: Record<string, string> = { profile: "Your details are saved.", address: "The address is saved.", removed: "The address was removed." };
+
+export default function AccountInfo({ loaderData, actionData }: Route.ComponentProps) {
+  const { profile, editing, saved, countries } = loaderData;
+  const failed = actionData as InfoActionData | undefined;
+  const nav = useNavigation();
+  const busy = (intent: string) => nav.state !== "idle" && nav.formData?.get("intent") === intent;
+  const profileProblem = failed?.form === "profile" ? failed.problem : null;
+  const addressProblem = failed?.form === "address" ? failed.problem : null;
+  const editIndex = failed?.form === "address" ? (failed.values.index === "" || failed.values.index === undefined ? -1 : Number(failed.values.index)) : editing;
+  const editingAddress = editIndex !== null && editIndex >= 0 ? profile.addresses[editIndex] : null;
+  const addressValues: AddressValues =
+    failed?.form === "address"
+      ? Object.fromEntries(Object.entries(failed.values).filter(([k]) => k.startsWith("addr.")).map(([k, v]) => [k.slice(5), v]))
+      : (editingAddress?.address ?? {});
+  return (
+    <>
+      <h1>Account info</h1>
+      {saved && SAVED[saved] && !failed && (
+        <p className="form-success" role="status">
+          {SAVED[saved]}
+        </p>
+      )}
+      <section aria-labelledby="profile-title" className="panel">
+        <h2 id="profile-title">Your details</h2>
+        <ErrorSummary problem={profileProblem} id="profile-errors" />
+        <Form method="post" className="checkout-form">
+          <input type="hidden" name="intent" value="profile" />
+          <div className="address-fields">
+            <TextField name="firstName" label="First name" autoComplete="given-name" maxLength={100} defaultValue={failed?.values.firstName ?? profile.firstName} problem={profileProblem} />
+            <TextField name="lastName" label="Last name" autoComplete="family-name" maxLength={100} defaultValue={failed?.values.lastName ?? profile.lastName} problem={profileProblem} />
+            <TextField name="phone" label="Phone (optional)" type="tel" autoComplete="tel" maxLength={50} defaultValue={failed?.values.phone ?? profile.phone} problem={profileProblem} />
+            <TextField
+              name="email"
+              label="Email"
+              type="email"
+              value={profile.email}
+              readOnly
+              hint={`This is the email you log in with${profile.verified ? " (confirmed)" : ""}. To use another one, contact the shop.`}
+            />
+          </div>
+          <button type="submit" className="button primary" disabled={busy("profile")}>
+            {busy("profile") ? "Saving…" : "Save details"}
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="addresses-title" className="panel">
+        <h2 id="addresses-title">Addresses</h2>
+        {profile.addresses.length === 0 ? (
+          <p className="muted">No saved addresses yet. Saved addresses fill in the checkout for you.</p>
+        ) : (
+          <ul className="address-list">
+            {profile.addresses.map((a, i) => (
+              <li key={`${i}-${a.lines.join("|")}`} className="address-card">
+                <p className="badge">{TAGS.find((t) => t.value === a.tag)?.label ?? "Other"}</p>
+                <address>
+                  {a.lines.map((l) => (
+                    <span key={l}>
+                      {l}
+                      <br />
+                    </span>
+                  ))}
+                </address>
+                <div className="address-actions">
+                  <Link to={`/account?address=${i}`}>
+                    Edit<span className="visually-hidden"> address {a.lines[0]}</span>
+                  </Link>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="address-remove" />
+                    <input type="hidden" name="index" value={i} />
+                    <button type="submit" className="link-button">
+                      Remove<span className="visually-hidden"> address {a.lines[0]}</span>
+                    </button>
+                  </Form>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+        {editIndex === null ? (
+          <p>
+            <Link to="/account?address=new" className="button secondary">
+              Add an address
+            </Link>
+          </p>
+        ) : (
+          <div className="address-editor">
+            <h3>{editingAddress ? "Edit address" : "New address"}</h3>
+            <ErrorSummary problem={addressProblem} id="address-errors" />
+            <Form method="post" className="checkout-form">
+              <input type="hidden" name="intent" value="address-save" />
+              <input type="hidden" name="index" value={editIndex >= 0 ? editIndex : ""} />
+              <AddressFields prefix="addr" values={addressValues} countries={countries} problem={addressProblem} withName={false} withPhone={false} />
+              <SelectField name="tag" label="Use it for" options={TAGS} defaultValue={failed?.values.tag ?? editingAddress?.tag ?? "SHIPPING"} />
+              <div className="button-row">
+                <button type="submit" className="button primary" disabled={busy("address-save")}>
+                  {busy("address-save") ? "Saving…" : "Save address"}
+                </button>
+                <Link to="/account">Cancel</Link>
+              </div>
+            </Form>
+          </div>
+        )}
+      </section>
+    </>
+  );
 }

@@ -1,8 +1,35 @@
-// Placeholder while this page is being built (replaced by its owner in this change).
-export function loader() {
-  throw new Response("Not found", { status: 404 });
+import { data, Link } from "react-router";
+import { requireMember } from "../components/account/account.server";
+import { ownOrder } from "../components/account/order.server";
+import { OrderDetails } from "../components/account/order-view";
+import { privateHeaders } from "../components/checkout/form.server";
+import type { Route } from "./+types/account-order";
+
+export function meta({ data: d }: Route.MetaArgs) {
+  return [{ title: d?.order ? `Order ${d.order.number} — Edge Storefront` : "Order — Edge Storefront" }, { name: "robots", content: "noindex" }];
 }
 
-export default function Placeholder() {
-  return null;
+export const headers = () => privateHeaders;
+
+/** One of the member's orders; someone else's is a 404. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  requireMember(context.services, request);
+  const order = await ownOrder(context.services, params.orderId);
+  if (!order) throw data(null, { status: 404, headers: privateHeaders });
+  return { order };
+}
+
+export default function AccountOrder({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  return (
+    <>
+      <p>
+        <Link to="/account/orders">← All orders</Link>
+      </p>
+      <h1>
+        Order <span className="order-number">{order.number}</span>
+      </h1>
+      <OrderDetails order={order} />
+    </>
+  );
 }

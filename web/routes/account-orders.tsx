@@ -1,8 +1,57 @@
-// Placeholder while this page is being built (replaced by its owner in this change).
-export function loader() {
-  throw new Response("Not found", { status: 404 });
+import { Link } from "react-router";
+import { requireMember } from "../components/account/account.server";
+import { ownOrders } from "../components/account/order.server";
+import { dateText, StatusBadge } from "../components/account/order-view";
+import { privateHeaders } from "../components/checkout/form.server";
+import type { Route } from "./+types/account-orders";
+
+export function meta() {
+  return [{ title: "Your orders — Edge Storefront" }, { name: "robots", content: "noindex" }];
 }
 
-export default function Placeholder() {
-  return null;
+export const headers = () => privateHeaders;
+
+/** ORDERS: the member's orders, newest first, with their statuses. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireMember(context.services, request);
+  return { orders: await ownOrders(context.services) };
+}
+
+export default function AccountOrders({ loaderData }: Route.ComponentProps) {
+  const { orders } = loaderData;
+  return (
+    <>
+      <h1>Orders</h1>
+      {orders.length === 0 ? (
+        <div className="empty-state">
+          <p>You have no orders yet.</p>
+          <p>
+            <Link to="/" className="button primary">
+              Start shopping
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <ul className="order-list">
+          {orders.map((o) => (
+            <li key={o.id} className="order-card">
+              <div className="order-card-head">
+                <h2>
+                  <Link to={`/account/orders/${o.id}`}>
+                    Order <span className="order-number">{o.number}</span>
+                  </Link>
+                </h2>
+                <p className="muted">
+                  {dateText(o.placed)} · {o.items} {o.items === 1 ? "item" : "items"} · <strong>{o.total}</strong>
+                </p>
+              </div>
+              <p className="order-badges">
+                <StatusBadge status={o.status} /> <StatusBadge status={o.paymentStatus} /> <StatusBadge status={o.fulfillmentStatus} />
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
 }

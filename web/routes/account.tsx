@@ -1,6 +1,51 @@
-import { Outlet } from "react-router";
+import { NavLink, Outlet, redirect } from "react-router";
+import { getOwnIdentity } from "../../worker/identity/members";
+import { listOwnOrders } from "../../worker/orders/orders";
+import { accountSections, holdings } from "../components/account/sections";
+import { privateHeaders } from "../components/checkout/form.server";
+import "../styles/commerce.css";
+import type { Route } from "./+types/account";
 
-// Placeholder layout while the account pages are being built (replaced by its owner in this change).
-export default function AccountLayout() {
-  return <Outlet />;
+export const headers = () => privateHeaders;
+
+/** Members only: a visitor is sent to log in and comes back here. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = context.services;
+  const url = new URL(request.url);
+  if (ctx.auth.kind !== "member") throw redirect(`/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`, { headers: privateHeaders });
+  // A membersAccount redirect session names its section (/account?section=ORDERS).
+  if (url.pathname === "/account" && url.searchParams.get("section") === "ORDERS") throw redirect("/account/orders", { headers: privateHeaders });
+  const [{ identity }, orders] = await Promise.all([getOwnIdentity(ctx), listOwnOrders(ctx, 50)]);
+  const p = identity.identityProfile as { firstName?: string };
+  return { name: p.firstName ?? null, email: identity.email.address, sections: accountSections(holdings(orders)) };
+}
+
+export default function AccountLayout({ loaderData }: Route.ComponentProps) {
+  const { name, email, sections } = loaderData;
+  return (
+    <main className="page commerce-page account" id="main">
+      <header className="account-head">
+        <p className="eyebrow">Your account</p>
+        <p className="account-who">
+          {name ? `Hello, ${name}` : "Hello"} <span className="muted">({email})</span>
+        </p>
+      </header>
+      <div className="account-layout">
+        <nav aria-label="Account sections" className="account-sections">
+          <ul>
+            {sections.map((s) => (
+              <li key={s.section}>
+                <NavLink to={s.to} end={s.to === "/account"}>
+                  {s.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="account-content">
+          <Outlet />
+        </div>
+      </div>
+    </main>
+  );
 }

@@ -3,6 +3,7 @@ import { sendRecoveryEmail } from "../../worker/identity/members";
 import { parseIdentity, sendRecoveryEmailRequest } from "../../worker/identity/schemas";
 import { clientOf, field, noStore, problemOf, safeReturnTo } from "../auth.server";
 import { ErrorSummary, Field, withReturnTo } from "../components/auth";
+import "../styles/commerce.css";
 import type { Route } from "./+types/forgot-password";
 
 export function meta() {
@@ -31,7 +32,7 @@ export default function ForgotPassword() {
   const { returnTo } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <main className="page auth-page">
+    <main className="page auth-page commerce-page" id="main">
       <h1>Reset your password</h1>
       {result?.sentTo ? (
         <div role="status" className="form-success">

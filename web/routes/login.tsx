@@ -3,7 +3,9 @@ import { login } from "../../worker/identity/members";
 import { loginRequest, parseIdentity } from "../../worker/identity/schemas";
 import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo } from "../auth.server";
 import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { cameFrom } from "../components/account/came-from";
 import { continueAfterSignIn } from "../member-session.server";
+import "../styles/commerce.css";
 import type { Route } from "./+types/login";
 
 export function meta() {
@@ -13,7 +15,7 @@ export function meta() {
 export const headers = () => noStore;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const returnTo = safeReturnTo(new URL(request.url).searchParams.get("returnTo"));
+  const returnTo = safeReturnTo(new URL(request.url).searchParams.get("returnTo")) ?? cameFrom(request);
   return { returnTo, captchaSiteKey: await captchaSiteKey(context.services) };
 }
 
@@ -39,7 +41,7 @@ export default function Login() {
   const returnTo = result?.returnTo ?? fromUrl;
   const outcome = result?.outcome;
   return (
-    <main className="page auth-page">
+    <main className="page auth-page commerce-page" id="main">
       <h1>Log in</h1>
       {outcome?.state === "REQUIRE_EMAIL_VERIFICATION" ? (
         <VerifyCodeForm email={outcome.email} stateToken={outcome.stateToken} returnTo={returnTo} />

@@ -1,8 +1,412 @@
-// Placeholder while this page is being built (replaced by its owner in this change).
-export function loader() {
-  throw new Response("Not found", { status: 404 });
+import { Suspense, useId } from "react";
+import { Await, data, Form, Link, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { getProductBySlug, getProductV3, productOptionsAvailability } from "../../worker/catalog/products";
+import { ApiError } from "../../worker/platform/errors";
+import { ALL_PRODUCTS_COLLECTION_ID } from "../../worker/platform/ids";
+import { createBackInStockRequest } from "../../worker/automations/back-in-stock";
+import { clientOf } from "../auth.server";
+import { productCards, sameSiteUrl } from "../catalog.server";
+import { Price, ProductGrid } from "../components/catalog/cards";
+import { Gallery, type GalleryItem } from "../components/catalog/gallery";
+import { OptionPicker, selectionSearch, type PickerOption } from "../components/catalog/option-picker";
+import { RichContent, type RichNode } from "../components/catalog/rich-content";
+import { seoMeta, SHOP_NAME } from "../components/catalog/shared";
+import type { loader as rootLoader } from "../root";
+import type { Route } from "./+types/product";
+
+export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);
+
+async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string) {
+  try {
+    return await getProductBySlug(ctx, slug);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw new Response("Product not found", { status: 404 });
+    throw err;
+  }
 }
 
-export default function Placeholder() {
-  return null;
+/** Unit names for the price per unit ("$5.80 / 100 g"). */
+const UNITS: Record<string, string> = { G: "g", KG: "kg", MG: "mg", LB: "lb", OZ: "oz", ML: "ml", CL: "cl", L: "l", FLOZ: "fl oz", M: "m", CM: "cm", MM: "mm", SQM: "m²" };
+
+/**
+ * The product, the shopper's selection (from the URL: `?Size=M&Color=Navy`), what each choice's availability is for
+ * it (productOptionsAvailability) and the rich description are critical; products from the same collection stream.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const ctx = context.services;
+  const url = new URL(request.url);
+  const product = await productOr404(ctx, params.slug);
+
+  // Only choices the product really has; a single-choice option is chosen for the shopper.
+  const selection: Record<string, string> = {};
+  for (const o of product.productOptions) {
+    const wanted = url.searchParams.get(o.name);
+    const visible = o.choices.filter((c) => c.visible);
+    if (wanted && o.choices.some((c) => c.description === wanted)) selection[o.name] = wanted;
+    else if (visible.length === 1) selection[o.name] = visible[0].description;
+  }
+  const [availability, v3] = await Promise.all([productOptionsAvailability(ctx, product.id, selection), getProductV3(ctx, product.id)]);
+
+  const collectionId = product.collectionIds.find((id) => id !== ALL_PRODUCTS_COLLECTION_ID);
+  const related = productCards(ctx, {
+    filter: { ...(collectionId ? { collectionIds: { $hasSome: [collectionId] } } : {}), id: { $ne: product.id } },
+    limit: 4,
+  }).catch(() => []);
+
+  const options: PickerOption[] = availability.productOptions.map((o) => ({
+    name: o.name,
+    color: o.optionType === "color",
+    choices: o.choices.map((c) => ({
+      name: c.description,
+      swatch: o.optionType === "color" && /^#[0-9a-f]{3,8}$/i.test(c.value) ? c.value : null,
+      state: !c.visible ? "unavailable" : c.inStock ? "available" : "sold-out",
+    })),
+  }));
+
+  // Gallery: the selected choice's pictures first, then the pictures that belong to no choice.
+  const choiceMediaIds = new Set(product.productOptions.flatMap((o) => o.choices.flatMap((c) => c.media.items.map((m) => m.id))));
+  const chosen = Object.keys(selection).length ? availability.media.items.filter((m) => choiceMediaIds.has(m.id)) : [];
+  const galleryMedia = chosen.length ? [...chosen, ...product.media.items.filter((m) => !choiceMediaIds.has(m.id))] : product.media.items;
+  const gallery: GalleryItem[] = galleryMedia.map((m) => {
+    if ("video" in m) {
+      const file = m.video.files[0];
+      return { id: m.id, kind: "video", url: sameSiteUrl(file.url, ctx.origin), alt: m.title || product.name, width: file.width, height: file.height, poster: sameSiteUrl(m.thumbnail.url, ctx.origin) };
+    }
+    const image = m.image;
+    return { id: m.id, kind: "image", url: sameSiteUrl(image.url, ctx.origin), alt: image.altText || product.name, width: image.width || 800, height: image.height || 800 };
+  });
+
+  // Price: the selected variant's, or the lowest over the variants ("from").
+  const variant = availability.selectedVariant;
+  const variants = product.variants ?? [];
+  const lowest = [...variants].sort((a, b) => a.variant.priceData.discountedPrice - b.variant.priceData.discountedPrice)[0];
+  const priceData = variant ? variant.price : (lowest?.variant.priceData ?? product.priceData);
+  const varies = !variant && new Set(variants.map((v) => v.variant.priceData.discountedPrice)).size > 1;
+  const ppu = product.pricePerUnitData;
+  const price = {
+    price: priceData.formatted.discountedPrice,
+    compareAt: priceData.discountedPrice < priceData.price ? priceData.formatted.price : null,
+    from: varies,
+    perUnit: ppu && priceData.formatted.pricePerUnit ? `${priceData.formatted.pricePerUnit} / ${ppu.baseQuantity === 1 ? "" : `${ppu.baseQuantity} `}${UNITS[ppu.baseMeasurementUnit] ?? ppu.baseMeasurementUnit.toLowerCase()}` : null,
+    discount: product.discount.type === "PERCENT" && product.discount.value > 0 ? `${product.discount.value}% off` : null,
+  };
+
+  const complete = product.productOptions.every((o) => selection[o.name]);
+  const stock = variant
+    ? { state: variant.inStock ? "in-stock" : "sold-out", quantity: variant.inStock && typeof variant.quantity === "number" ? variant.quantity : null }
+    : complete
+      ? { state: "unavailable", quantity: null }
+      : { state: product.stock.inStock ? (product.stock.inventoryStatus === "PARTIALLY_OUT_OF_STOCK" ? "partial" : "in-stock") : "sold-out", quantity: null };
+
+  // The merchant's SEO title and description, when the product has them.
+  const seoTags = ((product.seoData as { tags?: { type: string; props?: Record<string, unknown>; children?: string }[] }).tags ?? []);
+  const description = seoTags.find((t) => t.type === "meta" && t.props?.name === "description")?.props?.content;
+  const seoTitle = seoTags.find((t) => t.type === "title")?.children;
+  const canonical = `${url.origin}/products/${product.slug}`;
+  const absoluteImages = gallery.filter((g) => g.kind === "image").map((g) => new URL(g.url, url.origin).href);
+
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: product.name,
+    description: product.description,
+    url: canonical + selectionSearch(options, selection),
+    ...(absoluteImages.length ? { image: absoluteImages } : {}),
+    ...(product.brand ? { brand: { "@type": "Brand", name: product.brand } } : {}),
+    ...((variant?.sku || product.sku) ? { sku: variant?.sku || product.sku } : {}),
+    offers: variant
+      ? {
+          "@type": "Offer",
+          price: variant.price.discountedPrice.toFixed(2),
+          priceCurrency: variant.price.currency,
+          availability: variant.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+          url: canonical + selectionSearch(options, selection),
+        }
+      : {
+          "@type": "AggregateOffer",
+          lowPrice: Math.min(...(variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice])).toFixed(2),
+          highPrice: Math.max(...(variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice])).toFixed(2),
+          offerCount: Math.max(variants.length, 1),
+          priceCurrency: product.price.currency,
+          availability: product.stock.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+        },
+  };
+
+  return {
+    product: {
+      id: product.id,
+      slug: product.slug,
+      name: product.name,
+      brand: product.brand,
+      ribbon: product.ribbon,
+      description: product.description,
+      richNodes: withoutLead((v3.description.nodes ?? []) as RichNode[], product.description),
+      infoSections: product.additionalInfoSections,
+    },
+    options,
+    selection,
+    complete,
+    variantId: variant?.id ?? null,
+    price,
+    stock,
+    gallery,
+    related,
+    added: url.searchParams.get("added") === "1",
+    jsonLd: jsonLdText(jsonLd),
+    seo: {
+      title: seoTitle || `${product.name} — ${SHOP_NAME}`,
+      description: (typeof description === "string" && description) || product.description.slice(0, 160) || `${product.name} at ${SHOP_NAME}.`,
+      canonical,
+      type: "product" as const,
+      ...(absoluteImages[0] ? { image: absoluteImages[0] } : {}),
+    },
+  };
+}
+
+/** The rich description without a first paragraph that only repeats the plain one (shown beside the price). */
+function withoutLead(nodes: RichNode[], plain: string): RichNode[] {
+  const first = nodes[0];
+  const text = first?.type === "PARAGRAPH" ? (first.nodes ?? []).map((n) => String((n.textData as { text?: unknown } | undefined)?.text ?? "")).join("") : null;
+  return text !== null && text.trim() === plain.trim() ? nodes.slice(1) : nodes;
+}
+
+/** JSON for a <script> element: `<`, `>`, `&` and line separators escaped, so no text in it can close the element. */
+function jsonLdText(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/** The back-in-stock sign-up (intent=notify): a request for the selected variant, through the automations service. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const ctx = context.services;
+  const form = await request.formData();
+  const email = String(form.get("email") ?? "").trim();
+  if (form.get("intent") !== "notify") return data({ notify: null, email, problem: { message: "This form is not one the product page knows.", fields: {} } }, { status: 400 });
+  const product = await productOr404(ctx, params.slug);
+  const variantId = String(form.get("variantId") ?? "");
+  const itemUrl = new URL(`/products/${product.slug}${new URL(request.url).search}`, ctx.origin).href;
+  try {
+    await createBackInStockRequest(ctx, { email, catalogReference: { catalogItemId: product.id, options: { variantId } }, itemUrl }, { clientAddress: clientOf(request).ip });
+    return { notify: { email }, email, problem: null };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    // Problems with the email are shown next to the field; anything else (a limit, a vanished variant) above it.
+    const emailViolation = err.fieldViolations?.find((v) => v.field.endsWith("email"));
+    const fields: Record<string, string> = emailViolation ? { email: "Enter an email address like name@example.com." } : {};
+    const message = emailViolation ? "Please check your email address." : err.fieldViolations?.[0] ? `Please choose the item again (${err.fieldViolations[0].description}).` : err.description;
+    return data({ notify: null, email, problem: { message, fields } }, { status: err.status === 429 ? 429 : 400 });
+  }
+}
+
+export default function Product({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, options, selection, complete, variantId, price, stock, gallery, related, added, jsonLd } = loaderData;
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const updating = navigation.state === "loading" && navigation.location?.pathname === pathname;
+  return (
+    <main className="page product-page">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>
+            <Link to="/">Home</Link>
+          </li>
+          <li>
+            <Link to="/shop">Shop</Link>
+          </li>
+          <li aria-current="page">{product.name}</li>
+        </ol>
+      </nav>
+      <div className="product-layout">
+        <div className="product-media">
+          {product.ribbon && <span className="ribbon ribbon-lg">{product.ribbon}</span>}
+          <Gallery items={gallery} name={product.name} />
+        </div>
+        <div className="product-info" aria-busy={updating}>
+          {product.brand && <p className="product-brand">{product.brand}</p>}
+          <h1>{product.name}</h1>
+          <div className="product-price" aria-live="polite">
+            <Price price={price.price} compareAt={price.compareAt} from={price.from} className="price price-lg" />
+            {price.discount && price.compareAt && <p className="discount-badge">{price.discount}</p>}
+            {price.perUnit && <p className="price-per-unit">{price.perUnit}</p>}
+          </div>
+          <p className="product-summary">{product.description}</p>
+          {options.length > 0 && <OptionPicker options={options} selection={selection} />}
+          <StockState stock={stock} complete={complete} options={options} selection={selection} />
+          {stock.state === "sold-out" && variantId ? (
+            <BackInStock productName={product.name} variantId={variantId} result={actionData ?? null} />
+          ) : stock.state === "sold-out" ? (
+            <p className="hint">Choose your {options.filter((o) => !selection[o.name]).map((o) => o.name.toLowerCase()).join(" and ")} to get an email when it is back.</p>
+          ) : (
+            <AddToCart
+              key={variantId ?? "none"}
+              productId={product.id}
+              variantId={variantId}
+              selection={selection}
+              returnTo={`/products/${product.slug}${selectionSearch(options, selection)}`}
+              canAdd={complete && stock.state === "in-stock"}
+              maxQuantity={stock.quantity ?? 99}
+              missing={options.filter((o) => !selection[o.name]).map((o) => o.name)}
+              added={added}
+            />
+          )}
+          {product.infoSections.length > 0 && (
+            <div className="info-sections">
+              {product.infoSections.map((s) => (
+                <details key={s.title}>
+                  <summary>{s.title}</summary>
+                  <p>{s.description}</p>
+                </details>
+              ))}
+            </div>
+          )}
+        </div>
+      </div>
+      {product.richNodes.length > 0 && (
+        <section className="product-description" aria-labelledby="about-heading">
+          <h2 id="about-heading">About this product</h2>
+          <RichContent nodes={product.richNodes} />
+        </section>
+      )}
+      <section className="related" aria-labelledby="related-heading">
+        <h2 id="related-heading">You may also like</h2>
+        <Suspense fallback={<p className="muted">Loading suggestions…</p>}>
+          <Await resolve={related}>{(cards) => (cards.length ? <ProductGrid cards={cards} label="You may also like" /> : <p className="muted">Nothing else here yet.</p>)}</Await>
+        </Suspense>
+      </section>
+      <script type="application/ld+json" nonce={root?.cspNonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: jsonLd }} />
+    </main>
+  );
+}
+
+function StockState({ stock, complete, options, selection }: { stock: { state: string; quantity: number | null }; complete: boolean; options: PickerOption[]; selection: Record<string, string> }) {
+  let text: string;
+  if (stock.state === "sold-out") text = complete ? "Sold out" : "Sold out in every option";
+  else if (stock.state === "unavailable") text = "This combination is not available. Choose another.";
+  else if (stock.state === "partial") text = "In stock in some options";
+  else if (stock.quantity !== null && stock.quantity <= 5) text = `Only ${stock.quantity} left`;
+  else text = "In stock";
+  const chosen = options.filter((o) => selection[o.name]).map((o) => selection[o.name]);
+  return (
+    <p className={`stock stock-${stock.state}`} role="status">
+      {text}
+      {complete && chosen.length > 0 && <span className="visually-hidden"> ({chosen.join(", ")})</span>}
+    </p>
+  );
+}
+
+/**
+ * Add to cart: a plain POST to /cart (works without JavaScript; the cart page's action adds the item and comes back
+ * here with ?added=1). With JavaScript it goes through a fetcher, so the page stays and the header's count updates.
+ */
+function AddToCart(props: {
+  productId: string;
+  variantId: string | null;
+  selection: Record<string, string>;
+  returnTo: string;
+  canAdd: boolean;
+  maxQuantity: number;
+  missing: string[];
+  added: boolean;
+}) {
+  const fetcher = useFetcher<{ intent?: string; problem?: { message?: string } | null }>();
+  const quantityId = useId();
+  const busy = fetcher.state !== "idle";
+  const failed = fetcher.data?.problem?.message ?? null;
+  const addedNow = fetcher.state === "idle" && fetcher.data?.intent === "add" && !fetcher.data.problem;
+  // With JavaScript the cart's action answers a fetcher with data (`_js=1`) instead of redirecting.
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    form.set("_js", "1");
+    fetcher.submit(form, { method: "post", action: "/cart", preventScrollReset: true });
+  };
+  return (
+    <form method="post" action="/cart" className="add-to-cart" onSubmit={onSubmit}>
+      <input type="hidden" name="intent" value="add" />
+      <input type="hidden" name="productId" value={props.productId} />
+      {props.variantId && <input type="hidden" name="variantId" value={props.variantId} />}
+      {Object.entries(props.selection).map(([name, choice]) => (
+        <input key={name} type="hidden" name={`option.${name}`} value={choice} />
+      ))}
+      <input type="hidden" name="returnTo" value={props.returnTo} />
+      <div className="quantity">
+        <label htmlFor={quantityId}>Quantity</label>
+        <input id={quantityId} type="number" name="quantity" min={1} max={Math.max(1, Math.min(props.maxQuantity, 99))} defaultValue={1} inputMode="numeric" required />
+      </div>
+      <button type="submit" className="button button-primary" disabled={!props.canAdd || busy} aria-describedby={props.missing.length ? `${quantityId}-hint` : undefined}>
+        {busy ? "Adding…" : "Add to cart"}
+      </button>
+      {props.missing.length > 0 && (
+        <p id={`${quantityId}-hint`} className="hint">
+          Choose a {props.missing.join(" and a ").toLowerCase()} first.
+        </p>
+      )}
+      <div role="status" className="add-result">
+        {failed ? (
+          <p className="field-error">{failed}</p>
+        ) : (addedNow || props.added) && !busy ? (
+          <p className="form-success">
+            Added to your cart. <Link to="/cart">View cart</Link>
+          </p>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+type NotifyResult = { notify: { email: string } | null; email?: string; problem: { message: string; fields: Record<string, string> } | null } | null;
+
+/** The back-in-stock sign-up, shown when the selected item is sold out. */
+function BackInStock({ productName, variantId, result }: { productName: string; variantId: string | null; result: NotifyResult }) {
+  const emailId = useId();
+  const fieldError = result?.problem?.fields.email ?? null;
+  const formError = result?.problem && !fieldError ? result.problem.message : null;
+  if (result?.notify) {
+    return (
+      <div className="back-in-stock form-success" role="status">
+        <p>
+          Thanks — we will email <strong>{result.notify.email}</strong> when {productName} is back in stock.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <Form method="post" className="back-in-stock" preventScrollReset>
+      <h2 className="h3">Get an email when it is back</h2>
+      {formError && (
+        <p className="form-error" role="alert">
+          {formError}
+        </p>
+      )}
+      <input type="hidden" name="intent" value="notify" />
+      {variantId && <input type="hidden" name="variantId" value={variantId} />}
+      <div className="field">
+        <label htmlFor={emailId}>Email</label>
+        <input
+          id={emailId}
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          defaultValue={result?.email}
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={fieldError ? `${emailId}-error` : undefined}
+        />
+        {fieldError && (
+          <p id={`${emailId}-error`} className="field-error">
+            {fieldError}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button">
+        Notify me
+      </button>
+    </Form>
+  );
 }

@@ -4,7 +4,9 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../worker/identity/
 import { parseIdentity, registerRequest } from "../../worker/identity/schemas";
 import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo } from "../auth.server";
 import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { cameFrom } from "../components/account/came-from";
 import { continueAfterSignIn } from "../member-session.server";
+import "../styles/commerce.css";
 import type { Route } from "./+types/register";
 
 export function meta() {
@@ -14,7 +16,7 @@ export function meta() {
 export const headers = () => noStore;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const returnTo = safeReturnTo(new URL(request.url).searchParams.get("returnTo"));
+  const returnTo = safeReturnTo(new URL(request.url).searchParams.get("returnTo")) ?? cameFrom(request);
   return { returnTo, captchaSiteKey: await captchaSiteKey(context.services) };
 }
 
@@ -49,7 +51,7 @@ export default function Register() {
   const outcome = result?.outcome;
   const problem = result?.problem;
   return (
-    <main className="page auth-page">
+    <main className="page auth-page commerce-page" id="main">
       <h1>Create an account</h1>
       {outcome?.state === "REQUIRE_EMAIL_VERIFICATION" ? (
         <VerifyCodeForm email={outcome.email} stateToken={outcome.stateToken} returnTo={returnTo} />

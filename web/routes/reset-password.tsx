@@ -4,6 +4,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../worker/identity/
 import { parseIdentity, recoverRequest } from "../../worker/identity/schemas";
 import { field, noStore, outcomeOf, problemOf } from "../auth.server";
 import { ErrorSummary, Field, OutcomeMessage } from "../components/auth";
+import "../styles/commerce.css";
 import type { Route } from "./+types/reset-password";
 
 export function meta() {
@@ -45,7 +46,7 @@ export default function ResetPassword() {
   const outcome = result?.outcome;
   const title = activation ? "Activate your account" : "Choose a new password";
   return (
-    <main className="page auth-page">
+    <main className="page auth-page commerce-page" id="main">
       <h1>{title}</h1>
       {outcome && outcome.state !== "REQUIRE_EMAIL_VERIFICATION" ? (
         <>

@@ -1,8 +1,8 @@
-// Placeholder while this page is being built (replaced by its owner in this change).
-export function loader() {
-  throw new Response("Not found", { status: 404 });
-}
+import type { Route } from "./+types/robots";
 
-export default function Placeholder() {
-  return null;
+/** /robots.txt: everything but the shopper's own pages may be crawled; the sitemap lists the catalogue. */
+export function loader({ request }: Route.LoaderArgs) {
+  const origin = new URL(request.url).origin;
+  const body = ["User-agent: *", "Disallow: /cart", "Disallow: /checkout", "Disallow: /account", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+  return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });
 }

@@ -4,6 +4,7 @@ import { parseIdentity, resendRequest, verifyCodeRequest } from "../../worker/id
 import { clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo } from "../auth.server";
 import { OutcomeMessage, VerifyCodeForm } from "../components/auth";
 import { continueAfterSignIn } from "../member-session.server";
+import "../styles/commerce.css";
 import type { Route } from "./+types/verify";
 
 export function meta() {
@@ -44,7 +45,7 @@ export default function Verify() {
   // Without a live state token there is nothing to enter a code for: logging in again sends a new one.
   const stateDead = !result?.stateToken || DEAD_STATE_CODES.has(result.problem?.code ?? "");
   return (
-    <main className="page auth-page">
+    <main className="page auth-page commerce-page" id="main">
       <h1>Confirm your email</h1>
       {outcome && outcome.state !== "REQUIRE_EMAIL_VERIFICATION" ? (
         <OutcomeMessage state={outcome.state} email={outcome.email} />

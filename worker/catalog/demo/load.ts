@@ -5,6 +5,7 @@ import { settings } from "../../platform/tables";
 import { prepareCreateCollection } from "../collections";
 import { prepareCreateProduct } from "../products";
 import { collectionInputSchema, productInputSchema } from "../schemas";
+import { demoPricingStatements } from "../../pricing/demo";
 import { demoCollections, demoProducts } from "./catalogue";
 
 const MARKER = "demo_catalogue";
@@ -40,6 +41,8 @@ export async function loadDemoCatalogue(ctx: Ctx): Promise<{ loaded: boolean; pr
     statements.push(...prepared.statements);
     events.push(...prepared.events);
   }
+  // A coupon and shipping options (delivery and pickup), so the demo's checkout has something to choose.
+  statements.push(...demoPricingStatements(ctx));
   try {
     await commit(ctx, statements, events);
   } catch (err) {

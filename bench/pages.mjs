@@ -1,0 +1,120 @@
+// Storefront page budgets on the production build (wrangler dev, demo catalogue loaded):
+//  1. JavaScript shipped to the product page: the gzip size of every script the page loads (module files, and the
+//     inline scripts in the HTML), against a 150 KB budget.
+//  2. Lighthouse mobile (its default: a mid-range phone on a slow 4G link) on home, a collection, a product and the
+//     cart, RUNS times each (default 3); prints the median performance / accessibility / best-practices / SEO scores
+//     against the targets 95 / 100 / 100 / 100.
+// Run it with nothing else busy on the machine: Lighthouse's performance score swings with CPU load.
+//
+//   npm run bench:pages            (CHROME_PATH defaults to /usr/bin/chromium; --no-build reuses build/)
+import { gzipSync } from "node:zlib";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
+import { startServer } from "./server.mjs";
+
+const RUNS = Number(process.env.RUNS || 3);
+const CHROME_PATH = process.env.CHROME_PATH || "/usr/bin/chromium";
+const JS_BUDGET_KB = 150;
+const TARGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
+const PAGES = [
+  ["home", "/"],
+  ["collection", "/collections/t-shirts"],
+  ["product", "/products/everyday-organic-tee"],
+  ["cart", "/cart"],
+];
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+const { base, stop } = await startServer();
+let failed = false;
+
+try {
+  // 1. JavaScript on the product page, as a browser with a desktop user agent loads it.
+  const browser = await chromium.launch({ executablePath: CHROME_PATH, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  const page = await browser.newPage();
+  const scripts = [];
+  page.on("response", async (res) => {
+    if (res.request().resourceType() !== "script") return;
+    scripts.push({ url: new URL(res.url()).pathname, body: res.body() });
+  });
+  await page.goto(`${base}${PAGES[2][1]}`, { waitUntil: "networkidle" });
+  await page.waitForSelector("html[data-hydrated]");
+  const inline = await page.evaluate(() => [...document.querySelectorAll("script:not([src])")].map((s) => s.textContent ?? ""));
+  await browser.close();
+  let total = 0;
+  console.log(`JavaScript on ${PAGES[2][1]} (gzip):`);
+  for (const s of scripts) {
+    const size = gzipSync(await s.body).length;
+    total += size;
+    console.log(`  ${kb(size).padStart(7)} KB  ${s.url}`);
+  }
+  const inlineSize = gzipSync(inline.join("\n")).length;
+  total += inlineSize;
+  console.log(`  ${kb(inlineSize).padStart(7)} KB  ${inline.length} inline scripts`);
+  const jsOk = total / 1024 <= JS_BUDGET_KB;
+  failed ||= !jsOk;
+  console.log(`  ${kb(total).padStart(7)} KB  total, budget ${JS_BUDGET_KB} KB: ${jsOk ? "within" : "OVER"}\n`);
+
+  // 2. Lighthouse, mobile, median of RUNS.
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const rows = [];
+  try {
+    for (const [name, path] of PAGES) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) {
+        const result = await lighthouse(`${base}${path}`, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: Object.keys(TARGETS),
+        });
+        const lhr = result.lhr;
+        if (lhr.runtimeError) throw new Error(`${path}: ${lhr.runtimeError.message}`);
+        runs.push(lhr);
+      }
+      const median = {};
+      for (const cat of Object.keys(TARGETS)) {
+        const scores = runs.map((r) => Math.round((r.categories[cat].score ?? 0) * 100)).sort((a, b) => a - b);
+        median[cat] = scores[Math.floor(scores.length / 2)];
+      }
+      // What cost points in the median-scoring run, so a miss says why.
+      const losses = new Set();
+      for (const r of runs) {
+        for (const cat of Object.keys(TARGETS)) {
+          for (const ref of r.categories[cat].auditRefs) {
+            const audit = r.audits[ref.id];
+            if (ref.weight > 0 && audit.score !== null && audit.score < 1 && cat !== "performance") losses.add(`${cat}: ${audit.id}`);
+          }
+        }
+      }
+      const lcp = runs.map((r) => r.audits["largest-contentful-paint"].numericValue).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+      const cls = runs.map((r) => r.audits["cumulative-layout-shift"].numericValue).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+      const tbt = runs.map((r) => r.audits["total-blocking-time"].numericValue).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+      // Which element was the largest paint, and what moved, in the last run.
+      const last = runs.at(-1);
+      const lcpElement = last.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet;
+      const shifts = (last.audits["layout-shifts"]?.details?.items ?? []).map((i) => i.node?.snippet).filter(Boolean);
+      rows.push({ name, path, median, lcp, cls, tbt, losses: [...losses], lcpElement, shifts });
+    }
+  } finally {
+    await chrome.kill();
+  }
+
+  console.log(`Lighthouse mobile, median of ${RUNS} (targets: ${Object.entries(TARGETS).map(([k, v]) => `${k} ${v}`).join(", ")}):`);
+  console.log(`  ${"page".padEnd(11)} ${"perf".padStart(5)} ${"a11y".padStart(5)} ${"b-p".padStart(5)} ${"seo".padStart(5)}   LCP ms   CLS    TBT ms  path`);
+  for (const r of rows) {
+    const m = r.median;
+    const ok = Object.entries(TARGETS).every(([k, v]) => m[k] >= v);
+    failed ||= !ok;
+    console.log(
+      `  ${r.name.padEnd(11)} ${String(m.performance).padStart(5)} ${String(m.accessibility).padStart(5)} ${String(m["best-practices"]).padStart(5)} ${String(m.seo).padStart(5)}   ${String(Math.round(r.lcp)).padStart(6)}  ${r.cls.toFixed(3)}  ${String(Math.round(r.tbt)).padStart(6)}  ${r.path}${ok ? "" : "   BELOW TARGET"}`,
+    );
+    for (const l of r.losses) console.log(`               lost points: ${l}`);
+    if (r.lcpElement) console.log(`               largest paint: ${r.lcpElement.slice(0, 120)}`);
+    for (const s of r.shifts) console.log(`               layout shift: ${s.slice(0, 120)}`);
+  }
+  console.log(failed ? "\nSome budgets or targets were missed." : "\nAll budgets and targets met.");
+} finally {
+  stop();
+}
+process.exit(0);

@@ -1,0 +1,130 @@
+import { OrderSummary } from "../checkout/summary";
+import type { SummaryLine, Totals } from "../checkout/view";
+
+/** An order as the confirmation and account pages show it (built on the server by order.server.ts). */
+export interface OrderView {
+  id: string;
+  number: string;
+  placed: string;
+  email: string;
+  status: string;
+  paymentStatus: string;
+  fulfillmentStatus: string;
+  /** Paid later (offline), not online. */
+  offline: boolean;
+  shippingTitle: string | null;
+  shipTo: string[];
+  billTo: string[];
+  lines: SummaryLine[];
+  totals: Totals;
+  coupon: string | null;
+}
+
+export interface OrderListItem {
+  id: string;
+  number: string;
+  placed: string;
+  status: string;
+  paymentStatus: string;
+  fulfillmentStatus: string;
+  total: string;
+  items: number;
+}
+
+const WORDS: Record<string, string> = {
+  APPROVED: "Confirmed",
+  INITIALIZED: "Awaiting payment",
+  PENDING: "Pending",
+  CANCELED: "Cancelled",
+  REJECTED: "Rejected",
+  PAID: "Paid",
+  NOT_PAID: "Not paid yet",
+  PARTIALLY_PAID: "Partly paid",
+  PARTIALLY_REFUNDED: "Partly refunded",
+  FULLY_REFUNDED: "Refunded",
+  NOT_FULFILLED: "Not shipped yet",
+  PARTIALLY_FULFILLED: "Partly shipped",
+  FULFILLED: "Shipped",
+};
+
+/** A status in words ("NOT_PAID" → "Not paid yet"). */
+export function statusText(status: string): string {
+  return WORDS[status] ?? status.charAt(0) + status.slice(1).toLowerCase().replace(/_/g, " ");
+}
+
+/** A date as the shopper reads it, fixed to UTC so the server and the browser print the same words. */
+export function dateText(iso: string): string {
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge status-${status.toLowerCase()}`}>{statusText(status)}</span>;
+}
+
+/** Everything about one order: statuses, addresses, items and totals. */
+export function OrderDetails({ order, headingLevel = 2 }: { order: OrderView; headingLevel?: 2 | 3 }) {
+  const H = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <div className="order-details">
+      <dl className="order-facts">
+        <div>
+          <dt>Order number</dt>
+          <dd className="order-number">{order.number}</dd>
+        </div>
+        <div>
+          <dt>Placed</dt>
+          <dd>{dateText(order.placed)}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={order.status} />
+          </dd>
+        </div>
+        <div>
+          <dt>Payment</dt>
+          <dd>
+            <StatusBadge status={order.paymentStatus} />
+            {order.offline && order.paymentStatus !== "PAID" && <span className="muted"> (pay offline)</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Delivery</dt>
+          <dd>
+            <StatusBadge status={order.fulfillmentStatus} />
+            {order.shippingTitle && <span className="muted"> · {order.shippingTitle}</span>}
+          </dd>
+        </div>
+      </dl>
+      <div className="order-addresses">
+        {order.shipTo.length > 0 && (
+          <div>
+            <H>Shipping to</H>
+            <address>
+              {order.shipTo.map((l) => (
+                <span key={l}>
+                  {l}
+                  <br />
+                </span>
+              ))}
+            </address>
+          </div>
+        )}
+        {order.billTo.length > 0 && (
+          <div>
+            <H>Billing address</H>
+            <address>
+              {order.billTo.map((l) => (
+                <span key={l}>
+                  {l}
+                  <br />
+                </span>
+              ))}
+            </address>
+          </div>
+        )}
+      </div>
+      <OrderSummary lines={order.lines} totals={order.totals} coupon={order.coupon} title="Items" headingLevel={headingLevel} />
+    </div>
+  );
+}
