@@ -1,5 +1,6 @@
+import { cachedCatalogRead } from "../worker/catalog/cache";
 import { getCollection, queryCollections } from "../worker/catalog/collections";
-import { queryProducts } from "../worker/catalog/products";
+import { queryProducts as liveQueryProducts } from "../worker/catalog/products";
 import type { Ctx } from "../worker/platform/context";
 import { ApiError } from "../worker/platform/errors";
 import { formatMoney, toMajor, toMinor } from "../worker/platform/money";
@@ -10,6 +11,13 @@ import { PAGE_SIZE, SORTS, type Facets, type ListingState, type ProductCard, typ
  * (queryProducts, the service behind query-platformized) and shapes products into the small cards the pages render.
  * Facet counts come from the same service, scanning the listing's scope (the collection, or the search results).
  */
+
+/**
+ * The catalogue services the pages call, through the shoppers' cache (worker/catalog/cache.ts): the same answers,
+ * mostly without a D1 round trip; any catalogue change purges them.
+ */
+type ProductQuery = Parameters<typeof liveQueryProducts>[1];
+const queryProducts = (ctx: Ctx, req: ProductQuery) => cachedCatalogRead(ctx, "queryProducts", req, () => liveQueryProducts(ctx, req));
 
 /** How many products the facet counts look at (5 pages of the query's maximum). */
 const FACET_SCAN_LIMIT = 500;
@@ -57,7 +65,7 @@ function filterOf(s: ListingState, collectionId: string | null) {
   return filter;
 }
 
-type V1Product = Awaited<ReturnType<typeof queryProducts>>["products"][number];
+type V1Product = Awaited<ReturnType<typeof liveQueryProducts>>["products"][number];
 
 /** The lowest price a shopper can pay (over visible variants), in minor units, and the price before discount. */
 function lowestPrices(p: V1Product, currency: string) {
@@ -201,7 +209,8 @@ export async function listingFacets(ctx: Ctx, s: ListingState, collectionId: str
 
 /** The visible collections for navigation (name, slug, product count, image), the built-in "All Products" left out. */
 export async function navCollections(ctx: Ctx) {
-  const { collections } = await queryCollections(ctx, { paging: { limit: 50 } });
+  const query = { paging: { limit: 50 } };
+  const { collections } = await cachedCatalogRead(ctx, "queryCollections", query, () => queryCollections(ctx, query));
   return collections
     .filter((c) => c.slug !== "all-products")
     .map((c) => ({
@@ -217,7 +226,7 @@ export async function navCollections(ctx: Ctx) {
 /** A collection by slug for a page, or the 404 page. */
 export async function collectionOr404(ctx: Ctx, slug: string) {
   try {
-    return await getCollection(ctx, { slug });
+    return await cachedCatalogRead(ctx, "getCollection", slug, () => getCollection(ctx, { slug }));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw new Response("Collection not found", { status: 404 });
     throw err;

@@ -1,5 +1,6 @@
 import { Suspense, useId } from "react";
 import { Await, data, Form, Link, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { cachedCatalogRead } from "../../worker/catalog/cache";
 import { getProductBySlug, getProductV3, productOptionsAvailability } from "../../worker/catalog/products";
 import { ApiError } from "../../worker/platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID } from "../../worker/platform/ids";
@@ -18,7 +19,7 @@ export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);
 
 async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string) {
   try {
-    return await getProductBySlug(ctx, slug);
+    return await cachedCatalogRead(ctx, "getProductBySlug", slug, () => getProductBySlug(ctx, slug));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw new Response("Product not found", { status: 404 });
     throw err;
@@ -45,7 +46,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (wanted && o.choices.some((c) => c.description === wanted)) selection[o.name] = wanted;
     else if (visible.length === 1) selection[o.name] = visible[0].description;
   }
-  const [availability, v3] = await Promise.all([productOptionsAvailability(ctx, product.id, selection), getProductV3(ctx, product.id)]);
+  // Through the shoppers' catalogue cache, like the product itself (worker/catalog/cache.ts).
+  const [availability, v3] = await Promise.all([
+    cachedCatalogRead(ctx, "productOptionsAvailability", [product.id, selection], () => productOptionsAvailability(ctx, product.id, selection)),
+    cachedCatalogRead(ctx, "getProductV3", product.id, () => getProductV3(ctx, product.id)),
+  ]);
 
   const collectionId = product.collectionIds.find((id) => id !== ALL_PRODUCTS_COLLECTION_ID);
   const related = productCards(ctx, {
