@@ -1,4 +1,6 @@
 import { env, SELF } from "cloudflare:test";
+import type { Auth, Ctx } from "../worker/platform/context";
+import { openDb } from "../worker/platform/db";
 import { encodeDotR } from "../worker/platform/query";
 
 /** The owner API key the test bindings configure (vitest.config.ts). */
@@ -79,3 +81,20 @@ export async function settledCatalogueSnapshot() {
 
 /** The ids of a query response's products (or collections), in order. */
 export const idsOf = (list: { id: string }[]) => list.map((x) => x.id);
+
+/**
+ * A service context for calling services directly, whose background work (`waitUntil`) the test can wait for, as
+ * `auth` (default: the owner's API key), with env overrides (e.g. a fake email transport).
+ */
+export function serviceCtx(auth: Auth = { kind: "apiKey", keyId: "test", role: "OWNER" }, envOverrides: Record<string, unknown> = {}): { ctx: Ctx; settled: () => Promise<unknown> } {
+  const pending: Promise<unknown>[] = [];
+  const ctx: Ctx = {
+    db: openDb(env.DB),
+    env: { ...env, ...envOverrides } as Env,
+    auth,
+    currency: "USD",
+    origin: "https://shop.test",
+    waitUntil: (p) => void pending.push(p),
+  };
+  return { ctx, settled: () => Promise.all(pending) };
+}

@@ -2,26 +2,14 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { findSubscription, isUnsubscribed, sendEmail, unsubscribe, type EmailTransport } from "../../worker/email/send";
 import { renderEmail } from "../../worker/email/templates";
-import type { Auth, Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
-import { unique } from "../helpers";
+import { serviceCtx, unique } from "../helpers";
 
 /** The automations' emails: the two templates, and marketing sends (unsubscribe link and headers, suppression, idempotency). */
 
 const shop = { storeName: "Fernhill Goods", origin: "https://shop.test" };
 
-function testCtx(overrides: Record<string, unknown> = {}) {
-  const pending: Promise<unknown>[] = [];
-  const ctx: Ctx = {
-    db: openDb(env.DB),
-    env: { ...env, ...overrides } as Env,
-    auth: { kind: "anonymous" } as Auth,
-    currency: "USD",
-    origin: "https://shop.test",
-    waitUntil: (p) => void pending.push(p),
-  };
-  return { ctx, settled: () => Promise.all(pending) };
-}
+/** A service context for an anonymous caller, with env overrides (e.g. a fake transport). */
+const testCtx = (overrides: Record<string, unknown> = {}) => serviceCtx({ kind: "anonymous" }, overrides);
 
 const rowsWithKey = (key: string) => env.DB.prepare("SELECT * FROM emails WHERE idempotency_key = ?").bind(key).all<Record<string, any>>();
 

@@ -3,8 +3,6 @@ import { expect } from "vitest";
 import worker from "../../worker/index";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { runSweeps } from "../../worker/events/sweeps";
-import type { Auth, Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
 import { api, merchant } from "../helpers";
 
 /** Shared steps of the automations suites. */
@@ -52,11 +50,7 @@ export async function abandonedCheckoutOf(cartId: string) {
 }
 
 /** A service context (the shop acting on its own, or as the given caller). */
-export function serviceCtx(auth: Auth = { kind: "apiKey", keyId: "test", role: "OWNER" }): { ctx: Ctx; settled: () => Promise<unknown> } {
-  const pending: Promise<unknown>[] = [];
-  const ctx: Ctx = { db: openDb(env.DB), env, auth, currency: "USD", origin: "https://shop.test", waitUntil: (p) => void pending.push(p) };
-  return { ctx, settled: () => Promise.all(pending) };
-}
+export { serviceCtx } from "../helpers";
 
 /** A cart's row. */
 export const cartRow = (id: string) => env.DB.prepare("SELECT * FROM carts WHERE id = ?").bind(id).first<Record<string, any>>();

@@ -6,12 +6,11 @@ import { getProductBySlug } from "../../worker/catalog/products";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { EventType } from "../../worker/events/types";
 import type { Auth, Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
-import { createProduct, merchant, outboxRows, unique } from "../helpers";
+import { createProduct, merchant, outboxRows, serviceCtx, unique } from "../helpers";
 
 /** Shoppers' catalogue reads are cached under a version that every catalogue change bumps through the event queue. */
 
-const ctxAs = (auth: Auth): Ctx => ({ db: openDb(env.DB), env, auth, currency: "USD", origin: "https://shop.test", waitUntil: () => {} });
+const ctxAs = (auth: Auth): Ctx => serviceCtx(auth).ctx;
 const visitor = () => ctxAs({ kind: "visitor", visitorId: crypto.randomUUID(), clientId: "storefront" });
 const owner = () => ctxAs({ kind: "apiKey", keyId: "owner", role: "OWNER" });
 
