@@ -6,6 +6,7 @@ import type { Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { payloadSchemas, processors } from "../../worker/events/registry";
 import { api, merchant, unique } from "../helpers";
+import { waitFor } from "../wait";
 
 /**
  * Incoming webhooks at /webhooks/{source}: verified before anything is stored (Standard Webhooks HMAC or the Wix
@@ -58,15 +59,6 @@ async function stored(sourceId: string) {
 const outboxFor = async (sourceName: string) =>
   (await env.DB.prepare("SELECT * FROM outbox WHERE actor_type = 'APP' AND actor_id = ?").bind(sourceName).all<Record<string, any>>()).results;
 
-async function waitFor<T>(check: () => T | Promise<T>, what: string, ms = 8000): Promise<NonNullable<T>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Nothing was stored for the source: no webhook record and no outbox row. */
 async function expectNothingStored(source: { id: string; name: string }) {

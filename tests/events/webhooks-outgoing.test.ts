@@ -6,6 +6,7 @@ import { runSweeps } from "../../worker/events/sweeps";
 import { EventType } from "../../worker/events/types";
 import { checkTargetUrl } from "../../worker/events/webhooks/subscriptions";
 import { api, createProduct, merchant, unique } from "../helpers";
+import { waitFor } from "../wait";
 
 /**
  * Outgoing webhooks inside workerd: subscriptions and their checks, the processor that turns events into deliveries
@@ -51,15 +52,6 @@ async function queue(bodies: unknown[]) {
 
 const deliveriesOf = async (subscriptionId: string, query = "") => (await merchant("GET", `/api/v1/webhook-subscriptions/${subscriptionId}/deliveries${query}`)).body;
 
-async function waitFor<T>(check: () => T | Promise<T>, what: string, ms = 10_000): Promise<NonNullable<T>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("webhook subscriptions (merchant API)", () => {
   it("shows the secret once, lists and updates without it, rotates it, and is merchant only", async () => {

@@ -7,6 +7,7 @@ import { products } from "@wix/stores";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWNER_KEY, startWorker, type RunningWorker } from "./worker";
+import { waitFor } from "../wait";
 
 /**
  * Outgoing webhooks from the built Worker to a real HTTP receiver on 127.0.0.1: the receiver verifies Standard
@@ -66,15 +67,6 @@ async function call(method: string, path: string, body?: unknown) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-async function waitFor<T>(check: () => T | Promise<T>, what: string, ms = 15_000): Promise<NonNullable<T>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function subscribe(path: string, extra: Record<string, unknown> = {}) {
   const res = await call("POST", "/api/v1/webhook-subscriptions", { url: `${receiverUrl}${path}`, eventTypes: ["com.wix.ecommerce.catalog.api.v1.ProductCreated"], ...extra });
