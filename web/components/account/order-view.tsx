@@ -97,34 +97,28 @@ export function OrderDetails({ order, headingLevel = 2 }: { order: OrderView; he
         </div>
       </dl>
       <div className="order-addresses">
-        {order.shipTo.length > 0 && (
-          <div>
-            <H>Shipping to</H>
-            <address>
-              {order.shipTo.map((l) => (
-                <span key={l}>
-                  {l}
-                  <br />
-                </span>
-              ))}
-            </address>
-          </div>
-        )}
-        {order.billTo.length > 0 && (
-          <div>
-            <H>Billing address</H>
-            <address>
-              {order.billTo.map((l) => (
-                <span key={l}>
-                  {l}
-                  <br />
-                </span>
-              ))}
-            </address>
-          </div>
-        )}
+        <AddressBlock heading={H} title="Shipping to" lines={order.shipTo} />
+        <AddressBlock heading={H} title="Billing address" lines={order.billTo} />
       </div>
       <OrderSummary lines={order.lines} totals={order.totals} coupon={order.coupon} title="Items" headingLevel={headingLevel} />
+    </div>
+  );
+}
+
+/** A postal address, one line per row; nothing when there is none (e.g. a digital order has no shipping address). */
+function AddressBlock({ heading: H, title, lines }: { heading: "h2" | "h3"; title: string; lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <div>
+      <H>{title}</H>
+      <address>
+        {lines.map((l) => (
+          <span key={l}>
+            {l}
+            <br />
+          </span>
+        ))}
+      </address>
     </div>
   );
 }
