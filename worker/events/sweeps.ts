@@ -4,6 +4,7 @@ import { oneTimeTokens } from "../identity/tables";
 import { openDb } from "../platform/db";
 import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
 import { flushPending } from "./outbox";
+import { retentionDue, runRetention } from "./retention";
 import { requeueOverdueDeliveries } from "./webhooks/outgoing";
 
 export interface SweepOptions {
@@ -16,9 +17,13 @@ export interface SweepOptions {
 /**
  * The periodic sweeps (run by the sweeper's alarm every minute and by the cron trigger): re-send outbox rows that
  * did not reach the queue after their request, run the automations' sweeps (abandoned carts, due recovery emails),
- * and delete expired one-time tokens and stale rate-limit windows. Each is idempotent, so running twice is harmless.
+ * re-enqueue overdue webhook deliveries, delete expired one-time tokens and stale rate-limit windows, and once an hour
+ * delete the event bookkeeping past its retention (retention.ts). Each is idempotent, so running twice is harmless.
  */
-export async function runSweeps(env: Env, opts: SweepOptions = {}): Promise<{ reflushed: number; expiredTokens: number; automations: Record<string, number> }> {
+export async function runSweeps(
+  env: Env,
+  opts: SweepOptions = {},
+): Promise<{ reflushed: number; expiredTokens: number; automations: Record<string, number>; retentionDeleted: number }> {
   const db = openDb(env.DB);
   const now = opts.now ?? new Date();
   const pending: Promise<unknown>[] = [];
@@ -30,6 +35,7 @@ export async function runSweeps(env: Env, opts: SweepOptions = {}): Promise<{ re
     db.delete(oneTimeTokens).where(lt(oneTimeTokens.expiresAt, now.toISOString())),
     rateLimitSweep(db),
   ])) as unknown as D1Result[];
+  const retentionDeleted = retentionDue(now) ? await runRetention(db, now) : 0;
   await Promise.allSettled(pending);
-  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations };
+  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations, retentionDeleted };
 }
