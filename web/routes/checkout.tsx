@@ -1,8 +1,135 @@
-// Placeholder while this page is being built (replaced by its owner in this change).
-export function loader() {
-  throw new Response("Not found", { status: 404 });
+import { data, Link, redirect } from "react-router";
+import { checkoutView, currentCheckout, memberPrefill, placeOrder, saveContact, saveDelivery } from "../components/checkout/checkout.server";
+import { ErrorSummary, type FormProblem } from "../components/checkout/fields";
+import { countries, entered, privateHeaders, text } from "../components/checkout/form.server";
+import { ContactStep, DeliveryStep, PaymentStep, type StepName } from "../components/checkout/steps";
+import { OrderSummary } from "../components/checkout/summary";
+import type { CheckoutView } from "../components/checkout/view";
+import "../styles/commerce.css";
+import type { Route } from "./+types/checkout";
+
+export function meta() {
+  return [
+    { title: "Checkout — Edge Storefront" },
+    { name: "description", content: "Enter your details, choose delivery or pickup and pay to place your order." },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
-export default function Placeholder() {
-  return null;
+export const headers = () => privateHeaders;
+
+/** Redirect sessions for things this shop does not sell land here (see worker/identity/redirects.ts). */
+const UNSOLD: Record<string, string> = { events: "event tickets", paidPlans: "paid plans", bookings: "bookings", bookingsBook: "bookings" };
+
+/** The step to open: the one asked for when it can be reached, else the first one not done yet. */
+function openStep(c: CheckoutView, asked: string | null): StepName {
+  const contactDone = c.emailSaved && c.shippingSaved;
+  if (asked === "contact" || !contactDone) return "contact";
+  if (asked === "delivery" && c.physical && c.options.length > 0) return "delivery";
+  return "payment";
+}
+
+/**
+ * The checkout (made from the cart on first visit) is the page's critical data: one D1 batch with the cart (shared
+ * with the root loader), plus the write that makes it on the first visit.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = context.services;
+  const url = new URL(request.url);
+  const type = url.searchParams.get("type");
+  if (type && UNSOLD[type]) return { kind: "unsupported" as const, what: UNSOLD[type] };
+  const state = await currentCheckout(ctx, url.searchParams.get("checkoutId"));
+  if (state.kind === "empty") return { kind: "empty" as const };
+  if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
+  const checkout = checkoutView(state.checkout, await memberPrefill(ctx));
+  return { kind: "ready" as const, checkout, step: openStep(checkout, url.searchParams.get("step")), countries: countries() };
+}
+
+interface CheckoutActionData {
+  step: StepName;
+  problem: FormProblem;
+  values: Record<string, string>;
+}
+
+/** intent=contact | delivery | place-order. Success redirects to the next step (or the confirmation); errors stay on the step. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const ctx = context.services;
+  const form = await request.formData();
+  const intent = text(form, "intent");
+  const state = await currentCheckout(ctx, new URL(request.url).searchParams.get("checkoutId"));
+  if (state.kind === "empty") throw redirect("/cart", { headers: privateHeaders });
+  if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
+  const id = state.checkout.id;
+  // The security code is never sent back to the page.
+  const values = entered(form, ["cardCvc"]);
+  const failed = (step: StepName, problem: FormProblem) => data<CheckoutActionData>({ step, problem, values }, { status: 400, headers: privateHeaders });
+
+  if (intent === "contact") {
+    const { problem } = await saveContact(ctx, id, form, state.read);
+    if (problem) return failed("contact", problem);
+    return redirect("/checkout?step=delivery", { headers: privateHeaders });
+  }
+  if (intent === "delivery") {
+    const { problem } = await saveDelivery(ctx, id, form, state.read);
+    if (problem) return failed("delivery", problem);
+    return redirect("/checkout?step=payment", { headers: privateHeaders });
+  }
+  if (intent === "place-order") {
+    const { orderId, problem } = await placeOrder(ctx, checkoutView(state.checkout), form, state.read);
+    if (problem || !orderId) return failed("payment", problem ?? { message: "The order could not be placed.", fields: {} });
+    return redirect(`/orders/${encodeURIComponent(orderId)}/confirmation`, { headers: privateHeaders });
+  }
+  return failed("contact", { message: "This form asked for something the checkout cannot do.", fields: {} });
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.kind === "unsupported") {
+    return (
+      <main className="page commerce-page" id="main">
+        <h1>Checkout</h1>
+        <p>This shop does not sell {loaderData.what}.</p>
+        <p>
+          <Link to="/">Back to the shop</Link>
+        </p>
+      </main>
+    );
+  }
+  if (loaderData.kind === "empty") {
+    return (
+      <main className="page commerce-page" id="main">
+        <h1>Checkout</h1>
+        <div className="empty-state">
+          <p>Your cart is empty, so there is nothing to check out yet.</p>
+          <p>
+            <Link to="/" className="button primary">
+              Continue shopping
+            </Link>
+          </p>
+        </div>
+      </main>
+    );
+  }
+  const { checkout, countries } = loaderData;
+  const failed = actionData as CheckoutActionData | undefined;
+  const step = failed?.step ?? loaderData.step;
+  const props = (name: StepName) => ({ checkout, open: step === name, problem: failed?.step === name ? failed.problem : null, values: failed?.step === name ? failed.values : null });
+  return (
+    <main className="page commerce-page" id="main">
+      <h1>Checkout</h1>
+      <div className="commerce-layout">
+        <div className="commerce-main">
+          <ErrorSummary problem={failed?.problem} />
+          <ContactStep {...props("contact")} countries={countries} />
+          <DeliveryStep {...props("delivery")} />
+          <PaymentStep {...props("payment")} countries={countries} />
+        </div>
+        <aside className="commerce-aside" aria-label="Your order">
+          <OrderSummary lines={checkout.lines} totals={checkout.summary} coupon={checkout.coupon} />
+          <p>
+            <Link to="/cart">Edit your cart</Link>
+          </p>
+        </aside>
+      </div>
+    </main>
+  );
 }

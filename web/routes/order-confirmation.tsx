@@ -1,8 +1,47 @@
-// Placeholder while this page is being built (replaced by its owner in this change).
-export function loader() {
-  throw new Response("Not found", { status: 404 });
+import { data, Link } from "react-router";
+import { ownOrder } from "../components/account/order.server";
+import { OrderDetails } from "../components/account/order-view";
+import { privateHeaders } from "../components/checkout/form.server";
+import "../styles/commerce.css";
+import type { Route } from "./+types/order-confirmation";
+
+export function meta({ data: d }: Route.MetaArgs) {
+  return [{ title: d?.order ? `Order ${d.order.number} confirmed — Edge Storefront` : "Order — Edge Storefront" }, { name: "robots", content: "noindex" }];
 }
 
-export default function Placeholder() {
-  return null;
+export const headers = () => privateHeaders;
+
+/** Only the shopper who placed the order sees it; anyone else (and anyone without a session) gets 404. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const order = await ownOrder(context.services, params.orderId);
+  if (!order) throw data(null, { status: 404, headers: privateHeaders });
+  return { order, member: context.services.auth.kind === "member" };
+}
+
+export default function OrderConfirmation({ loaderData }: Route.ComponentProps) {
+  const { order, member } = loaderData;
+  return (
+    <main className="page commerce-page narrow" id="main">
+      <div className="confirmation-head" role="status">
+        <h1>Thank you for your order</h1>
+        <p>
+          Your order number is <strong className="order-number">{order.number}</strong>. We sent a confirmation to <strong>{order.email}</strong>.
+        </p>
+        {order.offline && order.paymentStatus !== "PAID" && <p>You chose to pay offline: the shop will tell you how to pay. Your items are reserved for you.</p>}
+      </div>
+      <OrderDetails order={order} />
+      <p className="actions">
+        {member ? (
+          <Link to={`/account/orders/${order.id}`}>See it in your orders</Link>
+        ) : (
+          <span>
+            <Link to="/register">Create an account</Link> to check out faster next time.
+          </span>
+        )}{" "}
+        <Link to="/" className="button secondary">
+          Continue shopping
+        </Link>
+      </p>
+    </main>
+  );
 }

@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { discountedPrice } from "../catalog/pricing";
 import { products, variants } from "../catalog/tables";
@@ -10,7 +10,9 @@ import { isMerchant, nowIso, type Ctx } from "../platform/context";
 import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { toMinor } from "../platform/money";
-import { computePricing, estimateTotalsWire, priceCart, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "./pricing";
+import { codeKey } from "../pricing/discounts";
+import { coupons, discountRules } from "../pricing/tables";
+import { computePricing, estimateTotalsWire, loadPricingConfig, priceCart, pricingReads, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "./pricing";
 import {
   CART_INFO_FIELDS,
   MAX_LINE_ITEMS,
@@ -119,58 +121,219 @@ export interface Loaded {
  * One D1 round trip, with any `extra` reads in the same batch.
  */
 export async function loadCarts(ctx: Ctx, owners: CartOwner[], productIds: string[], extra: BatchItem<"sqlite">[] = []): Promise<Loaded> {
+  const reads = cartReads(ctx, owners, productIds);
+  const results = (await ctx.db.batch([...reads.statements, ...extra] as unknown as [Statement, ...Statement[]])) as unknown[];
+  return { ...reads.finish(results.slice(0, reads.statements.length)), extra: results.slice(reads.statements.length) };
+}
+
+/** The lines of the checkout whose id `checkoutId` (a scalar SQL expression) gives, as (catalog item, variant) rows. */
+const checkoutLinesOf = (checkoutId: SQL) =>
+  sql`(SELECT json_extract(j.value, '$.catalogItemId') AS catalog_item_id, json_extract(j.value, '$.variantId') AS variant_id
+    FROM checkouts ck, json_each(ck.line_items) j WHERE ck.id = ${checkoutId})`;
+
+/**
+ * loadCarts' statements, to batch with other reads: `finish` takes exactly their results. With `checkoutId` (a
+ * scalar SQL expression, e.g. the cart's checkout_id), the catalogue rows that checkout's lines refer to come too,
+ * so the checkout can be priced from the same round trip.
+ */
+export function cartReads(ctx: Ctx, owners: CartOwner[], productIds: string[], checkoutId?: SQL) {
   const db = ctx.db;
-  const ownerMatch = sql.join(
-    owners.map((o) => sql`(c.owner_kind = ${o.kind} AND c.owner_id = ${o.id})`),
-    sql` OR `,
-  );
+  // No owners (a checkout read by id): no carts, only the checkout's catalogue rows.
+  const ownerMatch = owners.length
+    ? sql.join(
+        owners.map((o) => sql`(c.owner_kind = ${o.kind} AND c.owner_id = ${o.id})`),
+        sql` OR `,
+      )
+    : sql`0`;
   const activeIds = sql`(SELECT c.id FROM carts c WHERE c.status = 'ACTIVE' AND (${ownerMatch}))`;
   const wanted = JSON.stringify([...new Set(productIds)]);
+  const checkoutProducts = checkoutId ? sql` OR ${products.id} IN (SELECT catalog_item_id FROM ${checkoutLinesOf(checkoutId)})` : sql``;
+  // A row-value IN, not a correlated EXISTS: the checkout's lines are read once, not once per variant row.
+  const checkoutVariants = checkoutId ? sql` OR (${variants.productId}, ${variants.id}) IN (SELECT catalog_item_id, variant_id FROM ${checkoutLinesOf(checkoutId)})` : sql``;
   const statements = [
     db
       .select()
       .from(carts)
-      .where(and(eq(carts.status, "ACTIVE"), or(...owners.map((o) => and(eq(carts.ownerKind, o.kind), eq(carts.ownerId, o.id)))))),
+      .where(owners.length ? and(eq(carts.status, "ACTIVE"), or(...owners.map((o) => and(eq(carts.ownerKind, o.kind), eq(carts.ownerId, o.id))))) : sql`0`),
     db.select().from(cartLineItems).where(sql`${cartLineItems.cartId} IN ${activeIds}`).orderBy(cartLineItems.position),
     db
       .select(productColumns)
       .from(products)
       .where(
-        sql`${products.id} IN (SELECT l.catalog_item_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds}) OR ${products.id} IN (SELECT value FROM json_each(${wanted}))`,
+        sql`${products.id} IN (SELECT l.catalog_item_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds}) OR ${products.id} IN (SELECT value FROM json_each(${wanted}))${checkoutProducts}`,
       ),
     db
       .select()
       .from(variants)
       .where(
         sql`${variants.productId} IN (SELECT value FROM json_each(${wanted})) OR EXISTS (SELECT 1 FROM cart_line_items l WHERE l.cart_id IN ${activeIds}
-          AND l.catalog_item_id = ${variants.productId} AND l.variant_id = ${variants.id})`,
+          AND l.catalog_item_id = ${variants.productId} AND l.variant_id = ${variants.id})${checkoutVariants}`,
       )
       .orderBy(variants.productId, variants.position),
-    ...extra,
-  ];
-  const [cartRows, lineRows, productRows, variantRows, ...extraResults] = (await db.batch(statements as unknown as [Statement, ...Statement[]])) as unknown as [
-    CartRow[],
-    LineRow[],
-    (Omit<CatalogProduct, "variants" | "collectionIds"> & { collectionIdsJson: string })[],
-    VariantRow[],
-    ...unknown[],
-  ];
-  const byProduct = new Map<string, VariantRow[]>();
-  for (const v of variantRows) {
-    const list = byProduct.get(v.productId) ?? [];
-    list.push(v);
-    byProduct.set(v.productId, list);
+  ] as BatchItem<"sqlite">[];
+  const finish = (results: unknown[]): Omit<Loaded, "extra"> => {
+    const [cartRows, lineRows, productRows, variantRows] = results as [
+      CartRow[],
+      LineRow[],
+      (Omit<CatalogProduct, "variants" | "collectionIds"> & { collectionIdsJson: string })[],
+      VariantRow[],
+    ];
+    const byProduct = new Map<string, VariantRow[]>();
+    for (const v of variantRows) {
+      const list = byProduct.get(v.productId) ?? [];
+      list.push(v);
+      byProduct.set(v.productId, list);
+    }
+    const productMap = new Map<string, CatalogProduct>();
+    for (const { collectionIdsJson, ...p } of productRows) {
+      productMap.set(p.id, { ...p, collectionIds: JSON.parse(collectionIdsJson) as string[], variants: byProduct.get(p.id) ?? [] });
+    }
+    const states = new Map<string, OwnerState>();
+    for (const o of owners) {
+      const cart = cartRows.find((c) => c.ownerKind === o.kind && c.ownerId === o.id) ?? null;
+      states.set(ownerKey(o), { cart, lines: cart ? lineRows.filter((l) => l.cartId === cart.id) : [] });
+    }
+    return { states, products: productMap };
+  };
+  return { statements, finish };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pricing rules whose coupon code is read in the same batch
+
+/** SQLite's lower(trim(x)): the pricing's codeKey for codes of ASCII letters and plain spaces. */
+const sqliteCodeKey = (code: string) => code.replace(/^ +| +$/g, "").replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * pricingReads for coupon codes not known yet: each a scalar SQL expression (the cart's or the checkout's
+ * coupon_code) read in the same batch, so the cart, its checkout and the rules they are priced with come in one round
+ * trip. The code-independent reads are pricingReads' own (settings, live rules, shipping, tax, fees; its coupon read
+ * matches nothing); per code come the coupon and the switched-on rules naming it (pricingReads keeps an ended rule that
+ * names the entered code, to report it as expired). `finish(results, codes)` takes the codes as read and gives one
+ * config per code, or null for a code SQLite's lower/trim would key differently (non-ASCII letters, tabs): price
+ * that one with loadPricingConfig.
+ */
+export function pricingReadsFor(db: Ctx["db"], codes: SQL[], now: Date = new Date()) {
+  const base = pricingReads(db, null, now);
+  const perCode = codes.flatMap((code) => {
+    const key = sql`lower(trim(coalesce(${code}, '')))`;
+    return [
+      db.select().from(coupons).where(sql`${coupons.codeKey} = ${key} AND ${key} <> ''`).limit(1),
+      db
+        .select()
+        .from(discountRules)
+        .where(
+          and(
+            eq(discountRules.active, true),
+            sql`${key} <> '' AND EXISTS (SELECT 1 FROM json_tree(${discountRules.trigger}) WHERE json_tree.key = 'code' AND lower(json_tree.value) = ${key})`,
+          ),
+        ),
+    ] as BatchItem<"sqlite">[];
+  });
+  const statements = [...base.statements, ...perCode];
+  const finish = (results: unknown[], read: (string | null | undefined)[]): (PricingConfig | null)[] => {
+    const shared = results.slice(0, base.statements.length) as unknown[][];
+    return read.map((code, i) => {
+      if (code && codeKey(code) !== sqliteCodeKey(code)) return null;
+      const [couponRows, namingRules] = results.slice(base.statements.length + 2 * i, base.statements.length + 2 * i + 2) as { id: string; createdDate: string }[][];
+      const rules = [...(shared[1] as { id: string; createdDate: string }[])];
+      for (const r of namingRules) if (!rules.some((x) => x.id === r.id)) rules.push(r);
+      // pricingReads' order and bound: by createdDate, then id, at most CONFIG_LIMIT rows.
+      rules.sort((a, b) => (a.createdDate < b.createdDate ? -1 : a.createdDate > b.createdDate ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return base.finish([shared[0], rules.slice(0, RULES_LIMIT), couponRows, ...shared.slice(3)]);
+    });
+  };
+  return { statements, finish };
+}
+
+/** pricingReads' bound on rules (worker/pricing/load.ts CONFIG_LIMIT). */
+const RULES_LIMIT = 500;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The current cart as the pages read it: one batch per request, shared by the loaders that run side by side
+
+export interface CurrentCartRead {
+  owner: CartOwner;
+  state: OwnerState;
+  /** Catalogue rows of the cart's lines (and of its checkout's lines, when read). */
+  products: Map<string, CatalogProduct>;
+  /** The pricing rules for the cart's coupon, when asked for. */
+  pricing: PricingConfig | null;
+  /** The checkout the cart points at (its checkoutId) and the rules for that checkout's coupon, when asked for. */
+  checkout: { row: typeof checkouts.$inferSelect; pricing: PricingConfig } | null;
+  /** A member's email (create-checkout's default buyer email), when the checkout was asked for. */
+  memberEmail: string | null;
+}
+
+export interface CurrentCartWants {
+  pricing?: boolean;
+  checkout?: boolean;
+}
+
+interface PendingRead {
+  owner: CartOwner;
+  wants: Required<CurrentCartWants>;
+  started: boolean;
+  result: Promise<CurrentCartRead>;
+}
+
+const pendingReads = new WeakMap<Ctx, PendingRead>();
+
+/**
+ * The caller's current cart for a page: the root loader (cart count) and the page's own loader (cart page, checkout)
+ * run side by side and each asks for it, so calls made in the same turn of the event loop share one D1 batch that
+ * holds what any of them asked for (the pricing rules, the cart's checkout). A call made once that batch is under way
+ * and wants no more than it shares it too; anything later reads afresh, so a write between reads is always seen.
+ */
+export function readCurrentCart(ctx: Ctx, wants: CurrentCartWants = {}): Promise<CurrentCartRead> {
+  const owner = cartOwnerOf(ctx);
+  // Shared only with calls for the same owner (an action may change who the request is for).
+  const found = pendingReads.get(ctx);
+  const pending = found && ownerKey(found.owner) === ownerKey(owner) ? found : undefined;
+  if (pending && !pending.started) {
+    pending.wants.pricing ||= !!wants.pricing;
+    pending.wants.checkout ||= !!wants.checkout;
+    return pending.result;
   }
-  const productMap = new Map<string, CatalogProduct>();
-  for (const { collectionIdsJson, ...p } of productRows) {
-    productMap.set(p.id, { ...p, collectionIds: JSON.parse(collectionIdsJson) as string[], variants: byProduct.get(p.id) ?? [] });
-  }
-  const states = new Map<string, OwnerState>();
-  for (const o of owners) {
-    const cart = cartRows.find((c) => c.ownerKind === o.kind && c.ownerId === o.id) ?? null;
-    states.set(ownerKey(o), { cart, lines: cart ? lineRows.filter((l) => l.cartId === cart.id) : [] });
-  }
-  return { states, products: productMap, extra: extraResults };
+  if (pending && (pending.wants.pricing || !wants.pricing) && (pending.wants.checkout || !wants.checkout)) return pending.result;
+  const entry: PendingRead = { owner, wants: { pricing: !!wants.pricing, checkout: !!wants.checkout }, started: false, result: null as never };
+  entry.result = (async () => {
+    // Lets the other loaders of this request join before the batch is sent.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    entry.started = true;
+    try {
+      return await runCurrentCartRead(ctx, owner, entry.wants);
+    } finally {
+      if (pendingReads.get(ctx) === entry) pendingReads.delete(ctx);
+    }
+  })();
+  pendingReads.set(ctx, entry);
+  return entry.result;
+}
+
+async function runCurrentCartRead(ctx: Ctx, owner: CartOwner, wants: Required<CurrentCartWants>): Promise<CurrentCartRead> {
+  const db = ctx.db;
+  const ownCart = (column: string) => sql`(SELECT c.${sql.raw(column)} FROM carts c WHERE c.status = 'ACTIVE' AND c.owner_kind = ${owner.kind} AND c.owner_id = ${owner.id})`;
+  const checkoutId = ownCart("checkout_id");
+  const cart = cartReads(ctx, [owner], [], wants.checkout ? checkoutId : undefined);
+  const codes = [...(wants.pricing || wants.checkout ? [ownCart("coupon_code")] : []), ...(wants.checkout ? [sql`(SELECT ck.coupon_code FROM checkouts ck WHERE ck.id = ${checkoutId})`] : [])];
+  const pricing = codes.length ? pricingReadsFor(db, codes) : null;
+  const checkoutRead = wants.checkout ? [db.select().from(checkouts).where(sql`${checkouts.id} = ${checkoutId}`)] : [];
+  const memberRead = wants.checkout && owner.kind === "member" ? [db.select({ email: identities.email }).from(identities).where(eq(identities.id, owner.id)).limit(1)] : [];
+  const statements = [...cart.statements, ...(pricing?.statements ?? []), ...checkoutRead, ...memberRead] as BatchItem<"sqlite">[];
+  const results = (await db.batch(statements as unknown as [Statement, ...Statement[]])) as unknown[];
+  let at = cart.statements.length;
+  const loaded = cart.finish(results.slice(0, at));
+  const pricingResults = results.slice(at, (at += pricing?.statements.length ?? 0));
+  const [checkoutRow] = wants.checkout ? (results[at++] as (typeof checkouts.$inferSelect)[]) : [];
+  const memberEmail = memberRead.length ? ((results[at++] as { email: string }[])[0]?.email ?? null) : null;
+  const state = loaded.states.get(ownerKey(owner))!;
+  const read = pricing ? pricing.finish(pricingResults, [state.cart?.couponCode, ...(wants.checkout ? [checkoutRow?.couponCode] : [])]) : [];
+  // A code the batch could not key like the pricing does is priced on its own (a rare extra round trip).
+  const configFor = (i: number, code: string | null | undefined) => read[i] ?? loadPricingConfig(ctx, code);
+  const cartPricing = codes.length ? await configFor(0, state.cart?.couponCode) : null;
+  const checkout = checkoutRow ? { row: checkoutRow, pricing: await configFor(1, checkoutRow.couponCode) } : null;
+  return { owner, state, products: loaded.products, pricing: wants.pricing ? cartPricing : null, checkout, memberEmail };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -604,14 +767,15 @@ export async function getCurrentCart(ctx: Ctx): Promise<{ cart: CartShape }> {
   return { cart: cartShape(state.cart, resolveAll(ctx, { ...state, cart: state.cart, products: loaded.products }), ctx.origin) };
 }
 
-/** The current cart, or null when the caller has none (for pages that show an empty cart). */
+/**
+ * The current cart, or null when the caller has none (for pages that show an empty cart). Read with readCurrentCart,
+ * so the page's own loader reading the cart too costs no second round trip.
+ */
 export async function findCurrentCart(ctx: Ctx): Promise<CartShape | null> {
-  try {
-    return (await getCurrentCart(ctx)).cart;
-  } catch (err) {
-    if (err instanceof ApiError && err.code === "OWNED_CART_NOT_FOUND") return null;
-    throw err;
-  }
+  const { state, products } = await readCurrentCart(ctx);
+  if (!state.cart) return null;
+  // Resolving refreshes the lines in place: work on copies, since the read is shared.
+  return cartShape(state.cart, resolveAll(ctx, { lines: structuredClone(state.lines), cart: state.cart, products }), ctx.origin);
 }
 
 function fieldMaskPaths(mask: UpdateCartRequest["cartFieldmask"]): string[] | null {
@@ -904,17 +1068,33 @@ export async function totalsFor(ctx: Ctx, cart: CartRow, resolved: ResolvedLine[
 export async function estimateTotals(ctx: Ctx, req: EstimateTotalsRequest) {
   const owner = cartOwnerOf(ctx);
   const loaded = await loadCarts(ctx, [owner], []);
-  const state = loaded.states.get(ownerKey(owner))!;
+  return estimateOf(ctx, loaded.states.get(ownerKey(owner))!, loaded.products, req);
+}
+
+/** estimate-totals with no options, for the cart page: one round trip (the cart and the pricing rules in one batch). */
+export async function estimateCurrentCart(ctx: Ctx): Promise<Awaited<ReturnType<typeof estimateTotals>>> {
+  const read = await readCurrentCart(ctx, { pricing: true });
+  // Resolving refreshes the lines in place: work on copies, since the read is shared.
+  return estimateOf(ctx, { ...read.state, lines: structuredClone(read.state.lines) }, read.products, {}, read.pricing ?? undefined);
+}
+
+async function estimateOf(ctx: Ctx, state: OwnerState, products: Map<string, CatalogProduct>, req: EstimateTotalsRequest, pricing?: PricingConfig) {
   if (!state.cart) throw cartNotFound();
-  const resolved = resolveAll(ctx, { ...state, cart: state.cart, products: loaded.products });
-  const totals = await totalsFor(ctx, state.cart, resolved, {
-    selectedShippingOption: req.selectedShippingOption,
-    shippingAddress: req.shippingAddress as StoredAddress | undefined,
-    billingAddress: req.billingAddress as StoredAddress | undefined,
-    calculateTax: req.calculateTax,
-    calculateShipping: req.calculateShipping,
-    calculateAdditionalFees: req.calculateAdditionalFees,
-  });
+  const resolved = resolveAll(ctx, { ...state, cart: state.cart, products });
+  const totals = await totalsFor(
+    ctx,
+    state.cart,
+    resolved,
+    {
+      selectedShippingOption: req.selectedShippingOption,
+      shippingAddress: req.shippingAddress as StoredAddress | undefined,
+      billingAddress: req.billingAddress as StoredAddress | undefined,
+      calculateTax: req.calculateTax,
+      calculateShipping: req.calculateShipping,
+      calculateAdditionalFees: req.calculateAdditionalFees,
+    },
+    pricing,
+  );
   return { cart: cartShape(state.cart, resolved, ctx.origin), ...totals.wire };
 }
 
@@ -927,10 +1107,29 @@ export async function estimateTotals(ctx: Ctx, req: EstimateTotalsRequest) {
  * Refused when the cart is empty or holds items that cannot be bought as they are.
  */
 export async function createCheckout(ctx: Ctx, req: CreateCheckoutRequest): Promise<{ checkoutId: string }> {
+  const { checkoutId } = await createCheckoutFrom(ctx, req);
+  return { checkoutId };
+}
+
+/**
+ * create-checkout, answering the checkout row as written too. With `preloaded` (a readCurrentCart with pricing and
+ * checkout, read earlier in this request), the first attempt works from it and costs one round trip (the write); a
+ * retry after a concurrent change reads afresh.
+ */
+export async function createCheckoutFrom(
+  ctx: Ctx,
+  req: CreateCheckoutRequest,
+  preloaded?: CurrentCartRead,
+): Promise<{ checkoutId: string; row: typeof checkouts.$inferSelect; inputs: { products: Map<string, CatalogProduct>; pricing: PricingConfig } | null }> {
   const owner = cartOwnerOf(ctx);
+  let given = preloaded && preloaded.pricing ? preloaded : undefined;
   return withRetry(async () => {
     const memberEmail = owner.kind === "member" ? [ctx.db.select({ email: identities.email }).from(identities).where(eq(identities.id, owner.id)).limit(1)] : [];
-    const loaded = await loadCarts(ctx, [owner], [], memberEmail);
+    const loaded = given
+      ? { states: new Map([[ownerKey(owner), given.state]]), products: given.products, extra: [given.memberEmail ? [{ email: given.memberEmail }] : []] }
+      : await loadCarts(ctx, [owner], [], memberEmail);
+    const pricing = given?.pricing ?? undefined;
+    given = undefined;
     const state = loaded.states.get(ownerKey(owner))!;
     if (!state.cart) throw cartNotFound();
     const draft = draftOf(ctx, owner, state, loaded.products);
@@ -948,7 +1147,7 @@ export async function createCheckout(ctx: Ctx, req: CreateCheckoutRequest): Prom
     const shippingAddress = cleanAddress((req.shippingAddress as StoredAddress | undefined) ?? cart.contactInfo?.address) ?? null;
     const billingAddress = cleanAddress(req.billingAddress as StoredAddress | undefined) ?? shippingAddress;
     const selectedShippingOption = req.selectedShippingOption ?? cart.selectedShippingOption ?? null;
-    const totals = await totalsFor(ctx, cart, resolved, { selectedShippingOption, shippingAddress, billingAddress });
+    const totals = await totalsFor(ctx, cart, resolved, { selectedShippingOption, shippingAddress, billingAddress }, pricing);
     const email = req.email ?? cart.buyerInfo.email ?? (loaded.extra[0] as { email: string }[] | undefined)?.[0]?.email ?? null;
 
     stamp(draft);
@@ -1010,6 +1209,9 @@ export async function createCheckout(ctx: Ctx, req: CreateCheckoutRequest): Prom
       ],
       [cartEvent, checkoutEvent],
     );
-    return { checkoutId };
+    // The row as stored (JSON columns as they read back), for a new checkout: one updated in place keeps its createdDate.
+    const row = JSON.parse(JSON.stringify(values)) as typeof checkouts.$inferSelect;
+    // What it was priced from, when that was the preloaded read (a retry re-read the cart without the rules).
+    return { checkoutId, row, inputs: pricing ? { products: loaded.products, pricing } : null };
   });
 }

@@ -1,4 +1,5 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { nowIso, type Ctx } from "../platform/context";
 import { newId } from "../platform/ids";
 import { emails, emailSubscriptions } from "./tables";
@@ -149,4 +150,73 @@ function deliver(transport: EmailTransport, from: { email: string; name: string 
 
 function errorText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 500);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The email row as a statement of someone else's batch
+
+/**
+ * A stand-in for a value the caller's batch assigns (e.g. the order number, from the same batch): rendered into
+ * the message as this token and replaced in SQL when the row is written, so the email is recorded in the batch that
+ * makes the thing it confirms (one round trip, and no order without its confirmation row).
+ */
+export interface EmailPlaceholder {
+  token: string;
+  /** A scalar SQL expression for the value, evaluated inside the batch. */
+  value: SQL;
+}
+
+/**
+ * For a transactional email recorded in the caller's batch: the insert (keyed, like sendEmail with
+ * `idempotencyKey`: a second statement with the same key records nothing), and `deliver(result, values)` to call
+ * once the batch committed, with the insert's result and the placeholders' values: when the insert wrote the row, it
+ * hands the message to the transport after the response, when one is configured (as sendEmail does). Marketing
+ * emails are not built this way (they need the subscription read first).
+ */
+export function emailStatement<T extends EmailTemplate>(
+  ctx: Ctx,
+  to: string,
+  template: T,
+  data: EmailData[T],
+  opts: { idempotencyKey: string; placeholder?: EmailPlaceholder },
+): { statement: BatchItem<"sqlite">; deliver: (result: unknown, values?: Record<string, string>) => void } {
+  const id = newId();
+  const storeName = ctx.env.STORE_NAME || "Edge Storefront";
+  const rendered = renderEmail(template, data, { storeName, origin: ctx.origin });
+  const p = opts.placeholder;
+  const filled = (s: string) => (p ? sql`replace(${s}, ${p.token}, ${p.value})` : sql`${s}`);
+  const statement = ctx.db
+    .insert(emails)
+    .values({
+      id,
+      to,
+      template,
+      subject: filled(rendered.subject) as unknown as string,
+      html: filled(rendered.html) as unknown as string,
+      text: filled(rendered.text) as unknown as string,
+      status: "QUEUED",
+      createdDate: nowIso(),
+      idempotencyKey: opts.idempotencyKey,
+      headers: null,
+    })
+    .onConflictDoNothing();
+  const deliver = (result: unknown, values: Record<string, string> = {}) => {
+    const configured = transportOf(ctx.env);
+    // A repeated key wrote nothing, and so sends nothing.
+    if (!configured || !(result as D1Result | undefined)?.meta?.changes) return;
+    const put = (s: string) => (p && values[p.token] !== undefined ? s.split(p.token).join(values[p.token]) : s);
+    const message = { subject: put(rendered.subject), html: put(rendered.html), text: put(rendered.text) };
+    ctx.waitUntil(deliverRecorded(ctx, configured, storeName, to, message, id));
+  };
+  return { statement, deliver };
+}
+
+/** Hands a recorded message to the transport and records the outcome on its row (SENT, or FAILED with the error). */
+async function deliverRecorded(ctx: Ctx, configured: { transport: EmailTransport; from: string }, storeName: string, to: string, m: RenderedEmail, id: string) {
+  try {
+    await deliver(configured.transport, { email: configured.from, name: storeName }, to, m, null);
+    await ctx.db.update(emails).set({ status: "SENT", sentDate: nowIso(), error: null }).where(eq(emails.id, id));
+  } catch (err) {
+    await ctx.db.update(emails).set({ status: "FAILED", error: errorText(err) }).where(eq(emails.id, id));
+  }
 }

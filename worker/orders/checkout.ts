@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { completeCartStatements, loadCarts, resolveLine, totalsFor, type CartTotals } from "../cart/cart";
-import { appliedCouponCode, pricingReads, recordRuleUsageStatements, redeemCouponStatement } from "../cart/pricing";
-import { cleanAddress, lineItemShape, type CartRow, type LineRow, type ResolvedLine } from "../cart/shapes";
+import { cartReads, completeCartStatements, pricingReadsFor, resolveLine, totalsFor, type CartTotals } from "../cart/cart";
+import { appliedCouponCode, loadPricingConfig, recordRuleUsageStatements, redeemCouponStatement, type PricingConfig } from "../cart/pricing";
+import { cleanAddress, lineItemShape, type CartRow, type CatalogProduct, type LineRow, type ResolvedLine } from "../cart/shapes";
 import { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, type StoredContactDetails } from "../cart/tables";
-import { sendEmail } from "../email/send";
+import { emailStatement } from "../email/send";
 import { newEvent, outboxInsert, type Statement } from "../events/outbox";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
 import { actorOf, isMerchant, nowIso, type Ctx } from "../platform/context";
@@ -38,12 +38,40 @@ export function isOwner(ctx: Ctx, row: { ownerKind: string; ownerId: string }): 
   return false;
 }
 
-/** The checkout, when the caller may see it (its buyer or the merchant); 401 without a token, 404 otherwise. */
-async function readCheckout(ctx: Ctx, id: string): Promise<CheckoutRow> {
+/**
+ * A checkout as one read brings it: the row, the catalogue rows its lines refer to, the pricing rules for its coupon
+ * and the order it made (if any). Enough to price it, change it and place its order without reading again.
+ */
+export interface CheckoutRead {
+  row: CheckoutRow;
+  products: Map<string, CatalogProduct>;
+  pricing: PricingConfig;
+  orderId: string | null;
+}
+
+/**
+ * The checkout, when the caller may see it (its buyer or the merchant); 401 without a token, 404 otherwise. One D1
+ * round trip: the row, its lines' catalogue rows, the pricing rules for its coupon and its order's id, in one batch.
+ */
+export async function readCheckout(ctx: Ctx, id: string): Promise<CheckoutRead> {
   if (ctx.auth.kind === "anonymous") throw unauthenticated("Checkout calls need the buyer's access token (or a merchant's) in the Authorization header");
-  const [row] = await ctx.db.select().from(checkouts).where(eq(checkouts.id, id)).limit(1);
+  const db = ctx.db;
+  const catalogue = cartReads(ctx, [], [], sql`${id}`);
+  const pricing = pricingReadsFor(db, [sql`(SELECT ck.coupon_code FROM checkouts ck WHERE ck.id = ${id})`]);
+  const statements = [
+    db.select().from(checkouts).where(eq(checkouts.id, id)).limit(1),
+    db.select({ id: orders.id }).from(orders).where(eq(orders.checkoutId, id)).limit(1),
+    ...catalogue.statements,
+    ...pricing.statements,
+  ];
+  const results = (await db.batch(statements as unknown as [Statement, ...Statement[]])) as unknown[];
+  const [row] = results[0] as CheckoutRow[];
   if (!row || !(isMerchant(ctx.auth) || isOwner(ctx, row))) throw checkoutNotFound(id);
-  return row;
+  const n = catalogue.statements.length;
+  const { products } = catalogue.finish(results.slice(2, 2 + n));
+  // A coupon code SQLite cannot key like the pricing does is priced on its own (a rare extra round trip).
+  const config = pricing.finish(results.slice(2 + n), [row.couponCode])[0] ?? (await loadPricingConfig(ctx, row.couponCode));
+  return { row, products, pricing: config, orderId: (results[1] as { id: string }[])[0]?.id ?? null };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -100,10 +128,16 @@ export interface PricedCheckout {
 
 /** Re-prices a checkout: live catalogue prices and stock and the pricing rules in one D1 round trip, then the engine. */
 export async function priceCheckout(ctx: Ctx, row: CheckoutRow): Promise<PricedCheckout> {
-  const productIds = row.lineItems.filter((l) => l.catalogItemId && !l.custom).map((l) => l.catalogItemId!);
-  const rules = pricingReads(ctx.db, row.couponCode);
-  const loaded = await loadCarts(ctx, [{ kind: row.ownerKind, id: row.ownerId }], productIds, rules.statements);
-  const resolved = row.lineItems.map((l, i) => resolveLine(lineRowOf(row, l, i), loaded.products, row.currency, ctx.origin));
+  const read = await readCheckout(ctx, row.id);
+  return priceCheckoutWith(ctx, row, read.products, read.pricing);
+}
+
+/**
+ * Prices a checkout from catalogue rows and pricing rules already read (readCheckout, or the page's one read of the
+ * cart and its checkout): no round trip. `row` may hold changes not written yet (updateCheckout prices them first).
+ */
+export async function priceCheckoutWith(ctx: Ctx, row: CheckoutRow, products: Map<string, CatalogProduct>, pricing: PricingConfig): Promise<PricedCheckout> {
+  const resolved = row.lineItems.map((l, i) => resolveLine(lineRowOf(row, l, i), products, row.currency, ctx.origin));
   const pseudoCart = {
     couponCode: row.couponCode,
     merchantDiscounts: row.merchantDiscounts,
@@ -120,7 +154,7 @@ export async function priceCheckout(ctx: Ctx, row: CheckoutRow): Promise<PricedC
       shippingAddress: row.shippingAddress ?? null,
       billingAddress: row.billingAddress ?? row.shippingAddress ?? null,
     },
-    rules.finish(loaded.extra),
+    pricing,
   );
   return { resolved, totals };
 }
@@ -168,12 +202,15 @@ async function orderIdOfCheckout(ctx: Ctx, checkoutId: string): Promise<string |
   return o?.id ?? null;
 }
 
-/** GET /ecom/v1/checkouts/{id}. */
+/** GET /ecom/v1/checkouts/{id}. One D1 round trip. */
 export async function getCheckout(ctx: Ctx, id: string) {
-  const row = await readCheckout(ctx, id);
-  const priced = await priceCheckout(ctx, row);
-  const orderId = row.status === "COMPLETED" ? await orderIdOfCheckout(ctx, id) : null;
-  return { checkout: checkoutShape(ctx, row, priced, orderId) };
+  return { checkout: await shapeOfRead(ctx, await readCheckout(ctx, id)) };
+}
+
+/** A checkout read (readCheckout, or the page's read of the cart and its checkout) in the Wix shape, priced. */
+export async function shapeOfRead(ctx: Ctx, read: CheckoutRead) {
+  const priced = await priceCheckoutWith(ctx, read.row, read.products, read.pricing);
+  return checkoutShape(ctx, read.row, priced, read.row.status === "COMPLETED" ? read.orderId : null);
 }
 
 function checkoutCompleted(id: string): ApiError {
@@ -183,9 +220,47 @@ function checkoutCompleted(id: string): ApiError {
   });
 }
 
-/** PATCH /ecom/v1/checkouts/{id}: buyer email, shipping destination and option, billing info. */
+/** PATCH /ecom/v1/checkouts/{id}: buyer email, shipping destination and option, billing info. Two D1 round trips. */
 export async function updateCheckout(ctx: Ctx, id: string, req: UpdateCheckoutRequest) {
-  const row = await readCheckout(ctx, id);
+  const { checkout } = await updateCheckoutFrom(ctx, await readCheckout(ctx, id), req);
+  return { checkout };
+}
+
+/**
+ * updateCheckout on a checkout already read in this request: one D1 round trip (the guarded write; a change made
+ * since the read is a conflict). Answers the checkout's shape and the read as it now stands.
+ */
+export async function updateCheckoutFrom(ctx: Ctx, read: CheckoutRead, req: UpdateCheckoutRequest) {
+  const { next, priced, extras } = await applyCheckoutUpdate(ctx, read, req);
+  const now = nowIso();
+  const result = (await ctx.db
+    .update(checkouts)
+    .set({ ...checkoutChanges(next, priced, extras), updatedDate: now })
+    .where(and(eq(checkouts.id, read.row.id), eq(checkouts.status, "OPEN"), eq(checkouts.updatedDate, read.row.updatedDate)))) as unknown as D1Result;
+  if (!result.meta.changes) throw conflict("Checkout");
+  next.totals = { ...(priced.totals.wire as unknown as Record<string, unknown>), extras };
+  next.updatedDate = now;
+  return { checkout: checkoutShape(ctx, next, priced), read: { ...read, row: next } as CheckoutRead };
+}
+
+/** The columns an update writes (the totals keep the extras the table has no column for). */
+function checkoutChanges(next: CheckoutRow, priced: PricedCheckout, extras: CheckoutExtras) {
+  return {
+    buyerInfo: next.buyerInfo,
+    shippingAddress: next.shippingAddress,
+    billingAddress: next.billingAddress,
+    contactDetails: next.contactDetails,
+    selectedShippingOption: next.selectedShippingOption,
+    totals: { ...(priced.totals.wire as unknown as Record<string, unknown>), extras },
+    subtotal: priced.totals.result.priceSummary.subtotal,
+    total: priced.totals.result.priceSummary.total,
+  };
+}
+
+/** Works out an update on a checkout read (no round trip): the changed row, re-priced, or the error it gets. */
+async function applyCheckoutUpdate(ctx: Ctx, read: CheckoutRead, req: UpdateCheckoutRequest): Promise<{ next: CheckoutRow; priced: PricedCheckout; extras: CheckoutExtras }> {
+  const row = read.row;
+  const id = row.id;
   if (row.status !== "OPEN") throw checkoutCompleted(id);
   const c = req.checkout;
   const next: CheckoutRow = structuredClone(row);
@@ -208,8 +283,9 @@ export async function updateCheckout(ctx: Ctx, id: string, req: UpdateCheckoutRe
     if (c.billingInfo.contactDetails !== undefined) extras.billingContactDetails = (c.billingInfo.contactDetails as StoredContactDetails | null) ?? null;
   }
   if (c.buyerNote !== undefined) extras.buyerNote = c.buyerNote ?? null;
+  next.totals = { ...(row.totals as Record<string, unknown>), extras };
 
-  const priced = await priceCheckout(ctx, next);
+  const priced = await priceCheckoutWith(ctx, next, read.products, read.pricing);
   if (next.selectedShippingOption) {
     const codes = priced.totals.wire.shippingInfo.carrierServiceOptions.flatMap((x) => x.shippingOptions.map((o) => (o as { code: string }).code));
     if (!codes.includes(next.selectedShippingOption.code)) {
@@ -219,25 +295,7 @@ export async function updateCheckout(ctx: Ctx, id: string, req: UpdateCheckoutRe
       });
     }
   }
-  const now = nowIso();
-  const result = (await ctx.db
-    .update(checkouts)
-    .set({
-      buyerInfo: next.buyerInfo,
-      shippingAddress: next.shippingAddress,
-      billingAddress: next.billingAddress,
-      contactDetails: next.contactDetails,
-      selectedShippingOption: next.selectedShippingOption,
-      totals: { ...(priced.totals.wire as unknown as Record<string, unknown>), extras },
-      subtotal: priced.totals.result.priceSummary.subtotal,
-      total: priced.totals.result.priceSummary.total,
-      updatedDate: now,
-    })
-    .where(and(eq(checkouts.id, id), eq(checkouts.status, "OPEN"), eq(checkouts.updatedDate, row.updatedDate)))) as unknown as D1Result;
-  if (!result.meta.changes) throw conflict("Checkout");
-  next.totals = { ...(priced.totals.wire as unknown as Record<string, unknown>), extras };
-  next.updatedDate = now;
-  return { checkout: checkoutShape(ctx, next, priced) };
+  return { next, priced, extras };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -245,18 +303,32 @@ export async function updateCheckout(ctx: Ctx, id: string, req: UpdateCheckoutRe
 
 const REQUIRED = (field: string, description: string): FieldViolation => ({ field, description, violatedRule: "REQUIRED_FIELD", data: {} });
 
-/** POST /ecom/v1/checkouts/{id}/create-order → {orderId}. A checkout that already made its order answers that order. */
+/**
+ * POST /ecom/v1/checkouts/{id}/create-order → {orderId}. A checkout that already made its order answers that order.
+ * Two D1 round trips: the checkout read (row, catalogue, pricing rules, order) and the order's batch.
+ */
 export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest): Promise<{ orderId: string }> {
-  const row = await readCheckout(ctx, id);
-  if (row.status === "COMPLETED") {
-    const existing = await orderIdOfCheckout(ctx, id);
-    if (existing) return { orderId: existing };
+  return placeOrderFrom(ctx, await readCheckout(ctx, id), req);
+}
+
+/**
+ * Places the order of a checkout already read in this request (readCheckout, or the checkout page's one read of the
+ * cart and its checkout): one D1 round trip, the order's batch. With `update` (the page's last step sets the billing
+ * address), the update is worked out as updateCheckout would and written by the batch's guard on the checkout,
+ * which then also checks that the checkout is still the one read.
+ */
+export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOrderRequest, update?: UpdateCheckoutRequest): Promise<{ orderId: string }> {
+  const id = read.row.id;
+  if (read.row.status === "COMPLETED") {
+    if (read.orderId) return { orderId: read.orderId };
     throw checkoutCompleted(id);
   }
+  const updated = update ? await applyCheckoutUpdate(ctx, read, update) : null;
+  const row = updated?.next ?? read.row;
   const payment = req.paymentOption ?? "OFFLINE";
   if (payment !== "OFFLINE") checkCard(payment.card);
 
-  const priced = await priceCheckout(ctx, row);
+  const priced = updated?.priced ?? (await priceCheckoutWith(ctx, row, read.products, read.pricing));
   const { resolved, totals } = priced;
   const result = totals.result;
   if (!resolved.length) throw new ApiError(400, "EMPTY_CHECKOUT", "The checkout has no line items", { message: "Checkout is empty" });
@@ -402,13 +474,43 @@ export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest)
     ? newEvent(ctx, OrderEventType.paymentStatusUpdated, orderId, { entityId: orderId, entityFqdn: "wix.ecom.v1.order", slug: "payment_status_updated", actionEvent: { body: { order: { id: orderId, paymentStatus } , previousPaymentStatus: "NOT_PAID" } } })
     : null;
 
+  // The confirmation email, recorded by the order's batch; its order number is the one the batch assigns.
+  const numberToken = `ORDERNUMBER${newId().replace(/[^A-Za-z0-9]/g, "")}`;
+  let confirmation: ReturnType<typeof emailStatement> | null = null;
+  if (email) {
+    try {
+      confirmation = emailStatement(
+        ctx,
+        email,
+        "order-confirmation",
+        {
+          orderNumber: numberToken,
+          orderId,
+          lines: lineRows.map((l) => ({ name: l.name, quantity: l.quantity, total: toDecimalString(l.price * l.quantity, currency) })),
+          subtotal: toDecimalString(result.priceSummary.subtotal, currency),
+          shipping: toDecimalString(result.priceSummary.shipping, currency),
+          tax: toDecimalString(result.priceSummary.tax, currency),
+          discount: toDecimalString(result.priceSummary.discount, currency),
+          total: toDecimalString(total, currency),
+          currency,
+          paid,
+          name: row.contactDetails?.firstName ?? undefined,
+        },
+        { idempotencyKey: `order-confirmation:${orderId}`, placeholder: { token: numberToken, value: sql`(SELECT CAST(${orders.number} AS TEXT) FROM ${orders} WHERE ${orders.id} = ${orderId})` } },
+      );
+    } catch (e) {
+      console.error("order confirmation email could not be recorded", e);
+    }
+  }
+
   const { number: _n, ...insertable } = orderRow;
   const statements: Statement[] = [
-    // The guard: only one order per checkout, however many requests race.
+    // The guard: only one order per checkout, however many requests race. With an update, it writes the update
+    // too, and only onto the checkout as read (a change made since, e.g. in another tab, makes the batch fail).
     ctx.db
       .update(checkouts)
-      .set({ status: "COMPLETED", updatedDate: now })
-      .where(and(eq(checkouts.id, id), eq(checkouts.status, "OPEN"))),
+      .set({ ...(updated ? checkoutChanges(updated.next, updated.priced, updated.extras) : {}), status: "COMPLETED", updatedDate: now })
+      .where(and(eq(checkouts.id, id), eq(checkouts.status, "OPEN"), updated ? eq(checkouts.updatedDate, read.row.updatedDate) : undefined)),
     assertPreviousChanged(ctx.db),
     ctx.db.insert(orderNumbers).values({}),
     ctx.db.insert(orders).values({ ...insertable, number: sql`last_insert_rowid()` }),
@@ -421,14 +523,17 @@ export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest)
     ...cart.statements,
     outboxInsert(ctx.db, createdEvent),
     ...(paymentEvent ? [outboxInsert(ctx.db, paymentEvent)] : []),
+    ...(confirmation ? [confirmation.statement as Statement] : []),
     clearAssertions(ctx.db),
     // The order number the batch assigned, read back in the same round trip.
     ctx.db.select({ number: orders.number }).from(orders).where(eq(orders.id, orderId)),
   ];
   let number = 0;
+  let emailResult: unknown;
   try {
     const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown[];
     number = (results[results.length - 1] as { number: number }[])[0]?.number ?? 0;
+    emailResult = confirmation ? results[results.length - 3] : undefined;
   } catch (err) {
     if (charge) await provider.refund(charge.transactionId, total, currency).catch((e) => console.error("refund after failed order", e));
     // Another request placed this checkout's order first: answer it (idempotent).
@@ -443,26 +548,8 @@ export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest)
     throw err;
   }
   flushStockEvents(ctx, stock, { statements: [], eventIds: [createdEvent.id, ...(paymentEvent ? [paymentEvent.id] : []), ...cart.events.map((e) => e.id)] });
+  // The confirmation is recorded (the mailbox); it goes to the transport after the response, when one is configured.
+  confirmation?.deliver(emailResult, { [numberToken]: String(number) });
 
-  // The confirmation email: recorded in D1 now (the mailbox), delivered after the response when configured.
-  if (email) {
-    try {
-      await sendEmail(ctx, email, "order-confirmation", {
-        orderNumber: String(number),
-        orderId,
-        lines: lineRows.map((l) => ({ name: l.name, quantity: l.quantity, total: toDecimalString(l.price * l.quantity, currency) })),
-        subtotal: toDecimalString(result.priceSummary.subtotal, currency),
-        shipping: toDecimalString(result.priceSummary.shipping, currency),
-        tax: toDecimalString(result.priceSummary.tax, currency),
-        discount: toDecimalString(result.priceSummary.discount, currency),
-        total: toDecimalString(total, currency),
-        currency,
-        paid,
-        name: row.contactDetails?.firstName ?? undefined,
-      });
-    } catch (e) {
-      console.error("order confirmation email could not be recorded", e);
-    }
-  }
   return { orderId };
 }
