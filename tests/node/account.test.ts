@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addToCart, closeStore, expectAccessible, fillContact, haveChromium, hydrated, lastEmail, openStore, screenshots, shopper, SKIP_NOTE, uniqueEmail, type Store } from "./commerce-fixtures";
+import { describe, expect, it } from "vitest";
+import { addToCart, expectAccessible, hydrated, lastEmail, screenshots, shopper, type Store, uniqueEmail, useStore } from "./commerce-fixtures";
 
 /**
  * Member pages in real Chromium on the built Worker: register with the emailed code, the visitor cart merging at
@@ -8,22 +8,7 @@ import { addToCart, closeStore, expectAccessible, fillContact, haveChromium, hyd
  * password reset by the emailed link.
  */
 
-let store: Store | undefined;
-
-beforeAll(async () => {
-  if (haveChromium) store = await openStore();
-}, 60_000);
-
-afterAll(async () => {
-  await closeStore(store);
-});
-
-function needsChromium(ctx: { skip: (note: string) => void }) {
-  if (!haveChromium) {
-    console.warn(`account browser tests skipped: ${SKIP_NOTE}`);
-    ctx.skip(SKIP_NOTE);
-  }
-}
+const { store, needsChromium } = useStore("account");
 
 const PASSWORD = "a long enough password";
 
@@ -45,7 +30,7 @@ async function register(page: Page, s: Store, email: string, firstName = "Sam") 
 describe("member pages", () => {
   it("send visitors to log in, then back to the account page", { timeout: 60_000 }, async (ctx) => {
     needsChromium(ctx);
-    const s = store!;
+    const s = store();
     const { context, page } = await shopper(s);
     try {
       await page.goto(`${s.w.url}/account/orders`);
@@ -69,7 +54,7 @@ describe("member pages", () => {
 
   it("register with the emailed code, keep the visitor cart, merge another at login, check out and see the order in ORDERS", { timeout: 150_000 }, async (ctx) => {
     needsChromium(ctx);
-    const s = store!;
+    const s = store();
     const { context, page, problems } = await shopper(s);
     const email = uniqueEmail("member");
     try {
@@ -159,7 +144,7 @@ describe("member pages", () => {
 
   it("reset a forgotten password through the emailed link, with JavaScript off", { timeout: 60_000 }, async (ctx) => {
     needsChromium(ctx);
-    const s = store!;
+    const s = store();
     const email = uniqueEmail("reset");
     const first = await shopper(s);
     await first.page.goto(`${s.w.url}/register`);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addToCart, closeStore, COUPON, expectAccessible, fillContact, haveChromium, hydrated, openStore, screenshots, shopper, SKIP_NOTE, uniqueEmail, type Store } from "./commerce-fixtures";
+import { describe, expect, it } from "vitest";
+import { addToCart, COUPON, expectAccessible, fillContact, hydrated, screenshots, shopper, uniqueEmail, useStore } from "./commerce-fixtures";
 
 /**
  * The cart and checkout pages on the built Worker in real Chromium: a shopper adds items (by posting a product
@@ -7,30 +7,15 @@ import { addToCart, closeStore, COUPON, expectAccessible, fillContact, haveChrom
  * shipping, and checks out with each payment option — with JavaScript on (updates in place) and off (plain forms).
  */
 
-let store: Store | undefined;
-
-beforeAll(async () => {
-  if (haveChromium) store = await openStore();
-}, 60_000);
-
-afterAll(async () => {
-  await closeStore(store);
-});
-
-function needsChromium(ctx: { skip: (note: string) => void }) {
-  if (!haveChromium) {
-    console.warn(`cart and checkout browser tests skipped: ${SKIP_NOTE}`);
-    ctx.skip(SKIP_NOTE);
-  }
-}
+const { store, needsChromium } = useStore("cart and checkout");
 
 const orderOf = (id: string) =>
-  store!.w.db.prepare("SELECT number, payment_status AS paymentStatus, total, owner_kind AS ownerKind FROM orders WHERE id = ?").bind(id).first<{ number: number; paymentStatus: string; total: number; ownerKind: string }>();
+  store().w.db.prepare("SELECT number, payment_status AS paymentStatus, total, owner_kind AS ownerKind FROM orders WHERE id = ?").bind(id).first<{ number: number; paymentStatus: string; total: number; ownerKind: string }>();
 
 describe("cart and checkout with JavaScript", () => {
   it("adds, changes, removes and discounts items in place, then pays by card after a declined card", { timeout: 120_000 }, async (ctx) => {
     needsChromium(ctx);
-    const s = store!;
+    const s = store();
     const { context, page, problems } = await shopper(s);
     try {
       // A product page posts its form to /cart and gets sent back with ?added=1.
@@ -171,7 +156,7 @@ describe("cart and checkout with JavaScript", () => {
 describe("cart and checkout without JavaScript", () => {
   it("work as plain forms: add, quantity, coupon, remove, estimate, and an offline-paid order", { timeout: 120_000 }, async (ctx) => {
     needsChromium(ctx);
-    const s = store!;
+    const s = store();
     const { context, page } = await shopper(s, { javaScriptEnabled: false });
     try {
       await page.goto(`${s.w.url}/cart`);
@@ -261,7 +246,7 @@ describe("cart and checkout without JavaScript", () => {
 describe("stock that runs out during checkout", () => {
   it("is reported at place order by the item, with the way back to the cart, and nothing is ordered", { timeout: 90_000 }, async (ctx) => {
     needsChromium(ctx);
-    const s = store!;
+    const s = store();
     const { context, page } = await shopper(s);
     const email = uniqueEmail("stock");
     try {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
@@ -55,6 +55,28 @@ export async function openStore(): Promise<Store> {
 export async function closeStore(store: Store | undefined) {
   await store?.browser.close();
   await store?.w.dispose();
+}
+
+/**
+ * Opens the store for a test file (beforeAll) and closes it after (afterAll). `store()` is the open store; call
+ * `needsChromium(ctx)` first in each test, which skips it, saying why, when there is no Chromium to drive.
+ */
+export function useStore(label: string) {
+  let opened: Store | undefined;
+  beforeAll(async () => {
+    if (haveChromium) opened = await openStore();
+  }, 60_000);
+  afterAll(async () => {
+    await closeStore(opened);
+  });
+  return {
+    store: (): Store => opened!,
+    needsChromium(ctx: { skip: (note: string) => void }) {
+      if (haveChromium) return;
+      console.warn(`${label} browser tests skipped: ${SKIP_NOTE}`);
+      ctx.skip(SKIP_NOTE);
+    },
+  };
 }
 
 /** A browser context like a shopper's (desktop Chrome user agent: isbot treats HeadlessChrome as a bot). */

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeStore, COUPON, fillContact, haveChromium, hydrated, lastEmail, openStore, shopper, SKIP_NOTE, uniqueEmail, type Store } from "./commerce-fixtures";
+import { describe, expect, it } from "vitest";
+import { COUPON, fillContact, hydrated, lastEmail, shopper, uniqueEmail, useStore } from "./commerce-fixtures";
 
 /**
  * The whole journey through the shop's own pages in real Chromium: find a product by search and by collection
@@ -8,22 +8,7 @@ import { closeStore, COUPON, fillContact, haveChromium, hydrated, lastEmail, ope
  * confirmation; and a registered member does the same and finds the order under ORDERS.
  */
 
-let store: Store | undefined;
-
-beforeAll(async () => {
-  if (haveChromium) store = await openStore();
-}, 60_000);
-
-afterAll(async () => {
-  await closeStore(store);
-});
-
-function needsChromium(ctx: { skip: (note: string) => void }) {
-  if (!haveChromium) {
-    console.warn(`journey browser tests skipped: ${SKIP_NOTE}`);
-    ctx.skip(SKIP_NOTE);
-  }
-}
+const { store, needsChromium } = useStore("journey");
 
 /** On a product page: pick choices by their labels, add to cart, and wait for the in-place confirmation. */
 async function pickAndAdd(page: Page, choices: Record<string, string>) {
@@ -37,7 +22,7 @@ async function pickAndAdd(page: Page, choices: Record<string, string>) {
 
 /** Cart → checkout → card payment → the confirmation's order number. */
 async function checkOutByCard(page: Page, email: string): Promise<string> {
-  await page.goto(`${store!.w.url}/checkout`);
+  await page.goto(`${store().w.url}/checkout`);
   await hydrated(page);
   await fillContact(page, email);
   await page.getByRole("button", { name: "Continue to delivery" }).click();
@@ -56,7 +41,7 @@ async function checkOutByCard(page: Page, email: string): Promise<string> {
 describe("the shopping journey", () => {
   it("a visitor finds a tee by search and by collection filters, picks a variant, adds it, applies a coupon and pays by card", { timeout: 120_000 }, async (ctx) => {
     needsChromium(ctx);
-    const s = store!;
+    const s = store();
     const { context, page } = await shopper(s);
     try {
       // Search.
@@ -98,7 +83,7 @@ describe("the shopping journey", () => {
 
   it("a registered member checks out and finds the order under ORDERS", { timeout: 120_000 }, async (ctx) => {
     needsChromium(ctx);
-    const s = store!;
+    const s = store();
     const { context, page } = await shopper(s);
     const email = uniqueEmail("journey-member");
     try {
