@@ -65,7 +65,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         <header className="site-header">
-          <div className="header-bar">
+          <div className={root?.signedIn ? "header-bar signed-in" : "header-bar"}>
             <Link to="/" className="brand" aria-label={`${SHOP_NAME} home`}>
               <svg className="brand-mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
                 <rect width="28" height="28" rx="7" fill="#1f3a5f" />

@@ -150,6 +150,9 @@ export async function screenshots(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     await page.screenshot({ path: path.join(shotsDir, `${name}-${width}.png`), fullPage: true });
+    // A phone must never have to scroll the page sideways.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
   }
   await page.setViewportSize(before);
 }
