@@ -1,4 +1,5 @@
 import { ApiError } from "../worker/platform/errors";
+import { cameFrom } from "./components/account/came-from";
 import { getIdentitySettings } from "../worker/identity/settings";
 import type { StateResult } from "../worker/identity/members";
 import type { Ctx } from "../worker/platform/context";
@@ -97,6 +98,15 @@ export async function captchaSiteKey(ctx: Ctx): Promise<string | null> {
   const settings = await getIdentitySettings(ctx);
   if (!settings.captcha) return null;
   return (ctx.env as { TURNSTILE_SITE_KEY?: string }).TURNSTILE_SITE_KEY?.trim() || "";
+}
+
+/**
+ * What the login and register pages load: where to send the shopper afterwards (the `returnTo` asked for, else the
+ * same-site page they came from) and the captcha site key when the captcha is on.
+ */
+export async function signInPageData(request: Request, ctx: Ctx) {
+  const returnTo = safeReturnTo(new URL(request.url).searchParams.get("returnTo")) ?? cameFrom(request);
+  return { returnTo, captchaSiteKey: await captchaSiteKey(ctx) };
 }
 
 /** The captcha token a Turnstile widget put in the form, in the API's shape. */

@@ -1,9 +1,8 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { login } from "../../worker/identity/members";
 import { loginRequest, parseIdentity } from "../../worker/identity/schemas";
-import { captchaSiteKey, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo } from "../auth.server";
+import { captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, signInPageData } from "../auth.server";
 import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
-import { cameFrom } from "../components/account/came-from";
 import { continueAfterSignIn } from "../member-session.server";
 import "../styles/commerce.css";
 import type { Route } from "./+types/login";
@@ -14,9 +13,8 @@ export function meta() {
 
 export const headers = () => noStore;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const returnTo = safeReturnTo(new URL(request.url).searchParams.get("returnTo")) ?? cameFrom(request);
-  return { returnTo, captchaSiteKey: await captchaSiteKey(context.services) };
+export function loader({ request, context }: Route.LoaderArgs) {
+  return signInPageData(request, context.services);
 }
 
 /** Logs in through the same service as POST /v2/login; SUCCESS with a return path continues there with the session token. */
