@@ -1,5 +1,5 @@
 import { redirectDocument } from "react-router";
-import { authorize, challengeOf, exchangeToken, revokeRefreshToken, savePendingAuthRequest, validateAuthRequest } from "../worker/identity/oauth";
+import { authorize, challengeOf, exchangeToken, retireRefreshToken, revokeRefreshToken, savePendingAuthRequest, validateAuthRequest } from "../worker/identity/oauth";
 import { randomSecret } from "../worker/identity/one-time";
 import type { Ctx } from "../worker/platform/context";
 import { withSessionToken } from "./auth.server";
@@ -10,7 +10,7 @@ import { clearSession, commitMemberSession, readSessionCookie, storefrontClientI
  * the same OAuth round trip a headless client does — an auth request with a PKCE S256 challenge for the store's
  * client, the authorize step with the session token, and the authorization_code grant with the verifier — in-process
  * (no HTTP to self), keeping the visitor's id so their cart can follow them. The member tokens go into the session
- * cookie and the visitor's refresh token is revoked.
+ * cookie; the visitor's tokens lapse a minute later (see SUPERSEDED_SESSION_GRACE_SECONDS).
  */
 export async function memberLogin(ctx: Ctx, request: Request, sessionToken: string, next = "/"): Promise<Response> {
   const clientId = storefrontClientId(ctx.env);
@@ -40,7 +40,7 @@ export async function memberLogin(ctx: Ctx, request: Request, sessionToken: stri
   const tokens = await exchangeToken(ctx, { grantType: "authorization_code", clientId, redirectUri, code, codeVerifier }, undefined);
 
   const previous = readSessionCookie(request);
-  if (previous?.refreshToken) ctx.waitUntil(revokeRefreshToken(ctx, previous.refreshToken));
+  if (previous?.refreshToken) ctx.waitUntil(retireRefreshToken(ctx, previous.refreshToken));
   return redirectDocument(next, { headers: { "Set-Cookie": commitMemberSession(tokens), "Cache-Control": "no-store" } });
 }
 

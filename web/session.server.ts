@@ -121,6 +121,8 @@ async function renew(env: Env, db: Db, refreshToken: string): Promise<PageSessio
   } else {
     auth = { kind: "visitor", visitorId: record.visitorId, clientId: record.clientId };
   }
+  // A session a login replaced answers stragglers as itself, but never goes back into the browser's cookie.
+  if (record.superseded) return { auth, tokens: null, setCookie: null };
   const { role, clientId, visitorId, identityId, hash } = record;
   const access = await issueAccessToken(env, { role, clientId, visitorId, ...(identityId ? { identityId } : {}), refreshHash: hash });
   const tokens = { accessToken: access.token, expiresAt: Date.now() + access.expiresIn * 1000, refreshToken };

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isbot } from "isbot";
 import { createRequestHandler } from "react-router";
-import { resolvePageSession, withSessionCookie } from "../web/session.server";
+import { resolvePageSession, withSessionCookie, type PageSession } from "../web/session.server";
 import { currentCartRoutes } from "./cart/routes";
 import { pricingRoutes } from "./cart/pricing-routes";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
@@ -151,7 +151,9 @@ app.all("*", async (c) => {
       return c.text("Cross-site form posts are refused.", 403);
     }
   }
-  const session = await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: !isbot(c.req.header("user-agent") ?? "") });
+  // React Router's route discovery (/__manifest) needs no caller: it never reads or writes the session, so one still
+  // in flight when the shopper logs in cannot answer with a stale cookie.
+  const session = c.req.path === "/__manifest" ? noSession : await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: !isbot(c.req.header("user-agent") ?? "") });
   ctx.auth = session.auth;
   const cspNonce = newCspNonce();
   const res = await handleSsr(c.req.raw, {
@@ -163,6 +165,8 @@ app.all("*", async (c) => {
   res.headers.set("x-frame-options", "DENY");
   return withSessionCookie(res, session);
 });
+
+const noSession: PageSession = { auth: { kind: "anonymous" }, tokens: null, setCookie: null };
 
 /** 128 random bits, base64: a page response's CSP nonce. */
 function newCspNonce(): string {

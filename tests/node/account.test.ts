@@ -52,8 +52,7 @@ describe("member pages", () => {
     }
   });
 
-  // Retried: see the note at the merged-cart check below.
-  it("register with the emailed code, keep the visitor cart, merge another at login, check out and see the order in ORDERS", { timeout: 150_000, retry: 2 }, async (ctx) => {
+  it("register with the emailed code, keep the visitor cart, merge another at login, check out and see the order in ORDERS", { timeout: 150_000 }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const { context, page, problems } = await shopper(s);
@@ -87,16 +86,9 @@ describe("member pages", () => {
       await page.fill("#password", PASSWORD);
       await Promise.all([page.waitForURL((u) => u.pathname === "/cart"), page.getByRole("button", { name: "Log in" }).click()]);
       // The URL changes as the client-side navigation starts; the merged cart renders when its data arrives.
-      try {
-        await expect.poll(() => page.locator(".cart-line", { hasText: s.tee.name }).count(), { timeout: 10_000 }).toBe(1);
-      } catch (e) {
-        // This check failed intermittently under load (2 of about 8 full runs, not reproduced alone): say what the
-        // page and D1 show, so the next failure explains itself.
-        console.log("merged cart missing: url", page.url(), page.url(), "lines", await page.locator(".cart-line h2, .cart-line h3, .cart-line a").allTextContents(), "nav", await page.locator(".account-nav").textContent(), "problems", problems);
-        const rows = await s.w.db.prepare("SELECT c.id, c.owner_kind, c.owner_id, c.status, (SELECT count(*) FROM cart_line_items l WHERE l.cart_id = c.id) AS n FROM carts c ORDER BY c.created_date DESC LIMIT 6").all();
-        console.log("merged cart missing: latest carts", JSON.stringify(rows.results));
-        throw e;
-      }
+      // This once failed under load: a route-discovery request sent with the visitor's cookie answered after the login
+      // with a new visitor cookie, logging the member out (fixed; tests/node/session.test.ts covers it directly).
+      await expect.poll(() => page.locator(".cart-line", { hasText: s.tee.name }).count(), { timeout: 10_000 }).toBe(1);
       await expect(page.locator(".cart-line", { hasText: s.plain.name }).locator("input[name=quantity]").inputValue()).resolves.toBe("2");
 
       // Account info: a name and a saved address, which the checkout then fills in.

@@ -92,6 +92,49 @@ describe("the session cookie on pages (built Worker)", () => {
     expect(unknown.refresh).not.toBe(`rt_${"x".repeat(43)}`);
   });
 
+  it("requests still on their way with the visitor's cookie at login neither log the member out nor get a cookie", async () => {
+    const visitor = sessionCookieOf(await visit())!;
+    const form = (path: string, fields: Record<string, string>) =>
+      w.fetch(path, {
+        method: "POST",
+        headers: { ...pageHeaders(visitor.pair), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+        redirect: "manual",
+      });
+    // Register and confirm the emailed code with the visitor's cookie: the answer signs the browser in as the member.
+    const email = `straggler-${Date.now()}@example.test`;
+    const registered = await (await form("/register", { email, password: "a long enough password", firstName: "Ada" })).text();
+    const stateToken = registered.match(/name="stateToken" value="([^"]*)"/)![1];
+    const mail = await w.db.prepare(`SELECT text FROM emails WHERE "to" = ? AND template = 'verification-code'`).bind(email).first<{ text: string }>();
+    const verified = await form("/verify", { intent: "verify", stateToken, email, code: mail!.text.match(/\b(\d{6})\b/)![1] });
+    expect(verified.status).toBe(302);
+    const member = sessionCookieOf(verified)!;
+    expect(member.refresh).not.toBe(visitor.refresh);
+
+    // A prefetch and a route-discovery request sent before the login answer arrive after it: the old cookie still
+    // answers (as the visitor) and neither response sets a cookie that would replace the member's.
+    for (const path of ["/", "/cart.data", "/__manifest?p=%2Fcart&version=x"]) {
+      const late = await visit(path, visitor.pair);
+      expect(late.status, path).toBeLessThan(500);
+      expect(late.headers.getSetCookie(), path).toEqual([]);
+    }
+    const account = await visit("/account", member.pair);
+    expect(account.status).toBe(200);
+    expect(sessionCookieOf(account)).toBeNull();
+
+    // The replaced session lapses within a minute; even renewed in the meantime it never comes back as a cookie.
+    const kv = await w.mf.getKVNamespace("SESSIONS");
+    const key = `token:refresh:${sha256(visitor.refresh)}`;
+    const record = JSON.parse((await kv.get(key))!);
+    expect(record.superseded).toBe(true);
+    expect(record.expiresAt).toBeLessThanOrEqual(Date.now() + 60_000);
+    const expiredAccess = `${COOKIE}=v1.${visitor.access}.${Date.now() - 1000}.${visitor.refresh}`;
+    expect((await visit("/", expiredAccess)).headers.getSetCookie()).toEqual([]);
+    await kv.put(key, JSON.stringify({ ...record, expiresAt: Date.now() - 1 }));
+    const after = sessionCookieOf(await visit("/", visitor.pair))!;
+    expect(after.refresh).not.toBe(visitor.refresh);
+  });
+
   it("bots get the page without a session", async () => {
     const res = await w.fetch("/", { headers: { "user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" } });
     await res.text();

@@ -10,7 +10,7 @@ import { accessTokenOf } from "./api-keys";
 import { defaultClientId, getOAuthClient, isRedirectAllowed, redirectUriProblem, requireOAuthClient, type OAuthClient } from "./clients";
 import { consumeOneTime, discardOneTime, peekOneTime, prepareOneTime, putOneTime } from "./one-time";
 import { identities } from "./tables";
-import { issueAccessToken, issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash, revokeSessionOf, type TokenResponse } from "./tokens";
+import { expireRefreshHashSoon, issueAccessToken, issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash, revokeSessionOf, type TokenResponse } from "./tokens";
 
 /**
  * OAuth2 for the storefront (spec sections 4, 5, 7 and 9; wire doc §3): the token grants, PKCE S256, the authorize
@@ -411,6 +411,12 @@ async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization:
 export async function logoutCaller(ctx: Ctx, authorization: string | undefined): Promise<boolean> {
   const token = accessTokenOf(authorization);
   return token ? revokeSessionOf(ctx.env, token) : false;
+}
+
+/** Ends the session of a refresh token (the storefront cookie's) a minute from now: the one a login replaced. */
+export async function retireRefreshToken(ctx: Ctx, refreshToken: string): Promise<void> {
+  const record = await readRefreshToken(ctx.env, refreshToken);
+  if (record) await expireRefreshHashSoon(ctx.env, record.hash);
 }
 
 /** Ends the session of a refresh token (the storefront cookie's), if it is live. */

@@ -24,6 +24,8 @@ export interface TokenRecord {
   refreshHash?: string;
   /** Epoch ms. */
   expiresAt: number;
+  /** A refresh token a login replaced: it lapses within a minute and is never written back into a cookie. */
+  superseded?: boolean;
 }
 
 function randomToken(prefix: string): string {
@@ -76,7 +78,7 @@ export async function readAccessToken(env: Env, token: string): Promise<TokenRec
   if (!token.startsWith("at_")) return null;
   const record = await read(env, accessKey(await sha256Hex(token)));
   // An access token dies with its refresh token (logout), even before its own TTL.
-  if (record?.refreshHash && !(await env.SESSIONS.get(refreshKey(record.refreshHash)))) return null;
+  if (record?.refreshHash && !(await read(env, refreshKey(record.refreshHash)))) return null;
   return record;
 }
 
@@ -86,6 +88,23 @@ export async function readRefreshToken(env: Env, token: string): Promise<(TokenR
   const hash = await sha256Hex(token);
   const record = await read(env, refreshKey(hash));
   return record ? { ...record, hash } : null;
+}
+
+/**
+ * How long a session replaced at login keeps answering. The browser may already have requests on their way with the
+ * old cookie (a prefetch, React Router's route discovery); if the old session were dead on arrival, those would be
+ * answered with a brand-new visitor cookie and, landing after the login's, log the shopper straight out again.
+ * 60 s is also KV's shortest expiry.
+ */
+export const SUPERSEDED_SESSION_GRACE_SECONDS = 60;
+
+/** Lets a refresh token (and its access tokens) lapse after the grace period instead of at once. */
+export async function expireRefreshHashSoon(env: Env, refreshHash: string): Promise<void> {
+  const key = refreshKey(refreshHash);
+  const record = await env.SESSIONS.get<TokenRecord>(key, "json");
+  if (!record) return;
+  const expiresAt = Math.min(record.expiresAt, Date.now() + SUPERSEDED_SESSION_GRACE_SECONDS * 1000);
+  await env.SESSIONS.put(key, JSON.stringify({ ...record, expiresAt, superseded: true }), { expirationTtl: SUPERSEDED_SESSION_GRACE_SECONDS });
 }
 
 /** Revokes a refresh token (and so every access token minted from it). */
