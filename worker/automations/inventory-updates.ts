@@ -1,11 +1,10 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { z } from "zod";
 import { loadProduct } from "../catalog/products";
 import { products } from "../catalog/tables";
-import { PermanentFailure, type ProcessorContext } from "../events/consumer";
+import { isStepClaimed, PermanentFailure, type ProcessorContext } from "../events/consumer";
 import type { EventEnvelope, Statement } from "../events/outbox";
 import { decrementInventory, incrementInventory, readStockAvailability, updateInventoryItem } from "../orders/inventory";
-import { inventoryChanges } from "../orders/tables";
 import type { Db } from "../platform/db";
 import { loadAutomationSettings } from "./settings";
 import { taskStatement } from "./tasks";
@@ -39,7 +38,7 @@ export const inventoryUpdatedSchema = z.object({
 
 export type InventoryUpdatedData = z.output<typeof inventoryUpdatedSchema>;
 
-/** Applies an inventory.updated event. Sets are idempotent; adjustments already in the change log are not applied twice. */
+/** Applies an inventory.updated event: each adjustment and set at most once, however often the event arrives. */
 export async function processInventoryUpdated(event: EventEnvelope, data: InventoryUpdatedData, p: ProcessorContext): Promise<void> {
   const { db, ctx } = p;
   const source = event.actor.id ?? "an inventory source";
@@ -58,14 +57,20 @@ export async function processInventoryUpdated(event: EventEnvelope, data: Invent
   }
   const resolved = data.items.map((i) => ({ ...i, variantId: i.variantId ?? variantOf.get(i.productId)! }));
 
-  const applied = await db
-    .select({ positive: sql<number>`max(${inventoryChanges.delta} > 0)`, negative: sql<number>`max(${inventoryChanges.delta} < 0)` })
-    .from(inventoryChanges)
-    .where(eq(inventoryChanges.reason, adjustReason));
+  // Each change is one batch with its own step claim, so none is applied twice, even by two copies of the event
+  // processed at the same instant (the second copy's claim fails its batch; sets would be harmless, adjustments not).
+  const once = async (step: string, change: (also: Statement[]) => Promise<void>) => {
+    if (p.claimedSteps.has(step)) return;
+    try {
+      await change([p.claimStep(step)]);
+    } catch (err) {
+      if (!isStepClaimed(err)) throw err;
+    }
+  };
   const ups = resolved.filter((i) => i.adjustBy !== undefined && i.adjustBy > 0);
   const downs = resolved.filter((i) => i.adjustBy !== undefined && i.adjustBy < 0);
-  if (ups.length && !applied[0]?.positive) await incrementInventory(ctx, ups.map((i) => ({ productId: i.productId, variantId: i.variantId, by: i.adjustBy! })), adjustReason);
-  if (downs.length && !applied[0]?.negative) await decrementInventory(ctx, downs.map((i) => ({ productId: i.productId, variantId: i.variantId, by: -i.adjustBy! })), adjustReason);
+  if (ups.length) await once("adjust-up", (also) => incrementInventory(ctx, ups.map((i) => ({ productId: i.productId, variantId: i.variantId, by: i.adjustBy! })), adjustReason, { also }));
+  if (downs.length) await once("adjust-down", (also) => decrementInventory(ctx, downs.map((i) => ({ productId: i.productId, variantId: i.variantId, by: -i.adjustBy! })), adjustReason, { also }));
 
   const sets = new Map<string, { variantId: string; quantity: number }[]>();
   for (const i of resolved) {
@@ -73,7 +78,7 @@ export async function processInventoryUpdated(event: EventEnvelope, data: Invent
     sets.set(i.productId, [...(sets.get(i.productId) ?? []).filter((v) => v.variantId !== i.variantId), { variantId: i.variantId, quantity: i.setQuantity }]);
   }
   // A warehouse that sends a count means the product's quantity is tracked.
-  for (const [productId, variants] of sets) await updateInventoryItem(ctx, productId, { trackQuantity: true, variants }, setReason);
+  for (const [productId, variants] of sets) await once(`set:${productId}`, (also) => updateInventoryItem(ctx, productId, { trackQuantity: true, variants }, setReason, { also }));
 
   for (const i of resolved) touched.push({ productId: i.productId, variantId: i.variantId });
   const tasks = await lowStockTasks(db, touched);

@@ -43,6 +43,20 @@ export interface ProcessorContext {
    * records the event after the processor returns.
    */
   done(): Statement;
+  /**
+   * For a processor whose effect takes several batches: the statement that claims one named step of this event.
+   * Unlike done() it is a plain insert, so the second batch claiming the same step fails (isStepClaimed) and the
+   * step's effect commits at most once, even when two copies of the event run at the same instant.
+   */
+  claimStep(step: string): Statement;
+  /** The steps of this processor already claimed for this event (a redelivery skips them). */
+  claimedSteps: ReadonlySet<string>;
+}
+
+/** Whether a batch failed because its claimStep statement found the step already claimed. */
+export function isStepClaimed(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.message} ${(err.cause as Error | undefined)?.message ?? ""}` : String(err);
+  return /UNIQUE constraint failed: processed_events\./.test(text);
 }
 
 export interface Processor<T = Record<string, unknown>> {
@@ -55,7 +69,7 @@ export interface Processor<T = Record<string, unknown>> {
 }
 
 /** A job message's handler. Throwing retries the message with the consumer's backoff. */
-export type JobHandler = (job: { kind: string; id: string } & Record<string, unknown>, p: Omit<ProcessorContext, "done">) => Promise<void>;
+export type JobHandler = (job: { kind: string; id: string } & Record<string, unknown>, p: Omit<ProcessorContext, "done" | "claimStep" | "claimedSteps">) => Promise<void>;
 
 /**
  * A failure no retry can fix (the event names a product that does not exist, the data breaks a rule): thrown by a
@@ -130,7 +144,16 @@ async function handleEvent(db: Db, env: Env, exec: ExecutionContext, message: Me
       asked = true;
       return doneStatement(db, event.id, processor.name);
     };
-    const p: ProcessorContext = { env, db, ctx: systemCtx(env, db, `events:${processor.name}`, (x) => exec.waitUntil(x)), attempts: message.attempts, done };
+    const stepPrefix = `${processor.name}/`;
+    const p: ProcessorContext = {
+      env,
+      db,
+      ctx: systemCtx(env, db, `events:${processor.name}`, (x) => exec.waitUntil(x)),
+      attempts: message.attempts,
+      done,
+      claimStep: (step) => db.insert(processedEvents).values({ eventId: event.id, processor: stepPrefix + step, processedAt: nowIso() }),
+      claimedSteps: new Set([...finished].filter((n) => n.startsWith(stepPrefix)).map((n) => n.slice(stepPrefix.length))),
+    };
     try {
       await processor.run(event, data, p);
     } catch (err) {

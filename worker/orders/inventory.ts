@@ -136,6 +136,19 @@ interface ChangeSpec {
   mutations: Statement[];
 }
 
+/** Options of the merchant's stock calls. */
+export interface BatchOptions {
+  /**
+   * Statements to commit in the same batch as the change (e.g. an event processor's step claim): if one of them
+   * fails, the stock change is not made either.
+   */
+  also?: Statement[];
+}
+
+function withAlso(change: StockChange, opts: BatchOptions): StockChange {
+  return opts.also?.length ? { ...change, statements: [...change.statements, ...opts.also] } : change;
+}
+
 /** Wraps mutations into a complete stock change: snapshot, log rows, version stamps, summaries, events, cleanup. */
 function stockChange(ctx: Ctx, spec: ChangeSpec): StockChange {
   const { db } = ctx;
@@ -688,23 +701,23 @@ function adjustStatements(db: Db, rows: ReturnType<typeof perVariant>, sign: 1 |
 }
 
 /** Adds stock (cause MANUAL). Each item 1..99999; all items or none. */
-export async function incrementInventory(ctx: Ctx, items: AdjustmentInput[], reason: string | null = null): Promise<void> {
+export async function incrementInventory(ctx: Ctx, items: AdjustmentInput[], reason: string | null = null, opts: BatchOptions = {}): Promise<void> {
   requireMerchant(ctx);
   const rows = perVariant(await resolveAdjustments(ctx, items, "incrementData", "incrementBy"));
   const targets = rows.map((r) => ({ productId: r.item.id, variantId: r.variant.id }));
-  await runChange(ctx, stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets, mutations: adjustStatements(ctx.db, rows, 1) }));
+  await runChange(ctx, withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets, mutations: adjustStatements(ctx.db, rows, 1) }), opts));
 }
 
 /**
  * Removes stock (cause MANUAL): never below zero, all items or none; the 409 names the first item that lacks
  * stock. With `preorderRequest` an item with preorder on may go below zero, down to minus its preorder limit.
  */
-export async function decrementInventory(ctx: Ctx, items: AdjustmentInput[], reason: string | null = null): Promise<void> {
+export async function decrementInventory(ctx: Ctx, items: AdjustmentInput[], reason: string | null = null, opts: BatchOptions = {}): Promise<void> {
   requireMerchant(ctx);
   const rows = perVariant(await resolveAdjustments(ctx, items, "decrementData", "decrementBy"));
   const lines: StockLine[] = rows.map((r) => ({ productId: r.item.id, variantId: r.variant.id, quantity: r.by, name: displayName(r.item, r.variant) }));
   const mutations = adjustStatements(ctx.db, rows, -1);
-  const change = stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: lines, mutations });
+  const change = withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: lines, mutations }), opts);
   try {
     await ctx.db.batch(change.statements as [Statement, ...Statement[]]);
   } catch (err) {
@@ -734,7 +747,7 @@ export interface InventoryItemUpdate {
  * as they are (Wix treats an omitted trackQuantity as false; here it means "unchanged"). Turning tracking on gives
  * variants without a quantity 0; turning it off keeps each variant's in-stock state.
  */
-export async function updateInventoryItem(ctx: Ctx, productId: string, update: InventoryItemUpdate, reason: string | null = null): Promise<void> {
+export async function updateInventoryItem(ctx: Ctx, productId: string, update: InventoryItemUpdate, reason: string | null = null, opts: BatchOptions = {}): Promise<void> {
   requireMerchant(ctx);
   const item = (await loadItems(ctx.db, [productId])).get(productId);
   if (!item) throw notFound("INVENTORY_ITEM_NOT_FOUND", "Inventory item", productId, "productId");
@@ -802,9 +815,12 @@ export async function updateInventoryItem(ctx: Ctx, productId: string, update: I
         .onConflictDoUpdate({ target: preorderSettings.productId, set: { ...preorderAfter, updatedDate: nowIso() } }),
     );
   }
-  // Nothing to write: no batch, no log, no event.
-  if (!mutations.length) return;
-  await runChange(ctx, stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: [{ productId, variantId: null }], mutations }));
+  // Nothing to write: no log, no event (only the caller's own statements, if any).
+  if (!mutations.length) {
+    if (opts.also?.length) await ctx.db.batch(opts.also as [Statement, ...Statement[]]);
+    return;
+  }
+  await runChange(ctx, withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: [{ productId, variantId: null }], mutations }), opts));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
