@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { retryDueEmails } from "../../worker/email/retries";
 import { findSubscription, isUnsubscribed, sendEmail, unsubscribe, type EmailTransport } from "../../worker/email/send";
+import { openDb } from "../../worker/platform/db";
 import { renderEmail } from "../../worker/email/templates";
 import { serviceCtx, unique } from "../helpers";
 
@@ -105,5 +107,82 @@ describe("marketing sends", () => {
     expect(sent).toEqual(["Lamp is back in stock at Edge Storefront", "Your Edge Storefront verification code: 123456"]);
     expect(await unsubscribe(ctx, "unknown-token-0000000000")).toBeNull();
     expect(await findSubscription(ctx, "bad token!")).toBeNull();
+  });
+});
+
+describe("the email retry sweep", () => {
+  const MIN = 60_000;
+  const emailRow = (id: string) => env.DB.prepare("SELECT status, attempts, next_attempt_at, error, sent_date FROM emails WHERE id = ?").bind(id).first<Record<string, any>>();
+  /** A transport that fails the first `failures` hand-overs, recording every one. */
+  const flaky = (failures: number) => {
+    const calls: Parameters<EmailTransport["send"]>[0][] = [];
+    const transport: EmailTransport = {
+      send: async (m) => {
+        calls.push(m);
+        if (calls.length <= failures) throw new Error(`421 try again later (${calls.length})`);
+      },
+    };
+    return { calls, transport, env: { ...env, SEND_EMAIL: transport, EMAIL_FROM: "shop@shop.test" } as Env };
+  };
+  const sweep = (e: Env, at: number) => retryDueEmails(e, openDb(env.DB), new Date(at));
+
+  it("hands a failed email over again on a growing schedule until it is sent, with the same content and headers", async () => {
+    const t = flaky(2);
+    const { ctx } = testCtx({ SEND_EMAIL: t.transport, EMAIL_FROM: "shop@shop.test" });
+    const to = `retry-${unique()}@example.com`;
+    const start = Date.now();
+    const first = await sendEmail(ctx, to, "abandoned-cart", cart, { marketing: true, awaitDelivery: true });
+    expect(first.status).toBe("FAILED");
+    const failed = (await emailRow(first.id))!;
+    expect(failed).toMatchObject({ status: "FAILED", attempts: 1, error: "421 try again later (1)" });
+    expect(Date.parse(failed.next_attempt_at) - start).toBeGreaterThanOrEqual(5 * MIN - 1000);
+
+    // Not due yet: nothing is handed over.
+    await sweep(t.env, start + 4 * MIN);
+    expect(t.calls).toHaveLength(1);
+    await sweep(t.env, start + 6 * MIN);
+    expect(await emailRow(first.id)).toMatchObject({ status: "FAILED", attempts: 2, error: "421 try again later (2)" });
+    expect(Date.parse((await emailRow(first.id))!.next_attempt_at)).toBe(start + 6 * MIN + 15 * MIN);
+    await sweep(t.env, start + 22 * MIN);
+    expect(await emailRow(first.id)).toMatchObject({ status: "SENT", attempts: 3, error: null, next_attempt_at: null });
+    expect(t.calls.filter((m) => m.to === to)).toHaveLength(3);
+    expect(new Set(t.calls.map((m) => m.html)).size).toBe(1);
+    expect(t.calls[2].headers?.["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    // Sent: later sweeps leave it alone.
+    await sweep(t.env, start + 600 * MIN);
+    expect(t.calls.filter((m) => m.to === to)).toHaveLength(3);
+  });
+
+  it("gives up after five hand-overs and leaves the message FAILED with the last error", async () => {
+    const t = flaky(99);
+    const { ctx } = testCtx({ SEND_EMAIL: t.transport, EMAIL_FROM: "shop@shop.test" });
+    const to = `hopeless-${unique()}@example.com`;
+    const { id } = await sendEmail(ctx, to, "verification-code", { code: "654321" }, { awaitDelivery: true });
+    let at = Date.now();
+    for (let i = 0; i < 8; i++) await sweep(t.env, (at += 200 * MIN));
+    expect(await emailRow(id)).toMatchObject({ status: "FAILED", attempts: 5, next_attempt_at: null });
+    expect(t.calls.filter((m) => m.to === to)).toHaveLength(5);
+  });
+
+  it("sends an email whose first hand-over never reported back, once, even with two sweeps at the same time", async () => {
+    // The Worker stopped while handing it over: the row stays QUEUED with its lease.
+    const { ctx } = testCtx({ SEND_EMAIL: { send: () => new Promise(() => {}) } satisfies EmailTransport, EMAIL_FROM: "shop@shop.test" });
+    const to = `stuck-${unique()}@example.com`;
+    const start = Date.now();
+    const { id } = await sendEmail(ctx, to, "back-in-stock", { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" }, { marketing: true });
+    expect(await emailRow(id)).toMatchObject({ status: "QUEUED", attempts: 1 });
+    const t = flaky(0);
+    await sweep(t.env, start + 5 * MIN);
+    expect(t.calls.filter((m) => m.to === to)).toHaveLength(0);
+    await Promise.all([sweep(t.env, start + 11 * MIN), sweep(t.env, start + 11 * MIN)]);
+    expect(t.calls.filter((m) => m.to === to)).toHaveLength(1);
+    expect(await emailRow(id)).toMatchObject({ status: "SENT", attempts: 2 });
+  });
+
+  it("without a transport (locally) nothing is due and nothing is sent", async () => {
+    const { ctx } = testCtx();
+    const { id } = await sendEmail(ctx, `local-${unique()}@example.com`, "verification-code", { code: "111222" });
+    expect(await emailRow(id)).toMatchObject({ status: "QUEUED", attempts: 0, next_attempt_at: null });
+    expect(await retryDueEmails(env, openDb(env.DB), new Date(Date.now() + 1000 * MIN))).toBe(0);
   });
 });

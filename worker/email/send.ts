@@ -21,12 +21,35 @@ export interface EmailTransport {
  * The transport, when sending is configured: the SEND_EMAIL binding and an EMAIL_FROM address. Without either, the
  * message is only recorded (status QUEUED), which is how it works locally.
  */
-function transportOf(env: Env): { transport: EmailTransport; from: string } | null {
+export function transportOf(env: Env): { transport: EmailTransport; from: string } | null {
   const { SEND_EMAIL: transport, EMAIL_FROM: from } = env as { SEND_EMAIL?: EmailTransport; EMAIL_FROM?: string };
   return transport && from?.trim() ? { transport, from: from.trim() } : null;
 }
 
 export type EmailStatus = "QUEUED" | "SENT" | "FAILED" | "SUPPRESSED";
+
+/** Hand-overs to the transport before a message stays FAILED for good (the retry sweep makes the later ones). */
+export const MAX_EMAIL_ATTEMPTS = 5;
+
+/** How long a hand-over in flight holds its message before the retry sweep may try again (the Worker may have stopped). */
+export const EMAIL_LEASE_MS = 10 * 60_000;
+
+/** After failed attempt n: 5 min, 15 min, 45 min, 2 h 15 min; then no more. */
+function retryAt(attempts: number, now: Date): string | null {
+  return attempts < MAX_EMAIL_ATTEMPTS ? new Date(now.getTime() + 5 * 60_000 * 3 ** (attempts - 1)).toISOString() : null;
+}
+
+/** The row's columns once a hand-over (number `attempts`) succeeded or failed (err null: it succeeded). */
+export function outcomeColumns(attempts: number, err: unknown, now = new Date()) {
+  return err === null
+    ? { status: "SENT" as const, sentDate: now.toISOString(), error: null, nextAttemptAt: null }
+    : { status: "FAILED" as const, error: errorText(err), nextAttemptAt: retryAt(attempts, now) };
+}
+
+/** The columns of a new row: a first hand-over in flight when a transport is configured, else none. */
+function firstAttemptColumns(configured: boolean) {
+  return configured ? { attempts: 1, nextAttemptAt: new Date(Date.now() + EMAIL_LEASE_MS).toISOString() } : { attempts: 0, nextAttemptAt: null };
+}
 
 export interface SendOptions {
   /**
@@ -55,7 +78,8 @@ export interface SendResult {
 /**
  * Sends a templated email: records it in the `emails` table (the record of every message, and locally the mailbox
  * a person or a test reads), then hands it to the `send_email` binding when one is configured, after the response
- * (or before returning, with `awaitDelivery`); the row ends SENT, or FAILED with the transport's error.
+ * (or before returning, with `awaitDelivery`); the row ends SENT, or FAILED with the transport's error, and a failed
+ * (or interrupted) hand-over is tried again by the retry sweep (retries.ts).
  */
 export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, template: T, data: EmailData[T], opts: SendOptions = {}): Promise<SendResult> {
   if (opts.idempotencyKey) {
@@ -76,26 +100,37 @@ export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, t
   }
   const rendered = renderEmail(template, content, { storeName, origin: ctx.origin });
   const status: EmailStatus = suppressed ? "SUPPRESSED" : "QUEUED";
+  const configured = transportOf(ctx.env);
   // The unique key makes the record the lock: of two concurrent sends with one key, only one row (and one send) wins.
   const inserted = await ctx.db
     .insert(emails)
-    .values({ id, to, template, subject: rendered.subject, html: rendered.html, text: rendered.text, status, createdDate: nowIso(), idempotencyKey: opts.idempotencyKey ?? null, headers })
+    .values({
+      id,
+      to,
+      template,
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      status,
+      createdDate: nowIso(),
+      idempotencyKey: opts.idempotencyKey ?? null,
+      headers,
+      ...firstAttemptColumns(!!configured && !suppressed),
+    })
     .onConflictDoNothing()
     .returning({ id: emails.id });
   if (!inserted.length) {
     const [earlier] = await ctx.db.select({ id: emails.id, status: emails.status, error: emails.error }).from(emails).where(eq(emails.idempotencyKey, opts.idempotencyKey!));
     return { ...earlier, duplicate: true };
   }
-  const configured = transportOf(ctx.env);
   if (suppressed || !configured) return { id, status, duplicate: false };
   const delivery = deliver(configured.transport, { email: configured.from, name: storeName }, to, rendered, headers)
-    .then(async () => {
-      await ctx.db.update(emails).set({ status: "SENT", sentDate: nowIso(), error: null }).where(eq(emails.id, id));
-      return { id, status: "SENT" as const, duplicate: false, error: null };
-    })
-    .catch(async (err) => {
-      await ctx.db.update(emails).set({ status: "FAILED", error: errorText(err) }).where(eq(emails.id, id));
-      return { id, status: "FAILED" as const, duplicate: false, error: errorText(err) };
+    .then(() => null)
+    .catch((err: unknown) => err ?? new Error("send failed"))
+    .then(async (err) => {
+      const outcome = outcomeColumns(1, err);
+      await ctx.db.update(emails).set(outcome).where(eq(emails.id, id));
+      return { id, status: outcome.status, duplicate: false, error: outcome.error };
     });
   if (opts.awaitDelivery) return delivery;
   ctx.waitUntil(delivery);
@@ -143,7 +178,7 @@ function randomToken(): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function deliver(transport: EmailTransport, from: { email: string; name: string }, to: string, m: RenderedEmail, headers: Record<string, string> | null) {
+export function deliver(transport: EmailTransport, from: { email: string; name: string }, to: string, m: RenderedEmail, headers: Record<string, string> | null) {
   // The structured form: the binding builds the MIME message (encodings, line lengths, headers) itself.
   return transport.send({ from, to, subject: m.subject, html: m.html, text: m.text, ...(headers ? { headers } : {}) });
 }
@@ -198,6 +233,7 @@ export function emailStatement<T extends EmailTemplate>(
       createdDate: nowIso(),
       idempotencyKey: opts.idempotencyKey,
       headers: null,
+      ...firstAttemptColumns(!!transportOf(ctx.env)),
     })
     .onConflictDoNothing();
   const deliver = (result: unknown, values: Record<string, string> = {}) => {
@@ -213,10 +249,11 @@ export function emailStatement<T extends EmailTemplate>(
 
 /** Hands a recorded message to the transport and records the outcome on its row (SENT, or FAILED with the error). */
 async function deliverRecorded(ctx: Ctx, configured: { transport: EmailTransport; from: string }, storeName: string, to: string, m: RenderedEmail, id: string) {
+  let failure: unknown = null;
   try {
     await deliver(configured.transport, { email: configured.from, name: storeName }, to, m, null);
-    await ctx.db.update(emails).set({ status: "SENT", sentDate: nowIso(), error: null }).where(eq(emails.id, id));
   } catch (err) {
-    await ctx.db.update(emails).set({ status: "FAILED", error: errorText(err) }).where(eq(emails.id, id));
+    failure = err ?? new Error("send failed");
   }
+  await ctx.db.update(emails).set(outcomeColumns(1, failure)).where(eq(emails.id, id));
 }

@@ -1,5 +1,6 @@
 import { lt } from "drizzle-orm";
 import { runAutomationSweeps } from "../automations/sweeps";
+import { retryDueEmails } from "../email/retries";
 import { oneTimeTokens } from "../identity/tables";
 import { openDb } from "../platform/db";
 import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
@@ -17,13 +18,13 @@ export interface SweepOptions {
 /**
  * The periodic sweeps (run by the sweeper's alarm every minute and by the cron trigger): re-send outbox rows that
  * did not reach the queue after their request, run the automations' sweeps (abandoned carts, due recovery emails),
- * re-enqueue overdue webhook deliveries, delete expired one-time tokens and stale rate-limit windows, and once an hour
+ * re-enqueue overdue webhook deliveries, hand failed or interrupted emails to the transport again, delete expired one-time tokens and stale rate-limit windows, and once an hour
  * delete the event bookkeeping past its retention (retention.ts). Each is idempotent, so running twice is harmless.
  */
 export async function runSweeps(
   env: Env,
   opts: SweepOptions = {},
-): Promise<{ reflushed: number; expiredTokens: number; automations: Record<string, number>; retentionDeleted: number }> {
+): Promise<{ reflushed: number; expiredTokens: number; automations: Record<string, number>; emailsRetried: number; retentionDeleted: number }> {
   const db = openDb(env.DB);
   const now = opts.now ?? new Date();
   const pending: Promise<unknown>[] = [];
@@ -31,11 +32,12 @@ export async function runSweeps(
   const reflushed = await flushPending(env, db);
   const automations = await runAutomationSweeps(env, db, now, waitUntil);
   automations.webhookDeliveriesRequeued = await requeueOverdueDeliveries(env, db, now);
+  const emailsRetried = await retryDueEmails(env, db, now);
   const [expired] = (await db.batch([
     db.delete(oneTimeTokens).where(lt(oneTimeTokens.expiresAt, now.toISOString())),
     rateLimitSweep(db),
   ])) as unknown as D1Result[];
   const retentionDeleted = retentionDue(now) ? await runRetention(db, now) : 0;
   await Promise.allSettled(pending);
-  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations, retentionDeleted };
+  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations, emailsRetried, retentionDeleted };
 }
