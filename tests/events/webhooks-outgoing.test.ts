@@ -128,6 +128,19 @@ describe("deliveries", () => {
     expect(delivery.event).toMatchObject({ type: EventType.productCreated, entityId: product.id, actor: { type: "APP", id: "owner" }, data: { productId: product.id } });
   });
 
+  it("disables the subscription once when its deliveries fail side by side", async () => {
+    const type = `test.out.${unique()}`;
+    const { subscription } = await subscribe({ eventTypes: [type] });
+    // One batch, two events: their deliveries run (and fail) at the same moments.
+    await queue([envelope(type), envelope(type)]);
+    await waitFor(async () => (await deliveriesOf(subscription.id, "?status=FAILED")).deliveries.length === 2, "both deliveries to fail", 20_000);
+    const sub = (await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription;
+    expect(sub).toMatchObject({ enabled: false, consecutiveFailures: 2 });
+    expect(sub.disabledReason).toMatch(/^Disabled after 2 deliveries in a row failed every attempt \(last: .+\)$/);
+    const tasks = (await merchant("GET", "/api/v1/tasks?status=OPEN&kind=WEBHOOK_DISABLED&limit=100")).body.tasks;
+    expect(tasks.filter((t: any) => t.entityId === subscription.id)).toHaveLength(1);
+  });
+
   it("logs every failed attempt, retries on the schedule, fails the delivery, and disables the subscription with a task", async () => {
     const type = `test.out.${unique()}`;
     const { subscription } = await subscribe({ eventTypes: [type] });

@@ -1,7 +1,7 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Statement } from "../events/outbox";
 import { nowIso, requireMerchant, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
+import { rawStatement, type Db } from "../platform/db";
 import { notFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { tasks } from "./tables";
@@ -17,12 +17,19 @@ export interface NewTask {
   dedupeKey: string;
 }
 
-/** The insert of a task, to put in the batch of the change that calls for it. */
-export function taskStatement(db: Db, t: NewTask): Statement {
-  return db
-    .insert(tasks)
-    .values({ id: newId(), kind: t.kind, title: t.title, description: t.description, entityId: t.entityId ?? null, dedupeKey: t.dedupeKey, status: "OPEN", createdDate: nowIso() })
-    .onConflictDoNothing();
+/**
+ * The insert of a task, to put in the batch of the change that calls for it. With `when`, only if that SQL condition
+ * holds when the statement runs (e.g. after an earlier statement of the same batch made the change).
+ */
+export function taskStatement(db: Db, t: NewTask, when?: SQL): Statement {
+  const row = { id: newId(), kind: t.kind, title: t.title, description: t.description, entityId: t.entityId ?? null, dedupeKey: t.dedupeKey, status: "OPEN" as const, createdDate: nowIso() };
+  if (!when) return db.insert(tasks).values(row).onConflictDoNothing();
+  return rawStatement(
+    db,
+    sql`INSERT INTO tasks (id, kind, title, description, entity_id, dedupe_key, status, created_date)
+      SELECT ${row.id}, ${row.kind}, ${row.title}, ${row.description}, ${row.entityId}, ${row.dedupeKey}, ${row.status}, ${row.createdDate}
+      WHERE ${when} ON CONFLICT DO NOTHING`,
+  );
 }
 
 export function taskShape(r: typeof tasks.$inferSelect) {

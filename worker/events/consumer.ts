@@ -98,18 +98,33 @@ export function processorsFor(type: string): Processor[] {
 export async function handleEventBatch(batch: MessageBatch<unknown>, env: Env, exec: ExecutionContext): Promise<void> {
   const db = openDb(env.DB);
   const deadLetters = batch.queue.endsWith("-dlq");
-  for (const message of batch.messages) {
+  const handle = async (message: Message<unknown>) => {
     try {
       if (deadLetters) await recordDead(db, message);
       else await handleMessage(db, env, exec, message);
       message.ack();
     } catch (err) {
-      if (err instanceof RetryScheduled) continue;
+      if (err instanceof RetryScheduled) return;
       // Recording the failure itself failed (D1 unavailable): let the queue redeliver.
       console.error("event consumer: could not handle or record message", message.id, err);
       message.retry({ delaySeconds: retryDelaySeconds(env, message.attempts) });
     }
-  }
+  };
+  // Events run one after another in the order they came (one cart's abandoned and recovered events stay in
+  // sequence). Jobs (outgoing deliveries) are independent of each other and of the events, so they run side by side:
+  // a receiver that takes its whole timeout does not hold up the rest of the batch.
+  const jobsHere = deadLetters ? [] : batch.messages.filter((m) => isJobMessage(m.body));
+  const inOrder = batch.messages.filter((m) => !jobsHere.includes(m));
+  await Promise.all([
+    (async () => {
+      for (const message of inOrder) await handle(message);
+    })(),
+    ...jobsHere.map(handle),
+  ]);
+}
+
+function isJobMessage(body: unknown): boolean {
+  return !envelopeSchema.safeParse(body).success && jobSchema.safeParse(body).success;
 }
 
 async function handleMessage(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>): Promise<void> {

@@ -227,9 +227,11 @@ const deliver: JobHandler = async (job, p) => {
     return;
   }
 
-  // The schedule ran out: the delivery failed. Enough failed deliveries in a row disable the subscription.
-  const failures = subscription.consecutiveFailures + 1;
+  // The schedule ran out: the delivery failed. Enough failed deliveries in a row disable the subscription. The count
+  // is judged in SQL after this batch's own increment, so deliveries to one subscription failing at the same
+  // moment (the consumer runs deliveries side by side) still disable it exactly when the count is reached.
   const disableAfter = numberVar(vars(p.env).WEBHOOK_DISABLE_AFTER, 3);
+  const reached = sql`(SELECT consecutive_failures FROM webhook_subscriptions WHERE id = ${subscription.id}) >= ${disableAfter}`;
   const statements: Statement[] = [
     log,
     db.update(webhookDeliveries).set({ status: "FAILED", nextAttemptAt: null, lastError: result.error, updatedDate: at }).where(eq(webhookDeliveries.id, delivery.id)),
@@ -237,23 +239,26 @@ const deliver: JobHandler = async (job, p) => {
       .update(webhookSubscriptions)
       .set({ consecutiveFailures: sql`${webhookSubscriptions.consecutiveFailures} + 1` })
       .where(eq(webhookSubscriptions.id, subscription.id)),
-  ];
-  if (failures >= disableAfter) {
-    const reason = `Disabled after ${failures} deliveries in a row failed every attempt (last: ${result.error})`;
-    statements.push(
-      db
-        .update(webhookSubscriptions)
-        .set({ enabled: false, disabledReason: reason, updatedDate: at })
-        .where(and(eq(webhookSubscriptions.id, subscription.id), eq(webhookSubscriptions.enabled, true))),
-      taskStatement(db, {
+    db
+      .update(webhookSubscriptions)
+      .set({
+        enabled: false,
+        disabledReason: sql`'Disabled after ' || ${webhookSubscriptions.consecutiveFailures} || ' deliveries in a row failed every attempt (last: ' || ${result.error ?? "unknown error"} || ')'`,
+        updatedDate: at,
+      })
+      .where(and(eq(webhookSubscriptions.id, subscription.id), eq(webhookSubscriptions.enabled, true), sql`${webhookSubscriptions.consecutiveFailures} >= ${disableAfter}`)),
+    taskStatement(
+      db,
+      {
         kind: "WEBHOOK_DISABLED",
         title: `Webhook to ${subscription.url} was disabled`,
-        description: `${reason}. Fix the receiver, enable the subscription again, then redeliver the failed deliveries.`,
+        description: `Its deliveries failed every attempt ${disableAfter} or more times in a row (last: ${result.error}). Fix the receiver, enable the subscription again, then redeliver the failed deliveries.`,
         entityId: subscription.id,
         dedupeKey: `webhook-disabled:${subscription.id}`,
-      }),
-    );
-  }
+      },
+      sql`${reached} AND (SELECT enabled FROM webhook_subscriptions WHERE id = ${subscription.id}) = 0`,
+    ),
+  ];
   await db.batch(statements as [Statement, ...Statement[]]);
 };
 
