@@ -78,6 +78,11 @@ describe("abandoned carts", () => {
     await deliver([event]);
     const record = await abandonedCheckoutOf(c.cartId);
     const abandonTime = Date.parse(event.data.abandonTime as string);
+    // The record's own domain event carries it as the API shows it (subscribers of abandoned_checkout_created); its
+    // link is on the shop's public address (the API answers on the address it was called at).
+    const sameLink = (r: { checkoutUrl: string }) => ({ ...r, checkoutUrl: expect.stringMatching(new RegExp(`/cart/recover/${r.checkoutUrl.split("/").pop()}$`)) });
+    const [createdEvent] = await outboxEvents(record.id, AutomationEventType.abandonedCheckoutCreated);
+    expect(createdEvent.data).toMatchObject({ entityFqdn: "wix.ecom.v1.abandoned_checkout", slug: "created", createdEvent: { entity: sameLink(record) } });
     expect(record).toMatchObject({ cartId: c.cartId, status: "ABANDONED", buyerInfo: { visitorId: c.visitor.visitorId, email: c.email }, subtotalPrice: { amount: "60.00" } });
     expect(record.checkoutUrl).toMatch(/\/cart\/recover\/[A-Za-z0-9_-]{20,}$/);
     expect(record.activities.map((a: any) => [a.type, a.details.step, a.details.dueDate])).toEqual([
@@ -128,6 +133,8 @@ describe("abandoned carts", () => {
     expect(Number(recovered.recoveredRevenue.amount)).toBeGreaterThanOrEqual(60);
     const [recoveredEvent] = await outboxEvents(c.cartId, AutomationEventType.cartRecovered);
     expect(recoveredEvent.data).toMatchObject({ cartId: c.cartId, creationTime: event.data.creationTime, abandonedTime: event.data.abandonTime, recoveredTime: expect.stringMatching(/^\d{4}-/) });
+    const [recordRecovered] = await outboxEvents(record.id, AutomationEventType.abandonedCheckoutRecovered);
+    expect(recordRecovered.data).toMatchObject({ entityFqdn: "wix.ecom.v1.abandoned_checkout", slug: "recovered", actionEvent: { body: { abandonedCheckout: sameLink(recovered) } } });
     const steps = await env.DB.prepare("SELECT step, status, reason FROM recovery_emails WHERE abandoned_checkout_id = ? ORDER BY step").bind(record.id).all();
     expect(steps.results).toEqual([
       { step: 1, status: "SENT", reason: null },
@@ -234,6 +241,7 @@ describe("abandoned carts", () => {
     expect(count!.n).toBe(1);
     const record = await abandonedCheckoutOf(c.cartId);
     expect(activityTypes(record)).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED"]);
+    expect(await outboxEvents(record.id, AutomationEventType.abandonedCheckoutCreated)).toHaveLength(1);
     const due = Date.parse(event.data.abandonTime as string) + HOUR + MINUTE;
     await Promise.all([sweepAt(due), sweepAt(due)]);
     await sweepAt(due);

@@ -27,6 +27,8 @@ let worker: RunningWorker;
 let server: Server;
 let receiverUrl: string;
 const received: Received[] = [];
+/** Requests to "/held…" being answered right now, and the most at once. */
+const inFlight = { now: 0, max: 0 };
 /** Status codes the receiver answers per path, one per request (then 200). */
 const script = new Map<string, number[]>();
 
@@ -37,6 +39,16 @@ beforeAll(async () => {
     req.on("end", () => {
       const path = req.url ?? "/";
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      // "/held…" paths answer after 300 ms, counting how many requests are in flight at once.
+      if (path.startsWith("/held")) {
+        inFlight.now += 1;
+        inFlight.max = Math.max(inFlight.max, inFlight.now);
+        setTimeout(() => {
+          inFlight.now -= 1;
+          res.writeHead(200).end("thanks");
+        }, 300);
+        return;
+      }
       // "/slow" answers its first request only after 3 s, past the 1 s attempt timeout.
       if (path === "/slow" && at("/slow").length === 1) {
         setTimeout(() => res.writeHead(200).end("too late"), 3000);
@@ -98,6 +110,15 @@ describe("outgoing webhooks to a local receiver", () => {
     const delivery = await waitFor(async () => (await call("GET", `/api/v1/webhook-subscriptions/${subscription.id}/deliveries?status=SUCCEEDED`)).body.deliveries[0], "SUCCEEDED");
     expect(delivery.attempts).toMatchObject([{ attempt: 1, succeeded: true, responseStatus: 200, responseExcerpt: "thanks", error: null }]);
     await call("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
+  });
+
+  it("makes one event's deliveries to several receivers side by side, not one after another", async () => {
+    const paths = ["/held-a", "/held-b", "/held-c"];
+    const subs = await Promise.all(paths.map((p) => subscribe(p)));
+    await createProduct("Fan-out tee");
+    await waitFor(() => paths.every((p) => at(p).length > 0) || null, "a delivery to each receiver");
+    expect(inFlight.max).toBeGreaterThanOrEqual(2);
+    for (const { subscription } of subs) await call("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
   });
 
   it("signs with the old and new secret for a day after a rotation", async () => {

@@ -5,7 +5,7 @@ import { cartShape, ecomMoney, type CartRow, type CartShape } from "../cart/shap
 import { carts, checkouts } from "../cart/tables";
 import { sendEmail } from "../email/send";
 import type { ProcessorContext } from "../events/consumer";
-import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
+import { flushEvents, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { identities } from "../identity/tables";
 import { orders } from "../orders/tables";
 import { isUniqueViolation } from "../platform/batch";
@@ -55,7 +55,12 @@ export function activityStatement(
   details: Record<string, unknown> = {},
   extra: { reason?: string | null; actorType?: (typeof abandonedCheckoutActivities.$inferInsert)["actorType"]; actorId?: string | null; at?: string } = {},
 ): Statement {
-  return db.insert(abandonedCheckoutActivities).values({
+  return db.insert(abandonedCheckoutActivities).values(activityRow(abandonedCheckoutId, type, details, extra));
+}
+
+/** The row activityStatement writes (for an event that shows it before it is read back). */
+function activityRow(abandonedCheckoutId: string, type: ActivityType, details: Record<string, unknown>, extra: Parameters<typeof activityStatement>[4] = {}): ActivityRow {
+  return {
     id: newId(),
     abandonedCheckoutId,
     type,
@@ -64,7 +69,7 @@ export function activityStatement(
     actorId: extra.actorId ?? null,
     details,
     createdDate: extra.at ?? nowIso(),
-  });
+  };
 }
 
 /** The same activity, written only if the statement just before it in the batch changed a row. */
@@ -282,32 +287,34 @@ export async function processCartAbandoned(event: EventEnvelope, data: CartAband
   }
 
   const id = newId();
-  statements.push(
-    db.insert(abandonedCheckouts).values({
-      id,
-      cartId: data.cartId,
-      checkoutId: data.checkoutId ?? null,
-      ownerKind,
-      ownerId,
-      status: "ABANDONED",
-      buyerInfo,
-      currency,
-      subtotal,
-      total,
-      lineItems: data.lineItems ?? [],
-      cartCreatedDate: data.creationTime.toISOString(),
-      abandonTime: abandonIso,
-      recoveryToken: randomToken(),
-      createdDate: now,
-      updatedDate: now,
-    }),
-  );
+  const row = {
+    id,
+    cartId: data.cartId,
+    checkoutId: data.checkoutId ?? null,
+    ownerKind,
+    ownerId,
+    status: "ABANDONED" as const,
+    buyerInfo,
+    currency,
+    subtotal,
+    total,
+    lineItems: data.lineItems ?? [],
+    cartCreatedDate: data.creationTime.toISOString(),
+    abandonTime: abandonIso,
+    recoveryToken: randomToken(),
+    createdDate: now,
+    updatedDate: now,
+  };
+  statements.push(db.insert(abandonedCheckouts).values(row));
+  const activities: ActivityRow[] = [];
+  const addActivity = (a: ActivityRow) => {
+    activities.push(a);
+    statements.push(db.insert(abandonedCheckoutActivities).values(a));
+  };
   settings.recoveryEmailDelaysMinutes.forEach((delayMinutes, i) => {
     const dueDate = new Date(data.abandonTime.getTime() + delayMinutes * 60_000).toISOString();
-    statements.push(
-      db.insert(recoveryEmails).values({ id: newId(), abandonedCheckoutId: id, step: i + 1, delayMinutes, dueDate, status: "SCHEDULED", updatedDate: now }),
-      activityStatement(db, id, "SCHEDULED", { step: i + 1, dueDate }),
-    );
+    statements.push(db.insert(recoveryEmails).values({ id: newId(), abandonedCheckoutId: id, step: i + 1, delayMinutes, dueDate, status: "SCHEDULED", updatedDate: now }));
+    addActivity(activityRow(id, "SCHEDULED", { step: i + 1, dueDate }));
   });
   if (settings.highValueCartTotal !== null && data.totals.total >= settings.highValueCartTotal) {
     const dedupeKey = `abandoned-cart:${id}`;
@@ -320,16 +327,24 @@ export async function processCartAbandoned(event: EventEnvelope, data: CartAband
         entityId: id,
         dedupeKey,
       }),
-      activityStatement(db, id, "TASK_CREATED", { dedupeKey, total: data.totals.total }),
     );
+    addActivity(activityRow(id, "TASK_CREATED", { dedupeKey, total: data.totals.total }));
   }
+  // The record's own domain event (abandonedCheckouts.onAbandonedCheckoutCreated), with the record as it is written.
+  const entity = abandonedCheckoutShape({ ...row, restoredCartId: null, recoveredDate: null, recoveredOrderId: null, recoveredTotal: null }, activities, p.ctx.origin);
+  const created = newEvent(p.ctx, AutomationEventType.abandonedCheckoutCreated, id, {
+    entityFqdn: "wix.ecom.v1.abandoned_checkout",
+    slug: "created",
+    createdEvent: { entity },
+  });
   try {
-    await db.batch([p.done(), ...statements]);
+    await db.batch([p.done(), ...statements, outboxInsert(db, created)]);
   } catch (err) {
     // The same event delivered twice at once: the other delivery made the record.
     if (isUniqueViolation(err, "abandoned_checkouts.cart_id")) return;
     throw err;
   }
+  p.ctx.waitUntil(flushEvents(p.env, db, [created]));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -349,13 +364,15 @@ export async function processCartCompleted(event: EventEnvelope, raw: Record<str
   const { db } = p;
   const cartId = event.entityId;
   const orderId = parsed.data.completedByOrderId;
-  const [[record], [order]] = await db.batch([
+  const open = and(eq(abandonedCheckouts.status, "ABANDONED"), sql`(${abandonedCheckouts.cartId} = ${cartId} OR ${abandonedCheckouts.restoredCartId} = ${cartId})`);
+  const [[record], [order], activities] = await db.batch([
+    db.select().from(abandonedCheckouts).where(open).orderBy(abandonedCheckouts.createdDate).limit(1),
+    db.select({ total: orders.total, purchasedDate: orders.purchasedDate }).from(orders).where(eq(orders.id, orderId)),
     db
       .select()
-      .from(abandonedCheckouts)
-      .where(and(eq(abandonedCheckouts.status, "ABANDONED"), sql`(${abandonedCheckouts.cartId} = ${cartId} OR ${abandonedCheckouts.restoredCartId} = ${cartId})`))
-      .limit(1),
-    db.select({ total: orders.total, purchasedDate: orders.purchasedDate }).from(orders).where(eq(orders.id, orderId)),
+      .from(abandonedCheckoutActivities)
+      .where(sql`${abandonedCheckoutActivities.abandonedCheckoutId} = (SELECT id FROM abandoned_checkouts WHERE ${open} ORDER BY created_date LIMIT 1)`)
+      .orderBy(abandonedCheckoutActivities.createdDate, sql`rowid`),
   ]);
   if (!record) return;
   const recoveredTime = order?.purchasedDate ?? event.eventTime;
@@ -369,19 +386,28 @@ export async function processCartCompleted(event: EventEnvelope, raw: Record<str
     ...(cartId !== record.cartId ? { restoredCartId: cartId } : {}),
   });
   const now = nowIso();
+  const change = { status: "RECOVERED" as const, recoveredDate: recoveredTime, recoveredOrderId: orderId, recoveredTotal: order?.total ?? null, updatedDate: now };
+  // And the record's own action event (abandonedCheckouts.onAbandonedCheckoutRecovered).
+  const recoveredRecord = newEvent(p.ctx, AutomationEventType.abandonedCheckoutRecovered, record.id, {
+    entityFqdn: "wix.ecom.v1.abandoned_checkout",
+    slug: "recovered",
+    actionEvent: { body: { abandonedCheckout: abandonedCheckoutShape({ ...record, ...change }, activities, p.ctx.origin) } },
+  });
   const results = (await db.batch([
     db
       .update(abandonedCheckouts)
-      .set({ status: "RECOVERED", recoveredDate: recoveredTime, recoveredOrderId: orderId, recoveredTotal: order?.total ?? null, updatedDate: now })
+      .set(change)
       .where(and(eq(abandonedCheckouts.id, record.id), eq(abandonedCheckouts.status, "ABANDONED"))),
     outboxInsertIfChanged(db, recovered),
+    // Written when the one before it was (changes() of that insert).
+    outboxInsertIfChanged(db, recoveredRecord),
     db
       .update(recoveryEmails)
       .set({ status: "CANCELED", reason: "RECOVERED", updatedDate: now })
       .where(and(eq(recoveryEmails.abandonedCheckoutId, record.id), eq(recoveryEmails.status, "SCHEDULED"))),
     p.done(),
   ])) as D1Result[];
-  if (results[1].meta.changes) p.ctx.waitUntil(flushEvents(p.env, db, [recovered]));
+  if (results[1].meta.changes) p.ctx.waitUntil(flushEvents(p.env, db, [recovered, recoveredRecord]));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

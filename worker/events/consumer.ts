@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { isUniqueViolation } from "../platform/batch";
 import { nowIso, systemCtx, type Ctx } from "../platform/context";
 import { openDb, type Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
@@ -55,8 +56,7 @@ export interface ProcessorContext {
 
 /** Whether a batch failed because its claimStep statement found the step already claimed. */
 export function isStepClaimed(err: unknown): boolean {
-  const text = err instanceof Error ? `${err.message} ${(err.cause as Error | undefined)?.message ?? ""}` : String(err);
-  return /UNIQUE constraint failed: processed_events\./.test(text);
+  return isUniqueViolation(err, "processed_events.");
 }
 
 export interface Processor<T = Record<string, unknown>> {
