@@ -304,6 +304,26 @@ describe("abandoned carts", () => {
     expect(await restoreAbandonedCart(ctx, token)).toEqual({ ok: false, reason: "ALREADY_RECOVERED" });
     expect(await restoreAbandonedCart(ctx, "not-a-real-token-at-all-xyz")).toEqual({ ok: false, reason: "NOT_FOUND" });
   });
+
+  it("a recovery link works for the store's recoveryLinkDays after abandonment (default 30)", async () => {
+    const c = await abandonedCandidate();
+    const { record } = await abandon(c);
+    const token = record.checkoutUrl.split("/").pop();
+    const other = await newVisitor();
+    const { ctx } = serviceCtx({ kind: "visitor", visitorId: other.visitorId, clientId: "test-client-id" });
+    const start = (await merchant("GET", "/api/v1/automation-settings")).body.settings;
+    expect(start.recoveryLinkDays).toBe(30);
+    // Abandoned ten days ago: too old for a 7-day link, fine for 30 days.
+    await env.DB.prepare("UPDATE abandoned_checkouts SET abandon_time = ? WHERE id = ?").bind(new Date(Date.now() - 10 * 24 * HOUR).toISOString(), record.id).run();
+    try {
+      expect((await merchant("PATCH", "/api/v1/automation-settings", { settings: { recoveryLinkDays: 7 } })).body.settings.recoveryLinkDays).toBe(7);
+      expect(await restoreAbandonedCart(ctx, token)).toEqual({ ok: false, reason: "EXPIRED" });
+      expect((await merchant("PATCH", "/api/v1/automation-settings", { settings: { recoveryLinkDays: 400 } })).status).toBe(400);
+    } finally {
+      await merchant("PATCH", "/api/v1/automation-settings", { settings: { recoveryLinkDays: start.recoveryLinkDays } });
+    }
+    expect(await restoreAbandonedCart(ctx, token)).toMatchObject({ ok: true, restored: 1 });
+  });
 });
 
 describe("abandoned-checkout API", () => {

@@ -15,7 +15,7 @@ import { ApiError, invalidArgument } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { formatMoney, toMajor, toMinor } from "../platform/money";
 import { AutomationEventType } from "./events";
-import { loadAutomationSettings } from "./settings";
+import { automationSettingsFrom, automationSettingsRead, loadAutomationSettings } from "./settings";
 import { abandonedCheckoutActivities, abandonedCheckouts, recoveryEmails, type ACTIVITY_TYPES } from "./tables";
 import { taskStatement } from "./tasks";
 
@@ -34,9 +34,6 @@ export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 /** Why a recovery email was not sent (the EMAIL_NOT_SENT activity's reason). */
 export type NotSentReason = "NO_EMAIL" | "UNSUBSCRIBED" | "CART_EMPTIED" | "ALREADY_RECOVERED" | "SEND_FAILED" | "SUPERSEDED";
-
-/** A recovery link works this long after abandonment. */
-const RECOVERY_LINK_DAYS = 30;
 
 /** Carts one sweep reports at most (the next sweep, a minute later, takes the rest). */
 const SWEEP_MAX_CARTS = 500;
@@ -551,10 +548,11 @@ export type RestoreOutcome =
 export async function restoreAbandonedCart(ctx: Ctx, token: string): Promise<RestoreOutcome> {
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return { ok: false, reason: "NOT_FOUND" };
   const owner = cartOwnerOf(ctx);
-  const [record] = await ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.recoveryToken, token));
+  const [[record], [stored]] = await ctx.db.batch([ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.recoveryToken, token)), automationSettingsRead(ctx.db)]);
   if (!record) return { ok: false, reason: "NOT_FOUND" };
   if (record.status === "RECOVERED") return { ok: false, reason: "ALREADY_RECOVERED" };
-  if (Date.now() - Date.parse(record.abandonTime) > RECOVERY_LINK_DAYS * 24 * 3600_000) return { ok: false, reason: "EXPIRED" };
+  const { recoveryLinkDays } = automationSettingsFrom(stored?.value);
+  if (Date.now() - Date.parse(record.abandonTime) > recoveryLinkDays * 24 * 3600_000) return { ok: false, reason: "EXPIRED" };
   const source: CartOwner = { kind: record.ownerKind, id: record.ownerId };
   const loaded = await loadCarts(ctx, ownerKey(source) === ownerKey(owner) ? [owner] : [owner, source], []);
   const mine = loaded.states.get(ownerKey(owner))!;

@@ -19,6 +19,8 @@ export interface AutomationSettings {
   highValueCartTotal: number | null;
   /** A tracked variant whose quantity falls below this gets a LOW_STOCK task; null: never. */
   lowStockThreshold: number | null;
+  /** A recovery link restores the cart for this many days after abandonment. */
+  recoveryLinkDays: number;
 }
 
 export const DEFAULT_AUTOMATION_SETTINGS: AutomationSettings = {
@@ -27,6 +29,7 @@ export const DEFAULT_AUTOMATION_SETTINGS: AutomationSettings = {
   recoveryEmailDelaysMinutes: [60, 24 * 60, 72 * 60],
   highValueCartTotal: 200,
   lowStockThreshold: 5,
+  recoveryLinkDays: 30,
 };
 
 const MINUTES_IN_30_DAYS = 30 * 24 * 60;
@@ -43,6 +46,7 @@ export const automationSettingsPatch = z
       .optional(),
     highValueCartTotal: z.number().min(0).max(1_000_000_000).nullable().optional(),
     lowStockThreshold: z.number().int().min(0).max(1_000_000).nullable().optional(),
+    recoveryLinkDays: z.number().int().min(1).max(365).optional(),
   })
   .strict();
 
@@ -55,9 +59,12 @@ export function automationSettingsFrom(value: unknown): AutomationSettings {
   return { ...DEFAULT_AUTOMATION_SETTINGS, ...Object.fromEntries(Object.entries(stored).filter(([, v]) => v !== undefined)) };
 }
 
+/** The read of the stored settings, to put in a caller's batch (then automationSettingsFrom(row?.value)). */
+export const automationSettingsRead = (db: Db) => db.select({ value: settings.value }).from(settings).where(eq(settings.key, AUTOMATION_SETTINGS_KEY));
+
 /** The settings, for the automations themselves (no caller check). */
 export async function loadAutomationSettings(db: Db): Promise<AutomationSettings> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, AUTOMATION_SETTINGS_KEY));
+  const [row] = await automationSettingsRead(db);
   return automationSettingsFrom(row?.value);
 }
 
