@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
-import { accessTokenAuth } from "../worker/identity/api-keys";
+import { accessTokenAuth, tokenAuth } from "../worker/identity/api-keys";
 import { defaultClientId } from "../worker/identity/clients";
-import { identities } from "../worker/identity/tables";
 import { issueAccessToken, issueTokens, readRefreshToken, REFRESH_TOKEN_TTL_SECONDS, type TokenResponse } from "../worker/identity/tokens";
 import type { Auth } from "../worker/platform/context";
 import type { Db } from "../worker/platform/db";
@@ -112,15 +110,9 @@ async function mintVisitor(env: Env): Promise<PageSession> {
 async function renew(env: Env, db: Db, refreshToken: string): Promise<PageSession | null> {
   const record = await readRefreshToken(env, refreshToken);
   if (!record) return null;
-  let auth: Auth;
-  if (record.role === "member" && record.identityId) {
-    // A blocked or deleted member's refresh token no longer renews (the same rule the API applies to their access tokens).
-    const [identity] = await db.select({ role: identities.role, status: identities.status }).from(identities).where(eq(identities.id, record.identityId));
-    if (!identity || identity.status === "BLOCKED" || identity.status === "DELETED") return null;
-    auth = { kind: "member", identityId: record.identityId, visitorId: record.visitorId, clientId: record.clientId, role: identity.role };
-  } else {
-    auth = { kind: "visitor", visitorId: record.visitorId, clientId: record.clientId };
-  }
+  // A blocked or deleted member's refresh token no longer renews (the same rule the API applies to their access tokens).
+  const auth = await tokenAuth(db, record);
+  if (!auth) return null;
   // A session a login replaced answers stragglers as itself, but never goes back into the browser's cookie.
   if (record.superseded) return { auth, tokens: null, setCookie: null };
   const { role, clientId, visitorId, identityId, hash } = record;

@@ -1,7 +1,5 @@
-import { inArray } from "drizzle-orm";
 import { z } from "zod";
-import { loadProduct } from "../catalog/products";
-import { products } from "../catalog/tables";
+import { loadProduct, productNames } from "../catalog/products";
 import { isStepClaimed, PermanentFailure, type ProcessorContext } from "../events/consumer";
 import type { EventEnvelope, Statement } from "../events/outbox";
 import { decrementInventory, incrementInventory, readStockAvailability, updateInventoryItem } from "../orders/inventory";
@@ -92,9 +90,7 @@ export async function lowStockTasks(db: Db, refs: { productId: string; variantId
   const stock = await readStockAvailability(db, refs);
   const low = stock.filter((s) => s.exists && s.trackQuantity && (s.quantity ?? 0) < settings.lowStockThreshold!);
   if (!low.length) return [];
-  const names = new Map(
-    (await db.select({ id: products.id, name: products.name }).from(products).where(inArray(products.id, [...new Set(low.map((s) => s.productId))]))).map((r) => [r.id, r.name]),
-  );
+  const names = await productNames(db, low.map((s) => s.productId));
   return low.map((s) =>
     taskStatement(db, {
       kind: "LOW_STOCK",

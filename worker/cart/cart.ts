@@ -7,6 +7,7 @@ import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelo
 import { identities } from "../identity/tables";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";
 import { isMerchant, nowIso, type Ctx } from "../platform/context";
+import type { Db } from "../platform/db";
 import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { toMinor } from "../platform/money";
@@ -1214,4 +1215,20 @@ export async function createCheckoutFrom(
     // What it was priced from, when that was the preloaded read (a retry re-read the cart without the rules).
     return { checkoutId, row, inputs: pricing ? { products: loaded.products, pricing } : null };
   });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reads for other domains' batches (the automations read a cart's state and contact alongside their own rows)
+
+/** A cart's owner, currency and status. */
+export function cartSummaryRead(db: Db, cartId: string) {
+  return db.select({ ownerKind: carts.ownerKind, ownerId: carts.ownerId, currency: carts.currency, status: carts.status }).from(carts).where(eq(carts.id, cartId));
+}
+
+/** The buyer email given at checkout: of a checkout, or of a cart's current checkout. */
+export function checkoutEmailRead(db: Db, of: { checkoutId: string } | { cartId: string }) {
+  const email = sql<string | null>`json_extract(${checkouts.buyerInfo}, '$.email')`;
+  return "checkoutId" in of
+    ? db.select({ email }).from(checkouts).where(eq(checkouts.id, of.checkoutId))
+    : db.select({ email }).from(checkouts).where(sql`${checkouts.id} = (SELECT checkout_id FROM carts WHERE id = ${of.cartId})`);
 }

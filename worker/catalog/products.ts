@@ -959,3 +959,10 @@ export async function removeProductField(ctx: Ctx, id: string, field: "brand" | 
 }
 
 export type { ProductRow };
+
+/** Product names by id (ids that match nothing are left out), e.g. for a merchant task's title. */
+export async function productNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.select({ id: products.id, name: products.name }).from(products).where(sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -1,7 +1,6 @@
-import { lt } from "drizzle-orm";
 import { runAutomationSweeps } from "../automations/sweeps";
 import { retryDueEmails } from "../email/retries";
-import { oneTimeTokens } from "../identity/tables";
+import { expiredOneTimeTokensDelete } from "../identity/one-time";
 import { openDb } from "../platform/db";
 import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
 import { flushPending } from "./outbox";
@@ -34,7 +33,7 @@ export async function runSweeps(
   automations.webhookDeliveriesRequeued = await requeueOverdueDeliveries(env, db, now);
   const emailsRetried = await retryDueEmails(env, db, now);
   const [expired] = (await db.batch([
-    db.delete(oneTimeTokens).where(lt(oneTimeTokens.expiresAt, now.toISOString())),
+    expiredOneTimeTokensDelete(db, now),
     rateLimitSweep(db),
   ])) as unknown as D1Result[];
   const retentionDeleted = retentionDue(now) ? await runRetention(db, now) : 0;

@@ -4,7 +4,7 @@ import type { Db } from "../platform/db";
 import { unauthenticated } from "../platform/errors";
 import { sha256Hex } from "../platform/ids";
 import { identities, apiKeys } from "./tables";
-import { readAccessToken } from "./tokens";
+import { readAccessToken, type TokenRecord } from "./tokens";
 
 /** The id events and logs use for the owner key that comes from configuration (OWNER_API_KEY). */
 export const OWNER_KEY_ID = "owner";
@@ -34,7 +34,14 @@ async function apiKeyAuth(env: Env, db: Db, candidate: string): Promise<Auth | n
 /** A visitor's or member's auth from an access token, or null. Staff roles are read from D1 so a demotion applies at once. */
 export async function accessTokenAuth(env: Env, db: Db, token: string): Promise<Auth | null> {
   const record = await readAccessToken(env, token);
-  if (!record) return null;
+  return record ? tokenAuth(db, record) : null;
+}
+
+/**
+ * Who a token record (access or refresh) stands for: a visitor, or a member with their current role. A blocked or
+ * deleted member's tokens stand for no one.
+ */
+export async function tokenAuth(db: Db, record: Pick<TokenRecord, "role" | "identityId" | "visitorId" | "clientId">): Promise<Auth | null> {
   if (record.role === "member" && record.identityId) {
     const [identity] = await db.select({ role: identities.role, status: identities.status }).from(identities).where(eq(identities.id, record.identityId));
     if (!identity || identity.status === "BLOCKED" || identity.status === "DELETED") return null;

@@ -735,3 +735,8 @@ function parseProfile(input: Record<string, unknown>) {
   if (result.success) return result.data;
   throw invalidArgument(violationsFrom(result.error, input, "profile"));
 }
+
+/** The read of a member's email and profile, for another domain's batch (e.g. whom an abandoned-cart email greets). */
+export function memberContactRead(db: Db, identityId: string) {
+  return db.select({ email: identities.email, profile: identities.profile }).from(identities).where(eq(identities.id, identityId));
+}

@@ -103,3 +103,8 @@ export async function putOneTime(db: Db, kind: OneTimeKind, key: string, ttlSeco
 export async function discardOneTime(db: Db, kind: OneTimeKind, token: string) {
   return { statement: db.delete(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`))) };
 }
+
+/** The sweep's delete of one-time tokens expired by `now`. */
+export function expiredOneTimeTokensDelete(db: Db, now: Date) {
+  return db.delete(oneTimeTokens).where(sql`${oneTimeTokens.expiresAt} < ${now.toISOString()}`);
+}

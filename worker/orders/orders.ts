@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "../events/outbox";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
 import { actorOf, isMerchant, nowIso, requireMerchant, type Ctx } from "../platform/context";
+import type { Db } from "../platform/db";
 import { ApiError, badField, notFound, unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { compileQuery, type FieldMap } from "../platform/query";
@@ -301,4 +302,9 @@ export async function listOwnOrders(ctx: Ctx, limit = 20) {
     .orderBy(desc(orders.purchasedDate))
     .limit(limit);
   return (await loadOrders(ctx, rows.map((r) => r.id))).map(orderShape);
+}
+
+/** An order's total and purchase date, for another domain's batch (the recovered revenue of an abandoned cart). */
+export function orderTotalRead(db: Db, orderId: string) {
+  return db.select({ total: orders.total, purchasedDate: orders.purchasedDate }).from(orders).where(eq(orders.id, orderId));
 }
