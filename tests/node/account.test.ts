@@ -130,6 +130,8 @@ describe("member pages", () => {
       await page.getByRole("link", { name: "See it in your orders" }).click();
       await page.waitForURL(/\/account\/orders\/[^/]+$/);
       await expect.poll(() => page.locator("h1").textContent()).toBe(`Order ${number}`);
+      // One section is the current one: ORDERS, for an order's page.
+      await expect(page.locator("nav[aria-label='Account sections'] a[aria-current='page']").allTextContents()).resolves.toEqual(["Orders"]);
       await expect(page.locator(".summary-lines").textContent()).resolves.toContain(s.plain.name);
       await expectAccessible(page, "account order");
       await page.getByRole("link", { name: "All orders" }).click();

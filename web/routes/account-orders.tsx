@@ -3,6 +3,7 @@ import { requireMember } from "../components/account/account.server";
 import { ownOrders } from "../components/account/order.server";
 import { dateText, StatusBadge } from "../components/account/order-view";
 import { privateHeaders } from "../components/checkout/form.server";
+import { SECTION_HOLDINGS, type AccountSection } from "../components/account/sections";
 import type { Route } from "./+types/account-orders";
 
 export function meta() {
@@ -11,20 +12,24 @@ export function meta() {
 
 export const headers = () => privateHeaders;
 
-/** ORDERS: the member's orders, newest first, with their statuses. */
+/**
+ * ORDERS: the member's orders, newest first, with their statuses. SUBSCRIPTIONS, BOOKINGS and EVENTS
+ * (`?section=…`) list the orders holding such items.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireMember(context.services, request);
-  return { orders: await ownOrders(context.services) };
+  const section = SECTION_HOLDINGS[new URL(request.url).searchParams.get("section") as AccountSection];
+  return { title: section?.title ?? "Orders", orders: await ownOrders(context.services, section?.holding) };
 }
 
 export default function AccountOrders({ loaderData }: Route.ComponentProps) {
-  const { orders } = loaderData;
+  const { title, orders } = loaderData;
   return (
     <>
-      <h1>Orders</h1>
+      <h1>{title}</h1>
       {orders.length === 0 ? (
         <div className="empty-state">
-          <p>You have no orders yet.</p>
+          <p>{title === "Orders" ? "You have no orders yet." : `You have no ${title.toLowerCase()} yet.`}</p>
           <p>
             <Link to="/" className="button primary">
               Start shopping

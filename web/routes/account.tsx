@@ -1,4 +1,4 @@
-import { NavLink, Outlet, redirect } from "react-router";
+import { Link, Outlet, redirect, useLocation } from "react-router";
 import { getOwnIdentity } from "../../worker/identity/members";
 import { listOwnOrders } from "../../worker/orders/orders";
 import { accountSections, holdings } from "../components/account/sections";
@@ -20,8 +20,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { name: p.firstName ?? null, email: identity.email.address, sections: accountSections(holdings(orders)) };
 }
 
+/**
+ * Whether a section link is the page shown: the same section (its `?section=`) on the same path, or an order's page
+ * under ORDERS. (NavLink ignores the query, so ORDERS and BOOKINGS would both claim /account/orders?section=BOOKINGS.)
+ */
+function isCurrent(to: string, at: { pathname: string; search: string }): boolean {
+  const target = new URL(to, "https://x.invalid");
+  const section = new URLSearchParams(at.search).get("section");
+  if (target.searchParams.get("section") !== section) return false;
+  return at.pathname === target.pathname || (target.pathname === "/account/orders" && !section && at.pathname.startsWith("/account/orders/"));
+}
+
 export default function AccountLayout({ loaderData }: Route.ComponentProps) {
   const { name, email, sections } = loaderData;
+  const location = useLocation();
   return (
     <main className="page commerce-page account" id="main">
       <header className="account-head">
@@ -35,9 +47,9 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
           <ul>
             {sections.map((s) => (
               <li key={s.section}>
-                <NavLink to={s.to} end={s.to === "/account"}>
+                <Link to={s.to} aria-current={isCurrent(s.to, location) ? "page" : undefined}>
                   {s.label}
-                </NavLink>
+                </Link>
               </li>
             ))}
           </ul>

@@ -5,6 +5,7 @@ import { ApiError } from "../../../worker/platform/errors";
 import { countryName } from "../checkout/form.server";
 import type { SummaryLine } from "../checkout/view";
 import type { OrderListItem, OrderView } from "./order-view";
+import { orderHolds, type Holding } from "./sections";
 
 /** Orders as the confirmation and account pages show them (display strings), read through the orders service. */
 
@@ -80,9 +81,9 @@ export async function ownOrder(ctx: Ctx, id: string): Promise<OrderView | null> 
   }
 }
 
-/** The member's orders, newest first. */
-export async function ownOrders(ctx: Ctx): Promise<OrderListItem[]> {
-  const orders = await listOwnOrders(ctx, 50);
+/** The member's orders, newest first; with `holding`, only those holding that kind of item. */
+export async function ownOrders(ctx: Ctx, holding?: Holding): Promise<OrderListItem[]> {
+  const orders = (await listOwnOrders(ctx, 50)).filter((o) => !holding || orderHolds(o, holding));
   return orders.map((o) => {
     const v = orderView(o);
     return { id: v.id, number: v.number, placed: v.placed, status: v.status, paymentStatus: v.paymentStatus, fulfillmentStatus: v.fulfillmentStatus, total: v.totals.total, items: v.lines.reduce((n, l) => n + l.quantity, 0) };

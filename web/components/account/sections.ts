@@ -19,26 +19,48 @@ export interface SectionLink {
   to: string;
 }
 
+/** The kinds of item that give a member a section of their own: the orders that hold them, listed under it. */
+export type Holding = "subscriptions" | "bookings" | "events";
+
+/** The sections listing the orders that hold one kind of item (/account/orders?section=…). */
+export const SECTION_HOLDINGS: Partial<Record<AccountSection, { holding: Holding; title: string }>> = {
+  SUBSCRIPTIONS: { holding: "subscriptions", title: "Subscriptions" },
+  BOOKINGS: { holding: "bookings", title: "Bookings" },
+  EVENTS: { holding: "events", title: "Events" },
+};
+
 const ALL: SectionLink[] = [
   { section: "ACCOUNT_INFO", label: "Account info", to: "/account" },
   { section: "ORDERS", label: "Orders", to: "/account/orders" },
-  { section: "SUBSCRIPTIONS", label: "Subscriptions", to: "/account/orders" },
-  { section: "BOOKINGS", label: "Bookings", to: "/account/orders" },
-  { section: "EVENTS", label: "Events", to: "/account/orders" },
+  { section: "SUBSCRIPTIONS", label: "Subscriptions", to: "/account/orders?section=SUBSCRIPTIONS" },
+  { section: "BOOKINGS", label: "Bookings", to: "/account/orders?section=BOOKINGS" },
+  { section: "EVENTS", label: "Events", to: "/account/orders?section=EVENTS" },
 ];
 
+type HoldingLine = { subscriptionOptionInfo?: unknown; itemType?: { preset?: string }; catalogReference?: { appId?: string } };
+
+/** Whether an order holds that kind of item. */
+export function orderHolds(order: OrderShape, holding: Holding): boolean {
+  return (order.lineItems as HoldingLine[]).some((l) =>
+    holding === "subscriptions"
+      ? !!l.subscriptionOptionInfo
+      : holding === "bookings"
+        ? l.itemType?.preset === "SERVICE" || l.catalogReference?.appId === BOOKINGS_APP_ID
+        : l.catalogReference?.appId === EVENTS_APP_ID,
+  );
+}
+
 /** What the member has, as far as the sections care. */
-export function holdings(orders: OrderShape[]): { subscriptions: boolean; bookings: boolean; events: boolean } {
-  const lines = orders.flatMap((o) => o.lineItems as { subscriptionOptionInfo?: unknown; itemType?: { preset?: string }; catalogReference?: { appId?: string } }[]);
+export function holdings(orders: OrderShape[]): Record<Holding, boolean> {
   return {
-    subscriptions: lines.some((l) => !!l.subscriptionOptionInfo),
-    bookings: lines.some((l) => l.itemType?.preset === "SERVICE" || l.catalogReference?.appId === BOOKINGS_APP_ID),
-    events: lines.some((l) => l.catalogReference?.appId === EVENTS_APP_ID),
+    subscriptions: orders.some((o) => orderHolds(o, "subscriptions")),
+    bookings: orders.some((o) => orderHolds(o, "bookings")),
+    events: orders.some((o) => orderHolds(o, "events")),
   };
 }
 
 /** The sections to show, in order. */
-export function accountSections(has: { subscriptions: boolean; bookings: boolean; events: boolean }): SectionLink[] {
+export function accountSections(has: Record<Holding, boolean>): SectionLink[] {
   const shown: Record<AccountSection, boolean> = {
     ACCOUNT_INFO: true,
     ORDERS: true,
