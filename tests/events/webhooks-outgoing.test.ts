@@ -128,7 +128,7 @@ describe("deliveries", () => {
     expect(delivery.event).toMatchObject({ type: EventType.productCreated, entityId: product.id, actor: { type: "APP", id: "owner" }, data: { productId: product.id } });
   });
 
-  it("disables the subscription once when its deliveries fail side by side", async () => {
+  it("disables the subscription once when its deliveries fail side by side", { timeout: 60_000 }, async () => {
     const type = `test.out.${unique()}`;
     const { subscription } = await subscribe({ eventTypes: [type] });
     // One batch, two events: their deliveries run (and fail) at the same moments.
@@ -141,7 +141,7 @@ describe("deliveries", () => {
     expect(tasks.filter((t: any) => t.entityId === subscription.id)).toHaveLength(1);
   });
 
-  it("logs every failed attempt, retries on the schedule, fails the delivery, and disables the subscription with a task", async () => {
+  it("logs every failed attempt, retries on the schedule, fails the delivery, and disables the subscription with a task", { timeout: 60_000 }, async () => {
     const type = `test.out.${unique()}`;
     const { subscription } = await subscribe({ eventTypes: [type] });
     const [e1, e2] = [envelope(type), envelope(type)];
