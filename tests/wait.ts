@@ -2,7 +2,7 @@
  * Polls `check` until it gives a truthy value (returned) or `ms` pass (throws, naming `what`): for work the Worker
  * does in the background (queue consumers, sweeps, waitUntil). Usable from the workerd and the Node suites alike.
  */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, ms = 15_000, everyMs = 100): Promise<NonNullable<T>> {
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, ms = 25_000, everyMs = 100): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -133,7 +133,7 @@ describe("deliveries", () => {
     const { subscription } = await subscribe({ eventTypes: [type] });
     // One batch, two events: their deliveries run (and fail) at the same moments.
     await queue([envelope(type), envelope(type)]);
-    await waitFor(async () => (await deliveriesOf(subscription.id, "?status=FAILED")).deliveries.length === 2, "both deliveries to fail", 20_000);
+    await waitFor(async () => (await deliveriesOf(subscription.id, "?status=FAILED")).deliveries.length === 2, "both deliveries to fail", 40_000);
     const sub = (await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription;
     expect(sub).toMatchObject({ enabled: false, consecutiveFailures: 2 });
     expect(sub.disabledReason).toMatch(/^Disabled after 2 deliveries in a row failed every attempt \(last: .+\)$/);
@@ -141,13 +141,13 @@ describe("deliveries", () => {
     expect(tasks.filter((t: any) => t.entityId === subscription.id)).toHaveLength(1);
   });
 
-  it("logs every failed attempt, retries on the schedule, fails the delivery, and disables the subscription with a task", { timeout: 60_000 }, async () => {
+  it("logs every failed attempt, retries on the schedule, fails the delivery, and disables the subscription with a task", { timeout: 90_000 }, async () => {
     const type = `test.out.${unique()}`;
     const { subscription } = await subscribe({ eventTypes: [type] });
     const [e1, e2] = [envelope(type), envelope(type)];
     await queue([e1]);
     // The real queue runs the job: 3 attempts (now, +1 s, +1 s), each refused, then FAILED.
-    const failed = await waitFor(async () => (await deliveriesOf(subscription.id, "?status=FAILED")).deliveries[0], "the first delivery to fail", 15_000);
+    const failed = await waitFor(async () => (await deliveriesOf(subscription.id, "?status=FAILED")).deliveries[0], "the first delivery to fail", 25_000);
     expect(failed.attemptCount).toBe(3);
     expect(failed.attempts.map((a: any) => a.attempt)).toEqual([1, 2, 3]);
     for (const a of failed.attempts) {
@@ -162,7 +162,7 @@ describe("deliveries", () => {
 
     // A second delivery failing every attempt disables it (WEBHOOK_DISABLE_AFTER=2) and tells the merchant.
     await queue([e2]);
-    await waitFor(async () => !(await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription.enabled, "the subscription to be disabled", 15_000);
+    await waitFor(async () => !(await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription.enabled, "the subscription to be disabled", 25_000);
     sub = (await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription;
     expect(sub.disabledReason).toMatch(/2 deliveries in a row failed/);
     const tasks = (await merchant("GET", "/api/v1/tasks?status=OPEN&kind=WEBHOOK_DISABLED")).body.tasks;
@@ -187,7 +187,7 @@ describe("deliveries", () => {
         return d.status === "FAILED" && d.attemptCount === 6 ? d : null;
       },
       "the redelivery to run its schedule",
-      15_000,
+      25_000,
     );
     expect(again.attempts.map((a: any) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
   });
