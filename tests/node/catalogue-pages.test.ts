@@ -527,7 +527,7 @@ describe("accessibility and looks", () => {
     ["not-found", "/no-such-page"],
   ] as const;
 
-  it("axe-core finds no violations on home, shop, a collection, search, a product and the 404 page; screenshots at 375 and 1280 px", { timeout: 90_000 }, async (ctx) => {
+  it("axe-core finds no violations on home, shop, a collection, search, a product and the 404 page; screenshots at 375 and 1280 px", async (ctx) => {
     skipWithoutChromium(ctx);
     for (const width of [375, 1280]) {
       const { page, context, problems } = await open({ width });
