@@ -7,6 +7,8 @@ import { unsubscribe } from "../../worker/email/send";
 import { api, createProduct, merchant, unique } from "../helpers";
 import { cartCalls, item, newVisitor } from "../cart/cart-fixtures";
 import { fillCheckout, placeOrder } from "../orders/order-fixtures";
+import { runSweeps } from "../../worker/events/sweeps";
+import type { EmailTransport } from "../../worker/email/send";
 import { HOUR, MINUTE, abandonedCheckoutOf, cartRow, deliver, emailsTo, outboxEvents, serviceCtx, setCartEmail, sweepAt } from "./fixtures";
 
 /**
@@ -218,6 +220,41 @@ describe("abandoned carts", () => {
       ["EMAIL_NOT_SENT", "SUPERSEDED", 2],
       ["EMAIL_SENT", null, 3],
     ]);
+  });
+
+  it("a recovery email the transport refused is retried by the email sweep, then recorded as sent", async () => {
+    const c = await abandonedCandidate();
+    const { record, abandonTime } = await abandon(c);
+    const calls: string[] = [];
+    let refuse = true;
+    const transport: EmailTransport = {
+      send: async (m) => {
+        if (m.to !== c.email) return;
+        calls.push(m.subject);
+        if (refuse) throw new Error("451 try again later");
+      },
+    };
+    const withMail = { ...env, SEND_EMAIL: transport, EMAIL_FROM: "shop@shop.test" } as Env;
+    const at = abandonTime + HOUR + MINUTE;
+    await runSweeps(withMail, { now: new Date(at) });
+    const step = () => env.DB.prepare("SELECT status, reason, email_id FROM recovery_emails WHERE abandoned_checkout_id = ? AND step = 1").bind(record.id).first<Record<string, any>>();
+    expect(await step()).toMatchObject({ status: "SENDING", email_id: expect.any(String) });
+    expect(activityTypes(await abandonedCheckoutOf(c.cartId))).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED"]);
+
+    // The same sweep already tried again (the test's clock is far past the 5-minute retry) and was refused; the next
+    // retry is 15 minutes after that. The transport is back by then: the email sweep hands it over, and the next
+    // sweep records it as sent.
+    expect(calls).toHaveLength(2);
+    refuse = false;
+    await runSweeps(withMail, { now: new Date(at + 10 * MINUTE) });
+    expect(calls).toHaveLength(2);
+    await runSweeps(withMail, { now: new Date(at + 16 * MINUTE) });
+    await runSweeps(withMail, { now: new Date(at + 17 * MINUTE) });
+    expect(await step()).toMatchObject({ status: "SENT", reason: null });
+    expect(calls).toHaveLength(3);
+    const after = await abandonedCheckoutOf(c.cartId);
+    expect(activityTypes(after)).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED", "EMAIL_SENT"]);
+    expect(after.activities[3].details).toMatchObject({ step: 1, to: c.email });
   });
 
   it("opens a merchant task for a high-value cart", async () => {

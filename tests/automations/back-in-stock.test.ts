@@ -2,7 +2,9 @@ import { env, SELF } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi, afterEach } from "vitest";
 import { AutomationEventType } from "../../worker/automations/events";
-import { unsubscribe } from "../../worker/email/send";
+import { notifyRequests, requestsForVariants } from "../../worker/automations/back-in-stock";
+import { unsubscribe, type EmailTransport } from "../../worker/email/send";
+import { runSweeps } from "../../worker/events/sweeps";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { api, getQuery, merchant, unique } from "../helpers";
 import { newVisitor } from "../cart/cart-fixtures";
@@ -187,6 +189,40 @@ describe("back-in-stock requests", () => {
     let last = 0;
     for (let i = 0; i < 21; i++) last = (await ask(email, i % 2 ? p.id : variants.id, i % 2 ? undefined : variantOf(variants, "S").id)).status;
     expect(last).toBe(429);
+  });
+});
+
+describe("back-in-stock emails the transport refused at first", () => {
+  it("stay PROCESSING while the email sweep retries, then end NOTIFICATION_SENT (or FAILED when the retries run out)", async () => {
+    const p = await trackedProduct(0, { priceData: { price: 12 } });
+    const [lucky, unlucky] = [`retry-ok-${unique()}@example.com`, `retry-bad-${unique()}@example.com`];
+    const ids = [];
+    for (const email of [lucky, unlucky]) {
+      const created = await ask(email, p.id);
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      ids.push(created.body.request.id);
+    }
+    const refused = new Set([lucky, unlucky]);
+    const transport: EmailTransport = {
+      send: async (m) => {
+        if (refused.has(m.to)) throw new Error("451 try again later");
+      },
+    };
+    const withMail = { SEND_EMAIL: transport, EMAIL_FROM: "shop@shop.test" };
+    const { ctx, settled } = serviceCtx({ kind: "apiKey", keyId: "test", role: "OWNER" }, withMail);
+    expect(await notifyRequests(ctx, requestsForVariants(p.id, [DEFAULT_VARIANT_ID]), `test:${unique()}`)).toEqual({ sent: 0, failed: 0 });
+    await settled();
+    for (const id of ids) expect(await requestRow(id)).toMatchObject({ status: "PROCESSING", email_id: expect.any(String) });
+
+    // The transport takes the first address again; the other keeps failing until its retries run out.
+    refused.delete(lucky);
+    const sweepEnv = { ...env, ...withMail } as Env;
+    let at = Date.now();
+    for (let i = 0; i < 6; i++) await runSweeps(sweepEnv, { now: new Date((at += 200 * 60_000)) });
+    expect(await requestRow(ids[0])).toMatchObject({ status: "NOTIFICATION_SENT", auto_notified: 1 });
+    expect(await requestRow(ids[1])).toMatchObject({ status: "FAILED", reason: "SEND_FAILED: 451 try again later" });
+    const events = await outboxEvents(ids[0], AutomationEventType.backInStockUpdated);
+    expect((events.at(-1)!.data as any).updatedEvent.currentEntity.status).toBe("NOTIFICATION_SENT");
   });
 });
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { addToCurrentCart, cartOwnerOf, cartSummaryRead, checkoutEmailRead, loadCarts, ownerKey, resolveAll, totalsFor, type CartOwner } from "../cart/cart";
 import { cartShape, ecomMoney, type CartRow, type CartShape } from "../cart/shapes";
-import { sendEmail } from "../email/send";
+import { emailOutcomes, sendEmail } from "../email/send";
 import type { ProcessorContext } from "../events/consumer";
 import { flushEvents, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { memberContactRead } from "../identity/members";
@@ -510,6 +510,14 @@ async function settleRecoveryEmail(ctx: Ctx, row: DueRow, now: Date): Promise<bo
     { idempotencyKey: `recovery-email:${row.id}`, marketing: true, awaitDelivery: true },
   );
   if (result.status === "SUPPRESSED") return notSent(ctx, row, "UNSUBSCRIBED", result.id);
+  // The transport failed but the email sweep will try again: SENDING until that settles (settleSendingRecoveryEmails).
+  if (result.retrying) {
+    await db
+      .update(recoveryEmails)
+      .set({ status: "SENDING", emailId: result.id, updatedDate: nowIso() })
+      .where(and(eq(recoveryEmails.id, row.id), eq(recoveryEmails.status, "SCHEDULED")));
+    return true;
+  }
   if (result.status === "FAILED") return notSent(ctx, row, "SEND_FAILED", result.id, result.error);
   await db.batch([
     db
@@ -519,6 +527,34 @@ async function settleRecoveryEmail(ctx: Ctx, row: DueRow, now: Date): Promise<bo
     activityIfChanged(db, record.id, "EMAIL_SENT", { step: row.step, emailId: result.id, to: email }),
   ]);
   return true;
+}
+
+/**
+ * Sweep: recovery emails whose first hand-over failed (SENDING) become SENT or NOT_SENT (SEND_FAILED) once the email
+ * sweep's retries settle them, each with its activity. Returns how many it settled.
+ */
+export async function settleSendingRecoveryEmails(db: Db): Promise<number> {
+  const sending = await db.select().from(recoveryEmails).where(eq(recoveryEmails.status, "SENDING")).orderBy(recoveryEmails.updatedDate).limit(SWEEP_CHUNK);
+  if (!sending.length) return 0;
+  const outcomes = await emailOutcomes(db, sending.map((r) => r.emailId ?? ""));
+  const now = nowIso();
+  const statements: Statement[] = [];
+  for (const r of sending) {
+    const o = outcomes.get(r.emailId ?? "");
+    if (o?.retrying) continue;
+    const sent = o?.status === "SENT";
+    statements.push(
+      db
+        .update(recoveryEmails)
+        .set({ status: sent ? "SENT" : "NOT_SENT", reason: sent ? null : "SEND_FAILED", updatedDate: now })
+        .where(and(eq(recoveryEmails.id, r.id), eq(recoveryEmails.status, "SENDING"))),
+      sent
+        ? activityIfChanged(db, r.abandonedCheckoutId, "EMAIL_SENT", { step: r.step, emailId: r.emailId, to: o.to })
+        : activityIfChanged(db, r.abandonedCheckoutId, "EMAIL_NOT_SENT", { step: r.step, emailId: r.emailId, ...(o?.error ? { error: o.error } : {}) }, "SEND_FAILED"),
+    );
+  }
+  if (statements.length) await db.batch(statements as [Statement, ...Statement[]]);
+  return statements.length / 2;
 }
 
 async function notSent(ctx: Ctx, row: DueRow, reason: NotSentReason, emailId: string | null = null, error?: string | null): Promise<boolean> {

@@ -1,9 +1,9 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { discountedPrice } from "../catalog/pricing";
 import { loadProduct } from "../catalog/products";
 import { STORES_APP_ID } from "../cart/schemas";
-import { sendEmail } from "../email/send";
+import { emailOutcomes, sendEmail } from "../email/send";
 import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { nowIso, requireMerchant, type Ctx } from "../platform/context";
 import { invalidArgument, notFound, type FieldViolation } from "../platform/errors";
@@ -255,22 +255,64 @@ export async function notifyRequests(ctx: Ctx, match: ReturnType<typeof sql>, ke
   for (const r of mine) {
     if (!products.has(r.catalogItemId)) products.set(r.catalogItemId, await loadProduct(db, r.catalogItemId));
     const outcome = await notifyOne(ctx, r, products.get(r.catalogItemId) ?? null, key);
-    const done = { ...r, ...outcome, updatedDate: nowIso() };
-    const e = newEvent(ctx, AutomationEventType.backInStockUpdated, r.id, domainEvent("updated", shape(done)));
-    await db.batch([
-      db
-        .update(backInStockRequests)
-        .set({ status: outcome.status, reason: outcome.reason, autoNotified: outcome.autoNotified, emailId: outcome.emailId, updatedDate: done.updatedDate })
-        .where(and(eq(backInStockRequests.id, r.id), eq(backInStockRequests.status, "PROCESSING"), eq(backInStockRequests.processingKey, key))),
-      outboxInsertIfChanged(db, e),
-    ]);
-    events.push(e);
+    if ("held" in outcome) {
+      // The transport failed but the email sweep will try again: PROCESSING until that settles (settleWaitingRequests).
+      await db.update(backInStockRequests).set({ emailId: outcome.emailId, updatedDate: nowIso() }).where(and(eq(backInStockRequests.id, r.id), eq(backInStockRequests.status, "PROCESSING")));
+      continue;
+    }
+    const finish = finishRequest(ctx, r, outcome);
+    await db.batch(finish.statements);
+    events.push(finish.event);
     if (outcome.status === "NOTIFICATION_SENT") sent++;
     else failed++;
   }
   // Events whose guarded row did not change were never written: flushing only sends what exists.
   if (events.length) ctx.waitUntil(flushExisting(ctx, events));
   return { sent, failed };
+}
+
+/** A PROCESSING request's end (NOTIFICATION_SENT or FAILED) and its updated event, guarded on it still processing. */
+function finishRequest(ctx: Ctx, r: Row, outcome: Outcome): { statements: [Statement, Statement]; event: EventEnvelope } {
+  const done = { ...r, ...outcome, updatedDate: nowIso() };
+  const event = newEvent(ctx, AutomationEventType.backInStockUpdated, r.id, domainEvent("updated", shape(done)));
+  const update = ctx.db
+    .update(backInStockRequests)
+    .set({ status: outcome.status, reason: outcome.reason, autoNotified: outcome.autoNotified, emailId: outcome.emailId, updatedDate: done.updatedDate })
+    .where(and(eq(backInStockRequests.id, r.id), eq(backInStockRequests.status, "PROCESSING"), r.processingKey ? eq(backInStockRequests.processingKey, r.processingKey) : undefined));
+  return { statements: [update, outboxInsertIfChanged(ctx.db, event)], event };
+}
+
+/**
+ * Sweep: requests whose email's first hand-over failed (PROCESSING with an email) end NOTIFICATION_SENT or FAILED
+ * (SEND_FAILED) once the email sweep's retries settle it. Returns how many it settled.
+ */
+export async function settleWaitingRequests(ctx: Ctx): Promise<number> {
+  const { db } = ctx;
+  const waiting = await db
+    .select()
+    .from(backInStockRequests)
+    .where(and(eq(backInStockRequests.status, "PROCESSING"), isNotNull(backInStockRequests.emailId)))
+    .orderBy(backInStockRequests.updatedDate)
+    .limit(100);
+  if (!waiting.length) return 0;
+  const outcomes = await emailOutcomes(db, waiting.map((r) => r.emailId!));
+  const statements: Statement[] = [];
+  const events: EventEnvelope[] = [];
+  for (const r of waiting) {
+    const o = outcomes.get(r.emailId!);
+    if (o?.retrying) continue;
+    const outcome: Outcome =
+      o?.status === "SENT"
+        ? { status: "NOTIFICATION_SENT", reason: null, autoNotified: true, emailId: r.emailId }
+        : { status: "FAILED", reason: `SEND_FAILED: ${o?.error ?? "transport error"}`.slice(0, 500), autoNotified: null, emailId: r.emailId };
+    const finish = finishRequest(ctx, r, outcome);
+    statements.push(...finish.statements);
+    events.push(finish.event);
+  }
+  if (!statements.length) return 0;
+  await db.batch(statements as [Statement, ...Statement[]]);
+  ctx.waitUntil(flushExisting(ctx, events));
+  return events.length;
 }
 
 async function flushExisting(ctx: Ctx, events: EventEnvelope[]) {
@@ -282,7 +324,7 @@ async function flushExisting(ctx: Ctx, events: EventEnvelope[]) {
 
 type Outcome = { status: "NOTIFICATION_SENT" | "FAILED"; reason: string | null; autoNotified: boolean | null; emailId: string | null };
 
-async function notifyOne(ctx: Ctx, r: Row, product: Awaited<ReturnType<typeof loadProduct>>, key: string): Promise<Outcome> {
+async function notifyOne(ctx: Ctx, r: Row, product: Awaited<ReturnType<typeof loadProduct>>, key: string): Promise<Outcome | { held: true; emailId: string }> {
   const variant = product?.variants.find((v) => (r.variantId ? v.id === r.variantId : v.visible));
   if (!product || !product.row.visible || !variant) return { status: "FAILED", reason: "ITEM_NOT_FOUND", autoNotified: null, emailId: null };
   const p = product.row;
@@ -299,6 +341,7 @@ async function notifyOne(ctx: Ctx, r: Row, product: Awaited<ReturnType<typeof lo
     { idempotencyKey: `back-in-stock:${r.id}:${key}`, marketing: true, awaitDelivery: true },
   );
   if (result.status === "SUPPRESSED") return { status: "FAILED", reason: "UNSUBSCRIBED", autoNotified: null, emailId: result.id };
+  if (result.retrying) return { held: true, emailId: result.id };
   if (result.status === "FAILED") return { status: "FAILED", reason: `SEND_FAILED: ${result.error ?? "transport error"}`.slice(0, 500), autoNotified: null, emailId: result.id };
   return { status: "NOTIFICATION_SENT", reason: null, autoNotified: true, emailId: result.id };
 }

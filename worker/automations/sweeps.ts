@@ -1,12 +1,17 @@
+import { systemCtx } from "../platform/context";
 import type { Db } from "../platform/db";
-import { detectAbandonedCarts, sendDueRecoveryEmails } from "./abandoned-carts";
+import { detectAbandonedCarts, sendDueRecoveryEmails, settleSendingRecoveryEmails } from "./abandoned-carts";
+import { settleWaitingRequests } from "./back-in-stock";
 
 /**
  * The automations' part of the periodic sweeps (worker/events/sweeps.ts): report carts idle past the threshold as
- * abandoned, then send the recovery emails that fell due. `now` is the clock both judge by (tests move it).
+ * abandoned, send the recovery emails that fell due, and settle the recovery and back-in-stock emails whose first
+ * hand-over failed once the email sweep's retries decided them. `now` is the clock they judge by (tests move it).
  */
 export async function runAutomationSweeps(env: Env, db: Db, now: Date, waitUntil: (p: Promise<unknown>) => void): Promise<Record<string, number>> {
   const abandonedCarts = await detectAbandonedCarts(env, db, now, waitUntil);
   const recoveryEmails = await sendDueRecoveryEmails(env, db, now, waitUntil);
-  return { abandonedCarts, recoveryEmails };
+  const retriedEmailsSettled =
+    (await settleSendingRecoveryEmails(db)) + (await settleWaitingRequests(systemCtx(env, db, "automations:email-outcomes", waitUntil)));
+  return { abandonedCarts, recoveryEmails, retriedEmailsSettled };
 }

@@ -104,7 +104,8 @@ export const recoveryEmails = sqliteTable(
     /** Minutes after abandonment (the schedule setting when it was made). */
     delayMinutes: integer("delay_minutes").notNull(),
     dueDate: text("due_date").notNull(),
-    status: text("status", { enum: ["SCHEDULED", "SENT", "NOT_SENT", "CANCELED"] }).notNull(),
+    /** SENDING: the first hand-over to the transport failed and the email sweep is retrying it (emailId). */
+    status: text("status", { enum: ["SCHEDULED", "SENDING", "SENT", "NOT_SENT", "CANCELED"] }).notNull(),
     reason: text("reason"),
     emailId: text("email_id"),
     updatedDate: text("updated_date").notNull(),
@@ -151,6 +152,7 @@ export const backInStockRequests = sqliteTable(
     reason: text("reason"),
     /** The inventory event (or report call) that moved it to PROCESSING: a redelivery finishes its own requests. */
     processingKey: text("processing_key"),
+    /** The email; a PROCESSING request with one waits for the email sweep's retries to settle it. */
     emailId: text("email_id"),
     createdDate: text("created_date").notNull(),
     updatedDate: text("updated_date").notNull(),
@@ -159,5 +161,6 @@ export const backInStockRequests = sqliteTable(
     uniqueIndex("back_in_stock_unique_idx").on(t.emailKey, t.catalogItemId, t.variantId),
     index("back_in_stock_item_idx").on(t.catalogItemId, t.status),
     index("back_in_stock_processing_idx").on(t.processingKey),
+    index("back_in_stock_status_idx").on(t.status, t.updatedDate),
   ],
 );

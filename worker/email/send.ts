@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { nowIso, type Ctx } from "../platform/context";
+import type { Db } from "../platform/db";
 import { newId } from "../platform/ids";
 import { emails, emailSubscriptions } from "./tables";
 import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
@@ -73,6 +74,22 @@ export interface SendResult {
   /** True when this key was already used: nothing was sent this time. */
   duplicate: boolean;
   error?: string | null;
+  /** Not delivered yet, and the retry sweep will hand it over again (a FAILED or interrupted hand-over). */
+  retrying: boolean;
+}
+
+/** What became of recorded emails (the callers that wait for a retried one): status, last error, whether a retry is due. */
+export async function emailOutcomes(db: Db, ids: string[]): Promise<Map<string, { to: string; status: EmailStatus; error: string | null; retrying: boolean }>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ id: emails.id, to: emails.to, status: emails.status, error: emails.error, nextAttemptAt: emails.nextAttemptAt })
+    .from(emails)
+    .where(sql`${emails.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+  return new Map(rows.map((r) => [r.id, { to: r.to, status: r.status, error: r.error, retrying: isRetrying(r) }]));
+}
+
+function isRetrying(r: { status: EmailStatus; nextAttemptAt: string | null }): boolean {
+  return (r.status === "QUEUED" || r.status === "FAILED") && r.nextAttemptAt !== null;
 }
 
 /**
@@ -83,8 +100,8 @@ export interface SendResult {
  */
 export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, template: T, data: EmailData[T], opts: SendOptions = {}): Promise<SendResult> {
   if (opts.idempotencyKey) {
-    const [earlier] = await ctx.db.select({ id: emails.id, status: emails.status, error: emails.error }).from(emails).where(eq(emails.idempotencyKey, opts.idempotencyKey));
-    if (earlier) return { ...earlier, duplicate: true };
+    const earlier = await earlierSend(ctx.db, opts.idempotencyKey);
+    if (earlier) return earlier;
   }
   const id = newId();
   const storeName = ctx.env.STORE_NAME || "Edge Storefront";
@@ -119,22 +136,25 @@ export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, t
     })
     .onConflictDoNothing()
     .returning({ id: emails.id });
-  if (!inserted.length) {
-    const [earlier] = await ctx.db.select({ id: emails.id, status: emails.status, error: emails.error }).from(emails).where(eq(emails.idempotencyKey, opts.idempotencyKey!));
-    return { ...earlier, duplicate: true };
-  }
-  if (suppressed || !configured) return { id, status, duplicate: false };
+  if (!inserted.length) return (await earlierSend(ctx.db, opts.idempotencyKey!))!;
+  if (suppressed || !configured) return { id, status, duplicate: false, retrying: false };
   const delivery = deliver(configured.transport, { email: configured.from, name: storeName }, to, rendered, headers)
     .then(() => null)
     .catch((err: unknown) => err ?? new Error("send failed"))
     .then(async (err) => {
       const outcome = outcomeColumns(1, err);
       await ctx.db.update(emails).set(outcome).where(eq(emails.id, id));
-      return { id, status: outcome.status, duplicate: false, error: outcome.error };
+      return { id, status: outcome.status, duplicate: false, error: outcome.error, retrying: outcome.nextAttemptAt !== null };
     });
   if (opts.awaitDelivery) return delivery;
   ctx.waitUntil(delivery);
-  return { id, status, duplicate: false };
+  return { id, status, duplicate: false, retrying: false };
+}
+
+/** The message an idempotency key already made, as a duplicate send's result. */
+async function earlierSend(db: Db, key: string): Promise<SendResult | null> {
+  const [earlier] = await db.select({ id: emails.id, status: emails.status, error: emails.error, nextAttemptAt: emails.nextAttemptAt }).from(emails).where(eq(emails.idempotencyKey, key));
+  return earlier ? { id: earlier.id, status: earlier.status, error: earlier.error, duplicate: true, retrying: isRetrying(earlier) } : null;
 }
 
 /** The address's subscription row (created with a new unsubscribe token on its first marketing email). */

@@ -1,0 +1,1 @@
+CREATE INDEX `back_in_stock_status_idx` ON `back_in_stock_requests` (`status`,`updated_date`);
