@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppStrategy, createClient } from "@wix/sdk";
-import { currentCart } from "@wix/ecom";
+import { abandonedCheckouts, currentCart } from "@wix/ecom";
 import { products } from "@wix/stores";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -222,6 +222,38 @@ describe("outgoing webhooks to a local receiver", () => {
     const [h, , s] = request.body.split(".");
     const forged = `${h}.${Buffer.from(JSON.stringify({ data: JSON.parse(Buffer.from(request.body.split(".")[1], "base64url").toString()).data.replace("Wix-format tee", "Forged tee") })).toString("base64url")}.${s}`;
     await expect(client.webhooks.process(forged)).rejects.toThrow();
+    await call("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
+  });
+
+  it("sends abandoned-checkout events that the SDK's abandonedCheckouts.onAbandonedCheckoutCreated receives", async () => {
+    const { subscription } = await subscribe("/wix-abandoned", { format: "wix", eventTypes: ["wix.ecom.v1.abandoned_checkout_created"] });
+    const product = await createProduct("Abandoned tee");
+    const token = await worker.fetch("/oauth2/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId: "node-webhooks-client" }) });
+    const { access_token } = (await token.json()) as { access_token: string };
+    const shopper = (method: string, path: string, body: unknown) =>
+      worker.fetch(path, { method, headers: { "content-type": "application/json", authorization: access_token }, body: JSON.stringify(body) });
+    const added = await shopper("POST", "/ecom/v1/carts/current/add-to-cart", {
+      lineItems: [{ catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: product.id }, quantity: 1 }],
+    });
+    const { cart } = (await added.json()) as { cart: { id: string } };
+    expect((await shopper("PATCH", "/ecom/v1/carts/current", { cartInfo: { buyerInfo: { email: "gone@example.test" } } })).status).toBe(200);
+    // The shopper left two hours ago: the sweep finds the cart idle and the queue makes the record.
+    await worker.db.prepare("UPDATE carts SET last_activity = ? WHERE id = ?").bind(new Date(Date.now() - 2 * 3600_000).toISOString(), cart.id).run();
+    expect((await call("POST", "/api/v1/events/sweep")).body.automations.abandonedCarts).toBeGreaterThanOrEqual(1);
+    const [request] = await waitFor(() => (at("/wix-abandoned").length ? at("/wix-abandoned") : null), "the abandoned-checkout delivery");
+
+    const { publicKey } = (await call("GET", "/api/v1/webhook-public-key")).body;
+    const client = createClient({ auth: AppStrategy({ appId: "edge-storefront-test", publicKey }), modules: { abandonedCheckouts } });
+    const seen: any[] = [];
+    client.abandonedCheckouts.onAbandonedCheckoutCreated((event) => {
+      seen.push(event);
+    });
+    await client.webhooks.process(request.body);
+    expect(seen).toHaveLength(1);
+    expect(seen[0].entity).toMatchObject({ cartId: cart.id, status: "ABANDONED", buyerInfo: { email: "gone@example.test" } });
+    expect(seen[0].entity._createdDate).toBeInstanceOf(Date);
+    expect(seen[0].entity.checkoutUrl).toMatch(/\/cart\/recover\/[A-Za-z0-9_-]+$/);
+    expect(seen[0].metadata).toMatchObject({ entityId: seen[0].entity._id, instanceId: subscription.id });
     await call("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
   });
 
