@@ -94,6 +94,25 @@ async function createProduct(name: string) {
 
 const at = (path: string) => received.filter((r) => r.path === path);
 
+/** A new anonymous visitor (the anonymous grant) with `quantity` of a product in their cart, and calls as them. */
+async function visitorWithCart(productId: string, quantity: number) {
+  const token = await worker.fetch("/oauth2/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId: "node-webhooks-client" }) });
+  const { access_token } = (await token.json()) as { access_token: string };
+  const as = (method: string, path: string, body: unknown) =>
+    worker.fetch(path, { method, headers: { "content-type": "application/json", authorization: access_token }, body: JSON.stringify(body) });
+  const added = await as("POST", "/ecom/v1/carts/current/add-to-cart", {
+    lineItems: [{ catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: productId }, quantity }],
+  });
+  const { cart } = (await added.json()) as { cart: { id: string } };
+  return { cart, as };
+}
+
+/** The unmodified Wix SDK as an app that trusts the shop's published webhook key. */
+async function sdkApp<M extends Record<string, any>>(modules: M) {
+  const { publicKey } = (await call("GET", "/api/v1/webhook-public-key")).body;
+  return createClient({ auth: AppStrategy({ appId: "edge-storefront-test", publicKey }), modules });
+}
+
 describe("outgoing webhooks to a local receiver", () => {
   it("delivers a catalogue event signed the Standard Webhooks way, verified by the receiver", async () => {
     const { subscription, secret } = await subscribe("/standard");
@@ -228,22 +247,14 @@ describe("outgoing webhooks to a local receiver", () => {
   it("sends abandoned-checkout events that the SDK's abandonedCheckouts.onAbandonedCheckoutCreated receives", async () => {
     const { subscription } = await subscribe("/wix-abandoned", { format: "wix", eventTypes: ["wix.ecom.v1.abandoned_checkout_created"] });
     const product = await createProduct("Abandoned tee");
-    const token = await worker.fetch("/oauth2/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId: "node-webhooks-client" }) });
-    const { access_token } = (await token.json()) as { access_token: string };
-    const shopper = (method: string, path: string, body: unknown) =>
-      worker.fetch(path, { method, headers: { "content-type": "application/json", authorization: access_token }, body: JSON.stringify(body) });
-    const added = await shopper("POST", "/ecom/v1/carts/current/add-to-cart", {
-      lineItems: [{ catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: product.id }, quantity: 1 }],
-    });
-    const { cart } = (await added.json()) as { cart: { id: string } };
-    expect((await shopper("PATCH", "/ecom/v1/carts/current", { cartInfo: { buyerInfo: { email: "gone@example.test" } } })).status).toBe(200);
+    const { cart, as } = await visitorWithCart(product.id, 1);
+    expect((await as("PATCH", "/ecom/v1/carts/current", { cartInfo: { buyerInfo: { email: "gone@example.test" } } })).status).toBe(200);
     // The shopper left two hours ago: the sweep finds the cart idle and the queue makes the record.
     await worker.db.prepare("UPDATE carts SET last_activity = ? WHERE id = ?").bind(new Date(Date.now() - 2 * 3600_000).toISOString(), cart.id).run();
     expect((await call("POST", "/api/v1/events/sweep")).body.automations.abandonedCarts).toBeGreaterThanOrEqual(1);
     const [request] = await waitFor(() => (at("/wix-abandoned").length ? at("/wix-abandoned") : null), "the abandoned-checkout delivery");
 
-    const { publicKey } = (await call("GET", "/api/v1/webhook-public-key")).body;
-    const client = createClient({ auth: AppStrategy({ appId: "edge-storefront-test", publicKey }), modules: { abandonedCheckouts } });
+    const client = await sdkApp({ abandonedCheckouts });
     const seen: any[] = [];
     client.abandonedCheckouts.onAbandonedCheckoutCreated((event) => {
       seen.push(event);
@@ -260,18 +271,10 @@ describe("outgoing webhooks to a local receiver", () => {
   it("sends cart events as Wix domain events that the SDK's currentCart.onCartCreated receives", async () => {
     const { subscription } = await subscribe("/wix-cart", { format: "wix", eventTypes: ["wix.ecom.v1.cart_created"] });
     const product = await createProduct("Cart event tee");
-    const token = await worker.fetch("/oauth2/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId: "node-webhooks-client" }) });
-    const { access_token } = (await token.json()) as { access_token: string };
-    const added = await worker.fetch("/ecom/v1/carts/current/add-to-cart", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: access_token },
-      body: JSON.stringify({ lineItems: [{ catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: product.id }, quantity: 2 }] }),
-    });
-    const { cart } = (await added.json()) as { cart: { id: string } };
+    const { cart } = await visitorWithCart(product.id, 2);
     const [request] = await waitFor(() => (at("/wix-cart").length ? at("/wix-cart") : null), "the cart delivery");
 
-    const { publicKey } = (await call("GET", "/api/v1/webhook-public-key")).body;
-    const client = createClient({ auth: AppStrategy({ appId: "edge-storefront-test", publicKey }), modules: { currentCart } });
+    const client = await sdkApp({ currentCart });
     const seen: any[] = [];
     client.currentCart.onCartCreated((event) => {
       seen.push(event);
