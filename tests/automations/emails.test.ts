@@ -179,6 +179,22 @@ describe("the email retry sweep", () => {
     expect(await emailRow(id)).toMatchObject({ status: "SENT", attempts: 2 });
   });
 
+  it("does not retry a marketing email to an address that unsubscribed meanwhile; account emails still go", async () => {
+    const t = flaky(1);
+    const { ctx } = testCtx({ SEND_EMAIL: t.transport, EMAIL_FROM: "shop@shop.test" });
+    const to = `Changed-Mind-${unique()}@Example.com`;
+    const start = Date.now();
+    const marketing = await sendEmail(ctx, to, "back-in-stock", { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" }, { marketing: true, awaitDelivery: true });
+    expect(marketing.status).toBe("FAILED");
+    const { token } = (await env.DB.prepare("SELECT token FROM email_subscriptions WHERE email = ?").bind(to.toLowerCase()).first<{ token: string }>())!;
+    expect(await unsubscribe(ctx, token)).toEqual({ email: to.toLowerCase() });
+    const account = await sendEmail(ctx, to, "verification-code", { code: "424242" }, { awaitDelivery: true });
+    expect(account.status).toBe("SENT");
+    await sweep(t.env, start + 60 * MIN);
+    expect(await emailRow(marketing.id)).toMatchObject({ status: "SUPPRESSED", attempts: 1, next_attempt_at: null });
+    expect(t.calls.map((m) => m.subject)).toEqual(["Lamp is back in stock at Edge Storefront", "Your Edge Storefront verification code: 424242"]);
+  });
+
   it("without a transport (locally) nothing is due and nothing is sent", async () => {
     const { ctx } = testCtx();
     const { id } = await sendEmail(ctx, `local-${unique()}@example.com`, "verification-code", { code: "111222" });

@@ -543,14 +543,16 @@ export async function settleSendingRecoveryEmails(db: Db): Promise<number> {
     const o = outcomes.get(r.emailId ?? "");
     if (o?.retrying) continue;
     const sent = o?.status === "SENT";
+    // Unsubscribed while the retries waited: the email sweep suppressed it.
+    const reason: NotSentReason = o?.status === "SUPPRESSED" ? "UNSUBSCRIBED" : "SEND_FAILED";
     statements.push(
       db
         .update(recoveryEmails)
-        .set({ status: sent ? "SENT" : "NOT_SENT", reason: sent ? null : "SEND_FAILED", updatedDate: now })
+        .set({ status: sent ? "SENT" : "NOT_SENT", reason: sent ? null : reason, updatedDate: now })
         .where(and(eq(recoveryEmails.id, r.id), eq(recoveryEmails.status, "SENDING"))),
       sent
         ? activityIfChanged(db, r.abandonedCheckoutId, "EMAIL_SENT", { step: r.step, emailId: r.emailId, to: o.to })
-        : activityIfChanged(db, r.abandonedCheckoutId, "EMAIL_NOT_SENT", { step: r.step, emailId: r.emailId, ...(o?.error ? { error: o.error } : {}) }, "SEND_FAILED"),
+        : activityIfChanged(db, r.abandonedCheckoutId, "EMAIL_NOT_SENT", { step: r.step, emailId: r.emailId, ...(o?.error ? { error: o.error } : {}) }, reason),
     );
   }
   if (statements.length) await db.batch(statements as [Statement, ...Statement[]]);

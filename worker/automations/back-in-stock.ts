@@ -304,7 +304,9 @@ export async function settleWaitingRequests(ctx: Ctx): Promise<number> {
     const outcome: Outcome =
       o?.status === "SENT"
         ? { status: "NOTIFICATION_SENT", reason: null, autoNotified: true, emailId: r.emailId }
-        : { status: "FAILED", reason: `SEND_FAILED: ${o?.error ?? "transport error"}`.slice(0, 500), autoNotified: null, emailId: r.emailId };
+        : o?.status === "SUPPRESSED"
+          ? { status: "FAILED", reason: "UNSUBSCRIBED", autoNotified: null, emailId: r.emailId }
+          : { status: "FAILED", reason: `SEND_FAILED: ${o?.error ?? "transport error"}`.slice(0, 500), autoNotified: null, emailId: r.emailId };
     const finish = finishRequest(ctx, r, outcome);
     statements.push(...finish.statements);
     events.push(finish.event);

@@ -198,7 +198,8 @@ function randomToken(): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-export function deliver(transport: EmailTransport, from: { email: string; name: string }, to: string, m: RenderedEmail, headers: Record<string, string> | null) {
+export async function deliver(transport: EmailTransport, from: { email: string; name: string }, to: string, m: RenderedEmail, headers: Record<string, string> | null) {
+  // Async, so a transport that throws at once fails like one that rejects (recorded FAILED, retried).
   // The structured form: the binding builds the MIME message (encodings, line lengths, headers) itself.
   return transport.send({ from, to, subject: m.subject, html: m.html, text: m.text, ...(headers ? { headers } : {}) });
 }
