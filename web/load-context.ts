@@ -8,6 +8,8 @@ declare module "react-router" {
     services: Ctx;
     /** A fresh random value per page response; every inline script must carry it (script-src 'nonce-…'). */
     cspNonce: string;
+    /** On /console pages: the signed-in owner's or staff member's email (web/console.server.ts), else null. */
+    consoleEmail: string | null;
   }
 }
 

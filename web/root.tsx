@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import { findCurrentCart } from "../worker/cart/cart";
 import { navCollections } from "./catalog.server";
+import { isConsolePath } from "./components/console/paths";
 import { SHOP_NAME } from "./components/catalog/shared";
 import type { Route } from "./+types/root";
 // The stylesheet (./styles.css) is inlined into every page's head by entry.server.tsx.
@@ -11,8 +12,10 @@ import type { Route } from "./+types/root";
  * number of items in their cart, and the collections for the primary navigation. Each is one D1 round trip, run
  * side by side; none of them may break the page, so each falls back to an empty value.
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.services;
+  // The merchant console draws its own frame (web/routes/console/layout.tsx): no cart, no shop navigation.
+  if (isConsolePath(new URL(request.url).pathname)) return { signedIn: false, cartCount: 0, collections: [], cspNonce: context.cspNonce, console: true };
   const hasCart = ctx.auth.kind === "visitor" || ctx.auth.kind === "member";
   const [cart, collections] = await Promise.all([
     hasCart ? findCurrentCart(ctx).catch(() => null) : null,
@@ -23,6 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     cartCount: cart ? cart.lineItems.reduce((n, l) => n + l.quantity, 0) : 0,
     collections: collections.map((c) => ({ slug: c.slug, name: c.name, count: c.count, image: c.image })),
     cspNonce: context.cspNonce,
+    console: false,
   };
 }
 
@@ -47,6 +51,25 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  if (isConsolePath(pathname)) {
+    return (
+      <html lang="en">
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="robots" content="noindex" />
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+          <Meta />
+          <Links nonce={nonce} />
+        </head>
+        <body className="console-body">
+          {children}
+          <ScrollRestoration nonce={nonce} />
+          <Scripts nonce={nonce} />
+        </body>
+      </html>
+    );
+  }
   return (
     <html lang="en">
       <head>

@@ -28,5 +28,12 @@ export default [
   // Links from emails: restore an abandoned cart; unsubscribe from marketing emails.
   route("cart/recover/:token", "routes/cart-recover.tsx"),
   route("email/unsubscribe", "routes/unsubscribe.tsx"),
+  // The merchant console: its own sign-in and session (web/console.server.ts), then every section in one frame.
+  route("console/login", "routes/console/login.tsx"),
+  route("console/logout", "routes/console/logout.tsx"),
+  route("console", "routes/console/layout.tsx", [
+    index("routes/console/home.tsx"),
+    route("staff", "routes/console/staff.tsx"),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isbot } from "isbot";
 import { createRequestHandler } from "react-router";
+import { isConsolePath, resolveConsoleSession } from "../web/console.server";
 import { resolvePageSession, withSessionCookie, type PageSession } from "../web/session.server";
 import { currentCartRoutes } from "./cart/routes";
 import { pricingRoutes } from "./cart/pricing-routes";
@@ -153,13 +154,21 @@ app.all("*", async (c) => {
   }
   // React Router's route discovery (/__manifest) needs no caller: it never reads or writes the session, so one still
   // in flight when the shopper logs in cannot answer with a stale cookie.
-  const session = c.req.path === "/__manifest" ? noSession : await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: !isbot(c.req.header("user-agent") ?? "") });
+  // The merchant console has its own cookie and never touches the shopper's session (web/console.server.ts).
+  const consoleSession = isConsolePath(c.req.path) ? await resolveConsoleSession(c.env, ctx.db, c.req.raw) : null;
+  const session =
+    c.req.path === "/__manifest"
+      ? noSession
+      : consoleSession
+        ? { ...noSession, auth: consoleSession.auth }
+        : await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: !isbot(c.req.header("user-agent") ?? "") });
   ctx.auth = session.auth;
   const cspNonce = newCspNonce();
   const res = await handleSsr(c.req.raw, {
     cloudflare: { env: c.env, ctx: c.executionCtx as ExecutionContext },
     services: ctx,
     cspNonce,
+    consoleEmail: consoleSession?.email ?? null,
   });
   res.headers.set("content-security-policy", pageCsp(cspNonce));
   res.headers.set("x-frame-options", "DENY");

@@ -43,8 +43,10 @@ function attributes(setCookie: string) {
 async function identity(status: "ACTIVE" | "BLOCKED" = "ACTIVE", role = "MEMBER") {
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  await env.DB.prepare("INSERT INTO identities (id, email, status, role, email_verified, created_date, updated_date) VALUES (?, ?, ?, ?, 1, ?, ?)")
-    .bind(id, `m-${unique()}@example.com`, status, role, now, now)
+  // Staff here hold catalog.write, so their token's API writes pass the permission check.
+  const permissions = role === "STAFF" ? '["catalog.write"]' : "[]";
+  await env.DB.prepare("INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, ?, ?, ?, 1, ?, ?)")
+    .bind(id, `m-${unique()}@example.com`, status, role, permissions, now, now)
     .run();
   return id;
 }

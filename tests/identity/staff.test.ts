@@ -16,14 +16,17 @@ import { api, merchant, OWNER_KEY, unique } from "../helpers";
 
 const newProduct = () => ({ product: { name: `Staff-made ${unique()}`, priceData: { price: 12 } } });
 
-/** A staff (or owner) identity written straight to D1, ACTIVE, and member tokens for it: what a staff login yields. */
-async function staffSession(role: "STAFF" | "OWNER" | "MEMBER" = "STAFF") {
+/**
+ * A staff (or owner) identity written straight to D1, ACTIVE, and member tokens for it: what a staff login yields.
+ * Staff hold catalog.write unless told otherwise (tests/identity/permissions.test.ts covers each permission).
+ */
+async function staffSession(role: "STAFF" | "OWNER" | "MEMBER" = "STAFF", permissions: string[] = role === "STAFF" ? ["catalog.write"] : []) {
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
   await env.DB.prepare(
-    "INSERT INTO identities (id, email, status, role, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', ?, 1, ?, ?)",
+    "INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', ?, ?, 1, ?, ?)",
   )
-    .bind(id, `${role.toLowerCase()}-${unique()}@example.com`, role, now, now)
+    .bind(id, `${role.toLowerCase()}-${unique()}@example.com`, role, JSON.stringify(permissions), now, now)
     .run();
   const tokens = await issueTokens(env, { role: "member", clientId: "test-client", visitorId: crypto.randomUUID(), identityId: id });
   return { id, token: tokens.access_token };

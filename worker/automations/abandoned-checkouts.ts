@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import { notFound } from "../platform/errors";
 import { formatMoney, toDecimalString } from "../platform/money";
 import { compileQuery, type FieldMap, type QueryInput } from "../platform/query";
@@ -93,7 +93,7 @@ export const addActivityRequest = z
 
 /** POST /ecom/v1/abandoned-checkouts/{id}/add-activity: records an activity (default CUSTOM_ACTIVITY by ADMIN). */
 export async function addAbandonedCheckoutActivity(ctx: Ctx, id: string, req: z.output<typeof addActivityRequest>) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const type = customActivityType(req.activityType);
   const [row] = await ctx.db.select({ id: abandonedCheckouts.id }).from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id));
   if (!row) throw notFound("ABANDONED_CHECKOUT_NOT_FOUND", "Abandoned checkout", id, "abandonedCheckoutId");

@@ -5,7 +5,7 @@ import { loadProduct } from "../catalog/products";
 import { STORES_APP_ID } from "../cart/schemas";
 import { emailOutcomes, sendEmail } from "../email/send";
 import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import { invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { formatMoney } from "../platform/money";
@@ -163,7 +163,7 @@ export async function getBackInStockRequest(ctx: Ctx, id: string): Promise<{ req
 }
 
 export async function deleteBackInStockRequest(ctx: Ctx, id: string): Promise<Record<string, never>> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const [row] = await ctx.db.select().from(backInStockRequests).where(eq(backInStockRequests.id, id));
   if (!row) throw notFound("BACK_IN_STOCK_REQUEST_NOT_FOUND", "Back-in-stock notification request", id);
   const deleted = newEvent(ctx, AutomationEventType.backInStockDeleted, id, domainEvent("deleted", shape(row)));
@@ -208,7 +208,7 @@ export const reportRequest = z
 
 /** The merchant reports an item back in stock: its RECEIVED requests (or the ones named) are notified now. */
 export async function reportItemsBackInStock(ctx: Ctx, body: unknown): Promise<Record<string, never>> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const req = parseWith(reportRequest, body);
   const variantId = typeof req.catalogReference?.options?.variantId === "string" ? req.catalogReference.options.variantId : null;
   const match = req.requestIds

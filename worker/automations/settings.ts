@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { settings } from "../platform/tables";
 
@@ -75,7 +75,7 @@ export async function getAutomationSettings(ctx: Ctx): Promise<{ settings: Autom
 
 /** Changes the settings; fields left out keep their value, null switches a threshold off. */
 export async function updateAutomationSettings(ctx: Ctx, patch: AutomationSettingsPatch): Promise<{ settings: AutomationSettings }> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const next: AutomationSettings = { ...(await loadAutomationSettings(ctx.db)) };
   for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
   const now = nowIso();

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Statement } from "../events/outbox";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import { rawStatement, type Db } from "../platform/db";
 import { notFound } from "../platform/errors";
 import { newId } from "../platform/ids";
@@ -56,7 +56,7 @@ export async function listTasks(ctx: Ctx, opts: { status?: "OPEN" | "DONE"; kind
 }
 
 export async function completeTask(ctx: Ctx, id: string) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const [row] = await ctx.db.update(tasks).set({ status: "DONE", completedDate: nowIso() }).where(eq(tasks.id, id)).returning();
   if (!row) throw notFound("TASK_NOT_FOUND", "Task", id);
   return { task: taskShape(row) };

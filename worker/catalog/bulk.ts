@@ -1,7 +1,7 @@
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { EventType } from "../events/types";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, type Ctx, requirePermission } from "../platform/context";
 import { currencyDigits, toMajor, toMinor } from "../platform/money";
 import { refreshSummary } from "./products";
 import type { z } from "zod";
@@ -46,7 +46,7 @@ async function runPerProduct(ctx: Ctx, items: { id: string; update: Statement; e
 
 /** Sets the same value (price, cost, weight, visibility, brand, ribbon, type) on many products. */
 export async function bulkUpdateProducts(ctx: Ctx, req: z.output<typeof bulkUpdateRequest>) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   const { set } = req;
   const now = nowIso();
   const fields = {
@@ -94,7 +94,7 @@ function adjusted(value: number, adj: Adjustment, kind: "money" | "weight", curr
  * being overwritten.
  */
 export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdjustRequest>) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   const unique = [...new Set(req.ids)];
   const rows = await ctx.db
     .select({ id: products.id, price: products.price, cost: products.cost, weight: products.weight })

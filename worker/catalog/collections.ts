@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { commit, flushEvents, newEvent, outboxInsert, outboxInsertIfChanged } from "../events/outbox";
 import { EventType } from "../events/types";
 import { isUniqueViolation } from "../platform/batch";
-import { isMerchant, nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { isMerchant, nowIso, type Ctx, requirePermission } from "../platform/context";
 import { ApiError, badField, invalidArgument, notFound } from "../platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID, newId, slugify } from "../platform/ids";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
@@ -93,7 +93,7 @@ export function prepareCreateCollection(ctx: Ctx, input: CollectionInput, slug: 
 }
 
 export async function createCollection(ctx: Ctx, input: CollectionInput) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   const slug = input.slug ?? (await freeSlug(ctx.db, collections, slugify(input.name)));
   const prepared = prepareCreateCollection(ctx, input, slug);
   try {
@@ -114,7 +114,7 @@ function refuseBuiltIn(id: string) {
 }
 
 export async function updateCollection(ctx: Ctx, id: string, patch: CollectionPatch) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   refuseBuiltIn(id);
   const changed = Object.keys(patch).filter((k) => k !== "id");
   if (!changed.length) return getCollection(ctx, { id });
@@ -142,7 +142,7 @@ export async function updateCollection(ctx: Ctx, id: string, patch: CollectionPa
 }
 
 export async function deleteCollection(ctx: Ctx, id: string): Promise<void> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   refuseBuiltIn(id);
   const event = newEvent(ctx, EventType.collectionDeleted, id, { collectionId: id });
   const [deleted] = (await ctx.db.batch([ctx.db.delete(collections).where(eq(collections.id, id)), outboxInsertIfChanged(ctx.db, event)])) as unknown as D1Result[];
@@ -155,7 +155,7 @@ export async function deleteCollection(ctx: Ctx, id: string): Promise<void> {
  * whose membership really changed, and a call that changes nothing writes nothing.
  */
 export async function changeMembership(ctx: Ctx, id: string, productIds: string[], mode: "add" | "remove"): Promise<void> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   refuseBuiltIn(id);
   const unique = [...new Set(productIds)];
   // Id lists travel as one JSON parameter (D1 allows 100 bound parameters per statement).

@@ -3,7 +3,7 @@ import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { commit, flushEvents, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { EventType } from "../events/types";
 import { assertInBatch, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";
-import { isMerchant, nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { isMerchant, nowIso, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError, badField, invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID, DEFAULT_VARIANT_ID, newId, slugify } from "../platform/ids";
@@ -621,7 +621,7 @@ async function writeAndLoad(
 
 /** Creates a product with its generated variants. */
 export async function createProduct(ctx: Ctx, input: ProductInput) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   const slug = input.slug ?? (await freeSlug(ctx.db, products, slugify(input.name)));
   const prepared = prepareCreateProduct(ctx, input, slug);
   const loaded = await writeAndLoad(ctx, prepared.row.id, prepared.statements, prepared.events);
@@ -681,7 +681,7 @@ function variantsChangedEvent(ctx: Ctx, productId: string, changed: VariantRow[]
 }
 
 async function loadForWrite(ctx: Ctx, id: string): Promise<LoadedProduct> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   const p = await loadProduct(ctx.db, id);
   if (!p) throw notFound("PRODUCT_NOT_FOUND", "Product", id, "productId");
   return p;
@@ -817,7 +817,7 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
 
 /** Deletes a product (its variants and collection memberships go with it). */
 export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   const event = newEvent(ctx, EventType.productDeleted, id, { productId: id });
   // The event row is written only if the delete removed the product (outboxInsertIfChanged), so only then flush it.
   const [deleted] = (await ctx.db.batch([ctx.db.delete(products).where(eq(products.id, id)), outboxInsertIfChanged(ctx.db, event)])) as unknown as D1Result[];

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { requireMerchant } from "../platform/context";
+import { requirePermission } from "../platform/context";
 import { badField } from "../platform/errors";
 import { pathId, type AppEnv } from "../platform/http";
 import { readQueryRequest } from "../platform/query";
@@ -126,7 +126,7 @@ const ok = {} as const;
  * mount with the reads and the unknown-path 404.
  */
 const merchantOnly = createMiddleware<AppEnv>(async (c, next) => {
-  requireMerchant(c.get("ctx"));
+  requirePermission(c.get("ctx"), "catalog.write");
   await next();
 });
 

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import { ApiError, notFound } from "../platform/errors";
 import { eventFailures } from "./tables";
 
@@ -39,7 +39,7 @@ export async function listFailures(ctx: Ctx, opts: { state?: FailureState; limit
 
 /** Sends one DEAD message back to the queue and marks it REPLAYED. */
 export async function replayFailure(ctx: Ctx, id: string) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const [row] = await ctx.db.select().from(eventFailures).where(eq(eventFailures.id, id));
   if (!row) throw notFound("EVENT_FAILURE_NOT_FOUND", "Failed event", id);
   if (row.state !== "DEAD") throw new ApiError(409, "EVENT_NOT_DEAD", `Only dead events can be replayed; this one is ${row.state}`, { data: { id, state: row.state } });
@@ -54,7 +54,7 @@ export async function replayFailure(ctx: Ctx, id: string) {
 
 /** Replays every DEAD message (up to `limit` per call; call again while `remaining` > 0). */
 export async function replayAllFailures(ctx: Ctx, limit = 100) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const rows = await ctx.db.select().from(eventFailures).where(eq(eventFailures.state, "DEAD")).orderBy(eventFailures.lastFailedAt).limit(limit);
   if (rows.length === 0) return { replayed: 0, remaining: 0 };
   await ctx.env.EVENTS.sendBatch(rows.map((r) => ({ body: r.body, contentType: "json" as const })));

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { pathId, type AppEnv } from "../platform/http";
 import { parseWith } from "../platform/validation";
 import { runSweeps } from "./sweeps";
-import { requireMerchant } from "../platform/context";
+import { requirePermission } from "../platform/context";
 import { listFailures, replayAllFailures, replayFailure } from "./failures";
 
 /**
@@ -29,6 +29,6 @@ eventRoutes.post("/events/failures/:id/replay", async (c) => c.json(await replay
 
 eventRoutes.post("/events/sweep", async (c) => {
   const ctx = c.get("ctx");
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   return c.json(await runSweeps(ctx.env, { waitUntil: ctx.waitUntil }));
 });

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Auth } from "../platform/context";
+import { isPermission, type Auth } from "../platform/context";
 import type { Db } from "../platform/db";
 import { unauthenticated } from "../platform/errors";
 import { sha256Hex } from "../platform/ids";
@@ -43,9 +43,14 @@ export async function accessTokenAuth(env: Env, db: Db, token: string): Promise<
  */
 export async function tokenAuth(db: Db, record: Pick<TokenRecord, "role" | "identityId" | "visitorId" | "clientId">): Promise<Auth | null> {
   if (record.role === "member" && record.identityId) {
-    const [identity] = await db.select({ role: identities.role, status: identities.status }).from(identities).where(eq(identities.id, record.identityId));
+    const [identity] = await db
+      .select({ role: identities.role, status: identities.status, permissions: identities.permissions })
+      .from(identities)
+      .where(eq(identities.id, record.identityId));
     if (!identity || identity.status === "BLOCKED" || identity.status === "DELETED") return null;
-    return { kind: "member", identityId: record.identityId, visitorId: record.visitorId, clientId: record.clientId, role: identity.role };
+    const auth: Auth = { kind: "member", identityId: record.identityId, visitorId: record.visitorId, clientId: record.clientId, role: identity.role };
+    if (identity.role === "STAFF") auth.permissions = identity.permissions.filter(isPermission);
+    return auth;
   }
   return { kind: "visitor", visitorId: record.visitorId, clientId: record.clientId };
 }

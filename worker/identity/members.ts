@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { sendEmail } from "../email/send";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";
 import { ApiError, forbidden, notFound, unauthenticated } from "../platform/errors";
@@ -210,6 +210,7 @@ export async function register(ctx: Ctx, req: RegisterRequest, client: ClientInf
     status: reasons.length ? "PENDING" : "ACTIVE",
     pendingReasons: reasons,
     role: "MEMBER",
+    permissions: [],
     emailVerified: false,
     profile: (req.profile ?? {}) as Record<string, unknown>,
     passwordResetRequired: false,
@@ -333,6 +334,7 @@ export async function signOn(ctx: Ctx, req: SignOnRequest): Promise<{ sessionTok
     status: "ACTIVE",
     pendingReasons: [],
     role: "MEMBER",
+    permissions: [],
     emailVerified: Boolean(req.verifyEmail),
     profile: (req.profile ?? {}) as Record<string, unknown>,
     passwordResetRequired: false,
@@ -632,7 +634,7 @@ async function changeMember(
   identityId: string,
   decide: (row: IdentityRow) => Partial<Pick<IdentityRow, "status" | "pendingReasons">> | null,
 ): Promise<{ identity: WireIdentity }> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "settings.manage");
   const [row] = await byId(ctx.db, identityId);
   if (!row || row.status === "DELETED") throw memberNotFound(identityId);
   if (row.role !== "MEMBER") throw forbidden("Owner and staff accounts are managed on the staff page, not here");

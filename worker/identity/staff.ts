@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { sendEmail } from "../email/send";
-import { nowIso, requireMerchant, requireOwner, type Ctx } from "../platform/context";
+import { isPermission, nowIso, PERMISSIONS, requireMerchant, requireOwner, type Ctx, type Permission } from "../platform/context";
 import { ApiError, forbidden, notFound } from "../platform/errors";
 import { newId, sha256Hex } from "../platform/ids";
 import { prepareOneTime, randomSecret, revokeOneTimeFor } from "./one-time";
@@ -18,11 +18,21 @@ export const ACTIVATION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 const name = (max: number) => z.string().trim().min(1).max(max);
 
+/** The permissions a staff member holds: any of PERMISSIONS, each at most once. */
+const permissionList = z
+  .array(z.enum(PERMISSIONS))
+  .max(PERMISSIONS.length)
+  .transform((list) => [...new Set(list)]);
+
 export const inviteStaffRequest = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email({ message: "must be an email address" }).max(254)),
   firstName: name(100).optional(),
   lastName: name(100).optional(),
+  /** What the new staff member may do (none by default: they can look, not change). */
+  permissions: permissionList.optional(),
 });
+
+export const updateStaffRequest = z.object({ permissions: permissionList });
 
 export const createApiKeyRequest = z.object({
   name: name(100),
@@ -37,6 +47,8 @@ export interface StaffMember {
   id: string;
   email: string;
   role: "OWNER" | "STAFF";
+  /** What the owner lets this staff member do; the owner holds every permission. */
+  permissions: Permission[];
   /** PENDING until they set their password through the activation link; BLOCKED once removed. */
   status: IdentityRow["status"];
   firstName?: string;
@@ -61,6 +73,7 @@ function toStaff(row: IdentityRow): StaffMember {
     id: row.id,
     email: row.email,
     role: row.role === "OWNER" ? "OWNER" : "STAFF",
+    permissions: row.role === "OWNER" ? [...PERMISSIONS] : row.permissions.filter(isPermission),
     status: row.status,
     ...(typeof profile.firstName === "string" ? { firstName: profile.firstName } : {}),
     ...(typeof profile.lastName === "string" ? { lastName: profile.lastName } : {}),
@@ -108,6 +121,7 @@ export async function inviteStaff(ctx: Ctx, input: z.output<typeof inviteStaffRe
     status: "PENDING",
     pendingReasons: [],
     role: "STAFF",
+    permissions: input.permissions ?? [],
     emailVerified: false,
     profile,
     passwordResetRequired: false,
@@ -176,6 +190,16 @@ export async function blockStaff(ctx: Ctx, id: string): Promise<StaffMember> {
     revokeOneTimeFor(ctx.db, "activation", id),
   ]);
   return toStaff({ ...row, status: "BLOCKED", updatedDate });
+}
+
+/** Sets what a staff member may do; it applies from their next request (every token check reads it). Owner only. */
+export async function updateStaffPermissions(ctx: Ctx, id: string, input: z.output<typeof updateStaffRequest>): Promise<StaffMember> {
+  requireOwner(ctx);
+  const row = await staffRow(ctx, id);
+  if (row.role === "OWNER") throw forbidden("The store owner holds every permission");
+  const updatedDate = nowIso();
+  await ctx.db.update(identities).set({ permissions: input.permissions, updatedDate }).where(eq(identities.id, id));
+  return toStaff({ ...row, permissions: input.permissions, updatedDate });
 }
 
 /** Creates an API key: the key (`sk_…`) is returned here once and only its SHA-256 is kept. Owner only. */

@@ -5,7 +5,7 @@ import { flushEvents, type EventEnvelope, type Statement } from "../events/outbo
 import { outbox } from "../events/tables";
 import { EventType } from "../events/types";
 import { assertInBatch, assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
-import { actorOf, nowIso, requireMerchant, type Actor, type Ctx } from "../platform/context";
+import { actorOf, nowIso, requireMerchant, type Actor, type Ctx, requirePermission } from "../platform/context";
 import { rawStatement, type Db } from "../platform/db";
 import { ApiError, badField, invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
@@ -702,7 +702,7 @@ function adjustStatements(db: Db, rows: ReturnType<typeof perVariant>, sign: 1 |
 
 /** Adds stock (cause MANUAL). Each item 1..99999; all items or none. */
 export async function incrementInventory(ctx: Ctx, items: AdjustmentInput[], reason: string | null = null, opts: BatchOptions = {}): Promise<void> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "inventory.write");
   const rows = perVariant(await resolveAdjustments(ctx, items, "incrementData", "incrementBy"));
   const targets = rows.map((r) => ({ productId: r.item.id, variantId: r.variant.id }));
   await runChange(ctx, withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets, mutations: adjustStatements(ctx.db, rows, 1) }), opts));
@@ -713,7 +713,7 @@ export async function incrementInventory(ctx: Ctx, items: AdjustmentInput[], rea
  * stock. With `preorderRequest` an item with preorder on may go below zero, down to minus its preorder limit.
  */
 export async function decrementInventory(ctx: Ctx, items: AdjustmentInput[], reason: string | null = null, opts: BatchOptions = {}): Promise<void> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "inventory.write");
   const rows = perVariant(await resolveAdjustments(ctx, items, "decrementData", "decrementBy"));
   const lines: StockLine[] = rows.map((r) => ({ productId: r.item.id, variantId: r.variant.id, quantity: r.by, name: displayName(r.item, r.variant) }));
   const mutations = adjustStatements(ctx.db, rows, -1);
@@ -748,7 +748,7 @@ export interface InventoryItemUpdate {
  * variants without a quantity 0; turning it off keeps each variant's in-stock state.
  */
 export async function updateInventoryItem(ctx: Ctx, productId: string, update: InventoryItemUpdate, reason: string | null = null, opts: BatchOptions = {}): Promise<void> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "inventory.write");
   const item = (await loadItems(ctx.db, [productId])).get(productId);
   if (!item) throw notFound("INVENTORY_ITEM_NOT_FOUND", "Inventory item", productId, "productId");
   const violations: FieldViolation[] = [];

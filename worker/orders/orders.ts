@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "../events/outbox";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
-import { actorOf, isMerchant, nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { actorOf, isMerchant, nowIso, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError, badField, notFound, unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
@@ -182,7 +182,7 @@ const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
 
 /** POST /ecom/v1/orders/{id}/cancel: status CANCELED; with restockAllItems the order's stock returns (REVERT_INVENTORY_CHANGE). */
 export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?: boolean | null }) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
   if (o.order.status === "CANCELED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already canceled`, { status: o.order.status });
   if (o.order.fulfillmentStatus !== "NOT_FULFILLED") {
@@ -204,7 +204,7 @@ export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?
 
 /** POST /ecom/v1/orders/{id}/mark-as-paid: an offline order NOT_PAID (or PENDING) becomes PAID. */
 export async function markAsPaid(ctx: Ctx, id: string) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
   const ps = o.order.paymentStatus;
   if (ps === "PARTIALLY_REFUNDED" || ps === "FULLY_REFUNDED") throw unsupported("PARTIALLY_OR_FULLY_REFUNDED", `Order ${id} was refunded and cannot be marked as paid`, { paymentStatus: ps });
@@ -224,7 +224,7 @@ export async function markAsPaid(ctx: Ctx, id: string) {
 
 /** POST /ecom/v1/orders/{id}/fulfillments: some lines (or everything left) leave, with tracking. */
 export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRequest) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
   if (o.order.status === "CANCELED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be fulfilled`, { status: o.order.status });
   if (o.order.fulfillmentStatus === "FULFILLED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already fulfilled`, { fulfillmentStatus: o.order.fulfillmentStatus });
@@ -273,7 +273,7 @@ export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRe
 
 /** POST /ecom/v1/orders/{id}/refund-status: a refund made outside the store (manual), recorded on the order. */
 export async function setRefundStatus(ctx: Ctx, id: string, status: "PARTIALLY_REFUNDED" | "FULLY_REFUNDED") {
-  requireMerchant(ctx);
+  requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
   const ps = o.order.paymentStatus;
   const block = (reason: string, description: string) => new ApiError(400, reason, description, { data: { reason, paymentStatus: ps }, message: "Refund not possible" });

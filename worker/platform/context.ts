@@ -10,7 +10,35 @@ export type Auth =
   | { kind: "anonymous" }
   | { kind: "apiKey"; keyId: string; role: "OWNER" | "STAFF" }
   | { kind: "visitor"; visitorId: string; clientId: string }
-  | { kind: "member"; identityId: string; visitorId: string; clientId: string; role: "MEMBER" | "OWNER" | "STAFF" };
+  | {
+      kind: "member";
+      identityId: string;
+      visitorId: string;
+      clientId: string;
+      role: "MEMBER" | "OWNER" | "STAFF";
+      /** What the owner lets this staff member do (STAFF only; the owner may do everything). */
+      permissions?: readonly Permission[];
+    };
+
+/**
+ * The named permissions the owner grants each staff member. Reads of merchant data need only a staff role; every
+ * merchant write needs one of these (the owner and API keys hold all of them).
+ */
+export const PERMISSIONS = ["catalog.write", "inventory.write", "orders.write", "automations.manage", "settings.manage"] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** What each permission lets a staff member do, in the owner's words (the console's staff page shows these). */
+export const PERMISSION_LABELS: Record<Permission, string> = {
+  "catalog.write": "Edit products, collections and media",
+  "inventory.write": "Change stock",
+  "orders.write": "Mark orders paid, fulfil, cancel and refund",
+  "automations.manage": "Manage automations, tasks, webhooks and events",
+  "settings.manage": "Change pricing, store and member settings",
+};
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === "string" && (PERMISSIONS as readonly string[]).includes(value);
+}
 
 /** Actor of an event (spec section 6): ANONYMOUS_VISITOR, MEMBER, SITE_USER (owner or staff) or APP. */
 export interface Actor {
@@ -39,6 +67,19 @@ export function isMerchant(auth: Auth): boolean {
 export function requireMerchant(ctx: Ctx): void {
   if (ctx.auth.kind === "anonymous") throw unauthenticated("This call needs the merchant's API key or a staff token in the Authorization header");
   if (!isMerchant(ctx.auth)) throw forbidden("This call needs a merchant API key or a staff session");
+}
+
+/** Whether the caller may do merchant work of this kind: the owner and API keys always; staff when granted. */
+export function hasPermission(auth: Auth, permission: Permission): boolean {
+  if (auth.kind === "apiKey") return true;
+  if (auth.kind !== "member" || auth.role === "MEMBER") return false;
+  return auth.role === "OWNER" || (auth.permissions ?? []).includes(permission);
+}
+
+/** Guard for merchant writes: 401 without credentials, 403 for shoppers and for staff without this permission. */
+export function requirePermission(ctx: Ctx, permission: Permission): void {
+  requireMerchant(ctx);
+  if (!hasPermission(ctx.auth, permission)) throw forbidden(`This needs the ${permission} permission, which the store owner has not granted you`);
 }
 
 /** Guard for the store owner only (creating staff and API keys). */

@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import { ApiError, badField, invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { currencyDigits, toDecimalString, toMajor, toMinor } from "../platform/money";
 import { newId } from "../platform/ids";
@@ -88,7 +88,7 @@ export function resource<Row extends BaseRow, Input, Values extends object>(spec
 
   return {
     async create(ctx: Ctx, body: unknown) {
-      requireMerchant(ctx);
+      requirePermission(ctx, "settings.manage");
       const input = parseWith(z.object({ [spec.wrapper]: spec.schema }), body)[spec.wrapper] as Input;
       const values = await spec.toValues(ctx, input);
       const now = nowIso();
@@ -103,7 +103,7 @@ export function resource<Row extends BaseRow, Input, Values extends object>(spec
     },
 
     async update(ctx: Ctx, id: string, body: unknown) {
-      requireMerchant(ctx);
+      requirePermission(ctx, "settings.manage");
       const patch = parseWith(patchBody(spec.wrapper), body)[spec.wrapper];
       if (patch.id !== undefined && patch.id !== id) {
         throw badField(`${spec.wrapper}.id`, "must match the id in the path");
@@ -132,7 +132,7 @@ export function resource<Row extends BaseRow, Input, Values extends object>(spec
     },
 
     async remove(ctx: Ctx, id: string) {
-      requireMerchant(ctx);
+      requirePermission(ctx, "settings.manage");
       const result = (await ctx.db.delete(t).where(eq(t.id, id))) as unknown as D1Result;
       if (!result.meta.changes) throw notFound(spec.notFoundCode, spec.entity, id);
       return {};

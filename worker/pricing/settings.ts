@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { nowIso, requireMerchant, type Ctx } from "../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import { badField } from "../platform/errors";
 import { settings } from "../platform/tables";
 import { pricingSettingsFrom, type PricingSettings } from "./config";
@@ -17,7 +17,7 @@ export async function getPricingSettings(ctx: Ctx): Promise<{ settings: PricingS
 
 /** Changes the settings; fields left out keep their value, null clears businessAddress / defaultShippingRegionId. */
 export async function updatePricingSettings(ctx: Ctx, patch: PricingSettingsPatch): Promise<{ settings: PricingSettings }> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "settings.manage");
   if (patch.businessAddress && !patch.businessAddress.country) throw badField("settings.businessAddress.country", "is required", "REQUIRED_FIELD");
   const [[row], regions] = await ctx.db.batch([
     ctx.db.select({ value: settings.value }).from(settings).where(eq(settings.key, PRICING_SETTINGS_KEY)),

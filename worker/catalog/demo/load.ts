@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { commit, type EventEnvelope, type Statement } from "../../events/outbox";
-import { nowIso, requireMerchant, type Ctx } from "../../platform/context";
+import { nowIso, type Ctx, requirePermission } from "../../platform/context";
 import { settings } from "../../platform/tables";
 import { prepareCreateCollection } from "../collections";
 import { prepareCreateProduct } from "../products";
@@ -16,7 +16,7 @@ const MARKER = "demo_catalogue";
  * concurrent calls cannot both load it (the marker row's primary key refuses the second batch).
  */
 export async function loadDemoCatalogue(ctx: Ctx): Promise<{ loaded: boolean; products: number; collections: number; reason?: string }> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "catalog.write");
   const [[state]] = await ctx.db.batch([
     ctx.db.select({
       products: sql<number>`(SELECT count(*) FROM products)`,

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx } from "../../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { webhookEvents, webhookSources, type WebhookKey } from "../tables";
@@ -89,7 +89,7 @@ async function ensureNameFree(ctx: Ctx, name: string, exceptId?: string) {
 
 /** Creates a source; its generated (or given) secret is in the answer and never again. */
 export async function createSource(ctx: Ctx, input: z.output<typeof createSourceRequest>) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const key = await newKey(input.format, input);
   await ensureNameFree(ctx, input.name);
   const now = nowIso();
@@ -112,7 +112,7 @@ export async function getSource(ctx: Ctx, id: string) {
 
 /** Renames a source (its endpoint path changes with it) or changes its description. */
 export async function updateSource(ctx: Ctx, id: string, input: z.output<typeof updateSourceRequest>) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const row = await findSource(ctx, id);
   if (input.name !== undefined) await ensureNameFree(ctx, input.name, id);
   const [updated] = await ctx.db
@@ -126,7 +126,7 @@ export async function updateSource(ctx: Ctx, id: string, input: z.output<typeof 
 
 /** Adds a key (a rotation's new secret or public key); both keys verify until the old one is removed. */
 export async function addSourceKey(ctx: Ctx, id: string, input: z.output<typeof addKeyRequest>) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const row = await findSource(ctx, id);
   if (row.keys.length >= 5) throw new ApiError(409, "WEBHOOK_SOURCE_TOO_MANY_KEYS", "A source holds at most 5 keys: remove an old one first", { data: { id } });
   const key = await newKey(row.format, input);
@@ -138,7 +138,7 @@ export async function addSourceKey(ctx: Ctx, id: string, input: z.output<typeof 
 
 /** Removes a key (the end of a rotation); a source keeps at least one. */
 export async function removeSourceKey(ctx: Ctx, id: string, keyId: string) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const row = await findSource(ctx, id);
   if (!row.keys.some((k) => k.id === keyId)) throw notFound("WEBHOOK_KEY_NOT_FOUND", "Webhook source key", keyId);
   if (row.keys.length === 1) throw new ApiError(409, "WEBHOOK_SOURCE_LAST_KEY", "A source needs at least one key: add the new one before removing this one", { data: { id, keyId } });
@@ -152,7 +152,7 @@ export async function removeSourceKey(ctx: Ctx, id: string, keyId: string) {
 
 /** Deletes a source: its endpoint answers 404 from then on (events it sent stay processed). */
 export async function deleteSource(ctx: Ctx, id: string) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const [row] = await ctx.db.delete(webhookSources).where(eq(webhookSources.id, id)).returning();
   if (!row) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
   return {};

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx } from "../../platform/context";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../tables";
@@ -124,7 +124,7 @@ async function requireSigningKey(env: Env) {
 
 /** Creates a subscription; a standard one's secret is in the answer and never again. */
 export async function createSubscription(ctx: Ctx, input: z.output<typeof createSubscriptionRequest>) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const url = checkTargetUrl(ctx.env, input.url);
   if (input.format === "wix") await requireSigningKey(ctx.env);
   const now = nowIso();
@@ -160,7 +160,7 @@ export async function getSubscription(ctx: Ctx, id: string) {
 
 /** Changes the URL, event types, description, or enables / disables it (enabling clears the failure count). */
 export async function updateSubscription(ctx: Ctx, id: string, input: z.output<typeof updateSubscriptionRequest>) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const url = input.url === undefined ? undefined : checkTargetUrl(ctx.env, input.url);
   const row = await findSubscription(ctx, id);
   const enabling = input.enabled === true && !row.enabled;
@@ -183,7 +183,7 @@ export async function updateSubscription(ctx: Ctx, id: string, input: z.output<t
 
 /** Deletes a subscription with its deliveries and their attempt log. */
 export async function deleteSubscription(ctx: Ctx, id: string) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const [row] = await ctx.db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).returning();
   if (!row) throw notFound("WEBHOOK_SUBSCRIPTION_NOT_FOUND", "Webhook subscription", id);
   return {};
@@ -191,7 +191,7 @@ export async function deleteSubscription(ctx: Ctx, id: string) {
 
 /** A new secret, shown once; the old one keeps signing beside it for a day. */
 export async function rotateSubscriptionSecret(ctx: Ctx, id: string) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const row = await findSubscription(ctx, id);
   if (row.format !== "standard") throw new ApiError(409, "WEBHOOK_SUBSCRIPTION_NO_SECRET", "Wix-format subscriptions are signed with the shop's RSA key, not a secret", { data: { id } });
   const secret = generateSecret();
@@ -237,7 +237,7 @@ export async function getDelivery(ctx: Ctx, id: string) {
  * subscription must be enabled.
  */
 export async function redeliver(ctx: Ctx, id: string) {
-  requireMerchant(ctx);
+  requirePermission(ctx, "automations.manage");
   const [row] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
   if (!row) throw notFound("WEBHOOK_DELIVERY_NOT_FOUND", "Webhook delivery", id);
   const subscription = await findSubscription(ctx, row.subscriptionId);

@@ -13,6 +13,8 @@ import {
   listStaff,
   resendActivation,
   revokeApiKey,
+  updateStaffPermissions,
+  updateStaffRequest,
 } from "../staff";
 
 /**
@@ -37,6 +39,12 @@ staffRoutes.post("/staff", async (c) => {
 staffRoutes.get("/staff", async (c) => c.json({ staff: await listStaff(c.get("ctx")) }));
 
 staffRoutes.post("/staff/:id/activation-email", async (c) => c.json({ staffMember: await resendActivation(c.get("ctx"), pathId(c)) }));
+
+staffRoutes.patch("/staff/:id", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json({ staffMember: await updateStaffPermissions(ctx, pathId(c), await readBody(c, updateStaffRequest)) });
+});
 
 staffRoutes.delete("/staff/:id", async (c) => c.json({ staffMember: await blockStaff(c.get("ctx"), pathId(c)) }));
 

@@ -1,0 +1,1 @@
+ALTER TABLE `identities` ADD `permissions` text DEFAULT '[]' NOT NULL;

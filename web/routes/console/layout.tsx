@@ -1,0 +1,80 @@
+import { Form, NavLink, Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { PERMISSION_LABELS } from "../../../worker/platform/context";
+import { consoleHeaders, requireStaff } from "../../console.server";
+import "../../styles/console.css";
+import type { Route } from "./+types/layout";
+
+/**
+ * The console's frame: who is signed in, the sections, sign out. Every console page sits inside it, so the guard
+ * here sends anyone without a console session to the sign-in page. The sections a staff member may only look at
+ * stay visible (reading needs no permission); the pages hide the buttons they may not use.
+ */
+export function loader({ context, request }: Route.LoaderArgs) {
+  return { user: requireStaff(context, request) };
+}
+
+export const headers = () => consoleHeaders;
+
+/** The frame changes only when something is posted (who is signed in does not change on navigation). */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod !== undefined && formMethod.toUpperCase() !== "GET" ? defaultShouldRevalidate : false;
+}
+
+/** The console's sections, in the order a merchant works through a day. */
+export const SECTIONS = [
+  { to: "/console", label: "Home", end: true },
+  { to: "/console/orders", label: "Orders" },
+  { to: "/console/products", label: "Products" },
+  { to: "/console/collections", label: "Collections" },
+  { to: "/console/inventory", label: "Inventory" },
+] as const;
+
+export default function ConsoleLayout() {
+  const { user } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  return (
+    <div className="console">
+      <a className="skip-link" href="#console-main">
+        Skip to content
+      </a>
+      <header className="console-header">
+        <a href="/console" className="console-brand">
+          Console
+        </a>
+        <nav aria-label="Console sections" className="console-nav">
+          <ul>
+            {SECTIONS.map((s) => (
+              <li key={s.to}>
+                <NavLink to={s.to} end={"end" in s ? s.end : false} prefetch="intent">
+                  {s.label}
+                </NavLink>
+              </li>
+            ))}
+            {user.role === "OWNER" && (
+              <li>
+                <NavLink to="/console/staff">Staff</NavLink>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <div className="console-user">
+          <span title={user.permissions.map((p) => PERMISSION_LABELS[p]).join("\n") || "View only"}>
+            {user.email} <span className="console-role">{user.role === "OWNER" ? "Owner" : "Staff"}</span>
+          </span>
+          <a href="/" className="console-muted">
+            View shop
+          </a>
+          <Form method="post" action="/console/logout">
+            <button type="submit" className="console-link-button">
+              Sign out
+            </button>
+          </Form>
+        </div>
+      </header>
+      <div className="console-progress" data-active={navigation.state !== "idle" || undefined} aria-hidden="true" />
+      <main id="console-main" className="console-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
+import { startConsoleSession } from "../../../worker/identity/console-sessions";
+import { loginRequest, parseIdentity } from "../../../worker/identity/schemas";
+import { captchaSiteKey, captchaTokensOf, clientOf, field, problemOf } from "../../auth.server";
+import { Captcha, ErrorSummary, Field } from "../../components/auth";
+import { consoleCookie, consoleHeaders, consoleReturnTo } from "../../console.server";
+import "../../styles/console.css";
+import type { Route } from "./+types/login";
+
+export function meta() {
+  return [{ title: "Sign in — Console" }, { name: "robots", content: "noindex" }];
+}
+
+export const headers = () => consoleHeaders;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = context.services;
+  const returnTo = consoleReturnTo(new URL(request.url).searchParams.get("returnTo"));
+  // Already signed in: straight on.
+  if (ctx.auth.kind === "member" && ctx.auth.role !== "MEMBER") throw redirect(returnTo);
+  return { returnTo, captchaSiteKey: await captchaSiteKey(ctx) };
+}
+
+/** Signs the owner or a staff member in (the members' login service: same passwords, rate limits and captcha). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const email = field(form, "email");
+  const returnTo = consoleReturnTo(form.get("returnTo"));
+  try {
+    const req = parseIdentity(loginRequest, { loginId: { email }, password: field(form, "password"), captchaTokens: captchaTokensOf(form) });
+    const session = await startConsoleSession(context.services, req, clientOf(request));
+    return redirect(returnTo, { headers: { "Set-Cookie": consoleCookie(session.token) } });
+  } catch (err) {
+    const problem = problemOf(err);
+    if (problem.code === "NO_CONSOLE_ACCESS") problem.message = "This account has no access to the console. Ask the store owner to invite you as staff.";
+    return data({ email, problem }, { status: problem.code === "NO_CONSOLE_ACCESS" ? 403 : 400 });
+  }
+}
+
+export default function ConsoleLogin() {
+  const { returnTo, captchaSiteKey } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <main className="console-signin" id="main">
+      <h1>Sign in to the console</h1>
+      <p className="console-muted">For the store's owner and staff.</p>
+      <ErrorSummary problem={result?.problem} />
+      <Form method="post" className="console-form">
+        <input type="hidden" name="returnTo" value={returnTo} />
+        <Field name="email" label="Email" type="email" autoComplete="username" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
+        <Field name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
+        <Captcha siteKey={captchaSiteKey} />
+        <button type="submit" className="console-button primary">
+          Sign in
+        </button>
+      </Form>
+      <p>
+        <a href="/forgot-password">Forgot your password?</a> · <a href="/">Back to the shop</a>
+      </p>
+    </main>
+  );
+}
