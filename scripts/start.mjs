@@ -67,6 +67,7 @@ try {
 console.log(`
   Edge Storefront is running.
     Shop:            http://localhost:${port}/
+    Console:         http://localhost:${port}/console  (sign in with the owner login below)
     API:             http://localhost:${port}/v1/products/query-platformized  (and the Wix SDK's gateway paths)
     ${ownerLine}
     ${shopperLine}
