@@ -1,11 +1,12 @@
-// Starts the production build under `wrangler dev` on a free loopback port with its own local state
-// (.wrangler/bench-state), migrations applied and the demo catalogue loaded. Shared by the benchmarks.
+// Starts the production build under `wrangler dev` (what `npm start` runs) on a free loopback port with its own local
+// state (.wrangler/bench-state, or `state`), migrations applied and the demo catalogue loaded; `vars` override
+// variables of .dev.vars (e.g. a shorter WEBHOOK_RETRY_SCHEDULE). Shared by the
+// benchmarks and the hostile-traffic test (tests/node/hostile.test.ts).
 import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { ensureDevVars, readDevVars } from "../scripts/local-setup.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
-const state = ".wrangler/bench-state";
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
 
 const freePort = () =>
@@ -16,7 +17,7 @@ const freePort = () =>
     });
   });
 
-export async function startServer({ build = !process.argv.includes("--no-build") } = {}) {
+export async function startServer({ build = !process.argv.includes("--no-build"), state = ".wrangler/bench-state", vars: overrides = {} } = {}) {
   ensureDevVars();
   const vars = readDevVars();
   if (build) execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore", env });
@@ -24,7 +25,7 @@ export async function startServer({ build = !process.argv.includes("--no-build")
   const port = await freePort();
   const server = spawn(
     "npx",
-    ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "error"],
+    ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "error", ...Object.entries(overrides).flatMap(([k, v]) => ["--var", `${k}:${v}`])],
     { cwd: root, stdio: "ignore", env, detached: true },
   );
   const stop = () => {
@@ -41,7 +42,7 @@ export async function startServer({ build = !process.argv.includes("--no-build")
     await new Promise((r) => setTimeout(r, 500));
   }
   await fetch(`${base}/api/v1/demo-catalogue`, { method: "POST", headers: { authorization: vars.OWNER_API_KEY } });
-  return { base, stop, ownerKey: vars.OWNER_API_KEY, clientId: vars.OAUTH_CLIENT_ID };
+  return { base, stop, ownerKey: vars.OWNER_API_KEY, clientId: vars.OAUTH_CLIENT_ID, state };
 }
 
 /** D1 round trips a response reports in Server-Timing. */

@@ -24,7 +24,8 @@ import { eventRoutes } from "./events/routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
 import { storeCurrency, type Ctx } from "./platform/context";
 import { openDb, type RoundTrips } from "./platform/db";
-import { ApiError, errorBody, systemErrorBody } from "./platform/errors";
+import { BodyTooLarge, finishBody, readBytes } from "./platform/body";
+import { ApiError, badField, errorBody, systemErrorBody } from "./platform/errors";
 import type { AppEnv } from "./platform/http";
 import { armSweeper } from "./events/sweeper";
 
@@ -48,7 +49,15 @@ app.use("*", async (c, next) => {
   const trips: RoundTrips = { count: 0, ms: 0 };
   c.set("requestId", requestId);
   c.set("trips", trips);
-  await next();
+  // A path whose percent-encoding is broken (`/products/%E0%A4%A`) names nothing: the API says so in its error
+  // shape; a page renders as not found (pageRequest).
+  if (isApiPath(c.req.path) && !decodablePath(new URL(c.req.url).pathname)) {
+    c.res = c.json(errorBody(badField("path", "is not valid percent-encoded UTF-8", "FORMAT"), requestId), 400);
+  } else {
+    await next();
+  }
+  // Whatever the answer, the request's body is read to its end first (platform/body.ts says why).
+  await finishBody(c.req.raw);
   let res = c.res;
   try {
     res.headers.set("x-wix-request-id", requestId);
@@ -152,6 +161,8 @@ app.all("*", async (c) => {
       return c.text("Cross-site form posts are refused.", 403);
     }
   }
+  const request = await pageRequest(c.req.raw);
+  if (request instanceof Response) return request;
   // React Router's route discovery (/__manifest) needs no caller: it never reads or writes the session, so one still
   // in flight when the shopper logs in cannot answer with a stale cookie.
   // The merchant console has its own cookie and never touches the shopper's session (web/console.server.ts).
@@ -164,7 +175,7 @@ app.all("*", async (c) => {
         : await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: !isbot(c.req.header("user-agent") ?? "") });
   ctx.auth = session.auth;
   const cspNonce = newCspNonce();
-  const res = await handleSsr(c.req.raw, {
+  const res = await handleSsr(request, {
     cloudflare: { env: c.env, ctx: c.executionCtx as ExecutionContext },
     services: ctx,
     cspNonce,
@@ -174,6 +185,68 @@ app.all("*", async (c) => {
   res.headers.set("x-frame-options", "DENY");
   return withSessionCookie(res, session);
 });
+
+/** Whether every percent-escape in the path decodes (to UTF-8). */
+function decodablePath(pathname: string): boolean {
+  try {
+    decodeURI(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The largest page form: a plain form, and a multipart one (a console media upload of up to 10 MB). */
+const MAX_FORM_BYTES = 1_048_576;
+const MAX_MULTIPART_BYTES = 11 * 1_048_576;
+
+/**
+ * The request React Router gets, or the refusal it never sees. Page actions read `request.formData()`, so a body
+ * that is not a form is refused here with 415 (not a FormData exception in an action), a form past its size limit
+ * with 413 (read with a cap, never buffered whole), and a path with broken percent-encoding is passed on with its
+ * `%` escaped, so the router looks it up literally and renders the not-found page.
+ */
+async function pageRequest(raw: Request): Promise<Request | Response> {
+  const url = new URL(raw.url);
+  let request = raw;
+  if (!decodablePath(url.pathname)) {
+    url.pathname = url.pathname.replace(/%/g, "%25");
+    request = new Request(url, raw);
+  }
+  if (raw.method === "GET" || raw.method === "HEAD") return request;
+  const type = (raw.headers.get("content-type") ?? "").trim();
+  const multipart = /^multipart\/form-data\b/i.test(type);
+  if (!multipart && !/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    // A post with no body and no type (a bare `curl -X POST /logout`) is an empty form.
+    const empty = !type && (raw.headers.get("content-length") ?? "0") === "0" && !raw.headers.has("transfer-encoding");
+    if (!empty) return pageRefusal(415, "Forms are sent as application/x-www-form-urlencoded or multipart/form-data.");
+  }
+  const limit = multipart ? MAX_MULTIPART_BYTES : MAX_FORM_BYTES;
+  let body: Uint8Array<ArrayBuffer>;
+  try {
+    body = await readBytes(raw, limit);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) return pageRefusal(413, `This form is larger than the limit of ${limit / 1_048_576} MB.`);
+    throw err;
+  }
+  const headers = new Headers(raw.headers);
+  if (!type) headers.set("content-type", "application/x-www-form-urlencoded");
+  const form = () => new Request(url, { method: raw.method, headers, body, signal: raw.signal });
+  // A multipart body that does not parse (a wrong boundary, a truncated part) is the sender's mistake, not an
+  // exception in the action: parse it once here (forms are small, and capped above).
+  if (multipart) {
+    try {
+      await form().formData();
+    } catch {
+      return pageRefusal(400, "This form could not be read: the multipart body is malformed.");
+    }
+  }
+  return form();
+}
+
+function pageRefusal(status: 400 | 413 | 415, message: string): Response {
+  return new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+}
 
 const noSession: PageSession = { auth: { kind: "anonymous" }, tokens: null, setCookie: null };
 

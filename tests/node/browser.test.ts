@@ -1,26 +1,12 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { haveChromium, launchChromium, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
  * A real browser on the built Worker: Debian's chromium through playwright-core, against Miniflare listening on
- * 127.0.0.1. CI installs chromium with apt-get; without it this test is skipped, saying why.
+ * 127.0.0.1. CI installs chromium with apt-get (tests/node/chromium.ts).
  */
-
-const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const haveChromium = existsSync(chromiumPath);
-const SKIP_NOTE = `no chromium at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
-
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 describe("the storefront in a browser", () => {
   let w: RunningWorker | undefined;
@@ -31,7 +17,7 @@ describe("the storefront in a browser", () => {
     w = await startWorker({ port: 0 });
     const res = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY } });
     expect(((await res.json()) as { loaded: boolean }).loaded).toBe(true);
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { haveChromium, launchChromium, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
@@ -10,13 +11,9 @@ import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker
  * Debian's Chromium through playwright-core, with the demo catalogue loaded. A shopper searches, filters, picks a
  * variant by keyboard, with and without JavaScript; a crawler gets complete HTML; every page carries a CSP whose
  * nonce matches its inline scripts; axe-core finds no accessibility violations; screenshots at phone and desktop
- * widths go to test-artifacts/screenshots/. Without chromium the browser tests are skipped, saying why.
+ * widths go to test-artifacts/screenshots/. Chromium comes from tests/node/chromium.ts.
  */
 
-const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const haveChromium = existsSync(chromiumPath);
-const SKIP_NOTE = `no chromium at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const BOT_UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const SHOTS = path.resolve(import.meta.dirname, "../../test-artifacts/screenshots");
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -28,7 +25,7 @@ beforeAll(async () => {
   w = await startWorker(haveChromium ? { port: 0 } : {});
   const res = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY } });
   expect(((await res.json()) as { loaded: boolean }).loaded).toBe(true);
-  if (haveChromium) browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: FLAGS });
+  if (haveChromium) browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 

@@ -1,21 +1,18 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
+import { haveChromium, launchChromium, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
+
+export { chromiumPath, haveChromium, SKIP_NOTE } from "./chromium";
 
 /**
  * Shared set-up of the cart, checkout and account browser tests: the built Worker with the demo catalogue and its
  * coupon and shipping options (delivery and pickup), Debian's chromium, and helpers
  * for what a shopper does (post a product form, read an email) and what a reviewer checks (axe, screenshots).
  */
-
-export const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-export const haveChromium = existsSync(chromiumPath);
-export const SKIP_NOTE = `no chromium at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
-
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 export const COUPON = "WELCOME10";
 
@@ -48,7 +45,7 @@ export async function openStore(): Promise<Store> {
     .first<{ id: string; name: string }>())!;
   expect(tee?.id).toBeTruthy();
   expect(plain?.id).toBeTruthy();
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
+  const browser = await launchChromium();
   return { w, browser, tee, plain };
 }
 

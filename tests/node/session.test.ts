@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { haveChromium, launchChromium, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
@@ -162,8 +161,6 @@ describe("the session cookie on pages (built Worker)", () => {
 });
 
 describe("the session cookie in a real browser (Chromium on http://127.0.0.1)", () => {
-  const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-  const haveChromium = existsSync(chromiumPath);
   let w: RunningWorker | undefined;
   beforeAll(async () => {
     if (haveChromium) w = await startWorker({ port: 0, bindings: { OAUTH_CLIENT_ID: CLIENT_ID } });
@@ -173,8 +170,8 @@ describe("the session cookie in a real browser (Chromium on http://127.0.0.1)", 
   });
 
   it("stores the __Host- cookie (Secure works on a loopback origin) and sends it back", async (ctx) => {
-    if (!haveChromium) ctx.skip(`no chromium at ${chromiumPath}`);
-    const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+    if (!haveChromium) ctx.skip(SKIP_NOTE);
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ userAgent: BROWSER_UA });
       const page = await context.newPage();

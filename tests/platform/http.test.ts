@@ -1,3 +1,4 @@
+import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../worker/platform/validation";
 import { api, catalogueSnapshot, merchant } from "../helpers";
@@ -53,6 +54,39 @@ describe("HTTP conventions", () => {
     const res = await api("POST", "/v1/products", { rawBody: JSON.stringify({ product: { name: "x".repeat(MAX_BODY_BYTES) } }), key: "test-owner-key" });
     expect(res.status).toBe(413);
     expect(res.body.details.applicationError.description).toContain(String(MAX_BODY_BYTES));
+  });
+
+  it("refuses a chunked body (no Content-Length) at the limit while it streams in", async () => {
+    const before = await catalogueSnapshot();
+    let sent = 0;
+    const chunk = new TextEncoder().encode("x".repeat(65_536));
+    // 4 MiB in 64 KiB chunks, without a length: the Worker must stop at 1 MiB, not buffer it all and then refuse.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"product":{"name":"'));
+        if (sent >= 4 * 1_048_576) return controller.close();
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await SELF.fetch("https://shop.test/v1/products", { method: "POST", headers: { authorization: "test-owner-key", "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).details.applicationError.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(await catalogueSnapshot()).toEqual(before);
+  });
+
+  it("answers an API path with broken percent-encoding with 400 in the error shape, never a 500", async () => {
+    for (const [method, path] of [
+      ["DELETE", "/stores/v1/products/%E0%A4%A"],
+      ["GET", "/v1/products/%E0%A4%A"],
+      ["DELETE", "/v1/collections/%ZZ"],
+      ["GET", "/back-in-stock-service/v1/back-in-stock-requests/%C3%28"],
+    ]) {
+      const res = await api(method, path, { key: "test-owner-key" });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "path", violatedRule: "FORMAT" });
+    }
+    // Pages (the not-found page) are covered on the built Worker: tests/node/hostile.test.ts.
   });
 
   it("sorts field violations by field and prints them the way the SDK does", async () => {

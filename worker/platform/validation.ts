@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
+import { BodyTooLarge, readText } from "./body";
 import { ApiError, badField, invalidArgument, type FieldViolation, type ViolatedRule } from "./errors";
 
 /** Largest JSON body the API accepts. Bulk calls of 100 full products fit well inside it. */
@@ -70,18 +71,25 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix
 }
 
 /**
- * Reads a JSON request body: application/json only, at most MAX_BODY_BYTES, well-formed.
+ * Reads a JSON request body: application/json only, at most MAX_BODY_BYTES (counted while it streams in, so a
+ * chunked body is refused at the limit, not after buffering it), UTF-8, well-formed.
  * An empty body counts as `{}` (the SDK sends none for some calls).
  */
 export async function readJson(c: Context): Promise<unknown> {
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
   const type = c.req.header("content-type") ?? "";
   const isJson = /^application\/(.+\+)?json\b/i.test(type.trim());
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
   // A declared non-JSON body is refused before it is read.
   if (type && !isJson && declared > 0) throw unsupportedType(type);
-  const text = await c.req.text();
-  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw tooLarge();
+  let text: string | null;
+  try {
+    text = await readText(c.req.raw, MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw tooLarge();
+    throw err;
+  }
+  if (text === null) throw badField("body", "is not UTF-8 text", "FORMAT");
   if (text.trim() === "") return {};
   if (!isJson) throw unsupportedType(type);
   try {

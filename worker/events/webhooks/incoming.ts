@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
+import { BodyTooLarge, readText } from "../../platform/body";
 import { nowIso, type Ctx } from "../../platform/context";
 import { ApiError, badField, invalidArgument, notFound } from "../../platform/errors";
 import { newId, sha256Hex } from "../../platform/ids";
@@ -45,32 +46,14 @@ function rejected(description: string): ApiError {
 
 /** Reads the body, refusing it as soon as it passes the limit (never buffering more). */
 async function readLimited(request: Request): Promise<string> {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_WEBHOOK_BYTES) throw tooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_WEBHOOK_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
+  let text: string | null;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw badField("body", "is not UTF-8 text", "FORMAT");
+    text = await readText(request, MAX_WEBHOOK_BYTES);
+  } catch (err) {
+    throw err instanceof BodyTooLarge ? tooLarge() : err;
   }
+  if (text === null) throw badField("body", "is not UTF-8 text", "FORMAT");
+  return text;
 }
 
 /** The entity an event is about, as far as its data says. */

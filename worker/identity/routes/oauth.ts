@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { BodyTooLarge, readText } from "../../platform/body";
 import { badField } from "../../platform/errors";
 import { clientAddress } from "../../platform/rate-limit";
 import type { AppContext, AppEnv } from "../../platform/http";
@@ -12,10 +13,11 @@ const MAX_FORM_BYTES = 16_384;
 async function tokenBody(c: AppContext): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type.trim())) return readJson(c);
-  if (Number(c.req.header("content-length") ?? "0") > MAX_FORM_BYTES) throw badField("body", `must be at most ${MAX_FORM_BYTES} bytes`, "MAX_SIZE");
-  const bytes = await c.req.arrayBuffer();
-  if (bytes.byteLength > MAX_FORM_BYTES) throw badField("body", `must be at most ${MAX_FORM_BYTES} bytes`, "MAX_SIZE");
-  return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+  const text = await readText(c.req.raw, MAX_FORM_BYTES).catch((err) => {
+    throw err instanceof BodyTooLarge ? badField("body", `must be at most ${MAX_FORM_BYTES} bytes`, "MAX_SIZE") : err;
+  });
+  if (text === null) throw badField("body", "is not UTF-8 text", "FORMAT");
+  return Object.fromEntries(new URLSearchParams(text));
 }
 
 /** Query parameters of the authorize URL: OAuth's snake_case names, or the redirect session's camelCase ones. */
