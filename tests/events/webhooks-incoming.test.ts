@@ -226,7 +226,8 @@ describe("Standard Webhooks source", () => {
     const body = validBody([{ productId: "p".repeat(130_000), setQuantity: 1 }]);
     const declared = await post(source.name, body, signed(secret!, body));
     expect(declared.status).toBe(413);
-    // Streamed in chunks without a length: refused once 128 KB have arrived.
+    // Streamed in chunks without a length: refused once 128 KB have arrived. Nothing past the limit is kept; the rest
+    // is read and thrown away (worker/platform/body.ts) so the sender gets its 413 on a connection that stays usable.
     const chunk = new TextEncoder().encode("x".repeat(16_384));
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
@@ -239,7 +240,6 @@ describe("Standard Webhooks source", () => {
     const streamed = await post(source.name, stream, signed(secret!, body));
     expect(streamed.status).toBe(413);
     expect(((await streamed.json()) as any).details.applicationError.code).toBe("PAYLOAD_TOO_LARGE");
-    expect(sent).toBeLessThan(40);
     await expectNothingStored(source);
   });
 
