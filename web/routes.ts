@@ -34,6 +34,8 @@ export default [
   route("console", "routes/console/layout.tsx", [
     index("routes/console/home.tsx"),
     route("staff", "routes/console/staff.tsx"),
+    route("orders", "routes/console/orders.tsx"),
+    route("orders/:orderId", "routes/console/order.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

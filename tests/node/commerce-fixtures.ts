@@ -167,3 +167,21 @@ export async function fillContact(page: Page, email: string, a: { firstName?: st
   await page.fill("#f-ship-postalCode", a.postalCode ?? "98101");
   await page.selectOption("#f-ship-country", a.country ?? "US");
 }
+
+/** Cart → checkout → card payment → the confirmation's order number. */
+export async function checkOutByCard(page: Page, store: Store, email: string): Promise<string> {
+  await page.goto(`${store.w.url}/checkout`);
+  await hydrated(page);
+  await fillContact(page, email);
+  await page.getByRole("button", { name: "Continue to delivery" }).click();
+  await page.waitForURL("**/checkout?step=delivery");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await page.waitForURL("**/checkout?step=payment");
+  await page.fill("#f-cardNumber", "4242 4242 4242 4242");
+  await page.fill("#f-cardExpiry", "11/38");
+  await page.fill("#f-cardCvc", "555");
+  await page.getByRole("button", { name: /Place order/ }).click();
+  await page.waitForURL(/\/orders\/[^/]+\/confirmation$/);
+  await expect.poll(() => page.locator(".confirmation-head .order-number").count()).toBe(1);
+  return (await page.locator(".confirmation-head .order-number").textContent())!;
+}

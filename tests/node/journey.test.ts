@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { COUPON, fillContact, hydrated, lastEmail, shopper, uniqueEmail, useStore } from "./commerce-fixtures";
+import { checkOutByCard as checkOut, COUPON, hydrated, lastEmail, shopper, uniqueEmail, useStore } from "./commerce-fixtures";
 
 /**
  * The whole journey through the shop's own pages in real Chromium: find a product by search and by collection
@@ -9,6 +9,7 @@ import { COUPON, fillContact, hydrated, lastEmail, shopper, uniqueEmail, useStor
  */
 
 const { store, needsChromium } = useStore("journey");
+const checkOutByCard = (page: Page, email: string) => checkOut(page, store(), email);
 
 /** On a product page: pick choices by their labels, add to cart, and wait for the in-place confirmation. */
 async function pickAndAdd(page: Page, choices: Record<string, string>) {
@@ -18,24 +19,6 @@ async function pickAndAdd(page: Page, choices: Record<string, string>) {
   }
   await page.getByRole("button", { name: "Add to cart" }).click();
   await expect.poll(() => page.locator(".add-result").textContent()).toContain("Added to your cart.");
-}
-
-/** Cart → checkout → card payment → the confirmation's order number. */
-async function checkOutByCard(page: Page, email: string): Promise<string> {
-  await page.goto(`${store().w.url}/checkout`);
-  await hydrated(page);
-  await fillContact(page, email);
-  await page.getByRole("button", { name: "Continue to delivery" }).click();
-  await page.waitForURL("**/checkout?step=delivery");
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await page.waitForURL("**/checkout?step=payment");
-  await page.fill("#f-cardNumber", "4242 4242 4242 4242");
-  await page.fill("#f-cardExpiry", "11/38");
-  await page.fill("#f-cardCvc", "555");
-  await page.getByRole("button", { name: /Place order/ }).click();
-  await page.waitForURL(/\/orders\/[^/]+\/confirmation$/);
-  await expect.poll(() => page.locator(".confirmation-head .order-number").count()).toBe(1);
-  return (await page.locator(".confirmation-head .order-number").textContent())!;
 }
 
 describe("the shopping journey", () => {

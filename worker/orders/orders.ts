@@ -64,6 +64,10 @@ export async function getOrder(ctx: Ctx, id: string) {
   return { order: orderShape(o) };
 }
 
+function contactName(part: "firstName" | "lastName") {
+  return sql`COALESCE(json_extract(${orders.details}, ${`$.billingInfo.contactDetails.${part}`}), json_extract(${orders.details}, ${`$.shippingInfo.logistics.shippingDestination.contactDetails.${part}`}))`;
+}
+
 const orderFields: FieldMap = {
   id: { sql: orders.id, type: "string" },
   number: { sql: orders.number, type: "number", sortable: true },
@@ -74,6 +78,10 @@ const orderFields: FieldMap = {
   createdDate: { sql: orders.createdDate, type: "date", sortable: true },
   updatedDate: { sql: orders.updatedDate, type: "date", sortable: true },
   "buyerInfo.email": { sql: orders.buyerEmail, type: "string", sortable: true },
+  // The buyer's name as billed (the shipping contact when the order has no billing contact): the console finds
+  // orders by name. Read from the order's snapshot, so a search by name scans; number and email use columns.
+  "billingInfo.contactDetails.firstName": { sql: contactName("firstName"), type: "string" },
+  "billingInfo.contactDetails.lastName": { sql: contactName("lastName"), type: "string" },
   "priceSummary.total.amount": { sql: orders.total, type: "money", sortable: true },
 };
 

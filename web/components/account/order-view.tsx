@@ -18,6 +18,20 @@ export interface OrderView {
   lines: SummaryLine[];
   totals: Totals;
   coupon: string | null;
+  /** The buyer's name as billed (or shipped to), "" when the order has none. */
+  buyerName: string;
+  /** What has left the store, with the carrier's tracking, oldest first. */
+  shipments: Shipment[];
+}
+
+export interface Shipment {
+  id: string;
+  date: string;
+  carrier: string | null;
+  trackingNumber: string | null;
+  trackingLink: string | null;
+  /** Units in this shipment. */
+  items: number;
 }
 
 export interface OrderListItem {
@@ -100,7 +114,38 @@ export function OrderDetails({ order, headingLevel = 2 }: { order: OrderView; he
         <AddressBlock heading={H} title="Shipping to" lines={order.shipTo} />
         <AddressBlock heading={H} title="Billing address" lines={order.billTo} />
       </div>
+      <Shipments heading={H} shipments={order.shipments} />
       <OrderSummary lines={order.lines} totals={order.totals} coupon={order.coupon} title="Items" headingLevel={headingLevel} />
+    </div>
+  );
+}
+
+/** Each parcel sent, with its tracking number (a link to the carrier's page when the store gave one). */
+export function Shipments({ heading: H, shipments }: { heading: "h2" | "h3"; shipments: Shipment[] }) {
+  if (shipments.length === 0) return null;
+  return (
+    <div className="order-shipments">
+      <H>{shipments.length === 1 ? "Shipment" : "Shipments"}</H>
+      <ul>
+        {shipments.map((s) => (
+          <li key={s.id}>
+            {dateText(s.date)}: {s.items} {s.items === 1 ? "item" : "items"}
+            {s.carrier && <> by {s.carrier}</>}
+            {s.trackingNumber && (
+              <>
+                {", tracking number "}
+                {s.trackingLink ? (
+                  <a href={s.trackingLink} rel="noopener noreferrer" target="_blank">
+                    {s.trackingNumber}
+                  </a>
+                ) : (
+                  <span className="tracking-number">{s.trackingNumber}</span>
+                )}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -62,7 +62,21 @@ export function orderView(o: OrderShape): OrderView {
       total: money(s.total),
     },
     coupon,
+    buyerName: contactName(d.billingInfo) || contactName(d.shippingInfo?.logistics?.shippingDestination),
+    shipments: (o.fulfillments as { id: string; createdDate: string; lineItems: { quantity: number }[]; trackingInfo?: Record<string, string> }[]).map((f) => ({
+      id: f.id,
+      date: f.createdDate,
+      carrier: f.trackingInfo?.shippingProvider ?? null,
+      trackingNumber: f.trackingInfo?.trackingNumber ?? null,
+      trackingLink: f.trackingInfo?.trackingLink ?? null,
+      items: f.lineItems.reduce((n, l) => n + l.quantity, 0),
+    })),
   };
+}
+
+function contactName(info: unknown): string {
+  const c = (info as { contactDetails?: { firstName?: string; lastName?: string } } | undefined)?.contactDetails;
+  return [c?.firstName, c?.lastName].filter(Boolean).join(" ");
 }
 
 /** One of the caller's own orders, or null (not theirs, or no such order: the page answers 404 either way). */
