@@ -36,6 +36,7 @@ export default [
     route("staff", "routes/console/staff.tsx"),
     route("orders", "routes/console/orders.tsx"),
     route("orders/:orderId", "routes/console/order.tsx"),
+    route("products", "routes/console/products.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -3,7 +3,7 @@ import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { commit, flushEvents, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { EventType } from "../events/types";
 import { assertInBatch, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";
-import { isMerchant, nowIso, type Ctx, requirePermission } from "../platform/context";
+import { isMerchant, nowIso, type Ctx, requireMerchant, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError, badField, invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID, DEFAULT_VARIANT_ID, newId, slugify } from "../platform/ids";
@@ -14,7 +14,7 @@ import type { MediaInput, ProductInput, ProductPatch, VariantOverride } from "./
 import { flushStockEvents, manualStockChange, type StockChange } from "../orders/inventory";
 import { freeSlug } from "./slugs";
 import { storeVariant, v1Options, v1Product, v1Variant, v3Product, type LoadedProduct, type ProductRow, type ShapeOptions } from "./shapes";
-import { collectionProducts, productNumbers, products, variants, type StoredMedia, type StoredOption } from "./tables";
+import { collectionProducts, collections, productNumbers, products, variants, type StoredMedia, type StoredOption } from "./tables";
 import { choicesKey, combinationCount, matching, MAX_VARIANTS, planVariants, variantInStock, type VariantRow } from "./variants";
 
 /** The product service: reads in one D1 round trip, writes as one batch with their events. */
@@ -965,4 +965,18 @@ export async function productNames(db: Db, ids: string[]): Promise<Map<string, s
   if (!ids.length) return new Map();
   const rows = await db.select({ id: products.id, name: products.name }).from(products).where(sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`);
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * What the merchant's product filters offer: every collection, and the brands and ribbons products carry (all in
+ * one batch, one D1 round trip). Merchants only: hidden collections are included.
+ */
+export async function productFilterValues(ctx: Ctx): Promise<{ collections: { id: string; name: string }[]; brands: string[]; ribbons: string[] }> {
+  requireMerchant(ctx);
+  const [cols, brands, ribbons] = await ctx.db.batch([
+    ctx.db.select({ id: collections.id, name: collections.name }).from(collections).orderBy(collections.name).limit(500),
+    ctx.db.selectDistinct({ value: products.brand }).from(products).where(sql`${products.brand} IS NOT NULL AND ${products.brand} <> ''`).orderBy(products.brand).limit(500),
+    ctx.db.selectDistinct({ value: products.ribbon }).from(products).where(sql`${products.ribbon} IS NOT NULL AND ${products.ribbon} <> ''`).orderBy(products.ribbon).limit(500),
+  ]);
+  return { collections: cols, brands: brands.map((b) => b.value!), ribbons: ribbons.map((r) => r.value!) };
 }

@@ -1,0 +1,183 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { FieldError } from "../../components/console/forms";
+import { PRODUCT_SORT_LABELS } from "../../components/console/products";
+import { listConsoleProducts, readProductFilters } from "../../components/console/products.server";
+import { consoleHeaders, requireStaff } from "../../console.server";
+import "../../styles/console-products.css";
+import type { Route } from "./+types/products";
+
+export function meta() {
+  return [{ title: "Products — Console" }];
+}
+
+export const headers = () => consoleHeaders;
+
+/** One page of the catalogue for the filters in the URL, hidden products included (3 D1 round trips with the session). */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  const { filters, fields } = readProductFilters(new URL(request.url));
+  return { filters, fields, ...(await listConsoleProducts(context.services, filters)) };
+}
+
+export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
+  const { filters, fields, rows, total, pages, choices } = loaderData;
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const search = useRef<HTMLInputElement>(null);
+  // "/" jumps to the search box, as in most admin tools.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement;
+      if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && !target.isContentEditable) {
+        e.preventDefault();
+        search.current?.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  const pageLink = (page: number) => {
+    const p = new URLSearchParams(params);
+    if (page > 1) p.set("page", String(page));
+    else p.delete("page");
+    return `/console/products?${p}`;
+  };
+  const filtered = !!(filters.q || filters.collection || filters.stock || filters.visibility || filters.brand || filters.ribbon || filters.min || filters.max);
+  const select = (id: string, name: string, label: string, value: string, options: [string, string][]) => (
+    <div className="console-field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={value}>
+        <option value="">Any</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  const priceInput = (name: "min" | "max", label: string) => (
+    <div className="console-field products-price">
+      <label htmlFor={`products-${name}`}>{label}</label>
+      <input
+        id={`products-${name}`}
+        name={name}
+        inputMode="decimal"
+        defaultValue={params.get(name) ?? ""}
+        maxLength={20}
+        aria-invalid={fields[name] ? true : undefined}
+        aria-describedby={fields[name] ? `products-${name}-error` : undefined}
+      />
+      <FieldError id={`products-${name}-error`} message={fields[name]} />
+    </div>
+  );
+  return (
+    <>
+      <h1>Products</h1>
+      <Form method="get" className="console-toolbar products-filters" role="search" aria-label="Find products">
+        <div className="console-field products-search">
+          <label htmlFor="products-q">Search</label>
+          <input id="products-q" ref={search} type="search" name="q" defaultValue={filters.q} placeholder="Name, description, SKU, brand" aria-keyshortcuts="/" maxLength={200} />
+        </div>
+        {select("products-collection", "collection", "Collection", filters.collection, choices.collections.map((c) => [c.id, c.name]))}
+        {select("products-stock", "stock", "Stock", filters.stock, [
+          ["in", "In stock"],
+          ["out", "Out of stock"],
+        ])}
+        {select("products-visibility", "visibility", "Visibility", filters.visibility, [
+          ["visible", "Visible in the shop"],
+          ["hidden", "Hidden"],
+        ])}
+        {select("products-brand", "brand", "Brand", filters.brand, choices.brands.map((b) => [b, b]))}
+        {select("products-ribbon", "ribbon", "Ribbon", filters.ribbon, choices.ribbons.map((r) => [r, r]))}
+        {priceInput("min", "Price from")}
+        {priceInput("max", "to")}
+        <div className="console-field">
+          <label htmlFor="products-sort">Sort</label>
+          <select id="products-sort" name="sort" defaultValue={filters.sort}>
+            {Object.entries(PRODUCT_SORT_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="console-actions">
+          <button type="submit" className="console-button primary" disabled={navigation.state === "loading"}>
+            Show products
+          </button>
+          {filtered && (
+            <Link to="/console/products" className="console-button">
+              Clear
+            </Link>
+          )}
+        </div>
+      </Form>
+
+      <p className="console-muted" role="status">
+        {total === 0 ? (filtered ? "No products match these filters." : "No products yet.") : `${total} ${total === 1 ? "product" : "products"}${filtered ? " match" : ""}; page ${filters.page} of ${pages}.`}
+      </p>
+      {rows.length > 0 && (
+        <div className="console-scroll">
+          <table className="console-table products-table">
+            <caption className="visually-hidden">Products{filtered ? " matching the filters" : ""}</caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Image</span>
+                </th>
+                <th scope="col">Product</th>
+                <th scope="col">Price</th>
+                <th scope="col">Stock</th>
+                <th scope="col" className="num">
+                  Variants
+                </th>
+                <th scope="col">Brand</th>
+                <th scope="col">Ribbon</th>
+                <th scope="col">Visibility</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.image ? <img src={p.image.url} alt={p.image.alt} width={44} height={44} loading="lazy" decoding="async" /> : <span className="products-noimage" aria-hidden="true" />}</td>
+                  <th scope="row">
+                    <span className="products-name">{p.name}</span>
+                    <div className="console-muted">
+                      {p.sku ? `SKU ${p.sku} · ` : ""}
+                      {p.visible ? (
+                        <a href={`/products/${p.slug}`} target="_blank" rel="noopener">
+                          /products/{p.slug}
+                        </a>
+                      ) : (
+                        `/products/${p.slug}`
+                      )}
+                    </div>
+                  </th>
+                  <td>{p.price}</td>
+                  <td>
+                    <span className={`console-badge ${p.stock.tone}`}>{p.stock.text}</span>
+                  </td>
+                  <td className="num">{p.variants}</td>
+                  <td>{p.brand || <span className="console-muted">—</span>}</td>
+                  <td>{p.ribbon || <span className="console-muted">—</span>}</td>
+                  <td>{p.visible ? "Visible" : <span className="console-badge">Hidden</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <nav className="console-pager" aria-label="Pages of products">
+          {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>← Previous page</Link> : <span />}
+          <span className="console-muted">
+            Page {filters.page} of {pages}
+          </span>
+          {filters.page < pages && <Link to={pageLink(filters.page + 1)}>Next page →</Link>}
+        </nav>
+      )}
+    </>
+  );
+}
