@@ -37,6 +37,8 @@ export default [
     route("orders", "routes/console/orders.tsx"),
     route("orders/:orderId", "routes/console/order.tsx"),
     route("products", "routes/console/products.tsx"),
+    route("inventory", "routes/console/inventory.tsx"),
+    route("inventory/:productId", "routes/console/inventory-item.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

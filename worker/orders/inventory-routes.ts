@@ -54,10 +54,11 @@ const adjustment = (byField: "incrementBy" | "decrementBy") =>
     ...(byField === "decrementBy" ? { preorderRequest: z.boolean().optional() } : {}),
   });
 
-const incrementRequest = z.object({ incrementData: z.array(adjustment("incrementBy")).min(1).max(300), reason });
-const decrementRequest = z.object({ decrementData: z.array(adjustment("decrementBy")).min(1).max(300), reason });
+export const incrementRequest = z.object({ incrementData: z.array(adjustment("incrementBy")).min(1).max(300), reason });
+export const decrementRequest = z.object({ decrementData: z.array(adjustment("decrementBy")).min(1).max(300), reason });
 
-const updateRequest = z.object({
+/** The update call's body (also what the console's stock form is checked against). */
+export const updateRequest = z.object({
   inventoryItem: z.object({
     // Read-only fields a client may send back from a read are accepted and ignored.
     id: z.string().max(100).nullish(),

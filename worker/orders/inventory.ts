@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { refreshSummary } from "../catalog/products";
-import { products } from "../catalog/tables";
+import { products, variants } from "../catalog/tables";
+import { AUTOMATION_SETTINGS_KEY, DEFAULT_AUTOMATION_SETTINGS } from "../automations/settings";
 import { flushEvents, type EventEnvelope, type Statement } from "../events/outbox";
 import { outbox } from "../events/tables";
 import { EventType } from "../events/types";
@@ -833,16 +834,14 @@ export interface HistoryRequest {
   cause?: InventoryCause;
 }
 
-/** A product's stock changes, newest first, with offset paging. */
-export async function inventoryHistory(ctx: Ctx, productId: string, req: HistoryRequest) {
-  requireMerchant(ctx);
+/** The statements of a page of a product's stock changes (newest first) and their count. */
+function historyStatements(ctx: Ctx, productId: string, req: HistoryRequest) {
   const where = and(
     eq(inventoryChanges.productId, productId),
     req.variantId ? eq(inventoryChanges.variantId, req.variantId) : undefined,
     req.cause ? eq(inventoryChanges.cause, req.cause) : undefined,
   );
-  const [exists, rows, [{ total }]] = await ctx.db.batch([
-    ctx.db.select({ id: products.id }).from(products).where(eq(products.id, productId)),
+  return [
     ctx.db
       .select()
       .from(inventoryChanges)
@@ -851,24 +850,80 @@ export async function inventoryHistory(ctx: Ctx, productId: string, req: History
       .limit(req.limit)
       .offset(req.offset),
     ctx.db.select({ total: sql<number>`count(*)` }).from(inventoryChanges).where(where),
-  ]);
+  ] as const;
+}
+
+function changeShape(r: typeof inventoryChanges.$inferSelect) {
+  return {
+    id: r.id,
+    productId: r.productId,
+    variantId: r.variantId,
+    delta: r.delta,
+    quantityAfter: r.quantityAfter,
+    inStockAfter: r.inStockAfter,
+    cause: r.cause,
+    reason: r.reason,
+    orderId: r.orderId,
+    actor: { type: r.actorType, id: r.actorId },
+    createdDate: r.createdDate,
+  };
+}
+
+/** A product's stock changes, newest first, with offset paging. */
+export async function inventoryHistory(ctx: Ctx, productId: string, req: HistoryRequest) {
+  requireMerchant(ctx);
+  const [exists, rows, [{ total }]] = await ctx.db.batch([ctx.db.select({ id: products.id }).from(products).where(eq(products.id, productId)), ...historyStatements(ctx, productId, req)]);
   // A deleted product keeps its history; an id that never had stock is unknown.
   if (!exists.length && total === 0) throw notFound("INVENTORY_ITEM_NOT_FOUND", "Inventory item", productId, "productId");
+  return { changes: rows.map(changeShape), metadata: pagingMetadata(rows.length, req.offset, total) };
+}
+
+/**
+ * One product's stock as the console's stock page shows it (name, tracking, preorder, each variant's quantity and
+ * state) with a page of its history: one batch, one D1 round trip.
+ */
+export async function inventoryOverview(ctx: Ctx, productId: string, req: HistoryRequest) {
+  requireMerchant(ctx);
+  const [items, rows, [{ total }]] = await ctx.db.batch([selectItems(ctx.db).where(eq(products.id, productId)), ...historyStatements(ctx, productId, req)]);
+  if (!items.length) throw notFound("INVENTORY_ITEM_NOT_FOUND", "Inventory item", productId, "productId");
+  const item = toItem(items[0]);
   return {
-    changes: rows.map((r) => ({
-      id: r.id,
-      productId: r.productId,
-      variantId: r.variantId,
-      delta: r.delta,
-      quantityAfter: r.quantityAfter,
-      inStockAfter: r.inStockAfter,
-      cause: r.cause,
-      reason: r.reason,
-      orderId: r.orderId,
-      actor: { type: r.actorType, id: r.actorId },
-      createdDate: r.createdDate,
-    })),
+    item: {
+      id: item.id,
+      name: item.name,
+      trackInventory: item.trackInventory,
+      preorder: item.preorder,
+      variants: item.variants.map((v) => ({ id: v.id, choices: v.choices, quantity: v.quantity, visible: v.visible, ...variantStock(item, v) })),
+    },
+    changes: rows.map(changeShape),
     metadata: pagingMetadata(rows.length, req.offset, total),
   };
+}
+
+/**
+ * Tracked variants whose quantity is below the threshold (the low-stock automation's, by default), lowest first,
+ * with their product's name: the console's low-stock view. One D1 round trip (settings, page and count together).
+ */
+export async function lowStockVariants(ctx: Ctx, page: { limit: number; offset: number }) {
+  requireMerchant(ctx);
+  // The automation settings' threshold, read in the same statements: absent means the default, null means never.
+  const thresholdSql = sql`(SELECT CASE WHEN s.value IS NULL OR json_type(s.value, '$.lowStockThreshold') IS NULL THEN ${DEFAULT_AUTOMATION_SETTINGS.lowStockThreshold}
+      WHEN json_type(s.value, '$.lowStockThreshold') = 'integer' THEN json_extract(s.value, '$.lowStockThreshold') END
+    FROM (SELECT (SELECT value FROM settings WHERE key = ${AUTOMATION_SETTINGS_KEY}) AS value) s)`;
+  const where = sql`${products.trackInventory} = 1 AND ${variants.visible} = 1 AND coalesce(${variants.quantity}, 0) < ${thresholdSql}`;
+  const [threshold, rows, [{ total }]] = await ctx.db.batch([
+    ctx.db.select({ value: sql<number | null>`${thresholdSql}` }).from(sql`(SELECT 1)`),
+    ctx.db
+      // Aliased: D1 answers a batch in arrays, and two columns both named "id" would collide.
+      .select({ productId: sql<string>`${products.id}`.as("low_product_id"), name: products.name, variantId: sql<string>`${variants.id}`.as("low_variant_id"), choices: variants.choices, quantity: variants.quantity })
+      .from(variants)
+      .innerJoin(products, eq(products.id, variants.productId))
+      .where(where)
+      .orderBy(sql`coalesce(${variants.quantity}, 0) ASC`, products.name, variants.position)
+      .limit(page.limit)
+      .offset(page.offset),
+    ctx.db.select({ total: sql<number>`count(*)` }).from(variants).innerJoin(products, eq(products.id, variants.productId)).where(where),
+  ]);
+  return { threshold: threshold[0]?.value ?? null, variants: rows.map((r) => ({ ...r, quantity: r.quantity ?? 0 })), total };
 }
 

@@ -157,7 +157,9 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
                   </th>
                   <td>{p.price}</td>
                   <td>
-                    <span className={`console-badge ${p.stock.tone}`}>{p.stock.text}</span>
+                    <Link to={`/console/inventory/${p.id}`} className="products-stock" aria-label={`Stock of ${p.name}: ${p.stock.text}`}>
+                      <span className={`console-badge ${p.stock.tone}`}>{p.stock.text}</span>
+                    </Link>
                   </td>
                   <td className="num">{p.variants}</td>
                   <td>{p.brand || <span className="console-muted">—</span>}</td>
