@@ -37,6 +37,7 @@ export default [
     route("orders", "routes/console/orders.tsx"),
     route("orders/:orderId", "routes/console/order.tsx"),
     route("products", "routes/console/products.tsx"),
+    route("collections", "routes/console/collections.tsx"),
     route("inventory", "routes/console/inventory.tsx"),
     route("inventory/:productId", "routes/console/inventory-item.tsx"),
   ]),

@@ -1,0 +1,73 @@
+import { queryCollections } from "../../../worker/catalog/collections";
+import type { Ctx } from "../../../worker/platform/context";
+import { ALL_PRODUCTS_COLLECTION_ID, slugify } from "../../../worker/platform/ids";
+import { sameSiteUrl } from "../../catalog.server";
+
+/**
+ * The console's collections list, read through the catalogue's collections query (the one /v2/collections answers):
+ * the URL's search and page become one filter and one page of the query language, so the Worker reads one page and
+ * its count in one D1 round trip, never the whole table.
+ */
+
+export const COLLECTIONS_PAGE_SIZE = 25;
+const MAX_PAGE = 4000;
+
+export const COLLECTION_SORTS = {
+  name: { label: "Name A–Z", sort: { fieldName: "name", order: "ASC" } },
+  newest: { label: "Newest first", sort: { fieldName: "createdDate", order: "DESC" } },
+  updated: { label: "Recently edited", sort: { fieldName: "updatedDate", order: "DESC" } },
+  products: { label: "Most products", sort: { fieldName: "numberOfProducts", order: "DESC" } },
+} as const;
+export type CollectionSort = keyof typeof COLLECTION_SORTS;
+
+export interface CollectionFilters {
+  q: string;
+  sort: CollectionSort;
+  page: number;
+}
+
+export function readCollectionFilters(url: URL): CollectionFilters {
+  const p = url.searchParams;
+  const page = Number(p.get("page") ?? "1");
+  const sort = p.get("sort") ?? "";
+  return {
+    q: (p.get("q") ?? "").trim().slice(0, 100),
+    sort: (sort in COLLECTION_SORTS ? sort : "name") as CollectionSort,
+    page: Number.isInteger(page) && page >= 1 ? Math.min(page, MAX_PAGE) : 1,
+  };
+}
+
+export interface ConsoleCollectionRow {
+  id: string;
+  name: string;
+  slug: string;
+  visible: boolean;
+  /** Products a shopper sees in it (the query's numberOfProducts counts visible products). */
+  products: number;
+  image: string | null;
+  builtIn: boolean;
+}
+
+/**
+ * One page of collections whose name (or slug) starts with the search text. The query language matches prefixes
+ * (no LIKE: D1 refuses long patterns), so "summer" finds "Summer sale" and the slug "summer-sale".
+ */
+export async function listConsoleCollections(ctx: Ctx, f: CollectionFilters) {
+  const slugPrefix = /[a-z0-9]/i.test(f.q) ? slugify(f.q) : "";
+  const filter = f.q ? { $or: [{ name: { $startsWith: f.q } }, ...(slugPrefix ? [{ slug: { $startsWith: slugPrefix } }] : [])] } : {};
+  const result = await queryCollections(ctx, {
+    filter,
+    sort: [COLLECTION_SORTS[f.sort].sort],
+    paging: { limit: COLLECTIONS_PAGE_SIZE, offset: (f.page - 1) * COLLECTIONS_PAGE_SIZE },
+  });
+  const rows: ConsoleCollectionRow[] = result.collections.map((c) => ({
+    id: c.id,
+    name: c.name,
+    slug: c.slug,
+    visible: c.visible,
+    products: c.numberOfProducts,
+    image: c.media.mainMedia ? sameSiteUrl(c.media.mainMedia.image.url, ctx.origin) : null,
+    builtIn: c.id === ALL_PRODUCTS_COLLECTION_ID,
+  }));
+  return { rows, total: result.totalResults, pages: Math.max(1, Math.ceil(result.totalResults / COLLECTIONS_PAGE_SIZE)) };
+}
