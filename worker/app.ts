@@ -10,6 +10,8 @@ import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/r
 import { inventoryRoutes } from "./orders/inventory-routes";
 import { orderRoutes } from "./orders/routes";
 import { loadDemoCatalogue } from "./catalog/demo/load";
+import { mediaApi, mediaFiles } from "./media/routes";
+import { MAX_UPLOAD_FORM_BYTES } from "./media/store";
 import { resolveAuth } from "./identity/api-keys";
 import { authenticationRoutes } from "./identity/routes/authentication";
 import { oauthRoutes } from "./identity/routes/oauth";
@@ -128,6 +130,9 @@ for (const base of ["/v1", "/stores-reader/v1"]) app.route(base, catalogRead);
 for (const base of ["/v1", "/stores/v1"]) app.route(base, catalogWrite);
 for (const base of ["/v3", "/stores/v3", "/stores-reader/v3"]) app.route(base, catalogV3);
 app.route("/v2/collections", collectionsV2);
+// Product media: uploaded images served from R2 (immutable, content-hashed names), and the API clients' upload.
+app.route("/media", mediaFiles);
+app.route("/api", mediaApi);
 
 // Cart, pricing configuration and inventory.
 for (const base of ["/v1/carts/current", "/ecom/v1/carts/current"]) app.route(base, currentCartRoutes);
@@ -198,7 +203,7 @@ function decodablePath(pathname: string): boolean {
 
 /** The largest page form: a plain form, and a multipart one (a console media upload of up to 10 MB). */
 const MAX_FORM_BYTES = 1_048_576;
-const MAX_MULTIPART_BYTES = 11 * 1_048_576;
+const MAX_MULTIPART_BYTES = MAX_UPLOAD_FORM_BYTES;
 
 /**
  * The request React Router gets, or the refusal it never sees. Page actions read `request.formData()`, so a body

@@ -36,6 +36,16 @@ const WRITES: Record<Permission, { name: string; call: (token: string) => Promis
     { name: "update a product", call: (t) => api("PATCH", `/v1/products/${UNKNOWN}`, { key: t, body: { product: { name: "New name" } } }) },
     { name: "delete a product", call: (t) => api("DELETE", `/v1/products/${UNKNOWN}`, { key: t }) },
     { name: "create a collection", call: (t) => api("POST", "/v1/collections", { key: t, body: { collection: { name: `C ${unique()}` } } }) },
+    {
+      name: "upload media",
+      // A text file: the permission is checked before the body is read, so a holder gets the file's own 400.
+      call: (t) =>
+        api("POST", "/api/media", {
+          key: t,
+          contentType: "multipart/form-data; boundary=XyZ",
+          rawBody: '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--XyZ--\r\n',
+        }),
+    },
     { name: "bulk update", call: (t) => api("POST", "/v1/bulk/products/update", { key: t, body: { productIds: [UNKNOWN], set: { ribbon: "Sale" } } }) },
   ],
   "inventory.write": [

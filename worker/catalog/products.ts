@@ -13,6 +13,7 @@ import { unitsCompatible } from "./pricing";
 import type { MediaInput, ProductInput, ProductPatch, VariantOverride } from "./schemas";
 import { flushStockEvents, manualStockChange, type StockChange } from "../orders/inventory";
 import { freeSlug } from "./slugs";
+import { releaseUnusedMedia } from "./media";
 import { storeVariant, v1Options, v1Product, v1Variant, v3Product, type LoadedProduct, type ProductRow, type ShapeOptions } from "./shapes";
 import { collectionProducts, collections, productNumbers, products, variants, type StoredMedia, type StoredOption } from "./tables";
 import { choicesKey, combinationCount, matching, MAX_VARIANTS, planVariants, variantInStock, type VariantRow } from "./variants";
@@ -820,9 +821,15 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
   requirePermission(ctx, "catalog.write");
   const event = newEvent(ctx, EventType.productDeleted, id, { productId: id });
   // The event row is written only if the delete removed the product (outboxInsertIfChanged), so only then flush it.
-  const [deleted] = (await ctx.db.batch([ctx.db.delete(products).where(eq(products.id, id)), outboxInsertIfChanged(ctx.db, event)])) as unknown as D1Result[];
+  // The media it had are read in the same batch, so the files nobody else uses can go once the delete committed.
+  const [had, deleted] = (await ctx.db.batch([
+    ctx.db.select({ media: products.media }).from(products).where(eq(products.id, id)),
+    ctx.db.delete(products).where(eq(products.id, id)),
+    outboxInsertIfChanged(ctx.db, event),
+  ])) as unknown as [{ media: StoredMedia[] }[], D1Result];
   if (!deleted.meta.changes) throw notFound("PRODUCT_NOT_FOUND", "Product", id, "productId");
   ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
+  ctx.waitUntil(releaseUnusedMedia(ctx, had.flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnailUrl ?? ""]))));
 }
 
 /** Writes a changed copy of a product's JSON/scalar columns with a version check and a ProductChanged event. */
@@ -911,6 +918,32 @@ export async function removeProductMedia(ctx: Ctx, id: string, mediaIds: string[
   const gone = new Set(mediaIds);
   const options = current.row.productOptions.map((o) => ({ ...o, choices: o.choices.map((c) => ({ ...c, mediaIds: c.mediaIds.filter((m) => !gone.has(m)) })) }));
   await writeProductColumns(ctx, current, { media: current.row.media.filter((m) => !gone.has(m.id)), productOptions: options }, ["media"]);
+  ctx.waitUntil(releaseUnusedMedia(ctx, current.row.media.filter((m) => gone.has(m.id)).flatMap((m) => [m.url, m.thumbnailUrl ?? ""])));
+}
+
+/** Puts a product's media in this order (every item once); the first is the main image. */
+export async function reorderProductMedia(ctx: Ctx, id: string, mediaIds: string[]): Promise<void> {
+  const current = await loadForWrite(ctx, id);
+  checkMediaIds(current, mediaIds, "mediaIds");
+  if (new Set(mediaIds).size !== mediaIds.length || mediaIds.length !== current.row.media.length) {
+    throw badField("mediaIds", `must list each of the product's ${current.row.media.length} media items once`);
+  }
+  const byId = new Map(current.row.media.map((m) => [m.id, m]));
+  await writeProductColumns(ctx, current, { media: mediaIds.map((m) => byId.get(m)!) }, ["media"]);
+}
+
+/** Sets (or, with an empty text, clears) one media item's alt text. */
+export async function setProductMediaAltText(ctx: Ctx, id: string, mediaId: string, altText: string): Promise<void> {
+  const current = await loadForWrite(ctx, id);
+  checkMediaIds(current, [mediaId], "mediaIds");
+  const text = altText.trim();
+  if (text.length > 200) throw badField("altText", "must be at most 200 characters", "MAX_LENGTH");
+  const media = current.row.media.map((m) => {
+    if (m.id !== mediaId) return m;
+    const { altText: _old, ...rest } = m;
+    return text ? { ...rest, altText: text } : rest;
+  });
+  await writeProductColumns(ctx, current, { media }, ["media"]);
 }
 
 /** Links (add) or unlinks (remove) media items to option choices. */
