@@ -38,6 +38,8 @@ export default [
     route("orders/:orderId", "routes/console/order.tsx"),
     route("products", "routes/console/products.tsx"),
     route("collections", "routes/console/collections.tsx"),
+    route("collections/new", "routes/console/collection-new.tsx"),
+    route("collections/:id", "routes/console/collection.tsx"),
     route("inventory", "routes/console/inventory.tsx"),
     route("inventory/:productId", "routes/console/inventory-item.tsx"),
   ]),

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { getCollectionWithProducts } from "../../worker/catalog/collections";
 import { ALL_PRODUCTS_COLLECTION_ID } from "../../worker/platform/ids";
-import { api, createProduct, getQuery, idsOf, merchant, outboxRows, OWNER_KEY, settledCatalogueSnapshot, unique } from "../helpers";
+import { api, createProduct, getQuery, idsOf, merchant, outboxRows, OWNER_KEY, serviceCtx, settledCatalogueSnapshot, unique } from "../helpers";
 
 /** Collections: v2 and v1 reads, merchant writes, membership, the built-in All Products collection, events. */
 
@@ -272,6 +273,14 @@ describe("update", () => {
     expect((await api("GET", `/v2/collections/${c.id}`)).status).toBe(404);
   });
 
+  it("removes the image with media: null", async () => {
+    const c = await createCollection({ name: `${N} Pictured`, media: { url: "https://cdn.example/p.jpg" } });
+    const res = await merchant("PATCH", `/v1/collections/${c.id}`, { collection: { media: null } });
+    expect(res.status).toBe(200);
+    expect(res.body.collection.media).toEqual({ mainMedia: null, items: [] });
+    expect((await api("GET", `/v2/collections/${c.id}`)).body.collection.media.mainMedia).toBeNull();
+  });
+
   it("changes the slug, refusing one another collection uses with 409", async () => {
     const a = await createCollection({ name: `${N} Slug A` });
     const b = await createCollection({ name: `${N} Slug B` });
@@ -415,6 +424,26 @@ describe("membership", () => {
     const remove = await merchant("POST", `/v1/collections/${c.id}/productIds/delete`, { productIds: ids });
     expect(remove.status, JSON.stringify(remove.body)).toBe(200);
     expect((await api("GET", `/v2/collections/${c.id}`)).body.collection.numberOfProducts).toBe(0);
+  });
+});
+
+describe("the merchant's collection page read", () => {
+  it("answers the collection, a page of its members (hidden ones too, latest added first) and their count", async () => {
+    const c = await createCollection({ name: `${N} Console page` });
+    expect((await merchant("POST", `/v1/collections/${c.id}/productIds`, { productIds: [prodA.id, prodHidden.id] })).status).toBe(200);
+    expect((await merchant("POST", `/v1/collections/${c.id}/productIds`, { productIds: [prodB.id] })).status).toBe(200);
+    const { ctx } = serviceCtx();
+    const first = await getCollectionWithProducts(ctx, c.id, { limit: 2, offset: 0 });
+    expect(first.collection).toMatchObject({ id: c.id, name: `${N} Console page`, numberOfProducts: 2 });
+    expect(first.totalProducts).toBe(3);
+    expect(first.products[0]).toMatchObject({ id: prodB.id, name: `${N} Product B`, visible: true, image: null });
+    expect(first.products).toHaveLength(2);
+    const second = await getCollectionWithProducts(ctx, c.id, { limit: 2, offset: 2 });
+    expect(second.products).toHaveLength(1);
+    expect([first.products[1].id, second.products[0].id].sort()).toEqual([prodA.id, prodHidden.id].sort());
+    await expect(getCollectionWithProducts(ctx, `ghost-${uid}`, { limit: 2, offset: 0 })).rejects.toMatchObject({ status: 404, code: "COLLECTION_NOT_FOUND" });
+    // Shoppers never get the merchant's view (hidden members).
+    await expect(getCollectionWithProducts(serviceCtx({ kind: "anonymous" }).ctx, c.id, { limit: 2, offset: 0 })).rejects.toMatchObject({ status: 401 });
   });
 });
 

@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleAccount, consoleBrowser, consoleCookie, unexpected } from "./console-fixtures";
-import { expectAccessible, hydrated, useStore } from "./commerce-fixtures";
+import { consoleAccount, consoleBrowser, consoleCookie, postConsoleForm, unexpected } from "./console-fixtures";
+import { expectAccessible, hydrated, shopper, useStore } from "./commerce-fixtures";
 import { BROWSER_UA, OWNER_KEY, type RunningWorker } from "./worker";
 
 /**
@@ -103,5 +103,185 @@ describe("console collections", () => {
     } finally {
       await context.close();
     }
+  });
+
+  it("in Chromium: creates (a bad slug is refused next to its field), edits, adds two products with the picker, removes one, and deletes with a confirmation", async (ctx) => {
+    needsChromium(ctx);
+    const s = store();
+    const w = s.w;
+    const name = `Autumn picks ${Date.now()}`;
+    const slug = name.toLowerCase().replace(/ /g, "-");
+    const rows = () => count(w, "SELECT COUNT(*) AS n FROM collections WHERE name = ?", name);
+    const { context, page, problems } = await consoleBrowser(s.browser, w, await consoleAccount(w, "STAFF", ["catalog.write"]));
+    try {
+      await page.goto(`${w.url}/console/collections`);
+      await hydrated(page);
+      await Promise.all([page.waitForURL((u) => u.pathname === "/console/collections/new"), page.getByRole("link", { name: "New collection" }).click()]);
+      await page.fill("#collection-name", name);
+      await page.fill("#collection-slug", "Autumn Picks!");
+      await page.fill("#collection-description", "Warm layers for cold mornings.");
+      await page.fill("#collection-image", "/demo/backpack-1f3a5f.svg");
+      await page.getByRole("button", { name: "Create collection" }).click();
+      await expect.poll(() => page.locator("#collection-slug-error").textContent()).toContain("lower-case letters, digits and single dashes");
+      expect(await page.getAttribute("#collection-slug", "aria-invalid")).toBe("true");
+      expect(await page.getAttribute("#collection-slug", "aria-describedby")).toContain("collection-slug-error");
+      expect(await page.inputValue("#collection-name")).toBe(name);
+      expect(await page.inputValue("#collection-description")).toBe("Warm layers for cold mornings.");
+      expect(await page.inputValue("#collection-image")).toBe("/demo/backpack-1f3a5f.svg");
+      expect(await rows()).toBe(0);
+
+      await page.fill("#collection-slug", slug);
+      await Promise.all([page.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)), page.getByRole("button", { name: "Create collection" }).click()]);
+      const id = new URL(page.url()).pathname.split("/").pop()!;
+      expect(await rows()).toBe(1);
+      await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Created “${name}”`);
+
+      // Edit: a new description, saved with Ctrl+S.
+      await page.fill("#collection-description", "Warm layers and hot drinks.");
+      await page.keyboard.press("Control+s");
+      await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Saved “${name}”`);
+      expect(await w.db.prepare("SELECT description FROM collections WHERE id = ?").bind(id).first("description")).toBe("Warm layers and hot drinks.");
+
+      // The picker: search, add two products without a page load (a marker on window survives), then remove one.
+      await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+      await page.fill("#picker-find", "organic tee");
+      await Promise.all([page.waitForURL((u) => u.searchParams.get("find") === "organic tee"), page.getByRole("button", { name: "Find", exact: true }).click()]);
+      await page.getByRole("button", { name: `Add ${s.tee.name}`, exact: true }).click();
+      await expect.poll(() => page.locator(".collections-product").allTextContents()).toEqual([s.tee.name]);
+      await page.fill("#picker-find", s.plain.name);
+      await Promise.all([page.waitForURL((u) => u.searchParams.get("find") === s.plain.name), page.getByRole("button", { name: "Find", exact: true }).click()]);
+      await page.getByRole("button", { name: `Add ${s.plain.name}`, exact: true }).click();
+      await expect.poll(() => page.locator(".collections-product").count()).toBe(2);
+      expect(await count(w, "SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?", id)).toBe(2);
+      await expect.poll(() => page.locator(".collection-picker li", { hasText: s.plain.name }).first().textContent()).toContain("In this collection");
+      await expectAccessible(page, "console collection page");
+      await consoleScreenshot(page, "console-collection");
+
+      await page.getByRole("button", { name: `Remove ${s.tee.name} from this collection` }).click();
+      await expect.poll(() => page.locator(".collections-product").allTextContents()).toEqual([s.plain.name]);
+      expect(await count(w, "SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?", id)).toBe(1);
+      expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+
+      // The shop's collection page shows what remains.
+      const shop = await shopper(s);
+      try {
+        await shop.page.goto(`${w.url}/collections/${slug}`);
+        const body = await shop.page.locator("main").textContent();
+        expect(body).toContain(name);
+        expect(body).toContain(s.plain.name);
+        expect(body).not.toContain(s.tee.name);
+      } finally {
+        await shop.context.close();
+      }
+
+      // Delete, after the browser's confirm dialog: dismissed first (nothing happens), then accepted.
+      page.once("dialog", (d) => void d.dismiss());
+      await page.getByRole("button", { name: "Delete collection" }).click();
+      expect(await rows()).toBe(1);
+      page.once("dialog", (d) => void d.accept());
+      await Promise.all([page.waitForURL((u) => u.pathname === "/console/collections"), page.getByRole("button", { name: "Delete collection" }).click()]);
+      await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Deleted the collection “${name}”`);
+      expect(await rows()).toBe(0);
+      expect(await count(w, "SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?", id)).toBe(0);
+      expect(unexpected(problems)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("without JavaScript: creates (after a refused slug), adds a product with the picker, and deletes after a confirmation page", async (ctx) => {
+    needsChromium(ctx);
+    const s = store();
+    const w = s.w;
+    const name = `Plain form ${Date.now()}`;
+    const rows = () => count(w, "SELECT COUNT(*) AS n FROM collections WHERE name = ?", name);
+    const { context, page } = await consoleBrowser(s.browser, w, await consoleAccount(w, "STAFF", ["catalog.write"]), { javaScriptEnabled: false });
+    try {
+      await page.goto(`${w.url}/console/collections/new`);
+      await page.fill("#collection-name", name);
+      await page.fill("#collection-slug", "no spaces allowed");
+      await page.fill("#collection-description", "Made without scripts.");
+      await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Create collection" }).click()]);
+      await page.waitForSelector("#collection-slug-error");
+      expect(await page.inputValue("#collection-name")).toBe(name);
+      expect(await page.inputValue("#collection-description")).toBe("Made without scripts.");
+      expect(await page.inputValue("#collection-slug")).toBe("no spaces allowed");
+      expect(await rows()).toBe(0);
+      // An empty slug is made from the name.
+      await page.fill("#collection-slug", "");
+      await Promise.all([page.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)), page.getByRole("button", { name: "Create collection" }).click()]);
+      expect(await rows()).toBe(1);
+      const id = new URL(page.url()).pathname.split("/").pop()!;
+      expect(await w.db.prepare("SELECT slug FROM collections WHERE id = ?").bind(id).first("slug")).toBe(name.toLowerCase().replace(/ /g, "-"));
+
+      await page.fill("#picker-find", s.plain.name);
+      await Promise.all([page.waitForURL((u) => u.searchParams.get("find") === s.plain.name), page.getByRole("button", { name: "Find", exact: true }).click()]);
+      await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: `Add ${s.plain.name}`, exact: true }).click()]);
+      await expect.poll(() => page.locator(".collections-product").allTextContents()).toEqual([s.plain.name]);
+      expect(await count(w, "SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?", id)).toBe(1);
+
+      await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Delete collection" }).click()]);
+      await page.waitForSelector(".collection-confirm");
+      expect(await rows()).toBe(1);
+      await Promise.all([page.waitForURL((u) => u.pathname === "/console/collections"), page.getByRole("button", { name: `Yes, delete “${name}”` }).click()]);
+      expect(await rows()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("answers a collection's page, picker search included, in at most 3 D1 round trips; refuses a taken slug at its field", async (ctx) => {
+    needsChromium(ctx);
+    const w = store().w;
+    const cname = `Round trips ${Date.now()}`;
+    const c = await apiCollection(w, { name: cname });
+    const res = await get(w, writer, `/console/collections/${c.id}?find=tee`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(roundTrips(res)).toBeLessThanOrEqual(3);
+    expect(await res.text()).toContain(`Add ${store().tee.name}`);
+    expect(roundTrips(await get(w, writer, `/console/collections/${c.id}`))).toBeLessThanOrEqual(3);
+    expect((await get(w, writer, "/console/collections/no-such-id")).status).toBe(404);
+
+    const taken = await postConsoleForm(w, writer, `/console/collections/${c.id}`, { intent: "save", name: "Renamed", slug: "t-shirts", description: "", imageUrlBefore: "", imageUrl: "" });
+    expect(taken.status).toBe(409);
+    const html = await taken.text();
+    expect(html).toContain('id="collection-slug-error"');
+    expect(html).toContain("Another collection already uses this slug.");
+    expect(html).toContain('value="Renamed"');
+    expect(await w.db.prepare("SELECT name FROM collections WHERE id = ?").bind(c.id).first("name")).toBe(cname);
+  });
+
+  it("refuses every write to staff without catalog.write (403, nothing written) and shows them no write controls", async (ctx) => {
+    needsChromium(ctx);
+    const w = store().w;
+    const c = await apiCollection(w, { name: `Guarded ${Date.now()}` });
+    const members = () => count(w, "SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?", c.id);
+    const page = await (await get(w, viewer, `/console/collections/${c.id}?find=tee`)).text();
+    expect(page).toContain(`Guarded`);
+    expect(page).not.toContain('name="intent"');
+    expect(page).not.toContain("Delete collection");
+    expect(page).not.toContain("Add products");
+    const newPage = await get(w, viewer, "/console/collections/new");
+    expect(newPage.status).toBe(403);
+    expect(await newPage.text()).not.toContain('id="collection-name"');
+
+    const before = await w.db.prepare("SELECT name, slug, description, updated_date FROM collections WHERE id = ?").bind(c.id).first();
+    const posts: [string, Record<string, string>][] = [
+      ["/console/collections/new", { intent: "save", name: `Sneaky ${Date.now()}`, slug: "", description: "", imageUrl: "", imageUrlBefore: "" }],
+      [`/console/collections/${c.id}`, { intent: "save", name: "Sneaky", slug: c.slug, description: "changed", imageUrl: "", imageUrlBefore: "" }],
+      [`/console/collections/${c.id}`, { intent: "add", productId: store().tee.id }],
+      [`/console/collections/${c.id}`, { intent: "remove", productId: store().tee.id }],
+      [`/console/collections/${c.id}`, { intent: "delete" }],
+      [`/console/collections/${c.id}`, { intent: "delete", confirm: "yes" }],
+    ];
+    for (const [p, fields] of posts) {
+      const res = await postConsoleForm(w, viewer, p, fields);
+      expect(res.status, `${p} ${fields.intent}${fields.confirm ? " confirmed" : ""}`).toBe(403);
+      expect(await res.text()).toContain("You may not do this");
+    }
+    expect(await count(w, "SELECT COUNT(*) AS n FROM collections WHERE name LIKE 'Sneaky%'")).toBe(0);
+    expect(await w.db.prepare("SELECT name, slug, description, updated_date FROM collections WHERE id = ?").bind(c.id).first()).toEqual(before);
+    expect(await members()).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { commit, flushEvents, newEvent, outboxInsert, outboxInsertIfChanged } from "../events/outbox";
 import { EventType } from "../events/types";
 import { isUniqueViolation } from "../platform/batch";
-import { isMerchant, nowIso, type Ctx, requirePermission } from "../platform/context";
+import { isMerchant, nowIso, type Ctx, requireMerchant, requirePermission } from "../platform/context";
 import { ApiError, badField, invalidArgument, notFound } from "../platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID, newId, slugify } from "../platform/ids";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
@@ -40,6 +40,33 @@ export async function getCollection(ctx: Ctx, by: { id: string } | { slug: strin
   const [row] = await selectCollections(ctx).where(and(match, visibleOnly(ctx))).limit(1);
   if (!row) throw notFound("COLLECTION_NOT_FOUND", "Collection", "id" in by ? by.id : by.slug, "id" in by ? "collectionId" : "slug");
   return shape(ctx, row);
+}
+
+/**
+ * The merchant's view of one collection: the collection, one page of its member products (hidden ones too, the
+ * latest added first) and how many there are, in one D1 round trip (the console's collection page).
+ */
+export async function getCollectionWithProducts(ctx: Ctx, id: string, paging: { limit: number; offset: number }) {
+  requireMerchant(ctx);
+  const membersOf = eq(collectionProducts.collectionId, id);
+  const [found, members, [{ total }]] = await ctx.db.batch([
+    selectCollections(ctx).where(eq(collections.id, id)).limit(1),
+    ctx.db
+      .select({ id: products.id, name: products.name, slug: products.slug, visible: products.visible, media: products.media, addedDate: collectionProducts.addedDate })
+      .from(collectionProducts)
+      .innerJoin(products, eq(products.id, collectionProducts.productId))
+      .where(membersOf)
+      .orderBy(desc(collectionProducts.addedDate), asc(products.name), asc(products.id))
+      .limit(paging.limit)
+      .offset(paging.offset),
+    ctx.db.select({ total: sql<number>`count(*)` }).from(collectionProducts).where(membersOf),
+  ]);
+  if (!found[0]) throw notFound("COLLECTION_NOT_FOUND", "Collection", id, "collectionId");
+  return {
+    collection: shape(ctx, found[0]),
+    products: members.map(({ media, ...m }) => ({ ...m, image: media.find((x) => x.mediaType === "image")?.url ?? null })),
+    totalProducts: total,
+  };
 }
 
 export const collectionFields: FieldMap = {

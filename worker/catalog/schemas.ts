@@ -193,7 +193,10 @@ export const collectionInputSchema = z.object({
   media: z.object({ url: mediaInputSchema.shape.url, altText: shortText(200).optional(), width: z.number().int().positive().optional(), height: z.number().int().positive().optional() }).optional(),
 });
 
-export const collectionPatchSchema = collectionInputSchema.extend({ visible: z.boolean().optional(), id: z.string().max(100).optional() }).partial();
+/** An update; `media: null` removes the collection's image. */
+export const collectionPatchSchema = collectionInputSchema
+  .extend({ visible: z.boolean().optional(), id: z.string().max(100).optional(), media: collectionInputSchema.shape.media.unwrap().nullable() })
+  .partial();
 
 export type CollectionInput = z.output<typeof collectionInputSchema>;
 export type CollectionInputRaw = z.input<typeof collectionInputSchema>;

@@ -1,7 +1,9 @@
 import { queryCollections } from "../../../worker/catalog/collections";
 import type { Ctx } from "../../../worker/platform/context";
 import { ALL_PRODUCTS_COLLECTION_ID, slugify } from "../../../worker/platform/ids";
-import { sameSiteUrl } from "../../catalog.server";
+import { queryProducts } from "../../../worker/catalog/products";
+import { cardOf, sameSiteUrl } from "../../catalog.server";
+import { problemOf } from "./problem.server";
 
 /**
  * The console's collections list, read through the catalogue's collections query (the one /v2/collections answers):
@@ -70,4 +72,56 @@ export async function listConsoleCollections(ctx: Ctx, f: CollectionFilters) {
     builtIn: c.id === ALL_PRODUCTS_COLLECTION_ID,
   }));
   return { rows, total: result.totalResults, pages: Math.max(1, Math.ceil(result.totalResults / COLLECTIONS_PAGE_SIZE)) };
+}
+
+/** The details form (collection-form.tsx) as the API's collection input: empty optional fields are left out. */
+export function collectionFormRaw(form: FormData) {
+  const text = (name: string) => String(form.get(name) ?? "");
+  const imageUrl = text("imageUrl").trim();
+  return {
+    name: text("name"),
+    slug: text("slug").trim(),
+    description: text("description"),
+    visible: form.get("visible") === "on",
+    imageUrl,
+    imageChanged: imageUrl !== text("imageUrlBefore").trim(),
+  };
+}
+
+/** The posted fields to show again after a refused save. */
+export function postedValues(form: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [k, v] of form) if (typeof v === "string" && k !== "intent") values[k] = v.slice(0, 5000);
+  return values;
+}
+
+/** A refused save as page data; a taken slug (409, no field violation from the service) is shown at the slug field. */
+export function collectionProblem(err: unknown) {
+  const problem = problemOf(err);
+  if (problem.code === "DUPLICATE_SLUG") {
+    problem.fields.slug = "Another collection already uses this slug. Choose another one.";
+    problem.message = "Nothing was saved. Please correct the highlighted fields.";
+  }
+  return problem;
+}
+
+/** A product as the collection page lists it (its members and the picker's matches). */
+export interface CollectionProductRow {
+  id: string;
+  name: string;
+  slug: string;
+  visible: boolean;
+  image: string | null;
+}
+
+/** Products whose text matches the picker's search, hidden ones too, each marked when already in the collection. */
+export async function pickerMatches(ctx: Ctx, collectionId: string, find: string, limit: number) {
+  const result = await queryProducts(ctx, { query: { search: { expression: find }, paging: { limit } }, includeHiddenProducts: true });
+  return {
+    total: result.totalResults,
+    rows: result.products.map((p) => {
+      const card = cardOf(p, ctx);
+      return { id: p.id, name: p.name, slug: p.slug, visible: p.visible, image: card.image?.url ?? null, inCollection: p.collectionIds.includes(collectionId) };
+    }),
+  };
 }
