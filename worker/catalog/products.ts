@@ -1013,3 +1013,22 @@ export async function productFilterValues(ctx: Ctx): Promise<{ collections: { id
   ]);
   return { collections: cols, brands: brands.map((b) => b.value!), ribbons: ribbons.map((r) => r.value!) };
 }
+
+/**
+ * Products with their variants and collection ids (any visibility) by id or by slug, in one D1 round trip; for
+ * work over many products at once, such as the CSV export and import (catalog/imports.ts). Up to 500 keys a call.
+ */
+export async function loadProductsBy(db: Db, by: "id" | "slug", keys: string[]): Promise<LoadedProduct[]> {
+  if (!keys.length) return [];
+  return loadedProducts(await productsByQuery(db, by, keys));
+}
+
+/** loadProductsBy's query, to run inside a caller's batch; map its rows with loadedProducts. */
+export function productsByQuery(db: Db, by: "id" | "slug", keys: string[]) {
+  const column = by === "id" ? products.id : products.slug;
+  return selectLoaded(db).where(sql`${column} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(keys)].slice(0, 500))}))`);
+}
+
+export function loadedProducts(rows: LoadedRow[]): LoadedProduct[] {
+  return rows.map(toLoaded);
+}

@@ -153,3 +153,55 @@ export const collectionProducts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.collectionId, t.productId] }), index("collection_products_product_idx").on(t.productId)],
 );
+
+/**
+ * A CSV import (catalog/imports.ts): the checked file waiting to be applied, then applied chunk by chunk through the
+ * queue. `auth` is the importing staff member as they were when they uploaded (the queue applies with their
+ * permissions, not the shop's).
+ */
+export const importJobs = sqliteTable("import_jobs", {
+  id: text("id").primaryKey(),
+  /** READY (checked, not applied), APPLYING, DONE. */
+  status: text("status", { enum: ["READY", "APPLYING", "DONE"] }).notNull(),
+  fileName: text("file_name").notNull(),
+  /** The importer's Auth (kind, identityId, role, permissions). */
+  auth: text("auth", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  /** The importer's email, shown on the job's page. */
+  createdBy: text("created_by").notNull(),
+  /** The file's columns, and the ones it has that the import ignores. */
+  columns: text("columns", { mode: "json" }).$type<{ columns: string[]; ignored: string[] }>().notNull(),
+  /** Products (not rows) to create, update and leave unchanged, and rows with errors. */
+  summary: text("summary", { mode: "json" }).$type<{ create: number; update: number; unchanged: number; invalidRows: number; products: number }>().notNull(),
+  totalRows: integer("total_rows").notNull(),
+  chunks: integer("chunks").notNull(),
+  createdDate: text("created_date").notNull(),
+  updatedDate: text("updated_date").notNull(),
+  appliedDate: text("applied_date"),
+  finishedDate: text("finished_date"),
+});
+
+/** One data row of an import, with what the dry run found and, once applied, how it went. */
+export const importRows = sqliteTable(
+  "import_rows",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => importJobs.id, { onDelete: "cascade" }),
+    /** The row's number as a spreadsheet shows it (the header is row 1). */
+    row: integer("row").notNull(),
+    /** The queue chunk that applies it: whole products, at most 50 rows unless one product has more variants. */
+    chunk: integer("chunk").notNull(),
+    slug: text("slug").notNull(),
+    /** The row's cells by column. */
+    cells: text("cells", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    /** What the dry run plans for the row's product: create, update, unchanged, or invalid (errors). */
+    action: text("action", { enum: ["create", "update", "unchanged", "invalid"] }).notNull(),
+    /** [{column, message}] of this row (dry run), or the failure when applying. */
+    errors: text("errors", { mode: "json" }).$type<{ column: string; message: string }[]>().notNull(),
+    /** PENDING until its chunk runs; then DONE, FAILED (the service refused it) or SKIPPED (invalid in the dry run). */
+    status: text("status", { enum: ["PENDING", "DONE", "FAILED", "SKIPPED"] }).notNull(),
+    /** What applying did: created, updated, unchanged. */
+    outcome: text("outcome"),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.row] }), index("import_rows_chunk_idx").on(t.jobId, t.chunk), index("import_rows_status_idx").on(t.jobId, t.status)],
+);

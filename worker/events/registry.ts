@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { catalogCacheProcessors } from "../catalog/cache";
+import { importJobHandlers } from "../catalog/imports";
 import { automationProcessors, automationSchemas } from "../automations/processors";
 import type { JobHandler, Processor } from "./consumer";
 import { webhookJobs, webhookProcessors } from "./webhooks/outgoing";
@@ -19,4 +20,4 @@ export const processors: Processor<any>[] = [...catalogCacheProcessors, ...autom
 export const payloadSchemas: Record<string, z.ZodType> = { ...automationSchemas };
 
 /** Handlers of job messages (`{ kind, id, … }`) by kind. */
-export const jobs: Record<string, JobHandler> = { ...webhookJobs };
+export const jobs: Record<string, JobHandler> = { ...webhookJobs, ...importJobHandlers };

@@ -42,6 +42,16 @@ export function readProductFilters(url: URL): { filters: ProductFilters; fields:
   return { filters, fields };
 }
 
+/** The product query's filter, sort and search for the table's filters (shared by the table and its CSV export). */
+export function consoleProductQuery(f: ProductFilters) {
+  return {
+    filter: productFilter(f),
+    // With a search and no sort asked for, the best matches come first.
+    ...(f.q && f.sort === "newest" ? {} : { sort: [PRODUCT_SORTS[f.sort]] }),
+    ...(f.q ? { search: f.q } : {}),
+  };
+}
+
 function productFilter(f: ProductFilters): Record<string, unknown> {
   const parts: Record<string, unknown>[] = [];
   if (f.collection) parts.push({ collectionIds: { $hasSome: [f.collection] } });
@@ -73,13 +83,9 @@ export interface ConsoleProductRow {
 export async function listConsoleProducts(ctx: Ctx, f: ProductFilters) {
   const [result, choices] = await Promise.all([
     queryProducts(ctx, {
-      query: {
-        filter: productFilter(f),
-        // With a search and no sort asked for, the best matches come first.
-        ...(f.q && f.sort === "newest" ? {} : { sort: [PRODUCT_SORTS[f.sort]] }),
-        paging: { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE },
-        ...(f.q ? { search: { expression: f.q } } : {}),
-      },
+      query: (({ search, ...q }) => ({ ...q, paging: { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE }, ...(search ? { search: { expression: search } } : {}) }))(
+        consoleProductQuery(f),
+      ),
       includeHiddenProducts: true,
       includeVariants: true,
       includeMerchantSpecificData: true,

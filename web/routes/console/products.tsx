@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { FieldError } from "../../components/console/forms";
+import { ProductsCsvLinks } from "../../components/console/products-csv";
 import { PRODUCT_SORT_LABELS } from "../../components/console/products";
 import { listConsoleProducts, readProductFilters } from "../../components/console/products.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -112,6 +113,7 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
               Clear
             </Link>
           )}
+          <ProductsCsvLinks />
         </div>
       </Form>
 

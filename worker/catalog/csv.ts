@@ -1,0 +1,574 @@
+import Papa from "papaparse";
+import type { Ctx } from "../platform/context";
+import { ApiError } from "../platform/errors";
+import { toDecimalString, toMajor, toMinor } from "../platform/money";
+import { parseWith } from "../platform/validation";
+import { prepareCreateProduct } from "./products";
+import { productInputSchema, type ProductInput, type ProductPatch, type VariantOverride } from "./schemas";
+import type { LoadedProduct } from "./shapes";
+import { choicesKey } from "./variants";
+import { MAX_OPTIONS, MAX_ROWS, optionColumns, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "./csv-columns";
+
+export { MAX_OPTIONS, MAX_ROWS, optionColumns, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS };
+
+/**
+ * The catalogue as CSV: one row per variant (a product without options is one row). Product columns repeat on every
+ * row of the product; variant columns describe that row's variant. Reading and writing CSV is papaparse's job;
+ * this file only maps rows to the catalogue's own inputs (productInputSchema, prepareCreateProduct), so every rule
+ * a row must keep is the product service's.
+ */
+
+/** The header of an export with `pairs` option column pairs. */
+export function csvHeader(pairs: number): string[] {
+  const options = Array.from({ length: pairs }, (_, i) => optionColumns(i + 1)).flat();
+  return [...PRODUCT_COLUMNS, ...options, ...VARIANT_COLUMNS];
+}
+
+const bool = (b: boolean) => (b ? "true" : "false");
+
+/** The rows of one product, in the column order of csvHeader(pairs). */
+export function productCsvRows(p: LoadedProduct, pairs: number, currency: string, collectionSlugs: Map<string, string>): string[][] {
+  const { row } = p;
+  const money = (minor: number | null) => (minor === null ? "" : toDecimalString(minor, currency));
+  const discount = row.discountType === "PERCENT" ? `${row.discountValue}%` : row.discountType === "AMOUNT" ? String(row.discountValue) : "";
+  const product = [
+    row.slug,
+    row.name,
+    row.description,
+    row.brand ?? "",
+    row.ribbon ?? "",
+    bool(row.visible),
+    row.productType,
+    money(row.price),
+    discount,
+    row.sku ?? "",
+    row.weight === null ? "" : String(row.weight),
+    p.collectionIds
+      .map((id) => collectionSlugs.get(id))
+      .filter((s): s is string => !!s)
+      .sort()
+      .join(", "),
+    bool(row.trackInventory),
+  ];
+  return p.variants.map((v) => {
+    const options = Array.from({ length: pairs }, (_, i) => {
+      const option = row.productOptions[i];
+      return option ? [option.name, v.choices[option.name] ?? ""] : ["", ""];
+    }).flat();
+    return [
+      ...product,
+      ...options,
+      money(v.price),
+      money(v.cost),
+      v.sku ?? "",
+      v.weight === null ? "" : String(v.weight),
+      bool(v.visible),
+      row.trackInventory ? String(v.quantity ?? 0) : "",
+      bool(row.trackInventory ? (v.quantity ?? 0) > 0 : v.inStock),
+    ];
+  });
+}
+
+/**
+ * CSV text of rows (RFC 4180, CRLF, a final line break). Cells that a spreadsheet would run as a formula (=, +, -, @)
+ * get a leading apostrophe (papaparse's escapeFormulae); the import takes it off again (`cell`).
+ */
+export function toCsv(rows: string[][]): string {
+  if (!rows.length) return "";
+  return Papa.unparse(rows, { newline: "\r\n", escapeFormulae: true }) + "\r\n";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading a file
+
+/** One data row: its number as a spreadsheet shows it (the header is row 1), its cells by column, its errors. */
+export interface CsvRow {
+  row: number;
+  cells: Record<string, string>;
+}
+
+export interface CellError {
+  row: number;
+  column: string;
+  message: string;
+}
+
+export type ParsedFile =
+  | { ok: true; columns: string[]; ignored: string[]; rows: CsvRow[]; errors: CellError[] }
+  | { ok: false; message: string };
+
+/** Parses the text of an uploaded file: a header row naming the columns, then one row per variant. */
+export function parseCsv(text: string): ParsedFile {
+  if (!text.trim()) return { ok: false, message: "The file is empty." };
+  if (text.includes("\u0000")) return { ok: false, message: "This is not a CSV file (it holds binary data). Export a CSV from the console or a spreadsheet." };
+  const result = Papa.parse<Record<string, string>>(text, {
+    header: true,
+    skipEmptyLines: "greedy",
+    transformHeader: (h) => h.trim(),
+  });
+  const columns = (result.meta.fields ?? []).filter((c) => c !== "");
+  const known = new Set<string>([...csvHeader(MAX_OPTIONS)]);
+  const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
+  if (missing.length) {
+    return {
+      ok: false,
+      message: `The file has no ${missing.map((m) => `"${m}"`).join(", ")} column${missing.length > 1 ? "s" : ""}. The first row must name the columns, as an export does.`,
+    };
+  }
+  const duplicate = columns.find((c, i) => columns.indexOf(c) !== i);
+  if (duplicate) return { ok: false, message: `The column "${duplicate}" appears twice.` };
+  for (let i = 1; i <= MAX_OPTIONS; i++) {
+    const [name, value] = optionColumns(i);
+    if (columns.includes(name) !== columns.includes(value)) return { ok: false, message: `"${name}" and "${value}" come as a pair: the file has only one of them.` };
+  }
+  if (result.data.length > MAX_ROWS) return { ok: false, message: `The file has ${result.data.length} rows; at most ${MAX_ROWS} can be imported at once. Split it into smaller files.` };
+  if (!result.data.length) return { ok: false, message: "The file has a header but no rows." };
+  const errors: CellError[] = [];
+  for (const e of result.errors) {
+    // A wrong field count is reported on its row; other errors (unclosed quotes) also name the row they start on.
+    if (e.code === "UndetectableDelimiter") continue;
+    errors.push({ row: (e.row ?? 0) + 2, column: "", message: e.code === "TooManyFields" ? "has more cells than the header has columns" : e.code === "TooFewFields" ? "has fewer cells than the header has columns" : e.message });
+  }
+  const rows = result.data.map((record, i) => {
+    const cells: Record<string, string> = {};
+    for (const c of columns) cells[c] = cell(record[c]);
+    return { row: i + 2, cells };
+  });
+  return { ok: true, columns, ignored: columns.filter((c) => !known.has(c)), rows, errors };
+}
+
+/** A cell's text, trimmed, without the apostrophe the export puts before formula-like text. */
+function cell(value: unknown): string {
+  const text = typeof value === "string" ? value.trim() : "";
+  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// From rows to the product service's inputs
+
+/** What a file says about one product (its rows grouped by Handle). */
+export interface FileProduct {
+  slug: string;
+  rows: CsvRow[];
+  has: (column: string) => boolean;
+  name: string;
+  description?: string;
+  brand?: string;
+  ribbon?: string;
+  visible?: boolean;
+  productType?: string;
+  /** Major units, as the wire takes them. */
+  price?: number;
+  discount?: { type: "NONE" | "AMOUNT" | "PERCENT"; value: number };
+  sku?: string;
+  weight?: number;
+  collections?: string[];
+  trackInventory?: boolean;
+  options: { name: string; values: string[] }[];
+  variants: FileVariant[];
+}
+
+export interface FileVariant {
+  row: number;
+  choices: Record<string, string>;
+  price: number | null;
+  cost: number | null;
+  sku: string | null;
+  weight: number | null;
+  visible: boolean;
+  quantity: number | null;
+  inStock: boolean | null;
+}
+
+const BOOLEAN: Record<string, boolean> = { true: true, yes: true, y: true, "1": true, false: false, no: false, n: false, "0": false };
+
+/** Groups rows by Handle (in order of first appearance) and reads each product's cells; cell errors are collected. */
+export function readProducts(rows: CsvRow[], columns: string[], errors: CellError[]): FileProduct[] {
+  const has = (c: string) => columns.includes(c);
+  const groups = new Map<string, CsvRow[]>();
+  for (const r of rows) {
+    const slug = r.cells.Handle;
+    if (!slug) {
+      errors.push({ row: r.row, column: "Handle", message: "is required: the product's URL name, such as linen-shirt" });
+      continue;
+    }
+    const list = groups.get(slug) ?? [];
+    list.push(r);
+    groups.set(slug, list);
+  }
+  const optionPairs = Array.from({ length: MAX_OPTIONS }, (_, i) => optionColumns(i + 1)).filter(([n]) => has(n));
+  return [...groups.entries()].map(([slug, group]) => {
+    const first = group[0];
+    const fail = (row: number, column: string, message: string) => errors.push({ row, column, message });
+    /** The product's value of a column: the first non-empty cell; another non-empty cell must agree. */
+    const productCell = (column: string): string | undefined => {
+      if (!has(column)) return undefined;
+      let value = "";
+      let from = first.row;
+      for (const r of group) {
+        const v = r.cells[column];
+        if (!v) continue;
+        if (!value) {
+          value = v;
+          from = r.row;
+        } else if (v !== value) fail(r.row, column, `differs from row ${from} of the same product ("${value}"): a product column holds one value per product`);
+      }
+      return value;
+    };
+    const number = (row: number, column: string, text: string, what: string): number | undefined => {
+      if (!/^\d+(\.\d+)?$/.test(text)) {
+        fail(row, column, `must be ${what}, such as 19.99 (got "${text}")`);
+        return undefined;
+      }
+      return Number(text);
+    };
+    const boolean = (row: number, column: string, text: string): boolean | undefined => {
+      const b = BOOLEAN[text.toLowerCase()];
+      if (b === undefined) fail(row, column, `must be true or false (got "${text}")`);
+      return b;
+    };
+    const p: FileProduct = { slug, rows: group, has, name: productCell("Name") ?? "", options: [], variants: [] };
+    p.description = productCell("Description");
+    p.brand = productCell("Brand");
+    p.ribbon = productCell("Ribbon");
+    p.sku = productCell("SKU");
+    const visible = productCell("Visible");
+    if (visible) p.visible = boolean(first.row, "Visible", visible);
+    const type = productCell("Product type");
+    if (type) p.productType = type.toLowerCase();
+    const price = productCell("Price");
+    if (price) p.price = number(first.row, "Price", price, "an amount");
+    const discount = productCell("Discount");
+    if (discount !== undefined) {
+      if (!discount) p.discount = { type: "NONE", value: 0 };
+      else if (discount.endsWith("%")) {
+        const v = number(first.row, "Discount", discount.slice(0, -1).trim(), "a percentage or an amount");
+        if (v !== undefined) p.discount = { type: "PERCENT", value: v };
+      } else {
+        const v = number(first.row, "Discount", discount, "a percentage (10%) or an amount");
+        if (v !== undefined) p.discount = { type: "AMOUNT", value: v };
+      }
+    }
+    const weight = productCell("Weight");
+    if (weight) p.weight = number(first.row, "Weight", weight, "a number");
+    const collections = productCell("Collections");
+    if (collections !== undefined) p.collections = [...new Set(collections.split(/[,;]/).map((s) => s.trim()).filter(Boolean))];
+    const track = productCell("Track inventory");
+    if (track) p.trackInventory = boolean(first.row, "Track inventory", track);
+
+    // Options: named on the product's first row; every row gives a value for each.
+    for (const [nameCol] of optionPairs) {
+      const name = first.cells[nameCol];
+      for (const r of group.slice(1)) {
+        if (r.cells[nameCol] && r.cells[nameCol] !== name) fail(r.row, nameCol, `differs from row ${first.row} of the same product ("${name}")`);
+      }
+      if (name) p.options.push({ name, values: [] });
+    }
+    const seen = new Map<string, number>();
+    for (const r of group) {
+      const choices: Record<string, string> = {};
+      optionPairs.forEach(([nameCol, valueCol], i) => {
+        const name = first.cells[nameCol];
+        const value = r.cells[valueCol];
+        if (!name) {
+          if (value) fail(r.row, nameCol, `is empty on row ${first.row}, the product's first row, but this row has a value for it`);
+          return;
+        }
+        if (!value) return void fail(r.row, valueCol, `is required: the product has the option "${name}"`);
+        choices[name] = value;
+        const option = p.options.find((o) => o.name === name)!;
+        if (!option.values.includes(value)) option.values.push(value);
+        void i;
+      });
+      const key = choicesKey(choices);
+      if (seen.has(key)) fail(r.row, p.options.length ? optionColumns(1)[1] : "Handle", `repeats the variant of row ${seen.get(key)}`);
+      seen.set(key, r.row);
+      const c = r.cells;
+      const opt = (column: string, read: (text: string) => number | undefined) => (has(column) && c[column] ? (read(c[column]) ?? null) : null);
+      p.variants.push({
+        row: r.row,
+        choices,
+        price: opt("Variant price", (t) => number(r.row, "Variant price", t, "an amount")),
+        cost: opt("Variant cost", (t) => number(r.row, "Variant cost", t, "an amount")),
+        weight: opt("Variant weight", (t) => number(r.row, "Variant weight", t, "a number")),
+        sku: has("Variant SKU") && c["Variant SKU"] ? c["Variant SKU"] : null,
+        visible: has("Variant visible") && c["Variant visible"] ? (boolean(r.row, "Variant visible", c["Variant visible"]) ?? true) : true,
+        quantity: has("Quantity") && c.Quantity ? (/^\d+$/.test(c.Quantity) ? Number(c.Quantity) : (fail(r.row, "Quantity", `must be a whole number (got "${c.Quantity}")`), null)) : null,
+        inStock: has("In stock") && c["In stock"] ? (boolean(r.row, "In stock", c["In stock"]) ?? null) : null,
+      });
+    }
+    return p;
+  });
+}
+
+/** What importing one product does: the service calls to make, or why it cannot be imported. */
+export interface ProductPlan {
+  action: "create" | "update" | "unchanged";
+  /** createProduct's input (create). */
+  create?: ProductInput;
+  /** updateProduct's patch (update), only the fields that change. */
+  patch?: ProductPatch;
+  /** resetProductVariants before the overrides: an override the file leaves empty goes back to the product's value. */
+  resetVariants?: boolean;
+  /** updateProductVariants' overrides, by choices. */
+  overrides?: VariantOverride[];
+  /** updateInventoryItem's change (variants by choices; ids are looked up after the product is written). */
+  stock?: { trackQuantity?: boolean; variants: { choices: Record<string, string>; quantity?: number; inStock?: boolean }[] };
+  /** Collection membership to change, by collection id. */
+  collections?: { add: string[]; remove: string[] };
+}
+
+export interface PlanContext {
+  ctx: Ctx;
+  /** Collection ids by slug (every collection of the store). */
+  collectionIds: Map<string, string>;
+  /** Whether the importer may change stock (inventory.write); without it, a stock change is a row error. */
+  mayChangeStock: boolean;
+}
+
+/** Where a service's field path points in the file: a column, and the row of the variant it names if any. */
+function columnOf(field: string, p: FileProduct, overrideRows: number[]): { row: number; column: string } {
+  const f = field.replace(/^product\./, "");
+  const variant = /^variants\[(\d+)\]\.?(.*)$/.exec(f);
+  if (variant) {
+    const row = overrideRows[Number(variant[1])] ?? p.rows[0].row;
+    const rest = variant[2];
+    const column = rest.startsWith("price") ? "Variant price" : rest.startsWith("cost") ? "Variant cost" : rest.startsWith("sku") ? "Variant SKU" : rest.startsWith("weight") ? "Variant weight" : rest.startsWith("visible") ? "Variant visible" : rest.startsWith("stock") ? "Quantity" : optionColumns(1)[1];
+    return { row, column };
+  }
+  const option = /^productOptions\[(\d+)\]\.?(.*)$/.exec(f);
+  if (option) return { row: p.rows[0].row, column: optionColumns(Number(option[1]) + 1)[option[2].startsWith("name") ? 0 : 1] };
+  const top = f.split(/[.[]/)[0];
+  const columns: Record<string, string> = {
+    slug: "Handle",
+    name: "Name",
+    description: "Description",
+    brand: "Brand",
+    ribbon: "Ribbon",
+    visible: "Visible",
+    productType: "Product type",
+    priceData: "Price",
+    discount: "Discount",
+    sku: "SKU",
+    weight: "Weight",
+    stock: "Track inventory",
+    manageVariants: "Variant price",
+    productOptions: optionColumns(1)[0],
+  };
+  return { row: p.rows[0].row, column: columns[top] ?? "" };
+}
+
+/**
+ * Plans one product of the file against the product stored under its Handle (or none: a new product). The product
+ * as the file describes it must pass the same checks as creating it through the API (productInputSchema and
+ * prepareCreateProduct, which write nothing), so the dry run and the apply refuse exactly what the services refuse.
+ */
+export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: PlanContext): { plan: ProductPlan | null; errors: CellError[] } {
+  const { ctx } = pc;
+  const errors: CellError[] = [];
+  const currency = ctx.currency;
+  const row = current?.row;
+  const major = (minor: number | null | undefined) => (minor === null || minor === undefined ? undefined : toMajor(minor, currency));
+
+  // Collections by slug.
+  let collectionIds: string[] | undefined;
+  if (p.collections) {
+    collectionIds = [];
+    for (const slug of p.collections) {
+      const id = pc.collectionIds.get(slug);
+      if (id) collectionIds.push(id);
+      else errors.push({ row: p.rows[0].row, column: "Collections", message: `names no collection "${slug}" (use the collections' URL names, separated by commas)` });
+    }
+  }
+
+  // Options: the file's names and values, keeping the type and colour code of choices that exist.
+  const options = p.options.map((o) => {
+    const existing = row?.productOptions.find((x) => x.name === o.name);
+    return {
+      name: o.name,
+      optionType: existing?.optionType ?? ("drop_down" as const),
+      choices: o.values.map((v) => {
+        const prev = existing?.choices.find((c) => c.description === v);
+        return { value: prev?.value ?? v, description: v, visible: prev?.visible ?? true };
+      }),
+    };
+  });
+
+  // The variants the file gives their own data.
+  const own = p.variants.filter((v) => v.price !== null || v.cost !== null || v.sku !== null || v.weight !== null || !v.visible);
+  const overrideRows = own.map((v) => v.row);
+  const overrides: VariantOverride[] = own.map((v) => ({
+    choices: v.choices,
+    ...(v.price !== null ? { price: v.price } : {}),
+    ...(v.cost !== null ? { cost: v.cost } : {}),
+    ...(v.sku !== null ? { sku: v.sku } : {}),
+    ...(v.weight !== null ? { weight: v.weight } : {}),
+    ...(!v.visible ? { visible: false } : {}),
+  }));
+
+  const trackInventory = p.trackInventory ?? row?.trackInventory ?? p.variants.some((v) => v.quantity !== null);
+  const quantities = p.variants.map((v) => v.quantity);
+  const inStocks = p.variants.map((v) => v.inStock);
+
+  // The whole product as the file describes it (fields the file leaves out keep their stored values).
+  const after: Record<string, unknown> = {
+    name: p.name || row?.name || "",
+    slug: p.slug,
+    productType: p.productType ?? row?.productType ?? "physical",
+    description: p.description ?? row?.description ?? "",
+    sku: p.sku ?? row?.sku ?? undefined,
+    visible: p.visible ?? row?.visible ?? true,
+    weight: p.weight ?? row?.weight ?? undefined,
+    priceData: { price: p.price ?? major(row?.price) },
+    ...(p.discount ? { discount: p.discount } : row && row.discountType !== "NONE" ? { discount: { type: row.discountType, value: row.discountValue } } : {}),
+    ribbon: p.ribbon ?? row?.ribbon ?? undefined,
+    brand: p.brand ?? row?.brand ?? undefined,
+    manageVariants: overrides.length > 0 || (row?.manageVariants ?? false),
+    productOptions: p.has(optionColumns(1)[0]) ? options : (row?.productOptions.map((o) => ({ name: o.name, optionType: o.optionType, choices: o.choices.map((c) => ({ value: c.value, description: c.description, visible: c.visible })) })) ?? []),
+    stock: { trackInventory },
+    variants: overrides,
+  };
+  if (!after.name && !current) errors.push({ row: p.rows[0].row, column: "Name", message: "is required for a new product" });
+  if (after.priceData && (after.priceData as { price?: number }).price === undefined) {
+    errors.push({ row: p.rows[0].row, column: "Price", message: "is required for a new product" });
+  }
+  if (p.productType && !["physical", "digital"].includes(p.productType)) {
+    errors.push({ row: p.rows[0].row, column: "Product type", message: `must be physical or digital (got "${p.productType}")` });
+  }
+  if (errors.length) return { plan: null, errors };
+
+  let input: ProductInput;
+  try {
+    input = parseWith(productInputSchema, after, "product");
+    prepareCreateProduct(ctx, input, p.slug);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    for (const v of err.fieldViolations ?? [{ field: "", description: err.description }]) {
+      const at = columnOf(v.field, p, overrideRows);
+      errors.push({ row: at.row, column: at.column, message: v.description });
+    }
+    return { plan: null, errors };
+  }
+
+  // Stock: what differs from the stored (or, for a new product, the created) state.
+  const stockVariants: NonNullable<ProductPlan["stock"]>["variants"] = [];
+  const storedVariant = (choices: Record<string, string>) => current?.variants.find((v) => choicesKey(v.choices) === choicesKey(choices));
+  const uniformQuantity = quantities.every((q) => q === quantities[0]) ? quantities[0] : undefined;
+  const uniformInStock = inStocks.every((s) => s === inStocks[0]) ? inStocks[0] : undefined;
+  p.variants.forEach((v) => {
+    const stored = storedVariant(v.choices);
+    if (trackInventory && v.quantity !== null) {
+      const now = stored && row?.trackInventory ? (stored.quantity ?? 0) : current ? null : (uniformQuantity ?? 0);
+      if (now !== v.quantity) stockVariants.push({ choices: v.choices, quantity: v.quantity });
+    } else if (!trackInventory && v.inStock !== null) {
+      const now = stored && !row?.trackInventory ? stored.inStock : current ? null : (uniformInStock ?? true);
+      if (now !== v.inStock) stockVariants.push({ choices: v.choices, inStock: v.inStock });
+    }
+  });
+  const trackChanges = current ? row!.trackInventory !== trackInventory : false;
+  const stock = trackChanges || stockVariants.length ? { ...(trackChanges ? { trackQuantity: trackInventory } : {}), variants: stockVariants } : undefined;
+  if (stock && !pc.mayChangeStock) {
+    const at = stockVariants.length ? stockVariants[0] : null;
+    const rowOf = at ? p.variants.find((v) => choicesKey(v.choices) === choicesKey(at.choices))!.row : p.rows[0].row;
+    errors.push({ row: rowOf, column: trackChanges ? "Track inventory" : trackInventory ? "Quantity" : "In stock", message: "changes stock, which needs the inventory.write permission" });
+    return { plan: null, errors };
+  }
+
+  const collections = collectionIds
+    ? { add: collectionIds.filter((id) => !current?.collectionIds.includes(id)), remove: (current?.collectionIds ?? []).filter((id) => !collectionIds!.includes(id)) }
+    : undefined;
+  const membership = collections && (collections.add.length || collections.remove.length) ? collections : undefined;
+
+  if (!current) {
+    const create: ProductInput = {
+      ...input,
+      stock: { trackInventory, ...(trackInventory ? { quantity: uniformQuantity ?? 0 } : { inStock: uniformInStock ?? true }) },
+    };
+    return { plan: { action: "create", create, stock: stockVariants.length ? { variants: stockVariants } : undefined, collections: membership }, errors };
+  }
+
+  // An update: only what differs.
+  const patch: ProductPatch = {};
+  const r = row!;
+  if (p.name && p.name !== r.name) patch.name = p.name;
+  if (p.description !== undefined && p.description !== r.description) patch.description = p.description;
+  if (p.brand !== undefined && (p.brand || null) !== r.brand) patch.brand = p.brand || null;
+  if (p.ribbon !== undefined && (p.ribbon || null) !== r.ribbon) patch.ribbon = p.ribbon || null;
+  if (p.visible !== undefined && p.visible !== r.visible) patch.visible = p.visible;
+  if (p.productType && p.productType !== r.productType) patch.productType = input.productType;
+  if (p.price !== undefined && toMinor(p.price, currency) !== r.price) patch.priceData = { price: p.price };
+  if (p.discount && (p.discount.type !== r.discountType || (p.discount.type !== "NONE" && p.discount.value !== r.discountValue))) {
+    patch.discount = p.discount.type === "NONE" ? null : p.discount;
+  }
+  if (p.sku !== undefined && (p.sku || null) !== r.sku) patch.sku = p.sku;
+  if (p.weight !== undefined && p.weight !== r.weight) patch.weight = p.weight;
+  const storedOptions = JSON.stringify(r.productOptions.map((o) => [o.name, o.choices.map((c) => c.description)]));
+  if (p.has(optionColumns(1)[0]) && JSON.stringify(options.map((o) => [o.name, o.choices.map((c) => c.description)])) !== storedOptions) {
+    patch.productOptions = input.productOptions;
+  }
+  if (overrides.length && !r.manageVariants) patch.manageVariants = true;
+
+  // Variant overrides that differ from what is stored; an override the file clears resets them all first.
+  let resetVariants = false;
+  const changedOverrides: VariantOverride[] = [];
+  const hasVariantColumns = VARIANT_COLUMNS.slice(0, 5).some((c) => p.has(c));
+  if (hasVariantColumns) {
+    // Only the variant columns the file has are compared (an absent column leaves that value as it is).
+    const fields = (
+      [
+        ["Variant price", "price"],
+        ["Variant cost", "cost"],
+        ["Variant SKU", "sku"],
+        ["Variant weight", "weight"],
+        ["Variant visible", "visible"],
+      ] as const
+    ).filter(([column]) => p.has(column));
+    for (const v of p.variants) {
+      const stored = storedVariant(v.choices);
+      const wanted = { price: v.price === null ? null : toMinor(v.price, currency), cost: v.cost === null ? null : toMinor(v.cost, currency), sku: v.sku, weight: v.weight, visible: v.visible };
+      const now = stored ? { price: stored.price, cost: stored.cost, sku: stored.sku, weight: stored.weight, visible: stored.visible } : { price: null, cost: null, sku: null, weight: null, visible: true };
+      const differs = fields.filter(([, f]) => wanted[f] !== now[f]);
+      // Going back to "the product's value" (an empty cell, or visible again) has no override: reset them all.
+      if (differs.some(([, f]) => (f === "visible" ? wanted.visible : wanted[f] === null))) resetVariants = true;
+      const o = overrides[own.indexOf(v)];
+      if (differs.length && o) changedOverrides.push(o);
+    }
+  }
+  // After a reset every variant has the product's values, so each gets back all of its own: the file's, and the
+  // stored ones of columns the file does not have.
+  const finalOverrides = resetVariants
+    ? p.variants
+        .map((v) => {
+          const stored = storedVariant(v.choices);
+          const pick = <T,>(column: string, file: T | null, kept: T | null | undefined) => (p.has(column) ? file : (kept ?? null));
+          const price = pick("Variant price", v.price, major(stored?.price));
+          const cost = pick("Variant cost", v.cost, major(stored?.cost));
+          const sku = pick("Variant SKU", v.sku, stored?.sku);
+          const weight = pick("Variant weight", v.weight, stored?.weight);
+          const visible = p.has("Variant visible") ? v.visible : (stored?.visible ?? true);
+          const o: VariantOverride = {
+            choices: v.choices,
+            ...(price !== null ? { price } : {}),
+            ...(cost !== null ? { cost } : {}),
+            ...(sku !== null ? { sku } : {}),
+            ...(weight !== null ? { weight } : {}),
+            ...(!visible ? { visible: false } : {}),
+          };
+          return o;
+        })
+        .filter((o) => Object.keys(o).length > 1)
+    : changedOverrides;
+  const changes = Object.keys(patch).length > 0 || resetVariants || finalOverrides.length > 0 || !!stock || !!membership;
+  if (!changes) return { plan: { action: "unchanged" }, errors };
+  return {
+    plan: {
+      action: "update",
+      patch: Object.keys(patch).length ? patch : undefined,
+      resetVariants,
+      overrides: finalOverrides.length ? finalOverrides : undefined,
+      stock,
+      collections: membership,
+    },
+    errors,
+  };
+}

@@ -1,0 +1,476 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { JobHandler } from "../events/consumer";
+import type { Statement } from "../events/outbox";
+import { updateInventoryItem } from "../orders/inventory";
+import { nowIso, requireMerchant, requirePermission, hasPermission, type Auth, type Ctx } from "../platform/context";
+import { rawStatement, type Db } from "../platform/db";
+import { ApiError, badField, notFound } from "../platform/errors";
+import { newId } from "../platform/ids";
+import type { QueryInput } from "../platform/query";
+import { changeMembership } from "./collections";
+import { CHUNK_ROWS, MAX_IMPORT_BYTES } from "./csv-columns";
+import { csvHeader, parseCsv, planProduct, productCsvRows, readProducts, toCsv, type CellError, type CsvRow, type FileProduct, type PlanContext } from "./csv";
+export { CHUNK_ROWS, MAX_IMPORT_BYTES };
+import { createProduct, loadedProducts, loadProductsBy, productsByQuery, queryProducts, resetProductVariants, updateProduct, updateProductVariants } from "./products";
+import type { LoadedProduct } from "./shapes";
+import { collections, importJobs, importRows, products } from "./tables";
+import { choicesKey } from "./variants";
+
+/**
+ * CSV export and import of products and variants (the column list is in csv.ts and the README).
+ *
+ * Export streams the products a product query matches, 100 at a time, so a 5,000-product catalogue never sits in
+ * the Worker's memory. Import is two steps: `checkImport` parses and checks every row against the product service's
+ * rules (nothing written but the job) and stores the job; `applyImport` puts its first chunk on the queue, and each
+ * chunk (whole products, at most 50 rows) is applied by `importChunkJob` through the same services the API calls
+ * (createProduct, updateProduct, updateProductVariants, updateInventoryItem, changeMembership), with the importer's
+ * own permissions, then queues the next. No request and no queue message handles more than one chunk, and a chunk
+ * delivered twice changes nothing the second time: its rows are marked done in D1, and a product is matched by its
+ * slug, so applying it again finds nothing left to change.
+ */
+
+/** Products per export page (one D1 round trip for the page's ids, one for the products). */
+const EXPORT_PAGE = 100;
+/** The message kind on the EVENTS queue. */
+export const IMPORT_CHUNK = "import-chunk";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Export
+
+export interface ExportQuery {
+  filter?: QueryInput["filter"];
+  sort?: QueryInput["sort"];
+  search?: string;
+}
+
+/** The CSV of every product the query matches (hidden ones included), as a stream. Any staff member may export. */
+export function exportProductsCsv(ctx: Ctx, q: ExportQuery): ReadableStream<Uint8Array> {
+  requireMerchant(ctx);
+  const encoder = new TextEncoder();
+  let offset = 0;
+  let setup: { pairs: number; slugs: Map<string, string> } | null = null;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!setup) {
+          // As many option column pairs as the store's product with most options needs (at least 3).
+          const [cols, [widest]] = await ctx.db.batch([
+            ctx.db.select({ id: collections.id, slug: collections.slug }).from(collections),
+            ctx.db.select({ n: sql<number>`coalesce(max(json_array_length(${products.productOptions})), 0)` }).from(products),
+          ]);
+          setup = { pairs: Math.max(3, widest.n), slugs: new Map(cols.map((c) => [c.id, c.slug])) };
+          controller.enqueue(encoder.encode(toCsv([csvHeader(setup.pairs)])));
+          return;
+        }
+        const page = await queryProducts(ctx, {
+          query: { filter: q.filter, sort: q.sort, paging: { limit: EXPORT_PAGE, offset }, ...(q.search ? { search: { expression: q.search } } : {}) },
+          includeHiddenProducts: true,
+          includeVariants: false,
+        });
+        const ids = page.products.map((p) => p.id);
+        const byId = new Map((await loadProductsBy(ctx.db, "id", ids)).map((p) => [p.row.id, p]));
+        const rows = ids.flatMap((id) => (byId.has(id) ? productCsvRows(byId.get(id)!, setup!.pairs, ctx.currency, setup!.slugs) : []));
+        if (rows.length) controller.enqueue(encoder.encode(toCsv(rows)));
+        offset += ids.length;
+        if (ids.length < EXPORT_PAGE || offset >= page.totalResults) controller.close();
+      } catch (err) {
+        console.error("CSV export failed", err);
+        controller.error(err);
+      }
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Import: the dry run
+
+export type ImportJob = typeof importJobs.$inferSelect;
+export type ImportRow = typeof importRows.$inferSelect;
+
+/**
+ * Checks an uploaded CSV (the dry run) and stores it as a job to apply: every row is parsed and its product planned
+ * against the stored catalogue with the product service's own checks; nothing in the catalogue changes. A file that
+ * cannot be read at all (not CSV, a required column missing, too large) is refused with a `file` violation and
+ * nothing is stored. Needs catalog.write.
+ */
+export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Array }, importer: { email: string }): Promise<{ jobId: string }> {
+  requirePermission(ctx, "catalog.write");
+  if (file.bytes.byteLength > MAX_IMPORT_BYTES) throw badField("file", `is larger than ${MAX_IMPORT_BYTES / 1_048_576} MB; split it into smaller files`, "MAX_SIZE");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
+  } catch {
+    throw badField("file", "is not a CSV text file (it is not UTF-8 text). Export a CSV (UTF-8) from the console or your spreadsheet", "FORMAT");
+  }
+  const parsed = parseCsv(text);
+  if (!parsed.ok) throw badField("file", parsed.message, "FORMAT");
+  const errors: CellError[] = [...parsed.errors];
+  const fileProducts = readProducts(parsed.rows, parsed.columns, errors);
+  const state = await loadState(ctx, fileProducts.map((p) => p.slug));
+  const pc: PlanContext = { ctx, collectionIds: state.collectionIds, mayChangeStock: hasPermission(ctx.auth, "inventory.write") };
+
+  const action = new Map<number, ImportRow["action"]>();
+  const summary = { create: 0, update: 0, unchanged: 0, invalidRows: 0, products: fileProducts.length };
+  for (const p of fileProducts) {
+    const rowsOf = new Set(p.rows.map((r) => r.row));
+    const own = errors.filter((e) => rowsOf.has(e.row));
+    let result: ImportRow["action"] = "invalid";
+    if (!own.length) {
+      const planned = planProduct(p, state.current.get(p.slug) ?? null, pc);
+      errors.push(...planned.errors);
+      if (planned.plan) result = planned.plan.action;
+    }
+    if (result === "invalid") summary.products--;
+    else summary[result]++;
+    for (const r of p.rows) action.set(r.row, result);
+  }
+  const errorsByRow = new Map<number, { column: string; message: string }[]>();
+  for (const e of errors) errorsByRow.set(e.row, [...(errorsByRow.get(e.row) ?? []), { column: e.column, message: e.message }]);
+
+  // Chunks of whole products, in file order.
+  const chunkOf = new Map<number, number>();
+  let chunk = 0;
+  let inChunk = 0;
+  for (const p of fileProducts) {
+    if (action.get(p.rows[0].row) === "invalid") continue;
+    if (inChunk > 0 && inChunk + p.rows.length > CHUNK_ROWS) {
+      chunk++;
+      inChunk = 0;
+    }
+    for (const r of p.rows) chunkOf.set(r.row, chunk);
+    inChunk += p.rows.length;
+  }
+  const chunks = inChunk > 0 ? chunk + 1 : 0;
+
+  const id = newId();
+  const now = nowIso();
+  const rows = parsed.rows.map((r) => {
+    const a = action.get(r.row) ?? "invalid";
+    return {
+      row: r.row,
+      chunk: chunkOf.get(r.row) ?? -1,
+      slug: r.cells.Handle ?? "",
+      cells: r.cells,
+      action: a,
+      errors: errorsByRow.get(r.row) ?? [],
+      status: a === "invalid" ? "SKIPPED" : "PENDING",
+    };
+  });
+  summary.invalidRows = rows.filter((r) => r.action === "invalid" && r.errors.length).length;
+  const inserts: Statement[] = [];
+  // Rows go in as one JSON parameter per 200 (D1 allows 100 bound parameters per statement).
+  for (let i = 0; i < rows.length; i += 200) {
+    inserts.push(
+      rawStatement(
+        ctx.db,
+        sql`INSERT INTO import_rows (job_id, row, chunk, slug, cells, action, errors, status)
+          SELECT ${id}, json_extract(value, '$.row'), json_extract(value, '$.chunk'), json_extract(value, '$.slug'), json(json_extract(value, '$.cells')),
+            json_extract(value, '$.action'), json(json_extract(value, '$.errors')), json_extract(value, '$.status')
+          FROM json_each(${JSON.stringify(rows.slice(i, i + 200))})`,
+      ),
+    );
+  }
+  await ctx.db.batch([
+    ctx.db.insert(importJobs).values({
+      id,
+      status: "READY",
+      fileName: file.name.slice(0, 200) || "products.csv",
+      auth: ctx.auth as unknown as Record<string, unknown>,
+      createdBy: importer.email,
+      columns: { columns: parsed.columns, ignored: parsed.ignored },
+      summary,
+      totalRows: rows.length,
+      chunks,
+      createdDate: now,
+      updatedDate: now,
+    }),
+    ...inserts,
+  ]);
+  return { jobId: id };
+}
+
+/** The catalogue state a dry run or a chunk plans against, in one D1 round trip: products by slug, collections by slug. */
+async function loadState(ctx: Ctx, slugs: string[]) {
+  const unique = [...new Set(slugs)];
+  const pages = Array.from({ length: Math.ceil(unique.length / 500) }, (_, i) => productsByQuery(ctx.db, "slug", unique.slice(i * 500, i * 500 + 500)));
+  const [cols, ...loaded] = await ctx.db.batch([ctx.db.select({ id: collections.id, slug: collections.slug }).from(collections), ...pages]);
+  const current = new Map<string, LoadedProduct>();
+  for (const page of loaded) for (const p of loadedProducts(page as Parameters<typeof loadedProducts>[0])) current.set(p.row.slug, p);
+  return { current, collectionIds: new Map((cols as { id: string; slug: string }[]).map((c) => [c.slug, c.id])) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Import: applying through the queue
+
+/** The queue message of one chunk. */
+export interface ImportChunkMessage {
+  kind: typeof IMPORT_CHUNK;
+  id: string;
+  jobId: string;
+  chunk: number;
+}
+
+const chunkMessage = (jobId: string, chunk: number): ImportChunkMessage => ({ kind: IMPORT_CHUNK, id: `import:${jobId}:${chunk}`, jobId, chunk });
+
+async function loadJob(db: Db, jobId: string): Promise<ImportJob> {
+  const [job] = await db.select().from(importJobs).where(eq(importJobs.id, jobId)).limit(1);
+  if (!job) throw notFound("IMPORT_NOT_FOUND", "Import", jobId, "jobId");
+  return job;
+}
+
+/** The lowest chunk that still has rows to apply, or null. */
+async function nextChunk(db: Db, jobId: string): Promise<number | null> {
+  const [r] = await db
+    .select({ chunk: sql<number | null>`min(${importRows.chunk})` })
+    .from(importRows)
+    .where(and(eq(importRows.jobId, jobId), eq(importRows.status, "PENDING")));
+  return r?.chunk ?? null;
+}
+
+/** Queues the job's next chunk, or marks the job done when none is left. */
+async function continueJob(env: Env, db: Db, jobId: string): Promise<void> {
+  const next = await nextChunk(db, jobId);
+  if (next !== null) {
+    await env.EVENTS.send(chunkMessage(jobId, next), { contentType: "json" });
+    return;
+  }
+  const now = nowIso();
+  await db
+    .update(importJobs)
+    .set({ status: "DONE", finishedDate: now, updatedDate: now })
+    .where(and(eq(importJobs.id, jobId), eq(importJobs.status, "APPLYING")));
+}
+
+/**
+ * Starts applying a checked import: its chunks go through the queue one after another. Applying twice (a double
+ * click, a second tab) starts it once. Needs catalog.write.
+ */
+export async function applyImport(ctx: Ctx, jobId: string): Promise<void> {
+  requirePermission(ctx, "catalog.write");
+  const now = nowIso();
+  const [started] = (await ctx.db.batch([
+    ctx.db.update(importJobs).set({ status: "APPLYING", appliedDate: now, updatedDate: now }).where(and(eq(importJobs.id, jobId), eq(importJobs.status, "READY"))),
+  ])) as unknown as D1Result[];
+  if (!started.meta.changes) {
+    await loadJob(ctx.db, jobId); // 404 for an unknown job; an import already under way is left to run.
+    return;
+  }
+  await continueJob(ctx.env, ctx.db, jobId);
+}
+
+/**
+ * Puts an import that stopped (its chunk's message ran out of retries) back on the queue, from its first row not
+ * yet applied. Harmless on an import that is still running: a chunk delivered twice applies once.
+ */
+export async function resumeImport(ctx: Ctx, jobId: string): Promise<void> {
+  requirePermission(ctx, "catalog.write");
+  const job = await loadJob(ctx.db, jobId);
+  if (job.status !== "APPLYING") return;
+  await continueJob(ctx.env, ctx.db, jobId);
+}
+
+/** The product ids whose collection membership a chunk changes, by collection and direction. */
+type Membership = Map<string, { add: Set<string>; remove: Set<string> }>;
+
+/** Applies one product of the file through the services; returns what happened. Service refusals are thrown. */
+async function applyProduct(ctx: Ctx, p: FileProduct, current: LoadedProduct | null, pc: PlanContext, membership: Membership, retried = false): Promise<"created" | "updated" | "unchanged"> {
+  const { plan, errors } = planProduct(p, current, pc);
+  if (!plan) throw new RowsRefused(errors);
+  if (plan.action === "unchanged") return "unchanged";
+  let id: string;
+  if (plan.action === "create") {
+    try {
+      id = (await createProduct(ctx, plan.create!)).id;
+    } catch (err) {
+      // Created meanwhile (by a second delivery of this chunk, or by hand): apply the row to it as an update.
+      if (err instanceof ApiError && err.code === "DUPLICATE_SLUG" && !retried) {
+        const [now] = await loadProductsBy(ctx.db, "slug", [p.slug]);
+        return applyProduct(ctx, p, now ?? null, pc, membership, true);
+      }
+      throw err;
+    }
+  } else {
+    id = current!.row.id;
+    if (plan.patch) await updateProduct(ctx, id, plan.patch);
+    if (plan.resetVariants) await resetProductVariants(ctx, id);
+    if (plan.overrides) await updateProductVariants(ctx, id, plan.overrides);
+  }
+  if (plan.stock) {
+    // Variant ids after the write (new options make new variants).
+    const [now] = await loadProductsBy(ctx.db, "id", [id]);
+    const byChoices = new Map(now.variants.map((v) => [choicesKey(v.choices), v.id]));
+    await updateInventoryItem(
+      ctx,
+      id,
+      {
+        ...(plan.stock.trackQuantity !== undefined ? { trackQuantity: plan.stock.trackQuantity } : {}),
+        variants: plan.stock.variants.map((v) => ({ variantId: byChoices.get(choicesKey(v.choices)) ?? "", quantity: v.quantity, inStock: v.inStock })),
+      },
+      "CSV import",
+    );
+  }
+  for (const [dir, ids] of [
+    ["add", plan.collections?.add ?? []],
+    ["remove", plan.collections?.remove ?? []],
+  ] as const) {
+    for (const collectionId of ids) {
+      const m = membership.get(collectionId) ?? { add: new Set<string>(), remove: new Set<string>() };
+      m[dir].add(id);
+      membership.set(collectionId, m);
+    }
+  }
+  return plan.action === "create" ? "created" : "updated";
+}
+
+/** A product the services refused: the errors by row and column. */
+class RowsRefused extends Error {
+  constructor(readonly errors: CellError[]) {
+    super("rows refused");
+  }
+}
+
+/** The Auth the job was uploaded with (the importer's permissions apply to the queue's work). */
+function importerAuth(job: ImportJob): Auth {
+  return job.auth as unknown as Auth;
+}
+
+/**
+ * The queue handler of one chunk: applies its pending rows product by product, records each row's result (DONE,
+ * FAILED with the service's reason), then queues the next chunk. A redelivered chunk finds its rows done and only
+ * makes sure the next one is queued. Errors other than a service's refusal (D1 unavailable) are thrown, so the
+ * queue retries the chunk.
+ */
+export const importChunkJob: JobHandler = async (message, p) => {
+  const { jobId, chunk } = message as unknown as ImportChunkMessage;
+  const job = await p.db.select().from(importJobs).where(eq(importJobs.id, jobId)).limit(1);
+  if (!job[0] || job[0].status !== "APPLYING") return;
+  const ctx: Ctx = { ...p.ctx, auth: importerAuth(job[0]) };
+  const rows = await p.db
+    .select()
+    .from(importRows)
+    .where(and(eq(importRows.jobId, jobId), eq(importRows.chunk, chunk), eq(importRows.status, "PENDING")))
+    .orderBy(asc(importRows.row));
+  if (rows.length) {
+    const errors: CellError[] = [];
+    const fileProducts = readProducts(
+      rows.map((r) => ({ row: r.row, cells: r.cells }) satisfies CsvRow),
+      job[0].columns.columns,
+      errors,
+    );
+    const state = await loadState(ctx, fileProducts.map((fp) => fp.slug));
+    const pc: PlanContext = { ctx, collectionIds: state.collectionIds, mayChangeStock: hasPermission(ctx.auth, "inventory.write") };
+    const membership: Membership = new Map();
+    const results = new Map<number, { status: "DONE" | "FAILED"; outcome: string | null; errors: { column: string; message: string }[] }>();
+    for (const fp of fileProducts) {
+      try {
+        const outcome = await applyProduct(ctx, fp, state.current.get(fp.slug) ?? null, pc, membership);
+        for (const r of fp.rows) results.set(r.row, { status: "DONE", outcome, errors: [] });
+      } catch (err) {
+        const refused = refusal(err, fp);
+        if (!refused) throw err;
+        for (const r of fp.rows) results.set(r.row, { status: "FAILED", outcome: null, errors: refused.filter((e) => e.row === r.row || (e.row === fp.rows[0].row && r === fp.rows[0])).map(({ column, message }) => ({ column, message })) });
+        // Every failed row says why, even when the reason is on another row of its product.
+        for (const r of fp.rows) {
+          const res = results.get(r.row)!;
+          if (!res.errors.length) res.errors.push({ column: "", message: `not applied: ${refused[0]?.message ?? "the product was refused"}` });
+        }
+      }
+    }
+    // Collection membership, one call per collection for the whole chunk.
+    for (const [collectionId, m] of membership) {
+      for (const [dir, ids] of [
+        ["add", [...m.add]],
+        ["remove", [...m.remove]],
+      ] as const) {
+        if (!ids.length) continue;
+        try {
+          await changeMembership(ctx, collectionId, [...ids], dir);
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status >= 500 || err.status === 409) throw err;
+          for (const fp of fileProducts) {
+            const slug = [...state.collectionIds].find(([, cid]) => cid === collectionId)?.[0] ?? collectionId;
+            for (const r of fp.rows) {
+              const res = results.get(r.row);
+              if (res?.status === "DONE") res.errors.push({ column: "Collections", message: `collection ${slug}: ${err.description}` });
+            }
+          }
+        }
+      }
+    }
+    // Rows without a product (no Handle) cannot be pending; any row the grouping left out is marked failed.
+    for (const r of rows) if (!results.has(r.row)) results.set(r.row, { status: "FAILED", outcome: null, errors: errors.filter((e) => e.row === r.row).map(({ column, message }) => ({ column, message })) });
+    const data = JSON.stringify([...results].map(([row, res]) => [row, res.status, res.outcome, JSON.stringify(res.errors)]));
+    await p.db.batch([
+      rawStatement(
+        p.db,
+        sql`UPDATE import_rows SET status = json_extract(d.value, '$[1]'), outcome = json_extract(d.value, '$[2]'),
+            errors = CASE WHEN json_extract(d.value, '$[1]') = 'FAILED' OR json_array_length(json_extract(d.value, '$[3]')) > 0 THEN json_extract(d.value, '$[3]') ELSE errors END
+          FROM json_each(${data}) d
+          WHERE import_rows.job_id = ${jobId} AND import_rows.row = json_extract(d.value, '$[0]') AND import_rows.status = 'PENDING'`,
+      ),
+      p.db.update(importJobs).set({ updatedDate: nowIso() }).where(eq(importJobs.id, jobId)),
+    ]);
+  }
+  await continueJob(p.env, p.db, jobId);
+};
+
+/** A service's refusal of one product, as row errors; null for failures a retry may fix (thrown on). */
+function refusal(err: unknown, fp: FileProduct): CellError[] | null {
+  if (err instanceof RowsRefused) return err.errors;
+  if (!(err instanceof ApiError) || err.status >= 500 || err.status === 429) return null;
+  // 409 CONFLICT: someone saved the product at the same instant; the queue retries the chunk.
+  if (err.code === "CONFLICT") return null;
+  const row = fp.rows[0].row;
+  if (err.fieldViolations?.length) return err.fieldViolations.map((v) => ({ row, column: "", message: `${v.field}: ${v.description}` }));
+  return [{ row, column: "", message: err.description }];
+}
+
+/** The import's queue jobs, by message kind (events/registry.ts lists them). */
+export const importJobHandlers: Record<string, JobHandler> = { [IMPORT_CHUNK]: importChunkJob };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading a job (the console's import pages)
+
+export interface ImportProgress {
+  job: ImportJob;
+  /** Rows by status: PENDING, DONE, FAILED, SKIPPED. */
+  counts: Record<ImportRow["status"], number>;
+  /** Rows with errors (dry run or apply), first 200 by row number. */
+  problems: Pick<ImportRow, "row" | "slug" | "action" | "status" | "errors">[];
+  /** Rows applied by outcome: created, updated, unchanged. */
+  outcomes: Record<string, number>;
+}
+
+/** One import with its progress and problem rows, in one D1 round trip. Needs catalog.write. */
+export async function importProgress(ctx: Ctx, jobId: string): Promise<ImportProgress> {
+  requirePermission(ctx, "catalog.write");
+  const [jobs, counts, problems, outcomes] = await ctx.db.batch([
+    ctx.db.select().from(importJobs).where(eq(importJobs.id, jobId)).limit(1),
+    ctx.db.select({ status: importRows.status, n: sql<number>`count(*)` }).from(importRows).where(eq(importRows.jobId, jobId)).groupBy(importRows.status),
+    ctx.db
+      .select({ row: importRows.row, slug: importRows.slug, action: importRows.action, status: importRows.status, errors: importRows.errors })
+      .from(importRows)
+      .where(and(eq(importRows.jobId, jobId), sql`json_array_length(${importRows.errors}) > 0`))
+      .orderBy(asc(importRows.row))
+      .limit(200),
+    ctx.db
+      .select({ outcome: importRows.outcome, n: sql<number>`count(*)` })
+      .from(importRows)
+      .where(and(eq(importRows.jobId, jobId), sql`${importRows.outcome} IS NOT NULL`))
+      .groupBy(importRows.outcome),
+  ]);
+  if (!jobs[0]) throw notFound("IMPORT_NOT_FOUND", "Import", jobId, "jobId");
+  const byStatus = { PENDING: 0, DONE: 0, FAILED: 0, SKIPPED: 0 } as Record<ImportRow["status"], number>;
+  for (const c of counts) byStatus[c.status] = c.n;
+  return { job: jobs[0], counts: byStatus, problems, outcomes: Object.fromEntries(outcomes.map((o) => [o.outcome!, o.n])) };
+}
+
+/** The latest imports (for the import page's list). Needs catalog.write. */
+export async function recentImports(ctx: Ctx, limit = 10): Promise<Pick<ImportJob, "id" | "fileName" | "status" | "createdBy" | "createdDate" | "totalRows" | "summary">[]> {
+  requirePermission(ctx, "catalog.write");
+  return ctx.db
+    .select({ id: importJobs.id, fileName: importJobs.fileName, status: importJobs.status, createdBy: importJobs.createdBy, createdDate: importJobs.createdDate, totalRows: importJobs.totalRows, summary: importJobs.summary })
+    .from(importJobs)
+    .orderBy(desc(importJobs.createdDate))
+    .limit(limit);
+}
