@@ -43,6 +43,8 @@ export default [
     route("collections", "routes/console/collections.tsx"),
     route("collections/new", "routes/console/collection-new.tsx"),
     route("collections/:id", "routes/console/collection.tsx"),
+    route("products/new", "routes/console/product-new.tsx"),
+    route("products/:productId", "routes/console/product-edit.tsx"),
     route("inventory", "routes/console/inventory.tsx"),
     route("inventory/:productId", "routes/console/inventory-item.tsx"),
   ]),

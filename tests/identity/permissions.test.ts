@@ -95,6 +95,23 @@ describe("staff permissions on every merchant write", () => {
   }
 });
 
+describe("stock set through a product update", () => {
+  it("needs inventory.write as well as catalog.write (a stock change like any other)", async () => {
+    const product = await createProduct({ name: `Stocked ${unique()}`, priceData: { price: 5 } });
+    const patch = { product: { stock: { trackInventory: true, quantity: 5 } } };
+    const catalogOnly = await staffWith(["catalog.write"]);
+    const refused = (await api("PATCH", `/v1/products/${product.id}`, { key: catalogOnly.token, body: patch })) as { status: number; body: any };
+    expect(refused.status).toBe(403);
+    expect(refused.body.details?.applicationError?.description).toMatch(/inventory\.write/);
+    // A rename alone is fine with catalog.write.
+    expect((await api("PATCH", `/v1/products/${product.id}`, { key: catalogOnly.token, body: { product: { name: "Renamed" } } })).status).toBe(200);
+    const both = await staffWith(["catalog.write", "inventory.write"]);
+    const allowed = (await api("PATCH", `/v1/products/${product.id}`, { key: both.token, body: patch })) as { status: number; body: any };
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    expect(allowed.body.product.stock.quantity).toBe(5);
+  });
+});
+
 describe("granting and reading permissions", () => {
   it("the owner sets a staff member's permissions through PATCH /api/v1/staff/{id}; it applies on their next request", async () => {
     const staff = await staffWith([]);

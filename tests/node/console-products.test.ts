@@ -16,7 +16,7 @@ const shots = path.resolve(import.meta.dirname, "../../test-artifacts/screenshot
 
 const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { headers: { cookie, "user-agent": BROWSER_UA }, redirect: "manual" });
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
-const names = (html: string) => [...html.matchAll(/<span class="products-name">([^<]*)<\/span>/g)].map((m) => m[1].replace(/&amp;/g, "&").replace(/&#x27;/g, "'"));
+const names = (html: string) => [...html.matchAll(/<a[^>]*class="products-name"[^>]*>([^<]*)<\/a>/g)].map((m) => m[1].replace(/&amp;/g, "&").replace(/&#x27;/g, "'"));
 const matched = (html: string) => Number(/(\d+) products?( match)?;/.exec(html)?.[1] ?? (/No products/.test(html) ? 0 : NaN));
 const count = async (w: RunningWorker, where: string, ...binds: unknown[]) => (await w.db.prepare(`SELECT COUNT(*) AS n FROM products WHERE ${where}`).bind(...binds).first<{ n: number }>())!.n;
 

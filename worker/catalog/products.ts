@@ -7,7 +7,7 @@ import { isMerchant, nowIso, type Ctx, requireMerchant, requirePermission } from
 import type { Db } from "../platform/db";
 import { ApiError, badField, invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID, DEFAULT_VARIANT_ID, newId, slugify } from "../platform/ids";
-import { currencyDigits, toMinor } from "../platform/money";
+import { currencyDigits, toMajor, toMinor } from "../platform/money";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
 import { unitsCompatible } from "./pricing";
 import type { MediaInput, ProductInput, ProductPatch, VariantOverride } from "./schemas";
@@ -87,6 +87,16 @@ export async function getProductBySlug(ctx: Ctx, slug: string) {
   const p = rows[0] ? toLoaded(rows[0]) : null;
   if (!p || (!p.row.visible && !isMerchant(ctx.auth))) throw notFound("PRODUCT_NOT_FOUND", "Product", slug, "slug");
   return v1Product(p, shapeOptions(ctx));
+}
+
+/** What the console's product editor shows, in one D1 round trip: the product (any visibility, or none for a new
+ * one) and the brands and ribbons in use, offered as suggestions. */
+export async function loadProductEditor(ctx: Ctx, id: string | null): Promise<{ product: LoadedProduct | null; brands: string[]; ribbons: string[] }> {
+  requireMerchant(ctx);
+  const names = (column: typeof products.brand | typeof products.ribbon) =>
+    ctx.db.selectDistinct({ name: sql<string>`${column}` }).from(products).where(sql`${column} IS NOT NULL AND ${column} <> ''`).orderBy(column).limit(200);
+  const [brands, ribbons, rows] = await ctx.db.batch([names(products.brand), names(products.ribbon), selectLoaded(ctx.db).where(eq(products.id, id ?? "")).limit(1)]);
+  return { product: id && rows[0] ? toLoaded(rows[0]) : null, brands: brands.map((b) => b.name), ribbons: ribbons.map((r) => r.name) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -454,6 +464,11 @@ function storedOptions(input: NonNullable<ProductInput["productOptions"]>, previ
 }
 
 /** Applies per-variant overrides; each must match at least one variant. */
+/** An override that gives a variant its own price, cost, weight, SKU or visibility (stock alone needs no manageVariants). */
+function ownVariantData(o: VariantOverride): boolean {
+  return o.price !== undefined || o.cost !== undefined || o.weight !== undefined || o.sku !== undefined || o.visible !== undefined;
+}
+
 function applyOverrides(
   rows: VariantRow[],
   overrides: VariantOverride[],
@@ -526,7 +541,7 @@ export function prepareCreateProduct(ctx: Ctx, input: ProductInput, slug: string
     violations.push({ field: "product.productOptions", description: `make more than ${MAX_VARIANTS} variants`, violatedRule: "MAX_SIZE", data: {} });
   checkCommon(input, violations);
   const manageVariants = input.manageVariants ?? false;
-  if (input.variants?.length && !manageVariants)
+  if (input.variants?.some(ownVariantData) && !manageVariants)
     violations.push({ field: "product.manageVariants", description: "must be true to give variants their own data", violatedRule: "VALIDATION", data: {} });
   if (violations.length) throw invalidArgument(violations);
 
@@ -690,7 +705,10 @@ async function loadForWrite(ctx: Ctx, id: string): Promise<LoadedProduct> {
 
 /** Updates any subset of a product's fields. Changing options regenerates variants, keeping matching ones. */
 export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
+  // Setting quantities or in-stock flags of an existing product is a stock change, as it is through the inventory calls.
+  if (patch.stock?.quantity !== undefined || patch.stock?.inStock !== undefined || patch.variants?.some((v) => v.stock)) requirePermission(ctx, "inventory.write");
   const current = await loadForWrite(ctx, id);
+  if (patch.stock?.trackInventory !== undefined && patch.stock.trackInventory !== current.row.trackInventory) requirePermission(ctx, "inventory.write");
   const { currency } = ctx;
   const violations: FieldViolation[] = [];
   const before = current.row;
@@ -737,7 +755,7 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
   // As at create, a quantity without trackInventory turns tracking on (rather than being silently dropped).
   const trackInventory = patch.stock?.trackInventory ?? (patch.stock?.quantity !== undefined ? true : undefined);
   if (trackInventory !== undefined) set("trackInventory", trackInventory, "stock");
-  checkCommon({ pricePerUnitData: patch.pricePerUnitData, discount: patch.discount }, violations);
+  checkCommon({ pricePerUnitData: patch.pricePerUnitData ?? undefined, discount: patch.discount }, violations);
 
   if (patch.productOptions !== undefined) {
     const options = storedOptions(patch.productOptions, before.productOptions, violations);
@@ -776,7 +794,7 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
     for (const v of rows) Object.assign(v, { price: null, cost: null, weight: null, sku: null, visible: true });
   }
   if (patch.variants?.length) {
-    if (!row.manageVariants) violations.push({ field: "product.manageVariants", description: "must be true to give variants their own data", violatedRule: "VALIDATION", data: {} });
+    if (!row.manageVariants && patch.variants.some(ownVariantData)) violations.push({ field: "product.manageVariants", description: "must be true to give variants their own data", violatedRule: "VALIDATION", data: {} });
     applyOverrides(rows, patch.variants, row.trackInventory, currency, "product.variants", violations);
   }
   if (violations.length) throw invalidArgument(violations);
@@ -813,6 +831,59 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
     "Product",
     stock,
   );
+  return v1Product(loaded, shapeOptions(ctx, true));
+}
+
+/**
+ * A copy of a product: every field, option, variant (with its own data and stock), media item and collection, under
+ * a new id and a free slug, hidden until the merchant shows it (so shoppers never see two of the same by surprise).
+ */
+export async function duplicateProduct(ctx: Ctx, id: string) {
+  const source = await loadForWrite(ctx, id);
+  const r = source.row;
+  const { currency } = ctx;
+  const money = (minor: number | null) => (minor === null ? undefined : toMajor(minor, currency));
+  const choiceOf = (mediaId: string) => {
+    for (const o of r.productOptions) for (const c of o.choices) if (c.mediaIds.includes(mediaId)) return { option: o.name, choice: c.description };
+    return undefined;
+  };
+  const name = `${r.name.slice(0, 73)} (copy)`;
+  const input: ProductInput = {
+    name,
+    productType: r.productType,
+    description: r.description,
+    ...(r.richDescription ? { richDescription: r.richDescription as ProductInput["richDescription"] } : {}),
+    ...(r.sku ? { sku: r.sku } : {}),
+    visible: false,
+    ...(r.weight !== null ? { weight: r.weight } : {}),
+    priceData: { price: toMajor(r.price, currency) },
+    ...(r.cost !== null ? { costAndProfitData: { itemCost: toMajor(r.cost, currency) } } : {}),
+    discount: { type: r.discountType, value: r.discountValue },
+    ...(r.pricePerUnitData ? { pricePerUnitData: r.pricePerUnitData as ProductInput["pricePerUnitData"] } : {}),
+    ...(r.ribbon ? { ribbon: r.ribbon } : {}),
+    ...(r.brand ? { brand: r.brand } : {}),
+    manageVariants: r.manageVariants,
+    productOptions: r.productOptions.map((o) => ({ name: o.name, optionType: o.optionType, choices: o.choices.map((c) => ({ value: c.value, description: c.description, visible: c.visible })) })),
+    stock: { trackInventory: r.trackInventory },
+    additionalInfoSections: r.infoSections.map(({ title, description }) => ({ title, description })),
+    ...(r.seoData ? { seoData: r.seoData as ProductInput["seoData"] } : {}),
+    media: r.media.map(({ id: mediaId, width, height, ...m }) => ({ ...m, width, height, ...(choiceOf(mediaId) ? { choice: choiceOf(mediaId) } : {}) })),
+    // Each variant's own data (when it has any) and its stock, matched by its choices.
+    variants: source.variants.map((v) => ({
+      choices: v.choices,
+      ...(r.manageVariants
+        ? { price: money(v.price), cost: money(v.cost), weight: v.weight ?? undefined, sku: v.sku ?? undefined, visible: v.visible }
+        : {}),
+      stock: r.trackInventory ? { quantity: v.quantity ?? 0 } : { inStock: v.inStock },
+    })),
+  };
+  const slug = await freeSlug(ctx.db, products, slugify(name));
+  const prepared = prepareCreateProduct(ctx, input, slug);
+  const now = nowIso();
+  const memberships = source.collectionIds
+    .filter((c) => c !== ALL_PRODUCTS_COLLECTION_ID)
+    .map((collectionId) => ctx.db.insert(collectionProducts).values({ collectionId, productId: prepared.row.id, addedDate: now }).onConflictDoNothing());
+  const loaded = await writeAndLoad(ctx, prepared.row.id, [...prepared.statements, ...memberships], prepared.events);
   return v1Product(loaded, shapeOptions(ctx, true));
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MEASUREMENT_UNITS } from "./units";
 
 /**
  * Wire schemas of the catalogue (V1 shapes, as the Wix SDK sends them). Shared by the API routes, the console
@@ -9,9 +10,7 @@ import { z } from "zod";
 const money = z.number().finite().min(0).max(999_999_999);
 const shortText = (max: number) => z.string().trim().max(max);
 
-export const MEASUREMENT_UNITS = [
-  "ML", "CL", "L", "CBM", "MG", "G", "KG", "MM", "CM", "M", "SQM", "OZ", "LB", "FLOZ", "PT", "QT", "GAL", "IN", "FT", "YD", "SQFT",
-] as const;
+export { MEASUREMENT_UNITS };
 
 export const pricePerUnitDataSchema = z.object({
   totalQuantity: z.number().finite().positive().max(1_000_000),
@@ -168,7 +167,7 @@ export type ProductInputRaw = z.input<typeof productInputSchema>;
 
 export const createProductRequest = z.object({ product: productInputSchema });
 
-/** Update: every field optional, no defaults (absent means unchanged); `null` clears brand/ribbon/discount. */
+/** Update: every field optional, no defaults (absent means unchanged); `null` clears brand/ribbon/discount/pricePerUnitData. */
 export const productPatchSchema = productInputSchema
   .extend({
     productType: z.enum(["physical", "digital"]).optional(),
@@ -177,6 +176,8 @@ export const productPatchSchema = productInputSchema
     brand: shortText(50).nullable().optional(),
     ribbon: shortText(30).nullable().optional(),
     discount: discountSchema.nullable().optional(),
+    /** null clears it (the console's editor does, when every price-per-unit field is emptied). */
+    pricePerUnitData: pricePerUnitDataSchema.nullable().optional(),
     id: z.string().max(100).optional(),
   })
   .partial();

@@ -1,11 +1,12 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
 import { FieldError } from "../../components/console/forms";
 import { ProductsCsvLinks } from "../../components/console/products-csv";
 import { PRODUCT_SORT_LABELS } from "../../components/console/products";
 import { listConsoleProducts, readProductFilters } from "../../components/console/products.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-products.css";
+import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/products";
 
 export function meta() {
@@ -73,9 +74,22 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
       <FieldError id={`products-${name}-error`} message={fields[name]} />
     </div>
   );
+  const canWrite = !!useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user.permissions.includes("catalog.write");
   return (
     <>
-      <h1>Products</h1>
+      <div className="products-heading">
+        <h1>Products</h1>
+        {canWrite && (
+          <Link to="/console/products/new" className="console-button primary">
+            New product
+          </Link>
+        )}
+      </div>
+      {params.get("deleted") && (
+        <p className="console-notice" role="status">
+          {`Deleted “${params.get("deleted")}”.`}
+        </p>
+      )}
       <Form method="get" className="console-toolbar products-filters" role="search" aria-label="Find products">
         <div className="console-field products-search">
           <label htmlFor="products-q">Search</label>
@@ -145,7 +159,9 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
                 <tr key={p.id}>
                   <td>{p.image ? <img src={p.image.url} alt={p.image.alt} width={44} height={44} loading="lazy" decoding="async" /> : <span className="products-noimage" aria-hidden="true" />}</td>
                   <th scope="row">
-                    <span className="products-name">{p.name}</span>
+                    <Link to={`/console/products/${p.id}`} className="products-name">
+                      {p.name}
+                    </Link>
                     <div className="console-muted">
                       {p.sku ? `SKU ${p.sku} · ` : ""}
                       {p.visible ? (
