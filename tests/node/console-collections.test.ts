@@ -28,6 +28,9 @@ async function apiCollection(w: RunningWorker, collection: Record<string, unknow
   return body.collection;
 }
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
 /** A full-page screenshot at the 1280 px laptop width the issue asks for. */
 async function consoleScreenshot(page: Page, name: string) {
   mkdirSync(shots, { recursive: true });
@@ -141,6 +144,22 @@ describe("console collections", () => {
       await page.keyboard.press("Control+s");
       await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Saved “${name}”`);
       expect(await w.db.prepare("SELECT description FROM collections WHERE id = ?").bind(id).first("description")).toBe("Warm layers and hot drinks.");
+
+      // An image uploaded from a file (to R2, served at /media/<hash>): an SVG is refused at the file field first.
+      await page.setInputFiles("#collection-file", { name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect.poll(() => page.locator("#collection-file-error").textContent()).toContain("SVG");
+      expect(await page.getAttribute("#collection-file", "aria-invalid")).toBe("true");
+      expect(await w.db.prepare("SELECT json_extract(media, '$.url') AS url FROM collections WHERE id = ?").bind(id).first("url")).toBe("/demo/backpack-1f3a5f.svg");
+      await page.setInputFiles("#collection-file", { name: "autumn.png", mimeType: "image/png", buffer: PNG });
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Saved “${name}”`);
+      const uploaded = (await w.db.prepare("SELECT json_extract(media, '$.url') AS url FROM collections WHERE id = ?").bind(id).first<string>("url"))!;
+      expect(uploaded).toMatch(/^\/media\/[0-9a-f]{64}\.png$/);
+      expect(await page.inputValue("#collection-image")).toBe(uploaded);
+      const served = await w.fetch(uploaded);
+      expect(served.status).toBe(200);
+      expect(served.headers.get("content-type")).toBe("image/png");
 
       // The picker: search, add two products without a page load (a marker on window survives), then remove one.
       await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
@@ -280,6 +299,19 @@ describe("console collections", () => {
       expect(res.status, `${p} ${fields.intent}${fields.confirm ? " confirmed" : ""}`).toBe(403);
       expect(await res.text()).toContain("You may not do this");
     }
+    // An image upload too (multipart, as the form sends it with a file).
+    const multipart = new FormData();
+    for (const [k, v] of Object.entries({ intent: "save", name: "Sneaky", slug: c.slug, description: "", imageUrl: "", imageUrlBefore: "" })) multipart.append(k, v);
+    multipart.append("imageFile", new Blob([PNG], { type: "image/png" }), "sneaky.png");
+    // Encoded here: Miniflare's fetch does not take Node's FormData as a body.
+    const encoded = new Response(multipart);
+    const upload = await w.fetch(`/console/collections/${c.id}`, {
+      method: "POST",
+      body: new Uint8Array(await encoded.arrayBuffer()),
+      headers: { "content-type": encoded.headers.get("content-type")!, origin: w.url, cookie: viewer, "user-agent": BROWSER_UA },
+      redirect: "manual",
+    });
+    expect(upload.status).toBe(403);
     expect(await count(w, "SELECT COUNT(*) AS n FROM collections WHERE name LIKE 'Sneaky%'")).toBe(0);
     expect(await w.db.prepare("SELECT name, slug, description, updated_date FROM collections WHERE id = ?").bind(c.id).first()).toEqual(before);
     expect(await members()).toBe(0);

@@ -14,6 +14,7 @@ export const COLLECTION_FIELD_IDS: Record<string, string> = {
   slug: "collection-slug",
   description: "collection-description",
   "media.url": "collection-image",
+  imageFile: "collection-file",
 };
 
 export interface CollectionFormValues {
@@ -56,7 +57,7 @@ export function CollectionForm({
   const visible = values ? values.visible === "on" : initial.visible;
   const invalid = (path: string) => (fields[path] ? { "aria-invalid": true as const, "aria-describedby": `${COLLECTION_FIELD_IDS[path]}-error` } : {});
   return (
-    <Form method="post" className="console-form collection-form" ref={form} aria-label="Collection details">
+    <Form method="post" encType="multipart/form-data" className="console-form collection-form" ref={form} aria-label="Collection details">
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="imageUrlBefore" value={initial.imageUrl} />
       <FormProblem problem={problem} fieldIds={COLLECTION_FIELD_IDS} />
@@ -102,6 +103,21 @@ export function CollectionForm({
           aria-describedby={fields["media.url"] ? "collection-image-error collection-image-hint" : "collection-image-hint"}
         />
         <FieldError id="collection-image-error" message={fields["media.url"]} />
+      </div>
+      <div className="console-field">
+        <label htmlFor="collection-file">Or upload an image</label>
+        <p className="hint" id="collection-file-hint">
+          JPEG, PNG, GIF, WebP or AVIF, at most 10 MB. It replaces the image URL above when you save.
+        </p>
+        <input
+          id="collection-file"
+          name="imageFile"
+          type="file"
+          accept="image/jpeg,image/png,image/gif,image/webp,image/avif"
+          aria-invalid={fields.imageFile ? true : undefined}
+          aria-describedby={fields.imageFile ? "collection-file-error collection-file-hint" : "collection-file-hint"}
+        />
+        <FieldError id="collection-file-error" message={fields.imageFile} />
         {initial.imageUrl && !values && <img className="collection-image-preview" src={initial.imageUrl} alt="The collection's current image" width={120} height={120} />}
       </div>
       <label className="console-check">

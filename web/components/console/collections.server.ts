@@ -2,6 +2,7 @@ import { queryCollections } from "../../../worker/catalog/collections";
 import type { Ctx } from "../../../worker/platform/context";
 import { ALL_PRODUCTS_COLLECTION_ID, slugify } from "../../../worker/platform/ids";
 import { queryProducts } from "../../../worker/catalog/products";
+import { uploadImage } from "../../../worker/media/store";
 import { cardOf, sameSiteUrl } from "../../catalog.server";
 import { problemOf } from "./problem.server";
 
@@ -86,6 +87,26 @@ export function collectionFormRaw(form: FormData) {
     imageUrl,
     imageChanged: imageUrl !== text("imageUrlBefore").trim(),
   };
+}
+
+/**
+ * The image the details form sets: an uploaded file (stored in R2 by the media service, catalog.write, checked by
+ * its bytes; a bad file is a violation on `imageFile`) wins over the URL field. Called after the other fields
+ * passed their checks, so a refused form uploads nothing.
+ */
+export async function collectionImage(ctx: Ctx, form: FormData, imageUrl: string): Promise<{ url: string; width?: number; height?: number } | null> {
+  const file = form.get("imageFile");
+  if (hasImageFile(form)) {
+    const uploaded = await uploadImage(ctx, file as File, "imageFile");
+    return { url: uploaded.url, ...(uploaded.width ? { width: uploaded.width } : {}), ...(uploaded.height ? { height: uploaded.height } : {}) };
+  }
+  return imageUrl ? { url: imageUrl } : null;
+}
+
+/** Whether the form carries a file to upload. */
+export function hasImageFile(form: FormData): boolean {
+  const file = form.get("imageFile");
+  return !!file && typeof file !== "string" && (file.size > 0 || !!file.name);
 }
 
 /** The posted fields to show again after a refused save. */

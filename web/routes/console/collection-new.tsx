@@ -5,7 +5,7 @@ import { PERMISSION_LABELS } from "../../../worker/platform/context";
 import { parseWith } from "../../../worker/platform/validation";
 import { CollectionForm } from "../../components/console/collection-form";
 import { FormProblem } from "../../components/console/forms";
-import { collectionFormRaw, collectionProblem, postedValues } from "../../components/console/collections.server";
+import { collectionFormRaw, collectionImage, collectionProblem, postedValues } from "../../components/console/collections.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-collections.css";
 import type { Route } from "./+types/collection-new";
@@ -36,7 +36,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       visible: raw.visible,
       ...(raw.imageUrl ? { media: { url: raw.imageUrl } } : {}),
     });
-    const created = await createCollection(context.services, input);
+    const media = await collectionImage(context.services, form, raw.imageUrl);
+    const created = await createCollection(context.services, { ...input, media: media ?? undefined });
     return redirect(`/console/collections/${created.id}?created=1`);
   } catch (err) {
     const problem = collectionProblem(err);

@@ -8,7 +8,7 @@ import { ALL_PRODUCTS_COLLECTION_ID } from "../../../worker/platform/ids";
 import { parseWith } from "../../../worker/platform/validation";
 import { sameSiteUrl } from "../../catalog.server";
 import { CollectionForm } from "../../components/console/collection-form";
-import { collectionFormRaw, collectionProblem, pickerMatches, postedValues, type CollectionProductRow } from "../../components/console/collections.server";
+import { collectionFormRaw, collectionImage, collectionProblem, hasImageFile, pickerMatches, postedValues, type CollectionProductRow } from "../../components/console/collections.server";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-collections.css";
@@ -91,6 +91,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
           visible: raw.visible,
           ...(raw.imageChanged ? { media: raw.imageUrl ? { url: raw.imageUrl } : null } : {}),
         });
+        if (hasImageFile(form)) patch.media = await collectionImage(ctx, form, raw.imageUrl);
         const saved = await updateCollection(ctx, id, patch);
         return { ok: `Saved “${saved.name}”.`, intent, problem: null, values: null } satisfies ActionResult;
       }
