@@ -40,6 +40,7 @@ export default [
     route("products/export.csv", "routes/console/products-export.tsx"),
     route("products/import", "routes/console/products-import.tsx"),
     route("products/import/:jobId", "routes/console/products-import-job.tsx"),
+    route("products/:id/media", "routes/console/product-media.tsx"),
     route("collections", "routes/console/collections.tsx"),
     route("collections/new", "routes/console/collection-new.tsx"),
     route("collections/:id", "routes/console/collection.tsx"),

@@ -171,6 +171,10 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
                       ) : (
                         `/products/${p.slug}`
                       )}
+                      {" · "}
+                      <Link to={`/console/products/${p.id}/media`}>
+                        Media<span className="visually-hidden"> of {p.name}</span>
+                      </Link>
                     </div>
                   </th>
                   <td>{p.price}</td>
