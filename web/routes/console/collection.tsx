@@ -287,7 +287,9 @@ function MemberRow({ product: p, canWrite }: { product: CollectionProductRow; ca
     <tr>
       <td>{p.image ? <img src={p.image} alt="" width={44} height={44} loading="lazy" decoding="async" /> : <span className="collections-noimage" aria-hidden="true" />}</td>
       <th scope="row">
-        <span className="collections-product">{p.name}</span>
+        <Link to={`/console/products/${p.id}`} className="collections-product">
+          {p.name}
+        </Link>
         <div className="console-muted">/products/{p.slug}</div>
       </th>
       <td>{p.visible ? "Visible" : <span className="console-badge">Hidden</span>}</td>
