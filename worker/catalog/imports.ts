@@ -95,12 +95,12 @@ export type ImportRow = typeof importRows.$inferSelect;
  */
 export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Array }, importer: { email: string }): Promise<{ jobId: string }> {
   requirePermission(ctx, "catalog.write");
-  if (file.bytes.byteLength > MAX_IMPORT_BYTES) throw badField("file", `is larger than ${MAX_IMPORT_BYTES / 1_048_576} MB; split it into smaller files`, "MAX_SIZE");
+  if (file.bytes.byteLength > MAX_IMPORT_BYTES) throw badField("file", `This file is larger than ${MAX_IMPORT_BYTES / 1_048_576} MB. Split it into smaller files.`, "MAX_SIZE");
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
   } catch {
-    throw badField("file", "is not a CSV text file (it is not UTF-8 text). Export a CSV (UTF-8) from the console or your spreadsheet", "FORMAT");
+    throw badField("file", "This is not a CSV file: it is not UTF-8 text. Export a CSV (UTF-8) from the console or from your spreadsheet.", "FORMAT");
   }
   const parsed = parseCsv(text);
   if (!parsed.ok) throw badField("file", parsed.message, "FORMAT");

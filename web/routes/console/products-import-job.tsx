@@ -121,16 +121,16 @@ export default function ImportJob({ loaderData, actionData }: Route.ComponentPro
           </progress>
           <ul className="imports-summary" aria-label="Results so far">
             <li>
-              <strong>{outcomes.created ?? 0}</strong> rows created
+              <strong>{outcomes.created ?? 0}</strong> {(outcomes.created ?? 0) === 1 ? "row" : "rows"} created
             </li>
             <li>
-              <strong>{outcomes.updated ?? 0}</strong> rows updated
+              <strong>{outcomes.updated ?? 0}</strong> {(outcomes.updated ?? 0) === 1 ? "row" : "rows"} updated
             </li>
             <li>
-              <strong>{outcomes.unchanged ?? 0}</strong> rows unchanged
+              <strong>{outcomes.unchanged ?? 0}</strong> {(outcomes.unchanged ?? 0) === 1 ? "row" : "rows"} unchanged
             </li>
             <li className={counts.FAILED ? "imports-bad" : undefined}>
-              <strong>{counts.FAILED}</strong> rows failed
+              <strong>{counts.FAILED}</strong> {counts.FAILED === 1 ? "row" : "rows"} failed
             </li>
           </ul>
           {applying && (
