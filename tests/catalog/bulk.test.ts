@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createProduct, merchant, outboxRows, settledCatalogueSnapshot as snapshot, unique } from "../helpers";
+import { bulkDeleteProducts } from "../../worker/catalog/bulk";
+import { ApiError } from "../../worker/platform/errors";
+import { api, createProduct, merchant, outboxRows, serviceCtx, settledCatalogueSnapshot as snapshot, unique } from "../helpers";
 
 /** Bulk edits: set one value on many products, or adjust price/cost/weight; each id succeeds or fails on its own. */
 
@@ -217,5 +219,46 @@ describe("bulk adjust", () => {
     const before = await snapshot();
     expectInvalid(await merchant("POST", "/v1/bulk/products/adjust-properties", fixed), field, rule);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("bulk delete (the console's)", () => {
+  const DELETED = "com.wix.ecommerce.catalog.api.v1.ProductDeleted";
+  const staff = (permissions: ("catalog.write" | "orders.write")[]) =>
+    serviceCtx({ kind: "member", identityId: crypto.randomUUID(), visitorId: crypto.randomUUID(), clientId: "console", role: "STAFF", permissions });
+
+  it("deletes each product with its memberships and one ProductDeleted event; an id already gone fails on its own", async () => {
+    const a = await product();
+    const b = await product();
+    const col = await merchant("POST", "/v1/collections", { collection: { name: `Bulk delete ${unique()}` } });
+    await merchant("POST", `/v1/collections/${col.body.collection.id}/productIds`, { productIds: [a.id, b.id] });
+    const ghost = crypto.randomUUID();
+    const { ctx, settled } = staff(["catalog.write"]);
+    const res = await bulkDeleteProducts(ctx, { ids: [a.id, ghost, b.id] });
+    await settled();
+    expect(res.results).toEqual([
+      { itemMetadata: { id: a.id, originalIndex: 0, success: true } },
+      { itemMetadata: { id: ghost, originalIndex: 1, success: false, error: { code: "PRODUCT_NOT_FOUND", description: `Product ${ghost} not found`, data: { productId: ghost } } } },
+      { itemMetadata: { id: b.id, originalIndex: 2, success: true } },
+    ]);
+    expect(res.bulkActionMetadata).toEqual({ totalSuccesses: 2, totalFailures: 1, undetailedFailures: 0 });
+    for (const id of [a.id, b.id]) {
+      expect((await merchant("GET", `/v1/products/${id}`)).status).toBe(404);
+      expect((await outboxRows(id)).filter((e) => e.type === DELETED)).toHaveLength(1);
+    }
+    expect(await outboxRows(ghost)).toEqual([]);
+    const members = await env.DB.prepare("SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?").bind(col.body.collection.id).first<{ n: number }>();
+    expect(members!.n).toBe(0);
+  });
+
+  it("refuses staff without catalog.write (403) and deletes nothing", async () => {
+    const a = await product();
+    const before = await snapshot();
+    const { ctx } = staff(["orders.write"]);
+    const err = await bulkDeleteProducts(ctx, { ids: [a.id] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(403);
+    expect(await snapshot()).toEqual(before);
+    expect((await merchant("GET", `/v1/products/${a.id}`)).status).toBe(200);
   });
 });

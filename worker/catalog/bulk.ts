@@ -5,7 +5,7 @@ import { nowIso, type Ctx, requirePermission } from "../platform/context";
 import { currencyDigits, toMajor, toMinor } from "../platform/money";
 import { refreshSummary } from "./products";
 import type { z } from "zod";
-import type { bulkAdjustRequest, bulkUpdateRequest } from "./schemas";
+import type { bulkAdjustRequest, bulkDeleteRequest, bulkUpdateRequest } from "./schemas";
 import { products } from "./tables";
 
 /**
@@ -145,5 +145,26 @@ export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdju
       const error = failures.get(id);
       return { itemMetadata: error ? { id, originalIndex, success: false, error } : { id, originalIndex, success: true } };
     }),
+  );
+}
+
+/**
+ * Deletes many products (their variants and collection memberships go with them, as with deleteProduct): one batch
+ * of a DELETE and its ProductDeleted event per product, the event written only when that delete removed a row, so an
+ * id that is already gone fails on its own (PRODUCT_NOT_FOUND) and the others are still deleted.
+ */
+export async function bulkDeleteProducts(ctx: Ctx, req: z.output<typeof bulkDeleteRequest>) {
+  requirePermission(ctx, "catalog.write");
+  const unique = [...new Set(req.ids)];
+  const work = unique.map((id) => ({ id, event: newEvent(ctx, EventType.productDeleted, id, { productId: id }) }));
+  const statements: Statement[] = work.flatMap((w) => [ctx.db.delete(products).where(eq(products.id, w.id)), outboxInsertIfChanged(ctx.db, w.event)]);
+  const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown as D1Result[];
+  const deleted = new Map(work.map((w, n) => [w.id, (results[n * 2].meta.changes ?? 0) > 0]));
+  const events = work.filter((w) => deleted.get(w.id)).map((w) => w.event);
+  if (events.length) ctx.waitUntil(flushEvents(ctx.env, ctx.db, events));
+  return summary(
+    req.ids.map((id, originalIndex) => ({
+      itemMetadata: deleted.get(id) ? { id, originalIndex, success: true } : { id, originalIndex, success: false, error: notFoundError(id) },
+    })),
   );
 }
