@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { bulkDeleteProducts } from "../../worker/catalog/bulk";
+import { uploadImage } from "../../worker/media/store";
 import { ApiError } from "../../worker/platform/errors";
 import { api, createProduct, merchant, outboxRows, serviceCtx, settledCatalogueSnapshot as snapshot, unique } from "../helpers";
 
@@ -249,6 +250,22 @@ describe("bulk delete (the console's)", () => {
     expect(await outboxRows(ghost)).toEqual([]);
     const members = await env.DB.prepare("SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?").bind(col.body.collection.id).first<{ n: number }>();
     expect(members!.n).toBe(0);
+  });
+
+  it("deletes the deleted products' own image files and keeps those another product still shows", async () => {
+    const { ctx, settled } = serviceCtx();
+    // A GIF header with random trailing bytes: new content, so a new file, in every run.
+    const gif = () => new File([new Uint8Array([71, 73, 70, 56, 57, 97, 4, 0, 4, 0, 0, 0, 0, ...crypto.getRandomValues(new Uint8Array(16))])], "a.gif", { type: "image/gif" });
+    const own = await uploadImage(ctx, gif());
+    const shared = await uploadImage(ctx, gif());
+    const a = await product({ media: [{ url: own.url }, { url: shared.url }] });
+    const b = await product({ media: [{ url: shared.url }] });
+    const keeper = await product({ media: [{ url: shared.url }] });
+    await bulkDeleteProducts(ctx, { ids: [a.id, b.id] });
+    await settled();
+    expect(await env.MEDIA.head(own.url.slice(1))).toBeNull();
+    expect(await env.MEDIA.head(shared.url.slice(1))).not.toBeNull();
+    expect((await merchant("GET", `/v1/products/${keeper.id}`)).status).toBe(200);
   });
 
   it("refuses staff without catalog.write (403) and deletes nothing", async () => {

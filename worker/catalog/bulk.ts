@@ -6,7 +6,8 @@ import { currencyDigits, toMajor, toMinor } from "../platform/money";
 import { refreshSummary } from "./products";
 import type { z } from "zod";
 import type { bulkAdjustRequest, bulkDeleteRequest, bulkUpdateRequest } from "./schemas";
-import { products } from "./tables";
+import { releaseUnusedMedia } from "./media";
+import { products, type StoredMedia } from "./tables";
 
 /**
  * Bulk edits. Each id succeeds or fails on its own; successes are written together in one batch, each with its
@@ -151,17 +152,21 @@ export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdju
 /**
  * Deletes many products (their variants and collection memberships go with them, as with deleteProduct): one batch
  * of a DELETE and its ProductDeleted event per product, the event written only when that delete removed a row, so an
- * id that is already gone fails on its own (PRODUCT_NOT_FOUND) and the others are still deleted.
+ * id that is already gone fails on its own (PRODUCT_NOT_FOUND) and the others are still deleted. The media the
+ * products had are read in the same batch, and the files nothing else shows are removed once it committed.
  */
 export async function bulkDeleteProducts(ctx: Ctx, req: z.output<typeof bulkDeleteRequest>) {
   requirePermission(ctx, "catalog.write");
   const unique = [...new Set(req.ids)];
   const work = unique.map((id) => ({ id, event: newEvent(ctx, EventType.productDeleted, id, { productId: id }) }));
-  const statements: Statement[] = work.flatMap((w) => [ctx.db.delete(products).where(eq(products.id, w.id)), outboxInsertIfChanged(ctx.db, w.event)]);
-  const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown as D1Result[];
+  // Id lists travel as one JSON parameter (D1 allows 100 bound parameters per statement).
+  const readMedia = ctx.db.select({ media: products.media }).from(products).where(sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`);
+  const statements: Statement[] = [readMedia, ...work.flatMap((w) => [ctx.db.delete(products).where(eq(products.id, w.id)), outboxInsertIfChanged(ctx.db, w.event)])];
+  const [had, ...results] = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown as [{ media: StoredMedia[] }[], ...D1Result[]];
   const deleted = new Map(work.map((w, n) => [w.id, (results[n * 2].meta.changes ?? 0) > 0]));
   const events = work.filter((w) => deleted.get(w.id)).map((w) => w.event);
   if (events.length) ctx.waitUntil(flushEvents(ctx.env, ctx.db, events));
+  ctx.waitUntil(releaseUnusedMedia(ctx, had.flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnailUrl ?? ""]))));
   return summary(
     req.ids.map((id, originalIndex) => ({
       itemMetadata: deleted.get(id) ? { id, originalIndex, success: true } : { id, originalIndex, success: false, error: notFoundError(id) },

@@ -52,7 +52,7 @@ export function consoleProductQuery(f: ProductFilters) {
   };
 }
 
-function productFilter(f: ProductFilters): Record<string, unknown> {
+export function productFilter(f: ProductFilters): Record<string, unknown> {
   const parts: Record<string, unknown>[] = [];
   if (f.collection) parts.push({ collectionIds: { $hasSome: [f.collection] } });
   if (f.stock) parts.push({ inStock: f.stock === "in" });

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { BulkBar, BulkRowCheckbox, BulkSelectAll } from "../../components/console/bulk-bar";
+import { bulkAction, openBulkResult } from "../../components/console/bulk.server";
 import { FieldError } from "../../components/console/forms";
 import { ProductsCsvLinks } from "../../components/console/products-csv";
 import { PRODUCT_SORT_LABELS } from "../../components/console/products";
@@ -19,11 +21,16 @@ export const headers = () => consoleHeaders;
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireStaff(context, request);
   const { filters, fields } = readProductFilters(new URL(request.url));
-  return { filters, fields, ...(await listConsoleProducts(context.services, filters)) };
+  return { filters, fields, bulk: await openBulkResult(request), ...(await listConsoleProducts(context.services, filters)) };
+}
+
+/** Bulk edits of the ticked rows or of everything the filter matches (web/components/console/bulk.server.ts). */
+export async function action({ context, request }: Route.ActionArgs) {
+  return bulkAction(context, request);
 }
 
 export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
-  const { filters, fields, rows, total, pages, choices } = loaderData;
+  const { filters, fields, rows, total, pages, choices, bulk } = loaderData;
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const search = useRef<HTMLInputElement>(null);
@@ -134,12 +141,18 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
       <p className="console-muted" role="status">
         {total === 0 ? (filtered ? "No products match these filters." : "No products yet.") : `${total} ${total === 1 ? "product" : "products"}${filtered ? " match" : ""}; page ${filters.page} of ${pages}.`}
       </p>
+      {canWrite && (rows.length > 0 || bulk) && <BulkBar rows={rows} total={total} filtered={filtered} collections={choices.collections} result={bulk} />}
       {rows.length > 0 && (
         <div className="console-scroll">
           <table className="console-table products-table">
             <caption className="visually-hidden">Products{filtered ? " matching the filters" : ""}</caption>
             <thead>
               <tr>
+                {canWrite && (
+                  <th scope="col" className="bulk-cell">
+                    <BulkSelectAll count={rows.length} />
+                  </th>
+                )}
                 <th scope="col">
                   <span className="visually-hidden">Image</span>
                 </th>
@@ -157,6 +170,11 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
             <tbody>
               {rows.map((p) => (
                 <tr key={p.id}>
+                  {canWrite && (
+                    <td className="bulk-cell">
+                      <BulkRowCheckbox id={p.id} name={p.name} />
+                    </td>
+                  )}
                   <td>{p.image ? <img src={p.image.url} alt={p.image.alt} width={44} height={44} loading="lazy" decoding="async" /> : <span className="products-noimage" aria-hidden="true" />}</td>
                   <th scope="row">
                     <Link to={`/console/products/${p.id}`} className="products-name">
