@@ -1,8 +1,11 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { mediaSweepDue, sweepUnusedMedia } from "../../worker/catalog/media";
 import { deleteProduct, removeProductMedia, reorderProductMedia, setProductMediaAltText } from "../../worker/catalog/products";
+import { runSweeps } from "../../worker/events/sweeps";
 import { EventType } from "../../worker/events/types";
 import { MAX_IMAGE_BYTES, sniffImage, uploadImage, uploadImages } from "../../worker/media/store";
+import { openDb } from "../../worker/platform/db";
 import { ApiError } from "../../worker/platform/errors";
 import { createProduct, merchant, OWNER_KEY, outboxRows, serviceCtx, unique } from "../helpers";
 
@@ -265,5 +268,34 @@ describe("ordering and describing a product's media", () => {
     await setProductMediaAltText(ctx, p.id, id, "");
     expect((await merchant("GET", `/v3/products/${p.id}`)).body.product.media.main.altText).toBe("");
     expect((await refusal(setProductMediaAltText(ctx, p.id, id, "x".repeat(201)))).fieldViolations![0].field).toBe("altText");
+  });
+});
+
+describe("the hourly media sweep", () => {
+  it("runs at half past each hour", () => {
+    expect(mediaSweepDue(new Date("2026-11-25T10:30:10Z"))).toBe(true);
+    expect(mediaSweepDue(new Date("2026-11-25T10:00:00Z"))).toBe(false);
+    expect(mediaSweepDue(new Date("2026-11-25T10:31:00Z"))).toBe(false);
+  });
+
+  it("deletes files nothing uses once they are a day old (an unattached API upload), keeps used and fresh ones", async () => {
+    const { ctx } = serviceCtx();
+    const unused = await uploadImage(ctx, fileOf(png(7, 7)));
+    const used = await uploadImage(ctx, fileOf(png(6, 6)));
+    await createProduct({ name: `Media G ${unique()}`, media: [{ url: used.url }] });
+    // The sweep of the hour whose hex digit starts the file's name, some days from now.
+    const at = (url: string, days: number) => {
+      const d = new Date(Date.now() + days * 86_400_000);
+      d.setUTCHours(parseInt(url["/media/".length], 16), 30, 0, 0);
+      return d;
+    };
+    await sweepUnusedMedia(env, openDb(env.DB), at(unused.url, -2));
+    expect(await env.MEDIA.head(keyOf(unused.url))).not.toBeNull();
+
+    const swept = await runSweeps(env, { now: at(unused.url, 3) });
+    expect(swept.mediaDeleted).toBeGreaterThanOrEqual(1);
+    expect(await env.MEDIA.head(keyOf(unused.url))).toBeNull();
+    await sweepUnusedMedia(env, openDb(env.DB), at(used.url, 3));
+    expect(await env.MEDIA.head(keyOf(used.url))).not.toBeNull();
   });
 });

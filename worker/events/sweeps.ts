@@ -1,4 +1,5 @@
 import { runAutomationSweeps } from "../automations/sweeps";
+import { mediaSweepDue, sweepUnusedMedia } from "../catalog/media";
 import { retryDueEmails } from "../email/retries";
 import { expiredOneTimeTokensDelete } from "../identity/one-time";
 import { openDb } from "../platform/db";
@@ -18,12 +19,12 @@ export interface SweepOptions {
  * The periodic sweeps (run by the sweeper's alarm every minute and by the cron trigger): re-send outbox rows that
  * did not reach the queue after their request, run the automations' sweeps (abandoned carts, due recovery emails),
  * re-enqueue overdue webhook deliveries, hand failed or interrupted emails to the transport again, delete expired one-time tokens and stale rate-limit windows, and once an hour
- * delete the event bookkeeping past its retention (retention.ts). Each is idempotent, so running twice is harmless.
+ * delete the event bookkeeping past its retention (retention.ts) and media files nothing uses (catalog/media.ts). Each is idempotent, so running twice is harmless.
  */
 export async function runSweeps(
   env: Env,
   opts: SweepOptions = {},
-): Promise<{ reflushed: number; expiredTokens: number; automations: Record<string, number>; emailsRetried: number; retentionDeleted: number }> {
+): Promise<{ reflushed: number; expiredTokens: number; automations: Record<string, number>; emailsRetried: number; retentionDeleted: number; mediaDeleted: number }> {
   const db = openDb(env.DB);
   const now = opts.now ?? new Date();
   const pending: Promise<unknown>[] = [];
@@ -37,6 +38,8 @@ export async function runSweeps(
     rateLimitSweep(db),
   ])) as unknown as D1Result[];
   const retentionDeleted = retentionDue(now) ? await runRetention(db, now) : 0;
+  // An R2 hiccup must not fail the other sweeps' report; the next hour's run tries again.
+  const mediaDeleted = mediaSweepDue(now) ? await sweepUnusedMedia(env, db, now).catch((err) => (console.error("media sweep failed", err), 0)) : 0;
   await Promise.allSettled(pending);
-  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations, emailsRetried, retentionDeleted };
+  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations, emailsRetried, retentionDeleted, mediaDeleted };
 }
