@@ -217,7 +217,9 @@ function CollectionPage({ data: d, canWrite }: { data: PageData; canWrite: boole
       </section>
 
       <section aria-labelledby="collection-products-heading">
-        <h2 id="collection-products-heading">Products in this collection</h2>
+        <h2 id="collection-products-heading" tabIndex={-1}>
+          Products in this collection
+        </h2>
         <p className="console-muted" role="status">
           {totalMembers === 0
             ? "No products yet."
@@ -295,7 +297,11 @@ function MemberRow({ product: p, canWrite }: { product: CollectionProductRow; ca
       <td>{p.visible ? "Visible" : <span className="console-badge">Hidden</span>}</td>
       {canWrite && (
         <td>
-          <fetcher.Form method="post">
+          <fetcher.Form
+            method="post"
+            // The row (and its focused button) goes at once: keep the keyboard in the list, at its heading.
+            onSubmit={() => document.getElementById("collection-products-heading")?.focus()}
+          >
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="productId" value={p.id} />
             <input type="hidden" name="productName" value={p.name} />
@@ -362,6 +368,12 @@ function PickerRow({ product: p }: { product: CollectionProductRow & { inCollect
   const problem = fetcher.data && "problem" in fetcher.data ? fetcher.data.problem : null;
   // Optimistic: once posted, the product counts as added unless the answer says otherwise.
   const added = p.inCollection || (adding && !problem);
+  // The Add button gives way to the badge: the keyboard focus moves onto it rather than being lost.
+  const badge = useRef<HTMLSpanElement>(null);
+  const posted = useRef(false);
+  useEffect(() => {
+    if (added && posted.current) badge.current?.focus();
+  }, [added]);
   return (
     <li>
       {p.image ? <img src={p.image} alt="" width={44} height={44} loading="lazy" decoding="async" /> : <span className="collections-noimage" aria-hidden="true" />}
@@ -375,9 +387,11 @@ function PickerRow({ product: p }: { product: CollectionProductRow & { inCollect
         )}
       </span>
       {added ? (
-        <span className="console-badge good">{adding ? "Adding…" : "In this collection"}</span>
+        <span className="console-badge good" tabIndex={-1} ref={badge}>
+          {adding ? "Adding…" : "In this collection"}
+        </span>
       ) : (
-        <fetcher.Form method="post">
+        <fetcher.Form method="post" onSubmit={() => (posted.current = true)}>
           <input type="hidden" name="intent" value="add" />
           <input type="hidden" name="productId" value={p.id} />
           <input type="hidden" name="productName" value={p.name} />
