@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { applyImport, checkImport, exportProductsCsv, importProgress, IMPORT_CHUNK, type ImportChunkMessage } from "../../worker/catalog/imports";
+import { applyImport, checkImport, exportProductsCsv, importProgress, IMPORT_CHUNK, recentImports, resumeImport, type ImportChunkMessage } from "../../worker/catalog/imports";
 import worker from "../../worker/index";
 import type { Auth, Permission } from "../../worker/platform/context";
 import { ApiError } from "../../worker/platform/errors";
@@ -113,6 +113,25 @@ describe("CSV import", () => {
     expect((await importProgress(ctx, jobId)).problems[0].errors).toEqual([{ column: "Quantity", message: "changes stock, which needs the inventory.write permission" }]);
   });
 
+  it("refuses every import step to staff without catalog.write, and the queue applies with the importer's recorded permissions", async () => {
+    const u = unique();
+    const { ctx } = serviceCtx(writer());
+    const { jobId } = await checkImport(ctx, file([["Handle", "Name", "Price"], [`perm-${u}`, "Perm", "3"]]), { email: "s@example.test" });
+    const viewer = serviceCtx(staff(["orders.write"])).ctx;
+    for (const step of [() => applyImport(viewer, jobId), () => resumeImport(viewer, jobId), () => importProgress(viewer, jobId), () => recentImports(viewer)]) {
+      expect(((await step().catch((e: unknown) => e)) as ApiError).status).toBe(403);
+    }
+    // The job remembers who uploaded it: had they lost catalog.write by then, the queue's service calls refuse the rows.
+    await env.DB.prepare("UPDATE import_jobs SET auth = ? WHERE id = ?").bind(JSON.stringify(staff(["orders.write"])), jobId).run();
+    const q = recordingQueue();
+    await applyImport({ ...ctx, env: q.env }, jobId);
+    await drain(q);
+    const progress = await importProgress(ctx, jobId);
+    expect(progress.counts).toMatchObject({ DONE: 0, FAILED: 1 });
+    expect(progress.problems[0].errors[0].message).toContain("catalog.write");
+    expect(await bySlug(`perm-${u}`)).toBeNull();
+  });
+
   it("applies through the queue with the importer's permissions: products, variants, stock and collections", async () => {
     const u = unique();
     const collection = (await merchant("POST", "/v1/collections", { collection: { name: `Summer ${u}`, slug: `summer-${u}` } })).body.collection;
@@ -162,6 +181,43 @@ describe("CSV import", () => {
     await deliver(q.env, [q.chunks()[0]], 2);
     expect(await count("products")).toBe(rowsBefore);
     expect(await count("outbox")).toBe(outboxBefore);
+  });
+
+  it("updates variants from their rows: a cleared override goes back to the product's value, a new choice adds a variant, stock moves", async () => {
+    const u = unique();
+    const p = await createProduct({
+      name: `Cap ${u}`,
+      slug: `cap-${u}`,
+      priceData: { price: 15 },
+      manageVariants: true,
+      productOptions: [{ name: "Colour", choices: [{ value: "Red" }, { value: "Blue" }] }],
+      stock: { trackInventory: true, quantity: 5 },
+      variants: [{ choices: { Colour: "Red" }, price: 18, sku: `CAP-R-${u}` }],
+    });
+    const { ctx } = serviceCtx(writer());
+    const exported = Papa.parse<Record<string, string>>(await new Response(exportProductsCsv(ctx, { filter: { slug: `cap-${u}` } })).text(), { header: true, skipEmptyLines: true });
+    const fields = exported.meta.fields!;
+    const [red, blue] = exported.data;
+    expect([red["Variant price"], blue["Variant price"], red.Quantity]).toEqual(["18.00", "", "5"]);
+    red["Variant price"] = ""; // back to the product's price
+    blue.Quantity = "9";
+    const green: Record<string, string> = { ...blue, "Option1 value": "Green", Quantity: "2", "Variant SKU": `CAP-G-${u}` };
+    const text = Papa.unparse({ fields, data: [red, blue, green].map((r) => fields.map((f) => r[f])) });
+    const { jobId } = await checkImport(ctx, { name: "caps.csv", bytes: new TextEncoder().encode(text) }, { email: "s@example.test" });
+    expect((await importProgress(ctx, jobId)).job.summary).toMatchObject({ update: 1, invalidRows: 0 });
+    const q = recordingQueue();
+    await applyImport({ ...ctx, env: q.env }, jobId);
+    await drain(q);
+    expect((await importProgress(ctx, jobId)).counts).toMatchObject({ DONE: 3, FAILED: 0 });
+    const variants = (await env.DB.prepare("SELECT choices, price, sku, quantity FROM variants WHERE product_id = ? ORDER BY position").bind(p.id).all()).results;
+    expect(variants).toEqual([
+      { choices: '{"Colour":"Red"}', price: null, sku: `CAP-R-${u}`, quantity: 5 },
+      { choices: '{"Colour":"Blue"}', price: null, sku: null, quantity: 9 },
+      { choices: '{"Colour":"Green"}', price: null, sku: `CAP-G-${u}`, quantity: 2 },
+    ]);
+    // Read back in, the file changes nothing more.
+    const again = await checkImport(ctx, { name: "caps.csv", bytes: new TextEncoder().encode(text) }, { email: "s@example.test" });
+    expect((await importProgress(ctx, again.jobId)).job.summary).toMatchObject({ update: 0, unchanged: 1 });
   });
 
   it("applies a chunk delivered twice at the same time once (no product twice, every row done)", async () => {
