@@ -192,7 +192,7 @@ describe("serving", () => {
     for (const path of [`/media/${"0".repeat(64)}.png`, "/media/nothing.png", `/media/${"a".repeat(64)}.svg`, "/media/..%2Fsecrets", `/media/${"A".repeat(64)}.png`]) {
       const res = await SELF.fetch(`https://shop.test${path}`);
       expect(res.status, path).toBe(404);
-      await res.arrayBuffer();
+      expect(((await res.json()) as any).details.applicationError.code).toBe("MEDIA_NOT_FOUND");
     }
   });
 });

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { requirePermission } from "../platform/context";
 import { BodyTooLarge, readBytes } from "../platform/body";
-import { ApiError, badField } from "../platform/errors";
+import { ApiError, badField, notFound } from "../platform/errors";
 import type { AppEnv } from "../platform/http";
 import { MAX_UPLOAD_FORM_BYTES, MEDIA_CACHE_CONTROL, MEDIA_FILE, notMultipart, uploadImage } from "./store";
 
@@ -11,10 +11,11 @@ import { MAX_UPLOAD_FORM_BYTES, MEDIA_CACHE_CONTROL, MEDIA_FILE, notMultipart, u
  */
 export const mediaFiles = new Hono<AppEnv>().get("/:file", async (c) => {
   const file = c.req.param("file");
-  const notFoundText = () => c.text("Not found", 404, { "cache-control": "no-store" });
-  if (!MEDIA_FILE.test(file)) return notFoundText();
+  // Unknown and malformed names alike: a 404 in the API's error shape (as every other route of the Worker's own).
+  const missing = () => notFound("MEDIA_NOT_FOUND", "Media file", file.slice(0, 100), "file");
+  if (!MEDIA_FILE.test(file)) throw missing();
   const object = await c.env.MEDIA.get(`media/${file}`, { onlyIf: c.req.raw.headers });
-  if (!object) return notFoundText();
+  if (!object) throw missing();
   const headers = new Headers();
   object.writeHttpMetadata(headers);
   headers.set("etag", object.httpEtag);
