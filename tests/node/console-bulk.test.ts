@@ -201,6 +201,22 @@ describe("console bulk edits", () => {
     expect(after.find((r) => r.id === dear.id)!.price).toBe(dear.price - (cheap.price + 1));
   }, 120_000);
 
+  it("without JavaScript: all products matching the filter (two pages of the table) lose their ribbon", async (ctx) => {
+    needsChromium(ctx);
+    const w = store().w;
+    const before = await brandRows(w, brand);
+    expect(before.some((r) => r.ribbon)).toBe(true);
+    const started = Date.now();
+    const res = await postConsoleForm(w, editor, table, { scope: "matching", op: "ribbon-clear" });
+    const took = Date.now() - started;
+    expect(res.status).toBe(302);
+    console.info(`bulk: ribbon-clear on all ${before.length} matching products took ${took} ms`);
+    expect(await (await get(w, editor, res.headers.get("location")!)).text()).toContain(`Removed the ribbon:</strong> ${before.length} updated, 0 failed.`);
+    const after = await brandRows(w, brand);
+    expect(after.map((r) => r.ribbon ?? "")).toEqual(before.map(() => ""));
+    expect(after.map((r) => r.price)).toEqual(before.map((r) => r.price));
+  });
+
   it("staff without catalog.write see no bulk controls and are refused (403), nothing written", async (ctx) => {
     needsChromium(ctx);
     const w = store().w;
