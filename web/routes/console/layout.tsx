@@ -27,6 +27,10 @@ export const SECTIONS = [
   { to: "/console/products", label: "Products" },
   { to: "/console/collections", label: "Collections" },
   { to: "/console/inventory", label: "Inventory" },
+  { to: "/console/automations", label: "Automations" },
+  { to: "/console/webhooks", label: "Webhooks" },
+  { to: "/console/pricing", label: "Pricing" },
+  { to: "/console/settings", label: "Settings" },
 ] as const;
 
 export default function ConsoleLayout() {
