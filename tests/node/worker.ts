@@ -71,6 +71,11 @@ export interface StartOptions {
   port?: number;
   /** Extra bindings (e.g. a different owner key). */
   bindings?: Record<string, string>;
+  /**
+   * Recipients the local send_email binding accepts (Miniflare refuses any other with "email to … not allowed": the
+   * local transport's failure mode). Unset: it accepts every recipient.
+   */
+  emailRecipients?: string[];
 }
 
 export interface RunningWorker {
@@ -79,6 +84,8 @@ export interface RunningWorker {
   url: string;
   fetch(path: string, init?: RequestInit): Promise<Response>;
   db: D1Database;
+  /** Changes the recipients the send_email binding accepts (undefined: all), keeping the data (Miniflare reloads). */
+  setEmailRecipients(recipients: string[] | undefined): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -86,7 +93,11 @@ export interface RunningWorker {
 export async function startWorker(opts: StartOptions = {}): Promise<RunningWorker> {
   const config = readBuildConfig();
   const doClasses = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
-  const mf = new Miniflare({
+  const emailOptions = (recipients: string[] | undefined) =>
+    config.send_email
+      ? { send_email: config.send_email.map((b) => (recipients ? { ...b, allowed_destination_addresses: recipients } : b)) }
+      : undefined;
+  const options = {
     modules: serverModules(config.main),
     modulesRoot: serverDir,
     compatibilityDate: config.compatibility_date,
@@ -96,7 +107,7 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
     kvNamespaces: Object.fromEntries((config.kv_namespaces ?? []).map((k) => [k.binding, k.id])),
     r2Buckets: Object.fromEntries((config.r2_buckets ?? []).map((r) => [r.binding, r.bucket_name])),
     // Miniflare's local send_email: accepts the message, writes it to a temporary .eml file and logs its path.
-    email: config.send_email ? { send_email: config.send_email } : undefined,
+    email: emailOptions(opts.emailRecipients),
     durableObjects: Object.fromEntries(
       (config.durable_objects?.bindings ?? []).map((b) => [b.name, { className: b.class_name, useSQLite: doClasses.has(b.class_name) }]),
     ),
@@ -112,19 +123,26 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
     // Offline: no fetch of the real Request.cf object (stack-notes gotcha 3).
     cf: false,
     ...(opts.port !== undefined ? { host: "127.0.0.1", port: opts.port } : {}),
-  });
+  } satisfies ConstructorParameters<typeof Miniflare>[0];
+  const mf = new Miniflare(options);
   const ready = await mf.ready;
   const db = await mf.getD1Database("DB");
   const statements = migrationStatements();
   await db.batch(statements.map((s) => db.prepare(s)));
-  const url = ready.origin.replace(/\/$/, "");
-  return {
+  const running: RunningWorker = {
     mf,
-    url,
+    url: ready.origin.replace(/\/$/, ""),
     db: db as unknown as D1Database,
-    fetch: (p, init) => mf.dispatchFetch(`${url}${p}`, init as never) as unknown as Promise<Response>,
+    fetch: (p, init) => mf.dispatchFetch(`${running.url}${p}`, init as never) as unknown as Promise<Response>,
+    setEmailRecipients: async (recipients) => {
+      // A reload poisons the old binding stubs and may move the port: fetch both again (the data stays).
+      await mf.setOptions({ ...options, email: emailOptions(recipients) });
+      running.url = (await mf.ready).origin.replace(/\/$/, "");
+      running.db = (await mf.getD1Database("DB")) as unknown as D1Database;
+    },
     dispose: () => mf.dispose(),
   };
+  return running;
 }
 
 /** A desktop Chrome user agent: isbot counts Node's and HeadlessChrome's own as bots (stack-notes gotchas 4 and 6). */

@@ -1,7 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Statement } from "../events/outbox";
+import { requirePermission, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
-import { deliver, EMAIL_LEASE_MS, outcomeColumns, transportOf } from "./send";
+import { ApiError, notFound } from "../platform/errors";
+import { deliver, EMAIL_LEASE_MS, outcomeColumns, transportOf, type EmailStatus } from "./send";
 import { emails, emailSubscriptions } from "./tables";
 
 /**
@@ -49,4 +51,58 @@ export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<numbe
   const recorded: Statement[] = due.map((m, i) => db.update(emails).set(outcomeColumns(m.attempts, outcomes[i], now)).where(eq(emails.id, m.id)));
   await db.batch(recorded as [Statement, ...Statement[]]);
   return due.length;
+}
+
+/**
+ * The merchant retries one FAILED email now (console; automations.manage), e.g. after fixing the sender's domain or
+ * the recipient's address verification: the same claim as the sweep (attempts + 1 and a lease, guarded on the row
+ * still being FAILED, so a second click or a sweep running at that moment does not send it twice), the same
+ * hand-over, and the same outcome columns, so a retry that fails again stays on the sweep's schedule while attempts
+ * remain. A marketing email to an address that unsubscribed since becomes SUPPRESSED instead of being sent. Without
+ * a transport (locally) the message goes back to QUEUED: recorded, as every local email is.
+ * 404 EMAIL_NOT_FOUND; 409 EMAIL_NOT_FAILED for any other status (a SENT email is never sent twice from here).
+ */
+export async function retryEmail(ctx: Ctx, id: string): Promise<{ email: { id: string; to: string; status: EmailStatus; error: string | null; attempts: number } }> {
+  requirePermission(ctx, "automations.manage");
+  const { db } = ctx;
+  const configured = transportOf(ctx.env);
+  const now = new Date();
+  const failed = and(eq(emails.id, id), eq(emails.status, "FAILED"));
+  const [suppressed, claimed, [current]] = await db.batch([
+    db
+      .update(emails)
+      .set({ status: "SUPPRESSED", nextAttemptAt: null })
+      .where(
+        and(
+          failed,
+          sql`${emails.headers} IS NOT NULL AND lower(${emails.to}) IN (SELECT ${emailSubscriptions.email} FROM ${emailSubscriptions} WHERE ${emailSubscriptions.unsubscribedDate} IS NOT NULL)`,
+        ),
+      )
+      .returning({ id: emails.id }),
+    db
+      .update(emails)
+      .set(configured ? { attempts: sql`${emails.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + EMAIL_LEASE_MS).toISOString() } : { status: "QUEUED", error: null, nextAttemptAt: null })
+      .where(failed)
+      .returning(),
+    db.select({ status: emails.status, to: emails.to, attempts: emails.attempts, error: emails.error }).from(emails).where(eq(emails.id, id)),
+  ]);
+  if (!current) throw notFound("EMAIL_NOT_FOUND", "Email", id);
+  const m = claimed[0];
+  if (!m) {
+    if (suppressed.length) return { email: { id, ...current } };
+    throw new ApiError(409, "EMAIL_NOT_FAILED", `Only a failed email can be retried; this one is ${current.status.toLowerCase()}`, {
+      data: { id, status: current.status },
+      message: "Email not failed",
+    });
+  }
+  if (!configured) return { email: { id, to: m.to, status: "QUEUED", error: null, attempts: m.attempts } };
+  let failure: unknown = null;
+  try {
+    await deliver(configured.transport, { email: configured.from, name: ctx.env.STORE_NAME || "Edge Storefront" }, m.to, m, m.headers ?? null);
+  } catch (err) {
+    failure = err ?? new Error("send failed");
+  }
+  const outcome = outcomeColumns(m.attempts, failure, now);
+  await db.update(emails).set(outcome).where(eq(emails.id, id));
+  return { email: { id, to: m.to, status: outcome.status, error: outcome.error, attempts: m.attempts } };
 }

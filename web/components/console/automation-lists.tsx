@@ -1,0 +1,89 @@
+import { Link, useSearchParams } from "react-router";
+
+/**
+ * Pieces of the automations section's lists (emails, back in stock, tasks): dates as merchants read them, status
+ * badges, and the page links that keep the other filters in the URL.
+ */
+
+/** "Nov 25, 2026, 6:02 PM UTC": the console shows times in UTC, as the services store them. */
+export function dateTimeText(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(d)} UTC`;
+}
+
+/** A status in words, with a colour that repeats what the word says (never colour alone). */
+const TONES: Record<string, "good" | "warn" | "bad" | undefined> = {
+  SENT: "good",
+  NOTIFICATION_SENT: "good",
+  DONE: "good",
+  QUEUED: undefined,
+  RECEIVED: "warn",
+  PROCESSING: undefined,
+  OPEN: "warn",
+  FAILED: "bad",
+  SUPPRESSED: undefined,
+};
+
+const WORDS: Record<string, string> = {
+  QUEUED: "Queued",
+  SENT: "Sent",
+  FAILED: "Failed",
+  SUPPRESSED: "Suppressed",
+  RECEIVED: "Waiting",
+  PROCESSING: "Sending",
+  NOTIFICATION_SENT: "Notified",
+  OPEN: "Open",
+  DONE: "Done",
+};
+
+export function statusWord(status: string): string {
+  return WORDS[status] ?? status;
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  const tone = TONES[status];
+  return <span className={`console-badge${tone ? ` ${tone}` : ""}`}>{statusWord(status)}</span>;
+}
+
+/** Previous / "Page n of m" / next, keeping the URL's other parameters. */
+export function ListPager({ page, pages, label }: { page: number; pages: number; label: string }) {
+  const [params] = useSearchParams();
+  if (pages <= 1) return null;
+  const link = (n: number) => {
+    const p = new URLSearchParams(params);
+    if (n === 1) p.delete("page");
+    else p.set("page", String(n));
+    const s = p.toString();
+    return s ? `?${s}` : "?";
+  };
+  return (
+    <nav className="console-pager" aria-label={label}>
+      {page > 1 ? <Link to={link(page - 1)}>← Previous page</Link> : <span />}
+      <span className="console-muted">
+        Page {page} of {pages}
+      </span>
+      {page < pages ? <Link to={link(page + 1)}>Next page →</Link> : <span />}
+    </nav>
+  );
+}
+
+/** The page number in a URL (1 when missing or nonsense). */
+export function pageOf(url: URL): number {
+  return Math.min(Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1)), 10_000);
+}
+
+/** The outbox's email templates in the merchant's words. */
+export const TEMPLATE_LABELS: Record<string, string> = {
+  "order-confirmation": "Order confirmation",
+  "abandoned-cart": "Abandoned cart",
+  "back-in-stock": "Back in stock",
+  "verification-code": "Verification code",
+  "recovery-link": "Password reset",
+  "activation-link": "Account activation",
+};
+
+export function templateLabel(template: string): string {
+  return TEMPLATE_LABELS[template] ?? template;
+}
