@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
+import type { Db } from "../platform/db";
 import { notFound } from "../platform/errors";
 import { formatMoney, toDecimalString } from "../platform/money";
 import { compileQuery, type FieldMap, type QueryInput } from "../platform/query";
@@ -128,4 +129,22 @@ export async function abandonedCheckoutSummary(ctx: Ctx) {
       recoveryRate: s.total ? Math.round((s.recovered / s.total) * 10_000) / 100 : 0,
     },
   };
+}
+
+/**
+ * Carts abandoned per UTC hour since `since` (by abandon time): how many, how many of them were recovered and their
+ * recovered revenue (minor units), for the dashboard's batch, which folds the hours into the store's days and weeks.
+ */
+export function abandonedByHourRead(db: Db, since: string) {
+  const hour = sql<string>`substr(${abandonedCheckouts.abandonTime}, 1, 13)`;
+  return db
+    .select({
+      hour: hour.as("abandoned_hour"),
+      abandoned: sql<number>`count(*)`.as("abandoned_count"),
+      recovered: sql<number>`coalesce(sum(${abandonedCheckouts.status} = 'RECOVERED'), 0)`.as("abandoned_recovered"),
+      revenue: sql<number>`coalesce(sum(CASE WHEN ${abandonedCheckouts.status} = 'RECOVERED' THEN coalesce(${abandonedCheckouts.recoveredTotal}, ${abandonedCheckouts.total}) END), 0)`.as("abandoned_revenue"),
+    })
+    .from(abandonedCheckouts)
+    .where(sql`${abandonedCheckouts.abandonTime} >= ${since}`)
+    .groupBy(hour);
 }

@@ -6,6 +6,7 @@ import { STORES_APP_ID } from "../cart/schemas";
 import { emailOutcomes, sendEmail } from "../email/send";
 import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
+import type { Db } from "../platform/db";
 import { invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { formatMoney } from "../platform/money";
@@ -370,4 +371,14 @@ export const stockStatusSchema = z
 /** The requests an item coming back in stock answers: the variant's own, and the product-wide ones. */
 export function requestsForVariants(productId: string, variantIds: string[]) {
   return sql`${backInStockRequests.catalogItemId} = ${productId} AND ${backInStockRequests.variantId} IN (SELECT value FROM json_each(${JSON.stringify([...variantIds, ""])}))`;
+}
+
+/** Back-in-stock requests waiting for their item (RECEIVED) and notified, for a caller's batch (the dashboard). */
+export function backInStockCountsRead(db: Db) {
+  return db
+    .select({
+      waiting: sql<number>`coalesce(sum(${backInStockRequests.status} = 'RECEIVED'), 0)`.as("bis_waiting"),
+      notified: sql<number>`coalesce(sum(${backInStockRequests.status} = 'NOTIFICATION_SENT'), 0)`.as("bis_notified"),
+    })
+    .from(backInStockRequests);
 }

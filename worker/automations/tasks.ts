@@ -61,3 +61,8 @@ export async function completeTask(ctx: Ctx, id: string) {
   if (!row) throw notFound("TASK_NOT_FOUND", "Task", id);
   return { task: taskShape(row) };
 }
+
+/** How many tasks are open, for a caller's batch (the dashboard). */
+export function openTasksCountRead(db: Db) {
+  return db.select({ open: count() }).from(tasks).where(eq(tasks.status, "OPEN"));
+}

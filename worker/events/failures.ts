@@ -1,7 +1,8 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
+import type { Db } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
-import { eventFailures } from "./tables";
+import { eventFailures, webhookDeliveries } from "./tables";
 
 /**
  * The merchant's view of queue messages that failed (worker/events/consumer.ts records them): list them, and replay
@@ -67,4 +68,12 @@ export async function replayAllFailures(ctx: Ctx, limit = 100) {
     ctx.db.select({ remaining: count() }).from(eventFailures).where(eq(eventFailures.state, "DEAD")),
   ]);
   return { replayed: rows.length, remaining };
+}
+
+/** What needs the merchant's attention, for a caller's batch (the dashboard): dead events and failed webhook deliveries. */
+export function attentionCountsRead(db: Db) {
+  return db.select({
+    deadEvents: sql<number>`(SELECT count(*) FROM ${eventFailures} WHERE ${eventFailures.state} = 'DEAD')`.as("dead_events"),
+    failedDeliveries: sql<number>`(SELECT count(*) FROM ${webhookDeliveries} WHERE ${webhookDeliveries.status} = 'FAILED')`.as("failed_deliveries"),
+  }).from(sql`(SELECT 1)`);
 }

@@ -906,13 +906,9 @@ export async function inventoryOverview(ctx: Ctx, productId: string, req: Histor
  */
 export async function lowStockVariants(ctx: Ctx, page: { limit: number; offset: number }) {
   requireMerchant(ctx);
-  // The automation settings' threshold, read in the same statements: absent means the default, null means never.
-  const thresholdSql = sql`(SELECT CASE WHEN s.value IS NULL OR json_type(s.value, '$.lowStockThreshold') IS NULL THEN ${DEFAULT_AUTOMATION_SETTINGS.lowStockThreshold}
-      WHEN json_type(s.value, '$.lowStockThreshold') = 'integer' THEN json_extract(s.value, '$.lowStockThreshold') END
-    FROM (SELECT (SELECT value FROM settings WHERE key = ${AUTOMATION_SETTINGS_KEY}) AS value) s)`;
-  const where = sql`${products.trackInventory} = 1 AND ${variants.visible} = 1 AND coalesce(${variants.quantity}, 0) < ${thresholdSql}`;
+  const where = lowStockWhere();
   const [threshold, rows, [{ total }]] = await ctx.db.batch([
-    ctx.db.select({ value: sql<number | null>`${thresholdSql}` }).from(sql`(SELECT 1)`),
+    ctx.db.select({ value: sql<number | null>`${lowStockThresholdSql()}` }).from(sql`(SELECT 1)`),
     ctx.db
       // Aliased: D1 answers a batch in arrays, and two columns both named "id" would collide.
       .select({ productId: sql<string>`${products.id}`.as("low_product_id"), name: products.name, variantId: sql<string>`${variants.id}`.as("low_variant_id"), choices: variants.choices, quantity: variants.quantity })
@@ -922,8 +918,20 @@ export async function lowStockVariants(ctx: Ctx, page: { limit: number; offset: 
       .orderBy(sql`coalesce(${variants.quantity}, 0) ASC`, products.name, variants.position)
       .limit(page.limit)
       .offset(page.offset),
-    ctx.db.select({ total: sql<number>`count(*)` }).from(variants).innerJoin(products, eq(products.id, variants.productId)).where(where),
+    lowStockCountRead(ctx.db),
   ]);
   return { threshold: threshold[0]?.value ?? null, variants: rows.map((r) => ({ ...r, quantity: r.quantity ?? 0 })), total };
+}
+
+/** The automation settings' low-stock threshold, read inside the statement: absent means the default, null means never. */
+const lowStockThresholdSql = () => sql`(SELECT CASE WHEN s.value IS NULL OR json_type(s.value, '$.lowStockThreshold') IS NULL THEN ${DEFAULT_AUTOMATION_SETTINGS.lowStockThreshold}
+      WHEN json_type(s.value, '$.lowStockThreshold') = 'integer' THEN json_extract(s.value, '$.lowStockThreshold') END
+    FROM (SELECT (SELECT value FROM settings WHERE key = ${AUTOMATION_SETTINGS_KEY}) AS value) s)`;
+
+const lowStockWhere = () => sql`${products.trackInventory} = 1 AND ${variants.visible} = 1 AND coalesce(${variants.quantity}, 0) < ${lowStockThresholdSql()}`;
+
+/** How many tracked variants are below the low-stock threshold, for a caller's batch (the low-stock view, the dashboard). */
+export function lowStockCountRead(db: Db) {
+  return db.select({ total: sql<number>`count(*)` }).from(variants).innerJoin(products, eq(products.id, variants.productId)).where(lowStockWhere());
 }
 

@@ -316,3 +316,16 @@ export async function listOwnOrders(ctx: Ctx, limit = 20) {
 export function orderTotalRead(db: Db, orderId: string) {
   return db.select({ total: orders.total, purchasedDate: orders.purchasedDate }).from(orders).where(eq(orders.id, orderId));
 }
+
+/**
+ * Placed orders per UTC hour since `since` (count and sum of totals in `currency`; canceled and rejected orders are
+ * not sales), for the dashboard's batch: hours, not days, so the report can fold them into the store's own days.
+ */
+export function salesByHourRead(db: Db, since: string, currency: string) {
+  const hour = sql<string>`substr(${orders.purchasedDate}, 1, 13)`;
+  return db
+    .select({ hour: hour.as("sales_hour"), orders: sql<number>`count(*)`.as("sales_orders"), total: sql<number>`coalesce(sum(${orders.total}), 0)`.as("sales_total") })
+    .from(orders)
+    .where(and(sql`${orders.purchasedDate} >= ${since}`, eq(orders.currency, currency), sql`${orders.status} NOT IN ('CANCELED', 'REJECTED')`))
+    .groupBy(hour);
+}

@@ -1,38 +1,143 @@
 import { Link, useRouteLoaderData } from "react-router";
+import { dashboardReport } from "../../../worker/reports/dashboard";
+import { BarChart } from "../../components/console/dashboard-charts";
+import { consoleHeaders, requireStaff } from "../../console.server";
+import "../../styles/console-dashboard.css";
 import type { loader as layoutLoader } from "./layout";
+import type { Route } from "./+types/home";
 
 export function meta() {
-  return [{ title: "Console — Edge Storefront" }];
+  return [{ title: "Dashboard — Console" }];
 }
 
-/** Where each section helps, so a new staff member knows where to go first. */
-const CARDS = [
-  { to: "/console/orders", title: "Orders", text: "Find an order, mark it paid, ship it with a tracking number, cancel or refund." },
-  { to: "/console/products", title: "Products", text: "Search and filter the catalogue, edit products and variants, upload images, bulk edits, CSV import and export." },
-  { to: "/console/collections", title: "Collections", text: "Group products for the shop's navigation and landing pages." },
-  { to: "/console/inventory", title: "Inventory", text: "Stock per variant, adjustments with a reason, the change history and what is running low." },
-];
+export const headers = () => consoleHeaders;
 
-export default function ConsoleHome() {
+/** The store's figures: one D1 batch of aggregates (2 round trips with the session). */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  return { report: await dashboardReport(context.services) };
+}
+
+/** "2026-11-25" → "Nov 25" (the date is already the store's; formatting it in UTC keeps it that day). */
+const shortDate = (date: string) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+const longDate = (date: string) => new Intl.DateTimeFormat("en-US", { weekday: "short", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+interface Figure {
+  label: string;
+  value: string;
+  to: string;
+  /** Shown in warning colours when it calls for action. */
+  attention?: boolean;
+}
+
+function Figures({ label, figures }: { label: string; figures: Figure[] }) {
+  return (
+    <ul className="dash-figures" aria-label={label}>
+      {figures.map((f) => (
+        <li key={f.label}>
+          <Link to={f.to} className={f.attention ? "dash-attention" : undefined}>
+            <span className="dash-label">{f.label}</span> <strong className="dash-value">{f.value}</strong>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
+  const { report: r } = loaderData;
   const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
+  const currencyAxis = (v: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: r.currency, notation: "compact", maximumFractionDigits: 1 }).format(v);
+  const salesTotal30 = r.salesByDay.reduce((a, d) => a + d.sales, 0);
+  const bestDay = r.salesByDay.reduce((best, d) => (d.sales > best.sales ? d : best), r.salesByDay[0]);
+  const digits = new Intl.NumberFormat("en-US", { style: "currency", currency: r.currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const weeksWithCarts = r.recoveryByWeek.filter((w) => w.abandoned > 0);
   return (
     <>
-      <h1>Welcome{user ? `, ${user.email}` : ""}</h1>
+      <h1>Dashboard</h1>
       {user?.role === "STAFF" && user.permissions.length === 0 && (
         <p className="console-notice" role="status">
           You can look at everything here, but the store owner has not given you any permission to make changes yet.
         </p>
       )}
-      <ul className="console-cards">
-        {CARDS.map((c) => (
-          <li key={c.to}>
-            <Link to={c.to}>
-              <h2>{c.title}</h2>
-              <p>{c.text}</p>
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <p className="console-muted">
+        {r.timeZoneSource === "store"
+          ? `Days are counted in the store's time zone, ${r.timeZone}. Today is ${longDate(r.today.date)}.`
+          : `Days are counted in UTC (the store has no time zone set). Today is ${longDate(r.today.date)}.`}
+      </p>
+
+      <section aria-labelledby="dash-sales">
+        <h2 id="dash-sales">Sales</h2>
+        <Figures
+          label="Sales figures"
+          figures={[
+            { label: "Sales today", value: r.today.sales.formatted, to: "/console/orders" },
+            { label: "Orders today", value: String(r.today.orders), to: "/console/orders" },
+            { label: "Average order today", value: r.today.averageOrderValue.formatted, to: "/console/orders" },
+            { label: "Sales, last 30 days", value: r.last30Days.sales.formatted, to: "/console/orders" },
+            { label: "Orders, last 30 days", value: String(r.last30Days.orders), to: "/console/orders" },
+            { label: "Average order, last 30 days", value: r.last30Days.averageOrderValue.formatted, to: "/console/orders" },
+          ]}
+        />
+        <BarChart
+          title="Sales per day, last 30 days"
+          description={
+            salesTotal30 === 0
+              ? `No sales from ${longDate(r.last30Days.from)} to ${longDate(r.last30Days.to)}.`
+              : `${r.last30Days.sales.formatted} from ${count(r.last30Days.orders, "order", "orders")} between ${longDate(r.last30Days.from)} and ${longDate(r.last30Days.to)}; the best day was ${longDate(bestDay.date)} with ${bestDay.formatted}.`
+          }
+          data={r.salesByDay.map((d) => ({ label: shortDate(d.date), longLabel: longDate(d.date), value: d.sales / 10 ** digits, formatted: `${d.formatted} (${count(d.orders, "order", "orders")})` }))}
+          formatAxis={currencyAxis}
+          labelEvery={5}
+          tableHeads={["Day", "Sales"]}
+        />
+      </section>
+
+      <section aria-labelledby="dash-carts">
+        <h2 id="dash-carts">Abandoned carts, last 30 days</h2>
+        <Figures
+          label="Abandoned cart figures"
+          figures={[
+            { label: "Abandoned carts", value: String(r.abandonedCarts.abandoned), to: "/console/automations?status=ABANDONED" },
+            { label: "Recovered carts", value: String(r.abandonedCarts.recovered), to: "/console/automations?status=RECOVERED" },
+            { label: "Recovered revenue", value: r.abandonedCarts.recoveredRevenue.formatted, to: "/console/automations?status=RECOVERED" },
+            { label: "Recovery rate", value: `${r.abandonedCarts.recoveryRate}%`, to: "/console/automations" },
+          ]}
+        />
+        <BarChart
+          title="Recovery rate per week, last 8 weeks"
+          description={
+            weeksWithCarts.length === 0
+              ? "No carts were abandoned in the last 8 weeks."
+              : `Share of each week's abandoned carts that were recovered. ${weeksWithCarts.map((w) => `${shortDate(w.start)} to ${shortDate(w.end)}: ${w.rate}% (${w.recovered} of ${w.abandoned})`).join("; ")}. Weeks not named had no abandoned carts.`
+          }
+          data={r.recoveryByWeek.map((w) => ({
+            label: shortDate(w.start),
+            longLabel: `${longDate(w.start)} to ${longDate(w.end)}`,
+            value: w.rate,
+            formatted: w.abandoned ? `${w.rate}% (${w.recovered} of ${w.abandoned})` : "no abandoned carts",
+          }))}
+          formatAxis={(v) => `${v}%`}
+          maxValue={100}
+          tableHeads={["Week", "Recovered"]}
+        />
+      </section>
+
+      <section aria-labelledby="dash-attention">
+        <h2 id="dash-attention">Needs attention</h2>
+        <Figures
+          label="Things to look at"
+          figures={[
+            { label: "Back-in-stock requests waiting", value: String(r.backInStock.waiting), to: "/console/automations/back-in-stock" },
+            { label: "Back-in-stock requests notified", value: String(r.backInStock.notified), to: "/console/automations/back-in-stock" },
+            { label: "Low-stock items", value: String(r.lowStockItems), to: "/console/inventory", attention: r.lowStockItems > 0 },
+            { label: "Open tasks", value: String(r.openTasks), to: "/console/automations/tasks", attention: r.openTasks > 0 },
+            { label: "Failed webhook deliveries", value: String(r.failedDeliveries), to: "/console/webhooks", attention: r.failedDeliveries > 0 },
+            { label: "Dead events", value: String(r.deadEvents), to: "/console/events", attention: r.deadEvents > 0 },
+          ]}
+        />
+      </section>
     </>
   );
 }

@@ -1,0 +1,179 @@
+import { eq } from "drizzle-orm";
+import { abandonedByHourRead } from "../automations/abandoned-checkouts";
+import { backInStockCountsRead } from "../automations/back-in-stock";
+import { openTasksCountRead } from "../automations/tasks";
+import { attentionCountsRead } from "../events/failures";
+import { lowStockCountRead } from "../orders/inventory";
+import { salesByHourRead } from "../orders/orders";
+import { requireMerchant, type Ctx } from "../platform/context";
+import { formatMoney } from "../platform/money";
+import { settings } from "../platform/tables";
+
+/**
+ * The console's dashboard: the store's figures at a glance, all from SQL aggregates in ONE D1 batch (no rows are
+ * loaded). Readable by any staff member.
+ *
+ * Days are the store's own: its time zone (settings "store", `timeZone`) when it has one, else UTC. The zone is read
+ * in the same batch as the figures, so the time-based figures come grouped by UTC hour and are folded into local
+ * days here. A zone whose offset is not a whole hour (e.g. +05:30) puts an hour that straddles its midnight on the
+ * day that holds the hour's middle.
+ */
+
+export const STORE_SETTINGS_KEY = "store";
+
+/** Days of the sales chart and of the "last 30 days" figures (today included). */
+const SALES_DAYS = 30;
+/** Weeks of the recovery-rate chart (seven-day periods ending today). */
+const RECOVERY_WEEKS = 8;
+
+export interface DayFigures {
+  /** YYYY-MM-DD in the store's time zone. */
+  date: string;
+  orders: number;
+  /** Minor units. */
+  sales: number;
+}
+
+export interface WeekFigures {
+  /** First and last day (YYYY-MM-DD) of the seven-day period. */
+  start: string;
+  end: string;
+  abandoned: number;
+  recovered: number;
+  /** Percent of the period's abandoned carts recovered (0 when none was abandoned). */
+  rate: number;
+}
+
+export interface Money {
+  minor: number;
+  formatted: string;
+}
+
+export interface DashboardReport {
+  timeZone: string;
+  /** "store": the store's setting; "default": UTC, because the store has none. */
+  timeZoneSource: "store" | "default";
+  currency: string;
+  today: { date: string; sales: Money; orders: number; averageOrderValue: Money };
+  last30Days: { from: string; to: string; sales: Money; orders: number; averageOrderValue: Money };
+  salesByDay: (DayFigures & { formatted: string })[];
+  /** Carts abandoned in the last 30 days, those of them recovered, their revenue, and the rate. */
+  abandonedCarts: { abandoned: number; recovered: number; recoveredRevenue: Money; recoveryRate: number };
+  recoveryByWeek: WeekFigures[];
+  backInStock: { waiting: number; notified: number };
+  lowStockItems: number;
+  openTasks: number;
+  failedDeliveries: number;
+  deadEvents: number;
+}
+
+/** A valid IANA zone name from the store's settings, or null. */
+function zoneOf(value: unknown): string | null {
+  const zone = (value as { timeZone?: unknown } | null)?.timeZone;
+  if (typeof zone !== "string" || !zone || zone.length > 64) return null;
+  try {
+    new Intl.DateTimeFormat("en-CA", { timeZone: zone });
+    return zone;
+  } catch {
+    return null;
+  }
+}
+
+/** YYYY-MM-DD of an instant in a zone ("en-CA" formats dates that way). */
+function localDate(ms: number, zone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(ms));
+}
+
+/** The calendar date `days` before a YYYY-MM-DD (calendar arithmetic, so daylight-saving changes do not matter). */
+function daysBefore(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d - days)).toISOString().slice(0, 10);
+}
+
+const rate = (recovered: number, abandoned: number) => (abandoned ? Math.round((recovered / abandoned) * 1000) / 10 : 0);
+
+/** The dashboard's figures (any staff member). `now` is the clock (tests may move it). */
+export async function dashboardReport(ctx: Ctx, now: Date = new Date()): Promise<DashboardReport> {
+  requireMerchant(ctx);
+  const { db, currency } = ctx;
+  // Far enough back for eight weeks in any zone (offsets reach ±14 hours); each figure then keeps its own days.
+  const since = new Date(now.getTime() - (RECOVERY_WEEKS * 7 + 1) * 24 * 3600_000).toISOString().slice(0, 13);
+  const [[store], sales, abandoned, [bis], [lowStock], [tasks], [attention]] = await db.batch([
+    db.select({ value: settings.value }).from(settings).where(eq(settings.key, STORE_SETTINGS_KEY)),
+    salesByHourRead(db, since, currency),
+    abandonedByHourRead(db, since),
+    backInStockCountsRead(db),
+    lowStockCountRead(db),
+    openTasksCountRead(db),
+    attentionCountsRead(db),
+  ]);
+
+  const storeZone = zoneOf(store?.value);
+  const zone = storeZone ?? "UTC";
+  // The day an hour bucket ("2026-11-25T17") belongs to: the local date of the hour's middle.
+  const dayOf = (hour: string) => localDate(Date.parse(`${hour}:30:00Z`), zone);
+  const today = localDate(now.getTime(), zone);
+  const money = (minor: number): Money => ({ minor, formatted: formatMoney(minor, currency) });
+
+  const byDay = new Map<string, DayFigures>();
+  for (const h of sales) {
+    const date = dayOf(h.hour);
+    const d = byDay.get(date) ?? { date, orders: 0, sales: 0 };
+    d.orders += Number(h.orders);
+    d.sales += Number(h.total);
+    byDay.set(date, d);
+  }
+  const salesByDay = Array.from({ length: SALES_DAYS }, (_, i) => {
+    const date = daysBefore(today, SALES_DAYS - 1 - i);
+    const d = byDay.get(date) ?? { date, orders: 0, sales: 0 };
+    return { ...d, formatted: formatMoney(d.sales, currency) };
+  });
+  const first30 = salesByDay[0].date;
+  const todays = salesByDay[SALES_DAYS - 1];
+  const total30 = salesByDay.reduce((a, d) => ({ orders: a.orders + d.orders, sales: a.sales + d.sales }), { orders: 0, sales: 0 });
+  const aov = (f: { orders: number; sales: number }) => money(f.orders ? Math.round(f.sales / f.orders) : 0);
+
+  const abandonedByDay = new Map<string, { abandoned: number; recovered: number; revenue: number }>();
+  for (const h of abandoned) {
+    const date = dayOf(h.hour);
+    const d = abandonedByDay.get(date) ?? { abandoned: 0, recovered: 0, revenue: 0 };
+    d.abandoned += Number(h.abandoned);
+    d.recovered += Number(h.recovered);
+    d.revenue += Number(h.revenue);
+    abandonedByDay.set(date, d);
+  }
+  const sumDays = (from: string, to: string) => {
+    const s = { abandoned: 0, recovered: 0, revenue: 0 };
+    for (const [date, d] of abandonedByDay) {
+      if (date < from || date > to) continue;
+      s.abandoned += d.abandoned;
+      s.recovered += d.recovered;
+      s.revenue += d.revenue;
+    }
+    return s;
+  };
+  const carts30 = sumDays(first30, today);
+  const recoveryByWeek = Array.from({ length: RECOVERY_WEEKS }, (_, i) => {
+    const back = RECOVERY_WEEKS - 1 - i;
+    const end = daysBefore(today, back * 7);
+    const start = daysBefore(end, 6);
+    const w = sumDays(start, end);
+    return { start, end, abandoned: w.abandoned, recovered: w.recovered, rate: rate(w.recovered, w.abandoned) };
+  });
+
+  return {
+    timeZone: zone,
+    timeZoneSource: storeZone ? "store" : "default",
+    currency,
+    today: { date: today, sales: money(todays.sales), orders: todays.orders, averageOrderValue: aov(todays) },
+    last30Days: { from: first30, to: today, sales: money(total30.sales), orders: total30.orders, averageOrderValue: aov(total30) },
+    salesByDay,
+    abandonedCarts: { abandoned: carts30.abandoned, recovered: carts30.recovered, recoveredRevenue: money(carts30.revenue), recoveryRate: rate(carts30.recovered, carts30.abandoned) },
+    recoveryByWeek,
+    backInStock: { waiting: Number(bis?.waiting ?? 0), notified: Number(bis?.notified ?? 0) },
+    lowStockItems: Number(lowStock?.total ?? 0),
+    openTasks: Number(tasks?.open ?? 0),
+    failedDeliveries: Number(attention?.failedDeliveries ?? 0),
+    deadEvents: Number(attention?.deadEvents ?? 0),
+  };
+}
