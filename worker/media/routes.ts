@@ -9,8 +9,10 @@ import { MAX_UPLOAD_FORM_BYTES, MEDIA_CACHE_CONTROL, MEDIA_FILE, notMultipart, u
  * GET /media/<sha256>.<ext>: uploaded product media, straight from R2. The name is the content's hash, so the
  * answer never changes: a year's immutable caching, and a 304 for a browser that already has it.
  */
-export const mediaFiles = new Hono<AppEnv>().get("/:file", async (c) => {
-  const file = c.req.param("file");
+export const mediaFiles = new Hono<AppEnv>().get("*", async (c) => {
+  // Everything under /media/ is this route's, even an empty or nested name, so none of it falls through to the
+  // storefront's HTML 404 page.
+  const file = c.req.path.slice("/media/".length);
   // Unknown and malformed names alike: a 404 in the API's error shape (as every other route of the Worker's own).
   const missing = () => notFound("MEDIA_NOT_FOUND", "Media file", file.slice(0, 100), "file");
   if (!MEDIA_FILE.test(file)) throw missing();
