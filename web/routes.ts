@@ -50,6 +50,8 @@ export default [
     route("inventory/:productId", "routes/console/inventory-item.tsx"),
     route("automations/emails", "routes/console/automations-emails.tsx"),
     route("automations/emails/:id", "routes/console/automations-email.tsx"),
+    route("pricing", "routes/console/pricing-coupons.tsx"),
+    route("pricing/coupons/:id", "routes/console/pricing-coupon.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

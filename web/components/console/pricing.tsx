@@ -1,0 +1,273 @@
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { Form, Link, NavLink, useNavigation, useRouteLoaderData } from "react-router";
+import { FieldError, FormProblem, type ConsoleProblem } from "./forms";
+
+/**
+ * UI pieces of the pricing pages: their tabs, fields that show the service's error next to themselves, the
+ * delete-with-confirmation section, and how money and statuses read.
+ */
+
+const TABS = [
+  { to: "/console/pricing", label: "Coupons", end: true },
+  { to: "/console/pricing/discounts", label: "Discount rules" },
+  { to: "/console/pricing/shipping", label: "Shipping" },
+  { to: "/console/pricing/tax", label: "Tax" },
+  { to: "/console/pricing/fees", label: "Additional fees" },
+] as const;
+
+/** The pricing section's own tabs, under each pricing page's heading. */
+export function PricingNav() {
+  return (
+    <nav aria-label="Pricing" className="console-tabs">
+      <ul>
+        {TABS.map((t) => (
+          <li key={t.to}>
+            <NavLink to={t.to} end={"end" in t ? t.end : false} prefetch="intent">
+              {t.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Whether the signed-in person may change pricing (the services enforce it; pages only hide the controls). */
+export function useCanManagePricing(): boolean {
+  const user = useRouteLoaderData("routes/console/layout") as { user?: { permissions: string[] } } | undefined;
+  return !!user?.user?.permissions.includes("settings.manage");
+}
+
+/**
+ * Where a service's field paths show in a form: [API path, input id] pairs; a path ending in "*" also takes what
+ * lies under it (`shippingRegion.countries*` takes `shippingRegion.countries[2]`).
+ */
+export type FieldPlaces = readonly (readonly [string, string])[];
+
+function placeOf(path: string, places: FieldPlaces): string | undefined {
+  const exact = places.find(([p]) => p === path);
+  if (exact) return exact[1];
+  let best: readonly [string, string] | undefined;
+  for (const place of places) {
+    if (!place[0].endsWith("*")) continue;
+    const stem = place[0].slice(0, -1);
+    if (path.startsWith(stem) && (!best || stem.length > best[0].length - 1)) best = place;
+  }
+  return best?.[1];
+}
+
+/** Each input id's message, and the summary's links (API path → input id). */
+export function errorsOf(problem: ConsoleProblem | null | undefined, places: FieldPlaces) {
+  const byId: Record<string, string> = {};
+  const fieldIds: Record<string, string> = {};
+  for (const [path, message] of Object.entries(problem?.fields ?? {})) {
+    const id = placeOf(path, places);
+    if (!id) continue;
+    fieldIds[path] = id;
+    byId[id] = byId[id] ? `${byId[id]} ${message}` : message;
+  }
+  return { byId, fieldIds };
+}
+
+/** What a field shows: the typed value after a refused save, else the stored one. */
+export function formValues(values: Record<string, string> | null | undefined) {
+  return {
+    text: (name: string, stored: string | number | null | undefined) => (values ? (values[name] ?? "") : stored == null ? "" : String(stored)),
+    checked: (name: string, stored: boolean) => (values ? name in values : stored),
+  };
+}
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue">;
+
+/** A labelled text input with its hint and its error (aria-describedby ties them together). */
+export function TextField({ id, name, label, value, error, hint, ...rest }: { id: string; name: string; label: ReactNode; value: string; error?: string; hint?: ReactNode } & InputProps) {
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="console-field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+/** A labelled select with its error. */
+export function SelectField({
+  id,
+  name,
+  label,
+  value,
+  options,
+  error,
+  hint,
+}: {
+  id: string;
+  name: string;
+  label: ReactNode;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  error?: string;
+  hint?: ReactNode;
+}) {
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="console-field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+export function CheckField({ id, name, label, checked, error }: { id: string; name: string; label: ReactNode; checked: boolean; error?: string }) {
+  return (
+    <div>
+      <div className="console-check">
+        <input type="checkbox" id={id} name={name} defaultChecked={checked} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+        <label htmlFor={id}>{label}</label>
+      </div>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+/**
+ * An edit page's form: the problem summary with links to the fields, the fields (disabled for someone who may not
+ * change pricing, who also gets no buttons), the revision the page was loaded at, and Save.
+ */
+export function PricingForm({
+  label,
+  problem,
+  fieldIds,
+  revision,
+  canWrite,
+  submitLabel,
+  children,
+}: {
+  label: string;
+  problem: ConsoleProblem | null | undefined;
+  fieldIds: Record<string, string>;
+  revision: string | null;
+  canWrite: boolean;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  return (
+    <Form method="post" className="console-form pricing-form" aria-label={label} noValidate>
+      <FormProblem problem={problem} fieldIds={fieldIds} />
+      {!canWrite && <p className="console-muted">Changing pricing needs the permission “settings.manage”; you can look but not change.</p>}
+      <fieldset disabled={!canWrite} className="pricing-fields">
+        <legend className="visually-hidden">{label}</legend>
+        {children}
+      </fieldset>
+      {revision && <input type="hidden" name="revision" value={revision} />}
+      {canWrite && (
+        <div className="console-actions">
+          <button type="submit" name="intent" value="save" className="console-button primary" disabled={busy}>
+            {busy ? "Saving…" : submitLabel}
+          </button>
+        </div>
+      )}
+    </Form>
+  );
+}
+
+/** Delete, asked twice: the first press shows the confirmation (from the action, so it works without JavaScript). */
+export function DeleteSection({ what, confirming, problem }: { what: string; confirming: boolean; problem: ConsoleProblem | null | undefined }) {
+  return (
+    <section aria-labelledby="pricing-delete-heading" className="pricing-danger">
+      <h2 id="pricing-delete-heading">{`Delete ${what}`}</h2>
+      {problem && <FormProblem problem={problem} />}
+      <Form method="post">
+        <input type="hidden" name="intent" value="delete" />
+        {confirming ? (
+          <>
+            <p role="alert">{`Delete ${what} for good? This cannot be undone.`}</p>
+            <input type="hidden" name="confirm" value="yes" />
+            <button type="submit" className="console-button danger">
+              {`Yes, delete ${what}`}
+            </button>
+          </>
+        ) : (
+          <button type="submit" className="console-button danger">
+            Delete…
+          </button>
+        )}
+      </Form>
+    </section>
+  );
+}
+
+/** The notice a list shows after a save or delete. */
+export function Notice({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <p className="console-notice" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** A decimal amount of the store currency as the merchant reads it ("$12.50"). */
+export function money(amount: string | number | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined || amount === "") return "—";
+  return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(Number(amount));
+}
+
+/** A stored ISO time as a `datetime-local` value in UTC ("" for none). */
+export function isoToInput(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toISOString().slice(0, 16) : "";
+}
+
+/** A stored time in UTC, short. */
+export function when(iso: string | null | undefined): string {
+  return iso ? `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC` : "";
+}
+
+/** A validity window as it reads in a list. */
+export function schedule(start: string | null, end: string | null): string {
+  if (!start && !end) return "Always";
+  if (start && end) return `${when(start)} to ${when(end)}`;
+  return start ? `From ${when(start)}` : `Until ${when(end)}`;
+}
+
+/** A schedule and switch as a status: Off, Scheduled, Active, Expired (the services compute LIVE/PENDING/EXPIRED). */
+export function StatusBadge({ active, status, usedUp }: { active: boolean; status: string; usedUp?: boolean }) {
+  if (!active) return <span className="console-badge">Off</span>;
+  if (status === "EXPIRED") return <span className="console-badge bad">Expired</span>;
+  if (usedUp) return <span className="console-badge bad">Used up</span>;
+  if (status === "PENDING") return <span className="console-badge warn">Scheduled</span>;
+  return <span className="console-badge good">Active</span>;
+}
+
+/** A list's pager (pages in the URL). */
+export function Pager({ page, pages, label }: { page: number; pages: number; label: string }) {
+  if (pages <= 1) return null;
+  return (
+    <nav className="console-pager" aria-label={label}>
+      {page > 1 ? <Link to={`?page=${page - 1}`}>← Previous page</Link> : <span />}
+      <span className="console-muted">
+        Page {page} of {pages}
+      </span>
+      {page < pages && <Link to={`?page=${page + 1}`}>Next page →</Link>}
+    </nav>
+  );
+}
