@@ -48,6 +48,8 @@ export default [
     route("products/:productId", "routes/console/product-edit.tsx"),
     route("inventory", "routes/console/inventory.tsx"),
     route("inventory/:productId", "routes/console/inventory-item.tsx"),
+    route("automations", "routes/console/automations.tsx"),
+    route("automations/carts/:id", "routes/console/automations-cart.tsx"),
     route("automations/emails", "routes/console/automations-emails.tsx"),
     route("automations/emails/:id", "routes/console/automations-email.tsx"),
     route("pricing", "routes/console/pricing-coupons.tsx"),

@@ -1,4 +1,5 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { emails } from "../email/tables";
 import { z } from "zod";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
@@ -6,7 +7,7 @@ import { notFound } from "../platform/errors";
 import { formatMoney, toDecimalString } from "../platform/money";
 import { compileQuery, type FieldMap, type QueryInput } from "../platform/query";
 import { abandonedCheckoutShape, activityStatement, customActivityType, type ActivityRow } from "./abandoned-carts";
-import { abandonedCheckoutActivities, abandonedCheckouts, ACTIVITY_ACTORS } from "./tables";
+import { abandonedCheckoutActivities, abandonedCheckouts, ACTIVITY_ACTORS, recoveryEmails } from "./tables";
 
 /** The merchant's abandoned-checkout calls: query (with the recovered revenue), get, add an activity, a summary. */
 
@@ -25,14 +26,11 @@ const fields: FieldMap = {
   "totalPrice.amount": { sql: abandonedCheckouts.total, type: "money", sortable: true },
 };
 
-async function activitiesOf(ctx: Ctx, ids: string[]): Promise<Map<string, ActivityRow[]>> {
-  const rows = ids.length
-    ? await ctx.db
-        .select()
-        .from(abandonedCheckoutActivities)
-        .where(sql`${abandonedCheckoutActivities.abandonedCheckoutId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
-        .orderBy(asc(abandonedCheckoutActivities.createdDate), sql`rowid`)
-    : [];
+/** The activities of the abandoned checkouts `which` picks, oldest first, for a batch. */
+const activitiesRead = (ctx: Ctx, which: SQL | undefined) =>
+  ctx.db.select().from(abandonedCheckoutActivities).where(which).orderBy(asc(abandonedCheckoutActivities.createdDate), sql`rowid`);
+
+function byCheckout(rows: ActivityRow[]): Map<string, ActivityRow[]> {
   const by = new Map<string, ActivityRow[]>();
   for (const r of rows) by.set(r.abandonedCheckoutId, [...(by.get(r.abandonedCheckoutId) ?? []), r]);
   return by;
@@ -47,8 +45,11 @@ export async function queryAbandonedCheckouts(ctx: Ctx, query: (QueryInput & { c
   const q: QueryInput = { filter: query?.filter, sort: query?.sort, paging: query?.paging };
   if (query?.cursorPaging && q.paging === undefined) q.paging = { limit: query.cursorPaging.limit };
   const compiled = compileQuery(q, fields, { currency: ctx.currency, tieBreaker: abandonedCheckouts.id, defaultSort: [sql`${abandonedCheckouts.createdDate} DESC`] });
-  const [rows, [totals]] = await ctx.db.batch([
-    ctx.db.select().from(abandonedCheckouts).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
+  const page = () => ctx.db.select().from(abandonedCheckouts).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset);
+  // The page's activities come in the same batch, selected by the same page as a subquery: one round trip.
+  const pageIds = ctx.db.select({ id: abandonedCheckouts.id }).from(abandonedCheckouts).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset);
+  const [rows, [totals], activityRows] = await ctx.db.batch([
+    page(),
     ctx.db
       .select({
         total: sql<number>`count(*)`,
@@ -57,8 +58,9 @@ export async function queryAbandonedCheckouts(ctx: Ctx, query: (QueryInput & { c
       })
       .from(abandonedCheckouts)
       .where(compiled.where),
+    activitiesRead(ctx, inArray(abandonedCheckoutActivities.abandonedCheckoutId, pageIds)),
   ]);
-  const activities = await activitiesOf(ctx, rows.map((r) => r.id));
+  const activities = byCheckout(activityRows);
   return {
     abandonedCheckouts: rows.map((r) => abandonedCheckoutShape(r, activities.get(r.id) ?? [], ctx.origin)),
     metadata: {
@@ -75,10 +77,50 @@ const money = (minor: number, currency: string) => ({ amount: toDecimalString(mi
 
 export async function getAbandonedCheckout(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  const [row] = await ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id));
+  const [[row], activities] = await ctx.db.batch([ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id)), activitiesRead(ctx, eq(abandonedCheckoutActivities.abandonedCheckoutId, id))]);
   if (!row) throw notFound("ABANDONED_CHECKOUT_NOT_FOUND", "Abandoned checkout", id, "abandonedCheckoutId");
-  const activities = await activitiesOf(ctx, [id]);
-  return { abandonedCheckout: abandonedCheckoutShape(row, activities.get(id) ?? [], ctx.origin) };
+  return { abandonedCheckout: abandonedCheckoutShape(row, activities, ctx.origin) };
+}
+
+/** A recovery email of an abandoned checkout: its step of the schedule, where it stands, and the email sent. */
+export interface RecoveryEmailView {
+  step: number;
+  status: "SCHEDULED" | "SENDING" | "SENT" | "NOT_SENT" | "CANCELED";
+  dueDate: string;
+  reason: string | null;
+  emailId: string | null;
+  subject: string | null;
+  to: string | null;
+}
+
+/**
+ * One abandoned checkout with its recovery emails and, for those handed to the outbox, the email's subject and
+ * recipient (the console's cart page). One round trip. The join reads the email domain's outbox table directly: the
+ * recovery email row holds the email's id, and one batch cannot call the email service.
+ */
+export async function getAbandonedCheckoutWithEmails(ctx: Ctx, id: string) {
+  requireMerchant(ctx);
+  const [[row], activities, sent] = await ctx.db.batch([
+    ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id)),
+    activitiesRead(ctx, eq(abandonedCheckoutActivities.abandonedCheckoutId, id)),
+    ctx.db
+      .select({
+        step: recoveryEmails.step,
+        status: recoveryEmails.status,
+        dueDate: recoveryEmails.dueDate,
+        reason: recoveryEmails.reason,
+        emailId: recoveryEmails.emailId,
+        // Aliased: D1 answers a batch in arrays, and two columns both named "status" would collide.
+        subject: sql<string | null>`${emails.subject}`.as("email_subject"),
+        to: sql<string | null>`${emails.to}`.as("email_to"),
+      })
+      .from(recoveryEmails)
+      .leftJoin(emails, eq(emails.id, recoveryEmails.emailId))
+      .where(eq(recoveryEmails.abandonedCheckoutId, id))
+      .orderBy(recoveryEmails.step),
+  ]);
+  if (!row) throw notFound("ABANDONED_CHECKOUT_NOT_FOUND", "Abandoned checkout", id, "abandonedCheckoutId");
+  return { abandonedCheckout: abandonedCheckoutShape(row, activities, ctx.origin), recoveryEmails: sent as RecoveryEmailView[] };
 }
 
 export const addActivityRequest = z
