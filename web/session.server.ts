@@ -123,8 +123,8 @@ async function renew(env: Env, db: Db, refreshToken: string): Promise<PageSessio
 
 /**
  * Resolves a page request's session: the cookie's access token while it is live; otherwise renewed with the refresh
- * token; otherwise (no cookie, or renewal failed) new anonymous tokens — unless `mint` is false (bots), which leaves
- * the caller anonymous without creating anything.
+ * token; otherwise (no cookie, or renewal failed) new anonymous tokens — unless `mint` is false (browsing, bots:
+ * worker/app.ts startsSession), which leaves the caller anonymous without writing anything (a dead cookie is cleared).
  */
 export async function resolvePageSession(env: Env, db: Db, request: Request, opts: { mint?: boolean } = {}): Promise<PageSession> {
   const mint = opts.mint ?? true;

@@ -25,7 +25,7 @@ import { taskRoutes } from "./automations/task-routes";
 import { eventRoutes } from "./events/routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
 import { storeCurrency, type Ctx } from "./platform/context";
-import { openDb, type RoundTrips } from "./platform/db";
+import { countingKv, openDb, type RoundTrips } from "./platform/db";
 import { BodyTooLarge, finishBody, readBytes } from "./platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "./platform/errors";
 import type { AppEnv } from "./platform/http";
@@ -51,6 +51,8 @@ app.use("*", async (c, next) => {
   const trips: RoundTrips = { count: 0, ms: 0 };
   c.set("requestId", requestId);
   c.set("trips", trips);
+  // Every service reaches KV through c.env, so its writes are counted for the Server-Timing header.
+  c.env = { ...c.env, SESSIONS: countingKv(c.env.SESSIONS, trips) };
   // A path whose percent-encoding is broken (`/products/%E0%A4%A`) names nothing: the API says so in its error
   // shape; a page renders as not found (pageRequest).
   if (isApiPath(c.req.path) && !decodablePath(new URL(c.req.url).pathname)) {
@@ -68,7 +70,10 @@ app.use("*", async (c, next) => {
     res = new Response(res.body, res);
     res.headers.set("x-wix-request-id", requestId);
   }
-  res.headers.set("server-timing", `d1;dur=${trips.ms};desc="${trips.count} round trips"`);
+  res.headers.set(
+    "server-timing",
+    `d1;dur=${trips.ms};desc="${trips.count} round trips", d1-writes;desc="${trips.rowsWritten ?? 0} rows written", kv-writes;desc="${trips.kvWrites ?? 0} KV writes"`,
+  );
   res.headers.set("x-content-type-options", "nosniff");
   res.headers.set("referrer-policy", "strict-origin-when-cross-origin");
   c.res = res;
@@ -177,7 +182,7 @@ app.all("*", async (c) => {
       ? noSession
       : consoleSession
         ? { ...noSession, auth: consoleSession.auth }
-        : await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: !isbot(c.req.header("user-agent") ?? "") });
+        : await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: startsSession(c.req.method, c.req.path, c.req.header("user-agent")) });
   ctx.auth = session.auth;
   const cspNonce = newCspNonce();
   const res = await handleSsr(request, {
@@ -190,6 +195,19 @@ app.all("*", async (c) => {
   res.headers.set("x-frame-options", "DENY");
   return withSessionCookie(res, session);
 });
+
+/**
+ * Whether a page request without a session starts one. Browsing (every GET: home, listings, search, product pages,
+ * even an empty cart or the login form) writes nothing — no token in KV, no row in D1, no Set-Cookie — so a visit
+ * from a search result or a shared link costs only reads, and such pages can be cached (issue 15). The session starts
+ * on the first action that needs one: a form post (add to cart, log in, register, back-in-stock sign-up, checkout),
+ * or following a cart-recovery link from an email, which restores a cart into the visitor's session. Bots never get one.
+ */
+export function startsSession(method: string, path: string, userAgent: string | undefined): boolean {
+  if (isbot(userAgent ?? "")) return false;
+  if (method !== "GET" && method !== "HEAD") return true;
+  return path.startsWith("/cart/recover/");
+}
 
 /** Whether every percent-escape in the path decodes (to UTF-8). */
 function decodablePath(pathname: string): boolean {

@@ -43,8 +43,16 @@ describe("email link pages", () => {
     const productId = created.body.product.id;
 
     // A shopper's browser: a visitor session, two teapots in the cart, an email given.
-    const first = sessionOf(await w.fetch("/", { headers: { "user-agent": BROWSER_UA } }));
-    const added = await apiCall("POST", "/v1/carts/current/add-to-cart", first.token, { lineItems: [{ catalogReference: { catalogItemId: productId }, quantity: 2 }] });
+    // Browsing starts no session; adding to the cart (a page form post) does.
+    const first = sessionOf(
+      await w.fetch("/cart", {
+        method: "POST",
+        headers: { "user-agent": BROWSER_UA, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "add", productId, quantity: "2" }).toString(),
+        redirect: "manual",
+      }),
+    );
+    const added = await apiCall("GET", "/v1/carts/current", first.token);
     expect(added.status).toBe(200);
     const cartId = added.body.cart.id;
     expect((await apiCall("PATCH", "/v1/carts/current", first.token, { cartInfo: { buyerInfo: { email: "teapot@example.com" } } })).status).toBe(200);

@@ -26,16 +26,24 @@ afterAll(async () => {
 
 const trips = (res: Response) => Number(/(\d+) round trips/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? -1);
 
-/** A shopper's browser: the session cookie of its first page, then every request with it. */
+/**
+ * A shopper's browser: browsing starts no session, so its cookie is the one its first action sets (the first post;
+ * the first GET /cart goes out without one), then every request carries it.
+ */
 async function browser() {
-  const first = await w.fetch("/", { headers: { "user-agent": BROWSER_UA } });
-  await first.text();
-  const cookie = first.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
-  const headers = { "user-agent": BROWSER_UA, cookie };
+  let cookie: string | undefined;
+  const remember = (res: Response) => {
+    const set = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="));
+    if (set) cookie = set.split(";")[0];
+    return res;
+  };
+  const headers = () => ({ "user-agent": BROWSER_UA, ...(cookie ? { cookie } : {}) });
   return {
-    get: (p: string) => w.fetch(p, { headers, redirect: "manual" }),
-    post: (p: string, fields: Record<string, string>) =>
-      w.fetch(p, { method: "POST", headers: { ...headers, origin: w.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" }),
+    get: async (p: string) => remember(await w.fetch(p, { headers: headers(), redirect: "manual" })),
+    post: async (p: string, fields: Record<string, string>) =>
+      remember(
+        await w.fetch(p, { method: "POST", headers: { ...headers(), origin: w.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" }),
+      ),
   };
 }
 

@@ -5,7 +5,8 @@ import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker
 
 /**
  * The storefront's cookie session on the built Worker: every page request resolves the shopper's tokens from the
- * `__Host-session` cookie (new visitor, kept, renewed, or started over), and API requests never look at it. Also the
+ * `__Host-session` cookie (kept, renewed, or cleared); the first action that needs a session (a form post) starts a
+ * new visitor, while browsing without one writes nothing; API requests never look at the cookie. Also the
  * owner's account and an email through the send_email binding, as `npm start` sets them up.
  */
 
@@ -39,10 +40,24 @@ describe("the session cookie on pages (built Worker)", () => {
     await res.text();
     return res;
   };
+  /** The first action that needs a session: here a (failed) login, a form post like add to cart or register. */
+  const act = async (cookie?: string) => {
+    const res = await w.fetch("/login", {
+      method: "POST",
+      headers: { ...pageHeaders(cookie), origin: w.url, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+      redirect: "manual",
+    });
+    await res.text();
+    return res;
+  };
 
-  it("a first visit gets anonymous visitor tokens in an HttpOnly, Secure, SameSite=Lax cookie for path /", async () => {
-    const res = await visit();
-    expect(res.status).toBe(200);
+  it("a first visit browses without a session; its first action gets visitor tokens in an HttpOnly, Secure, SameSite=Lax cookie for path /", async () => {
+    const browsing = await visit();
+    expect(browsing.status).toBe(200);
+    expect(sessionCookieOf(browsing)).toBeNull();
+    const res = await act();
+    expect(res.status).toBeLessThan(500);
     const cookie = sessionCookieOf(res)!;
     expect(cookie).not.toBeNull();
     expect(cookie.attrs).toEqual(expect.arrayContaining(["Path=/", "HttpOnly", "Secure", "SameSite=Lax"]));
@@ -56,18 +71,19 @@ describe("the session cookie on pages (built Worker)", () => {
   });
 
   it("a visit with a live cookie keeps the session: no new cookie, no new visitor", async () => {
-    const first = sessionCookieOf(await visit())!;
+    const first = sessionCookieOf(await act())!;
     const kv = await w.mf.getKVNamespace("SESSIONS");
     const before = (await kv.list({ prefix: "token:" })).keys.length;
     for (const path of ["/", "/no-such-page"]) {
       const res = await visit(path, first.pair);
       expect(sessionCookieOf(res)).toBeNull();
     }
+    expect(sessionCookieOf(await act(first.pair))).toBeNull();
     expect((await kv.list({ prefix: "token:" })).keys.length).toBe(before);
   });
 
   it("an expired access token is renewed: same refresh token, new access token", async () => {
-    const first = sessionCookieOf(await visit())!;
+    const first = sessionCookieOf(await act())!;
     const expired = `${COOKIE}=v1.${first.access}.${Date.now() - 1000}.${first.refresh}`;
     const renewed = sessionCookieOf(await visit("/", expired))!;
     expect(renewed.refresh).toBe(first.refresh);
@@ -77,22 +93,25 @@ describe("the session cookie on pages (built Worker)", () => {
     expect(sessionCookieOf(await visit("/", renewed.pair))).toBeNull();
   });
 
-  it("a revoked or unknown refresh token falls back to new anonymous tokens", async () => {
-    const first = sessionCookieOf(await visit())!;
+  it("a revoked or unknown refresh token is cleared by browsing and replaced by new anonymous tokens at the next action", async () => {
+    const first = sessionCookieOf(await act())!;
     const kv = await w.mf.getKVNamespace("SESSIONS");
     await kv.delete(`token:refresh:${sha256(first.refresh)}`);
-    const fallback = sessionCookieOf(await visit("/", first.pair))!;
+    const cleared = sessionCookieOf(await visit("/", `${COOKIE}=v1..0.${first.refresh}`))!;
+    expect(cleared.pair).toBe(`${COOKIE}=`);
+    expect(cleared.attrs).toContain("Max-Age=0");
+    const fallback = sessionCookieOf(await act(first.pair))!;
     expect(fallback.refresh).not.toBe(first.refresh);
     expect(fallback.access).not.toBe(first.access);
     const record = JSON.parse((await kv.get(`token:refresh:${sha256(fallback.refresh)}`))!);
     expect(record.role).toBe("visitor");
 
-    const unknown = sessionCookieOf(await visit("/", `${COOKIE}=v1..0.rt_${"x".repeat(43)}`))!;
+    const unknown = sessionCookieOf(await act(`${COOKIE}=v1..0.rt_${"x".repeat(43)}`))!;
     expect(unknown.refresh).not.toBe(`rt_${"x".repeat(43)}`);
   });
 
   it("requests still on their way with the visitor's cookie at login neither log the member out nor get a cookie", async () => {
-    const visitor = sessionCookieOf(await visit())!;
+    const visitor = sessionCookieOf(await act())!;
     const form = (path: string, fields: Record<string, string>) =>
       w.fetch(path, {
         method: "POST",
@@ -130,7 +149,8 @@ describe("the session cookie on pages (built Worker)", () => {
     const expiredAccess = `${COOKIE}=v1.${visitor.access}.${Date.now() - 1000}.${visitor.refresh}`;
     expect((await visit("/", expiredAccess)).headers.getSetCookie()).toEqual([]);
     await kv.put(key, JSON.stringify({ ...record, expiresAt: Date.now() - 1 }));
-    const after = sessionCookieOf(await visit("/", visitor.pair))!;
+    const after = sessionCookieOf(await act(visitor.pair))!;
+    expect(after.refresh).toMatch(/^rt_/);
     expect(after.refresh).not.toBe(visitor.refresh);
   });
 
@@ -142,7 +162,7 @@ describe("the session cookie on pages (built Worker)", () => {
   });
 
   it("API requests ignore the cookie and never set one", async () => {
-    const { pair } = sessionCookieOf(await visit())!;
+    const { pair } = sessionCookieOf(await act())!;
     const read = await w.fetch("/v1/products/query-platformized", {
       method: "POST",
       headers: { "content-type": "application/json", cookie: pair },
@@ -176,6 +196,10 @@ describe("the session cookie in a real browser (Chromium on http://127.0.0.1)", 
       const context = await browser.newContext({ userAgent: BROWSER_UA });
       const page = await context.newPage();
       expect((await page.goto(`${w!.url}/`))!.status()).toBe(200);
+      // Browsing sets nothing; the first form post (here a login attempt) starts the session.
+      expect((await context.cookies()).filter((c) => c.name === COOKIE)).toEqual([]);
+      const posted = await context.request.post(`${w!.url}/login`, { form: { email: "", password: "" }, headers: { origin: w!.url }, maxRedirects: 0 });
+      expect(posted.status()).toBeLessThan(500);
       const [cookie] = (await context.cookies()).filter((c) => c.name === COOKIE);
       expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax", path: "/" });
       expect(await page.evaluate(() => document.cookie)).not.toContain(COOKIE);

@@ -8,6 +8,10 @@ export type Db = DrizzleD1Database & { $client: D1Database };
 export interface RoundTrips {
   count: number;
   ms: number;
+  /** D1 rows written (D1's own `rows_written`, indexes included: what the platform bills). */
+  rowsWritten?: number;
+  /** KV puts and deletes (counted by countingKv). */
+  kvWrites?: number;
 }
 
 /**
@@ -23,8 +27,39 @@ const REAL = Symbol("real statement");
 function timed<T>(trips: RoundTrips, run: () => Promise<T>): Promise<T> {
   const start = Date.now();
   trips.count++;
-  return run().finally(() => {
-    trips.ms += Date.now() - start;
+  return run()
+    .then((result) => {
+      trips.rowsWritten = (trips.rowsWritten ?? 0) + rowsWrittenOf(result);
+      return result;
+    })
+    .finally(() => {
+      trips.ms += Date.now() - start;
+    });
+}
+
+/** The rows a statement's or a batch's result says it wrote (`first` and `raw` carry no meta: counted as 0). */
+function rowsWrittenOf(result: unknown): number {
+  if (Array.isArray(result)) return result.reduce((n: number, r) => n + rowsWrittenOf(r), 0);
+  const meta = (result as { meta?: { rows_written?: number } } | null)?.meta;
+  return typeof meta?.rows_written === "number" ? meta.rows_written : 0;
+}
+
+/**
+ * The KV namespace with its writes (put, delete) counted into `trips`: KV writes are the platform's scarcest
+ * resource, so the Server-Timing header reports them beside D1's, and tests and the bench check pages write none.
+ */
+export function countingKv(kv: KVNamespace, trips: RoundTrips): KVNamespace {
+  return new Proxy(kv, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "put" || prop === "delete") {
+        return (...args: unknown[]) => {
+          trips.kvWrites = (trips.kvWrites ?? 0) + 1;
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
   });
 }
 

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
+
+/**
+ * A first visit (no cookie) from a real browser: browsing the catalogue writes nothing — no KV key, no D1 row, no
+ * Set-Cookie — and the session starts on the first action that needs one (add to cart), through the same tokens.
+ */
+
+const COOKIE = "__Host-session";
+const TOUR = ["/", "/shop", "/collections/bags", "/search?q=tee", "/products/waxed-canvas-tote"];
+const header = (res: Response, metric: string) => Number(new RegExp(`(\\d+) ${metric}`).exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
+
+/** Every row of every table, and every KV key with its value: what a request may not change. */
+async function storeState(w: RunningWorker) {
+  const tables = (await w.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name").all<{ name: string }>()).results;
+  const d1: Record<string, string[]> = {};
+  // Sorted as text: some tables have no rowid (WITHOUT ROWID, virtual tables).
+  for (const { name } of tables) d1[name] = (await w.db.prepare(`SELECT * FROM "${name}"`).all()).results.map((r) => JSON.stringify(r)).sort();
+  const kvNs = await w.mf.getKVNamespace("SESSIONS");
+  const kv: Record<string, string | null> = {};
+  for (const { name } of (await kvNs.list()).keys) kv[name] = await kvNs.get(name);
+  return { d1, kv };
+}
+
+/** Waits until the queue has worked through the demo catalogue's events (each one may write processed_events rows). */
+async function settle(w: RunningWorker) {
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    const row = await w.db
+      .prepare("SELECT count(*) AS n FROM outbox o WHERE NOT EXISTS (SELECT 1 FROM processed_events p WHERE p.event_id = o.id)")
+      .first<{ n: number }>();
+    const a = JSON.stringify(await storeState(w));
+    await new Promise((r) => setTimeout(r, 500));
+    if (row?.n === 0 && JSON.stringify(await storeState(w)) === a) return;
+  }
+  throw new Error("the store did not settle");
+}
+
+describe("anonymous browsing writes nothing (built Worker)", () => {
+  let w: RunningWorker;
+  beforeAll(async () => {
+    w = await startWorker();
+    const res = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY } });
+    expect(res.status).toBe(200);
+    await settle(w);
+  }, 60_000);
+  afterAll(async () => {
+    await w?.dispose();
+  });
+
+  it("home → shop → collection → search → product: no Set-Cookie, no KV key, no D1 row; then add to cart starts the session", { timeout: 60_000 }, async () => {
+    const before = await storeState(w);
+    for (const path of TOUR) {
+      const res = await w.fetch(path, { headers: { "user-agent": BROWSER_UA, accept: "text/html" } });
+      const html = await res.text();
+      expect(res.status, path).toBe(200);
+      expect(html, path).toContain("</html>");
+      expect(res.headers.getSetCookie(), path).toEqual([]);
+      expect(header(res, "rows written"), path).toBe(0);
+      expect(header(res, "KV writes"), path).toBe(0);
+    }
+    // Give anything the pages left running after their response (waitUntil) time to land, then compare.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await storeState(w)).toEqual(before);
+    const sessionsBefore = Object.keys(before.kv).filter((k) => k.startsWith("token:")).length;
+
+    // The first add to cart mints the visitor's tokens (KV) and the cart (D1), and sets the cookie.
+    const product = (await w.db
+      .prepare("SELECT id, name FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
+      .first<{ id: string; name: string }>())!;
+    const added = await w.fetch("/cart", {
+      method: "POST",
+      headers: { "user-agent": BROWSER_UA, origin: w.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "add", productId: product.id, quantity: "2" }).toString(),
+      redirect: "manual",
+    });
+    await added.text();
+    expect(added.status).toBeLessThan(400);
+    const cookie = added.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(header(added, "KV writes")).toBe(2); // the visitor's refresh and access tokens
+    const after = await storeState(w);
+    expect(Object.keys(after.kv).filter((k) => k.startsWith("token:")).length).toBe(sessionsBefore + 2);
+    expect(after.d1.carts?.length ?? 0).toBe((before.d1.carts?.length ?? 0) + 1);
+
+    // The cart works with that cookie, and browsing with it writes no new session.
+    const pair = cookie!.split(";")[0];
+    const cart = await w.fetch("/cart", { headers: { "user-agent": BROWSER_UA, cookie: pair } });
+    const cartHtml = await cart.text();
+    expect(cart.status).toBe(200);
+    expect(cartHtml).toContain(product.name.replace(/&/g, "&amp;"));
+    expect(cart.headers.getSetCookie()).toEqual([]);
+    const home = await w.fetch("/", { headers: { "user-agent": BROWSER_UA, cookie: pair } });
+    expect(await home.text()).toMatch(/data-testid="cart-count">2(<!-- -->)?<span/);
+    expect(header(home, "KV writes")).toBe(0);
+  });
+
+  it("a GET with a dead cookie clears it instead of starting a new visitor", async () => {
+    const res = await w.fetch("/", { headers: { "user-agent": BROWSER_UA, cookie: `${COOKIE}=v1..0.rt_${"x".repeat(43)}` } });
+    await res.text();
+    expect(res.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${COOKIE}=;.*Max-Age=0`))]);
+    expect(header(res, "KV writes")).toBe(0);
+  });
+});
