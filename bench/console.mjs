@@ -79,9 +79,9 @@ for (let i = 0; i < Math.min(1000, ids.length); i += 100) {
 // ---- Orders: real ones to copy
 for (let i = 0; i < TEMPLATES; i++) {
   const { access_token: token } = await call("POST", "/oauth2/token", { grantType: "anonymous", clientId: server.clientId });
-  // A product shoppers can see (every 13th is hidden).
+  // A product shoppers can see and buy (every 13th is hidden, every 11th out of stock).
   let at = (i * 37 + 1) % ids.length;
-  if (at % 13 === 0) at = (at + 1) % ids.length;
+  while (at % 13 === 0 || at % 11 === 0) at = (at + 1) % ids.length;
   const p = await call("GET", `/v1/products/${ids[at]}`);
   const variant = p.product.variants.find((v) => v.stock.inStock) ?? p.product.variants[0];
   const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: p.product.id, options: { variantId: variant.id } }, quantity: 1 };
