@@ -54,6 +54,10 @@ export default [
     route("automations/emails/:id", "routes/console/automations-email.tsx"),
     route("pricing", "routes/console/pricing-coupons.tsx"),
     route("pricing/coupons/:id", "routes/console/pricing-coupon.tsx"),
+    route("webhooks", "routes/console/webhooks.tsx"),
+    route("webhooks/sources/:id", "routes/console/webhook-source.tsx"),
+    route("webhooks/subscriptions/:id", "routes/console/webhook-subscription.tsx"),
+    route("events", "routes/console/events.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

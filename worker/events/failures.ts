@@ -28,9 +28,14 @@ export function failureShape(r: typeof eventFailures.$inferSelect) {
   };
 }
 
-export async function listFailures(ctx: Ctx, opts: { state?: FailureState; limit: number; offset: number }) {
+/** The filter of the list and of replay-all: a state and an exact event type (or job kind). */
+function failureFilter(opts: { state?: FailureState; type?: string }) {
+  return and(opts.state ? eq(eventFailures.state, opts.state) : undefined, opts.type ? eq(eventFailures.type, opts.type) : undefined);
+}
+
+export async function listFailures(ctx: Ctx, opts: { state?: FailureState; type?: string; limit: number; offset: number }) {
   requireMerchant(ctx);
-  const where = opts.state ? eq(eventFailures.state, opts.state) : undefined;
+  const where = failureFilter(opts);
   const [rows, [{ total }]] = await ctx.db.batch([
     ctx.db.select().from(eventFailures).where(where).orderBy(desc(eventFailures.lastFailedAt)).limit(opts.limit).offset(opts.offset),
     ctx.db.select({ total: count() }).from(eventFailures).where(where),
@@ -53,10 +58,27 @@ export async function replayFailure(ctx: Ctx, id: string) {
   return { failure: failureShape(updated ?? row) };
 }
 
-/** Replays every DEAD message (up to `limit` per call; call again while `remaining` > 0). */
-export async function replayAllFailures(ctx: Ctx, limit = 100) {
+/** The event types (and job kinds) that have DEAD messages, with how many: the choices of the dead-events filter. */
+export async function deadFailureTypes(ctx: Ctx) {
+  requireMerchant(ctx);
+  const rows = await ctx.db
+    .select({ type: eventFailures.type, count: count() })
+    .from(eventFailures)
+    .where(eq(eventFailures.state, "DEAD"))
+    .groupBy(eventFailures.type)
+    .orderBy(eventFailures.type)
+    .limit(200);
+  return { types: rows };
+}
+
+/**
+ * Replays every DEAD message, or those of one event type (up to `limit` per call; call again while `remaining`
+ * > 0, which counts what the same filter still matches).
+ */
+export async function replayAllFailures(ctx: Ctx, limit = 100, filter: { type?: string } = {}) {
   requirePermission(ctx, "automations.manage");
-  const rows = await ctx.db.select().from(eventFailures).where(eq(eventFailures.state, "DEAD")).orderBy(eventFailures.lastFailedAt).limit(limit);
+  const dead = failureFilter({ state: "DEAD", type: filter.type });
+  const rows = await ctx.db.select().from(eventFailures).where(dead).orderBy(eventFailures.lastFailedAt).limit(limit);
   if (rows.length === 0) return { replayed: 0, remaining: 0 };
   await ctx.env.EVENTS.sendBatch(rows.map((r) => ({ body: r.body, contentType: "json" as const })));
   const ids = JSON.stringify(rows.map((r) => r.id));
@@ -65,7 +87,7 @@ export async function replayAllFailures(ctx: Ctx, limit = 100) {
       .update(eventFailures)
       .set({ state: "REPLAYED", replayedAt: nowIso() })
       .where(sql`${eventFailures.state} = 'DEAD' AND ${eventFailures.id} IN (SELECT value FROM json_each(${ids}))`),
-    ctx.db.select({ remaining: count() }).from(eventFailures).where(eq(eventFailures.state, "DEAD")),
+    ctx.db.select({ remaining: count() }).from(eventFailures).where(dead),
   ]);
   return { replayed: rows.length, remaining };
 }

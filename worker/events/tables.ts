@@ -65,6 +65,8 @@ export interface WebhookKey {
   id: string;
   value: string;
   createdDate: string;
+  /** Set on the old keys by a rotation: the key verifies until then (the overlap window), and is ignored after. */
+  expiresAt?: string | null;
 }
 
 /**
@@ -78,6 +80,8 @@ export const webhookSources = sqliteTable("webhook_sources", {
   description: text("description").notNull().default(""),
   format: text("format", { enum: ["standard", "wix"] }).notNull(),
   keys: text("keys", { mode: "json" }).$type<WebhookKey[]>().notNull(),
+  /** A disabled source refuses every request (403), recorded as REFUSED, until it is enabled again. */
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   createdDate: text("created_date").notNull(),
   updatedDate: text("updated_date").notNull(),
 });
@@ -85,7 +89,10 @@ export const webhookSources = sqliteTable("webhook_sources", {
 /**
  * Every accepted incoming webhook, keyed by the sender's `webhook-id` per source so a repeat is recognised. `id` is
  * the id of the event it became (ACCEPTED: written to the outbox in the same batch) or of the stored request
- * (UNHANDLED: no schema and no processor knows its type).
+ * (UNHANDLED: no schema and no processor knows its type). Requests that were not taken are logged here too, so the
+ * merchant sees what a sender tried: DUPLICATE (a repeat of a webhook id, not processed again) and REFUSED (bad
+ * signature, disabled source, malformed, too large) with the `reason`; those rows never hold the request's body,
+ * their `webhookId` is `duplicate:…` / `refused:…` (never matching a sender's id) and only the newest of them are kept.
  */
 export const webhookEvents = sqliteTable(
   "webhook_events",
@@ -96,8 +103,10 @@ export const webhookEvents = sqliteTable(
       .references(() => webhookSources.id, { onDelete: "cascade" }),
     webhookId: text("webhook_id").notNull(),
     type: text("type").notNull(),
-    status: text("status", { enum: ["ACCEPTED", "UNHANDLED"] }).notNull(),
+    status: text("status", { enum: ["ACCEPTED", "UNHANDLED", "DUPLICATE", "REFUSED"] }).notNull(),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** Why a DUPLICATE or REFUSED request was not taken (the answer the sender got). */
+    reason: text("reason"),
     receivedDate: text("received_date").notNull(),
   },
   (t) => [uniqueIndex("webhook_events_source_webhook_idx").on(t.sourceId, t.webhookId), index("webhook_events_received_idx").on(t.sourceId, t.receivedDate)],

@@ -1,7 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { BodyTooLarge, readText } from "../../platform/body";
 import { nowIso, type Ctx } from "../../platform/context";
+import { rawStatement } from "../../platform/db";
 import { ApiError, badField, invalidArgument, notFound } from "../../platform/errors";
 import { newId, sha256Hex } from "../../platform/ids";
 import { violationsFrom } from "../../platform/validation";
@@ -9,13 +10,16 @@ import { flushEvents, outboxInsertIfChanged, type EventEnvelope } from "../outbo
 import { payloadSchemas, processors } from "../registry";
 import { webhookEvents, webhookSources } from "../tables";
 import { importPublicKey, verifyJwt, verifyStandardSignature } from "./signing";
+import { keyActive } from "./sources";
 import { parseWixClaims } from "./wix-format";
 
 /**
  * `POST /webhooks/{source}`: an event from an outside system. Nothing is stored before the request is verified
  * (401), well-formed (400 with field violations) and small enough for a queue message (413). An accepted event is
  * recorded with the sender's webhook id and written to the outbox in one D1 batch, so it is never lost and a repeat
- * of the same webhook id changes nothing; the queue then hands it to its processors.
+ * of the same webhook id changes nothing; the queue then hands it to its processors. A repeat and a refused request
+ * are logged (without their body) beside the accepted ones, so the merchant sees what a sender tried and why it was
+ * not taken; only the newest REFUSED_LOG_LIMIT of them are kept per source, so nobody can grow the table by posting.
  */
 
 /** The Queue's message limit: a body larger than this could never be enqueued. */
@@ -24,6 +28,9 @@ export const MAX_WEBHOOK_BYTES = 128_000;
 export const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
 
 export type ReceiveStatus = "ACCEPTED" | "DUPLICATE" | "UNHANDLED";
+
+/** How many DUPLICATE and REFUSED log rows a source keeps (the newest). */
+export const REFUSED_LOG_LIMIT = 100;
 
 const standardBody = z
   .object({
@@ -112,14 +119,55 @@ async function verifyWix(keys: string[], body: string, nowSeconds: number): Prom
   return { webhookId, type: envelope.eventType, eventTime: time.toISOString(), data: payload };
 }
 
-/** Verifies, validates and stores one incoming webhook. */
+type SourceRow = typeof webhookSources.$inferSelect;
+
+/** The sender's webhook-id header, cut short: kept on a log row to help the merchant match it with the sender's log. */
+const claimedId = (request: Request) => request.headers.get("webhook-id")?.slice(0, 100) || undefined;
+
+/** Deletes a source's DUPLICATE and REFUSED log rows beyond the newest REFUSED_LOG_LIMIT. */
+const trimLog = (ctx: Ctx, sourceId: string) =>
+  rawStatement(
+    ctx.db,
+    sql`DELETE FROM webhook_events WHERE source_id = ${sourceId} AND status IN ('DUPLICATE', 'REFUSED') AND id NOT IN
+      (SELECT id FROM webhook_events WHERE source_id = ${sourceId} AND status IN ('DUPLICATE', 'REFUSED') ORDER BY received_date DESC, id DESC LIMIT ${REFUSED_LOG_LIMIT})`,
+  );
+
+/** The reason a refused request is logged with: the answer's status and description, and its field violations. */
+function refusalReason(err: ApiError): string {
+  const fields = (err.fieldViolations ?? []).map((v) => `${v.field} ${v.description}`).join("; ");
+  return `${err.status} ${err.description}${fields ? ` (${fields})` : ""}`.slice(0, 1000);
+}
+
+/** Verifies, validates and stores one incoming webhook; a refusal is logged with its reason, then answered. */
 export async function receiveWebhook(ctx: Ctx, sourceName: string, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_WEBHOOK_BYTES) throw tooLarge();
   const [source] = await ctx.db.select().from(webhookSources).where(eq(webhookSources.name, sourceName));
   if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", sourceName, "name");
+  try {
+    return await receiveFor(ctx, source, request);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const data = claimedId(request) ? { webhookId: claimedId(request) } : {};
+    const id = newId();
+    try {
+      await ctx.db.batch([
+        ctx.db.insert(webhookEvents).values({ id, sourceId: source.id, webhookId: `refused:${id}`, type: "", status: "REFUSED", data, reason: refusalReason(err), receivedDate: nowIso() }),
+        trimLog(ctx, source.id),
+      ]);
+    } catch (logErr) {
+      // The sender gets its answer whether or not the log could be written.
+      console.error("webhooks: could not log a refused request", logErr);
+    }
+    throw err;
+  }
+}
+
+async function receiveFor(ctx: Ctx, source: SourceRow, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
+  if (!source.enabled) throw new ApiError(403, "WEBHOOK_SOURCE_DISABLED", "The webhook source is disabled by the merchant", { data: { name: source.name } });
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_WEBHOOK_BYTES) throw tooLarge();
   const body = await readLimited(request);
   const nowSeconds = Math.floor(Date.now() / 1000);
-  const keys = source.keys.map((k) => k.value);
+  // Keys past their rotation overlap no longer verify.
+  const keys = source.keys.filter((k) => keyActive(k, nowSeconds * 1000)).map((k) => k.value);
   const verified = source.format === "wix" ? await verifyWix(keys, body, nowSeconds) : await verifyStandard(request, keys, body, nowSeconds);
 
   const schema = payloadSchemas[verified.type];
@@ -146,8 +194,19 @@ export async function receiveWebhook(ctx: Ctx, sourceName: string, request: Requ
     .select({ id: webhookEvents.id, status: webhookEvents.status })
     .from(webhookEvents)
     .where(and(eq(webhookEvents.sourceId, source.id), eq(webhookEvents.webhookId, verified.webhookId)));
+  // A repeat is logged as DUPLICATE: the record above inserted nothing, so no row has this request's event id.
+  const repeatId = newId();
+  const logRepeat = rawStatement(
+    ctx.db,
+    sql`INSERT INTO webhook_events (id, source_id, webhook_id, type, status, data, reason, received_date)
+      SELECT ${repeatId}, ${source.id}, ${`duplicate:${repeatId}`}, ${event.type}, 'DUPLICATE', ${JSON.stringify({ webhookId: verified.webhookId.slice(0, 100) })},
+        ${"Already received with this webhook id: acknowledged, not processed again"}, ${nowIso()}
+      WHERE NOT EXISTS (SELECT 1 FROM webhook_events WHERE id = ${event.id})`,
+  );
   // The outbox row is written only if this request recorded the webhook id (a repeat inserts neither).
-  const results = handled ? await ctx.db.batch([record, outboxInsertIfChanged(ctx.db, event), existing]) : await ctx.db.batch([record, existing]);
+  const results = handled
+    ? await ctx.db.batch([record, outboxInsertIfChanged(ctx.db, event), logRepeat, trimLog(ctx, source.id), existing])
+    : await ctx.db.batch([record, logRepeat, trimLog(ctx, source.id), existing]);
   const inserted = results[0] as unknown as D1Result;
   const [stored] = results[results.length - 1] as { id: string }[];
   if (!inserted.meta.changes) return { id: stored?.id ?? event.id, status: "DUPLICATE" };

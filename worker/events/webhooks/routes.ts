@@ -13,6 +13,8 @@ import {
   listSourceEvents,
   listSources,
   removeSourceKey,
+  rotateKeyRequest,
+  rotateSourceKey,
   updateSource,
   updateSourceRequest,
 } from "./sources";
@@ -26,6 +28,7 @@ import {
   listSubscriptions,
   redeliver,
   rotateSubscriptionSecret,
+  sendTestEvent,
   updateSubscription,
   updateSubscriptionRequest,
   webhookPublicKey,
@@ -49,11 +52,13 @@ incomingWebhookRoutes.post("/:source", async (c) => c.json(await receiveWebhook(
  *   POST   /webhook-sources                      {name, format: standard|wix, description?, secret? | publicKey?} → {source, secret?}
  *   GET    /webhook-sources                      → {sources}
  *   GET    /webhook-sources/{id}                 → {source}
- *   PATCH  /webhook-sources/{id}                 {name?, description?} → {source}
+ *   PATCH  /webhook-sources/{id}                 {name?, description?, enabled?} → {source}
  *   POST   /webhook-sources/{id}/keys            {secret? | publicKey?} → {source, keyId, secret?}   (rotation: add…)
  *   DELETE /webhook-sources/{id}/keys/{keyId}    → {source}                                           (…then remove)
+ *   POST   /webhook-sources/{id}/rotate          {secret? | publicKey?, overlapMinutes? (1440)} → {source, keyId, secret?}
+ *                                                (the current keys expire after the overlap)
  *   DELETE /webhook-sources/{id}                 → {}
- *   GET    /webhook-sources/{id}/events?status=ACCEPTED|UNHANDLED&limit=&offset= → {events, metadata}
+ *   GET    /webhook-sources/{id}/events?status=ACCEPTED|UNHANDLED|DUPLICATE|REFUSED&limit=&offset= → {events, metadata}
  *
  *   POST   /webhook-subscriptions                {url, eventTypes: [...] | "*", format?: standard|wix, description?, enabled?} → {subscription, secret?}
  *   GET    /webhook-subscriptions                → {subscriptions}
@@ -61,6 +66,7 @@ incomingWebhookRoutes.post("/:source", async (c) => c.json(await receiveWebhook(
  *   PATCH  /webhook-subscriptions/{id}           {url?, eventTypes?, description?, enabled?} → {subscription}
  *   DELETE /webhook-subscriptions/{id}           → {}
  *   POST   /webhook-subscriptions/{id}/rotate-secret            → {subscription, secret}
+ *   POST   /webhook-subscriptions/{id}/test      → {delivery} (a signed `webhook.test` event to this subscription alone)
  *   GET    /webhook-subscriptions/{id}/deliveries?status=&limit=&offset= → {deliveries (with attempts), metadata}
  *   GET    /webhook-deliveries/{id}              → {delivery}
  *   POST   /webhook-deliveries/{id}/redeliver    → {delivery}
@@ -74,9 +80,10 @@ webhookAdminRoutes.get("/webhook-sources/:id", async (c) => c.json(await getSour
 webhookAdminRoutes.patch("/webhook-sources/:id", async (c) => c.json(await updateSource(c.get("ctx"), pathId(c), await readBody(c, updateSourceRequest))));
 webhookAdminRoutes.post("/webhook-sources/:id/keys", async (c) => c.json(await addSourceKey(c.get("ctx"), pathId(c), await readBody(c, addKeyRequest))));
 webhookAdminRoutes.delete("/webhook-sources/:id/keys/:keyId", async (c) => c.json(await removeSourceKey(c.get("ctx"), pathId(c), pathId(c, "keyId"))));
+webhookAdminRoutes.post("/webhook-sources/:id/rotate", async (c) => c.json(await rotateSourceKey(c.get("ctx"), pathId(c), await readBody(c, rotateKeyRequest))));
 webhookAdminRoutes.delete("/webhook-sources/:id", async (c) => c.json(await deleteSource(c.get("ctx"), pathId(c))));
 const sourceEventsQuery = z.object({
-  status: z.enum(["ACCEPTED", "UNHANDLED"]).optional(),
+  status: z.enum(["ACCEPTED", "UNHANDLED", "DUPLICATE", "REFUSED"]).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
@@ -92,6 +99,7 @@ webhookAdminRoutes.patch("/webhook-subscriptions/:id", async (c) =>
 );
 webhookAdminRoutes.delete("/webhook-subscriptions/:id", async (c) => c.json(await deleteSubscription(c.get("ctx"), pathId(c))));
 webhookAdminRoutes.post("/webhook-subscriptions/:id/rotate-secret", async (c) => c.json(await rotateSubscriptionSecret(c.get("ctx"), pathId(c))));
+webhookAdminRoutes.post("/webhook-subscriptions/:id/test", async (c) => c.json(await sendTestEvent(c.get("ctx"), pathId(c))));
 
 const deliveriesQuery = z.object({
   status: z.enum(["PENDING", "SUCCEEDED", "FAILED"]).optional(),

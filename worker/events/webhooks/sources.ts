@@ -9,8 +9,9 @@ import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
 /**
  * Incoming webhook sources (merchant only): a system allowed to post events to `/webhooks/{name}`, verified with its
  * Standard Webhooks secrets or, in the Wix format, its RSA public keys. A generated secret is shown once, at creation
- * or when added; lists show only the keys' ids and dates. Two keys at once make a rotation: add the new one, switch
- * the sender over, remove the old one.
+ * or when added; lists show only the keys' ids and dates. Two keys at once make a rotation: either add the new one,
+ * switch the sender over and remove the old one, or rotate with an overlap window (`rotateSourceKey`): the old keys
+ * get an expiry and stop verifying after it, without anyone having to come back and remove them.
  */
 
 type SourceRow = typeof webhookSources.$inferSelect;
@@ -32,7 +33,24 @@ export const createSourceRequest = z
   })
   .strict();
 
-export const updateSourceRequest = z.object({ name: sourceName.optional(), description: z.string().trim().max(500).optional() }).strict();
+export const updateSourceRequest = z
+  .object({ name: sourceName.optional(), description: z.string().trim().max(500).optional(), enabled: z.boolean().optional() })
+  .strict();
+
+/** The longest overlap a rotation may give the old keys: 30 days. */
+export const MAX_OVERLAP_MINUTES = 30 * 24 * 60;
+
+export const rotateKeyRequest = z
+  .object({
+    secret: z.string().trim().optional(),
+    publicKey: z.string().trim().optional(),
+    /** How long the current keys keep verifying beside the new one (0: they stop now). */
+    overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(24 * 60),
+  })
+  .strict();
+
+/** Whether a key still verifies at `now` (keys without an expiry always do). */
+export const keyActive = (key: WebhookKey, now: number) => !key.expiresAt || Date.parse(key.expiresAt) > now;
 
 export const addKeyRequest = z.object({ secret: z.string().trim().optional(), publicKey: z.string().trim().optional() }).strict();
 
@@ -47,7 +65,8 @@ function sourceShape(ctx: Ctx, r: SourceRow) {
     format: r.format,
     url: sourceUrl(ctx, r.name),
     // Secrets are shown once; a public key is public.
-    keys: r.keys.map((k) => ({ id: k.id, createdDate: k.createdDate, ...(r.format === "wix" ? { publicKey: k.value } : {}) })),
+    keys: r.keys.map((k) => ({ id: k.id, createdDate: k.createdDate, expiresDate: k.expiresAt ?? null, ...(r.format === "wix" ? { publicKey: k.value } : {}) })),
+    enabled: r.enabled,
     createdDate: r.createdDate,
     updatedDate: r.updatedDate,
   };
@@ -93,7 +112,7 @@ export async function createSource(ctx: Ctx, input: z.output<typeof createSource
   const key = await newKey(input.format, input);
   await ensureNameFree(ctx, input.name);
   const now = nowIso();
-  const row: SourceRow = { id: newId(), name: input.name, description: input.description, format: input.format, keys: [key], createdDate: now, updatedDate: now };
+  const row: SourceRow = { id: newId(), name: input.name, description: input.description, format: input.format, keys: [key], enabled: true, createdDate: now, updatedDate: now };
   const [inserted] = await ctx.db.insert(webhookSources).values(row).onConflictDoNothing().returning();
   if (!inserted) throw nameTaken(input.name);
   return { source: sourceShape(ctx, row), ...shownOnce(row.format, key) };
@@ -110,14 +129,14 @@ export async function getSource(ctx: Ctx, id: string) {
   return { source: sourceShape(ctx, await findSource(ctx, id)) };
 }
 
-/** Renames a source (its endpoint path changes with it) or changes its description. */
+/** Renames a source (its endpoint path changes with it), changes its description, or disables / enables it. */
 export async function updateSource(ctx: Ctx, id: string, input: z.output<typeof updateSourceRequest>) {
   requirePermission(ctx, "automations.manage");
   const row = await findSource(ctx, id);
   if (input.name !== undefined) await ensureNameFree(ctx, input.name, id);
   const [updated] = await ctx.db
     .update(webhookSources)
-    .set({ name: input.name ?? row.name, description: input.description ?? row.description, updatedDate: nowIso() })
+    .set({ name: input.name ?? row.name, description: input.description ?? row.description, enabled: input.enabled ?? row.enabled, updatedDate: nowIso() })
     .where(eq(webhookSources.id, id))
     .returning();
   if (!updated) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
@@ -133,6 +152,31 @@ export async function addSourceKey(ctx: Ctx, id: string, input: z.output<typeof 
   const keys = [...row.keys, key];
   const [updated] = await ctx.db.update(webhookSources).set({ keys, updatedDate: nowIso() }).where(eq(webhookSources.id, id)).returning();
   if (!updated) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
+  return { source: sourceShape(ctx, updated), keyId: key.id, ...shownOnce(row.format, key) };
+}
+
+/**
+ * Rotates with an overlap window: a new key (a generated secret, or the given secret / public key), and every
+ * current key keeps verifying until `overlapMinutes` from now (an earlier expiry stays). Keys already expired are
+ * dropped. The new secret is in the answer and never again.
+ */
+export async function rotateSourceKey(ctx: Ctx, id: string, input: z.output<typeof rotateKeyRequest>) {
+  requirePermission(ctx, "automations.manage");
+  const row = await findSource(ctx, id);
+  const key = await newKey(row.format, input);
+  const now = Date.now();
+  const until = new Date(now + input.overlapMinutes * 60_000).toISOString();
+  const kept = row.keys
+    .filter((k) => keyActive(k, now))
+    .map((k) => ({ ...k, expiresAt: k.expiresAt && k.expiresAt < until ? k.expiresAt : until }));
+  if (kept.length >= 5) throw new ApiError(409, "WEBHOOK_SOURCE_TOO_MANY_KEYS", "A source holds at most 5 keys: remove an old one first", { data: { id } });
+  // Only if nobody changed the keys meanwhile: a concurrent rotation must not be lost.
+  const [updated] = await ctx.db
+    .update(webhookSources)
+    .set({ keys: [...kept, key], updatedDate: nowIso() })
+    .where(and(eq(webhookSources.id, id), eq(webhookSources.updatedDate, row.updatedDate)))
+    .returning();
+  if (!updated) throw new ApiError(409, "WEBHOOK_SOURCE_CHANGED", "The source was changed by another request at the same time; try again", { data: { id } });
   return { source: sourceShape(ctx, updated), keyId: key.id, ...shownOnce(row.format, key) };
 }
 
@@ -158,15 +202,31 @@ export async function deleteSource(ctx: Ctx, id: string) {
   return {};
 }
 
-/** What a source sent, newest first: ACCEPTED events (queued to their processors) and UNHANDLED ones (stored only). */
-export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: "ACCEPTED" | "UNHANDLED"; limit: number; offset: number }) {
+export type SourceEventStatus = (typeof webhookEvents.$inferSelect)["status"];
+
+/**
+ * What a source sent, newest first: ACCEPTED events (queued to their processors), UNHANDLED ones (stored only),
+ * DUPLICATE repeats and REFUSED requests with the reason.
+ */
+export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: SourceEventStatus; limit: number; offset: number }) {
   requireMerchant(ctx);
-  await findSource(ctx, id);
   const where = and(eq(webhookEvents.sourceId, id), opts.status ? eq(webhookEvents.status, opts.status) : undefined);
-  const [rows, [{ total }]] = await ctx.db.batch([
+  // The source with its page of events, in one round trip.
+  const [[source], rows, [{ total }]] = await ctx.db.batch([
+    ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)),
     ctx.db.select().from(webhookEvents).where(where).orderBy(desc(webhookEvents.receivedDate), desc(webhookEvents.id)).limit(opts.limit).offset(opts.offset),
     ctx.db.select({ total: count() }).from(webhookEvents).where(where),
   ]);
-  const events = rows.map((r) => ({ id: r.id, webhookId: r.webhookId, type: r.type, status: r.status, receivedDate: r.receivedDate, data: r.data }));
-  return { events, metadata: { count: rows.length, offset: opts.offset, total } };
+  const events = rows.map((r) => ({
+    id: r.id,
+    // DUPLICATE and REFUSED rows carry an internal key; the sender's id (if it gave one) is in their data.
+    webhookId: r.status === "DUPLICATE" || r.status === "REFUSED" ? ((r.data.webhookId as string | undefined) ?? null) : r.webhookId,
+    type: r.type,
+    status: r.status,
+    reason: r.reason,
+    receivedDate: r.receivedDate,
+    data: r.data,
+  }));
+  if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
+  return { source: sourceShape(ctx, source), events, metadata: { count: rows.length, offset: opts.offset, total } };
 }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
+import { actorOf, nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
+import type { EventEnvelope } from "../outbox";
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../tables";
@@ -79,6 +80,8 @@ export function subscriptionShape(r: SubscriptionRow) {
     enabled: r.enabled,
     disabledReason: r.disabledReason,
     consecutiveFailures: r.consecutiveFailures,
+    /** After a rotation: until when the old secret still signs beside the new one (never the secret itself). */
+    previousSecretExpiresDate: r.previousSecret ? r.previousSecretExpiresAt : null,
     createdDate: r.createdDate,
     updatedDate: r.updatedDate,
   };
@@ -212,17 +215,34 @@ async function attemptsOf(ctx: Ctx, deliveryIds: string[]) {
   return byDelivery;
 }
 
-/** A subscription's deliveries, newest first, each with its attempt log. */
+/**
+ * A subscription's deliveries, newest first, each with its attempt log, and the subscription itself: one round trip
+ * (the attempts are those of the same page of deliveries, chosen by a subquery).
+ */
 export async function listDeliveries(ctx: Ctx, subscriptionId: string, opts: { status?: DeliveryRow["status"]; limit: number; offset: number }) {
   requireMerchant(ctx);
-  await findSubscription(ctx, subscriptionId);
   const where = and(eq(webhookDeliveries.subscriptionId, subscriptionId), opts.status ? eq(webhookDeliveries.status, opts.status) : undefined);
-  const [rows, [{ total }]] = await ctx.db.batch([
+  const page = ctx.db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(where)
+    .orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id))
+    .limit(opts.limit)
+    .offset(opts.offset);
+  const [[subscription], rows, [{ total }], attemptRows] = await ctx.db.batch([
+    ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, subscriptionId)),
     ctx.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id)).limit(opts.limit).offset(opts.offset),
     ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),
+    ctx.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, page)).orderBy(webhookAttempts.attempt),
   ]);
-  const attempts = await attemptsOf(ctx, rows.map((r) => r.id));
-  return { deliveries: rows.map((r) => deliveryShape(r, attempts.get(r.id))), metadata: { count: rows.length, offset: opts.offset, total } };
+  if (!subscription) throw notFound("WEBHOOK_SUBSCRIPTION_NOT_FOUND", "Webhook subscription", subscriptionId);
+  const attempts = new Map<string, (typeof webhookAttempts.$inferSelect)[]>();
+  for (const a of attemptRows) attempts.set(a.deliveryId, [...(attempts.get(a.deliveryId) ?? []), a]);
+  return {
+    subscription: subscriptionShape(subscription),
+    deliveries: rows.map((r) => deliveryShape(r, attempts.get(r.id))),
+    metadata: { count: rows.length, offset: opts.offset, total },
+  };
 }
 
 export async function getDelivery(ctx: Ctx, id: string) {
@@ -230,6 +250,50 @@ export async function getDelivery(ctx: Ctx, id: string) {
   const [row] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
   if (!row) throw notFound("WEBHOOK_DELIVERY_NOT_FOUND", "Webhook delivery", id);
   return { delivery: deliveryShape(row, (await attemptsOf(ctx, [id])).get(id)) };
+}
+
+/** The type of the event "Send a test event" sends (it is never emitted otherwise, so nobody subscribes to it). */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+/**
+ * Sends a test event to one subscription through the normal delivery path: a delivery row for this subscription
+ * alone (not through the outbox, which would fan it out to every "*" subscription), then the delivery job, which
+ * signs, sends, logs the attempt and retries like any other. The subscription must be enabled.
+ */
+export async function sendTestEvent(ctx: Ctx, id: string) {
+  requirePermission(ctx, "automations.manage");
+  const subscription = await findSubscription(ctx, id);
+  if (!subscription.enabled) {
+    throw new ApiError(409, "WEBHOOK_SUBSCRIPTION_DISABLED", "The subscription is disabled: enable it before sending a test event", { data: { id } });
+  }
+  const now = nowIso();
+  const eventId = newId();
+  const event: EventEnvelope = {
+    id: eventId,
+    type: TEST_EVENT_TYPE,
+    entityId: subscription.id,
+    eventTime: now,
+    actor: actorOf(ctx.auth),
+    data: { subscriptionId: subscription.id, message: "A test event sent from the merchant console or API. It changes nothing." },
+  };
+  const row: DeliveryRow = {
+    id: newId(),
+    subscriptionId: subscription.id,
+    eventId,
+    eventType: TEST_EVENT_TYPE,
+    event: event as unknown as Record<string, unknown>,
+    status: "PENDING",
+    attempts: 0,
+    scheduleAttempts: 0,
+    nextAttemptAt: now,
+    lastError: null,
+    createdDate: now,
+    updatedDate: now,
+  };
+  await ctx.db.insert(webhookDeliveries).values(row);
+  // If this send fails the delivery is overdue PENDING, and the sweep enqueues it.
+  ctx.waitUntil(enqueueDeliveries(ctx.env, [row.id]));
+  return { delivery: deliveryShape(row) };
 }
 
 /**
