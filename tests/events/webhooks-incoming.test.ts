@@ -52,8 +52,14 @@ function signed(secret: string, body: string, opts: { id?: string; at?: Date } =
 const post = (source: string, body: string | ReadableStream, headers: Record<string, string> = {}) =>
   SELF.fetch(`https://shop.test/webhooks/${source}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, duplex: "half" } as RequestInit);
 
+/** The webhooks taken (ACCEPTED or UNHANDLED); repeats and refusals are only logged (see `logged`). */
 async function stored(sourceId: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM webhook_events WHERE source_id = ? ORDER BY received_date").bind(sourceId).all<Record<string, any>>();
+  const { results } = await env.DB.prepare("SELECT * FROM webhook_events WHERE source_id = ? AND status IN ('ACCEPTED', 'UNHANDLED') ORDER BY received_date").bind(sourceId).all<Record<string, any>>();
+  return results;
+}
+/** The log rows of repeats and refused requests: an outcome and a reason, never a body. */
+async function logged(sourceId: string) {
+  const { results } = await env.DB.prepare("SELECT status, reason, data FROM webhook_events WHERE source_id = ? AND status IN ('DUPLICATE', 'REFUSED') ORDER BY received_date").bind(sourceId).all<Record<string, any>>();
   return results;
 }
 const outboxFor = async (sourceName: string) =>
@@ -144,6 +150,10 @@ describe("Standard Webhooks source", () => {
     expect(received.filter((r) => r.event.type === TYPE)).toHaveLength(1);
     expect(await stored(source.id)).toHaveLength(1);
     expect(await outboxFor(source.name)).toHaveLength(1);
+    // Each repeat is logged for the merchant, with the sender's id and no body.
+    const repeats = await logged(source.id);
+    expect(repeats.map((r) => r.status)).toEqual(["DUPLICATE", "DUPLICATE"]);
+    expect(repeats.map((r) => JSON.parse(r.data))).toEqual([{ webhookId: "msg_repeat" }, { webhookId: "msg_repeat" }]);
   });
 
   it("refuses a bad, missing, stale or future signature with 401 and stores nothing", async () => {
@@ -171,6 +181,34 @@ describe("Standard Webhooks source", () => {
     // Within the five minutes it is fine.
     expect((await post(source.name, body, signed(secret!, body, { at: new Date(Date.now() - 4 * 60_000) }))).status).toBe(200);
     expect(await stored(source.id)).toHaveLength(1);
+    // Each refusal is logged with its reason and the id the sender claimed, never the unverified body.
+    const refusals = await logged(source.id);
+    expect(refusals.map((r) => r.status)).toEqual(Array(cases.length).fill("REFUSED"));
+    expect(refusals[0].reason).toBe("401 webhook-signature does not match any of the source's secrets");
+    expect(refusals[3].reason).toBe("401 webhook-timestamp is not within 5 minutes of now");
+    expect(refusals.map((r) => JSON.parse(r.data))).toEqual(cases.map((c) => ({ webhookId: c["webhook-id"] })));
+  });
+
+  it("rotates with an overlap: the old key verifies until its expiry, then is refused; without overlap it stops at once", async () => {
+    const { source, secret: oldSecret } = await createSource();
+    const body = validBody();
+    const rotated = await merchant("POST", `/api/v1/webhook-sources/${source.id}/rotate`, { overlapMinutes: 60 });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    const [old, fresh] = rotated.body.source.keys;
+    expect(Date.parse(old.expiresDate) - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect(fresh).toMatchObject({ id: rotated.body.keyId, expiresDate: null });
+    expect(JSON.stringify(rotated.body.source)).not.toContain(oldSecret);
+    expect((await post(source.name, body, signed(oldSecret!, body))).status).toBe(200);
+    expect((await post(source.name, body, signed(rotated.body.secret, body))).status).toBe(200);
+    // Again with no overlap: the previous key (and the first, whose hour is not over) stop now; expired keys are dropped.
+    const again = await merchant("POST", `/api/v1/webhook-sources/${source.id}/rotate`, { overlapMinutes: 0 });
+    expect(again.status).toBe(200);
+    expect((await post(source.name, body, signed(rotated.body.secret, body))).status).toBe(401);
+    expect((await post(source.name, body, signed(oldSecret!, body))).status).toBe(401);
+    expect((await post(source.name, body, signed(again.body.secret, body))).status).toBe(200);
+    const third = await merchant("POST", `/api/v1/webhook-sources/${source.id}/rotate`, {});
+    expect(third.body.source.keys.map((k: { id: string }) => k.id)).toEqual([again.body.keyId, third.body.keyId]);
+    expect((await merchant("POST", `/api/v1/webhook-sources/${source.id}/rotate`, { overlapMinutes: -1 })).status).toBe(400);
   });
 
   it("verifies with either key during a rotation, and only the new one after the old is removed", async () => {

@@ -235,5 +235,7 @@ async function recordDead(db: Db, message: Message<unknown>): Promise<void> {
 }
 
 function errorText(err: unknown): string {
+  // A service's refusal says what was wrong in its description (its message is the generic HTTP one).
+  if (err instanceof ApiError) return `${err.code}: ${err.description}`.slice(0, 1000);
   return (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 1000);
 }

@@ -1,13 +1,9 @@
 import { badField } from "../../../worker/platform/errors";
-import type { ConsoleUser } from "../../console.server";
 
 /**
  * Form handling shared by the console's webhook and dead-event pages. The services check automations.manage on
  * every write; these helpers only read the posted form.
  */
-
-/** Whether the signed-in person may change webhooks and replay events (the pages hide the controls otherwise). */
-export const canManageWebhooks = (user: ConsoleUser) => user.permissions.includes("automations.manage");
 
 /** The posted form as plain strings (the first value of each name), to give back to the form after an error. */
 export function formValues(form: FormData): Record<string, string> {

@@ -3,6 +3,9 @@ import { FieldError } from "./forms";
 
 /** Pieces of the console's webhook and dead-event pages. */
 
+/** Whether the signed-in person may change webhooks and replay events (the pages hide the controls otherwise). */
+export const canManageWebhooks = (user: { permissions: readonly string[] }) => user.permissions.includes("automations.manage");
+
 /** Webhooks and dead events are two pages of one area: this links them, under each page's h1. */
 export function WebhooksNav() {
   return (

@@ -2,8 +2,8 @@ import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-route
 import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from "../../../worker/events/failures";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
-import { When, WebhooksNav } from "../../components/console/webhooks";
-import { canManageWebhooks, pageParam } from "../../components/console/webhooks.server";
+import { canManageWebhooks, When, WebhooksNav } from "../../components/console/webhooks";
+import { pageParam } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
 import type { loader as layoutLoader } from "./layout";

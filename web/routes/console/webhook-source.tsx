@@ -3,8 +3,8 @@ import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rota
 import { parseWith } from "../../../worker/platform/validation";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
-import { Badge, ConfirmTick, SecretOnce, When, WebhooksNav, type Tone } from "../../components/console/webhooks";
-import { canManageWebhooks, formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
+import { canManageWebhooks, Badge, ConfirmTick, SecretOnce, When, WebhooksNav, type Tone } from "../../components/console/webhooks";
+import { formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
 import type { loader as layoutLoader } from "./layout";
@@ -109,7 +109,8 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
         </p>
       )}
       {result?.secret && <SecretOnce label="The new signing secret." secret={result.secret} />}
-      {result && result.intent !== "rotate" && result.intent !== "delete" && <FormProblem problem={result.problem} />}
+      {/* A form's own problem shows in that form; the rest (and everything for someone without the forms) here. */}
+      {result && (!manage || (result.intent !== "rotate" && result.intent !== "delete")) && <FormProblem problem={result.problem} />}
       <dl className="webhooks-dl">
         <dt>Endpoint</dt>
         <dd className="webhooks-code">{source.url}</dd>
@@ -172,7 +173,7 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
                           <Form method="post" className="console-inline-form">
                             <input type="hidden" name="intent" value="remove-key" />
                             <input type="hidden" name="keyId" value={k.id} />
-                            <button type="submit" className="console-button" disabled={busy} aria-label={`Remove key ${k.id} now`}>
+                            <button type="submit" className="console-button" disabled={busy} aria-label={`Remove now: key ${k.id}`}>
                               Remove now
                             </button>
                           </Form>

@@ -9,8 +9,8 @@ import {
 } from "../../../worker/events/webhooks/subscriptions";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
-import { Badge, ConfirmTick, SecretOnce, When, WebhooksNav, type Tone } from "../../components/console/webhooks";
-import { canManageWebhooks, formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
+import { canManageWebhooks, Badge, ConfirmTick, SecretOnce, When, WebhooksNav, type Tone } from "../../components/console/webhooks";
+import { formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
 import type { loader as layoutLoader } from "./layout";
@@ -115,7 +115,7 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
         </p>
       )}
       {result?.secret && <SecretOnce label="The new signing secret." secret={result.secret} />}
-      {result?.intent !== "delete" && <FormProblem problem={result?.problem} />}
+      {(!manage || result?.intent !== "delete") && <FormProblem problem={result?.problem} />}
       <dl className="webhooks-dl">
         <dt>URL</dt>
         <dd className="webhooks-code">{s.url}</dd>

@@ -5,8 +5,8 @@ import { createSubscription, createSubscriptionRequest, listSubscriptions, updat
 import { parseWith } from "../../../worker/platform/validation";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
-import { Badge, SecretOnce, WebhooksNav } from "../../components/console/webhooks";
-import { canManageWebhooks, formValues } from "../../components/console/webhooks.server";
+import { canManageWebhooks, Badge, SecretOnce, WebhooksNav } from "../../components/console/webhooks";
+import { formValues } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
 import type { loader as layoutLoader } from "./layout";
@@ -108,7 +108,8 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
   const result = actionData as ActionResult | undefined;
   const sourceResult = result?.intent === "create-source" ? result : undefined;
   const subResult = result?.intent === "create-subscription" ? result : undefined;
-  const toggleProblem = result && (result.intent === "source-enabled" || result.intent === "subscription-enabled") ? result.problem : null;
+  // The create forms show their own problems; the rest (and everything for someone without the forms) shows here.
+  const toggleProblem = result && (!manage || (result.intent !== "create-source" && result.intent !== "create-subscription")) ? result.problem : null;
   return (
     <>
       <h1>Webhooks</h1>

@@ -167,7 +167,7 @@ async function receiveFor(ctx: Ctx, source: SourceRow, request: Request): Promis
   const body = await readLimited(request);
   const nowSeconds = Math.floor(Date.now() / 1000);
   // Keys past their rotation overlap no longer verify.
-  const keys = source.keys.filter((k) => keyActive(k, nowSeconds * 1000)).map((k) => k.value);
+  const keys = source.keys.filter((k) => keyActive(k, Date.now())).map((k) => k.value);
   const verified = source.format === "wix" ? await verifyWix(keys, body, nowSeconds) : await verifyStandard(request, keys, body, nowSeconds);
 
   const schema = payloadSchemas[verified.type];
