@@ -259,6 +259,9 @@ describe("console webhooks and dead events", () => {
     expect(html).toContain("1 dead event.");
     expect(html).toContain("inventory.updated");
     expect(html).toMatch(/INSUFFICIENT_INVENTORY: Only 3 of .* left in stock \(asked for 5\)/);
+    // The source's page says what became of the event it accepted.
+    const sourcePage = async () => (await get(w, ownerCookie, `/console/webhooks/sources/${sourceId}`)).text();
+    expect(await sourcePage()).toContain("A processor failed for good");
 
     // The merchant restocks (the stock page), then replays the event from the dead-events page.
     const restocked = await postConsoleForm(w, ownerCookie, `/console/inventory/${tee.id}`, { intent: "adjust", variantId: tee.whiteXl, direction: "add", amount: "10", reason: "Found a box" });
@@ -278,6 +281,8 @@ describe("console webhooks and dead events", () => {
       // Applied once, with the warehouse named in the stock history.
       const log = await w.db.prepare("SELECT COUNT(*) AS n FROM inventory_changes WHERE variant_id = ? AND reason LIKE 'Inventory adjustment from warehouse%'").bind(tee.whiteXl).first<{ n: number }>();
       expect(log!.n).toBe(1);
+      expect(await sourcePage()).toContain("Processed after a replay");
+      expect(await sourcePage()).not.toContain("A processor failed for good");
       expect(unexpected(problems)).toEqual([]);
     } finally {
       await context.close();

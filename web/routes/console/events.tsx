@@ -112,13 +112,15 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
         </button>
       </Form>
       {failures.length > 0 && manage && (
-        <Form method="post" className="console-inline-form">
-          <input type="hidden" name="intent" value="replay-all" />
-          <input type="hidden" name="type" value={type} />
-          <button type="submit" className="console-button primary" disabled={busy}>
-            {type ? `Replay all ${total} dead ${type} events` : `Replay all ${total} dead events`}
-          </button>
-        </Form>
+        <div className="webhooks-row-actions">
+          <Form method="post" className="console-inline-form">
+            <input type="hidden" name="intent" value="replay-all" />
+            <input type="hidden" name="type" value={type} />
+            <button type="submit" className="console-button primary" disabled={busy}>
+              {`Replay ${total === 1 ? "the" : `all ${total}`} dead ${type ? `${type} ` : ""}${total === 1 ? "event" : "events"}${type ? "" : " (every type)"}`}
+            </button>
+          </Form>
+        </div>
       )}
       {failures.length === 0 ? (
         <p role="status">{type ? "No dead events of this type." : "Nothing needs attention."}</p>

@@ -130,13 +130,15 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
         </dd>
       </dl>
       {manage && (
-        <Form method="post" className="console-inline-form">
-          <input type="hidden" name="intent" value="enabled" />
-          <input type="hidden" name="enabled" value={String(!source.enabled)} />
-          <button type="submit" className="console-button" disabled={busy}>
-            {source.enabled ? "Disable source" : "Enable source"}
-          </button>
-        </Form>
+        <div className="webhooks-row-actions">
+          <Form method="post" className="console-inline-form">
+            <input type="hidden" name="intent" value="enabled" />
+            <input type="hidden" name="enabled" value={String(!source.enabled)} />
+            <button type="submit" className="console-button" disabled={busy}>
+              {source.enabled ? "Disable source" : "Enable source"}
+            </button>
+          </Form>
+        </div>
       )}
 
       <section className="webhooks-section" aria-labelledby="keys-heading">
@@ -276,11 +278,29 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
                         <When iso={e.receivedDate} />
                       </th>
                       <td>
-                        <Badge tone={OUTCOME[e.status].tone}>{OUTCOME[e.status].label}</Badge>
+                        {e.processing === "DEAD" ? (
+                          <Badge tone="bad">Dead</Badge>
+                        ) : e.processing === "RETRYING" ? (
+                          <Badge tone="warn">Retrying</Badge>
+                        ) : (
+                          <Badge tone={OUTCOME[e.status].tone}>{OUTCOME[e.status].label}</Badge>
+                        )}
                       </td>
                       <td className="webhooks-code">{e.type || "—"}</td>
                       <td className="webhooks-code">{e.webhookId ?? "—"}</td>
-                      <td>{e.reason ?? (e.status === "ACCEPTED" ? "Queued to its processors" : e.status === "UNHANDLED" ? "No processor handles this type: stored only" : "")}</td>
+                      <td>
+                        {e.processing === "DEAD" ? (
+                          <>
+                            A processor failed for good: <Link to={`/console/events?type=${encodeURIComponent(e.type)}`}>see Dead events</Link>
+                          </>
+                        ) : e.processing === "RETRYING" ? (
+                          "A processor failed; the queue retries it"
+                        ) : e.processing === "REPLAYED" ? (
+                          "Processed after a replay"
+                        ) : (
+                          (e.reason ?? (e.status === "ACCEPTED" ? "Processed by its processors" : e.status === "UNHANDLED" ? "No processor handles this type: stored only" : ""))
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

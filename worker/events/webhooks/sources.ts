@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { z } from "zod";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { webhookEvents, webhookSources, type WebhookKey } from "../tables";
+import { eventFailures, webhookEvents, webhookSources, type WebhookKey } from "../tables";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
 
 /**
@@ -211,10 +211,21 @@ export type SourceEventStatus = (typeof webhookEvents.$inferSelect)["status"];
 export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: SourceEventStatus; limit: number; offset: number }) {
   requireMerchant(ctx);
   const where = and(eq(webhookEvents.sourceId, id), opts.status ? eq(webhookEvents.status, opts.status) : undefined);
+  // How an accepted event fared in its processors: the state of its failure record (keyed by the event id, or
+  // "id#processor" for one processor's failure), if any; none means it went through.
+  const failure = sql<"RETRYING" | "DEAD" | "REPLAYED" | null>`(SELECT ${eventFailures.state} FROM ${eventFailures}
+    WHERE ${eventFailures.id} = ${webhookEvents.id} OR substr(${eventFailures.id}, 1, length(${webhookEvents.id}) + 1) = ${webhookEvents.id} || '#'
+    ORDER BY CASE ${eventFailures.state} WHEN 'DEAD' THEN 0 WHEN 'RETRYING' THEN 1 ELSE 2 END LIMIT 1)`;
   // The source with its page of events, in one round trip.
   const [[source], rows, [{ total }]] = await ctx.db.batch([
     ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)),
-    ctx.db.select().from(webhookEvents).where(where).orderBy(desc(webhookEvents.receivedDate), desc(webhookEvents.id)).limit(opts.limit).offset(opts.offset),
+    ctx.db
+      .select({ ...getTableColumns(webhookEvents), failure })
+      .from(webhookEvents)
+      .where(where)
+      .orderBy(desc(webhookEvents.receivedDate), desc(webhookEvents.id))
+      .limit(opts.limit)
+      .offset(opts.offset),
     ctx.db.select({ total: count() }).from(webhookEvents).where(where),
   ]);
   const events = rows.map((r) => ({
@@ -224,6 +235,8 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
     type: r.type,
     status: r.status,
     reason: r.reason,
+    /** ACCEPTED only: RETRYING or DEAD while a processor fails, REPLAYED after a replay, null when it went through. */
+    processing: r.status === "ACCEPTED" ? r.failure : null,
     receivedDate: r.receivedDate,
     data: r.data,
   }));
