@@ -58,6 +58,9 @@ export default [
     route("webhooks/sources/:id", "routes/console/webhook-source.tsx"),
     route("webhooks/subscriptions/:id", "routes/console/webhook-subscription.tsx"),
     route("events", "routes/console/events.tsx"),
+    route("automations/back-in-stock", "routes/console/automations-back-in-stock.tsx"),
+    route("automations/back-in-stock/item", "routes/console/automations-back-in-stock-item.tsx"),
+    route("automations/tasks", "routes/console/automations-tasks.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -210,7 +210,7 @@ describe("back-in-stock emails the transport refused at first", () => {
     };
     const withMail = { SEND_EMAIL: transport, EMAIL_FROM: "shop@shop.test" };
     const { ctx, settled } = serviceCtx({ kind: "apiKey", keyId: "test", role: "OWNER" }, withMail);
-    expect(await notifyRequests(ctx, requestsForVariants(p.id, [DEFAULT_VARIANT_ID]), `test:${unique()}`)).toEqual({ sent: 0, failed: 0 });
+    expect(await notifyRequests(ctx, requestsForVariants(p.id, [DEFAULT_VARIANT_ID]), `test:${unique()}`)).toEqual({ sent: 0, failed: 0, held: 2 });
     await settled();
     for (const id of ids) expect(await requestRow(id)).toMatchObject({ status: "PROCESSING", email_id: expect.any(String) });
 

@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Statement } from "../events/outbox";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import { rawStatement, type Db } from "../platform/db";
-import { notFound } from "../platform/errors";
+import { ApiError, notFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { tasks } from "./tables";
 
@@ -65,4 +65,23 @@ export async function completeTask(ctx: Ctx, id: string) {
 /** How many tasks are open, for a caller's batch (the dashboard). */
 export function openTasksCountRead(db: Db) {
   return db.select({ open: count() }).from(tasks).where(eq(tasks.status, "OPEN"));
+}
+
+/**
+ * Opens a DONE task again (the merchant marked it done too soon). Reopening an open task changes nothing. Refused
+ * with 409 TASK_ALREADY_OPEN while a newer task about the same thing is open (one open task per cause).
+ */
+export async function reopenTask(ctx: Ctx, id: string) {
+  requirePermission(ctx, "automations.manage");
+  // The guard keeps the one-open-task-per-cause index from failing the statement: it reopens nothing instead.
+  const [row] = await ctx.db
+    .update(tasks)
+    .set({ status: "OPEN", completedDate: null })
+    .where(and(eq(tasks.id, id), eq(tasks.status, "DONE"), sql`NOT EXISTS (SELECT 1 FROM tasks t2 WHERE t2.dedupe_key = tasks.dedupe_key AND t2.status = 'OPEN')`))
+    .returning();
+  if (row) return { task: taskShape(row) };
+  const [current] = await ctx.db.select().from(tasks).where(eq(tasks.id, id));
+  if (!current) throw notFound("TASK_NOT_FOUND", "Task", id);
+  if (current.status === "OPEN") return { task: taskShape(current) };
+  throw new ApiError(409, "TASK_ALREADY_OPEN", "A newer open task about the same thing exists; finish that one instead", { data: { id }, message: "Task already open" });
 }

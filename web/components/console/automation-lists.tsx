@@ -61,9 +61,7 @@ export function ListPager({ page, pages, label }: { page: number; pages: number;
   return (
     <nav className="console-pager" aria-label={label}>
       {page > 1 ? <Link to={link(page - 1)}>← Previous page</Link> : <span />}
-      <span className="console-muted">
-        Page {page} of {pages}
-      </span>
+      <span className="console-muted">{`Page ${page} of ${pages}`}</span>
       {page < pages ? <Link to={link(page + 1)}>Next page →</Link> : <span />}
     </nav>
   );
