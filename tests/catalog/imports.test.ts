@@ -130,6 +130,9 @@ describe("CSV import", () => {
     expect(progress.counts).toMatchObject({ DONE: 0, FAILED: 1 });
     expect(progress.problems[0].errors[0].message).toContain("catalog.write");
     expect(await bySlug(`perm-${u}`)).toBeNull();
+    // The merchant's inbox says so, once, linking to the job.
+    const tasks = await env.DB.prepare("SELECT kind, title, status FROM tasks WHERE entity_id = ?").bind(jobId).all();
+    expect(tasks.results).toEqual([{ kind: "IMPORT_FAILED", title: "Import of products.csv: 1 row not applied", status: "OPEN" }]);
   });
 
   it("applies through the queue with the importer's permissions: products, variants, stock and collections", async () => {
@@ -158,6 +161,7 @@ describe("CSV import", () => {
     expect(progress.job.status).toBe("DONE");
     expect(progress.counts).toEqual({ PENDING: 0, DONE: 4, FAILED: 0, SKIPPED: 0 });
     expect(progress.outcomes).toEqual({ updated: 1, created: 3 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM tasks WHERE entity_id = ?").bind(jobId).first("n")).toBe(0); // nothing failed: no task
     const mug = await bySlug(`mug-${u}`);
     expect([mug!.id, mug!.price, mug!.brand]).toEqual([existing.id, 950, "Acme"]);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM collection_products WHERE collection_id = ? AND product_id = ?").bind(collection.id, existing.id).first("n")).toBe(1);

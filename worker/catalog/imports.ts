@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { taskStatement } from "../automations/tasks";
 import type { JobHandler } from "../events/consumer";
 import type { Statement } from "../events/outbox";
 import { updateInventoryItem } from "../orders/inventory";
@@ -235,10 +236,34 @@ async function continueJob(env: Env, db: Db, jobId: string): Promise<void> {
     return;
   }
   const now = nowIso();
-  await db
+  const [job] = await db
+    .select({ fileName: importJobs.fileName, failed: sql<number>`(SELECT count(*) FROM import_rows WHERE job_id = ${jobId} AND status = 'FAILED')`.as("failed") })
+    .from(importJobs)
+    .where(eq(importJobs.id, jobId));
+  const finish = db
     .update(importJobs)
     .set({ status: "DONE", finishedDate: now, updatedDate: now })
     .where(and(eq(importJobs.id, jobId), eq(importJobs.status, "APPLYING")));
+  if (!job?.failed) {
+    await finish;
+    return;
+  }
+  // Rows the services refused: a task in the merchant's inbox, opened only by the statement that finishes the job
+  // (a redelivered last chunk finds it DONE already and opens nothing).
+  await db.batch([
+    finish,
+    taskStatement(
+      db,
+      {
+        kind: "IMPORT_FAILED",
+        title: `Import of ${job.fileName}: ${job.failed} ${job.failed === 1 ? "row" : "rows"} not applied`,
+        description: `The import finished, but the catalogue refused ${job.failed === 1 ? "one row" : `${job.failed} rows`}. Its page lists each with the reason; fix the file and import those rows again.`,
+        entityId: jobId,
+        dedupeKey: `import-failed:${jobId}`,
+      },
+      sql`changes() > 0`,
+    ),
+  ]);
 }
 
 /**
