@@ -31,6 +31,22 @@ const couponRow = (w: RunningWorker, code: string) =>
   }>();
 /** "$1,234.50" → 123450 (cents). */
 const cents = (text: string | null) => Math.round(Number((text ?? "").replace(/[^0-9.]/g, "")) * 100);
+/** The fields a browser would post from a pricing page's form as served (inputs, ticked checkboxes, selected options). */
+function formFields(page: string): Record<string, string> {
+  const html = /<form[^>]*pricing-form[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
+  const fields: Record<string, string> = { intent: "save" };
+  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  for (const m of html.matchAll(/<input[^>]*>/g)) {
+    const name = /name="([^"]+)"/.exec(m[0])?.[1];
+    if (!name || (/type="checkbox"/.test(m[0]) && !/checked/.test(m[0]))) continue;
+    fields[name] = unescape(/value="([^"]*)"/.exec(m[0])?.[1] ?? "");
+  }
+  for (const m of html.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    const selected = /<option[^>]*value="([^"]*)"[^>]*selected/.exec(m[2]) ?? /<option[^>]*value="([^"]*)"/.exec(m[2]);
+    fields[m[1]] = unescape(selected?.[1] ?? "");
+  }
+  return fields;
+}
 const grandTotal = async (page: Page) => cents(await page.locator(".summary .grand-total dd").textContent());
 
 describe("console pricing", () => {
@@ -165,6 +181,117 @@ describe("console pricing", () => {
     expect((await get(s.w, owner, `/console/pricing/coupons/${row.id}`)).status).toBe(404);
   });
 
+  it("a discount rule scheduled in the future does not apply yet; moved to now it does; switched off it stops", { timeout: 120_000 }, async (ctx) => {
+    needsChromium(ctx);
+    const s = store();
+    const hour = 3600_000;
+    const local = (t: number) => new Date(t).toISOString().slice(0, 16);
+    const name = `Night sale ${Date.now() % 100000}`;
+    const rule = { intent: "save", name, type: "PERCENTAGE", value: "20", target: "GLOBAL", condition: "NONE", from: "", to: "", code: "", end: "", active: "on" };
+    const made = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", { ...rule, start: local(Date.now() + 24 * hour) });
+    expect(made.status, await made.clone().text()).toBe(302);
+    const stored = (await s.w.db.prepare("SELECT id, revision, start_date AS startDate FROM discount_rules WHERE name = ?").bind(name).first<{ id: string; revision: number; startDate: string }>())!;
+    expect(Date.parse(stored.startDate)).toBeGreaterThan(Date.now() + 23 * hour);
+    expect(await (await get(s.w, owner, "/console/pricing/discounts")).text()).toMatch(new RegExp(`${name}[\\s\\S]*?20% off the order[\\s\\S]*?Scheduled`));
+
+    const { context, page } = await shopper(s);
+    try {
+      await addToCart(page, s, { productId: s.tee.id, "option.Color": "Navy", "option.Size": "L", quantity: "1", returnTo: "/cart" });
+      await hydrated(page);
+      expect(await grandTotal(page)).toBe(2800);
+      await expect(page.locator(".summary").textContent()).resolves.not.toContain(name);
+
+      // Moved to an hour ago in the console: the same cart now gets 20% off, named.
+      const now = await postConsoleForm(s.w, owner, `/console/pricing/discounts/${stored.id}`, { ...rule, start: local(Date.now() - hour), revision: String(stored.revision) });
+      expect(now.status).toBe(302);
+      await page.reload();
+      await expect(page.locator(".summary").textContent()).resolves.toContain(name);
+      expect(await grandTotal(page)).toBe(2800 - 560);
+
+      // Switched off: gone again.
+      const off = await postConsoleForm(s.w, owner, `/console/pricing/discounts/${stored.id}`, { ...rule, active: [], start: local(Date.now() - hour), revision: String(stored.revision + 1) });
+      expect(off.status).toBe(302);
+      await page.reload();
+      expect(await grandTotal(page)).toBe(2800);
+    } finally {
+      await context.close();
+    }
+
+    // Bad input at its field, nothing written.
+    const before = await count(s.w, "discount_rules");
+    const bad = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", { ...rule, name: "Too much", value: "150", start: "" });
+    expect(bad.status).toBe(400);
+    const html = await bad.text();
+    expect(html).toMatch(/id="dr-value-error"/);
+    expect(html).toMatch(/value="Too much"/);
+    const badRange = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", { ...rule, condition: "SUBTOTAL_RANGE", from: "ten", start: "" });
+    expect(badRange.status).toBe(400);
+    expect(await badRange.text()).toMatch(/id="dr-from-error"/);
+    expect(await count(s.w, "discount_rules")).toBe(before);
+  });
+
+  it("a shipping rate edited in the console changes the checkout's shipping line", { timeout: 120_000 }, async (ctx) => {
+    needsChromium(ctx);
+    const s = store();
+    const us = (await s.w.db.prepare("SELECT id FROM shipping_regions WHERE name = 'United States'").first<{ id: string }>())!;
+    const merchant = await consoleBrowser(s.browser, s.w, await consoleAccount(s.w, "OWNER"));
+    try {
+      const page = merchant.page;
+      await page.goto(`${s.w.url}/console/pricing/shipping`);
+      await hydrated(page);
+      await expect(page.locator("tr", { hasText: "United States" }).textContent()).resolves.toContain("Standard delivery: $5.95, free from $75.00");
+      await page.getByRole("link", { name: "United States" }).click();
+      await page.waitForURL(`**/console/pricing/shipping/${us.id}`);
+      await expect(page.locator("#o0-title").inputValue()).resolves.toBe("Standard delivery");
+      await page.fill("#o0-rate", "6.50");
+      await page.getByRole("button", { name: "Save region" }).click();
+      await page.waitForURL((u) => u.pathname === "/console/pricing/shipping" && u.searchParams.has("saved"));
+      await expect(page.locator("tr", { hasText: "United States" }).textContent()).resolves.toContain("Standard delivery: $6.50");
+      expect(unexpected(merchant.problems)).toEqual([]);
+    } finally {
+      await merchant.context.close();
+    }
+    // The other options and the pickup address are as they were.
+    const options = JSON.parse((await s.w.db.prepare("SELECT options FROM shipping_regions WHERE id = ?").bind(us.id).first<{ options: string }>())!.options) as { code: string; rate: number; pickupDetails: unknown }[];
+    expect(options.map((o) => [o.code, o.rate])).toEqual([["standard", 650], ["express", 1495], ["pickup", 0]]);
+    expect(options[2].pickupDetails).toMatchObject({ address: { city: "Portland" } });
+
+    const { context, page } = await shopper(s);
+    try {
+      await addToCart(page, s, { productId: s.tee.id, "option.Color": "Navy", "option.Size": "S", quantity: "1", returnTo: "/cart" });
+      const orderNumber = await checkOutByCard(page, s, uniqueEmail("console-shipping"));
+      await expect(page.locator(".order-details").textContent()).resolves.toMatch(/Shipping\s*\$6\.50/);
+      const order = (await s.w.db.prepare("SELECT total, details FROM orders WHERE number = ?").bind(Number(orderNumber)).first<{ total: number; details: string }>())!;
+      expect((JSON.parse(order.details) as { priceSummary: { shipping: { amount: string } } }).priceSummary.shipping.amount).toBe("6.50");
+      expect(order.total).toBe(2800 + 650);
+    } finally {
+      await context.close();
+    }
+
+    // A rule and bad input: errors at the row's field, nothing written.
+    const before = (await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision;
+    const fields = formFields(await (await get(s.w, owner, `/console/pricing/shipping/${us.id}`)).text());
+    const bad = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, { ...fields, "o1-rate": "abc", countries: "US, USA" });
+    expect(bad.status).toBe(400);
+    const html = await bad.text();
+    expect(html).toMatch(/id="o1-rate-error"/);
+    expect(html).toMatch(/id="sr-countries-error"[^>]*>[^<]*country code/);
+    expect(html).toMatch(/value="abc"/);
+    // A new option (the blank row, after the three) repeating a code: the error sits on that row's code.
+    const again = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, { ...fields, "o3-code": "standard", "o3-title": "Again", "o3-rate": "1.00" });
+    expect(again.status).toBe(400);
+    const againHtml = await again.text();
+    expect(againHtml).toMatch(/id="o3-code-error"[^>]*>[^<]*repeats the code standard/i);
+    expect(againHtml).toMatch(/value="Again"/);
+    expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(before);
+    // Back to the demo's rate, with a weight rule on express (over 5 kg: $24.95).
+    const saved = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, { ...fields, "o0-rate": "5.95", "o1-r0-basis": "WEIGHT", "o1-r0-op": "GT", "o1-r0-value": "5", "o1-r0-rate": "24.95" });
+    expect(saved.status, await saved.clone().text()).toBe(302);
+    const after = JSON.parse((await s.w.db.prepare("SELECT options FROM shipping_regions WHERE id = ?").bind(us.id).first<{ options: string }>())!.options) as { code: string; rate: number; rules: unknown[] }[];
+    expect(after.map((o) => [o.code, o.rate])).toEqual([["standard", 595], ["express", 1495], ["pickup", 0]]);
+    expect(after[1].rules).toEqual([{ basis: "WEIGHT", operator: "GT", value: 5, rate: 2495 }]);
+  });
+
   it("staff without settings.manage see no write controls and every action answers 403", async (ctx) => {
     needsChromium(ctx);
     const s = store();
@@ -183,13 +310,42 @@ describe("console pricing", () => {
     expect((await postConsoleForm(s.w, viewer, `/console/pricing/coupons/${welcome.id}`, { intent: "delete", confirm: "yes" })).status).toBe(403);
     expect(await count(s.w, "coupons")).toBe(before);
     expect((await couponRow(s.w, "WELCOME10"))!.revision).toBe(welcome.revision);
+
+    // The other pricing pages: readable, no write controls, every action refused.
+    const us = (await s.w.db.prepare("SELECT id, revision FROM shipping_regions WHERE name = 'United States'").first<{ id: string; revision: number }>())!;
+    for (const [list, newPath, label] of [
+      ["/console/pricing/discounts", "/console/pricing/discounts/new", "New discount rule"],
+      ["/console/pricing/shipping", "/console/pricing/shipping/new", "New shipping region"],
+    ] as const) {
+      const html = await (await get(s.w, viewer, list)).text();
+      expect(html, list).not.toContain(label);
+      expect((await postConsoleForm(s.w, viewer, newPath, { intent: "save", name: "Staff made" })).status, newPath).toBe(403);
+    }
+    const region = await (await get(s.w, viewer, `/console/pricing/shipping/${us.id}`)).text();
+    expect(region).not.toMatch(/<button[^>]*type="submit"[^>]*>[^<]*(Save|Create|Delete)/);
+    expect(region).toContain("<fieldset disabled");
+    const fields = formFields(region);
+    expect((await postConsoleForm(s.w, viewer, `/console/pricing/shipping/${us.id}`, { ...fields, "o0-rate": "0.01" })).status).toBe(403);
+    expect((await postConsoleForm(s.w, viewer, `/console/pricing/shipping/${us.id}`, { intent: "delete", confirm: "yes" })).status).toBe(403);
+    expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(us.revision);
+    expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Staff made'").first<{ n: number }>()).toEqual({ n: 0 });
   });
 
   it("each pricing page costs at most 3 D1 round trips", async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const welcome = (await couponRow(s.w, "WELCOME10"))!;
-    for (const p of ["/console/pricing", "/console/pricing/coupons/new", `/console/pricing/coupons/${welcome.id}`]) {
+    const us = (await s.w.db.prepare("SELECT id FROM shipping_regions WHERE name = 'United States'").first<{ id: string }>())!;
+    const rule = (await s.w.db.prepare("SELECT id FROM discount_rules LIMIT 1").first<{ id: string }>())!;
+    for (const p of [
+      "/console/pricing",
+      "/console/pricing/coupons/new",
+      `/console/pricing/coupons/${welcome.id}`,
+      "/console/pricing/discounts",
+      `/console/pricing/discounts/${rule.id}`,
+      "/console/pricing/shipping",
+      `/console/pricing/shipping/${us.id}`,
+    ]) {
       const res = await get(s.w, owner, p);
       expect(res.status, p).toBe(200);
       expect(roundTrips(res), p).toBeLessThanOrEqual(3);
@@ -200,12 +356,18 @@ describe("console pricing", () => {
     needsChromium(ctx);
     const s = store();
     const welcome = (await couponRow(s.w, "WELCOME10"))!;
+    const us = (await s.w.db.prepare("SELECT id FROM shipping_regions WHERE name = 'United States'").first<{ id: string }>())!;
+    const rule = (await s.w.db.prepare("SELECT id FROM discount_rules LIMIT 1").first<{ id: string }>())!;
     const { context, page, problems } = await consoleBrowser(s.browser, s.w, await consoleAccount(s.w, "OWNER"));
     try {
       mkdirSync(shots, { recursive: true });
       for (const [p, name] of [
         ["/console/pricing", "coupons"],
         [`/console/pricing/coupons/${welcome.id}`, "coupon"],
+        ["/console/pricing/discounts", "discounts"],
+        [`/console/pricing/discounts/${rule.id}`, "discount"],
+        ["/console/pricing/shipping", "shipping"],
+        [`/console/pricing/shipping/${us.id}`, "shipping-region"],
       ] as const) {
         await page.goto(`${s.w.url}${p}`);
         await hydrated(page);
