@@ -198,6 +198,9 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                   <th scope="col">Events</th>
                   <th scope="col">Format</th>
                   <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Failed deliveries
+                  </th>
                   {manage && <th scope="col">Actions</th>}
                 </tr>
               </thead>
@@ -218,6 +221,15 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                           <Badge tone="bad">Disabled</Badge>
                           {s.disabledReason && <div className="console-muted">{s.disabledReason}</div>}
                         </>
+                      )}
+                    </td>
+                    <td className="num">
+                      {s.failedDeliveries > 0 ? (
+                        <Link to={`/console/webhooks/subscriptions/${s.id}?status=FAILED`} aria-label={`${s.failedDeliveries} failed deliveries to ${s.url}`}>
+                          <Badge tone="bad">{`${s.failedDeliveries} failed`}</Badge>
+                        </Link>
+                      ) : (
+                        "0"
                       )}
                     </td>
                     {manage && (

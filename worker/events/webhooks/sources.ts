@@ -3,7 +3,7 @@ import { z } from "zod";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { eventFailures, webhookEvents, webhookSources, type WebhookKey } from "../tables";
+import { webhookEvents, webhookSources, type WebhookKey } from "../tables";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
 
 /**
@@ -213,9 +213,10 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
   const where = and(eq(webhookEvents.sourceId, id), opts.status ? eq(webhookEvents.status, opts.status) : undefined);
   // How an accepted event fared in its processors: the state of its failure record (keyed by the event id, or
   // "id#processor" for one processor's failure), if any; none means it went through.
-  const failure = sql<"RETRYING" | "DEAD" | "REPLAYED" | null>`(SELECT ${eventFailures.state} FROM ${eventFailures}
-    WHERE ${eventFailures.id} = ${webhookEvents.id} OR substr(${eventFailures.id}, 1, length(${webhookEvents.id}) + 1) = ${webhookEvents.id} || '#'
-    ORDER BY CASE ${eventFailures.state} WHEN 'DEAD' THEN 0 WHEN 'RETRYING' THEN 1 ELSE 2 END LIMIT 1)`;
+  // Plain SQL with the outer table named: inside a subquery drizzle would leave the outer column unqualified.
+  const failure = sql<"RETRYING" | "DEAD" | "REPLAYED" | null>`(SELECT f.state FROM event_failures f
+    WHERE f.id = "webhook_events"."id" OR substr(f.id, 1, length("webhook_events"."id") + 1) = "webhook_events"."id" || '#'
+    ORDER BY CASE f.state WHEN 'DEAD' THEN 0 WHEN 'RETRYING' THEN 1 ELSE 2 END LIMIT 1)`;
   // The source with its page of events, in one round trip.
   const [[source], rows, [{ total }]] = await ctx.db.batch([
     ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)),

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { actorOf, nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
 import type { EventEnvelope } from "../outbox";
@@ -150,10 +150,16 @@ export async function createSubscription(ctx: Ctx, input: z.output<typeof create
   return { subscription: subscriptionShape(row), ...(row.format === "standard" ? { secret: row.secret } : {}) };
 }
 
+/** Every subscription, with how many of its deliveries failed every attempt (what needs the merchant's attention). */
 export async function listSubscriptions(ctx: Ctx) {
   requireMerchant(ctx);
-  const rows = await ctx.db.select().from(webhookSubscriptions).orderBy(webhookSubscriptions.createdDate, webhookSubscriptions.id);
-  return { subscriptions: rows.map(subscriptionShape) };
+  // Plain SQL with the outer table named: inside a subquery drizzle would leave the outer column unqualified.
+  const failedDeliveries = sql<number>`(SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = "webhook_subscriptions"."id" AND d.status = 'FAILED')`;
+  const rows = await ctx.db
+    .select({ ...getTableColumns(webhookSubscriptions), failedDeliveries })
+    .from(webhookSubscriptions)
+    .orderBy(webhookSubscriptions.createdDate, webhookSubscriptions.id);
+  return { subscriptions: rows.map((r) => ({ ...subscriptionShape(r), failedDeliveries: Number(r.failedDeliveries) })) };
 }
 
 export async function getSubscription(ctx: Ctx, id: string) {
