@@ -1,12 +1,11 @@
 import { Suspense, useId } from "react";
 import { Await, data, Form, Link, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { cachedCatalogRead } from "../../worker/catalog/cache";
-import { getProductBySlug, getProductV3, productOptionsAvailability } from "../../worker/catalog/products";
+import { getProductBySlug, getProductPage } from "../../worker/catalog/products";
 import { ApiError } from "../../worker/platform/errors";
-import { ALL_PRODUCTS_COLLECTION_ID } from "../../worker/platform/ids";
 import { createBackInStockRequest } from "../../worker/automations/back-in-stock";
 import { clientOf } from "../auth.server";
-import { productCards, sameSiteUrl } from "../catalog.server";
+import { cardOf, sameSiteUrl } from "../catalog.server";
 import { Price, ProductGrid } from "../components/catalog/cards";
 import { Gallery, type GalleryItem } from "../components/catalog/gallery";
 import { OptionPicker, selectionSearch, type PickerOption } from "../components/catalog/option-picker";
@@ -26,37 +25,33 @@ async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: 
   }
 }
 
+/**
+ * The page's catalogue data (getProductPage: one D1 round trip), through the shoppers' cache. The cache key holds the
+ * URL's parameters (the option choices asked for), not the resolved selection, which needs the product first.
+ */
+async function productPageOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string, url: URL) {
+  const params = [...url.searchParams].filter(([k]) => k !== "added").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  try {
+    return await cachedCatalogRead(ctx, "getProductPage", [slug, params], () => getProductPage(ctx, slug, (name) => url.searchParams.get(name)));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw new Response("Product not found", { status: 404 });
+    throw err;
+  }
+}
+
 /** Unit names for the price per unit ("$5.80 / 100 g"). */
 const UNITS: Record<string, string> = { G: "g", KG: "kg", MG: "mg", LB: "lb", OZ: "oz", ML: "ml", CL: "cl", L: "l", FLOZ: "fl oz", M: "m", CM: "cm", MM: "mm", SQM: "m²" };
 
 /**
  * The product, the shopper's selection (from the URL: `?Size=M&Color=Navy`), what each choice's availability is for
- * it (productOptionsAvailability) and the rich description are critical; products from the same collection stream.
+ * it and the rich description, with products from the same collection: one D1 round trip when the cache is cold.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const ctx = context.services;
   const url = new URL(request.url);
-  const product = await productOr404(ctx, params.slug);
-
-  // Only choices the product really has; a single-choice option is chosen for the shopper.
-  const selection: Record<string, string> = {};
-  for (const o of product.productOptions) {
-    const wanted = url.searchParams.get(o.name);
-    const visible = o.choices.filter((c) => c.visible);
-    if (wanted && o.choices.some((c) => c.description === wanted)) selection[o.name] = wanted;
-    else if (visible.length === 1) selection[o.name] = visible[0].description;
-  }
-  // Through the shoppers' catalogue cache, like the product itself (worker/catalog/cache.ts).
-  const [availability, v3] = await Promise.all([
-    cachedCatalogRead(ctx, "productOptionsAvailability", [product.id, selection], () => productOptionsAvailability(ctx, product.id, selection)),
-    cachedCatalogRead(ctx, "getProductV3", product.id, () => getProductV3(ctx, product.id)),
-  ]);
-
-  const collectionId = product.collectionIds.find((id) => id !== ALL_PRODUCTS_COLLECTION_ID);
-  const related = productCards(ctx, {
-    filter: { ...(collectionId ? { collectionIds: { $hasSome: [collectionId] } } : {}), id: { $ne: product.id } },
-    limit: 4,
-  }).catch(() => []);
+  const { product, v3, selection, availability, related: relatedProducts } = await productPageOr404(ctx, params.slug, url);
+  // Read with the product, in the same round trip; a promise still, so the section streams as it did.
+  const related = Promise.resolve(relatedProducts.map((p) => cardOf(p, ctx)));
 
   const options: PickerOption[] = availability.productOptions.map((o) => ({
     name: o.name,

@@ -1,5 +1,5 @@
 import { rawStatement } from "../platform/db";
-import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { commit, flushEvents, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { EventType } from "../events/types";
 import { assertInBatch, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";
@@ -87,6 +87,51 @@ export async function getProductBySlug(ctx: Ctx, slug: string) {
   const p = rows[0] ? toLoaded(rows[0]) : null;
   if (!p || (!p.row.visible && !isMerchant(ctx.auth))) throw notFound("PRODUCT_NOT_FOUND", "Product", slug, "slug");
   return v1Product(p, shapeOptions(ctx));
+}
+
+/** How many related products the storefront's product page shows. */
+export const RELATED_LIMIT = 4;
+
+/**
+ * Everything the storefront's product page reads, in one D1 round trip (a batch of two SELECTs): the visible product
+ * by slug (PRODUCT_NOT_FOUND otherwise), shaped for the shopper (V1 and V3), the shopper's selection (the options'
+ * choices asked for, and any option with a single visible choice chosen for them), the choices' availability for it
+ * (as productOptionsAvailability), and up to RELATED_LIMIT other visible products from its first collection besides
+ * All Products (from all products when it has none), newest first like the listings.
+ */
+export async function getProductPage(ctx: Ctx, slug: string, wanted: (optionName: string) => string | null) {
+  const firstCollection = sql`(SELECT cp.collection_id FROM collection_products cp JOIN products p ON p.id = cp.product_id
+    WHERE p.slug = ${slug} AND cp.collection_id <> ${ALL_PRODUCTS_COLLECTION_ID} LIMIT 1)`;
+  const [rows, relatedRows] = await ctx.db.batch([
+    selectLoaded(ctx.db).where(eq(products.slug, slug)).limit(1),
+    selectLoaded(ctx.db)
+      .where(
+        and(
+          eq(products.visible, true),
+          ne(products.slug, slug),
+          sql`(${firstCollection} IS NULL OR ${outerProductId} IN (SELECT product_id FROM collection_products WHERE collection_id = ${firstCollection}))`,
+        ),
+      )
+      .orderBy(desc(products.createdDate), asc(products.id))
+      .limit(RELATED_LIMIT),
+  ]);
+  const p = rows[0] ? toLoaded(rows[0]) : null;
+  if (!p || (!p.row.visible && !isMerchant(ctx.auth))) throw notFound("PRODUCT_NOT_FOUND", "Product", slug, "slug");
+  const selection: Record<string, string> = {};
+  for (const o of p.row.productOptions) {
+    const asked = wanted(o.name);
+    const visible = o.choices.filter((c) => c.visible);
+    if (asked && o.choices.some((c) => c.description === asked)) selection[o.name] = asked;
+    else if (visible.length === 1) selection[o.name] = visible[0].description;
+  }
+  const opts = shapeOptions(ctx);
+  return {
+    product: v1Product(p, opts),
+    v3: v3Product(p, shapeOptions(ctx, true)),
+    selection,
+    availability: availabilityOf(ctx, p, selection),
+    related: relatedRows.map((r) => v1Product(toLoaded(r), opts, true)),
+  };
 }
 
 /** What the console's product editor shows, in one D1 round trip: the product (any visibility, or none for a new
@@ -259,7 +304,11 @@ export async function queryProductsV3(ctx: Ctx, req: { query?: QueryInput & { cu
 
 /** Which choices can still be picked given a partial selection, and the variant a full selection picks. */
 export async function productOptionsAvailability(ctx: Ctx, id: string, selection: Record<string, string>) {
-  const p = await visibleProduct(ctx, id);
+  return availabilityOf(ctx, await visibleProduct(ctx, id), selection);
+}
+
+/** productOptionsAvailability for a product already loaded. */
+function availabilityOf(ctx: Ctx, p: LoadedProduct, selection: Record<string, string>) {
   const { row } = p;
   const violations: FieldViolation[] = [];
   for (const [name, choice] of Object.entries(selection)) {
