@@ -309,6 +309,8 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
     const two = await (await get(s.w, viewer, next)).text();
     expect(two).toContain("Order #1009 confirmed");
     expect(two).not.toContain("Order #1010 confirmed");
+    const past = await (await get(s.w, viewer, `/console/automations/emails?q=pages-${stamp}&page=3`)).text();
+    expect(past).toContain("This page is past the last one (60 emails in all).");
     // Dates are whole UTC days, both included.
     const day = await (await get(s.w, viewer, `/console/automations/emails?q=pages-${stamp}&from=2026-03-01&to=2026-03-01`)).text();
     expect(day).toContain("60 emails match.");

@@ -67,6 +67,19 @@ export function ListPager({ page, pages, label }: { page: number; pages: number;
   );
 }
 
+/** A page number past the last page (an old link, a hand-edited URL): say so, and link to the first page. */
+export function PastTheEnd({ total, what }: { total: number; what: string }) {
+  const [params] = useSearchParams();
+  const first = new URLSearchParams(params);
+  first.delete("page");
+  return (
+    <p className="console-muted" role="status">
+      {`This page is past the last one (${total} ${what} in all). `}
+      <Link to={`?${first}`}>Go to the first page</Link>
+    </p>
+  );
+}
+
 /** The page number in a URL (1 when missing or nonsense). */
 export function pageOf(url: URL): number {
   return Math.min(Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1)), 10_000);

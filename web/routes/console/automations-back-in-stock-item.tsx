@@ -1,7 +1,7 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { backInStockItem, reportItemBackInStock } from "../../../worker/automations/back-in-stock";
 import { AutomationsNav } from "../../components/console/automations-nav";
-import { dateTimeText, ListPager, pageOf, StatusBadge } from "../../components/console/automation-lists";
+import { dateTimeText, ListPager, pageOf, PastTheEnd, StatusBadge } from "../../components/console/automation-lists";
 import { itemText, StockNow } from "../../components/console/back-in-stock";
 import { FormProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
@@ -121,7 +121,9 @@ export default function ConsoleBackInStockItem({ loaderData, actionData }: Route
         <p className="console-muted">Reporting an item back in stock needs the automations permission.</p>
       )}
       <h2>Requests</h2>
-      {requests.length === 0 ? (
+      {requests.length === 0 && total > 0 ? (
+        <PastTheEnd total={total} what="requests" />
+      ) : requests.length === 0 ? (
         <p className="console-muted">No requests for this item.</p>
       ) : (
         <>

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { backInStockByItem } from "../../../worker/automations/back-in-stock";
 import { AutomationsNav } from "../../components/console/automations-nav";
 import { BackInStockItemName, backInStockItemPath, StockNow } from "../../components/console/back-in-stock";
-import { dateTimeText, ListPager, pageOf } from "../../components/console/automation-lists";
+import { dateTimeText, ListPager, pageOf, PastTheEnd } from "../../components/console/automation-lists";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import type { Route } from "./+types/automations-back-in-stock";
@@ -32,7 +32,9 @@ export default function ConsoleBackInStock({ loaderData }: Route.ComponentProps)
       <p className="console-muted">
         Shoppers who asked to hear when a sold-out item is back. They are emailed on their own when its stock comes back; open an item to email them now.
       </p>
-      {items.length === 0 ? (
+      {items.length === 0 && total > 0 ? (
+        <PastTheEnd total={total} what="items" />
+      ) : items.length === 0 ? (
         <p className="console-muted" role="status">
           No requests yet. Shoppers ask from a sold-out product&rsquo;s page.
         </p>

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { EMAIL_STATUSES, listEmails } from "../../../worker/email/outbox";
 import { AutomationsNav } from "../../components/console/automations-nav";
-import { dateTimeText, ListPager, pageOf, StatusBadge, statusWord, TEMPLATE_LABELS, templateLabel } from "../../components/console/automation-lists";
+import { dateTimeText, ListPager, pageOf, PastTheEnd, StatusBadge, statusWord, TEMPLATE_LABELS, templateLabel } from "../../components/console/automation-lists";
 import { readEmailFilters, EMAILS_PAGE_SIZE } from "../../components/console/emails.server";
 import { FieldError } from "../../components/console/forms";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -88,7 +88,9 @@ export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
           )}
         </div>
       </Form>
-      {emails.length === 0 ? (
+      {emails.length === 0 && total > 0 ? (
+        <PastTheEnd total={total} what="emails" />
+      ) : emails.length === 0 ? (
         <p className="console-muted" role="status">
           {filtered ? "No emails match these filters." : "No emails yet. Order confirmations, recovery emails and sign-in codes appear here as the shop sends them."}
         </p>

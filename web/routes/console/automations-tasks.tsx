@@ -1,7 +1,7 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { completeTask, listTasks, reopenTask } from "../../../worker/automations/tasks";
 import { AutomationsNav } from "../../components/console/automations-nav";
-import { dateTimeText, ListPager, pageOf, StatusBadge } from "../../components/console/automation-lists";
+import { dateTimeText, ListPager, pageOf, PastTheEnd, StatusBadge } from "../../components/console/automation-lists";
 import { FormProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
 import { TASK_KINDS, taskKindLabel, taskSubject } from "../../components/console/tasks";
@@ -105,7 +105,9 @@ export default function ConsoleTasks({ loaderData, actionData }: Route.Component
           </button>
         </div>
       </Form>
-      {tasks.length === 0 ? (
+      {tasks.length === 0 && total > 0 ? (
+        <PastTheEnd total={total} what="tasks" />
+      ) : tasks.length === 0 ? (
         <p className="console-muted" role="status">
           {filters.kind || filters.status !== "OPEN" ? `No ${what}tasks match these filters.` : "Nothing to do: no open tasks."}
         </p>
