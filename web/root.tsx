@@ -4,6 +4,7 @@ import { findCurrentCart } from "../worker/cart/cart";
 import { navCollections } from "./catalog.server";
 import { isConsolePath } from "./components/console/paths";
 import { SHOP_NAME } from "./components/catalog/shared";
+import { shopSettings } from "../worker/store/settings";
 import type { Route } from "./+types/root";
 // The stylesheet (./styles.css) is inlined into every page's head by entry.server.tsx.
 
@@ -15,13 +16,16 @@ import type { Route } from "./+types/root";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.services;
   // The merchant console draws its own frame (web/routes/console/layout.tsx): no cart, no shop navigation.
-  if (isConsolePath(new URL(request.url).pathname)) return { signedIn: false, cartCount: 0, collections: [], cspNonce: context.cspNonce, console: true };
+  if (isConsolePath(new URL(request.url).pathname)) return { signedIn: false, cartCount: 0, collections: [], cspNonce: context.cspNonce, console: true, shop: null };
   const hasCart = ctx.auth.kind === "visitor" || ctx.auth.kind === "member";
-  const [cart, collections] = await Promise.all([
+  const [cart, collections, settings] = await Promise.all([
     hasCart ? findCurrentCart(ctx).catch(() => null) : null,
     navCollections(ctx).catch(() => []),
+    // The store's name, logo and checkout header (the console's Settings): a KV read, not a D1 round trip.
+    shopSettings(ctx).catch(() => null),
   ]);
   return {
+    shop: settings ? { name: settings.name, logo: settings.logo, checkoutHeader: settings.checkoutHeader } : null,
     signedIn: ctx.auth.kind === "member",
     cartCount: cart ? cart.lineItems.reduce((n, l) => n + l.quantity, 0) : 0,
     collections: collections.map((c) => ({ slug: c.slug, name: c.name, count: c.count, image: c.image })),
@@ -47,6 +51,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const { search, pathname } = useLocation();
   const q = pathname === "/search" ? (new URLSearchParams(search).get("q") ?? "") : "";
   const cartCount = root?.cartCount ?? 0;
+  const shopName = root?.shop?.name ?? SHOP_NAME;
+  const logo = root?.shop?.logo;
   // Lets browser tests know the page is interactive; in the Layout, so error pages say so too.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -89,12 +95,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <header className="site-header">
           <div className={root?.signedIn ? "header-bar signed-in" : "header-bar"}>
-            <Link to="/" className="brand" aria-label={`${SHOP_NAME} home`}>
-              <svg className="brand-mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
-                <rect width="28" height="28" rx="7" fill="#1f3a5f" />
-                <path d="M8 19V9h11M8 14h8M8 19h11" stroke="#fbfaf7" strokeWidth="2.4" fill="none" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
-              <span>{SHOP_NAME}</span>
+            <Link to="/" className="brand" aria-label={`${shopName} home`}>
+              {logo ? (
+                // The store's logo (console Settings); the name beside it is the link's text, so the image is decorative.
+                <img className="brand-logo" src={logo.url} alt="" height={28} width={logo.width && logo.height ? Math.round((28 * logo.width) / logo.height) : undefined} />
+              ) : (
+                <svg className="brand-mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
+                  <rect width="28" height="28" rx="7" fill="#1f3a5f" />
+                  <path d="M8 19V9h11M8 14h8M8 19h11" stroke="#fbfaf7" strokeWidth="2.4" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+                </svg>
+              )}
+              <span>{shopName}</span>
             </Link>
             <form method="get" action="/search" role="search" className="header-search">
               <label htmlFor="header-q" className="visually-hidden">
@@ -193,7 +204,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               <p>Apparel, home goods and coffee from a small independent shop. Free shipping on orders over $75; returns within 30 days.</p>
             </section>
           </div>
-          <p className="footer-note">© {SHOP_NAME} — an open-source shop on the edge.</p>
+          <p className="footer-note">© {shopName} — an open-source shop on the edge.</p>
         </footer>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -34,6 +34,10 @@ export default [
   route("console", "routes/console/layout.tsx", [
     index("routes/console/home.tsx"),
     route("staff", "routes/console/staff.tsx"),
+    route("settings", "routes/console/settings.tsx"),
+    route("settings/api-keys", "routes/console/settings-api-keys.tsx"),
+    route("settings/members", "routes/console/settings-members.tsx"),
+    route("settings/identity", "routes/console/settings-identity.tsx"),
     route("orders", "routes/console/orders.tsx"),
     route("orders/:orderId", "routes/console/order.tsx"),
     route("products", "routes/console/products.tsx"),

@@ -21,6 +21,7 @@ import { sessionEndRoutes } from "./identity/routes/session-end";
 import { staffRoutes } from "./identity/routes/staff";
 import { verificationRoutes } from "./identity/routes/verification";
 import { automationRoutes } from "./automations/routes";
+import { storeRoutes } from "./store/routes";
 import { taskRoutes } from "./automations/task-routes";
 import { eventRoutes } from "./events/routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
@@ -129,6 +130,8 @@ for (const base of ["/v1", "/_api/iam/recovery/v1"]) app.route(base, recoveryRou
 for (const base of ["/v1", "/_api/iam/verification/v1"]) app.route(base, verificationRoutes);
 // Merchant extensions: staff, API keys, member approval.
 app.route("/api/v1", staffRoutes);
+// The store's settings: name, logo, checkout header, email sender.
+app.route("/api/v1", storeRoutes);
 
 // Catalogue: spec paths and the Wix SDK's gateway paths, same handlers.
 for (const base of ["/v1", "/stores-reader/v1"]) app.route(base, catalogRead);

@@ -332,7 +332,8 @@ describe("API keys (POST/GET/DELETE /api/v1/api-keys)", () => {
     expect(res.status).toBe(200);
     const { apiKey, key } = res.body;
     expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
-    expect(apiKey).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "Inventory bot", role: "STAFF", createdDate: expect.any(String) });
+    // The prefix (`sk_` and 6 of the 43 random characters) tells keys apart in the console without revealing them.
+    expect(apiKey).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "Inventory bot", role: "STAFF", prefix: key.slice(0, 9), createdDate: expect.any(String) });
     const row = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(apiKey.id).first<Record<string, unknown>>();
     expect(row!.key_hash).toBe(await sha256Hex(key));
     expect(Object.values(row!)).not.toContain(key);
@@ -342,7 +343,8 @@ describe("API keys (POST/GET/DELETE /api/v1/api-keys)", () => {
     const listed = list.body.apiKeys.find((k: { id: string }) => k.id === apiKey.id);
     expect(listed).toEqual(apiKey);
     expect(JSON.stringify(list.body)).not.toContain(key);
-    expect(JSON.stringify(list.body)).not.toMatch(/sk_|keyHash|key_hash/);
+    expect(JSON.stringify(list.body)).not.toMatch(/keyHash|key_hash/);
+    expect(JSON.stringify(list.body)).not.toContain(key.slice(0, 10));
   });
 
   it("works as the Authorization header until revoked, then gets 401", async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Miniflare } from "miniflare";
+import { Miniflare, type Log } from "miniflare";
 
 /**
  * The *built* Worker (`react-router build` → build/server, build/client) under Miniflare on Node, with the bindings
@@ -76,6 +76,8 @@ export interface StartOptions {
    * local transport's failure mode). Unset: it accepts every recipient.
    */
   emailRecipients?: string[];
+  /** Miniflare's log, e.g. to read what the local send_email binding says it sent (From:, To:, Subject:). */
+  log?: Log;
 }
 
 export interface RunningWorker {
@@ -122,6 +124,7 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
     assets: config.assets ? { directory: path.resolve(serverDir, config.assets.directory), routerConfig: { has_user_worker: true } } : undefined,
     // Offline: no fetch of the real Request.cf object (stack-notes gotcha 3).
     cf: false,
+    ...(opts.log ? { log: opts.log } : {}),
     ...(opts.port !== undefined ? { host: "127.0.0.1", port: opts.port } : {}),
   } satisfies ConstructorParameters<typeof Miniflare>[0];
   const mf = new Miniflare(options);

@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { checkoutView, currentCheckout, memberPrefill, placeOrder, saveContact, saveDelivery } from "../components/checkout/checkout.server";
+import { CheckoutBrandHeader } from "../components/checkout/brand-header";
 import { ErrorSummary, type FormProblem } from "../components/checkout/fields";
 import { countries, entered, privateHeaders, text } from "../components/checkout/form.server";
 import { ContactStep, DeliveryStep, PaymentStep, type StepName } from "../components/checkout/steps";
@@ -115,6 +116,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const props = (name: StepName) => ({ checkout, open: step === name, problem: failed?.step === name ? failed.problem : null, values: failed?.step === name ? failed.values : null });
   return (
     <main className="page commerce-page" id="main">
+      <CheckoutBrandHeader />
       <h1>Checkout</h1>
       <div className="commerce-layout">
         <div className="commerce-main">

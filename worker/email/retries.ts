@@ -3,6 +3,7 @@ import type { Statement } from "../events/outbox";
 import { requirePermission, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
+import { loadStoreSettings, shopSettings } from "../store/settings";
 import { deliver, EMAIL_LEASE_MS, outcomeColumns, transportOf, type EmailStatus } from "./send";
 import { emails, emailSubscriptions } from "./tables";
 
@@ -20,8 +21,7 @@ import { emails, emailSubscriptions } from "./tables";
 const PER_SWEEP = 25;
 
 export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<number> {
-  const configured = transportOf(env);
-  if (!configured) return 0;
+  if (!transportOf(env)) return 0;
   const at = now.toISOString();
   const lease = new Date(now.getTime() + EMAIL_LEASE_MS).toISOString();
   const isDue = sql`${emails.nextAttemptAt} <= ${at} AND ${emails.status} IN ('QUEUED', 'FAILED')`;
@@ -39,7 +39,9 @@ export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<numbe
       .returning(),
   ]);
   if (!due.length) return 0;
-  const from = { email: configured.from, name: env.STORE_NAME || "Edge Storefront" };
+  // Sent as the store's sender now (its settings may have changed since the first try).
+  const configured = transportOf(env, await loadStoreSettings(env, db))!;
+  const from = configured.from;
   const outcomes = await Promise.all(
     due.map((m) =>
       deliver(configured.transport, from, m.to, m, m.headers ?? null).then(
@@ -65,7 +67,8 @@ export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<numbe
 export async function retryEmail(ctx: Ctx, id: string): Promise<{ email: { id: string; to: string; status: EmailStatus; error: string | null; attempts: number } }> {
   requirePermission(ctx, "automations.manage");
   const { db } = ctx;
-  const configured = transportOf(ctx.env);
+  // Sent as the store's sender now (the KV copy of its settings: no D1 round trip).
+  const configured = transportOf(ctx.env, await shopSettings(ctx));
   const now = new Date();
   const failed = and(eq(emails.id, id), eq(emails.status, "FAILED"));
   const [suppressed, claimed, [current]] = await db.batch([
@@ -98,7 +101,7 @@ export async function retryEmail(ctx: Ctx, id: string): Promise<{ email: { id: s
   if (!configured) return { email: { id, to: m.to, status: "QUEUED", error: null, attempts: m.attempts } };
   let failure: unknown = null;
   try {
-    await deliver(configured.transport, { email: configured.from, name: ctx.env.STORE_NAME || "Edge Storefront" }, m.to, m, m.headers ?? null);
+    await deliver(configured.transport, configured.from, m.to, m, m.headers ?? null);
   } catch (err) {
     failure = err ?? new Error("send failed");
   }

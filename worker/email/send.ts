@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { nowIso, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
 import { newId } from "../platform/ids";
+import { defaultStoreSettings, emailSender, shopSettings, type StoreSettings } from "../store/settings";
 import { emails, emailSubscriptions } from "./tables";
 import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
 
@@ -20,11 +21,14 @@ export interface EmailTransport {
 
 /**
  * The transport, when sending is configured: the SEND_EMAIL binding and an EMAIL_FROM address. Without either, the
- * message is only recorded (status QUEUED), which is how it works locally.
+ * message is only recorded (status QUEUED), which is how it works locally. The From: is the store's sender (name and
+ * address from the store settings, worker/store/settings.ts), falling back to the store's name and EMAIL_FROM.
  */
-export function transportOf(env: Env): { transport: EmailTransport; from: string } | null {
+export function transportOf(env: Env, shop?: StoreSettings): { transport: EmailTransport; from: { email: string; name: string } } | null {
   const { SEND_EMAIL: transport, EMAIL_FROM: from } = env as { SEND_EMAIL?: EmailTransport; EMAIL_FROM?: string };
-  return transport && from?.trim() ? { transport, from: from.trim() } : null;
+  if (!transport || !from?.trim()) return null;
+  const sender = emailSender(env, shop ?? defaultStoreSettings(env))!;
+  return { transport, from: sender };
 }
 
 export type EmailStatus = "QUEUED" | "SENT" | "FAILED" | "SUPPRESSED";
@@ -104,7 +108,9 @@ export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, t
     if (earlier) return earlier;
   }
   const id = newId();
-  const storeName = ctx.env.STORE_NAME || "Edge Storefront";
+  // The store's name and sender, from the KV copy of its settings (no D1 round trip).
+  const shop = await shopSettings(ctx);
+  const storeName = shop.name;
   let headers: Record<string, string> | null = null;
   let content = data;
   let suppressed = false;
@@ -117,7 +123,7 @@ export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, t
   }
   const rendered = renderEmail(template, content, { storeName, origin: ctx.origin });
   const status: EmailStatus = suppressed ? "SUPPRESSED" : "QUEUED";
-  const configured = transportOf(ctx.env);
+  const configured = transportOf(ctx.env, shop);
   // The unique key makes the record the lock: of two concurrent sends with one key, only one row (and one send) wins.
   const inserted = await ctx.db
     .insert(emails)
@@ -138,7 +144,7 @@ export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, t
     .returning({ id: emails.id });
   if (!inserted.length) return (await earlierSend(ctx.db, opts.idempotencyKey!))!;
   if (suppressed || !configured) return { id, status, duplicate: false, retrying: false };
-  const delivery = deliver(configured.transport, { email: configured.from, name: storeName }, to, rendered, headers)
+  const delivery = deliver(configured.transport, configured.from, to, rendered, headers)
     .then(() => null)
     .catch((err: unknown) => err ?? new Error("send failed"))
     .then(async (err) => {
@@ -234,10 +240,12 @@ export function emailStatement<T extends EmailTemplate>(
   to: string,
   template: T,
   data: EmailData[T],
-  opts: { idempotencyKey: string; placeholder?: EmailPlaceholder },
+  opts: { idempotencyKey: string; placeholder?: EmailPlaceholder; shop?: StoreSettings },
 ): { statement: BatchItem<"sqlite">; deliver: (result: unknown, values?: Record<string, string>) => void } {
   const id = newId();
-  const storeName = ctx.env.STORE_NAME || "Edge Storefront";
+  // The caller reads the store's settings beforehand (shopSettings), as this builds a statement synchronously.
+  const shop = opts.shop ?? defaultStoreSettings(ctx.env);
+  const storeName = shop.name;
   const rendered = renderEmail(template, data, { storeName, origin: ctx.origin });
   const p = opts.placeholder;
   const filled = (s: string) => (p ? sql`replace(${s}, ${p.token}, ${p.value})` : sql`${s}`);
@@ -258,21 +266,21 @@ export function emailStatement<T extends EmailTemplate>(
     })
     .onConflictDoNothing();
   const deliver = (result: unknown, values: Record<string, string> = {}) => {
-    const configured = transportOf(ctx.env);
+    const configured = transportOf(ctx.env, shop);
     // A repeated key wrote nothing, and so sends nothing.
     if (!configured || !(result as D1Result | undefined)?.meta?.changes) return;
     const put = (s: string) => (p && values[p.token] !== undefined ? s.split(p.token).join(values[p.token]) : s);
     const message = { subject: put(rendered.subject), html: put(rendered.html), text: put(rendered.text) };
-    ctx.waitUntil(deliverRecorded(ctx, configured, storeName, to, message, id));
+    ctx.waitUntil(deliverRecorded(ctx, configured, to, message, id));
   };
   return { statement, deliver };
 }
 
 /** Hands a recorded message to the transport and records the outcome on its row (SENT, or FAILED with the error). */
-async function deliverRecorded(ctx: Ctx, configured: { transport: EmailTransport; from: string }, storeName: string, to: string, m: RenderedEmail, id: string) {
+async function deliverRecorded(ctx: Ctx, configured: { transport: EmailTransport; from: { email: string; name: string } }, to: string, m: RenderedEmail, id: string) {
   let failure: unknown = null;
   try {
-    await deliver(configured.transport, { email: configured.from, name: storeName }, to, m, null);
+    await deliver(configured.transport, configured.from, to, m, null);
   } catch (err) {
     failure = err ?? new Error("send failed");
   }

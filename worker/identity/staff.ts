@@ -63,6 +63,8 @@ export interface ApiKeyInfo {
   id: string;
   name: string;
   role: "OWNER" | "STAFF";
+  /** The key's first characters (`sk_` + 6), to tell keys apart; absent for keys made before it was kept. */
+  prefix?: string;
   createdDate: string;
   revokedDate?: string;
 }
@@ -83,9 +85,29 @@ function toStaff(row: IdentityRow): StaffMember {
   };
 }
 
-function toApiKey(row: Pick<ApiKeyRow, "id" | "name" | "role" | "createdDate" | "revokedDate">): ApiKeyInfo {
-  return { id: row.id, name: row.name, role: row.role, createdDate: row.createdDate, ...(row.revokedDate ? { revokedDate: row.revokedDate } : {}) };
+function toApiKey(row: Pick<ApiKeyRow, "id" | "name" | "role" | "keyPrefix" | "createdDate" | "revokedDate">): ApiKeyInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    ...(row.keyPrefix ? { prefix: row.keyPrefix } : {}),
+    createdDate: row.createdDate,
+    ...(row.revokedDate ? { revokedDate: row.revokedDate } : {}),
+  };
 }
+
+/** The columns an API key is shown with (never the hash). */
+const apiKeyColumns = {
+  id: apiKeys.id,
+  name: apiKeys.name,
+  role: apiKeys.role,
+  keyPrefix: apiKeys.keyPrefix,
+  createdDate: apiKeys.createdDate,
+  revokedDate: apiKeys.revokedDate,
+};
+
+/** How many characters of a key are kept in plain: `sk_` and 6 of its 43 random ones (too few to guess the rest). */
+const KEY_PREFIX_LENGTH = 9;
 
 /** The page where an invited staff member sets their password (the reset page, in activation mode). */
 export function activationUrl(ctx: Ctx, token: string): string {
@@ -192,6 +214,20 @@ export async function blockStaff(ctx: Ctx, id: string): Promise<StaffMember> {
   return toStaff({ ...row, status: "BLOCKED", updatedDate });
 }
 
+/**
+ * Lets a removed staff member back in: ACTIVE again when they had set a password, else PENDING (the owner sends a
+ * new invitation). They sign in afresh; what they may do is as before. Owner only; idempotent.
+ */
+export async function unblockStaff(ctx: Ctx, id: string): Promise<StaffMember> {
+  requireOwner(ctx);
+  const row = await staffRow(ctx, id);
+  if (row.status !== "BLOCKED") return toStaff(row);
+  const status = row.passwordHash ? "ACTIVE" : "PENDING";
+  const updatedDate = nowIso();
+  await ctx.db.update(identities).set({ status, updatedDate }).where(and(eq(identities.id, id), eq(identities.status, "BLOCKED")));
+  return toStaff({ ...row, status, updatedDate });
+}
+
 /** Sets what a staff member may do; it applies from their next request (every token check reads it). Owner only. */
 export async function updateStaffPermissions(ctx: Ctx, id: string, input: z.output<typeof updateStaffRequest>): Promise<StaffMember> {
   requireOwner(ctx);
@@ -206,7 +242,7 @@ export async function updateStaffPermissions(ctx: Ctx, id: string, input: z.outp
 export async function createApiKey(ctx: Ctx, input: z.output<typeof createApiKeyRequest>): Promise<{ apiKey: ApiKeyInfo; key: string }> {
   requireOwner(ctx);
   const key = `sk_${randomSecret(32)}`;
-  const row = { id: newId(), name: input.name, keyHash: await sha256Hex(key), role: input.role, createdDate: nowIso(), revokedDate: null };
+  const row = { id: newId(), name: input.name, keyHash: await sha256Hex(key), keyPrefix: key.slice(0, KEY_PREFIX_LENGTH), role: input.role, createdDate: nowIso(), revokedDate: null };
   await ctx.db.insert(apiKeys).values(row);
   return { apiKey: toApiKey(row), key };
 }
@@ -214,21 +250,14 @@ export async function createApiKey(ctx: Ctx, input: z.output<typeof createApiKey
 /** Every API key created in the console, revoked ones included, oldest first; never the keys. Any merchant may read it. */
 export async function listApiKeys(ctx: Ctx): Promise<ApiKeyInfo[]> {
   requireMerchant(ctx);
-  const rows = await ctx.db
-    .select({ id: apiKeys.id, name: apiKeys.name, role: apiKeys.role, createdDate: apiKeys.createdDate, revokedDate: apiKeys.revokedDate })
-    .from(apiKeys)
-    .orderBy(asc(apiKeys.createdDate), asc(apiKeys.id));
+  const rows = await ctx.db.select(apiKeyColumns).from(apiKeys).orderBy(asc(apiKeys.createdDate), asc(apiKeys.id));
   return rows.map(toApiKey);
 }
 
 /** Revokes an API key: from the next request on, it gets 401. Owner only; revoking twice keeps the first date. */
 export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyInfo> {
   requireOwner(ctx);
-  const [row] = await ctx.db
-    .select({ id: apiKeys.id, name: apiKeys.name, role: apiKeys.role, createdDate: apiKeys.createdDate, revokedDate: apiKeys.revokedDate })
-    .from(apiKeys)
-    .where(eq(apiKeys.id, id))
-    .limit(1);
+  const [row] = await ctx.db.select(apiKeyColumns).from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
   if (!row) throw notFound("API_KEY_NOT_FOUND", "API key", id);
   if (row.revokedDate) return toApiKey(row);
   const revokedDate = nowIso();

@@ -5,6 +5,8 @@ export const apiKeys = sqliteTable("api_keys", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   keyHash: text("key_hash").notNull().unique(),
+  /** The key's first characters (`sk_` and 6 more), so the owner can tell keys apart; null for keys made before. */
+  keyPrefix: text("key_prefix"),
   /** OWNER or STAFF */
   role: text("role", { enum: ["OWNER", "STAFF"] }).notNull(),
   createdDate: text("created_date").notNull(),

@@ -1,4 +1,4 @@
-import { requirePermission, type Ctx } from "../platform/context";
+import { requirePermission, type Ctx, type Permission } from "../platform/context";
 import { ApiError, invalidArgument, type FieldViolation } from "../platform/errors";
 
 /**
@@ -170,19 +170,20 @@ async function store(ctx: Ctx, { bytes, image }: CheckedImage): Promise<Uploaded
 }
 
 /**
- * Uploads one image (catalog.write): checked by its bytes (JPEG, PNG, GIF, WebP or AVIF; at most 10 MB), stored in
- * R2 under its SHA-256. Bad input is an INVALID_ARGUMENT on `field` ("file") and stores nothing.
+ * Uploads one image (catalog.write, or the permission of the setting it is for, e.g. the store's logo):
+ * checked by its bytes (JPEG, PNG, GIF, WebP or AVIF; at most 10 MB), stored in R2 under its SHA-256. Bad input is
+ * an INVALID_ARGUMENT on `field` ("file") and stores nothing.
  */
-export async function uploadImage(ctx: Ctx, file: UploadFile, field = "file"): Promise<UploadedImage> {
-  return (await uploadImages(ctx, [file], field))[0];
+export async function uploadImage(ctx: Ctx, file: UploadFile, field = "file", permission: Permission = "catalog.write"): Promise<UploadedImage> {
+  return (await uploadImages(ctx, [file], field, permission))[0];
 }
 
 /**
  * Uploads several images at once (catalog.write): every file is checked before any is stored, so one bad file
  * stores none. Violations name `field` (the form's file field), each saying which file and why.
  */
-export async function uploadImages(ctx: Ctx, files: UploadFile[], field = "file"): Promise<UploadedImage[]> {
-  requirePermission(ctx, "catalog.write");
+export async function uploadImages(ctx: Ctx, files: UploadFile[], field = "file", permission: Permission = "catalog.write"): Promise<UploadedImage[]> {
+  requirePermission(ctx, permission);
   if (!files.length) throw invalidArgument([{ field, description: "Choose at least one image to upload", violatedRule: "REQUIRED_FIELD", data: {} }]);
   const violations: FieldViolation[] = [];
   const checked: CheckedImage[] = [];

@@ -4,6 +4,7 @@ import { appliedCouponCode, loadPricingConfig, recordRuleUsageStatements, redeem
 import { cleanAddress, lineItemShape, type CartRow, type CatalogProduct, type LineRow, type ResolvedLine } from "../cart/shapes";
 import { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, type StoredContactDetails } from "../cart/tables";
 import { emailStatement } from "../email/send";
+import { shopSettings } from "../store/settings";
 import { newEvent, outboxInsert, type Statement } from "../events/outbox";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
 import { actorOf, isMerchant, nowIso, type Ctx } from "../platform/context";
@@ -479,6 +480,8 @@ export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOr
   let confirmation: ReturnType<typeof emailStatement> | null = null;
   if (email) {
     try {
+      // The store's name and sender for the email (the KV copy of the store settings: no D1 round trip).
+      const shop = await shopSettings(ctx);
       confirmation = emailStatement(
         ctx,
         email,
@@ -496,7 +499,7 @@ export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOr
           paid,
           name: row.contactDetails?.firstName ?? undefined,
         },
-        { idempotencyKey: `order-confirmation:${orderId}`, placeholder: { token: numberToken, value: sql`(SELECT CAST(${orders.number} AS TEXT) FROM ${orders} WHERE ${orders.id} = ${orderId})` } },
+        { shop, idempotencyKey: `order-confirmation:${orderId}`, placeholder: { token: numberToken, value: sql`(SELECT CAST(${orders.number} AS TEXT) FROM ${orders} WHERE ${orders.id} = ${orderId})` } },
       );
     } catch (e) {
       console.error("order confirmation email could not be recorded", e);

@@ -1,15 +1,17 @@
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
-import { blockStaff, inviteStaff, inviteStaffRequest, listStaff, resendActivation, updateStaffPermissions, updateStaffRequest } from "../../../worker/identity/staff";
+import { blockStaff, inviteStaff, inviteStaffRequest, listStaff, resendActivation, unblockStaff, updateStaffPermissions, updateStaffRequest } from "../../../worker/identity/staff";
 import { PERMISSION_LABELS, PERMISSIONS } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
+import { SettingsNav } from "../../components/console/settings-nav";
+import "../../styles/console-settings.css";
 import type { Route } from "./+types/staff";
 
 export function meta() {
-  return [{ title: "Staff — Console" }];
+  return [{ title: "Staff and roles — Settings — Console" }];
 }
 
 export const headers = () => consoleHeaders;
@@ -21,7 +23,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { staff: await listStaff(context.services) };
 }
 
-/** Invite, change permissions, resend the activation link, remove: each through the staff service (owner only). */
+/**
+ * Invite, change permissions, resend the activation link, remove (block) and let back in (unblock): each through the
+ * staff service (owner only). A removed staff member loses the console at their next request.
+ */
 export async function action({ context, request }: Route.ActionArgs) {
   requireStaff(context, request);
   const ctx = context.services;
@@ -53,6 +58,11 @@ export async function action({ context, request }: Route.ActionArgs) {
         const member = await blockStaff(ctx, id);
         return { ok: `${member.email} can no longer sign in.`, problem: null, intent };
       }
+      case "unblock": {
+        const member = await unblockStaff(ctx, id);
+        const how = member.status === "ACTIVE" ? "they can sign in again" : "send them a new invitation to set their password";
+        return { ok: `${member.email} is back: ${how}.`, problem: null, intent };
+      }
       default:
         throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
     }
@@ -70,7 +80,8 @@ export default function StaffPage() {
   const values = result && "values" in result ? result.values : undefined;
   return (
     <>
-      <h1>Staff</h1>
+      <h1>Staff and roles</h1>
+      <SettingsNav />
       {result?.ok && (
         <p className="console-notice" role="status">
           {result.ok}
@@ -127,6 +138,15 @@ export default function StaffPage() {
                     <input type="hidden" name="id" value={s.id} />
                     <button type="submit" className="console-button">
                       Resend invitation
+                    </button>
+                  </Form>
+                )}
+                {s.role === "STAFF" && s.status === "BLOCKED" && (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="unblock" />
+                    <input type="hidden" name="id" value={s.id} />
+                    <button type="submit" className="console-button" aria-label={`Let ${s.email} back in`}>
+                      Let back in
                     </button>
                   </Form>
                 )}

@@ -38,6 +38,8 @@ const client = (c: AppContext) => ({ ip: clientAddress(c.req.raw.headers) });
 
 const membersQuery = z.object({
   status: z.enum(["PENDING", "ACTIVE", "DELETED", "BLOCKED", "OFFLINE"]).optional(),
+  /** Part of the email, first or last name. */
+  q: z.string().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
   offset: z.coerce.number().int().min(0).optional(),
 });

@@ -13,6 +13,7 @@ import {
   listStaff,
   resendActivation,
   revokeApiKey,
+  unblockStaff,
   updateStaffPermissions,
   updateStaffRequest,
 } from "../staff";
@@ -47,6 +48,8 @@ staffRoutes.patch("/staff/:id", async (c) => {
 });
 
 staffRoutes.delete("/staff/:id", async (c) => c.json({ staffMember: await blockStaff(c.get("ctx"), pathId(c)) }));
+// Lets a removed staff member back in (ACTIVE, or PENDING when they never set a password).
+staffRoutes.post("/staff/:id/unblock", async (c) => c.json({ staffMember: await unblockStaff(c.get("ctx"), pathId(c)) }));
 
 staffRoutes.post("/api-keys", async (c) => {
   const ctx = c.get("ctx");

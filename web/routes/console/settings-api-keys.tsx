@@ -1,0 +1,220 @@
+import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
+import { createApiKey, createApiKeyRequest, listApiKeys, revokeApiKey } from "../../../worker/identity/staff";
+import { requireOwner } from "../../../worker/platform/context";
+import { ApiError } from "../../../worker/platform/errors";
+import { parseWith } from "../../../worker/platform/validation";
+import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
+import { problemOf } from "../../components/console/problem.server";
+import { SettingsNav } from "../../components/console/settings-nav";
+import { consoleHeaders, requireStaff } from "../../console.server";
+import "../../styles/console-settings.css";
+import type { loader as layoutLoader } from "./layout";
+import type { Route } from "./+types/settings-api-keys";
+
+export function meta() {
+  return [{ title: "API keys — Settings — Console" }];
+}
+
+export const headers = () => consoleHeaders;
+
+/** Every API key made (never the keys themselves): one D1 read besides the session. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  return { apiKeys: await listApiKeys(context.services) };
+}
+
+type ActionResult = {
+  intent: string;
+  ok: string | null;
+  problem: ConsoleProblem | null;
+  /** The new key: in this response only (shown once), never in a loader and never stored in plain. */
+  created?: { name: string; key: string } | null;
+  values?: Record<string, string>;
+  confirmRevoke?: { id: string; name: string };
+};
+
+/**
+ * Create (the key is answered here once) and revoke, through the staff service (owner only). Revoking asks first:
+ * without JavaScript the first press answers with the question, and only a second press with `confirm=yes` revokes.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  requireStaff(context, request);
+  const ctx = context.services;
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const field = (name: string) => String(form.get(name) ?? "").slice(0, 200);
+  try {
+    switch (intent) {
+      case "create": {
+        const input = parseWith(createApiKeyRequest, { name: field("name"), role: field("role") });
+        const { apiKey, key } = await createApiKey(ctx, input);
+        return { intent, ok: `Created the key “${apiKey.name}”.`, problem: null, created: { name: apiKey.name, key } } satisfies ActionResult;
+      }
+      case "revoke": {
+        if (form.get("confirm") !== "yes") {
+          // Only worth asking someone who may revoke.
+          requireOwner(ctx);
+          return { intent, ok: null, problem: null, confirmRevoke: { id: field("id"), name: field("name") } } satisfies ActionResult;
+        }
+        const apiKey = await revokeApiKey(ctx, field("id"));
+        return { intent, ok: `Revoked “${apiKey.name}”: it is refused from now on.`, problem: null } satisfies ActionResult;
+      }
+      default:
+        throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
+    }
+  } catch (err) {
+    const problem = problemOf(err);
+    const result: ActionResult = { intent, ok: null, problem, values: { name: field("name"), role: field("role") } };
+    return data(result, { status: problem.status ?? 400 });
+  }
+}
+
+const date = (iso: string) => iso.slice(0, 16).replace("T", " ") + " UTC";
+
+export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps) {
+  const { apiKeys } = loaderData;
+  const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
+  const isOwner = user?.role === "OWNER";
+  const busy = useNavigation().state === "submitting";
+  const result = actionData as ActionResult | undefined;
+  const createProblem = result?.intent === "create" ? result.problem : null;
+  return (
+    <>
+      <h1>API keys</h1>
+      <SettingsNav />
+      <p className="console-muted">
+        A key lets another program call the shop&rsquo;s API as the store (header <code>Authorization: sk_…</code>). An Owner key may do everything; a Staff key may do merchant work but not manage staff or
+        keys. {isOwner ? "" : "Only the store owner creates and revokes keys."}
+      </p>
+      {result?.created && (
+        <div className="settings-secret" role="status">
+          <p>
+            <strong>Copy the key “{result.created.name}” now.</strong> It is shown only this once: the shop keeps only a fingerprint of it.
+          </p>
+          <code data-testid="new-api-key">{result.created.key}</code>
+        </div>
+      )}
+      {result?.ok && !result.created && (
+        <p className="console-notice" role="status">
+          {result.ok}
+        </p>
+      )}
+      {result?.problem && result.intent !== "create" && <FormProblem problem={result.problem} />}
+      {result?.confirmRevoke && (
+        <Form method="post" className="console-error" aria-label="Confirm revoking">
+          <p>
+            Revoke “{result.confirmRevoke.name}”? Programs using it are refused from their next request. This cannot be undone.
+          </p>
+          <input type="hidden" name="intent" value="revoke" />
+          <input type="hidden" name="id" value={result.confirmRevoke.id} />
+          <input type="hidden" name="name" value={result.confirmRevoke.name} />
+          <input type="hidden" name="confirm" value="yes" />
+          <div className="console-actions">
+            <button type="submit" className="console-button danger">
+              Yes, revoke it
+            </button>
+            <a href="/console/settings/api-keys" className="console-button">
+              Keep it
+            </a>
+          </div>
+        </Form>
+      )}
+
+      {apiKeys.length === 0 ? (
+        <p>No API keys yet.</p>
+      ) : (
+        <table className="console-table">
+          <caption className="visually-hidden">API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Starts with</th>
+              <th scope="col">Role</th>
+              <th scope="col">Created</th>
+              <th scope="col">Status</th>
+              {isOwner && (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {apiKeys.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td>{k.prefix ? <code>{k.prefix}…</code> : <span className="console-muted">not recorded</span>}</td>
+                <td>{k.role === "OWNER" ? "Owner" : "Staff"}</td>
+                <td>{date(k.createdDate)}</td>
+                <td>{k.revokedDate ? <span className="console-badge bad">Revoked {date(k.revokedDate)}</span> : <span className="console-badge good">Active</span>}</td>
+                {isOwner && (
+                  <td>
+                    {!k.revokedDate && (
+                      <Form
+                        method="post"
+                        onSubmit={(e) => {
+                          // With JavaScript the browser asks; the form then posts the confirmed revoke.
+                          if (!confirm(`Revoke “${k.name}”? Programs using it are refused from their next request.`)) e.preventDefault();
+                          else (e.currentTarget.elements.namedItem("confirm") as HTMLInputElement).value = "yes";
+                        }}
+                      >
+                        <input type="hidden" name="intent" value="revoke" />
+                        <input type="hidden" name="id" value={k.id} />
+                        <input type="hidden" name="name" value={k.name} />
+                        <input type="hidden" name="confirm" value="" />
+                        <button type="submit" className="console-button danger" aria-label={`Revoke ${k.name}`}>
+                          Revoke
+                        </button>
+                      </Form>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      {isOwner && (
+        <>
+          <h2>Create a key</h2>
+          <Form method="post" className="console-form" key={result?.created?.key ?? "create"} noValidate>
+            <input type="hidden" name="intent" value="create" />
+            <FormProblem problem={createProblem} fieldIds={{ name: "key-name", role: "key-role" }} />
+            <div className="console-row">
+              <div className="console-field">
+                <label htmlFor="key-name">Name</label>
+                <input
+                  id="key-name"
+                  name="name"
+                  required
+                  maxLength={100}
+                  defaultValue={result?.intent === "create" ? result.values?.name : undefined}
+                  aria-invalid={createProblem?.fields.name ? true : undefined}
+                  aria-describedby={createProblem?.fields.name ? "key-name-error" : "key-name-hint"}
+                />
+                <p className="hint" id="key-name-hint">
+                  What it is for, e.g. &ldquo;Warehouse sync&rdquo;.
+                </p>
+                <FieldError id="key-name-error" message={createProblem?.fields.name} />
+              </div>
+              <div className="console-field">
+                <label htmlFor="key-role">Role</label>
+                <select id="key-role" name="role" defaultValue={result?.intent === "create" ? (result.values?.role ?? "STAFF") : "STAFF"} aria-invalid={createProblem?.fields.role ? true : undefined} aria-describedby={createProblem?.fields.role ? "key-role-error" : undefined}>
+                  <option value="STAFF">Staff: merchant work</option>
+                  <option value="OWNER">Owner: everything</option>
+                </select>
+                <FieldError id="key-role-error" message={createProblem?.fields.role} />
+              </div>
+            </div>
+            <div>
+              <button type="submit" className="console-button primary" disabled={busy}>
+                Create key
+              </button>
+            </div>
+          </Form>
+        </>
+      )}
+    </>
+  );
+}

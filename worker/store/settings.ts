@@ -1,0 +1,191 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { nowIso, requireMerchant, requirePermission, type Ctx } from "../platform/context";
+import type { Db } from "../platform/db";
+import { invalidArgument } from "../platform/errors";
+import { settings } from "../platform/tables";
+import { uploadImage, type UploadFile } from "../media/store";
+
+/**
+ * The store's own settings (D1 `settings`, key "store"): its name, contact email, logo, the checkout's brand header
+ * (logo size and alignment, spec §3 "checkout settings") and the sender of its emails. Merchants read them; changing
+ * them needs settings.manage. Read and changed at /api/v1/store-settings and on the console's Settings page.
+ *
+ * Every shop page and every email needs them, so a copy is kept in KV (SESSIONS, key "store:settings"): the shop
+ * reads that copy (no D1 round trip; a repeated catalogue page must not touch D1), and each change writes it again.
+ * KV is read with a 60 s edge cache, so a change reaches every location within about a minute (locally at once).
+ *
+ * The currency is not one of them: prices, carts and orders are kept in STORE_CURRENCY (configuration), and every
+ * service reads it from the request's context (platform/context.ts storeCurrency), so it is a deploy-time choice.
+ */
+
+export const STORE_SETTINGS_KEY = "store";
+const KV_KEY = "store:settings";
+
+export const LOGO_SIZES = ["SMALL", "MEDIUM", "LARGE"] as const;
+export const LOGO_ALIGNMENTS = ["LEFT", "CENTER", "RIGHT"] as const;
+export type LogoSize = (typeof LOGO_SIZES)[number];
+export type LogoAlignment = (typeof LOGO_ALIGNMENTS)[number];
+
+export interface StoreLogo {
+  /** A media URL on this site (/media/<sha256>.<ext>, stored in R2 by the media service). */
+  url: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface StoreSettings {
+  /** Shown in the shop's header, the checkout's brand header, page titles and emails. */
+  name: string;
+  /** Where shoppers can write to the store (the emails' reply-to); null: none given. */
+  contactEmail: string | null;
+  logo: StoreLogo | null;
+  /** The checkout's brand header: how big the logo is and where it sits. */
+  checkoutHeader: { logoSize: LogoSize; alignment: LogoAlignment };
+  /** The emails' From: name (null: the store's name) and address (null: EMAIL_FROM from configuration). */
+  senderName: string | null;
+  senderEmail: string | null;
+}
+
+const email = z.string().trim().toLowerCase().pipe(z.email({ message: "must be an email address" }).max(254));
+
+/** What a merchant may change; every field optional (left out: unchanged; null clears an optional one). */
+export const storeSettingsPatch = z
+  .object({
+    name: z.string().trim().min(1, "must not be empty").max(100),
+    contactEmail: email.nullable(),
+    checkoutHeader: z.object({ logoSize: z.enum(LOGO_SIZES), alignment: z.enum(LOGO_ALIGNMENTS) }).strict(),
+    senderName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      // A name with quotes or line breaks would break the From: header.
+      .refine((s) => !/["\r\n<>]/.test(s), "must not contain quotes, angle brackets or line breaks")
+      .nullable(),
+    senderEmail: email.nullable(),
+    /** Only a URL of this site's media (what an upload answers), or null to remove the logo. */
+    logo: z
+      .object({
+        url: z.string().regex(/^\/media\/[0-9a-f]{64}\.(?:jpg|png|gif|webp|avif)$/, "must be an image uploaded to this shop"),
+        width: z.number().int().positive().max(100_000).nullable(),
+        height: z.number().int().positive().max(100_000).nullable(),
+      })
+      .strict()
+      .nullable(),
+  })
+  .partial()
+  .strict();
+
+export type StoreSettingsPatch = z.output<typeof storeSettingsPatch>;
+
+export function defaultStoreSettings(env: Env): StoreSettings {
+  return {
+    name: env.STORE_NAME?.trim() || "Edge Storefront",
+    contactEmail: null,
+    logo: null,
+    checkoutHeader: { logoSize: "MEDIUM", alignment: "LEFT" },
+    senderName: null,
+    senderEmail: null,
+  };
+}
+
+/** Stored settings over the defaults; a stored value that no longer parses falls back to the default. */
+export function storeSettingsFrom(env: Env, value: unknown): StoreSettings {
+  const parsed = storeSettingsPatch.safeParse(value ?? {});
+  const stored = parsed.success ? parsed.data : {};
+  return { ...defaultStoreSettings(env), ...Object.fromEntries(Object.entries(stored).filter(([, v]) => v !== undefined)) };
+}
+
+const storeSettingsRead = (db: Db) => db.select({ value: settings.value }).from(settings).where(eq(settings.key, STORE_SETTINGS_KEY));
+
+/**
+ * The settings as the shop uses them (pages, emails, sweeps; no caller check): the KV copy, or, when there is none
+ * yet (a store that never saved them), the D1 row, copied to KV after the response so the next read finds it.
+ */
+export async function loadStoreSettings(env: Env, db: Db, waitUntil?: (p: Promise<unknown>) => void): Promise<StoreSettings> {
+  const cached = await env.SESSIONS.get<unknown>(KV_KEY, { type: "json", cacheTtl: 60 }).catch(() => null);
+  if (cached) return storeSettingsFrom(env, cached);
+  const [row] = await storeSettingsRead(db);
+  const value = storeSettingsFrom(env, row?.value);
+  // A save racing this first read writes its own copy too; the later write wins, and saves always write.
+  const copy = env.SESSIONS.put(KV_KEY, JSON.stringify(row?.value ?? {})).catch((err) => console.error("store settings: KV copy failed", err));
+  if (waitUntil) waitUntil(copy);
+  else await copy;
+  return value;
+}
+
+/** The shop's settings for a request's pages and emails. */
+export function shopSettings(ctx: Ctx): Promise<StoreSettings> {
+  return loadStoreSettings(ctx.env, ctx.db, ctx.waitUntil);
+}
+
+/** The settings for the console and the API: read from D1 (the source), so a merchant sees their last save. */
+export async function getStoreSettings(ctx: Ctx): Promise<{ settings: StoreSettings; currency: string }> {
+  requireMerchant(ctx);
+  const [row] = await storeSettingsRead(ctx.db);
+  return { settings: storeSettingsFrom(ctx.env, row?.value), currency: ctx.currency };
+}
+
+/** The address part of EMAIL_FROM (configuration), or null. */
+function configuredFrom(env: Env): string | null {
+  const from = (env as { EMAIL_FROM?: string }).EMAIL_FROM?.trim();
+  return from ? from.replace(/^.*<([^>]+)>\s*$/, "$1").toLowerCase() : null;
+}
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1);
+
+function checkSender(env: Env, patch: StoreSettingsPatch): void {
+  const from = configuredFrom(env);
+  if (patch.senderEmail && from && domainOf(patch.senderEmail) !== domainOf(from)) {
+    throw invalidArgument([
+      {
+        field: "senderEmail",
+        description: `must be an address at ${domainOf(from)}, the domain this shop sends from (EMAIL_FROM)`,
+        violatedRule: "FORMAT",
+        data: { domain: domainOf(from) },
+      },
+    ]);
+  }
+}
+
+/**
+ * Changes the settings (settings.manage): fields left out keep their value. A sender address must be on the domain
+ * of EMAIL_FROM when that is configured: Cloudflare Email Service sends only from onboarded domains, and an address
+ * elsewhere would make every email fail.
+ */
+export async function updateStoreSettings(ctx: Ctx, patch: StoreSettingsPatch): Promise<{ settings: StoreSettings; currency: string }> {
+  requirePermission(ctx, "settings.manage");
+  checkSender(ctx.env, patch);
+  const [row] = await storeSettingsRead(ctx.db);
+  const stored = storeSettingsPatch.safeParse(row?.value ?? {});
+  const next: StoreSettingsPatch = { ...(stored.success ? stored.data : {}) };
+  for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as Record<string, unknown>)[k] = v;
+  const now = nowIso();
+  await ctx.db
+    .insert(settings)
+    .values({ key: STORE_SETTINGS_KEY, value: next, updatedDate: now })
+    .onConflictDoUpdate({ target: settings.key, set: { value: next, updatedDate: now } });
+  // The shop reads the KV copy: write it before answering, so the merchant's next look at the shop shows the change.
+  await ctx.env.SESSIONS.put(KV_KEY, JSON.stringify(next));
+  return { settings: storeSettingsFrom(ctx.env, next), currency: ctx.currency };
+}
+
+/**
+ * Uploads a new logo (settings.manage; JPEG, PNG, GIF, WebP or AVIF, checked by its bytes, at most 10 MB, stored in
+ * R2 by the media service) and sets it with the other changes in `patch`. The old logo's object stays: media objects
+ * are content-addressed and may be shared with products or collections.
+ */
+export async function uploadStoreLogo(ctx: Ctx, file: UploadFile, patch: StoreSettingsPatch = {}, field = "logo") {
+  requirePermission(ctx, "settings.manage");
+  // Refused before anything is stored.
+  checkSender(ctx.env, patch);
+  const uploaded = await uploadImage(ctx, file, field, "settings.manage");
+  return updateStoreSettings(ctx, { ...patch, logo: { url: uploaded.url, width: uploaded.width, height: uploaded.height } });
+}
+
+/** Who the shop's emails come from: the configured sender over EMAIL_FROM; null when no address is set at all. */
+export function emailSender(env: Env, s: StoreSettings): { email: string; name: string } | null {
+  const address = s.senderEmail ?? (env as { EMAIL_FROM?: string }).EMAIL_FROM?.trim();
+  return address ? { email: address, name: s.senderName ?? s.name } : null;
+}
