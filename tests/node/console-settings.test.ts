@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToCart, expectAccessible, hydrated, shopper, uniqueEmail, useStore } from "./commerce-fixtures";
 import { consoleAccount, consoleBrowser, consoleCookie, postConsoleForm, unexpected } from "./console-fixtures";
-import { BROWSER_UA, startWorker, type RunningWorker } from "./worker";
+import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
  * The console's Settings (issue 13): the store's name, logo and checkout header as shoppers see them, the emails'
@@ -161,6 +161,20 @@ describe("console settings", () => {
     } finally {
       await again.context.close();
     }
+
+    // The shop reads the KV copy and writes nothing; a lost copy is put back from D1 by the next sweep.
+    const home = async () => {
+      const res = await s.w.fetch("/", { headers: { "user-agent": BROWSER_UA } });
+      return { html: await res.text(), timing: res.headers.get("server-timing") ?? "" };
+    };
+    const shown = await home();
+    expect(shown.html).toContain("<span>Fernhill Goods</span>");
+    expect(shown.timing).toContain('desc="0 KV writes"');
+    const kv = await s.w.mf.getKVNamespace("SESSIONS");
+    await kv.delete("store:settings");
+    expect((await home()).html).toContain("<span>Edge Storefront</span>");
+    expect((await api(s.w, "POST", "/api/v1/events/sweep", {}, OWNER_KEY)).status).toBe(200);
+    expect((await home()).html).toContain("<span>Fernhill Goods</span>");
   });
 
   it("an API key created in the console works against the API, is never on a GET page, and is refused once revoked", async (ctx) => {

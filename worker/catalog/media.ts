@@ -13,7 +13,7 @@ import { products, type StoredMedia, type StoredOption } from "./tables";
 
 /**
  * Deletes the R2 objects behind these URLs that no product (its media, and so its choices' media, which are ids into
- * it) and no collection image still references. Call it after the D1 batch that dropped the references committed
+ * it), no collection image and not the store's logo (worker/store/settings.ts) still references. Call it after the D1 batch that dropped the references committed
  * (usually through ctx.waitUntil); never throws: a failure is logged and leaves an orphan for sweepUnusedMedia.
  */
 export async function releaseUnusedMedia(ctx: Ctx, urls: string[]): Promise<void> {
@@ -26,7 +26,7 @@ export async function releaseUnusedMedia(ctx: Ctx, urls: string[]): Promise<void
   }
 }
 
-/** Of these R2 keys (`media/<name>`), the ones no product's media and no collection image mentions. */
+/** Of these R2 keys (`media/<name>`), the ones no product's media, no collection image and not the store's logo mentions. */
 async function unusedKeys(db: Db, keys: string[]): Promise<string[]> {
   const used = new Set<string>();
   for (let i = 0; i < keys.length; i += 200) {
@@ -36,7 +36,8 @@ async function unusedKeys(db: Db, keys: string[]): Promise<string[]> {
     const rows = await db.all<{ name: string }>(
       sql`SELECT k.value AS name FROM json_each(${names}) k
           WHERE EXISTS (SELECT 1 FROM products p WHERE instr(p.media, k.value) > 0)
-             OR EXISTS (SELECT 1 FROM collections c WHERE c.media IS NOT NULL AND instr(c.media, k.value) > 0)`,
+             OR EXISTS (SELECT 1 FROM collections c WHERE c.media IS NOT NULL AND instr(c.media, k.value) > 0)
+             OR EXISTS (SELECT 1 FROM settings s WHERE s.key = 'store' AND instr(s.value, k.value) > 0)`,
     );
     for (const r of rows) used.add(`media/${r.name}`);
   }

@@ -40,7 +40,7 @@ export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<numbe
   ]);
   if (!due.length) return 0;
   // Sent as the store's sender now (its settings may have changed since the first try).
-  const configured = transportOf(env, await loadStoreSettings(env, db))!;
+  const configured = transportOf(env, await loadStoreSettings(env))!;
   const from = configured.from;
   const outcomes = await Promise.all(
     due.map((m) =>

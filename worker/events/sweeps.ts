@@ -3,6 +3,7 @@ import { mediaSweepDue, sweepUnusedMedia } from "../catalog/media";
 import { retryDueEmails } from "../email/retries";
 import { expiredOneTimeTokensDelete } from "../identity/one-time";
 import { openDb } from "../platform/db";
+import { syncStoreSettingsCopy } from "../store/settings";
 import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
 import { flushPending } from "./outbox";
 import { retentionDue, runRetention } from "./retention";
@@ -37,6 +38,8 @@ export async function runSweeps(
     expiredOneTimeTokensDelete(db, now),
     rateLimitSweep(db),
   ])) as unknown as D1Result[];
+  // The shop reads the store's settings from KV: put right a copy a failed write left behind.
+  await syncStoreSettingsCopy(env, db).catch((err) => console.error("store settings copy could not be synced", err));
   const retentionDeleted = retentionDue(now) ? await runRetention(db, now) : 0;
   // An R2 hiccup must not fail the other sweeps' report; the next hour's run tries again.
   const mediaDeleted = mediaSweepDue(now) ? await sweepUnusedMedia(env, db, now).catch((err) => (console.error("media sweep failed", err), 0)) : 0;

@@ -12,8 +12,9 @@ import { uploadImage, type UploadFile } from "../media/store";
  * them needs settings.manage. Read and changed at /api/v1/store-settings and on the console's Settings page.
  *
  * Every shop page and every email needs them, so a copy is kept in KV (SESSIONS, key "store:settings"): the shop
- * reads that copy (no D1 round trip; a repeated catalogue page must not touch D1), and each change writes it again.
- * KV is read with a 60 s edge cache, so a change reaches every location within about a minute (locally at once).
+ * reads that copy (no D1 round trip; a repeated catalogue page must not touch D1), each change writes it again, and
+ * the sweeper repairs it from D1 if a write was lost (syncStoreSettingsCopy). KV is read with a 60 s edge cache, so
+ * a change reaches every location within about a minute (locally at once).
  *
  * The currency is not one of them: prices, carts and orders are kept in STORE_CURRENCY (configuration), and every
  * service reads it from the request's context (platform/context.ts storeCurrency), so it is a deploy-time choice.
@@ -100,24 +101,33 @@ export function storeSettingsFrom(env: Env, value: unknown): StoreSettings {
 const storeSettingsRead = (db: Db) => db.select({ value: settings.value }).from(settings).where(eq(settings.key, STORE_SETTINGS_KEY));
 
 /**
- * The settings as the shop uses them (pages, emails, sweeps; no caller check): the KV copy, or, when there is none
- * yet (a store that never saved them), the D1 row, copied to KV after the response so the next read finds it.
+ * The settings as the shop uses them (pages, emails, sweeps; no caller check): the KV copy, without a D1 round trip
+ * and without writing anything (pages write nothing). No copy means none was ever saved: the defaults.
  */
-export async function loadStoreSettings(env: Env, db: Db, waitUntil?: (p: Promise<unknown>) => void): Promise<StoreSettings> {
-  const cached = await env.SESSIONS.get<unknown>(KV_KEY, { type: "json", cacheTtl: 60 }).catch(() => null);
-  if (cached) return storeSettingsFrom(env, cached);
-  const [row] = await storeSettingsRead(db);
-  const value = storeSettingsFrom(env, row?.value);
-  // A save racing this first read writes its own copy too; the later write wins, and saves always write.
-  const copy = env.SESSIONS.put(KV_KEY, JSON.stringify(row?.value ?? {})).catch((err) => console.error("store settings: KV copy failed", err));
-  if (waitUntil) waitUntil(copy);
-  else await copy;
-  return value;
+export async function loadStoreSettings(env: Env): Promise<StoreSettings> {
+  const cached = await env.SESSIONS.get<unknown>(KV_KEY, { type: "json", cacheTtl: 60 }).catch((err) => {
+    console.error("store settings: KV read failed, using the defaults", err);
+    return null;
+  });
+  return storeSettingsFrom(env, cached);
+}
+
+/**
+ * Puts the D1 row into the KV copy when they differ (the sweeper, every minute): repairs a copy a failed write
+ * left behind, or one lost. One D1 read and one KV read; a write only when something differs.
+ */
+export async function syncStoreSettingsCopy(env: Env, db: Db): Promise<boolean> {
+  const [[row], cached] = await Promise.all([storeSettingsRead(db), env.SESSIONS.get(KV_KEY)]);
+  if (!row) return false;
+  const value = JSON.stringify(row.value);
+  if (cached === value) return false;
+  await env.SESSIONS.put(KV_KEY, value);
+  return true;
 }
 
 /** The shop's settings for a request's pages and emails. */
 export function shopSettings(ctx: Ctx): Promise<StoreSettings> {
-  return loadStoreSettings(ctx.env, ctx.db, ctx.waitUntil);
+  return loadStoreSettings(ctx.env);
 }
 
 /** The settings for the console and the API: read from D1 (the source), so a merchant sees their last save. */
