@@ -152,7 +152,7 @@ function credentialArb(tokens: { stale: string; visitor: string }) {
 function probeArb(route: { method: string; path: string }, authArb: fc.Arbitrary<string>) {
   return fc.record({ ids: fc.array(idArb, { minLength: 3, maxLength: 3 }), query: queryArb, body: bodyArb, type: contentTypeArb, auth: authArb }).map(({ ids, query, body, type, auth }): Probe => {
     let i = 0;
-    const filled = route.path.replace(/:[A-Za-z]+/g, () => ids[i++ % ids.length]);
+    const filled = route.path.replace(/:[A-Za-z]+|\*/g, () => ids[i++ % ids.length]);
     const headers: Record<string, string> = {};
     if (type) headers["content-type"] = type;
     if (auth) headers.authorization = auth;
