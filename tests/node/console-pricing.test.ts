@@ -292,6 +292,72 @@ describe("console pricing", () => {
     expect(after[1].rules).toEqual([{ basis: "WEIGHT", operator: "GT", value: 5, rate: 2495 }]);
   });
 
+  it("tax groups, tax regions with group rates, the prices-include-tax setting and additional fees: saved through their services, refused at their field", { timeout: 60_000 }, async (ctx) => {
+    needsChromium(ctx);
+    const s = store();
+    const group = await postConsoleForm(s.w, owner, "/console/pricing/tax/groups/new", { intent: "save", name: "Books", products: s.plain.id });
+    expect(group.status, await group.clone().text()).toBe(302);
+    const books = (await s.w.db.prepare("SELECT id, catalog_item_ids AS items FROM tax_groups WHERE name = 'Books'").first<{ id: string; items: string }>())!;
+    expect(JSON.parse(books.items)).toEqual([s.plain.id]);
+
+    const region = { intent: "save", country: "us", subdivision: "", name: "", rate: "8.25", calculation: "DEFAULT", taxShipping: "on", groups: books.id, [`g-${books.id}`]: "2.5" };
+    const made = await postConsoleForm(s.w, owner, "/console/pricing/tax/regions/new", region);
+    expect(made.status, await made.clone().text()).toBe(302);
+    const us = (await s.w.db.prepare("SELECT id, default_rate AS rate, group_rates AS groupRates, tax_shipping AS taxShipping FROM tax_regions WHERE country = 'US'").first<{ id: string; rate: number; groupRates: string; taxShipping: number }>())!;
+    expect(us.rate).toBe(8.25);
+    expect(JSON.parse(us.groupRates)).toEqual([{ taxGroupId: books.id, rate: 2.5 }]);
+    expect(us.taxShipping).toBe(1);
+    const taxPage = await (await get(s.w, owner, "/console/pricing/tax")).text();
+    expect(taxPage).toMatch(/US[\s\S]*?8\.25%[\s\S]*?2\.5%/);
+
+    const regions = await count(s.w, "tax_regions");
+    const dup = await postConsoleForm(s.w, owner, "/console/pricing/tax/regions/new", region);
+    expect(dup.status).toBe(409);
+    expect(await dup.text()).toMatch(/id="tr-country-error"[^>]*>[^<]*already exists/);
+    const tooHigh = await postConsoleForm(s.w, owner, `/console/pricing/tax/regions/${us.id}`, { ...region, rate: "150", [`g-${books.id}`]: "abc" });
+    expect(tooHigh.status).toBe(400);
+    const html = await tooHigh.text();
+    expect(html).toMatch(/id="tr-rate-error"/);
+    expect(html).toMatch(new RegExp(`id="tr-g-${books.id}-error"`));
+    expect(html).toMatch(/value="abc"/);
+    expect(await count(s.w, "tax_regions")).toBe(regions);
+    expect((await s.w.db.prepare("SELECT default_rate AS rate FROM tax_regions WHERE id = ?").bind(us.id).first<{ rate: number }>())!.rate).toBe(8.25);
+
+    // Prices include tax: the store setting, on and off again.
+    const setting = async () => JSON.parse((await s.w.db.prepare("SELECT value FROM settings WHERE key = 'pricing'").first<{ value: string }>())?.value ?? "{}") as { pricesIncludeTax?: boolean };
+    const on = await postConsoleForm(s.w, owner, "/console/pricing/tax", { pricesIncludeTax: "on", taxableAddress: "SHIPPING" });
+    expect(on.status).toBe(200);
+    expect(await on.text()).toContain("prices include tax");
+    expect((await setting()).pricesIncludeTax).toBe(true);
+    const bad = await postConsoleForm(s.w, owner, "/console/pricing/tax", { taxableAddress: "MOON" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toMatch(/id="tax-address-error"/);
+    expect((await setting()).pricesIncludeTax).toBe(true);
+    expect((await postConsoleForm(s.w, owner, "/console/pricing/tax", { taxableAddress: "SHIPPING" })).status).toBe(200);
+    expect((await setting()).pricesIncludeTax).toBe(false);
+
+    // Fees.
+    const fee = { intent: "save", name: "Careful packing", code: "packing", type: "HANDLING_FEE", charge: "AMOUNT", value: "2.50", minimum: "", active: "on" };
+    expect((await postConsoleForm(s.w, owner, "/console/pricing/fees/new", fee)).status).toBe(302);
+    const stored = (await s.w.db.prepare("SELECT id, amount FROM additional_fees WHERE code = 'packing'").first<{ id: string; amount: number }>())!;
+    expect(stored.amount).toBe(250);
+    expect(await (await get(s.w, owner, "/console/pricing/fees")).text()).toMatch(/Careful packing[\s\S]*?\$2\.50[\s\S]*?Active/);
+    const fees = await count(s.w, "additional_fees");
+    const dupFee = await postConsoleForm(s.w, owner, "/console/pricing/fees/new", fee);
+    expect(dupFee.status).toBe(409);
+    expect(await dupFee.text()).toMatch(/id="fee-code-error"[^>]*>[^<]*already uses the code/);
+    const badFee = await postConsoleForm(s.w, owner, "/console/pricing/fees/new", { ...fee, code: "other", charge: "PERCENT", value: "150" });
+    expect(badFee.status).toBe(400);
+    expect(await badFee.text()).toMatch(/id="fee-value-error"/);
+    expect(await count(s.w, "additional_fees")).toBe(fees);
+
+    // Cleaned up through the console, so later tests price as before.
+    expect((await postConsoleForm(s.w, owner, `/console/pricing/fees/${stored.id}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    expect((await postConsoleForm(s.w, owner, `/console/pricing/tax/regions/${us.id}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    expect(await count(s.w, "additional_fees")).toBe(fees - 1);
+    expect(await count(s.w, "tax_regions")).toBe(regions - 1);
+  });
+
   it("staff without settings.manage see no write controls and every action answers 403", async (ctx) => {
     needsChromium(ctx);
     const s = store();
@@ -316,6 +382,9 @@ describe("console pricing", () => {
     for (const [list, newPath, label] of [
       ["/console/pricing/discounts", "/console/pricing/discounts/new", "New discount rule"],
       ["/console/pricing/shipping", "/console/pricing/shipping/new", "New shipping region"],
+      ["/console/pricing/tax", "/console/pricing/tax/regions/new", "New tax region"],
+      ["/console/pricing/tax/groups", "/console/pricing/tax/groups/new", "New tax group"],
+      ["/console/pricing/fees", "/console/pricing/fees/new", "New fee"],
     ] as const) {
       const html = await (await get(s.w, viewer, list)).text();
       expect(html, list).not.toContain(label);
@@ -329,6 +398,10 @@ describe("console pricing", () => {
     expect((await postConsoleForm(s.w, viewer, `/console/pricing/shipping/${us.id}`, { intent: "delete", confirm: "yes" })).status).toBe(403);
     expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(us.revision);
     expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Staff made'").first<{ n: number }>()).toEqual({ n: 0 });
+    const taxPage = await (await get(s.w, viewer, "/console/pricing/tax")).text();
+    expect(taxPage).not.toContain("Save tax settings");
+    expect((await postConsoleForm(s.w, viewer, "/console/pricing/tax", { pricesIncludeTax: "on", taxableAddress: "SHIPPING" })).status).toBe(403);
+    expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM tax_groups WHERE name = 'Staff made'").first<{ n: number }>()).toEqual({ n: 0 });
   });
 
   it("each pricing page costs at most 3 D1 round trips", async (ctx) => {
@@ -337,6 +410,7 @@ describe("console pricing", () => {
     const welcome = (await couponRow(s.w, "WELCOME10"))!;
     const us = (await s.w.db.prepare("SELECT id FROM shipping_regions WHERE name = 'United States'").first<{ id: string }>())!;
     const rule = (await s.w.db.prepare("SELECT id FROM discount_rules LIMIT 1").first<{ id: string }>())!;
+    const group = (await s.w.db.prepare("SELECT id FROM tax_groups LIMIT 1").first<{ id: string }>())!;
     for (const p of [
       "/console/pricing",
       "/console/pricing/coupons/new",
@@ -345,6 +419,12 @@ describe("console pricing", () => {
       `/console/pricing/discounts/${rule.id}`,
       "/console/pricing/shipping",
       `/console/pricing/shipping/${us.id}`,
+      "/console/pricing/tax",
+      "/console/pricing/tax/regions/new",
+      "/console/pricing/tax/groups",
+      `/console/pricing/tax/groups/${group.id}`,
+      "/console/pricing/fees",
+      "/console/pricing/fees/new",
     ]) {
       const res = await get(s.w, owner, p);
       expect(res.status, p).toBe(200);
@@ -358,6 +438,7 @@ describe("console pricing", () => {
     const welcome = (await couponRow(s.w, "WELCOME10"))!;
     const us = (await s.w.db.prepare("SELECT id FROM shipping_regions WHERE name = 'United States'").first<{ id: string }>())!;
     const rule = (await s.w.db.prepare("SELECT id FROM discount_rules LIMIT 1").first<{ id: string }>())!;
+    const group = (await s.w.db.prepare("SELECT id FROM tax_groups LIMIT 1").first<{ id: string }>())!;
     const { context, page, problems } = await consoleBrowser(s.browser, s.w, await consoleAccount(s.w, "OWNER"));
     try {
       mkdirSync(shots, { recursive: true });
@@ -368,6 +449,12 @@ describe("console pricing", () => {
         [`/console/pricing/discounts/${rule.id}`, "discount"],
         ["/console/pricing/shipping", "shipping"],
         [`/console/pricing/shipping/${us.id}`, "shipping-region"],
+        ["/console/pricing/tax", "tax"],
+        ["/console/pricing/tax/regions/new", "tax-region"],
+        ["/console/pricing/tax/groups", "tax-groups"],
+        [`/console/pricing/tax/groups/${group.id}`, "tax-group"],
+        ["/console/pricing/fees", "fees"],
+        ["/console/pricing/fees/new", "fee"],
       ] as const) {
         await page.goto(`${s.w.url}${p}`);
         await hydrated(page);
