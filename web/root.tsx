@@ -25,7 +25,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     shopSettings(ctx).catch(() => null),
   ]);
   return {
-    shop: settings ? { name: settings.name, logo: settings.logo, checkoutHeader: settings.checkoutHeader } : null,
+    shop: settings ? { name: settings.name, logo: settings.logo, checkoutHeader: settings.checkoutHeader, contactEmail: settings.contactEmail } : null,
     signedIn: ctx.auth.kind === "member",
     cartCount: cart ? cart.lineItems.reduce((n, l) => n + l.quantity, 0) : 0,
     collections: collections.map((c) => ({ slug: c.slug, name: c.name, count: c.count, image: c.image })),
@@ -202,6 +202,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <section aria-labelledby="footer-about">
               <h2 id="footer-about">About</h2>
               <p>Apparel, home goods and coffee from a small independent shop. Free shipping on orders over $75; returns within 30 days.</p>
+              {root?.shop?.contactEmail && (
+                <p>
+                  Questions? Write to <a href={`mailto:${root.shop.contactEmail}`}>{root.shop.contactEmail}</a>
+                </p>
+              )}
             </section>
           </div>
           <p className="footer-note">© {shopName} — an open-source shop on the edge.</p>

@@ -84,9 +84,10 @@ describe("console settings", () => {
 
     // Bad input: the error next to its field, what was typed kept, nothing written.
     const before = await storeRow(s.w);
-    const bad = await postConsoleForm(s.w, owner, "/console/settings", { name: "  ", contactEmail: "not an email", logoSize: "HUGE", alignment: "CENTER", senderName: "", senderEmail: "" });
+    const bad = await postConsoleForm(s.w, owner, "/console/settings", { name: "  ", contactEmail: "not an email", timeZone: "Mars/Olympus", logoSize: "HUGE", alignment: "CENTER", senderName: "", senderEmail: "" });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
+    expect(badHtml).toMatch(/id="store-zone-error"/);
     expect(badHtml).toMatch(/id="store-name-error"/);
     expect(badHtml).toMatch(/id="store-contact-error"/);
     expect(badHtml).toMatch(/id="store-size-SMALL-error"/);
@@ -109,6 +110,7 @@ describe("console settings", () => {
       await page.check("#store-size-LARGE");
       await page.check("#store-align-CENTER");
       await page.fill("#store-contact", "hello@fernhill.example");
+      await page.fill("#store-zone", "Europe/Paris");
       await page.click("text=Save store settings");
       await page.waitForSelector("text=Saved. The shop shows “Fernhill Goods” with the new logo.");
       await page.reload();
@@ -118,6 +120,9 @@ describe("console settings", () => {
       expect(await page.getAttribute(".settings-logo img", "src")).toMatch(/^\/media\/[0-9a-f]{64}\.png$/);
       await expectAccessible(page, "store settings");
       await shot(page, "store");
+      // The dashboard counts its days in the store's time zone.
+      await page.goto(`${s.w.url}/console`);
+      expect(await page.textContent("main")).toContain("Days are counted in the store's time zone, Europe/Paris.");
       expect(unexpected(problems)).toEqual([]);
     } finally {
       await context.close();
@@ -147,7 +152,7 @@ describe("console settings", () => {
     }
 
     // Moved right: the checkout follows.
-    const right = await postConsoleForm(s.w, owner, "/console/settings", { name: "Fernhill Goods", contactEmail: "hello@fernhill.example", logoSize: "SMALL", alignment: "RIGHT", senderName: "", senderEmail: "" });
+    const right = await postConsoleForm(s.w, owner, "/console/settings", { name: "Fernhill Goods", contactEmail: "hello@fernhill.example", timeZone: "Europe/Paris", logoSize: "SMALL", alignment: "RIGHT", senderName: "", senderEmail: "" });
     expect(right.status).toBe(200);
     const again = await shopper(s);
     try {
@@ -169,6 +174,7 @@ describe("console settings", () => {
     };
     const shown = await home();
     expect(shown.html).toContain("<span>Fernhill Goods</span>");
+    expect(shown.html).toContain('href="mailto:hello@fernhill.example"');
     expect(shown.timing).toContain('desc="0 KV writes"');
     const kv = await s.w.mf.getKVNamespace("SESSIONS");
     await kv.delete("store:settings");

@@ -38,7 +38,7 @@ export interface StoreLogo {
 export interface StoreSettings {
   /** Shown in the shop's header, the checkout's brand header, page titles and emails. */
   name: string;
-  /** Where shoppers can write to the store (the emails' reply-to); null: none given. */
+  /** Where shoppers can write to the store (the shop's footer shows it); null: none given. */
   contactEmail: string | null;
   logo: StoreLogo | null;
   /** The checkout's brand header: how big the logo is and where it sits. */
@@ -46,6 +46,18 @@ export interface StoreSettings {
   /** The emails' From: name (null: the store's name) and address (null: EMAIL_FROM from configuration). */
   senderName: string | null;
   senderEmail: string | null;
+  /** The store's time zone (IANA name), for its days on the dashboard (worker/reports/dashboard.ts); null: UTC. */
+  timeZone: string | null;
+}
+
+/** Whether a name is a time zone this runtime knows (IANA, e.g. Europe/Paris). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-CA", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const email = z.string().trim().toLowerCase().pipe(z.email({ message: "must be an email address" }).max(254));
@@ -65,6 +77,7 @@ export const storeSettingsPatch = z
       .refine((s) => !/["\r\n<>]/.test(s), "must not contain quotes, angle brackets or line breaks")
       .nullable(),
     senderEmail: email.nullable(),
+    timeZone: z.string().trim().max(64).refine(isTimeZone, "must be a time zone such as Europe/Paris or America/New_York").nullable(),
     /** Only a URL of this site's media (what an upload answers), or null to remove the logo. */
     logo: z
       .object({
@@ -88,14 +101,26 @@ export function defaultStoreSettings(env: Env): StoreSettings {
     checkoutHeader: { logoSize: "MEDIUM", alignment: "LEFT" },
     senderName: null,
     senderEmail: null,
+    timeZone: null,
   };
 }
 
-/** Stored settings over the defaults; a stored value that no longer parses falls back to the default. */
+/** The stored fields that still parse, each on its own: one that no longer does (or an unknown one) is left out. */
+function storedFields(value: unknown): StoreSettingsPatch {
+  const stored: Record<string, unknown> = {};
+  if (!value || typeof value !== "object") return stored;
+  for (const [key, field] of Object.entries(storeSettingsPatch.shape)) {
+    const raw = (value as Record<string, unknown>)[key];
+    if (raw === undefined) continue;
+    const parsed = field.safeParse(raw);
+    if (parsed.success && parsed.data !== undefined) stored[key] = parsed.data;
+  }
+  return stored as StoreSettingsPatch;
+}
+
+/** Stored settings over the defaults; a stored field that no longer parses falls back to its default. */
 export function storeSettingsFrom(env: Env, value: unknown): StoreSettings {
-  const parsed = storeSettingsPatch.safeParse(value ?? {});
-  const stored = parsed.success ? parsed.data : {};
-  return { ...defaultStoreSettings(env), ...Object.fromEntries(Object.entries(stored).filter(([, v]) => v !== undefined)) };
+  return { ...defaultStoreSettings(env), ...storedFields(value) };
 }
 
 const storeSettingsRead = (db: Db) => db.select({ value: settings.value }).from(settings).where(eq(settings.key, STORE_SETTINGS_KEY));
@@ -168,8 +193,7 @@ export async function updateStoreSettings(ctx: Ctx, patch: StoreSettingsPatch): 
   requirePermission(ctx, "settings.manage");
   checkSender(ctx.env, patch);
   const [row] = await storeSettingsRead(ctx.db);
-  const stored = storeSettingsPatch.safeParse(row?.value ?? {});
-  const next: StoreSettingsPatch = { ...(stored.success ? stored.data : {}) };
+  const next: StoreSettingsPatch = storedFields(row?.value);
   for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as Record<string, unknown>)[k] = v;
   const now = nowIso();
   await ctx.db

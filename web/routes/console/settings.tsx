@@ -58,6 +58,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       checkoutHeader: { logoSize: text(form, "logoSize"), alignment: text(form, "alignment") },
       senderName: optional("senderName"),
       senderEmail: optional("senderEmail"),
+      timeZone: optional("timeZone"),
       ...(form.get("removeLogo") === "on" ? { logo: null } : {}),
     });
     const file = logoFile(form);
@@ -74,7 +75,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const FIELD_IDS = { name: "store-name", contactEmail: "store-contact", logo: "store-logo", logoSize: "store-size-SMALL", alignment: "store-align-LEFT", senderName: "store-sender-name", senderEmail: "store-sender-email" };
+const FIELD_IDS = { name: "store-name", contactEmail: "store-contact", timeZone: "store-zone", logo: "store-logo", logoSize: "store-size-SMALL", alignment: "store-align-LEFT", senderName: "store-sender-name", senderEmail: "store-sender-email" };
 
 export default function StoreSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, currency, emailFrom, sending } = loaderData;
@@ -107,6 +108,8 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
             <dd>{currency}</dd>
             <dt>Contact email</dt>
             <dd>{settings.contactEmail ?? "None"}</dd>
+            <dt>Time zone</dt>
+            <dd>{settings.timeZone ?? "UTC"}</dd>
             <dt>Logo</dt>
             <dd>{settings.logo ? <img src={settings.logo.url} alt={`${settings.name} logo`} height={48} /> : "None"}</dd>
             <dt>Checkout header</dt>
@@ -135,6 +138,14 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
               Where shoppers can write to you. Leave empty for none.
             </p>
             <FieldError id="store-contact-error" message={err("contactEmail")} />
+          </div>
+          <div className="console-field">
+            <label htmlFor="store-zone">Time zone</label>
+            <input id="store-zone" name="timeZone" maxLength={64} placeholder="UTC" defaultValue={v("timeZone", settings.timeZone)} aria-describedby="store-zone-hint" {...invalid("timeZone")} />
+            <p className="hint" id="store-zone-hint">
+              The store&rsquo;s days on the dashboard, e.g. Europe/Paris or America/New_York. Leave empty for UTC.
+            </p>
+            <FieldError id="store-zone-error" message={err("timeZone")} />
           </div>
           <div className="console-field">
             <span className="console-label">Currency</span>
