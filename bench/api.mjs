@@ -1,68 +1,89 @@
-// API benchmark: requests per second and p50/p99 latency for the product query and get-product calls next to a
-// bare JSON route of the same local server (wrangler dev on the production build), plus the D1 round trips each
-// request makes (from the Server-Timing header). Prints figures; it is not a pass/fail test.
+// API benchmark: requests per second and p50/p99 latency of the catalogue reads, each beside its floor measured in
+// the same run on the same runtime: a bare Hono route in a separate Worker (bench/floor/, wrangler dev on another
+// port) serving exactly the bytes the shop answered. Then the cart calls, the D1 round trips of each request, and
+// the cost table (bench/costs.mjs). Prints figures; it is not a pass/fail test.
 //
-//   npm run bench                 # 10 s per route, 10 connections
+// "cached" repeats one request, so the shop answers from its catalogue cache once it has one; "uncached" changes
+// the query's price bound by a hair per request (the same products, the same bytes, but a new cache key), so every
+// request reads D1 and serialises. Product by id has no uncached row: its cache key is the id alone.
+//
+//   npm run bench                 # 10 s per measurement, 10 connections (about 3 minutes)
 //   DURATION=20 CONNECTIONS=20 npm run bench
-import autocannon from "autocannon";
+import { measureCosts, printCosts } from "./costs.mjs";
+import { startFloor } from "./floor/start.mjs";
+import { connections, duration, load, printComparison } from "./floor/compare.mjs";
 import { roundTrips, startServer } from "./server.mjs";
 
-const duration = Number(process.env.DURATION || 10);
-const connections = Number(process.env.CONNECTIONS || 10);
 const { base, stop, clientId } = await startServer();
+const floor = await startFloor();
 
-const dotR = (payload) => Buffer.from(JSON.stringify(payload)).toString("base64url");
-const listing = await (await fetch(`${base}/v1/products/query-platformized`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
-const productId = listing.products[0].id;
-const queryPayload = { query: { filter: { price: { $lt: 100 } }, sort: [{ fieldName: "price", order: "ASC" }], paging: { limit: 20, offset: 0 } } };
+try {
+  const dotR = (payload) => Buffer.from(JSON.stringify(payload)).toString("base64url");
+  const listing = await (await fetch(`${base}/v1/products/query-platformized`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
+  const productId = listing.products[0].id;
+  const queryOf = (bound) => ({ query: { filter: { price: { $lt: bound } }, sort: [{ fieldName: "price", order: "ASC" }], paging: { limit: 20, offset: 0 } } });
+  const queryPath = (bound) => `/stores-reader/v1/products/query-platformized?.r=${dotR(queryOf(bound))}`;
+  let bust = 0;
+  // 100 + n·1e-7 for n < 10^6 stays below 100.1: no demo product is priced in between, so the answer is the same.
+  const uncachedQuery = (req) => ({ ...req, path: queryPath(100 + (++bust % 1_000_000) * 1e-7) });
 
-// Visitors with a cart each: the cart calls rotate over them, as separate shoppers would (one shared cart would
-// measure the optimistic-concurrency retries instead).
-const untracked = (await (await fetch(`${base}/v1/products/query-platformized`, {
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({ query: { paging: { limit: 100 } }, includeVariants: true }),
-})).json()).products.find((p) => !p.stock.trackInventory && p.stock.inStock);
-const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: untracked.id, options: { variantId: untracked.variants[0].id } }, quantity: 1 };
-const visitors = [];
-for (let i = 0; i < 50; i++) {
-  const t = await (await fetch(`${base}/oauth2/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId }) })).json();
-  await fetch(`${base}/ecom/v1/carts/current/add-to-cart`, { method: "POST", headers: { "content-type": "application/json", authorization: t.access_token }, body: JSON.stringify({ lineItems: [line] }) });
-  visitors.push(t.access_token);
+  // Visitors with a cart each: the cart calls rotate over them, as separate shoppers would (one shared cart would
+  // measure the optimistic-concurrency retries instead).
+  const untracked = (await (await fetch(`${base}/v1/products/query-platformized`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: { paging: { limit: 100 } }, includeVariants: true }),
+  })).json()).products.find((p) => !p.stock.trackInventory && p.stock.inStock);
+  const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: untracked.id, options: { variantId: untracked.variants[0].id } }, quantity: 1 };
+  const visitors = [];
+  for (let i = 0; i < 50; i++) {
+    const t = await (await fetch(`${base}/oauth2/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId }) })).json();
+    await fetch(`${base}/ecom/v1/carts/current/add-to-cart`, { method: "POST", headers: { "content-type": "application/json", authorization: t.access_token }, body: JSON.stringify({ lineItems: [line] }) });
+    visitors.push(t.access_token);
+  }
+  let turn = 0;
+  const asVisitor = (req) => ({ ...req, headers: { ...req.headers, authorization: visitors[turn++ % visitors.length] } });
+
+  /** The shop's answer (fetched twice: the second shows what a repeat costs), and the floor serving its bytes. */
+  async function probe(name, path, init = {}) {
+    await (await fetch(base + path, init)).arrayBuffer();
+    const res = await fetch(base + path, init);
+    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+    const trips = roundTrips(res);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return { trips, bytes, floorUrl: await floor.json(name, bytes) };
+  }
+
+  const rows = [];
+  const query = await probe("query", queryPath(100));
+  const busted = new Uint8Array(await (await fetch(base + queryPath(100 + 1e-7))).arrayBuffer());
+  if (Buffer.compare(busted, query.bytes) !== 0) throw new Error("the cache-busting query does not answer the same bytes");
+  const queryFloor = await load(query.floorUrl);
+  rows.push({ name: "products query, 20 products (GET .r), cached", shop: await load(base + queryPath(100)), floor: queryFloor, bytes: query.bytes.length, trips: query.trips });
+  const bustedTrips = roundTrips(await fetch(base + queryPath(100 + 2e-7)));
+  rows.push({ name: "products query, 20 products (GET .r), uncached", shop: await load(base + queryPath(100), { setupRequest: uncachedQuery }), floor: queryFloor, bytes: query.bytes.length, trips: bustedTrips });
+
+  const byId = await probe("product", `/stores-reader/v1/products/${productId}?id=${productId}`);
+  rows.push({ name: "product by id, cached", shop: await load(`${base}/stores-reader/v1/products/${productId}?id=${productId}`), floor: await load(byId.floorUrl), bytes: byId.bytes.length, trips: byId.trips });
+
+  const cartHeaders = { "content-type": "application/json" };
+  for (const [name, path, body] of [
+    ["cart add-to-cart", "/ecom/v1/carts/current/add-to-cart", JSON.stringify({ lineItems: [line] })],
+    ["cart estimate-totals", "/ecom/v1/carts/current/estimate-totals", "{}"],
+  ]) {
+    const res = await fetch(base + path, { method: "POST", body, headers: { ...cartHeaders, authorization: visitors[0] } });
+    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+    const bytes = (await res.arrayBuffer()).byteLength;
+    rows.push({ name, shop: await load(base + path, { method: "POST", body, headers: cartHeaders, setupRequest: asVisitor }), bytes, trips: roundTrips(res) });
+  }
+
+  printComparison(
+    `Local servers (wrangler dev; the shop's production build; the floor: a bare Hono route serving the same bytes), ${connections} connections, ${duration} s each, ${new Date().toISOString()}`,
+    rows,
+  );
+  printCosts(await measureCosts(base, clientId, line));
+} finally {
+  floor.stop();
+  stop();
 }
-let turn = 0;
-const asVisitor = (req) => ({ ...req, headers: { ...req.headers, authorization: visitors[turn++ % visitors.length] } });
-
-const routes = [
-  { name: "bare JSON (/api/health)", path: "/api/health" },
-  { name: "get product", path: `/stores-reader/v1/products/${productId}?id=${productId}` },
-  { name: "product query (GET .r)", path: `/stores-reader/v1/products/query-platformized?.r=${dotR(queryPayload)}` },
-  { name: "product query (POST)", path: "/v1/products/query-platformized", method: "POST", body: JSON.stringify(queryPayload), headers: { "content-type": "application/json" } },
-  { name: "cart add-to-cart", path: "/ecom/v1/carts/current/add-to-cart", method: "POST", body: JSON.stringify({ lineItems: [line] }), headers: { "content-type": "application/json" }, perVisitor: true },
-  { name: "cart estimate-totals", path: "/ecom/v1/carts/current/estimate-totals", method: "POST", body: "{}", headers: { "content-type": "application/json" }, perVisitor: true },
-];
-
-const rows = [];
-for (const r of routes) {
-  const probe = await fetch(base + r.path, { method: r.method ?? "GET", body: r.body, headers: r.perVisitor ? { ...r.headers, authorization: visitors[0] } : r.headers });
-  if (probe.status !== 200) throw new Error(`${r.name}: HTTP ${probe.status}`);
-  const trips = roundTrips(probe);
-  const bytes = (await probe.arrayBuffer()).byteLength;
-  const result = await autocannon({
-    url: base + r.path,
-    method: r.method ?? "GET",
-    body: r.body,
-    headers: r.headers,
-    duration,
-    connections,
-    ...(r.perVisitor ? { requests: [{ setupRequest: asVisitor }] } : {}),
-  });
-  rows.push({ route: r.name, "req/s": Math.round(result.requests.average), "p50 ms": result.latency.p50, "p99 ms": result.latency.p99, "D1 round trips": trips, "body bytes": bytes, errors: result.errors + result.non2xx });
-}
-stop();
-
-const bare = rows[0]["req/s"];
-for (const row of rows) row["vs bare"] = `${((row["req/s"] / bare) * 100).toFixed(0)}%`;
-console.log(`\nLocal server (wrangler dev, production build), ${connections} connections, ${duration} s per route, ${new Date().toISOString()}`);
-console.table(rows);
 process.exit(0);

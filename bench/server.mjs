@@ -47,3 +47,13 @@ export async function startServer({ build = !process.argv.includes("--no-build")
 
 /** D1 round trips a response reports in Server-Timing. */
 export const roundTrips = (res) => /desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? "?";
+
+/**
+ * What a response reports it cost in Server-Timing: D1 round trips, rows read and written, KV reads and writes,
+ * queue messages sent (worker/app.ts). A counter the server does not report is 0.
+ */
+export function usage(res) {
+  const header = res.headers.get("server-timing") ?? "";
+  const n = (label) => Number(new RegExp(`desc="(\\d+) ${label}"`).exec(header)?.[1] ?? 0);
+  return { d1Trips: n("round trips"), d1RowsRead: n("rows read"), d1RowsWritten: n("rows written"), kvReads: n("KV reads"), kvWrites: n("KV writes"), queueMessages: n("messages") };
+}

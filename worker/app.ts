@@ -26,7 +26,7 @@ import { taskRoutes } from "./automations/task-routes";
 import { eventRoutes } from "./events/routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
 import { storeCurrency, type Ctx } from "./platform/context";
-import { countingKv, openDb, type RoundTrips } from "./platform/db";
+import { countingKv, countingQueue, openDb, type RoundTrips } from "./platform/db";
 import { BodyTooLarge, finishBody, readBytes } from "./platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "./platform/errors";
 import type { AppEnv } from "./platform/http";
@@ -52,8 +52,8 @@ app.use("*", async (c, next) => {
   const trips: RoundTrips = { count: 0, ms: 0 };
   c.set("requestId", requestId);
   c.set("trips", trips);
-  // Every service reaches KV through c.env, so its writes are counted for the Server-Timing header.
-  c.env = { ...c.env, SESSIONS: countingKv(c.env.SESSIONS, trips) };
+  // Every service reaches KV and the queue through c.env, so their calls are counted for the Server-Timing header.
+  c.env = { ...c.env, SESSIONS: countingKv(c.env.SESSIONS, trips), EVENTS: countingQueue(c.env.EVENTS, trips) };
   // A path whose percent-encoding is broken (`/products/%E0%A4%A`) names nothing: the API says so in its error
   // shape; a page renders as not found (pageRequest).
   if (isApiPath(c.req.path) && !decodablePath(new URL(c.req.url).pathname)) {
@@ -73,7 +73,7 @@ app.use("*", async (c, next) => {
   }
   res.headers.set(
     "server-timing",
-    `d1;dur=${trips.ms};desc="${trips.count} round trips", d1-writes;desc="${trips.rowsWritten ?? 0} rows written", kv-writes;desc="${trips.kvWrites ?? 0} KV writes"`,
+    `d1;dur=${trips.ms};desc="${trips.count} round trips", d1-writes;desc="${trips.rowsWritten ?? 0} rows written", kv-writes;desc="${trips.kvWrites ?? 0} KV writes", kv-reads;desc="${trips.kvReads ?? 0} KV reads", d1-reads;desc="${trips.rowsRead ?? 0} rows read", queue;desc="${trips.queueSends ?? 0} messages"`,
   );
   res.headers.set("x-content-type-options", "nosniff");
   res.headers.set("referrer-policy", "strict-origin-when-cross-origin");

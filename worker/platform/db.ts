@@ -12,6 +12,15 @@ export interface RoundTrips {
   rowsWritten?: number;
   /** KV puts and deletes (counted by countingKv). */
   kvWrites?: number;
+  /** KV gets and lists (counted by countingKv; billed per call, edge-cached or not). */
+  kvReads?: number;
+  /**
+   * D1 rows read: D1's own `rows_read` where the result carries it (run, all, batch); drizzle's selects outside a
+   * batch go through `raw`, which has no meta, so those count the rows returned (a lower bound).
+   */
+  rowsRead?: number;
+  /** Queue messages sent while the request was being served (counted by countingQueue). */
+  queueSends?: number;
 }
 
 /**
@@ -30,6 +39,7 @@ function timed<T>(trips: RoundTrips, run: () => Promise<T>): Promise<T> {
   return run()
     .then((result) => {
       trips.rowsWritten = (trips.rowsWritten ?? 0) + rowsWrittenOf(result);
+      trips.rowsRead = (trips.rowsRead ?? 0) + rowsReadOf(result);
       return result;
     })
     .finally(() => {
@@ -44,6 +54,14 @@ function rowsWrittenOf(result: unknown): number {
   return typeof meta?.rows_written === "number" ? meta.rows_written : 0;
 }
 
+/** The rows a result says it read; a `raw` or `first` result (no meta) counts its rows returned. */
+function rowsReadOf(result: unknown): number {
+  if (Array.isArray(result)) return result.reduce((n: number, r) => n + (Array.isArray(r) ? 1 : rowsReadOf(r)), 0);
+  const meta = (result as { meta?: { rows_read?: number } } | null)?.meta;
+  if (typeof meta?.rows_read === "number") return meta.rows_read;
+  return result === null || result === undefined ? 0 : 1;
+}
+
 /**
  * The KV namespace with its writes (put, delete) counted into `trips`: KV writes are the platform's scarcest
  * resource, so the Server-Timing header reports them beside D1's, and tests and the bench check pages write none.
@@ -55,6 +73,32 @@ export function countingKv(kv: KVNamespace, trips: RoundTrips): KVNamespace {
       if (prop === "put" || prop === "delete") {
         return (...args: unknown[]) => {
           trips.kvWrites = (trips.kvWrites ?? 0) + 1;
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      }
+      if (prop === "get" || prop === "getWithMetadata" || prop === "list") {
+        return (...args: unknown[]) => {
+          // A get of several keys at once is billed per key.
+          trips.kvReads = (trips.kvReads ?? 0) + (Array.isArray(args[0]) ? args[0].length : 1);
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The queue with its messages counted into `trips`, for the bench's cost table. The outbox flush runs in
+ * waitUntil, but its first sendBatch is called before commit() returns, so a request's events are counted.
+ */
+export function countingQueue<T>(queue: Queue<T>, trips: RoundTrips): Queue<T> {
+  return new Proxy(queue, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "send" || prop === "sendBatch") {
+        return (...args: unknown[]) => {
+          trips.queueSends = (trips.queueSends ?? 0) + (prop === "send" ? 1 : (args[0] as unknown[]).length);
           return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         };
       }

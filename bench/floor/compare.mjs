@@ -1,0 +1,32 @@
+// Shared by bench/api.mjs and bench/pages.mjs: load one URL with autocannon, and print the shop's figures beside
+// the floor's (the same bytes from a bare route on the same runtime) with their ratio.
+import autocannon from "autocannon";
+
+export const duration = Number(process.env.DURATION || 10);
+export const connections = Number(process.env.CONNECTIONS || 10);
+
+/** req/s, p50 and p99 of `url`; `setupRequest` may change each request (e.g. a cache-busting parameter). */
+export async function load(url, { method = "GET", body, headers, setupRequest } = {}) {
+  const result = await autocannon({ url, method, body, headers, duration, connections, ...(setupRequest ? { requests: [{ setupRequest }] } : {}) });
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/** Prints one row per operation: the shop, the floor, and shop/floor for req/s. */
+export function printComparison(title, rows) {
+  console.log(`\n${title}`);
+  console.table(
+    rows.map((r) => ({
+      operation: r.name,
+      "shop req/s": r.shop.rps,
+      "shop p50 ms": r.shop.p50,
+      "shop p99 ms": r.shop.p99,
+      "floor req/s": r.floor?.rps ?? "",
+      "floor p50 ms": r.floor?.p50 ?? "",
+      "floor p99 ms": r.floor?.p99 ?? "",
+      "x floor": r.floor ? (r.shop.rps / r.floor.rps).toFixed(2) : "",
+      bytes: r.bytes,
+      "D1 trips": r.trips,
+      errors: r.shop.errors + (r.floor?.errors ?? 0),
+    })),
+  );
+}
