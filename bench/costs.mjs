@@ -117,7 +117,8 @@ const usd = (n) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;
 /** Billed units of one flow's usage: queue messages become operations. */
 const billed = (u) => ({ workerRequests: u.workerRequests, kvReads: u.kvReads, kvWrites: u.kvWrites, d1RowsRead: u.d1RowsRead, d1RowsWritten: u.d1RowsWritten, queueOperations: u.queueMessages * QUEUE_OPS_PER_MESSAGE });
 
-export function printCosts({ perPage, view, cart, order }) {
+/** The KV and D1 writes (and reads) of each anonymous page view, first request and repeats. */
+export function printPageWrites(perPage) {
   console.log("\nWrites per anonymous page view (no cookie; Server-Timing), first request and the average of the repeats:");
   console.table(
     perPage.map((p) => ({
@@ -132,7 +133,10 @@ export function printCosts({ perPage, view, cart, order }) {
       "Set-Cookie": p.warm.setCookie ?? 0,
     })),
   );
+}
 
+export function printCosts({ perPage, view, cart, order }) {
+  printPageWrites(perPage);
   const flows = { "1,000 page views": view, "1,000 carts": cart, "1,000 orders": order };
   console.log("\nUsage per 1,000 (page view: the average of home, a collection and a product page, anonymous, repeated;");
   console.log("cart: anonymous token + add to cart + estimate totals; order: create checkout + email/address + create order):");

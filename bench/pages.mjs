@@ -1,4 +1,9 @@
 // Storefront page budgets on the production build (wrangler dev, demo catalogue loaded):
+//  0. Throughput of the anonymous home, collection and product pages (no cookie), cached (the same URL repeated)
+//     and uncached (a cache-busting `_bench=<n>` parameter per request), each beside a floor measured in the same
+//     run on the same runtime: a bare React Router SSR page of exactly the same HTML size (bench/floor/: data mode
+//     with createStaticHandler and react-dom/server renderToReadableStream, not framework mode, which would need a
+//     second Vite build). Then the KV and D1 writes of each page view (from Server-Timing).
 //  1. JavaScript shipped to the product page: the gzip size of every script the page loads (module files, and the
 //     inline scripts in the HTML), against a 150 KB budget.
 //  2. Lighthouse mobile (its default: a mid-range phone on a slow 4G link) on home, a collection, a product and the
@@ -7,11 +12,16 @@
 // Run it with nothing else busy on the machine: Lighthouse's performance score swings with CPU load.
 //
 //   npm run bench:pages            (CHROME_PATH defaults to /usr/bin/chromium; --no-build reuses build/)
+//   npm run bench:pages -- --no-lighthouse    (only the throughput and writes: about 2 minutes)
+//   DURATION=20 CONNECTIONS=20 npm run bench:pages
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
-import { startServer } from "./server.mjs";
+import { measurePageViews, printPageWrites } from "./costs.mjs";
+import { connections, duration, load, printComparison } from "./floor/compare.mjs";
+import { startFloor } from "./floor/start.mjs";
+import { roundTrips, startServer } from "./server.mjs";
 
 const RUNS = Number(process.env.RUNS || 3);
 const CHROME_PATH = process.env.CHROME_PATH || "/usr/bin/chromium";
@@ -29,6 +39,36 @@ const { base, stop } = await startServer();
 let failed = false;
 
 try {
+  // 0. Throughput beside the SSR floor, and the writes of an anonymous page view.
+  const floor = await startFloor();
+  try {
+    const rows = [];
+    let bust = 0;
+    for (const [name, path] of PAGES.slice(0, 3)) {
+      await (await fetch(base + path)).arrayBuffer();
+      const res = await fetch(base + path);
+      if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+      const bytes = (await res.arrayBuffer()).byteLength;
+      const floorUrl = await floor.page(name, bytes);
+      const floorFigures = await load(floorUrl);
+      const busted = (p) => `${p}${p.includes("?") ? "&" : "?"}_bench=${++bust}`;
+      const uncachedTrips = roundTrips(await fetch(base + busted(path)));
+      rows.push({ name: `${name} ${path}, cached`, shop: await load(base + path), floor: floorFigures, bytes, trips: roundTrips(res) });
+      rows.push({ name: `${name} ${path}, uncached`, shop: await load(base + path, { setupRequest: (req) => ({ ...req, path: busted(path) }) }), floor: floorFigures, bytes, trips: uncachedTrips });
+    }
+    printComparison(
+      `Anonymous pages (wrangler dev; the shop's production build; the floor: a bare React Router SSR page, data mode with renderToReadableStream, of the same HTML size), ${connections} connections, ${duration} s each, ${new Date().toISOString()}`,
+      rows,
+    );
+    printPageWrites((await measurePageViews(base)).perPage);
+  } finally {
+    floor.stop();
+  }
+  if (process.argv.includes("--no-lighthouse")) {
+    stop();
+    process.exit(0);
+  }
+
   // 1. JavaScript on the product page, as a browser with a desktop user agent loads it.
   const browser = await chromium.launch({ executablePath: CHROME_PATH, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
   const page = await browser.newPage();
