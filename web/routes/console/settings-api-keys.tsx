@@ -178,7 +178,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
       {isOwner && (
         <>
           <h2>Create a key</h2>
-          <Form method="post" className="console-form" key={result?.created?.key ?? "create"} noValidate>
+          <Form method="post" className="console-form settings-create" key={result?.created?.key ?? "create"} noValidate>
             <input type="hidden" name="intent" value="create" />
             <FormProblem problem={createProblem} fieldIds={{ name: "key-name", role: "key-role" }} />
             <div className="console-row">
