@@ -53,8 +53,8 @@ try {
       const floorFigures = await load(floorUrl);
       const busted = (p) => `${p}${p.includes("?") ? "&" : "?"}_bench=${++bust}`;
       const uncachedTrips = roundTrips(await fetch(base + busted(path)));
-      rows.push({ name: `${name} ${path}, cached`, shop: await load(base + path), floor: floorFigures, bytes, trips: roundTrips(res) });
-      rows.push({ name: `${name} ${path}, uncached`, shop: await load(base + path, { setupRequest: (req) => ({ ...req, path: busted(path) }) }), floor: floorFigures, bytes, trips: uncachedTrips });
+      rows.push({ name: `${name} ${path}, cached`, shop: await load(base + path), floor: floorFigures, target: 0.8, bytes, trips: roundTrips(res) });
+      rows.push({ name: `${name} ${path}, uncached`, shop: await load(base + path, { setupRequest: (req) => ({ ...req, path: busted(path) }) }), floor: floorFigures, target: 0.5, bytes, trips: uncachedTrips });
     }
     printComparison(
       `Anonymous pages (wrangler dev; the shop's production build; the floor: a bare React Router SSR page, data mode with renderToReadableStream, of the same HTML size), ${connections} connections, ${duration} s each, ${new Date().toISOString()}`,
