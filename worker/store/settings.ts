@@ -207,8 +207,9 @@ export async function updateStoreSettings(ctx: Ctx, patch: StoreSettingsPatch): 
 
 /**
  * Uploads a new logo (settings.manage; JPEG, PNG, GIF, WebP or AVIF, checked by its bytes, at most 10 MB, stored in
- * R2 by the media service) and sets it with the other changes in `patch`. The old logo's object stays: media objects
- * are content-addressed and may be shared with products or collections.
+ * R2 by the media service) and sets it with the other changes in `patch`. The old logo's object is not deleted here
+ * (media objects are content-addressed and may be shared with products or collections): the hourly media sweep
+ * (catalog/media.ts) removes it once nothing, this setting included, mentions it.
  */
 export async function uploadStoreLogo(ctx: Ctx, file: UploadFile, patch: StoreSettingsPatch = {}, field = "logo") {
   requirePermission(ctx, "settings.manage");
