@@ -25,7 +25,8 @@ import { storeRoutes } from "./store/routes";
 import { taskRoutes } from "./automations/task-routes";
 import { eventRoutes } from "./events/routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
-import { storeCurrency, type Ctx } from "./platform/context";
+import { isMerchant, storeCurrency, type Ctx } from "./platform/context";
+import { purgeCatalogCache } from "./catalog/cache";
 import { countingKv, countingQueue, openDb, type RoundTrips } from "./platform/db";
 import { BodyTooLarge, finishBody, readBytes } from "./platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "./platform/errors";
@@ -60,6 +61,13 @@ app.use("*", async (c, next) => {
     c.res = c.json(errorBody(badField("path", "is not valid percent-encoded UTF-8", "FORMAT"), requestId), 400);
   } else {
     await next();
+  }
+  // A merchant's (or a signed webhook's) write may change what shoppers see: purge the shoppers' catalogue cache at
+  // once, so the merchant's next anonymous read, page or API, already shows it (the queue's catalog-cache processor
+  // purges too, for every other change; a KV write refused at one a second is left to it).
+  const writer = c.get("ctx")?.auth;
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && (trips.rowsWritten ?? 0) > 0 && ((writer && isMerchant(writer)) || c.req.path.startsWith("/webhooks/"))) {
+    await purgeCatalogCache(c.env, new Date().toISOString()).catch((err) => console.error("catalogue cache purge failed; the queue will purge", err));
   }
   // Whatever the answer, the request's body is read to its end first (platform/body.ts says why).
   await finishBody(c.req.raw);

@@ -6,7 +6,7 @@ import { getProductBySlug } from "../../worker/catalog/products";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { EventType } from "../../worker/events/types";
 import type { Auth, Ctx } from "../../worker/platform/context";
-import { createProduct, merchant, outboxRows, serviceCtx, unique } from "../helpers";
+import { api, createProduct, merchant, outboxRows, serviceCtx, unique } from "../helpers";
 
 /** Shoppers' catalogue reads are cached under a version that every catalogue change bumps through the event queue. */
 
@@ -39,7 +39,7 @@ async function eventsOf(entityId: string): Promise<EventEnvelope[]> {
 }
 
 describe("catalogue cache", () => {
-  it("answers a repeated shopper read from the cache until a product change is processed, then reads live", async () => {
+  it("answers a repeated shopper read from the cache until a product change purges it, then reads live", async () => {
     const slug = `cached-${unique()}`;
     const product = await createProduct({ name: "Cached mug", slug, productType: "physical", priceData: { price: 12 } });
     const shopper = visitor();
@@ -58,14 +58,20 @@ describe("catalogue cache", () => {
 
     const patched = await merchant("PATCH", `/v1/products/${product.id}`, { product: { name: "Renamed mug" } });
     expect(patched.status).toBe(200);
-    // Until the change event is processed, the shopper still gets the cached answer.
-    expect((await read()).name).toBe("Cached mug");
+    // The merchant's write purged the shoppers' cache at once (worker/app.ts): the next read is live.
+    expect((await read()).name).toBe("Renamed mug");
+    expect(computed).toBe(2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await read()).name).toBe("Renamed mug");
+    expect(computed).toBe(2);
 
+    // The change's event purges it again through the queue (every change made without a merchant's request, such as
+    // stock sold at checkout, relies on that alone).
     const before = await catalogVersion(env);
     await process((await eventsOf(product.id)).filter((e) => e.type === EventType.productChanged));
     expect(await catalogVersion(env)).not.toBe(before);
     expect((await read()).name).toBe("Renamed mug");
-    expect(computed).toBe(2);
+    expect(computed).toBe(3);
   });
 
   it("never caches the merchant's reads", async () => {
@@ -96,5 +102,74 @@ describe("catalogue cache", () => {
     await new Promise((r) => setTimeout(r, 5));
     await process([e(new Date().toISOString())]);
     expect(await catalogVersion(env)).not.toBe(version);
+  });
+
+  describe("API reads from the cache of serialised responses", () => {
+    const trips = (h: Headers) => Number(/(\d+) round trips/.exec(h.get("server-timing") ?? "")?.[1] ?? NaN);
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+
+    it("a repeated product, collection or query read costs no D1 round trip and gives the same bytes and ETag; If-None-Match gets 304", async () => {
+      const slug = `etag-${unique()}`;
+      const product = await createProduct({ name: "ETag kettle", slug, productType: "physical", priceData: { price: 30 } });
+      const collection = await merchant("POST", "/v1/collections", { collection: { name: `ETag shelf ${slug}`, slug: `shelf-${slug}` } });
+      expect(collection.status).toBe(200);
+      const query = { query: { filter: { slug }, paging: { limit: 5 } }, includeVariants: true };
+      const reads: [string, string, unknown?][] = [
+        ["GET", `/v1/products/${product.id}`],
+        ["GET", `/stores-reader/v1/products/${product.id}`],
+        ["GET", `/v3/products/${product.id}`],
+        ["GET", `/v1/collections/slug/shelf-${slug}`],
+        ["GET", `/v2/collections/${collection.body.collection.id}`],
+        ["POST", "/v1/products/query-platformized", query],
+      ];
+      for (const [method, path, body] of reads) {
+        const first = await api(method, path, { body });
+        expect(first.status, path).toBe(200);
+        // The gateway mount serves the same cached answer the spec path just stored.
+        if (path.startsWith("/stores-reader/")) expect(trips(first.headers), path).toBe(0);
+        else expect(trips(first.headers), path).toBeGreaterThan(0);
+        const etag = first.headers.get("etag");
+        expect(etag, path).toMatch(/^"[0-9a-f]{32}"$/);
+        expect(first.headers.get("cache-control"), path).toBe("no-cache");
+        await settle();
+        const again = await api(method, path, { body });
+        expect(again.status, path).toBe(200);
+        expect(trips(again.headers), path).toBe(0);
+        expect(again.headers.get("etag"), path).toBe(etag);
+        expect(again.body, path).toEqual(first.body);
+        if (method !== "GET") continue;
+        const unchanged = await api("GET", path, { headers: { "if-none-match": etag! } });
+        expect(unchanged.status, path).toBe(304);
+        expect(unchanged.body, path).toBe("");
+        expect(trips(unchanged.headers), path).toBe(0);
+        const other = await api("GET", path, { headers: { "if-none-match": '"0000"' } });
+        expect(other.status, path).toBe(200);
+      }
+    });
+
+    it("after a change is processed, the old ETag no longer matches and the answer is the new one; the merchant reads live", async () => {
+      const slug = `etag-change-${unique()}`;
+      const product = await createProduct({ name: "Old kettle", slug, productType: "physical", priceData: { price: 30 } });
+      const first = await api("GET", `/v1/products/${product.id}`);
+      const etag = first.headers.get("etag")!;
+      await settle();
+      expect((await merchant("PATCH", `/v1/products/${product.id}`, { product: { name: "New kettle" } })).status).toBe(200);
+      const live = await merchant("GET", `/v1/products/${product.id}`);
+      expect(live.body.product.name).toBe("New kettle");
+      expect(live.headers.get("etag")).toBeNull();
+      await process((await eventsOf(product.id)).filter((e) => e.type === EventType.productChanged));
+      const after = await api("GET", `/v1/products/${product.id}`, { headers: { "if-none-match": etag } });
+      expect(after.status).toBe(200);
+      expect(after.body.product.name).toBe("New kettle");
+      expect(after.headers.get("etag")).not.toBe(etag);
+    });
+
+    it("a missing product is a 404 every time, never cached", async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await api("GET", `/v1/products/${crypto.randomUUID()}`);
+        expect(res.status).toBe(404);
+        expect(res.headers.get("etag")).toBeNull();
+      }
+    });
   });
 });

@@ -7,6 +7,7 @@ import { pathId, type AppEnv } from "../platform/http";
 import { readQueryRequest } from "../platform/query";
 import { parseWith, queryFlag, readBody } from "../platform/validation";
 import { bulkAdjustProducts, bulkUpdateProducts } from "./bulk";
+import { catalogJson } from "./cache";
 import { changeMembership, checkSlugParam, createCollection, deleteCollection, getCollection, queryCollections, updateCollection } from "./collections";
 import {
   addProductMedia,
@@ -73,13 +74,17 @@ const wrappedQuery = z.object({ query: queryShape });
 export const catalogRead = new Hono<AppEnv>()
   .on(["GET", "POST"], "/products/query-platformized", async (c) => {
     const req = parseWith(productQueryRequest, await readQueryRequest(c));
-    return c.json(await queryProducts(c.get("ctx"), req as Parameters<typeof queryProducts>[1]));
+    return catalogJson(c, "queryProducts", req, () => queryProducts(c.get("ctx"), req as Parameters<typeof queryProducts>[1]));
   })
   .on(["GET", "POST"], "/products/query", async (c) => {
     const req = parseWith(productQueryRequest, await readQueryRequest(c));
-    return c.json(await queryProducts(c.get("ctx"), req as Parameters<typeof queryProducts>[1]));
+    return catalogJson(c, "queryProducts", req, () => queryProducts(c.get("ctx"), req as Parameters<typeof queryProducts>[1]));
   })
-  .get("/products/:id", async (c) => c.json({ product: await getProduct(c.get("ctx"), pathId(c), queryFlag(c, "includeMerchantSpecificData")) }))
+  .get("/products/:id", async (c) => {
+    const id = pathId(c);
+    const merchantData = queryFlag(c, "includeMerchantSpecificData");
+    return catalogJson(c, "getProduct", [id, merchantData], async () => ({ product: await getProduct(c.get("ctx"), id, merchantData) }));
+  })
   .post("/products/:id/productOptionsAvailability", async (c) => {
     const { options } = await readBody(c, optionsAvailabilityRequest);
     return c.json(await productOptionsAvailability(c.get("ctx"), pathId(c), options));
@@ -91,21 +96,26 @@ export const catalogRead = new Hono<AppEnv>()
   })
   .get("/variants/:id", async (c) => c.json({ variant: await getStoreVariant(c.get("ctx"), pathId(c)) }))
   .get("/collections/slug/:slug", async (c) => {
-    checkSlugParam(pathId(c, "slug"));
-    return c.json({ collection: await getCollection(c.get("ctx"), { slug: pathId(c, "slug") }) });
+    const slug = pathId(c, "slug");
+    checkSlugParam(slug);
+    return catalogJson(c, "getCollection", { slug }, async () => ({ collection: await getCollection(c.get("ctx"), { slug }) }));
   });
 
 /** Collections v2 reads: /v2/collections. */
 export const collectionsV2 = new Hono<AppEnv>()
   .on(["GET", "POST"], "/query", async (c) => {
     const { query } = parseWith(wrappedQuery, await readQueryRequest(c));
-    return c.json(await queryCollections(c.get("ctx"), query));
+    return catalogJson(c, "queryCollections", query ?? null, () => queryCollections(c.get("ctx"), query));
   })
   .get("/slug/:slug", async (c) => {
-    checkSlugParam(pathId(c, "slug"));
-    return c.json({ collection: await getCollection(c.get("ctx"), { slug: pathId(c, "slug") }) });
+    const slug = pathId(c, "slug");
+    checkSlugParam(slug);
+    return catalogJson(c, "getCollection", { slug }, async () => ({ collection: await getCollection(c.get("ctx"), { slug }) }));
   })
-  .get("/:id", async (c) => c.json({ collection: await getCollection(c.get("ctx"), { id: pathId(c) }) }));
+  .get("/:id", async (c) => {
+    const id = pathId(c);
+    return catalogJson(c, "getCollection", { id }, async () => ({ collection: await getCollection(c.get("ctx"), { id }) }));
+  });
 
 /** Catalogue V3 reads: /stores/v3 and /v3. */
 export const catalogV3 = new Hono<AppEnv>()
@@ -114,9 +124,12 @@ export const catalogV3 = new Hono<AppEnv>()
       z.object({ query: z.object({ filter: z.unknown().optional(), sort: z.unknown().optional(), cursorPaging: z.object({ limit: z.number().int().min(1).max(100).optional(), cursor: z.string().max(200).nullish() }).optional() }).optional() }),
       await readQueryRequest(c),
     );
-    return c.json(await queryProductsV3(c.get("ctx"), body as Parameters<typeof queryProductsV3>[1]));
+    return catalogJson(c, "queryProductsV3", body, () => queryProductsV3(c.get("ctx"), body as Parameters<typeof queryProductsV3>[1]));
   })
-  .get("/products/:id", async (c) => c.json({ product: await getProductV3(c.get("ctx"), pathId(c)) }));
+  .get("/products/:id", async (c) => {
+    const id = pathId(c);
+    return catalogJson(c, "getProductV3", id, async () => ({ product: await getProductV3(c.get("ctx"), id) }));
+  });
 
 const ok = {} as const;
 
