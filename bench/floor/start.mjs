@@ -49,8 +49,9 @@ export async function startFloor() {
     /** Renders a page of exactly `size` bytes at the returned URL. */
     async page(name, size) {
       const res = await fetch(`${base}/page/${name}?bytes=${size}`, { method: "PUT" });
-      const { bytes } = await res.json();
+      const { bytes, cards } = await res.json();
       if (bytes !== size) throw new Error(`floor page ${name}: ${bytes} bytes, wanted ${size}`);
+      console.log(`floor page ${name}: ${bytes} bytes, ${cards} product cards rendered by React Router`);
       return `${base}/page/${name}`;
     },
   };

@@ -5,7 +5,8 @@
 //   Content-Type application/json: a bare Hono route serving exactly the shop's answer.
 // - PUT /page/:name?bytes=N prepares a page; GET /page/:name renders it with React Router (data mode:
 //   createStaticHandler, a loader, StaticRouterProvider with its hydration data) and react-dom/server's
-//   renderToReadableStream, padded to exactly N bytes of HTML. Framework mode would need a second Vite build;
+//   renderToReadableStream: as many product cards as fit in N bytes of HTML (loader data, rendered and serialised
+//   for hydration), padded to exactly N bytes. Framework mode would need a second Vite build;
 //   data mode runs the same router, loader and renderer per request.
 // wrangler dev runs one isolate, so what a PUT stored is there for every later GET.
 import { Hono } from "hono";
@@ -14,17 +15,19 @@ import { renderToReadableStream } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, useLoaderData } from "react-router";
 
 const json = new Map();
-/** name -> { bytes: target size, padding: text making the page exactly that size } */
+/** name -> { items: its product cards, padding: text making the page exactly its size } */
 const pages = new Map();
 
-// What a listing loader returns: 20 product cards, like a collection page's grid.
-const ITEMS = Array.from({ length: 20 }, (_, i) => ({
+// What a listing loader returns: product cards, like a collection page's grid. A page gets as many cards as fit
+// in its size (each rendered and serialised into the hydration data, as a real page's loader data is), and the few
+// bytes left over as padding text.
+const item = (i) => ({
   id: `p${i}`,
   name: `Product ${i + 1}`,
   href: `/products/product-${i + 1}`,
   price: `$${(10 + i * 1.5).toFixed(2)}`,
   image: `/media/${"0".repeat(60)}${String(i).padStart(4, "0")}.webp`,
-}));
+});
 
 // The padding of the page being rendered: context, not loader data, so it is not also serialised into the
 // hydration script and one adjustment makes the size exact.
@@ -52,7 +55,7 @@ const handler = createStaticHandler([
   {
     id: "page",
     path: "/page/:name",
-    loader: ({ params }) => ({ title: params.name, items: ITEMS }),
+    loader: ({ params }) => ({ title: params.name, items: pages.get(params.name)?.items ?? [] }),
     Component: Page,
   },
 ]);
@@ -81,16 +84,22 @@ app.put("/page/:name", async (c) => {
   const name = c.req.param("name");
   const target = Number(c.req.query("bytes"));
   const probe = new Request(new URL(`/page/${name}`, c.req.url));
-  // Render once unpadded, then pad with ASCII (one byte a character, nothing escaped) to the target size.
-  const unpadded = (await (await render(probe, "")).arrayBuffer()).byteLength;
-  const padding = "x".repeat(Math.max(0, target - unpadded));
-  pages.set(name, padding);
-  const bytes = (await (await render(probe, padding)).arrayBuffer()).byteLength;
-  return c.json({ bytes });
+  const size = async (items, padding) => {
+    pages.set(name, { items, padding });
+    return (await (await render(probe, padding)).arrayBuffer()).byteLength;
+  };
+  // The size of an empty page and of one card, then as many cards as fit, then ASCII padding (one byte a
+  // character, nothing escaped) up to the exact size.
+  const empty = await size([], "");
+  const perCard = (await size([item(0), item(1)], "")) / 2 - empty / 2;
+  const items = Array.from({ length: Math.max(0, Math.floor((target - empty) / perCard) - 2) }, (_, i) => item(i));
+  const unpadded = await size(items, "");
+  const bytes = await size(items, "x".repeat(Math.max(0, target - unpadded)));
+  return c.json({ bytes, cards: items.length });
 });
 app.get("/page/:name", (c) => {
-  const padding = pages.get(c.req.param("name"));
-  return padding === undefined ? c.notFound() : render(c.req.raw, padding);
+  const page = pages.get(c.req.param("name"));
+  return page === undefined ? c.notFound() : render(c.req.raw, page.padding);
 });
 
 export default app;
