@@ -8,6 +8,7 @@ import { salesByHourRead } from "../orders/orders";
 import { requireMerchant, type Ctx } from "../platform/context";
 import { formatMoney } from "../platform/money";
 import { settings } from "../platform/tables";
+import { STORE_SETTINGS_KEY } from "../store/settings";
 
 /**
  * The console's dashboard: the store's figures at a glance, all from SQL aggregates in ONE D1 batch (no rows are
@@ -18,8 +19,6 @@ import { settings } from "../platform/tables";
  * days here. A zone whose offset is not a whole hour (e.g. +05:30) puts an hour that straddles its midnight on the
  * day that holds the hour's middle.
  */
-
-export const STORE_SETTINGS_KEY = "store";
 
 /** Days of the sales chart and of the "last 30 days" figures (today included). */
 const SALES_DAYS = 30;
