@@ -52,9 +52,12 @@ try {
       const floorUrl = await floor.page(name, bytes);
       const floorFigures = await load(floorUrl);
       const busted = (p) => `${p}${p.includes("?") ? "&" : "?"}_bench=${++bust}`;
-      const uncachedTrips = roundTrips(await fetch(base + busted(path)));
-      rows.push({ name: `${name} ${path}, cached`, shop: await load(base + path), floor: floorFigures, target: 0.8, bytes, trips: roundTrips(res) });
-      rows.push({ name: `${name} ${path}, uncached`, shop: await load(base + path, { setupRequest: (req) => ({ ...req, path: busted(path) }) }), floor: floorFigures, target: 0.5, bytes, trips: uncachedTrips });
+      const uncachedProbe = await fetch(base + busted(path));
+      await uncachedProbe.arrayBuffer();
+      const uncachedTrips = roundTrips(uncachedProbe);
+      const cacheState = (r) => r.headers.get("x-page-cache") ?? "none";
+      rows.push({ name: `${name} ${path}, cached`, shop: await load(base + path), floor: floorFigures, target: 0.8, bytes, trips: roundTrips(res), cache: cacheState(res) });
+      rows.push({ name: `${name} ${path}, uncached`, shop: await load(base + path, { setupRequest: (req) => ({ ...req, path: busted(path) }) }), floor: floorFigures, target: 0.5, bytes, trips: uncachedTrips, cache: cacheState(uncachedProbe) });
     }
     printComparison(
       `Anonymous pages (wrangler dev; the shop's production build; the floor: a bare React Router SSR page, data mode with renderToReadableStream, of the same HTML size), ${connections} connections, ${duration} s each, ${new Date().toISOString()}`,

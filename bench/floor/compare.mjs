@@ -28,6 +28,8 @@ export function printComparison(title, rows) {
       target: r.target ? `>= ${r.target} ${r.shop.rps / r.floor.rps >= r.target ? "met" : "MISSED"}` : "",
       bytes: r.bytes,
       "D1 trips": r.trips,
+      // What the shop's page cache said of the probe request (its x-page-cache header), where it has one.
+      ...(rows.some((x) => x.cache) ? { "page cache": r.cache ?? "" } : {}),
       errors: r.shop.errors + (r.floor?.errors ?? 0),
     })),
   );
