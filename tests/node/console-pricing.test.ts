@@ -442,22 +442,24 @@ describe("console pricing", () => {
     const { context, page, problems } = await consoleBrowser(s.browser, s.w, await consoleAccount(s.w, "OWNER"));
     try {
       mkdirSync(shots, { recursive: true });
-      for (const [p, name] of [
-        ["/console/pricing", "coupons"],
-        [`/console/pricing/coupons/${welcome.id}`, "coupon"],
-        ["/console/pricing/discounts", "discounts"],
-        [`/console/pricing/discounts/${rule.id}`, "discount"],
-        ["/console/pricing/shipping", "shipping"],
-        [`/console/pricing/shipping/${us.id}`, "shipping-region"],
-        ["/console/pricing/tax", "tax"],
-        ["/console/pricing/tax/regions/new", "tax-region"],
-        ["/console/pricing/tax/groups", "tax-groups"],
-        [`/console/pricing/tax/groups/${group.id}`, "tax-group"],
-        ["/console/pricing/fees", "fees"],
-        ["/console/pricing/fees/new", "fee"],
+      for (const [p, name, tab] of [
+        ["/console/pricing", "coupons", "Coupons"],
+        [`/console/pricing/coupons/${welcome.id}`, "coupon", "Coupons"],
+        ["/console/pricing/discounts", "discounts", "Discount rules"],
+        [`/console/pricing/discounts/${rule.id}`, "discount", "Discount rules"],
+        ["/console/pricing/shipping", "shipping", "Shipping"],
+        [`/console/pricing/shipping/${us.id}`, "shipping-region", "Shipping"],
+        ["/console/pricing/tax", "tax", "Tax"],
+        ["/console/pricing/tax/regions/new", "tax-region", "Tax"],
+        ["/console/pricing/tax/groups", "tax-groups", "Tax"],
+        [`/console/pricing/tax/groups/${group.id}`, "tax-group", "Tax"],
+        ["/console/pricing/fees", "fees", "Additional fees"],
+        ["/console/pricing/fees/new", "fee", "Additional fees"],
       ] as const) {
         await page.goto(`${s.w.url}${p}`);
         await hydrated(page);
+        // The section's tabs mark where the page belongs (an editor under its list's tab).
+        await expect(page.locator('nav[aria-label="Pricing"] a.active').textContent()).resolves.toBe(tab);
         await expectAccessible(page, `console pricing ${name}`);
         await page.screenshot({ path: path.join(shots, `console-pricing-${name}-1280.png`), fullPage: true });
       }

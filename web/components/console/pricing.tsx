@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
-import { Form, Link, NavLink, useNavigation, useRouteLoaderData } from "react-router";
+import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { FieldError, FormProblem, type ConsoleProblem } from "./forms";
 
 /**
@@ -8,23 +8,31 @@ import { FieldError, FormProblem, type ConsoleProblem } from "./forms";
  */
 
 const TABS = [
-  { to: "/console/pricing", label: "Coupons", end: true },
+  { to: "/console/pricing", label: "Coupons", also: "/console/pricing/coupons/" },
   { to: "/console/pricing/discounts", label: "Discount rules" },
   { to: "/console/pricing/shipping", label: "Shipping" },
   { to: "/console/pricing/tax", label: "Tax" },
   { to: "/console/pricing/fees", label: "Additional fees" },
 ] as const;
 
+/** Which tab a path belongs to: its own address or below it (a coupon's editor is under the Coupons tab). */
+function tabOf(pathname: string): string | undefined {
+  const path = pathname.replace(/\/+$/, "");
+  return TABS.find((t) => ("also" in t && path.startsWith(t.also)) || (t.to !== "/console/pricing" && (path === t.to || path.startsWith(`${t.to}/`))) || path === t.to)?.to;
+}
+
 /** The pricing section's own tabs, under each pricing page's heading. */
 export function PricingNav() {
+  const { pathname } = useLocation();
+  const current = tabOf(pathname);
   return (
     <nav aria-label="Pricing" className="console-tabs">
       <ul>
         {TABS.map((t) => (
           <li key={t.to}>
-            <NavLink to={t.to} end={"end" in t ? t.end : false} prefetch="intent">
+            <Link to={t.to} prefetch="intent" className={t.to === current ? "active" : undefined} aria-current={t.to === current ? (pathname === t.to ? "page" : "true") : undefined}>
               {t.label}
-            </NavLink>
+            </Link>
           </li>
         ))}
       </ul>
