@@ -358,6 +358,40 @@ describe("console pricing", () => {
     expect(await count(s.w, "tax_regions")).toBe(regions - 1);
   });
 
+  it("without JavaScript: a refused save shows its error and keeps what was typed; create, then delete after the confirmation page", { timeout: 60_000 }, async (ctx) => {
+    needsChromium(ctx);
+    const s = store();
+    const { context, page } = await consoleBrowser(s.browser, s.w, await consoleAccount(s.w, "OWNER"), { javaScriptEnabled: false });
+    try {
+      await page.goto(`${s.w.url}/console/pricing/discounts/new`);
+      await page.fill("#dr-name", "Plain form sale");
+      await page.fill("#dr-value", "150");
+      await page.selectOption("#dr-condition", "ITEM_QUANTITY_RANGE");
+      await page.fill("#dr-from", "3");
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Create rule" }).click()]);
+      await expect(page.locator("#dr-value-error").textContent()).resolves.toMatch(/100/);
+      await expect(page.locator("#dr-name").inputValue()).resolves.toBe("Plain form sale");
+      await expect(page.locator("#dr-condition").inputValue()).resolves.toBe("ITEM_QUANTITY_RANGE");
+      await expect(page.locator("#dr-from").inputValue()).resolves.toBe("3");
+      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({ n: 0 });
+
+      await page.fill("#dr-value", "15");
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Create rule" }).click()]);
+      expect(new URL(page.url()).pathname).toBe("/console/pricing/discounts");
+      await expect(page.locator("tr", { hasText: "Plain form sale" }).textContent()).resolves.toMatch(/15% off the order.*Items in the cart: at least 3/);
+
+      await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Plain form sale" }).click()]);
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Delete…" }).click()]);
+      await expect(page.getByRole("alert").filter({ hasText: "for good" }).count()).resolves.toBe(1);
+      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({ n: 1 });
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: /Yes, delete/ }).click()]);
+      await expect(page.locator(".console-notice").textContent()).resolves.toContain("Deleted");
+      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({ n: 0 });
+    } finally {
+      await context.close();
+    }
+  });
+
   it("staff without settings.manage see no write controls and every action answers 403", async (ctx) => {
     needsChromium(ctx);
     const s = store();
