@@ -14,7 +14,7 @@ import { startFloor } from "./floor/start.mjs";
 import { connections, duration, load, printComparison } from "./floor/compare.mjs";
 import { roundTrips, startServer } from "./server.mjs";
 
-const { base, stop, clientId } = await startServer();
+const { base, stop, clientId, state } = await startServer();
 const floor = await startFloor();
 
 try {
@@ -81,7 +81,7 @@ try {
     `Local servers (wrangler dev; the shop's production build; the floor: a bare Hono route serving the same bytes), ${connections} connections, ${duration} s each, ${new Date().toISOString()}`,
     rows,
   );
-  printCosts(await measureCosts(base, clientId, line));
+  printCosts(await measureCosts(base, clientId, line, state));
 } finally {
   floor.stop();
   stop();

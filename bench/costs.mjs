@@ -2,11 +2,33 @@
 // resources, measured from the Server-Timing figures each response reports (worker/app.ts), and what that costs per
 // million shoppers on Cloudflare's published Workers paid-plan prices.
 //
-// Counted: what a request does before its response is sent, plus the queue messages its changes emit (the outbox
-// flush starts inside the request). Not counted: the outbox flush's own UPDATE after the response, the queue
+// Counted: what a request does before its response is sent, and the queue messages its changes emit (the outbox rows
+// a flow adds, read from the local D1). Not counted: the outbox flush's own UPDATE after the response, the queue
 // consumer's work on those messages (emails, webhooks, cache purges), the cron sweeps, CPU time, storage, and
 // static assets (served by the assets binding, which does not bill Worker requests).
+import { execFileSync } from "node:child_process";
 import { usage } from "./server.mjs";
+
+const root = new URL("..", import.meta.url).pathname;
+
+/**
+ * The events the shop has written to its outbox (local D1 in `state`): each becomes one queue message. Some are sent
+ * after the response (an order's stock events are read back from the outbox first), where Server-Timing cannot see
+ * them, so the cost table counts queue messages by the outbox rows a flow adds. Null if the count fails.
+ */
+function outboxRows(state) {
+  try {
+    const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", state, "--command", "SELECT count(*) AS n FROM outbox", "--json"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
+    });
+    return JSON.parse(out)[0].results[0].n;
+  } catch {
+    return null;
+  }
+}
 
 // Workers paid plan ($5/month), price per million beyond the monthly allowance, from developers.cloudflare.com:
 // /workers/platform/pricing/ (requests), /kv/platform/pricing/, /d1/platform/pricing/, /queues/platform/pricing/,
@@ -100,13 +122,20 @@ async function orderFlow(base, token, total) {
 const scale = (u, f) => Object.fromEntries(Object.entries(u).map(([k, v]) => [k, v * f]));
 
 /** Measures the three flows RUNS times each; `line` is a cart line item of a product in stock. */
-export async function measureCosts(base, clientId, line) {
+export async function measureCosts(base, clientId, line, state) {
   const { perPage, view } = await measurePageViews(base);
   const cart = zero();
   const order = zero();
-  for (let i = 0; i < RUNS; i++) {
-    const token = await cartFlow(base, clientId, line, cart);
-    await orderFlow(base, token, order);
+  const tokens = [];
+  const before = outboxRows(state);
+  for (let i = 0; i < RUNS; i++) tokens.push(await cartFlow(base, clientId, line, cart));
+  const carted = outboxRows(state);
+  for (const token of tokens) await orderFlow(base, token, order);
+  await new Promise((r) => setTimeout(r, 500)); // the last order's after-response writes
+  const ordered = outboxRows(state);
+  if (before !== null && carted !== null && ordered !== null) {
+    cart.queueMessages = carted - before;
+    order.queueMessages = ordered - carted;
   }
   return { perPage, view, cart: scale(cart, 1 / RUNS), order: scale(order, 1 / RUNS) };
 }
