@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { isbot } from "isbot";
 import { createRequestHandler } from "react-router";
 import { isConsolePath, resolveConsoleSession } from "../web/console.server";
-import { resolvePageSession, withSessionCookie, type PageSession } from "../web/session.server";
+import { resolvePageSession, SESSION_COOKIE, withSessionCookie, type PageSession } from "../web/session.server";
 import { currentCartRoutes } from "./cart/routes";
 import { pricingRoutes } from "./cart/pricing-routes";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
@@ -26,7 +26,7 @@ import { taskRoutes } from "./automations/task-routes";
 import { eventRoutes } from "./events/routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
 import { isMerchant, storeCurrency, type Ctx } from "./platform/context";
-import { purgeCatalogCache } from "./catalog/cache";
+import { cachedPage, keepPage, pageCacheKey, purgeCatalogCache } from "./catalog/cache";
 import { countingKv, countingQueue, openDb, type RoundTrips } from "./platform/db";
 import { BodyTooLarge, finishBody, readBytes } from "./platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "./platform/errors";
@@ -184,6 +184,13 @@ app.all("*", async (c) => {
   }
   const request = await pageRequest(c.req.raw);
   if (request instanceof Response) return request;
+  // A catalogue page for a visitor without a session comes from the edge cache when it can (worker/catalog/cache.ts).
+  const bot = isbot(c.req.header("user-agent") ?? "");
+  const pageKey = await pageCacheKey(c.env, c.req.raw, SESSION_COOKIE, bot);
+  if (pageKey) {
+    const hit = await cachedPage(pageKey);
+    if (hit) return hit;
+  }
   // React Router's route discovery (/__manifest) needs no caller: it never reads or writes the session, so one still
   // in flight when the shopper logs in cannot answer with a stale cookie.
   // The merchant console has its own cookie and never touches the shopper's session (web/console.server.ts).
@@ -204,6 +211,7 @@ app.all("*", async (c) => {
   });
   res.headers.set("content-security-policy", pageCsp(cspNonce));
   res.headers.set("x-frame-options", "DENY");
+  if (pageKey && !session.setCookie && session.auth.kind === "anonymous") return keepPage(ctx, pageKey, res, pageCsp(cspNonce));
   return withSessionCookie(res, session);
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
@@ -111,6 +112,81 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       await warm.text();
       expect(header(warm, "round trips"), who).toBe(0);
     }
+  });
+
+  const anonymous = async (path: string) => {
+    const res = await w.fetch(path, { headers: { "user-agent": BROWSER_UA, accept: "text/html" } });
+    return { res, html: await res.text() };
+  };
+  const pause = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+  it("a second anonymous view of each catalogue page comes from the edge cache: no D1 round trip, and a CSP that allows exactly its inline scripts by hash", { timeout: 60_000 }, async () => {
+    const kv = await w.mf.getKVNamespace("SESSIONS");
+    await kv.put("catalog:version", `pages-${Date.now()}`);
+    for (const path of TOUR) {
+      const first = await anonymous(path);
+      expect(first.res.headers.get("x-page-cache"), path).toBe("miss");
+      expect(first.res.headers.get("content-security-policy"), path).toMatch(/'nonce-/);
+      await pause();
+      const again = await anonymous(path);
+      expect(again.res.status, path).toBe(200);
+      expect(again.res.headers.get("x-page-cache"), path).toBe("hit");
+      expect(header(again.res, "round trips"), path).toBe(0);
+      expect(again.res.headers.getSetCookie(), path).toEqual([]);
+      expect(again.res.headers.get("cache-control"), path).toBe("no-cache");
+      expect(again.res.headers.get("vary"), path).toBe("Cookie");
+      expect(again.html, path).toBe(first.html);
+      // No nonce (it would be the same for every visitor): each inline script by its hash, and no external script.
+      const csp = again.res.headers.get("content-security-policy")!;
+      expect(csp, path).not.toMatch(/nonce/);
+      expect(again.html, path).not.toMatch(/<script\b[^>]*\bsrc=/i);
+      const scripts = [...again.html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]);
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const script of scripts) expect(csp, path).toContain(`'sha256-${createHash("sha256").update(script).digest("base64")}'`);
+    }
+  });
+
+  it("a visitor with a cart gets their own count, never the cached page; the cached page stays anonymous", { timeout: 30_000 }, async () => {
+    await anonymous("/");
+    await pause();
+    expect((await anonymous("/")).res.headers.get("x-page-cache")).toBe("hit");
+    const product = (await w.db
+      .prepare("SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
+      .first<{ id: string }>())!;
+    const added = await w.fetch("/cart", {
+      method: "POST",
+      headers: { "user-agent": BROWSER_UA, origin: w.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "add", productId: product.id, quantity: "3" }).toString(),
+      redirect: "manual",
+    });
+    await added.text();
+    const pair = added.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!.split(";")[0];
+    const own = await w.fetch("/", { headers: { "user-agent": BROWSER_UA, cookie: pair } });
+    const ownHtml = await own.text();
+    expect(own.headers.get("x-page-cache")).toBeNull();
+    expect(ownHtml).toMatch(/data-testid="cart-count">3(<!-- -->)?<span/);
+    await pause();
+    const stranger = await anonymous("/");
+    expect(stranger.res.headers.get("x-page-cache")).toBe("hit");
+    expect(stranger.html).toMatch(/data-testid="cart-count">0(<!-- -->)?<span/);
+    expect(stranger.html).not.toContain("Log out");
+  });
+
+  it("a merchant's product edit shows on the cached product page at once", { timeout: 30_000 }, async () => {
+    const path = "/products/organic-market-tote";
+    await anonymous(path);
+    await pause();
+    expect((await anonymous(path)).res.headers.get("x-page-cache")).toBe("hit");
+    const { id } = (await w.db.prepare("SELECT id FROM products WHERE slug = 'organic-market-tote'").first<{ id: string }>())!;
+    const patched = await w.fetch(`/v1/products/${id}`, {
+      method: "PATCH",
+      headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ product: { name: "Organic Market Tote, Renamed" } }),
+    });
+    expect(patched.status).toBe(200);
+    const after = await anonymous(path);
+    expect(after.res.headers.get("x-page-cache")).toBe("miss");
+    expect(after.html).toContain("Organic Market Tote, Renamed");
   });
 
   it("a GET with a dead cookie clears it instead of starting a new visitor", async () => {

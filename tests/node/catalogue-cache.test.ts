@@ -7,9 +7,12 @@ import { OWNER_KEY, startWorker, type RunningWorker } from "./worker";
  */
 
 const BOT_UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
-/** The page without its per-request CSP nonce (in the attributes and the loader data). */
-const withoutNonce = ({ res, html }: { res: Response; html: string }) => {
-  const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+/**
+ * The page without the CSP nonce it was rendered with (in the attributes and the loader data): a fresh render has a
+ * new one; a page from the edge cache (x-page-cache: hit) is the stored render, nonce and all.
+ */
+const withoutNonce = ({ html }: { res: Response; html: string }) => {
+  const nonce = / nonce="([^"]+)"/.exec(html)?.[1];
   return nonce ? html.split(nonce).join("") : html;
 };
 const roundTrips = (res: Response) => Number(/(\d+) round trips/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);

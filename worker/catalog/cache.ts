@@ -89,6 +89,92 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(",").some((t) => bare(t) === bare(etag));
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Anonymous pages at the edge
+
+/** The Workers Cache API's default cache (the project's TypeScript lib types `caches` as the browser's, without it). */
+const edgeCache = () => (caches as unknown as { default: Cache }).default;
+
+/** The catalogue pages a visitor without a session may get from the edge cache (everything on them is the catalogue's). */
+const CACHEABLE_PAGE = /^\/(?:|shop|search|collections\/[^/]+|products\/[^/]+)$/;
+/** How long the edge keeps a page (a safety net: a catalogue change makes a new version first). */
+const PAGE_MAX_AGE_SECONDS = 300;
+
+/**
+ * The edge-cache key of a page view, or null when this view may not come from (or go into) the cache: only a GET of
+ * a catalogue page (home, shop, a collection, search, a product; the document, not its `.data`) by a browser with no
+ * session cookie at all. Such a visitor has no cart and is not signed in, so the page holds nothing of theirs: its
+ * personal bits (the cart count, "Log in") read the same for every visitor without a session, and anyone with a
+ * session (a cart, a login; even a dead cookie, which the page must clear) always gets a fresh render. The key is the
+ * URL (host, path, query), the catalogue version (so a catalogue change is a new key everywhere at once), and the one
+ * request fact the HTML depends on: whether the caller is a bot (bots get every deferred part inline).
+ */
+export async function pageCacheKey(env: Env, request: Request, sessionCookieName: string, bot: boolean): Promise<Request | null> {
+  if (request.method !== "GET") return null;
+  const url = new URL(request.url);
+  if (!CACHEABLE_PAGE.test(url.pathname)) return null;
+  if ((request.headers.get("cookie") ?? "").includes(`${sessionCookieName}=`)) return null;
+  const version = await catalogVersion(env);
+  return new Request(`https://page-cache.invalid/v${encodeURIComponent(version)}/${bot ? "bot" : "browser"}/${url.host}${url.pathname}${url.search}`);
+}
+
+/**
+ * A cached page for this key, ready to send, or null. Its Content-Security-Policy allows exactly the inline scripts
+ * the stored HTML holds, by their SHA-256 hashes (pageCsp's nonce cannot work here: a nonce is a per-response secret,
+ * and a page served to many visitors would publish it to all of them).
+ */
+export async function cachedPage(key: Request): Promise<Response | null> {
+  const stored = await edgeCache().match(key);
+  if (!stored) return null;
+  return new Response(stored.body, { status: 200, headers: anonymousPageHeaders(stored.headers.get("x-page-csp") ?? "", "hit") });
+}
+
+/**
+ * Sends a freshly rendered anonymous page and keeps a copy at the edge: the visitor gets the stream as it renders
+ * (with its nonce CSP), while the copy is read to its end after the response, its inline scripts hashed into the
+ * cached variant's CSP (hashCsp), and stored. Only a complete 200 without cookies is kept.
+ */
+export function keepPage(ctx: Ctx, key: Request, res: Response, csp: string): Response {
+  if (res.status !== 200 || !res.body || res.headers.has("set-cookie")) return res;
+  const [toVisitor, toCache] = res.body.tee();
+  ctx.waitUntil(
+    (async () => {
+      const html = await new Response(toCache).text();
+      if (!html.trimEnd().endsWith("</html>")) return; // cut short (an aborted render): never cache half a page
+      const headers = { "content-type": "text/html; charset=utf-8", "cache-control": `public, max-age=${PAGE_MAX_AGE_SECONDS}`, "x-page-csp": await hashCsp(html) };
+      await edgeCache().put(key, new Response(html, { headers }));
+    })(),
+  );
+  return new Response(toVisitor, { status: 200, headers: anonymousPageHeaders(csp, "miss", res.headers) });
+}
+
+/**
+ * Headers of an anonymous catalogue page. Browsers may keep it but must ask again before using it (`no-cache`):
+ * after adding to the cart the same URL must show the visitor's own count. `Vary: Cookie` tells any shared cache in
+ * between that a request with a cookie is a different answer.
+ */
+function anonymousPageHeaders(csp: string, state: "hit" | "miss", from?: Headers): Headers {
+  const headers = new Headers(from);
+  headers.set("content-type", "text/html; charset=utf-8");
+  headers.set("content-security-policy", csp);
+  headers.set("x-frame-options", "DENY");
+  headers.set("cache-control", "no-cache");
+  headers.set("vary", "Cookie");
+  headers.set("x-page-cache", state);
+  return headers;
+}
+
+/** The cached variant's CSP: the page CSP with each inline script's SHA-256 hash in place of a nonce. */
+export async function hashCsp(html: string): Promise<string> {
+  const hashes = new Set<string>();
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\bsrc\s*=/i.test(m[1])) continue;
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(m[2]));
+    hashes.add(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+  }
+  return [`script-src ${[...hashes].join(" ")} 'strict-dynamic'`.replace(/\s+/g, " "), "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"].join("; ");
+}
+
 /**
  * Purges the cached catalogue for a change made at `changedAt` (ISO time) by writing a new version (the time of
  * writing). An event that an already written version covers (written after its change committed) writes nothing,
