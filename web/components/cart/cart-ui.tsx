@@ -67,6 +67,11 @@ function CartLine({ line, actionData }: { line: LineView; actionData?: CartActio
   const pendingQty = qty.formData ? Number(qty.formData.get("quantity")) : null;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  // A pending auto-save must not outlive the line (removed meanwhile) or post again after Update saved it: a stray
+  // post of a removed line fails, and a failed action skips the revalidation another form (e.g. a coupon) awaits.
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
   // The saved quantity can change from elsewhere (the "Change to N" fix, another tab); show it unless the shopper is typing.
   useEffect(() => {
     if (input.current && document.activeElement !== input.current) input.current.value = String(line.quantity);
@@ -138,6 +143,9 @@ function CartLine({ line, actionData }: { line: LineView; actionData?: CartActio
             method="post"
             action="/cart"
             className="quantity-form"
+            onSubmit={() => {
+              if (timer.current) clearTimeout(timer.current);
+            }}
             onChange={(e) => {
               // With JavaScript a new quantity is saved shortly after it is typed or stepped; Update stays for keyboards.
               const form = e.currentTarget;

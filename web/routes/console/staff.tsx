@@ -145,8 +145,8 @@ export default function StaffPage() {
                   <Form method="post">
                     <input type="hidden" name="intent" value="unblock" />
                     <input type="hidden" name="id" value={s.id} />
-                    <button type="submit" className="console-button" aria-label={`Let ${s.email} back in`}>
-                      Let back in
+                    <button type="submit" className="console-button">
+                      Let back in<span className="visually-hidden"> {s.email}</span>
                     </button>
                   </Form>
                 )}
