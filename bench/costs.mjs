@@ -137,7 +137,8 @@ export async function measureCosts(base, clientId, line, state) {
     cart.queueMessages = carted - before;
     order.queueMessages = ordered - carted;
   }
-  return { perPage, view, cart: scale(cart, 1 / RUNS), order: scale(order, 1 / RUNS) };
+  const queueSource = before !== null && carted !== null && ordered !== null ? "the outbox rows each flow added" : "Server-Timing only (the outbox count failed), so sends after the response are missing";
+  return { perPage, view, cart: scale(cart, 1 / RUNS), order: scale(order, 1 / RUNS), queueSource };
 }
 
 const fmt = (n) => (n >= 100 ? Math.round(n).toLocaleString("en-US") : String(Number(n.toFixed(2))));
@@ -164,7 +165,7 @@ export function printPageWrites(perPage) {
   );
 }
 
-export function printCosts({ perPage, view, cart, order }) {
+export function printCosts({ perPage, view, cart, order, queueSource }) {
   printPageWrites(perPage);
   const flows = { "1,000 page views": view, "1,000 carts": cart, "1,000 orders": order };
   console.log("\nUsage per 1,000 (page view: the average of home, a collection and a product page, anonymous, repeated;");
@@ -200,6 +201,7 @@ export function printCosts({ perPage, view, cart, order }) {
   });
   rows.push({ resource: "total", units: "", "$ per million": "", cost: usd(sum) });
   console.table(rows);
+  console.log(`Queue messages: ${queueSource}.`);
   console.log("D1 rows read: D1's rows_read where it reports it, else rows returned (a lower bound).");
   console.log("Not counted: CPU time, storage, the queue consumer's and cron sweeps' own D1/KV work, the outbox flush's UPDATE after the response.");
 }
