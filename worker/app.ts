@@ -83,6 +83,7 @@ app.use("*", async (c, next) => {
     "server-timing",
     `d1;dur=${trips.ms};desc="${trips.count} round trips", d1-writes;desc="${trips.rowsWritten ?? 0} rows written", kv-writes;desc="${trips.kvWrites ?? 0} KV writes", kv-reads;desc="${trips.kvReads ?? 0} KV reads", d1-reads;desc="${trips.rowsRead ?? 0} rows read", queue;desc="${trips.queueSends ?? 0} messages"`,
   );
+  carryD1Bookmark(c.req.raw, res, c.get("d1"), (trips.rowsWritten ?? 0) > 0);
   res.headers.set("x-content-type-options", "nosniff");
   res.headers.set("referrer-policy", "strict-origin-when-cross-origin");
   c.res = res;
@@ -90,7 +91,14 @@ app.use("*", async (c, next) => {
 
 // The service context: one D1 handle (counted) and the caller, resolved once per request.
 app.use("*", async (c, next) => {
-  const db = openDb(c.env.DB, c.get("trips"));
+  // D1 read replication (Sessions API): a shopper's reads may go to the nearest replica, yet never behind the
+  // shopper's own last write, whose bookmark they bring back (d1BookmarkOf). A write without a bookmark starts on
+  // the primary. Locally there is only the primary, so this behaves exactly as a plain D1 handle.
+  const bookmark = d1BookmarkOf(c.req.raw);
+  const writing = c.req.method !== "GET" && c.req.method !== "HEAD";
+  const d1 = c.env.DB.withSession(bookmark ?? (writing ? "first-primary" : "first-unconstrained"));
+  c.set("d1", d1);
+  const db = openDb(d1 as unknown as D1Database, c.get("trips"));
   const url = new URL(c.req.url);
   const auth = isApiPath(url.pathname) ? await resolveAuth(c.env, db, c.req.header("authorization")) : ({ kind: "anonymous" } as const);
   const executionCtx = c.executionCtx as ExecutionContext;
@@ -226,6 +234,40 @@ export function startsSession(method: string, path: string, userAgent: string | 
   if (isbot(userAgent ?? "")) return false;
   if (method !== "GET" && method !== "HEAD") return true;
   return path.startsWith("/cart/recover/");
+}
+
+/** The cookie a browser carries its last write's D1 bookmark in, and the header API clients use for it. */
+const D1_BOOKMARK_COOKIE = "__Host-d1";
+const D1_BOOKMARK_HEADER = "x-d1-bookmark";
+const BOOKMARK = /^[A-Za-z0-9_-]{1,200}$/;
+
+/** The D1 bookmark a request brings (an API client's header, else a browser's cookie), or null; malformed ones are ignored. */
+function d1BookmarkOf(request: Request): string | null {
+  const header = request.headers.get(D1_BOOKMARK_HEADER)?.trim();
+  if (header && BOOKMARK.test(header)) return header;
+  for (const pair of (request.headers.get("cookie") ?? "").split(";")) {
+    const eqAt = pair.indexOf("=");
+    if (eqAt > 0 && pair.slice(0, eqAt).trim() === D1_BOOKMARK_COOKIE) {
+      const value = pair.slice(eqAt + 1).trim();
+      if (BOOKMARK.test(value)) return value;
+    }
+  }
+  return null;
+}
+
+/**
+ * Hands the session's bookmark back: to API clients always (the `x-d1-bookmark` header, to send with their next
+ * request), and to a browser only after a request that wrote (a cookie, so its next page reads its own write even
+ * from a replica). Browsing writes nothing, so it gets no cookie (and its pages stay cacheable).
+ */
+function carryD1Bookmark(request: Request, res: Response, d1: D1DatabaseSession | undefined, wrote: boolean) {
+  const bookmark = d1?.getBookmark();
+  if (!bookmark || !BOOKMARK.test(bookmark)) return;
+  if (isApiPath(new URL(request.url).pathname)) {
+    res.headers.set(D1_BOOKMARK_HEADER, bookmark);
+  } else if (wrote) {
+    res.headers.append("set-cookie", `${D1_BOOKMARK_COOKIE}=${bookmark}; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Lax`);
+  }
 }
 
 /** Whether every percent-escape in the path decodes (to UTF-8). */

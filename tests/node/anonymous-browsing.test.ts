@@ -80,6 +80,8 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     const cookie = added.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`));
     expect(cookie).toMatch(/HttpOnly/);
     expect(header(added, "KV writes")).toBe(2); // the visitor's refresh and access tokens
+    // The write's D1 bookmark goes with the browser, so its next page reads its own cart even from a replica.
+    expect(added.headers.getSetCookie().find((c) => c.startsWith("__Host-d1="))).toMatch(/^__Host-d1=[0-9a-f-]+; Path=\/; .*HttpOnly; Secure; SameSite=Lax/);
     const after = await storeState(w);
     expect(Object.keys(after.kv).filter((k) => k.startsWith("token:")).length).toBe(sessionsBefore + 2);
     expect(after.d1.carts?.length ?? 0).toBe((before.d1.carts?.length ?? 0) + 1);
@@ -187,6 +189,19 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     const after = await anonymous(path);
     expect(after.res.headers.get("x-page-cache")).toBe("miss");
     expect(after.html).toContain("Organic Market Tote, Renamed");
+  });
+
+  it("D1 sessions: an API client gets its bookmark back and may send it (a malformed one is ignored); browsing sets no bookmark cookie", async () => {
+    const first = await w.fetch("/v1/products/query-platformized", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: { paging: { limit: 1 } } }) });
+    expect(first.status).toBe(200);
+    const bookmark = first.headers.get("x-d1-bookmark");
+    expect(bookmark).toMatch(/^[0-9a-f]{8}-[0-9a-f-]+$/);
+    for (const sent of [bookmark ?? "", "not a bookmark!"]) {
+      const res = await w.fetch("/v2/collections/query", { method: "POST", headers: { "content-type": "application/json", "x-d1-bookmark": sent }, body: "{}" });
+      expect(res.status, sent).toBe(200);
+    }
+    const page = await anonymous("/shop");
+    expect(page.res.headers.getSetCookie()).toEqual([]);
   });
 
   it("a GET with a dead cookie clears it instead of starting a new visitor", async () => {

@@ -5,7 +5,7 @@ import type { RoundTrips } from "./db";
 /** The Hono environment every router shares. */
 export interface AppEnv {
   Bindings: Env;
-  Variables: { requestId: string; ctx: Ctx; trips: RoundTrips };
+  Variables: { requestId: string; ctx: Ctx; trips: RoundTrips; d1: D1DatabaseSession };
 }
 
 export type AppContext = Context<AppEnv>;
