@@ -168,8 +168,11 @@ describe("console settings", () => {
     }
 
     // The shop reads the KV copy and writes nothing; a lost copy is put back from D1 by the next sweep.
+    // Each look at a new address: an anonymous home page is kept in the edge cache, and a KV copy deleted behind the
+    // shop's back (unlike a settings change, which purges the cache) would not show on the cached one.
+    let looks = 0;
     const home = async () => {
-      const res = await s.w.fetch("/", { headers: { "user-agent": BROWSER_UA } });
+      const res = await s.w.fetch(`/?look=${++looks}`, { headers: { "user-agent": BROWSER_UA } });
       return { html: await res.text(), timing: res.headers.get("server-timing") ?? "" };
     };
     const shown = await home();
