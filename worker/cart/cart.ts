@@ -133,6 +133,14 @@ const checkoutLinesOf = (checkoutId: SQL) =>
     FROM checkouts ck, json_each(ck.line_items) j WHERE ck.id = ${checkoutId})`;
 
 /**
+ * "The owner's active cart", written with the literal 'ACTIVE' (not a bound parameter) so SQLite can use the partial
+ * unique index carts_active_owner_unique (owner, WHERE status = 'ACTIVE'): with `status = ?` it scans every active
+ * cart in the store instead, a read that grows with every visitor. With several owners (a member and their visitor
+ * cart), each OR branch carries it, or SQLite falls back to that scan too.
+ */
+const activeCart = sql`${carts.status} = 'ACTIVE'`;
+
+/**
  * loadCarts' statements, to batch with other reads: `finish` takes exactly their results. With `checkoutId` (a
  * scalar SQL expression, e.g. the cart's checkout_id), the catalogue rows that checkout's lines refer to come too,
  * so the checkout can be priced from the same round trip.
@@ -142,11 +150,12 @@ export function cartReads(ctx: Ctx, owners: CartOwner[], productIds: string[], c
   // No owners (a checkout read by id): no carts, only the checkout's catalogue rows.
   const ownerMatch = owners.length
     ? sql.join(
-        owners.map((o) => sql`(c.owner_kind = ${o.kind} AND c.owner_id = ${o.id})`),
+        // The status in every branch: SQLite then answers each owner from the partial index (see activeCart).
+        owners.map((o) => sql`(c.status = 'ACTIVE' AND c.owner_kind = ${o.kind} AND c.owner_id = ${o.id})`),
         sql` OR `,
       )
     : sql`0`;
-  const activeIds = sql`(SELECT c.id FROM carts c WHERE c.status = 'ACTIVE' AND (${ownerMatch}))`;
+  const activeIds = sql`(SELECT c.id FROM carts c WHERE ${ownerMatch})`;
   const wanted = JSON.stringify([...new Set(productIds)]);
   const checkoutProducts = checkoutId ? sql` OR ${products.id} IN (SELECT catalog_item_id FROM ${checkoutLinesOf(checkoutId)})` : sql``;
   // A row-value IN, not a correlated EXISTS: the checkout's lines are read once, not once per variant row.
@@ -155,7 +164,7 @@ export function cartReads(ctx: Ctx, owners: CartOwner[], productIds: string[], c
     db
       .select()
       .from(carts)
-      .where(owners.length ? and(eq(carts.status, "ACTIVE"), or(...owners.map((o) => and(eq(carts.ownerKind, o.kind), eq(carts.ownerId, o.id))))) : sql`0`),
+      .where(owners.length ? or(...owners.map((o) => and(activeCart, eq(carts.ownerKind, o.kind), eq(carts.ownerId, o.id)))) : sql`0`),
     db.select().from(cartLineItems).where(sql`${cartLineItems.cartId} IN ${activeIds}`).orderBy(cartLineItems.position),
     db
       .select(productColumns)
@@ -937,7 +946,7 @@ export async function deleteCurrentCart(ctx: Ctx): Promise<Record<string, never>
   const [row] = await ctx.db
     .select({ id: carts.id })
     .from(carts)
-    .where(and(eq(carts.ownerKind, owner.kind), eq(carts.ownerId, owner.id), eq(carts.status, "ACTIVE")))
+    .where(and(eq(carts.ownerKind, owner.kind), eq(carts.ownerId, owner.id), activeCart))
     .limit(1);
   if (!row) throw cartNotFound();
   const event = newEvent(ctx, CartEventType.deleted, row.id, cartEventData("deleted", { id: row.id }));

@@ -1,0 +1,37 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { cartReads } from "../../worker/cart/cart";
+import { storeCurrency, type Ctx } from "../../worker/platform/context";
+import { openDb } from "../../worker/platform/db";
+
+/**
+ * Finding a shopper's cart must cost the same in a store with a million open carts as in one with ten: every cart
+ * read goes through the partial index of active carts by owner, never through a scan of all active carts (which is
+ * what SQLite does when the status is a bound parameter, or missing from one branch of an OR).
+ */
+
+function ctx(): Ctx {
+  return { db: openDb(env.DB), env, auth: { kind: "apiKey", keyId: "owner", role: "OWNER" }, currency: storeCurrency(env), origin: "https://shop.test", waitUntil: () => {} };
+}
+
+async function plan(statement: unknown): Promise<string> {
+  const { sql, params } = (statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
+  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
+  return rows.results.map((r) => r.detail).join("\n");
+}
+
+describe("cart reads", () => {
+  it.each([
+    ["a visitor", [{ kind: "visitor" as const, id: "v-1" }]],
+    ["a member and the visitor cart they bring", [{ kind: "member" as const, id: "m-1" }, { kind: "visitor" as const, id: "v-1" }]],
+  ])("find %s's active cart and its lines through the owner index", async (_label, owners) => {
+    const [cartsRead, linesRead] = cartReads(ctx(), owners, []).statements;
+    for (const p of [await plan(cartsRead), await plan(linesRead)]) {
+      expect(p).toContain("carts_active_owner_unique");
+      expect(p).not.toContain("carts_status_activity_idx");
+      expect(p).not.toMatch(/SCAN carts\b/);
+    }
+  });
+});
