@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { cartReads } from "../../worker/cart/cart";
 import { storeCurrency, type Ctx } from "../../worker/platform/context";
@@ -27,11 +28,19 @@ describe("cart reads", () => {
     ["a visitor", [{ kind: "visitor" as const, id: "v-1" }]],
     ["a member and the visitor cart they bring", [{ kind: "member" as const, id: "m-1" }, { kind: "visitor" as const, id: "v-1" }]],
   ])("find %s's active cart and its lines through the owner index", async (_label, owners) => {
-    const [cartsRead, linesRead] = cartReads(ctx(), owners, []).statements;
-    for (const p of [await plan(cartsRead), await plan(linesRead)]) {
+    const [cartsRead, linesRead, productsRead, variantsRead] = cartReads(ctx(), owners, ["p-1"]).statements;
+    for (const p of [await plan(cartsRead), await plan(linesRead), await plan(productsRead), await plan(variantsRead)]) {
       expect(p).toContain("carts_active_owner_unique");
       expect(p).not.toContain("carts_status_activity_idx");
-      expect(p).not.toMatch(/SCAN carts\b/);
+      expect(p).not.toMatch(/SCAN (carts|products|variants)\b/);
     }
+  });
+
+  it("read the catalogue rows of the lines by index, not by a scan of the store's variants", async () => {
+    const { statements } = cartReads(ctx(), [{ kind: "visitor", id: "v-1" }], [], sql`'ck-1'`);
+    const [products, variants] = [await plan(statements[2]), await plan(statements[3])];
+    expect(products).not.toMatch(/SCAN products\b/);
+    expect(variants).not.toMatch(/SCAN variants\b/);
+    expect(variants).not.toContain("CORRELATED");
   });
 });

@@ -176,8 +176,9 @@ export function cartReads(ctx: Ctx, owners: CartOwner[], productIds: string[], c
       .select()
       .from(variants)
       .where(
-        sql`${variants.productId} IN (SELECT value FROM json_each(${wanted})) OR EXISTS (SELECT 1 FROM cart_line_items l WHERE l.cart_id IN ${activeIds}
-          AND l.catalog_item_id = ${variants.productId} AND l.variant_id = ${variants.id})${checkoutVariants}`,
+        // Row-value INs, not a correlated EXISTS: each branch is answered from the (product_id, id) index; an EXISTS
+        // made SQLite scan every variant in the store on every cart read.
+        sql`${variants.productId} IN (SELECT value FROM json_each(${wanted})) OR (${variants.productId}, ${variants.id}) IN (SELECT l.catalog_item_id, l.variant_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds})${checkoutVariants}`,
       )
       .orderBy(variants.productId, variants.position),
   ] as BatchItem<"sqlite">[];
