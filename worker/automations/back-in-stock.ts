@@ -5,7 +5,8 @@ import { loadProduct } from "../catalog/products";
 import { products, variants } from "../catalog/tables";
 import { STORES_APP_ID } from "../cart/schemas";
 import { emailOutcomes, sendEmail } from "../email/send";
-import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
+import { flushEvents, newEvent, outboxInsertIfChanged, unflushedRowsOf, type EventEnvelope, type Statement } from "../events/outbox";
+import { outbox } from "../events/tables";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { invalidArgument, notFound, type FieldViolation } from "../platform/errors";
@@ -490,8 +491,8 @@ export async function settleWaitingRequests(ctx: Ctx): Promise<number> {
 }
 
 async function flushExisting(ctx: Ctx, events: EventEnvelope[]) {
-  const ids = JSON.stringify(events.map((e) => e.id));
-  const existing = new Set((await ctx.db.all<{ id: string }>(sql`SELECT id FROM outbox WHERE id IN (SELECT value FROM json_each(${ids})) AND flushed_at IS NULL`)).map((r) => r.id));
+  const ids = events.map((e) => e.id);
+  const existing = new Set((await ctx.db.select({ id: outbox.id }).from(outbox).where(unflushedRowsOf(ids))).map((r) => r.id));
   const toSend = events.filter((e) => existing.has(e.id));
   if (toSend.length) await flushEvents(ctx.env, ctx.db, toSend);
 }

@@ -69,6 +69,15 @@ function rowsOf(ids: string[]) {
 }
 
 /**
+ * The outbox rows of these events that are still unflushed, found by id. The test on flushed_at is written
+ * `+flushed_at` so that SQLite cannot answer it from outbox_unflushed_idx: it did, reading every unflushed row in the
+ * store (the whole backlog, while the queue is down) to keep the few asked for.
+ */
+export function unflushedRowsOf(ids: string[]) {
+  return sql`${rowsOf(ids)} AND +${outbox.flushedAt} IS NULL`;
+}
+
+/**
  * Sends events to the EVENTS queue and marks their outbox rows flushed. A chunk whose send fails stays unflushed
  * (its attempts counted) and the cron sweep sends it again; consumers dedupe on the event id, so a double send is
  * harmless. Returns how many events reached the queue.

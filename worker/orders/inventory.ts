@@ -2,7 +2,7 @@ import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { refreshSummary } from "../catalog/products";
 import { products, variants } from "../catalog/tables";
 import { AUTOMATION_SETTINGS_KEY, DEFAULT_AUTOMATION_SETTINGS } from "../automations/settings";
-import { flushEvents, type EventEnvelope, type Statement } from "../events/outbox";
+import { flushEvents, unflushedRowsOf, type EventEnvelope, type Statement } from "../events/outbox";
 import { outbox } from "../events/tables";
 import { EventType } from "../events/types";
 import { assertInBatch, assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
@@ -272,7 +272,7 @@ async function flushStoredEvents(env: Env, db: Db, ids: string[]): Promise<numbe
   const rows = await db
     .select()
     .from(outbox)
-    .where(sql`${outbox.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${outbox.flushedAt} IS NULL`)
+    .where(unflushedRowsOf(ids))
     .orderBy(sql`rowid`);
   if (!rows.length) return 0;
   const events: EventEnvelope[] = rows.map((r) => ({
