@@ -12,7 +12,7 @@ import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolat
 import { newId } from "../platform/ids";
 import { toMinor } from "../platform/money";
 import { codeKey } from "../pricing/discounts";
-import { coupons, discountRules } from "../pricing/tables";
+import { coupons, discountRuleCodes, discountRules } from "../pricing/tables";
 import { computePricing, estimateTotalsWire, loadPricingConfig, priceCart, pricingReads, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "./pricing";
 import {
   CART_INFO_FIELDS,
@@ -230,14 +230,13 @@ export function pricingReadsFor(db: Ctx["db"], codes: SQL[], now: Date = new Dat
     const key = sql`lower(trim(coalesce(${code}, '')))`;
     return [
       db.select().from(coupons).where(sql`${coupons.codeKey} = ${key} AND ${key} <> ''`).limit(1),
+      // By the codes index, never by walking every rule's trigger JSON (see discountRuleCodes); `+active` keeps
+      // SQLite from answering this from the index of switched-on rules instead.
       db
         .select()
         .from(discountRules)
         .where(
-          and(
-            eq(discountRules.active, true),
-            sql`${key} <> '' AND EXISTS (SELECT 1 FROM json_tree(${discountRules.trigger}) WHERE json_tree.key = 'code' AND lower(json_tree.value) = ${key})`,
-          ),
+          sql`${discountRules.id} IN (SELECT ${discountRuleCodes.ruleId} FROM ${discountRuleCodes} WHERE ${discountRuleCodes.codeKey} = ${key} AND ${key} <> '') AND +${discountRules.active} = 1`,
         ),
     ] as BatchItem<"sqlite">[];
   });

@@ -1,4 +1,5 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 /**
  * Pricing configuration: discount rules, coupons, shipping regions, tax groups and regions, additional fees. Money
@@ -27,6 +28,14 @@ export type StoredTrigger =
   | { conditionType: "COUPON_CODE"; code: string }
   | { conditionType: "AND" | "OR"; triggers: StoredTrigger[] };
 
+/**
+ * A rule's end for "has not ended" tests: no end date reads as '~', after every ISO date, so `liveRuleEnd > now` is
+ * one range on discount_rules_live_idx (an `end_date IS NULL OR end_date > now` is not). A pricing read must spell it
+ * exactly like this for SQLite to use the index. (A CASE, not coalesce: drizzle-kit splits an index expression at
+ * its commas.)
+ */
+export const liveRuleEnd = (endDate: SQLiteColumn) => sql`(CASE WHEN ${endDate} IS NULL THEN '~' ELSE ${endDate} END)`;
+
 export const discountRules = sqliteTable(
   "discount_rules",
   {
@@ -43,7 +52,28 @@ export const discountRules = sqliteTable(
     createdDate: text("created_date").notNull(),
     updatedDate: text("updated_date").notNull(),
   },
-  (t) => [index("discount_rules_active_idx").on(t.active, t.createdDate)],
+  (t) => [
+    index("discount_rules_active_idx").on(t.active, t.createdDate),
+    // The rules a cart is priced with (switched on, not ended), found without reading the ended ones, which pile up
+    // as a store runs its seasonal sales. See liveRuleEnd.
+    index("discount_rules_live_idx").on(t.active, liveRuleEnd(t.endDate)),
+  ],
+);
+
+/**
+ * The coupon codes each rule's trigger names (anywhere in it, lower-cased as pricing matches them), so a cart's
+ * coupon finds the rules naming it by index instead of walking every rule's trigger JSON. Kept by SQLite triggers
+ * on discount_rules (migration 0018): every write of a rule, whichever code path makes it, keeps it in step.
+ */
+export const discountRuleCodes = sqliteTable(
+  "discount_rule_codes",
+  {
+    codeKey: text("code_key").notNull(),
+    ruleId: text("rule_id")
+      .notNull()
+      .references(() => discountRules.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.codeKey, t.ruleId] }), index("discount_rule_codes_rule_idx").on(t.ruleId)],
 );
 
 export const coupons = sqliteTable(
