@@ -43,4 +43,13 @@ describe("cart reads", () => {
     expect(variants).not.toMatch(/SCAN variants\b/);
     expect(variants).not.toContain("CORRELATED");
   });
+
+  it("for a checkout read by id (no owner), read no cart at all: only the checkout's catalogue rows, by index", async () => {
+    const { statements } = cartReads(ctx(), [], [], sql`'ck-1'`);
+    expect(statements).toHaveLength(2);
+    for (const p of [await plan(statements[0]), await plan(statements[1])]) {
+      expect(p).not.toMatch(/\b(carts|cart_line_items|c|l)\b/);
+      expect(p).not.toMatch(/SCAN (products|variants)\b/);
+    }
+  });
 });

@@ -147,43 +147,47 @@ const activeCart = sql`${carts.status} = 'ACTIVE'`;
  */
 export function cartReads(ctx: Ctx, owners: CartOwner[], productIds: string[], checkoutId?: SQL) {
   const db = ctx.db;
-  // No owners (a checkout read by id): no carts, only the checkout's catalogue rows.
-  const ownerMatch = owners.length
-    ? sql.join(
-        // The status in every branch: SQLite then answers each owner from the partial index (see activeCart).
-        owners.map((o) => sql`(c.status = 'ACTIVE' AND c.owner_kind = ${o.kind} AND c.owner_id = ${o.id})`),
-        sql` OR `,
-      )
-    : sql`0`;
-  const activeIds = sql`(SELECT c.id FROM carts c WHERE ${ownerMatch})`;
   const wanted = JSON.stringify([...new Set(productIds)]);
   const checkoutProducts = checkoutId ? sql` OR ${products.id} IN (SELECT catalog_item_id FROM ${checkoutLinesOf(checkoutId)})` : sql``;
   // A row-value IN, not a correlated EXISTS: the checkout's lines are read once, not once per variant row.
   const checkoutVariants = checkoutId ? sql` OR (${variants.productId}, ${variants.id}) IN (SELECT catalog_item_id, variant_id FROM ${checkoutLinesOf(checkoutId)})` : sql``;
+  // No owners (a checkout read by id): no cart statements at all, only the checkout's catalogue rows. (A cart read
+  // "WHERE 0" reads no rows, but would be a SCAN in every plan of the checkout calls.)
+  const ownerMatch = sql.join(
+    // The status in every branch: SQLite then answers each owner from the partial index (see activeCart).
+    owners.map((o) => sql`(c.status = 'ACTIVE' AND c.owner_kind = ${o.kind} AND c.owner_id = ${o.id})`),
+    sql` OR `,
+  );
+  const activeIds = sql`(SELECT c.id FROM carts c WHERE ${ownerMatch})`;
+  const lineProducts = owners.length ? sql`${products.id} IN (SELECT l.catalog_item_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds}) OR ` : sql``;
+  const lineVariants = owners.length ? sql` OR (${variants.productId}, ${variants.id}) IN (SELECT l.catalog_item_id, l.variant_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds})` : sql``;
+  const cartStatements = owners.length
+    ? [
+        db
+          .select()
+          .from(carts)
+          .where(or(...owners.map((o) => and(activeCart, eq(carts.ownerKind, o.kind), eq(carts.ownerId, o.id))))),
+        db.select().from(cartLineItems).where(sql`${cartLineItems.cartId} IN ${activeIds}`).orderBy(cartLineItems.position),
+      ]
+    : [];
   const statements = [
-    db
-      .select()
-      .from(carts)
-      .where(owners.length ? or(...owners.map((o) => and(activeCart, eq(carts.ownerKind, o.kind), eq(carts.ownerId, o.id)))) : sql`0`),
-    db.select().from(cartLineItems).where(sql`${cartLineItems.cartId} IN ${activeIds}`).orderBy(cartLineItems.position),
+    ...cartStatements,
     db
       .select(productColumns)
       .from(products)
-      .where(
-        sql`${products.id} IN (SELECT l.catalog_item_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds}) OR ${products.id} IN (SELECT value FROM json_each(${wanted}))${checkoutProducts}`,
-      ),
+      .where(sql`${lineProducts}${products.id} IN (SELECT value FROM json_each(${wanted}))${checkoutProducts}`),
     db
       .select()
       .from(variants)
       .where(
         // Row-value INs, not a correlated EXISTS: each branch is answered from the (product_id, id) index; an EXISTS
         // made SQLite scan every variant in the store on every cart read.
-        sql`${variants.productId} IN (SELECT value FROM json_each(${wanted})) OR (${variants.productId}, ${variants.id}) IN (SELECT l.catalog_item_id, l.variant_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds})${checkoutVariants}`,
+        sql`${variants.productId} IN (SELECT value FROM json_each(${wanted}))${lineVariants}${checkoutVariants}`,
       )
       .orderBy(variants.productId, variants.position),
   ] as BatchItem<"sqlite">[];
   const finish = (results: unknown[]): Omit<Loaded, "extra"> => {
-    const [cartRows, lineRows, productRows, variantRows] = results as [
+    const [cartRows, lineRows, productRows, variantRows] = (owners.length ? results : [[], [], ...results]) as [
       CartRow[],
       LineRow[],
       (Omit<CatalogProduct, "variants" | "collectionIds"> & { collectionIdsJson: string })[],
