@@ -25,7 +25,7 @@ export async function startServer({ build = !process.argv.includes("--no-build")
   const port = await freePort();
   const server = spawn(
     "npx",
-    ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "error", ...Object.entries(overrides).flatMap(([k, v]) => ["--var", `${k}:${v}`])],
+    ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", ...(process.env.INSPECTOR_PORT ? ["--inspector-port", process.env.INSPECTOR_PORT] : []), "--log-level", "error", ...Object.entries(overrides).flatMap(([k, v]) => ["--var", `${k}:${v}`])],
     { cwd: root, stdio: "ignore", env, detached: true },
   );
   const stop = () => {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isbot } from "isbot";
-import { createRequestHandler } from "react-router";
+import { createRequestHandler, type RequestHandler } from "react-router";
 import { isConsolePath, resolveConsoleSession } from "../web/console.server";
 import { resolvePageSession, SESSION_COOKIE, withSessionCookie, type PageSession } from "../web/session.server";
 import { currentCartRoutes } from "./cart/routes";
@@ -43,7 +43,20 @@ export function isApiPath(path: string): boolean {
   return API_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1));
 }
 
-const handleSsr = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env?.MODE);
+/**
+ * React Router's page handler. Given a function, React Router re-derives the whole route table (flattening and ranking
+ * every route, a new static handler) on every request, which the dev server needs to pick up edits; a production build
+ * never changes, so it is loaded once per isolate (lazily: API requests never load the pages' code).
+ */
+const handleSsr: RequestHandler = import.meta.env?.DEV
+  ? createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env?.MODE)
+  : (() => {
+      let handler: Promise<RequestHandler> | undefined;
+      return (request, context) => {
+        handler ??= import("virtual:react-router/server-build").then((build) => createRequestHandler(build, import.meta.env?.MODE));
+        return handler.then((handle) => handle(request, context));
+      };
+    })();
 
 export const app = new Hono<AppEnv>();
 

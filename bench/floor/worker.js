@@ -4,14 +4,14 @@
 // - PUT /json/:name (body: bytes) keeps the bytes in this isolate's memory; GET /json/:name answers them with
 //   Content-Type application/json: a bare Hono route serving exactly the shop's answer.
 // - PUT /page/:name?bytes=N prepares a page; GET /page/:name renders it with React Router (data mode:
-//   createStaticHandler, a loader, StaticRouterProvider with its hydration data) and react-dom/server's
-//   renderToReadableStream: as many product cards as fit in N bytes of HTML (loader data, rendered and serialised
-//   for hydration), padded to exactly N bytes. Framework mode would need a second Vite build;
-//   data mode runs the same router, loader and renderer per request.
+//   createStaticHandler, a loader, StaticRouterProvider with its hydration data) and the renderToReadableStream of
+//   react-dom's Node build, the renderer the shop uses (web/entry.server.tsx says why): as many product cards as
+//   fit in N bytes of HTML (loader data, rendered and serialised for hydration), padded to exactly N bytes.
+//   Framework mode would need a second Vite build; data mode runs the same router, loader and renderer per request.
 // wrangler dev runs one isolate, so what a PUT stored is there for every later GET.
 import { Hono } from "hono";
 import { createContext, createElement as h, useContext } from "react";
-import { renderToReadableStream } from "react-dom/server";
+import { renderToReadableStream } from "react-dom/server.node";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, useLoaderData } from "react-router";
 
 const json = new Map();

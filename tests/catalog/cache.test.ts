@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
-import { cachedCatalogRead, catalogVersion } from "../../worker/catalog/cache";
+import { cachedCatalogRead, catalogVersion, forgetHotCatalog } from "../../worker/catalog/cache";
 import { getProductBySlug } from "../../worker/catalog/products";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { EventType } from "../../worker/events/types";
@@ -106,6 +106,7 @@ describe("catalogue cache", () => {
 
   describe("API reads from the cache of serialised responses", () => {
     const trips = (h: Headers) => Number(/(\d+) round trips/.exec(h.get("server-timing") ?? "")?.[1] ?? NaN);
+    const kvReads = (h: Headers) => Number(/(\d+) KV reads/.exec(h.get("server-timing") ?? "")?.[1] ?? NaN);
     const settle = () => new Promise((r) => setTimeout(r, 50));
 
     it("a repeated product, collection or query read costs no D1 round trip and gives the same bytes and ETag; If-None-Match gets 304", async () => {
@@ -135,6 +136,8 @@ describe("catalogue cache", () => {
         const again = await api(method, path, { body });
         expect(again.status, path).toBe(200);
         expect(trips(again.headers), path).toBe(0);
+        // The isolate kept the answer and the catalogue version it read: not even a KV read.
+        expect(kvReads(again.headers), path).toBe(0);
         expect(again.headers.get("etag"), path).toBe(etag);
         expect(again.body, path).toEqual(first.body);
         if (method !== "GET") continue;
@@ -162,6 +165,22 @@ describe("catalogue cache", () => {
       expect(after.status).toBe(200);
       expect(after.body.product.name).toBe("New kettle");
       expect(after.headers.get("etag")).not.toBe(etag);
+    });
+
+    it("an isolate that has not kept an answer gets it from the edge cache: the same bytes and ETag, no D1 round trip", async () => {
+      const slug = `cold-isolate-${unique()}`;
+      const product = await createProduct({ name: "Shared kettle", slug, productType: "physical", priceData: { price: 30 } });
+      const first = await api("GET", `/v1/products/${product.id}`);
+      expect(trips(first.headers)).toBeGreaterThan(0);
+      await settle();
+      // As another isolate would be: nothing in memory, the version read from KV again.
+      forgetHotCatalog();
+      const elsewhere = await api("GET", `/v1/products/${product.id}`);
+      expect(elsewhere.status).toBe(200);
+      expect(trips(elsewhere.headers)).toBe(0);
+      expect(kvReads(elsewhere.headers)).toBe(1);
+      expect(elsewhere.headers.get("etag")).toBe(first.headers.get("etag"));
+      expect(elsewhere.body).toEqual(first.body);
     });
 
     it("a missing product is a 404 every time, never cached", async () => {

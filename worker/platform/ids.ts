@@ -22,8 +22,8 @@ export function slugify(name: string): string {
   return slug || "item";
 }
 
-/** SHA-256 of a string as lower-case hex (API keys and tokens are stored by hash). */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+/** SHA-256 of a string (as UTF-8) or of bytes, as lower-case hex (API keys and tokens are stored by hash). */
+export async function sha256Hex(text: string | Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", typeof text === "string" ? new TextEncoder().encode(text) : text);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
