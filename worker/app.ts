@@ -203,14 +203,20 @@ app.all("*", async (c) => {
       return c.text("Cross-site form posts are refused.", 403);
     }
   }
-  const request = await pageRequest(c.req.raw);
+  let request = await pageRequest(c.req.raw);
   if (request instanceof Response) return request;
   // A catalogue page for a visitor without a session comes from the edge cache when it can (worker/catalog/cache.ts).
   const bot = isbot(c.req.header("user-agent") ?? "");
-  const pageKey = await pageCacheKey(c.env, c.req.raw, SESSION_COOKIE, bot);
-  if (pageKey) {
-    const hit = await cachedPage(pageKey);
+  const cacheable = await pageCacheKey(c.env, c.req.raw, SESSION_COOKIE, bot);
+  const pageKey = cacheable?.key ?? null;
+  if (cacheable) {
+    const hit = await cachedPage(cacheable.key);
     if (hit) return hit;
+    const url = new URL(request.url);
+    if (url.search !== cacheable.search) {
+      url.search = cacheable.search;
+      request = new Request(url, request);
+    }
   }
   // React Router's route discovery (/__manifest) needs no caller: it never reads or writes the session, so one still
   // in flight when the shopper logs in cannot answer with a stale cookie.

@@ -176,6 +176,25 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     expect(stranger.html).not.toContain("Log out");
   });
 
+  it("a visitor from an ad or a newsletter gets the cached page: tracking parameters are not part of the key, and the kept copy holds none", { timeout: 30_000 }, async () => {
+    const fromAd = await anonymous("/search?q=tote&utm_source=newsletter&utm_campaign=autumn-drop&gclid=Cj0KCQ");
+    expect(fromAd.res.status).toBe(200);
+    expect(fromAd.res.headers.get("x-page-cache")).toBe("miss");
+    expect(fromAd.html).toContain("Waxed Canvas Tote");
+    // Rendered for the page without them: no campaign in the links or data every later visitor gets.
+    expect(fromAd.html).not.toMatch(/utm_|autumn-drop|gclid|Cj0KCQ/);
+    await pause();
+    for (const path of ["/search?q=tote", "/search?fbclid=IwAR2&q=tote", "/search?q=tote&utm_medium=email"]) {
+      const later = await anonymous(path);
+      expect(later.res.headers.get("x-page-cache"), path).toBe("hit");
+      expect(later.html, path).toBe(fromAd.html);
+    }
+    // A parameter the page reads is still part of the key.
+    const other = await anonymous("/search?q=mug&utm_source=newsletter");
+    expect(other.res.headers.get("x-page-cache")).toBe("miss");
+    expect(other.html).not.toContain("Waxed Canvas Tote");
+  });
+
   it("a merchant's product edit shows on the cached product page at once", { timeout: 30_000 }, async () => {
     const path = "/products/organic-market-tote";
     await anonymous(path);

@@ -161,21 +161,40 @@ const CACHEABLE_PAGE = /^\/(?:|shop|search|collections\/[^/]+|products\/[^/]+)$/
 const PAGE_MAX_AGE_SECONDS = 300;
 
 /**
+ * Query parameters that ads, newsletters and social sites add to links for their analytics (`utm_*`, click ids):
+ * the page is the same with or without them, so they are left out of the cache key (and out of the page rendered
+ * for it), and a visitor arriving from an ad gets the cached page. The browser's address bar keeps them, so the
+ * analytics script still reads them.
+ */
+const TRACKING_PARAM = /^(?:utm_[a-z_]+|gclid|gbraid|wbraid|dclid|fbclid|msclkid|yclid|twclid|ttclid|igshid|li_fat_id|mc_cid|mc_eid|_ga|_gl|srsltid)$/i;
+
+/**
  * The edge-cache key of a page view, or null when this view may not come from (or go into) the cache: only a GET of
  * a catalogue page (home, shop, a collection, search, a product; the document, not its `.data`) by a browser with no
  * session cookie at all. Such a visitor has no cart and is not signed in, so the page holds nothing of theirs: its
  * personal bits (the cart count, "Log in") read the same for every visitor without a session, and anyone with a
  * session (a cart, a login; even a dead cookie, which the page must clear) always gets a fresh render. The key is the
- * URL (host, path, query), the catalogue version (so a catalogue change is a new key everywhere at once), and the one
- * request fact the HTML depends on: whether the caller is a bot (bots get every deferred part inline).
+ * URL (host, path, and the query without tracking parameters, in a stable order), the catalogue version (so a
+ * catalogue change is a new key everywhere at once), and the one request fact the HTML depends on: whether the caller
+ * is a bot (bots get every deferred part inline). `search` is the query the page is rendered for on a miss (the
+ * request's, without tracking parameters), so the copy that is kept holds no one's campaign in its links.
  */
-export async function pageCacheKey(env: Env, request: Request, sessionCookieName: string, bot: boolean): Promise<Request | null> {
+export async function pageCacheKey(env: Env, request: Request, sessionCookieName: string, bot: boolean): Promise<{ key: Request; search: string } | null> {
   if (request.method !== "GET") return null;
   const url = new URL(request.url);
   if (!CACHEABLE_PAGE.test(url.pathname)) return null;
   if ((request.headers.get("cookie") ?? "").includes(`${sessionCookieName}=`)) return null;
+  const kept = [...url.searchParams].filter(([name]) => !TRACKING_PARAM.test(name));
+  if (kept.length !== [...url.searchParams].length) {
+    url.search = new URLSearchParams(kept).toString();
+  }
+  // Stable order (repeated names keep theirs): `?a=1&b=2` and `?b=2&a=1` are one page.
+  const query = new URLSearchParams([...kept].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
   const version = await catalogVersion(env);
-  return new Request(`https://page-cache.invalid/v${encodeURIComponent(version)}/${bot ? "bot" : "browser"}/${url.host}${url.pathname}${url.search}`);
+  return {
+    key: new Request(`https://page-cache.invalid/v${encodeURIComponent(version)}/${bot ? "bot" : "browser"}/${url.host}${url.pathname}${query ? `?${query}` : ""}`),
+    search: url.search,
+  };
 }
 
 /**
