@@ -13,11 +13,11 @@ import { PAGE_SIZE, SORTS, type Facets, type ListingState, type ProductCard, typ
  */
 
 /**
- * The catalogue services the pages call, through the shoppers' cache (worker/catalog/cache.ts): the same answers,
- * mostly without a D1 round trip; any catalogue change purges them.
+ * Each of the functions the pages call below goes through the shoppers' cache (worker/catalog/cache.ts), keeping what
+ * the page renders (cards, counts, facets) rather than the products it is made from: the same answers, mostly without
+ * a D1 round trip, and without parsing and shaping full products (with all their variants) on every render. Any
+ * catalogue change purges them.
  */
-type ProductQuery = Parameters<typeof liveQueryProducts>[1];
-const queryProducts = (ctx: Ctx, req: ProductQuery) => cachedCatalogRead(ctx, "queryProducts", req, () => liveQueryProducts(ctx, req));
 
 /** How many products the facet counts look at (5 pages of the query's maximum). */
 const FACET_SCAN_LIMIT = 500;
@@ -99,10 +99,14 @@ export function cardOf(p: V1Product, ctx: Ctx): ProductCard {
 }
 
 /** A page of products for the state (the critical part of a listing: one D1 round trip). */
-export async function listProducts(ctx: Ctx, s: ListingState, collectionId: string | null, limit = PAGE_SIZE) {
+export function listProducts(ctx: Ctx, s: ListingState, collectionId: string | null, limit = PAGE_SIZE) {
+  return cachedCatalogRead(ctx, "listProducts", [s, collectionId, limit], () => liveListProducts(ctx, s, collectionId, limit));
+}
+
+async function liveListProducts(ctx: Ctx, s: ListingState, collectionId: string | null, limit: number) {
   const sort = s.sort === "relevance" ? undefined : SORTS[s.sort].sort;
   const filter = filterOf(s, collectionId);
-  const result = await queryProducts(ctx, {
+  const result = await liveQueryProducts(ctx, {
     includeVariants: true,
     query: {
       ...(Object.keys(filter).length ? { filter } : {}),
@@ -115,12 +119,14 @@ export async function listProducts(ctx: Ctx, s: ListingState, collectionId: stri
 }
 
 /** A few products by a plain query (home page rows, related products). */
-export async function productCards(ctx: Ctx, query: { filter?: Record<string, unknown>; sort?: { fieldName: string; order: string }[]; limit: number }) {
-  const result = await queryProducts(ctx, {
-    includeVariants: true,
-    query: { ...(query.filter ? { filter: query.filter } : {}), ...(query.sort ? { sort: query.sort } : {}), paging: { limit: query.limit } },
+export function productCards(ctx: Ctx, query: { filter?: Record<string, unknown>; sort?: { fieldName: string; order: string }[]; limit: number }) {
+  return cachedCatalogRead(ctx, "productCards", query, async () => {
+    const result = await liveQueryProducts(ctx, {
+      includeVariants: true,
+      query: { ...(query.filter ? { filter: query.filter } : {}), ...(query.sort ? { sort: query.sort } : {}), paging: { limit: query.limit } },
+    });
+    return result.products.map((p) => cardOf(p, ctx));
   });
-  return result.products.map((p) => cardOf(p, ctx));
 }
 
 interface ScopeItem {
@@ -136,81 +142,89 @@ interface ScopeItem {
  */
 export async function listingFacets(ctx: Ctx, s: ListingState, collectionId: string | null): Promise<Facets | null> {
   try {
-    const items: ScopeItem[] = [];
-    const swatches = new Map<string, string>();
-    const colorOptions = new Set<string>();
-    const optionOrder = new Map<string, string[]>();
-    for (let offset = 0; offset < FACET_SCAN_LIMIT; offset += 100) {
-      const page = await queryProducts(ctx, {
-        includeVariants: true,
-        query: { ...(collectionId ? { filter: { collectionIds: { $hasSome: [collectionId] } } } : {}), paging: { limit: 100, offset }, ...(s.q ? { search: { expression: s.q } } : {}) },
-      });
-      for (const p of page.products) {
-        const options = new Map<string, Set<string>>();
-        for (const o of p.productOptions) {
-          const order = optionOrder.get(o.name) ?? [];
-          optionOrder.set(o.name, order);
-          if (o.optionType === "color") colorOptions.add(o.name);
-          const offered = new Set<string>();
-          for (const c of o.choices) {
-            if (!c.visible) continue;
-            offered.add(c.description);
-            if (!order.includes(c.description)) order.push(c.description);
-            if (o.optionType === "color" && /^#[0-9a-f]{3,8}$/i.test(c.value)) swatches.set(`${o.name}\u0000${c.description}`, c.value);
-          }
-          options.set(o.name, offered);
-        }
-        items.push({ brand: p.brand, price: lowestPrices(p, ctx.currency).min, inStock: p.stock.inStock, options });
-      }
-      if (offset + page.products.length >= page.metadata.total || page.products.length === 0) break;
-    }
-    if (!items.length) return null;
-
-    const minMinor = s.min !== null ? toMinor(s.min, ctx.currency) : null;
-    const maxMinor = s.max !== null ? toMinor(s.max, ctx.currency) : null;
-    const passes = (it: ScopeItem, leaveOut?: string) =>
-      (minMinor === null || it.price >= minMinor) &&
-      (maxMinor === null || it.price <= maxMinor) &&
-      (leaveOut === "brand" || !s.brands.length || s.brands.includes(it.brand)) &&
-      (leaveOut === "inStock" || !s.inStock || it.inStock) &&
-      Object.entries(s.options).every(([name, chosen]) => leaveOut === `opt.${name}` || chosen.some((c) => it.options.get(name)?.has(c)));
-
-    const brandCounts = new Map<string, number>();
-    for (const it of items) if (it.brand && passes(it, "brand")) brandCounts.set(it.brand, (brandCounts.get(it.brand) ?? 0) + 1);
-    for (const b of s.brands) if (!brandCounts.has(b)) brandCounts.set(b, 0);
-    const brands = [...brandCounts].sort(([a], [b]) => a.localeCompare(b)).map(([b, count]) => ({ value: b, label: b, count, selected: s.brands.includes(b) }));
-
-    const options = [...optionOrder].map(([name, order]) => {
-      const chosen = s.options[name] ?? [];
-      const choices = order.map((choice) => ({
-        value: choice,
-        label: choice,
-        count: items.filter((it) => it.options.get(name)?.has(choice) && passes(it, `opt.${name}`)).length,
-        selected: chosen.includes(choice),
-        ...(swatches.has(`${name}\u0000${choice}`) ? { swatch: swatches.get(`${name}\u0000${choice}`) } : {}),
-      }));
-      return { name, color: colorOptions.has(name), choices: choices.filter((c) => c.count > 0 || c.selected) };
-    });
-
-    const prices = items.map((it) => it.price);
-    const symbol = formatMoney(0, ctx.currency).replace(/[\d.,\s]/g, "");
-    return {
-      brands,
-      // Options with only one choice across the scope do not narrow anything.
-      options: options.filter((o) => o.choices.length > 1 || o.choices.some((c) => c.selected)).sort((a, b) => Number(b.color) - Number(a.color) || a.name.localeCompare(b.name)),
-      inStock: { count: items.filter((it) => it.inStock && passes(it, "inStock")).length, selected: s.inStock },
-      price: { min: Math.floor(toMajor(Math.min(...prices), ctx.currency)), max: Math.ceil(toMajor(Math.max(...prices), ctx.currency)), currencySymbol: symbol },
-    };
+    // A failure is not cached: it throws out of cachedCatalogRead, and the next view tries again.
+    return await cachedCatalogRead(ctx, "listingFacets", [s, collectionId], () => liveListingFacets(ctx, s, collectionId));
   } catch (err) {
     console.error("facets failed", err);
     return null;
   }
 }
 
+async function liveListingFacets(ctx: Ctx, s: ListingState, collectionId: string | null): Promise<Facets | null> {
+  const items: ScopeItem[] = [];
+  const swatches = new Map<string, string>();
+  const colorOptions = new Set<string>();
+  const optionOrder = new Map<string, string[]>();
+  for (let offset = 0; offset < FACET_SCAN_LIMIT; offset += 100) {
+    const page = await liveQueryProducts(ctx, {
+      includeVariants: true,
+      query: { ...(collectionId ? { filter: { collectionIds: { $hasSome: [collectionId] } } } : {}), paging: { limit: 100, offset }, ...(s.q ? { search: { expression: s.q } } : {}) },
+    });
+    for (const p of page.products) {
+      const options = new Map<string, Set<string>>();
+      for (const o of p.productOptions) {
+        const order = optionOrder.get(o.name) ?? [];
+        optionOrder.set(o.name, order);
+        if (o.optionType === "color") colorOptions.add(o.name);
+        const offered = new Set<string>();
+        for (const c of o.choices) {
+          if (!c.visible) continue;
+          offered.add(c.description);
+          if (!order.includes(c.description)) order.push(c.description);
+          if (o.optionType === "color" && /^#[0-9a-f]{3,8}$/i.test(c.value)) swatches.set(`${o.name}\u0000${c.description}`, c.value);
+        }
+        options.set(o.name, offered);
+      }
+      items.push({ brand: p.brand, price: lowestPrices(p, ctx.currency).min, inStock: p.stock.inStock, options });
+    }
+    if (offset + page.products.length >= page.metadata.total || page.products.length === 0) break;
+  }
+  if (!items.length) return null;
+
+  const minMinor = s.min !== null ? toMinor(s.min, ctx.currency) : null;
+  const maxMinor = s.max !== null ? toMinor(s.max, ctx.currency) : null;
+  const passes = (it: ScopeItem, leaveOut?: string) =>
+    (minMinor === null || it.price >= minMinor) &&
+    (maxMinor === null || it.price <= maxMinor) &&
+    (leaveOut === "brand" || !s.brands.length || s.brands.includes(it.brand)) &&
+    (leaveOut === "inStock" || !s.inStock || it.inStock) &&
+    Object.entries(s.options).every(([name, chosen]) => leaveOut === `opt.${name}` || chosen.some((c) => it.options.get(name)?.has(c)));
+
+  const brandCounts = new Map<string, number>();
+  for (const it of items) if (it.brand && passes(it, "brand")) brandCounts.set(it.brand, (brandCounts.get(it.brand) ?? 0) + 1);
+  for (const b of s.brands) if (!brandCounts.has(b)) brandCounts.set(b, 0);
+  const brands = [...brandCounts].sort(([a], [b]) => a.localeCompare(b)).map(([b, count]) => ({ value: b, label: b, count, selected: s.brands.includes(b) }));
+
+  const options = [...optionOrder].map(([name, order]) => {
+    const chosen = s.options[name] ?? [];
+    const choices = order.map((choice) => ({
+      value: choice,
+      label: choice,
+      count: items.filter((it) => it.options.get(name)?.has(choice) && passes(it, `opt.${name}`)).length,
+      selected: chosen.includes(choice),
+      ...(swatches.has(`${name}\u0000${choice}`) ? { swatch: swatches.get(`${name}\u0000${choice}`) } : {}),
+    }));
+    return { name, color: colorOptions.has(name), choices: choices.filter((c) => c.count > 0 || c.selected) };
+  });
+
+  const prices = items.map((it) => it.price);
+  const symbol = formatMoney(0, ctx.currency).replace(/[\d.,\s]/g, "");
+  return {
+    brands,
+    // Options with only one choice across the scope do not narrow anything.
+    options: options.filter((o) => o.choices.length > 1 || o.choices.some((c) => c.selected)).sort((a, b) => Number(b.color) - Number(a.color) || a.name.localeCompare(b.name)),
+    inStock: { count: items.filter((it) => it.inStock && passes(it, "inStock")).length, selected: s.inStock },
+    price: { min: Math.floor(toMajor(Math.min(...prices), ctx.currency)), max: Math.ceil(toMajor(Math.max(...prices), ctx.currency)), currencySymbol: symbol },
+  };
+}
+
 /** The visible collections for navigation (name, slug, product count, image), the built-in "All Products" left out. */
-export async function navCollections(ctx: Ctx) {
-  const query = { paging: { limit: 50 } };
-  const { collections } = await cachedCatalogRead(ctx, "queryCollections", query, () => queryCollections(ctx, query));
+export function navCollections(ctx: Ctx) {
+  return cachedCatalogRead(ctx, "navCollections", null, () => liveNavCollections(ctx));
+}
+
+async function liveNavCollections(ctx: Ctx) {
+  const { collections } = await queryCollections(ctx, { paging: { limit: 50 } });
   return collections
     .filter((c) => c.slug !== "all-products")
     .map((c) => ({

@@ -26,13 +26,14 @@ async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: 
 }
 
 /**
- * The page's catalogue data (getProductPage: one D1 round trip), through the shoppers' cache. The cache key holds the
+ * The page's data through the shoppers' cache, kept as the page uses it (shaped, without the full product it is made
+ * of: reading that back and shaping it again on every render cost more than rendering it). The cache key holds the
  * URL's parameters (the option choices asked for), not the resolved selection, which needs the product first.
  */
 async function productPageOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string, url: URL) {
   const params = [...url.searchParams].filter(([k]) => k !== "added").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   try {
-    return await cachedCatalogRead(ctx, "getProductPage", [slug, params], () => getProductPage(ctx, slug, (name) => url.searchParams.get(name)));
+    return await cachedCatalogRead(ctx, "productPage", [slug, params], () => productPageData(ctx, slug, url));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw new Response("Product not found", { status: 404 });
     throw err;
@@ -47,11 +48,20 @@ const UNITS: Record<string, string> = { G: "g", KG: "kg", MG: "mg", LB: "lb", OZ
  * it and the rich description, with products from the same collection: one D1 round trip when the cache is cold.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const ctx = context.services;
   const url = new URL(request.url);
-  const { product, v3, selection, availability, related: relatedProducts } = await productPageOr404(ctx, params.slug, url);
-  // Read with the product, in the same round trip; a promise still, so the section streams as it did.
-  const related = Promise.resolve(relatedProducts.map((p) => cardOf(p, ctx)));
+  const page = await productPageOr404(context.services, params.slug, url);
+  return {
+    ...page,
+    // Read with the product, in the same round trip; a promise still, so the section streams as it did.
+    related: Promise.resolve(page.related),
+    added: url.searchParams.get("added") === "1",
+  };
+}
+
+/** The page's data for a URL (everything but `added`, which is not part of the cache key). */
+async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slug: string, url: URL) {
+  const { product, v3, selection, availability, related: relatedProducts } = await getProductPage(ctx, slug, (name) => url.searchParams.get(name));
+  const related = relatedProducts.map((p) => cardOf(p, ctx));
 
   const options: PickerOption[] = availability.productOptions.map((o) => ({
     name: o.name,
@@ -151,7 +161,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     stock,
     gallery,
     related,
-    added: url.searchParams.get("added") === "1",
     jsonLd: jsonLdText(jsonLd),
     seo: {
       title: seoTitle || `${product.name} — ${SHOP_NAME}`,
