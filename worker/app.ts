@@ -27,7 +27,7 @@ import { eventRoutes } from "./events/routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
 import { isMerchant, storeCurrency, type Ctx } from "./platform/context";
 import { cachedPage, keepPage, pageCacheKey, purgeCatalogCache } from "./catalog/cache";
-import { countingKv, countingQueue, openDb, type RoundTrips } from "./platform/db";
+import { countingKv, countingQueue, openDb, type Db, type RoundTrips } from "./platform/db";
 import { BodyTooLarge, finishBody, readBytes } from "./platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "./platform/errors";
 import type { AppEnv } from "./platform/http";
@@ -99,7 +99,8 @@ app.use("*", async (c, next) => {
   carryD1Bookmark(c.req.raw, res, c.get("d1"), (trips.rowsWritten ?? 0) > 0);
   res.headers.set("x-content-type-options", "nosniff");
   res.headers.set("referrer-policy", "strict-origin-when-cross-origin");
-  c.res = res;
+  // Hono's setter copies the response and merges headers: only needed when the headers were immutable above.
+  if (res !== c.res) c.res = res;
 });
 
 // The service context: one D1 handle (counted) and the caller, resolved once per request.
@@ -111,18 +112,22 @@ app.use("*", async (c, next) => {
   const writing = c.req.method !== "GET" && c.req.method !== "HEAD";
   const d1 = c.env.DB.withSession(bookmark ?? (writing ? "first-primary" : "first-unconstrained"));
   c.set("d1", d1);
-  const db = openDb(d1 as unknown as D1Database, c.get("trips"));
   const url = new URL(c.req.url);
-  const auth = isApiPath(url.pathname) ? await resolveAuth(c.env, db, c.req.header("authorization")) : ({ kind: "anonymous" } as const);
   const executionCtx = c.executionCtx as ExecutionContext;
+  // Opened on first use: a read answered from the cache never needs it.
+  let db: Db | undefined;
   const ctx: Ctx = {
-    db,
+    get db() {
+      return (db ??= openDb(d1 as unknown as D1Database, c.get("trips")));
+    },
     env: c.env,
-    auth,
+    auth: { kind: "anonymous" },
     currency: storeCurrency(c.env),
     origin: url.origin,
     waitUntil: (p) => executionCtx.waitUntil(p.catch((err) => console.error("background task failed", err))),
   };
+  const authorization = c.req.header("authorization");
+  if (authorization && isApiPath(url.pathname)) ctx.auth = await resolveAuth(c.env, ctx.db, authorization);
   c.set("ctx", ctx);
   if (!sweeperChecked) {
     sweeperChecked = true;
