@@ -98,3 +98,15 @@ export function serviceCtx(auth: Auth = { kind: "apiKey", keyId: "test", role: "
   };
   return { ctx, settled: () => Promise.all(pending) };
 }
+
+/**
+ * SQLite's plan for a statement (a drizzle query, or SQL with its parameters), one step a line: what the index
+ * tests assert on (a SEARCH through an index, never a SCAN of a table that grows with the store).
+ */
+export async function queryPlan(statement: { toSQL(): { sql: string; params: unknown[] } } | { sql: string; params: unknown[] }): Promise<string> {
+  const { sql, params } = "toSQL" in statement ? statement.toSQL() : statement;
+  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
+  return rows.results.map((r) => r.detail).join("\n");
+}

@@ -1,9 +1,7 @@
-import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { cartReads } from "../../worker/cart/cart";
-import { storeCurrency, type Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
+import { queryPlan, serviceCtx } from "../helpers";
 
 /**
  * Finding a shopper's cart must cost the same in a store with a million open carts as in one with ten: every cart
@@ -11,17 +9,8 @@ import { openDb } from "../../worker/platform/db";
  * what SQLite does when the status is a bound parameter, or missing from one branch of an OR).
  */
 
-function ctx(): Ctx {
-  return { db: openDb(env.DB), env, auth: { kind: "apiKey", keyId: "owner", role: "OWNER" }, currency: storeCurrency(env), origin: "https://shop.test", waitUntil: () => {} };
-}
-
-async function plan(statement: unknown): Promise<string> {
-  const { sql, params } = (statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
-  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return rows.results.map((r) => r.detail).join("\n");
-}
+const ctx = () => serviceCtx().ctx;
+const plan = (statement: unknown) => queryPlan(statement as Parameters<typeof queryPlan>[0]);
 
 describe("cart reads", () => {
   it.each([

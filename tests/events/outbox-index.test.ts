@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { unflushedRowsOf } from "../../worker/events/outbox";
 import { outbox } from "../../worker/events/tables";
 import { openDb } from "../../worker/platform/db";
+import { queryPlan } from "../helpers";
 
 /**
  * After a write, its events are read back from the outbox by id (those still unflushed) and sent. That read must
@@ -11,11 +12,7 @@ import { openDb } from "../../worker/platform/db";
  */
 describe("the outbox read of a request's own events", () => {
   it("finds them by id, not by walking the unflushed rows", async () => {
-    const { sql, params } = openDb(env.DB).select().from(outbox).where(unflushedRowsOf(["e-1", "e-2"])).toSQL();
-    const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .bind(...params)
-      .all<{ detail: string }>();
-    const p = rows.results.map((r) => r.detail).join("\n");
+    const p = await queryPlan(openDb(env.DB).select().from(outbox).where(unflushedRowsOf(["e-1", "e-2"])));
     expect(p).toMatch(/SEARCH outbox USING (COVERING )?INDEX sqlite_autoindex_outbox_1 \(id=\?\)/);
     expect(p).not.toContain("outbox_unflushed_idx");
     expect(p).not.toMatch(/SCAN outbox\b/);

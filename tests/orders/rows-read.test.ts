@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { createTee, item, newVisitor, variantOf } from "../cart/cart-fixtures";
-import { merchant } from "../helpers";
+import { merchant, queryPlan } from "../helpers";
 import { trackedProduct } from "./inventory-fixtures";
 import { ADDRESS, CONTACT } from "./order-fixtures";
 
@@ -104,12 +104,7 @@ async function demoStore() {
   return { tee: await createTee({ quantity: 1000 }), mug: await trackedProduct(1000) };
 }
 
-async function plan(statement: Ran): Promise<string> {
-  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
-    .bind(...statement.params)
-    .all<{ detail: string }>();
-  return rows.results.map((r) => r.detail).join("\n");
-}
+const plan = (statement: Ran) => queryPlan(statement);
 
 /**
  * The pricing configuration the merchant keeps (shipping regions, tax groups and regions, fees) is read whole by

@@ -3,9 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pricingReadsFor } from "../../worker/cart/cart";
 import { loadPricingConfig, pricingReads } from "../../worker/cart/pricing";
-import { storeCurrency, type Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
-import { merchant, unique } from "../helpers";
+import { merchant, queryPlan, serviceCtx, unique } from "../helpers";
 
 /**
  * Pricing a cart reads the discount rules that are live and those naming the cart's coupon code. A store keeps its
@@ -13,17 +11,8 @@ import { merchant, unique } from "../helpers";
  * walk through every rule's trigger JSON, whatever the code.
  */
 
-function ctx(): Ctx {
-  return { db: openDb(env.DB), env, auth: { kind: "apiKey", keyId: "owner", role: "OWNER" }, currency: storeCurrency(env), origin: "https://shop.test", waitUntil: () => {} };
-}
-
-async function plan(statement: unknown): Promise<string> {
-  const { sql, params } = (statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
-  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return rows.results.map((r) => r.detail).join("\n");
-}
+const ctx = () => serviceCtx().ctx;
+const plan = (statement: unknown) => queryPlan(statement as Parameters<typeof queryPlan>[0]);
 
 function expectIndexed(p: string) {
   expect(p).not.toMatch(/SCAN (discount_rules|discount_rule_codes)\b/);
