@@ -4,7 +4,8 @@ import { restoreAbandonedCart } from "../../worker/automations/abandoned-carts";
 import { AutomationEventType } from "../../worker/automations/events";
 import { CartEventType } from "../../worker/cart/shapes";
 import { unsubscribe } from "../../worker/email/send";
-import { api, createProduct, merchant, unique } from "../helpers";
+import { recordingD1, type Ran } from "../d1-recording";
+import { api, createProduct, merchant, queryPlan, unique } from "../helpers";
 import { cartCalls, item, newVisitor } from "../cart/cart-fixtures";
 import { fillCheckout, placeOrder } from "../orders/order-fixtures";
 import { runSweeps } from "../../worker/events/sweeps";
@@ -165,6 +166,53 @@ describe("abandoned carts", () => {
     await sweepAt(noEmail.idleSince + 2 * HOUR);
     expect(await outboxEvents(noEmail.cartId, AutomationEventType.cartAbandoned)).toHaveLength(0);
     expect(await outboxEvents(empty.id, AutomationEventType.cartAbandoned)).toHaveLength(0);
+  });
+
+  it("decides each idle period once: later sweeps do not read the carts decided before, and new activity brings a cart back", async () => {
+    const noEmail = await abandonedCandidate({ email: null });
+    const reachable = await abandonedCandidate();
+    const at = Math.max(noEmail.idleSince, reachable.idleSince) + 2 * HOUR;
+    await sweepAt(at);
+    expect(await outboxEvents(reachable.cartId, AutomationEventType.cartAbandoned)).toHaveLength(1);
+    expect(await outboxEvents(noEmail.cartId, AutomationEventType.cartAbandoned)).toHaveLength(0);
+    for (const { cartId } of [noEmail, reachable]) {
+      const row = (await cartRow(cartId))!;
+      expect(row.abandon_checked, cartId).toBe(row.last_activity);
+    }
+    // The next sweep's cart read goes through the index of undecided carts, which holds neither of them any more.
+    const ran: Ran[] = [];
+    await runSweeps({ ...env, DB: recordingD1(env.DB, ran) } as Env, { now: new Date(at + MINUTE) });
+    const cartRead = ran.find((r) => r.sql.includes("FROM carts c INDEXED BY carts_abandon_pending_idx"));
+    expect(cartRead, "the sweep reads the undecided carts").toBeDefined();
+    expect(await queryPlan(cartRead!)).toMatch(/SEARCH c USING INDEX carts_abandon_pending_idx \(last_activity<\?\)/);
+    const undecided = await env.DB.prepare("SELECT id FROM carts INDEXED BY carts_abandon_pending_idx WHERE status = 'ACTIVE' AND abandon_checked IS NOT last_activity AND last_activity < ?")
+      .bind(new Date(at).toISOString())
+      .all<{ id: string }>();
+    expect(undecided.results.map((r) => r.id)).not.toContain(noEmail.cartId);
+    expect(undecided.results.map((r) => r.id)).not.toContain(reachable.cartId);
+    expect(await outboxEvents(reachable.cartId, AutomationEventType.cartAbandoned)).toHaveLength(1);
+
+    // The shopper comes back and gives an email: a new idle period, reported by the next sweep past the threshold.
+    await setCartEmail(noEmail.visitor.token, `back-${unique()}@example.com`);
+    const back = (await cartRow(noEmail.cartId))!;
+    expect(back.abandon_checked).not.toBe(back.last_activity);
+    await sweepAt(Date.parse(back.last_activity) + 2 * HOUR);
+    expect(await outboxEvents(noEmail.cartId, AutomationEventType.cartAbandoned)).toHaveLength(1);
+  });
+
+  it("keeps looking at an idle cart without an email while its checkout may still get one", async () => {
+    const c = await abandonedCandidate({ email: null });
+    const checkout = await c.cart.checkout();
+    expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
+    const idleSince = Date.parse((await cartRow(c.cartId))!.last_activity);
+    await sweepAt(idleSince + 2 * HOUR);
+    expect(await outboxEvents(c.cartId, AutomationEventType.cartAbandoned)).toHaveLength(0);
+    expect((await cartRow(c.cartId))!.abandon_checked).toBeNull();
+    // The email arrives on the checkout only (the cart itself does not change): the next sweep reports the cart.
+    const patched = await api("PATCH", `/ecom/v1/checkouts/${checkout.body.checkoutId}`, { key: c.visitor.token, body: { checkout: { buyerInfo: { email: `checkout-${unique()}@example.com` } } } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    await sweepAt(idleSince + 2 * HOUR + MINUTE);
+    expect(await outboxEvents(c.cartId, AutomationEventType.cartAbandoned)).toHaveLength(1);
   });
 
   it("records why an email was not sent: unsubscribed, cart emptied, no email", async () => {

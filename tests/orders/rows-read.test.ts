@@ -2,6 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { createTee, item, newVisitor, variantOf } from "../cart/cart-fixtures";
+import { recordingD1, type Ran } from "../d1-recording";
 import { merchant, queryPlan } from "../helpers";
 import { trackedProduct } from "./inventory-fixtures";
 import { ADDRESS, CONTACT } from "./order-fixtures";
@@ -13,55 +14,6 @@ import { ADDRESS, CONTACT } from "./order-fixtures";
  * the size. (Before, the cart and checkout reads scanned every variant in the store, the pricing read walked every
  * ended discount rule, and the order's event flush read the whole unflushed outbox.)
  */
-
-interface Ran {
-  sql: string;
-  params: unknown[];
-}
-
-/**
- * env.DB (and every D1 session opened on it) with each statement it runs recorded, the worker's own counting
- * (Server-Timing) left as it is: the statements go to D1 unchanged, batches included.
- */
-function recordingD1(d1: D1Database, ran: Ran[]): D1Database {
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (stmt: D1PreparedStatement, text: string, params: unknown[]): D1PreparedStatement => {
-    const proxy = new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === "bind") return (...values: unknown[]) => wrap(target.bind(...values), text, values);
-        if (prop === "all" || prop === "first" || prop === "run" || prop === "raw") {
-          return (...args: unknown[]) => {
-            ran.push({ sql: text, params });
-            return (target[prop] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          };
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    real.set(proxy, stmt);
-    recorded.set(proxy, { sql: text, params });
-    return proxy;
-  };
-  const recorded = new WeakMap<object, Ran>();
-  const session = <T extends object>(db: T): T =>
-    new Proxy(db, {
-      get(target, prop) {
-        const t = target as unknown as D1Database & { withSession(...a: unknown[]): object };
-        if (prop === "prepare") return (query: string) => wrap(t.prepare(query), query, []);
-        if (prop === "batch") {
-          return (statements: D1PreparedStatement[]) => {
-            for (const s of statements) ran.push(recorded.get(s) ?? { sql: "(unrecorded)", params: [] });
-            return t.batch(statements.map((s) => real.get(s) ?? s));
-          };
-        }
-        if (prop === "withSession") return (...args: unknown[]) => session(t.withSession(...args));
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-  return session(d1);
-}
 
 /** One API call as a shopper, with the statements it ran (after-response work included) and its rows read. */
 async function call(method: string, path: string, token: string, body: unknown) {

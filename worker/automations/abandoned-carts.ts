@@ -90,19 +90,50 @@ function contactEmail(cart: CartRow, memberEmail: string | null | undefined, che
  * "cart unchanged" guard of the report's batch below) reads the cart domain's tables directly: it joins them with
  * this domain's marks on an index, which no cart service call could do in one round trip.
  */
-const candidateSql = (cutoff: string, skipped: Set<string>) => sql`SELECT c.id AS id, c.owner_kind AS ownerKind, c.owner_id AS ownerId, c.last_activity AS lastActivity
-  FROM carts c LEFT JOIN cart_abandonment_marks m ON m.cart_id = c.id
-  WHERE c.status = 'ACTIVE' AND c.last_activity < ${cutoff}
-    AND (m.cart_id IS NULL OR m.idle_since <> c.last_activity)
+/**
+ * The carts idle past the cutoff whose idle period the sweep has not decided on yet (through carts_abandon_pending_idx,
+ * named because without statistics SQLite would pick the status and activity index, which holds every idle cart:
+ * the carts decided before are not even read), oldest first, with what decides them: whether they have items, a way
+ * to reach the shopper, and a report already made for this idle period.
+ */
+const candidateSql = (cutoff: string, skipped: Set<string>) => sql`SELECT c.id AS id, c.owner_kind AS ownerKind, c.owner_id AS ownerId, c.last_activity AS lastActivity,
+    c.checkout_id IS NOT NULL AS hasCheckout,
+    EXISTS (SELECT 1 FROM cart_line_items l WHERE l.cart_id = c.id) AS hasItems,
+    (json_extract(c.buyer_info, '$.email') IS NOT NULL OR c.owner_kind = 'member'
+      OR EXISTS (SELECT 1 FROM checkouts k WHERE k.id = c.checkout_id AND json_extract(k.buyer_info, '$.email') IS NOT NULL)) AS reachable,
+    EXISTS (SELECT 1 FROM cart_abandonment_marks m WHERE m.cart_id = c.id AND m.idle_since = c.last_activity) AS reported
+  FROM carts c INDEXED BY carts_abandon_pending_idx
+  WHERE c.status = 'ACTIVE' AND c.abandon_checked IS NOT c.last_activity AND c.last_activity < ${cutoff}
     AND c.id NOT IN (SELECT value FROM json_each(${JSON.stringify([...skipped])}))
-    AND EXISTS (SELECT 1 FROM cart_line_items l WHERE l.cart_id = c.id)
-    AND (json_extract(c.buyer_info, '$.email') IS NOT NULL OR c.owner_kind = 'member'
-      OR EXISTS (SELECT 1 FROM checkouts k WHERE k.id = c.checkout_id AND json_extract(k.buyer_info, '$.email') IS NOT NULL))
   ORDER BY c.last_activity, c.id LIMIT ${SWEEP_CHUNK}`;
+
+interface Candidate {
+  id: string;
+  ownerKind: "visitor" | "member";
+  ownerId: string;
+  lastActivity: string;
+  hasCheckout: number;
+  hasItems: number;
+  reachable: number;
+  reported: number;
+}
+
+/**
+ * Records the sweep's decision on each cart's idle period, only while that period lasts (a cart with new activity
+ * since it was read keeps its new period undecided).
+ */
+const decidedSql = (decided: Candidate[]) =>
+  sql`UPDATE carts SET abandon_checked = last_activity
+    WHERE (id, last_activity) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(decided.map((c) => [c.id, c.lastActivity]))}))`;
 
 /**
  * Sweep: reports carts idle past the threshold as abandoned (one CartAbandonedEvent per idle period, through the
  * outbox). `now` is the clock it judges by. Returns how many it reported.
+ *
+ * Each idle period is decided once: reported, or not a candidate (no items; no email, unless the cart's checkout may
+ * still get one without the cart changing), and the cart is then left alone until its next activity. So what a sweep
+ * reads grows with the carts that went idle since the last one, not with every idle cart the store has ever had. A
+ * cart that fails to be priced stays undecided: the next sweep tries it again.
  */
 export async function detectAbandonedCarts(env: Env, db: Db, now: Date, waitUntil: (p: Promise<unknown>) => void): Promise<number> {
   const settings = await loadAutomationSettings(db);
@@ -112,19 +143,26 @@ export async function detectAbandonedCarts(env: Env, db: Db, now: Date, waitUnti
   let reported = 0;
   const skipped = new Set<string>();
   for (let seen = 0; seen < SWEEP_MAX_CARTS; ) {
-    const rows = await db.all<{ id: string; ownerKind: "visitor" | "member"; ownerId: string; lastActivity: string }>(candidateSql(cutoff, skipped));
+    const rows = await db.all<Candidate>(candidateSql(cutoff, skipped));
     if (!rows.length) break;
     seen += rows.length;
+    const decided: Candidate[] = [];
     for (const row of rows) {
-      try {
-        if (await reportCart(ctx, row, now)) reported++;
-        else skipped.add(row.id);
-      } catch (err) {
-        // One cart that cannot be priced must not hold back the others; the next sweep tries it again.
-        console.error("abandoned-cart sweep: could not report cart", row.id, err);
-        skipped.add(row.id);
+      skipped.add(row.id);
+      if (row.reported || !row.hasItems || (!row.reachable && !row.hasCheckout)) {
+        decided.push(row);
+      } else if (row.reachable) {
+        try {
+          if (await reportCart(ctx, row, now)) reported++;
+          decided.push(row);
+        } catch (err) {
+          // One cart that cannot be priced must not hold back the others; the next sweep tries it again.
+          console.error("abandoned-cart sweep: could not report cart", row.id, err);
+        }
       }
+      // Otherwise its checkout may still get an email: looked at again by the next sweep.
     }
+    if (decided.length) await db.run(decidedSql(decided));
   }
   return reported;
 }

@@ -396,6 +396,7 @@ export function newCartRow(ctx: Ctx, owner: CartOwner, now = nowIso()): CartRow 
     createdDate: now,
     updatedDate: now,
     lastActivity: now,
+    abandonChecked: null,
   };
 }
 

@@ -76,11 +76,19 @@ export const carts = sqliteTable(
     updatedDate: text("updated_date").notNull(),
     /** Last change made by the shopper (the abandoned-cart sweep reads it). */
     lastActivity: text("last_activity").notNull(),
+    /**
+     * The idle period (its lastActivity) the abandoned-cart sweep has decided on: reported, or not a candidate (no
+     * items, no email). Any later activity moves lastActivity past it, and the cart is looked at again.
+     */
+    abandonChecked: text("abandon_checked"),
   },
   (t) => [
     // One current cart per visitor or member.
     uniqueIndex("carts_active_owner_unique").on(t.ownerKind, t.ownerId).where(sql`status = 'ACTIVE'`),
     index("carts_status_activity_idx").on(t.status, t.lastActivity),
+    // The carts whose idle period the sweep has not decided on yet: each minute's sweep reads only those, not every
+    // active cart ever left idle (most visitors' carts are never completed nor emptied, and stay ACTIVE for good).
+    index("carts_abandon_pending_idx").on(t.lastActivity).where(sql`status = 'ACTIVE' AND abandon_checked IS NOT last_activity`),
   ],
 );
 
