@@ -2,8 +2,9 @@
 //  0. Throughput of the anonymous home, collection and product pages (no cookie), cached (the same URL repeated)
 //     and uncached (a cache-busting `_bench=<n>` parameter per request), each beside a floor measured in the same
 //     run on the same runtime: a bare React Router SSR page of exactly the same HTML size (bench/floor/: data mode
-//     with createStaticHandler and react-dom/server renderToReadableStream, not framework mode, which would need a
-//     second Vite build). Then the KV and D1 writes of each page view (from Server-Timing).
+//     with createStaticHandler and the renderToReadableStream of react-dom/server.node, the renderer the shop uses;
+//     not framework mode, which would need a second Vite build). Then the KV and D1 writes of each page view (from
+//     Server-Timing).
 //  1. JavaScript shipped to the product page: the gzip size of every script the page loads (module files, and the
 //     inline scripts in the HTML), against a 150 KB budget.
 //  2. Lighthouse mobile (its default: a mid-range phone on a slow 4G link) on home, a collection, a product and the
@@ -60,7 +61,7 @@ try {
       rows.push({ name: `${name} ${path}, uncached`, shop: await load(base + path, { setupRequest: (req) => ({ ...req, path: busted(path) }) }), floor: floorFigures, target: 0.5, bytes, trips: uncachedTrips, cache: cacheState(uncachedProbe) });
     }
     printComparison(
-      `Anonymous pages (wrangler dev; the shop's production build; the floor: a bare React Router SSR page, data mode with renderToReadableStream, of the same HTML size), ${connections} connections, ${duration} s each, ${new Date().toISOString()}`,
+      `Anonymous pages (wrangler dev; the shop's production build; the floor: a bare React Router SSR page, data mode with react-dom/server.node renderToReadableStream as the shop, of the same HTML size), ${connections} connections, ${duration} s each, ${new Date().toISOString()}`,
       rows,
     );
     printPageWrites((await measurePageViews(base)).perPage);

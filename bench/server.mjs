@@ -1,7 +1,8 @@
 // Starts the production build under `wrangler dev` (what `npm start` runs) on a free loopback port with its own local
 // state (.wrangler/bench-state, or `state`), migrations applied and the demo catalogue loaded; `vars` override
 // variables of .dev.vars (e.g. a shorter WEBHOOK_RETRY_SCHEDULE). Shared by the
-// benchmarks and the hostile-traffic test (tests/node/hostile.test.ts).
+// benchmarks and the hostile-traffic test (tests/node/hostile.test.ts). With INSPECTOR_PORT set, the Worker's
+// inspector listens there (bench/profile.mjs attaches the V8 profiler through it).
 import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { ensureDevVars, readDevVars } from "../scripts/local-setup.mjs";
