@@ -1,3 +1,5 @@
+import { Badge } from "./badge";
+
 /**
  * Pieces of the abandoned-cart pages: who the cart belongs to, its status, how many items, and each activity of
  * its timeline in the merchant's words.
@@ -22,7 +24,7 @@ export function itemsCount(lineItems: Record<string, unknown>[]): number {
 }
 
 export function CartStatusBadge({ status }: { status: string }) {
-  return <span className={`console-badge ${status === "RECOVERED" ? "good" : "warn"}`}>{status === "RECOVERED" ? "Recovered" : "Abandoned"}</span>;
+  return <Badge tone={status === "RECOVERED" ? "good" : "warn"}>{status === "RECOVERED" ? "Recovered" : "Abandoned"}</Badge>;
 }
 
 /** Why a recovery email was not sent (the EMAIL_NOT_SENT reasons of worker/automations/abandoned-carts.ts). */

@@ -1,8 +1,9 @@
 import { Link, useSearchParams } from "react-router";
+import { Badge, type Tone } from "./badge";
 
 /**
  * Pieces of the automations section's lists (emails, back in stock, tasks): dates as merchants read them, status
- * badges, and the page links that keep the other filters in the URL.
+ * badges, and what a page past the last one says (the page links are ./pager).
  */
 
 /** "Nov 25, 2026, 6:02 PM UTC": the console shows times in UTC, as the services store them. */
@@ -14,7 +15,7 @@ export function dateTimeText(iso: string | null | undefined): string {
 }
 
 /** A status in words, with a colour that repeats what the word says (never colour alone). */
-const TONES: Record<string, "good" | "warn" | "bad" | undefined> = {
+const TONES: Record<string, Tone | undefined> = {
   SENT: "good",
   NOTIFICATION_SENT: "good",
   DONE: "good",
@@ -43,28 +44,7 @@ export function statusWord(status: string): string {
 }
 
 export function StatusBadge({ status }: { status: string }) {
-  const tone = TONES[status];
-  return <span className={`console-badge${tone ? ` ${tone}` : ""}`}>{statusWord(status)}</span>;
-}
-
-/** Previous / "Page n of m" / next, keeping the URL's other parameters. */
-export function ListPager({ page, pages, label }: { page: number; pages: number; label: string }) {
-  const [params] = useSearchParams();
-  if (pages <= 1) return null;
-  const link = (n: number) => {
-    const p = new URLSearchParams(params);
-    if (n === 1) p.delete("page");
-    else p.set("page", String(n));
-    const s = p.toString();
-    return s ? `?${s}` : "?";
-  };
-  return (
-    <nav className="console-pager" aria-label={label}>
-      {page > 1 ? <Link to={link(page - 1)}>← Previous page</Link> : <span />}
-      <span className="console-muted">{`Page ${page} of ${pages}`}</span>
-      {page < pages ? <Link to={link(page + 1)}>Next page →</Link> : <span />}
-    </nav>
-  );
+  return <Badge tone={TONES[status]}>{statusWord(status)}</Badge>;
 }
 
 /** A page number past the last page (an old link, a hand-edited URL): say so, and link to the first page. */

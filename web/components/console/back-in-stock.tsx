@@ -1,3 +1,5 @@
+import { Badge } from "./badge";
+
 /** Pieces of the console's back-in-stock pages: an item's name, its page's address, and its stock now. */
 
 export interface BackInStockItemView {
@@ -29,6 +31,6 @@ export function BackInStockItemName({ item }: { item: BackInStockItemView }) {
 
 export function StockNow({ item }: { item: BackInStockItemView }) {
   if (item.productName === null) return <span className="console-muted">Not in the catalogue</span>;
-  if (item.quantity !== null) return <span className={`console-badge ${item.quantity > 0 ? "good" : "bad"}`}>{`${item.quantity} in stock`}</span>;
-  return <span className={`console-badge ${item.inStock ? "good" : "bad"}`}>{item.inStock ? "In stock" : "Out of stock"}</span>;
+  if (item.quantity !== null) return <Badge tone={item.quantity > 0 ? "good" : "bad"}>{`${item.quantity} in stock`}</Badge>;
+  return <Badge tone={item.inStock ? "good" : "bad"}>{item.inStock ? "In stock" : "Out of stock"}</Badge>;
 }

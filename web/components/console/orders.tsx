@@ -1,4 +1,5 @@
 import { statusText } from "../account/order-view";
+import { Badge } from "./badge";
 
 /** What the console's order pages share between server and browser: the list's filter choices and the badges. */
 
@@ -21,5 +22,5 @@ export function OrderBadge({ status }: { status: string }) {
       : status === "CANCELED"
         ? "bad"
         : "";
-  return <span className={`console-badge ${tone}`}>{statusText(status)}</span>;
+  return <Badge tone={tone}>{statusText(status)}</Badge>;
 }

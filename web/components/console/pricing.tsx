@@ -1,5 +1,6 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { Badge } from "./badge";
 import { FieldError, FormProblem, type ConsoleProblem } from "./forms";
 
 /**
@@ -224,6 +225,9 @@ export function DeleteSection({ what, confirming, problem }: { what: string; con
   );
 }
 
+/** The parameters of that notice (noticeOf in ./pricing.server): said once, so a list's page links leave them out. */
+export const NOTICE_PARAMS = ["saved", "deleted"] as const;
+
 /** The notice a list shows after a save or delete. */
 export function Notice({ text }: { text: string | null }) {
   if (!text) return null;
@@ -259,23 +263,9 @@ export function schedule(start: string | null, end: string | null): string {
 
 /** A schedule and switch as a status: Off, Scheduled, Active, Expired (the services compute LIVE/PENDING/EXPIRED). */
 export function StatusBadge({ active, status, usedUp }: { active: boolean; status: string; usedUp?: boolean }) {
-  if (!active) return <span className="console-badge">Off</span>;
-  if (status === "EXPIRED") return <span className="console-badge bad">Expired</span>;
-  if (usedUp) return <span className="console-badge bad">Used up</span>;
-  if (status === "PENDING") return <span className="console-badge warn">Scheduled</span>;
-  return <span className="console-badge good">Active</span>;
-}
-
-/** A list's pager (pages in the URL). */
-export function Pager({ page, pages, label }: { page: number; pages: number; label: string }) {
-  if (pages <= 1) return null;
-  return (
-    <nav className="console-pager" aria-label={label}>
-      {page > 1 ? <Link to={`?page=${page - 1}`}>← Previous page</Link> : <span />}
-      <span className="console-muted">
-        Page {page} of {pages}
-      </span>
-      {page < pages && <Link to={`?page=${page + 1}`}>Next page →</Link>}
-    </nav>
-  );
+  if (!active) return <Badge>Off</Badge>;
+  if (status === "EXPIRED") return <Badge tone="bad">Expired</Badge>;
+  if (usedUp) return <Badge tone="bad">Used up</Badge>;
+  if (status === "PENDING") return <Badge tone="warn">Scheduled</Badge>;
+  return <Badge tone="good">Active</Badge>;
 }

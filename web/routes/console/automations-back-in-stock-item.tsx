@@ -1,9 +1,10 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { backInStockItem, reportItemBackInStock } from "../../../worker/automations/back-in-stock";
+import { dateTimeText, pageOf, PastTheEnd, StatusBadge } from "../../components/console/automation-lists";
 import { AutomationsNav } from "../../components/console/automations-nav";
-import { dateTimeText, ListPager, pageOf, PastTheEnd, StatusBadge } from "../../components/console/automation-lists";
 import { itemText, StockNow } from "../../components/console/back-in-stock";
 import { FormProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
@@ -153,7 +154,7 @@ export default function ConsoleBackInStockItem({ loaderData, actionData }: Route
               </tbody>
             </table>
           </div>
-          <ListPager page={page} pages={pages} label="Pages of requests" />
+          <Pager page={page} pages={pages} label="Pages of requests" />
         </>
       )}
     </>

@@ -1,8 +1,9 @@
 import { Link } from "react-router";
 import { backInStockByItem } from "../../../worker/automations/back-in-stock";
+import { dateTimeText, pageOf, PastTheEnd } from "../../components/console/automation-lists";
 import { AutomationsNav } from "../../components/console/automations-nav";
 import { BackInStockItemName, backInStockItemPath, StockNow } from "../../components/console/back-in-stock";
-import { dateTimeText, ListPager, pageOf, PastTheEnd } from "../../components/console/automation-lists";
+import { Pager } from "../../components/console/pager";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import type { Route } from "./+types/automations-back-in-stock";
@@ -83,7 +84,7 @@ export default function ConsoleBackInStock({ loaderData }: Route.ComponentProps)
               </tbody>
             </table>
           </div>
-          <ListPager page={page} pages={pages} label="Pages of back-in-stock items" />
+          <Pager page={page} pages={pages} label="Pages of back-in-stock items" />
         </>
       )}
     </>

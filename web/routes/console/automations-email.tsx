@@ -1,8 +1,8 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { getEmail } from "../../../worker/email/outbox";
 import { retryEmail } from "../../../worker/email/retries";
-import { AutomationsNav } from "../../components/console/automations-nav";
 import { dateTimeText, StatusBadge, statusWord, templateLabel } from "../../components/console/automation-lists";
+import { AutomationsNav } from "../../components/console/automations-nav";
 import { FormProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";

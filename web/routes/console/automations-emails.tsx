@@ -1,9 +1,10 @@
 import { Form, Link, useNavigation } from "react-router";
 import { EMAIL_STATUSES, listEmails } from "../../../worker/email/outbox";
+import { dateTimeText, pageOf, PastTheEnd, StatusBadge, statusWord, TEMPLATE_LABELS, templateLabel } from "../../components/console/automation-lists";
 import { AutomationsNav } from "../../components/console/automations-nav";
-import { dateTimeText, ListPager, pageOf, PastTheEnd, StatusBadge, statusWord, TEMPLATE_LABELS, templateLabel } from "../../components/console/automation-lists";
 import { readEmailFilters, EMAILS_PAGE_SIZE } from "../../components/console/emails.server";
 import { FieldError } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import type { Route } from "./+types/automations-emails";
@@ -135,7 +136,7 @@ export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
               </tbody>
             </table>
           </div>
-          <ListPager page={page} pages={pages} label="Pages of emails" />
+          <Pager page={page} pages={pages} label="Pages of emails" />
         </>
       )}
     </>

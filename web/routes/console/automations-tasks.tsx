@@ -1,8 +1,9 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { completeTask, listTasks, reopenTask } from "../../../worker/automations/tasks";
+import { dateTimeText, pageOf, PastTheEnd, StatusBadge } from "../../components/console/automation-lists";
 import { AutomationsNav } from "../../components/console/automations-nav";
-import { dateTimeText, ListPager, pageOf, PastTheEnd, StatusBadge } from "../../components/console/automation-lists";
 import { FormProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
 import { TASK_KINDS, taskKindLabel, taskSubject } from "../../components/console/tasks";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -163,7 +164,7 @@ export default function ConsoleTasks({ loaderData, actionData }: Route.Component
               </tbody>
             </table>
           </div>
-          <ListPager page={page} pages={pages} label="Pages of tasks" />
+          <Pager page={page} pages={pages} label="Pages of tasks" />
         </>
       )}
     </>

@@ -13,9 +13,10 @@ import {
   stepsOn,
   type SettingsValues,
 } from "../../components/console/abandoned-carts";
-import { dateTimeText, ListPager } from "../../components/console/automation-lists";
+import { dateTimeText } from "../../components/console/automation-lists";
 import { AutomationsNav } from "../../components/console/automations-nav";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
@@ -327,7 +328,7 @@ export default function ConsoleAbandonedCarts({ loaderData, actionData }: Route.
               </tbody>
             </table>
           </div>
-          <ListPager page={page} pages={pages} label="Pages of abandoned carts" />
+          <Pager page={page} pages={pages} label="Pages of abandoned carts" />
         </>
       )}
       {user?.permissions.includes("automations.manage") ? (

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
 import { changeMembership, deleteCollection, getCollection, getCollectionWithProducts, updateCollection } from "../../../worker/catalog/collections";
 import { collectionPatchSchema } from "../../../worker/catalog/schemas";
 import { requirePermission } from "../../../worker/platform/context";
@@ -7,9 +7,12 @@ import { ApiError } from "../../../worker/platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID } from "../../../worker/platform/ids";
 import { parseWith } from "../../../worker/platform/validation";
 import { sameSiteUrl } from "../../catalog.server";
+import { Badge } from "../../components/console/badge";
 import { CollectionForm } from "../../components/console/collection-form";
 import { collectionFormRaw, collectionImage, collectionProblem, hasImageFile, pickerMatches, postedValues, type CollectionProductRow } from "../../components/console/collections.server";
+import { AskFirstForm } from "../../components/console/confirm";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-collections.css";
 import type { loader as layoutLoader } from "./layout";
@@ -150,18 +153,7 @@ function CollectionPage({ data: d, canWrite }: { data: PageData; canWrite: boole
   const { collection: c, members, totalMembers, page, pages, find, picker, created } = d;
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const navigation = useNavigation();
-  const [params] = useSearchParams();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
-  const link = (changes: Record<string, string | null>) => {
-    const p = new URLSearchParams(params);
-    p.delete("created");
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null) p.delete(k);
-      else p.set(k, v);
-    }
-    const s = p.toString();
-    return `/console/collections/${c.id}${s ? `?${s}` : ""}`;
-  };
   const saveResult = result?.intent === "save" ? result : null;
   const otherResult = result && result.intent !== "save" && result.intent !== "delete" ? result : null;
   return (
@@ -176,7 +168,7 @@ function CollectionPage({ data: d, canWrite }: { data: PageData; canWrite: boole
             View in the shop
           </a>
         ) : (
-          <span className="console-badge">Hidden from shoppers</span>
+          <Badge>Hidden from shoppers</Badge>
         )}
       </div>
       {created && !result && (
@@ -251,15 +243,7 @@ function CollectionPage({ data: d, canWrite }: { data: PageData; canWrite: boole
             </table>
           </div>
         )}
-        {pages > 1 && (
-          <nav className="console-pager" aria-label="Pages of this collection's products">
-            {page > 1 ? <Link to={link({ page: page > 2 ? String(page - 1) : null })}>← Previous page</Link> : <span />}
-            <span className="console-muted">
-              Page {page} of {pages}
-            </span>
-            {page < pages && <Link to={link({ page: String(page + 1) })}>Next page →</Link>}
-          </nav>
-        )}
+        <Pager page={page} pages={pages} label="Pages of this collection's products" without={["created"]} />
       </section>
 
       {canWrite && (
@@ -294,7 +278,7 @@ function MemberRow({ product: p, canWrite }: { product: CollectionProductRow; ca
         </Link>
         <div className="console-muted">/products/{p.slug}</div>
       </th>
-      <td>{p.visible ? "Visible" : <span className="console-badge">Hidden</span>}</td>
+      <td>{p.visible ? "Visible" : <Badge>Hidden</Badge>}</td>
       {canWrite && (
         <td>
           <fetcher.Form
@@ -382,7 +366,7 @@ function PickerRow({ product: p }: { product: CollectionProductRow & { inCollect
         {!p.visible && (
           <>
             {" "}
-            <span className="console-badge">Hidden</span>
+            <Badge>Hidden</Badge>
           </>
         )}
       </span>
@@ -414,7 +398,6 @@ function PickerRow({ product: p }: { product: CollectionProductRow & { inCollect
  * comes back with a confirmation form (`confirming`) whose button sends `confirm=yes`.
  */
 function DeleteCollection({ name, confirming, problem }: { name: string; confirming: boolean; problem: ConsoleProblem | null | undefined }) {
-  const confirmInput = useRef<HTMLInputElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (confirming) confirmButton.current?.focus();
@@ -442,21 +425,15 @@ function DeleteCollection({ name, confirming, problem }: { name: string; confirm
           </div>
         </div>
       ) : (
-        <Form
-          method="post"
-          onSubmit={(e) => {
-            if (!window.confirm(`Delete the collection “${name}”? Its products stay in the shop. This cannot be undone.`)) e.preventDefault();
-            else if (confirmInput.current) confirmInput.current.value = "yes";
-          }}
-        >
+        <AskFirstForm question={`Delete the collection “${name}”? Its products stay in the shop. This cannot be undone.`}>
           <input type="hidden" name="intent" value="delete" />
-          <input type="hidden" name="confirm" defaultValue="" ref={confirmInput} />
+          <input type="hidden" name="confirm" defaultValue="" />
           <input type="hidden" name="name" value={name} />
           <p className="console-muted">The products stay in the shop; only the collection and its page go.</p>
           <button type="submit" className="console-button danger">
             Delete collection
           </button>
-        </Form>
+        </AskFirstForm>
       )}
     </>
   );

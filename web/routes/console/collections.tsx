@@ -1,6 +1,8 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
+import { Badge } from "../../components/console/badge";
 import { COLLECTION_SORTS, listConsoleCollections, readCollectionFilters } from "../../components/console/collections.server";
+import { Pager } from "../../components/console/pager";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-collections.css";
 import type { loader as layoutLoader } from "./layout";
@@ -30,7 +32,6 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
   const { filters, rows, total, pages, sorts, deleted } = loaderData;
   const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
   const canWrite = !!user?.permissions.includes("catalog.write");
-  const [params] = useSearchParams();
   const navigation = useNavigation();
   const search = useRef<HTMLInputElement>(null);
   // "/" jumps to the search box, as in most admin tools.
@@ -45,13 +46,6 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
-  const pageLink = (page: number) => {
-    const p = new URLSearchParams(params);
-    p.delete("deleted");
-    if (page > 1) p.set("page", String(page));
-    else p.delete("page");
-    return `/console/collections?${p}`;
-  };
   return (
     <>
       <div className="collections-head">
@@ -125,7 +119,7 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
                   <th scope="row">
                     {c.builtIn ? (
                       <>
-                        <span className="collections-name">{c.name}</span> <span className="console-badge">Built in</span>
+                        <span className="collections-name">{c.name}</span> <Badge>Built in</Badge>
                         <div className="console-muted">Always holds every product; it cannot be edited or deleted.</div>
                       </>
                     ) : (
@@ -144,22 +138,14 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
                     )}
                   </td>
                   <td className="num">{c.products}</td>
-                  <td>{c.visible ? "Visible" : <span className="console-badge">Hidden</span>}</td>
+                  <td>{c.visible ? "Visible" : <Badge>Hidden</Badge>}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      {pages > 1 && (
-        <nav className="console-pager" aria-label="Pages of collections">
-          {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>← Previous page</Link> : <span />}
-          <span className="console-muted">
-            Page {filters.page} of {pages}
-          </span>
-          {filters.page < pages && <Link to={pageLink(filters.page + 1)}>Next page →</Link>}
-        </nav>
-      )}
+      <Pager page={filters.page} pages={pages} label="Pages of collections" without={["deleted"]} />
     </>
   );
 }

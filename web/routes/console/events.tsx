@@ -1,6 +1,7 @@
-import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
+import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
 import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from "../../../worker/events/failures";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
 import { canManageWebhooks, When, WebhooksNav } from "../../components/console/webhooks";
 import { pageParam } from "../../components/console/webhooks.server";
@@ -77,7 +78,6 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
   const manage = !!user && canManageWebhooks(user);
   const busy = useNavigation().state === "submitting";
   const result = actionData as ActionResult | undefined;
-  const query = (p: number) => `?${new URLSearchParams({ ...(type ? { type } : {}), page: String(p) })}`;
   return (
     <>
       <h1>Dead events</h1>
@@ -171,15 +171,7 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
               </tbody>
             </table>
           </div>
-          {pages > 1 && (
-            <nav className="console-pager" aria-label="Pages of dead events">
-              {page > 1 ? <Link to={query(page - 1)}>← Newer</Link> : <span />}
-              <span className="console-muted">
-                Page {page} of {pages}
-              </span>
-              {page < pages && <Link to={query(page + 1)}>Older →</Link>}
-            </nav>
-          )}
+          <Pager page={page} pages={pages} label="Pages of dead events" previous="← Newer" next="Older →" />
         </>
       )}
     </>

@@ -1,9 +1,11 @@
-import { data, Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { decrementInventory, incrementInventory, inventoryOverview, updateInventoryItem } from "../../../worker/orders/inventory";
 import { decrementRequest, incrementRequest, updateRequest } from "../../../worker/orders/inventory-routes";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
+import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-inventory.css";
@@ -95,7 +97,6 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
   const canWrite = !!user?.permissions.includes("inventory.write");
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : "";
-  const [params] = useSearchParams();
   const result = actionData;
   const values = result?.values ?? {};
   const saveProblem = result?.intent === "save" ? result.problem : null;
@@ -174,7 +175,7 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
                       )}
                     </td>
                     <td>
-                      <span className={`console-badge ${v.inStock ? "good" : v.availableForPreorder ? "warn" : "bad"}`}>{v.inStock ? "In stock" : v.availableForPreorder ? "Preorder" : "Out of stock"}</span>
+                      <Badge tone={v.inStock ? "good" : v.availableForPreorder ? "warn" : "bad"}>{v.inStock ? "In stock" : v.availableForPreorder ? "Preorder" : "Out of stock"}</Badge>
                     </td>
                   </tr>
                 );
@@ -305,15 +306,7 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
           </table>
         </div>
       )}
-      {pages > 1 && (
-        <nav className="console-pager" aria-label="Pages of history">
-          {page > 1 ? <Link to={`?${new URLSearchParams({ ...Object.fromEntries(params), page: String(page - 1) })}`}>← Newer</Link> : <span />}
-          <span className="console-muted">
-            Page {page} of {pages}
-          </span>
-          {page < pages && <Link to={`?${new URLSearchParams({ ...Object.fromEntries(params), page: String(page + 1) })}`}>Older →</Link>}
-        </nav>
-      )}
+      <Pager page={page} pages={pages} label="Pages of history" previous="← Newer" next="Older →" />
     </>
   );
 }

@@ -2,7 +2,9 @@ import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-route
 import { automationSettingsPatch, updateAutomationSettings } from "../../../worker/automations/settings";
 import { lowStockVariants } from "../../../worker/orders/inventory";
 import { parseWith } from "../../../worker/platform/validation";
+import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-inventory.css";
@@ -111,22 +113,14 @@ export default function ConsoleInventory({ loaderData, actionData }: Route.Compo
                     </th>
                     <td>{Object.values(v.choices).join(" / ") || "—"}</td>
                     <td className="num">
-                      <span className={`console-badge ${v.quantity <= 0 ? "bad" : "warn"}`}>{v.quantity}</span>
+                      <Badge tone={v.quantity <= 0 ? "bad" : "warn"}>{v.quantity}</Badge>
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          {pages > 1 && (
-            <nav className="console-pager" aria-label="Pages of low stock">
-              {page > 1 ? <Link to={`?page=${page - 1}`}>← Previous page</Link> : <span />}
-              <span className="console-muted">
-                Page {page} of {pages}
-              </span>
-              {page < pages && <Link to={`?page=${page + 1}`}>Next page →</Link>}
-            </nav>
-          )}
+          <Pager page={page} pages={pages} label="Pages of low stock" />
         </>
       )}
     </>

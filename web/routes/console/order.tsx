@@ -4,6 +4,7 @@ import { fulfillmentRequest } from "../../../worker/orders/schemas";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { dateText, Shipments } from "../../components/account/order-view";
+import { AskFirstForm } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { OrderBadge } from "../../components/console/orders";
 import { consoleOrder } from "../../components/console/orders.server";
@@ -352,12 +353,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
                 </Form>
               )}
               {canCancel && (
-                <Form
-                  method="post"
-                  onSubmit={(e) => {
-                    if (!confirm(`Cancel order #${order.number}? This cannot be undone.`)) e.preventDefault();
-                  }}
-                >
+                <AskFirstForm question={`Cancel order #${order.number}? This cannot be undone.`}>
                   <FormProblem problem={problemFor("cancel")} />
                   <input type="hidden" name="intent" value="cancel" />
                   <label className="console-check">
@@ -366,7 +362,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
                   <button type="submit" className="console-button danger" disabled={busy === "cancel"}>
                     Cancel order
                   </button>
-                </Form>
+                </AskFirstForm>
               )}
             </section>
           )}

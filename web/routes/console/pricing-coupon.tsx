@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { couponService } from "../../../worker/pricing/coupons";
-import { orRefuse } from "../../components/console/problem.server";
 import { CheckField, isoToInput, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "../../components/console/pricing.server";
+import { orRefuse } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-coupon";

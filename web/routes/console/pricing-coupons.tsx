@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { couponService } from "../../../worker/pricing/coupons";
-import { money, Notice, Pager, PricingNav, schedule, StatusBadge, useCanManagePricing } from "../../components/console/pricing";
+import { Pager } from "../../components/console/pager";
+import { money, Notice, NOTICE_PARAMS, PricingNav, schedule, StatusBadge, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
@@ -113,7 +114,7 @@ export default function PricingCoupons({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      <Pager page={page} pages={pages} label="Pages of coupons" />
+      <Pager page={page} pages={pages} label="Pages of coupons" without={NOTICE_PARAMS} />
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { discountRuleService } from "../../../worker/pricing/discount-rules";
-import { orRefuse } from "../../components/console/problem.server";
 import { CheckField, DeleteSection, errorsOf, formValues, isoToInput, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "../../components/console/pricing.server";
+import { orRefuse } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-discount";

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { discountRuleService } from "../../../worker/pricing/discount-rules";
-import { money, Notice, Pager, PricingNav, schedule, StatusBadge, useCanManagePricing } from "../../components/console/pricing";
+import { Pager } from "../../components/console/pager";
+import { money, Notice, NOTICE_PARAMS, PricingNav, schedule, StatusBadge, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
@@ -137,7 +138,7 @@ export default function PricingDiscounts({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      <Pager page={page} pages={pages} label="Pages of discount rules" />
+      <Pager page={page} pages={pages} label="Pages of discount rules" without={NOTICE_PARAMS} />
     </>
   );
 }

@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import { additionalFeeService } from "../../../worker/pricing/additional-fees";
-import { money, Notice, Pager, PricingNav, useCanManagePricing } from "../../components/console/pricing";
+import { Badge } from "../../components/console/badge";
+import { Pager } from "../../components/console/pager";
+import { money, Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
@@ -83,14 +85,14 @@ export default function PricingFees({ loaderData }: Route.ComponentProps) {
                   <td>{f.type === "INSURANCE" ? "Insurance" : "Handling"}</td>
                   <td className="num">{f.amount != null ? money(f.amount, currency) : `${f.percentage}% of the subtotal`}</td>
                   <td className="num">{money(f.minimumSubtotal, currency)}</td>
-                  <td>{f.active ? <span className="console-badge good">Active</span> : <span className="console-badge">Off</span>}</td>
+                  <td>{f.active ? <Badge tone="good">Active</Badge> : <Badge>Off</Badge>}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      <Pager page={page} pages={pages} label="Pages of additional fees" />
+      <Pager page={page} pages={pages} label="Pages of additional fees" without={NOTICE_PARAMS} />
     </>
   );
 }

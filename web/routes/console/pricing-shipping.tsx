@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { shippingRegionService } from "../../../worker/pricing/shipping-regions";
-import { money, Notice, Pager, PricingNav, useCanManagePricing } from "../../components/console/pricing";
+import { Pager } from "../../components/console/pager";
+import { money, Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
@@ -104,7 +105,7 @@ export default function PricingShipping({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      <Pager page={page} pages={pages} label="Pages of shipping regions" />
+      <Pager page={page} pages={pages} label="Pages of shipping regions" without={NOTICE_PARAMS} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { taxGroupService } from "../../../worker/pricing/taxes";
-import { Notice, Pager, PricingNav, useCanManagePricing } from "../../components/console/pricing";
+import { Pager } from "../../components/console/pager";
+import { Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
@@ -80,7 +81,7 @@ export default function PricingTaxGroups({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      <Pager page={page} pages={pages} label="Pages of tax groups" />
+      <Pager page={page} pages={pages} label="Pages of tax groups" without={NOTICE_PARAMS} />
     </>
   );
 }

@@ -5,7 +5,8 @@ import { pricingSettingsPatchSchema } from "../../../worker/pricing/schemas";
 import { getPricingSettings, updatePricingSettings } from "../../../worker/pricing/settings";
 import { taxRegionService } from "../../../worker/pricing/taxes";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
-import { CheckField, errorsOf, formValues, Notice, Pager, PricingNav, SelectField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
+import { Pager } from "../../components/console/pager";
+import { CheckField, errorsOf, formValues, Notice, NOTICE_PARAMS, PricingNav, SelectField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { noticeOf, pageOf, postedValues, queryPage, text, ticked } from "../../components/console/pricing.server";
 import { problemOf } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -150,7 +151,7 @@ export default function PricingTax({ loaderData, actionData }: Route.ComponentPr
           </table>
         </div>
       )}
-      <Pager page={page} pages={pages} label="Pages of tax regions" />
+      <Pager page={page} pages={pages} label="Pages of tax regions" without={NOTICE_PARAMS} />
     </>
   );
 }

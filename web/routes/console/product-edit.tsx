@@ -6,6 +6,7 @@ import { MEASUREMENT_UNITS } from "../../../worker/catalog/units";
 import { ApiError } from "../../../worker/platform/errors";
 import { formatMoney, toMinor } from "../../../worker/platform/money";
 import { parseWith } from "../../../worker/platform/validation";
+import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import {
   readEditorForm,
@@ -17,8 +18,8 @@ import {
   type OptionValues,
   type VariantValues,
 } from "../../components/console/product-form";
-import { editorValuesFrom, productFromEditor } from "../../components/console/product-form.server";
 import { problemOf } from "../../components/console/problem.server";
+import { editorValuesFrom, productFromEditor } from "../../components/console/product-form.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-editor.css";
 import type { Route } from "./+types/product-edit";
@@ -123,7 +124,7 @@ export default function ProductEditPage({ loaderData, actionData }: Route.Compon
                 View in shop
               </a>
             ) : (
-              <span className="console-badge warn">Hidden from shoppers</span>
+              <Badge tone="warn">Hidden from shoppers</Badge>
             )}
             {canWrite && (
               <Form method="post">

@@ -4,6 +4,8 @@ import { productMediaView, releaseUnusedMedia } from "../../../worker/catalog/me
 import { addProductMedia, removeProductMedia, reorderProductMedia, setChoiceMedia, setProductMediaAltText } from "../../../worker/catalog/products";
 import { ensureStored, MAX_IMAGE_BYTES, uploadImages, type UploadFile } from "../../../worker/media/store";
 import { ApiError, badField } from "../../../worker/platform/errors";
+import { Badge } from "../../components/console/badge";
+import { AskFirstForm } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -258,7 +260,7 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
                   )}
                 </div>
                 <p className="media-caption">
-                  {i === 0 ? <span className="console-badge good">Main image</span> : <span className="console-muted">Image {i + 1}</span>}{" "}
+                  {i === 0 ? <Badge tone="good">Main image</Badge> : <span className="console-muted">Image {i + 1}</span>}{" "}
                   <span className="console-muted">
                     {m.width} × {m.height}
                   </span>
@@ -348,18 +350,13 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
                         </div>
                       </Form>
                     )}
-                    <Form
-                      method="post"
-                      onSubmit={(e) => {
-                        if (!confirm(`Remove ${label} from ${product.name}?`)) e.preventDefault();
-                      }}
-                    >
+                    <AskFirstForm question={`Remove ${label} from ${product.name}?`}>
                       <input type="hidden" name="intent" value="remove" />
                       <input type="hidden" name="mediaId" value={m.id} />
                       <button type="submit" className="console-button danger">
                         Remove<span className="visually-hidden"> {label}</span>
                       </button>
-                    </Form>
+                    </AskFirstForm>
                   </>
                 )}
               </li>

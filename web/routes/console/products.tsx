@@ -1,10 +1,12 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { Badge } from "../../components/console/badge";
 import { BulkBar, BulkRowCheckbox, BulkSelectAll } from "../../components/console/bulk-bar";
 import { bulkAction, openBulkResult } from "../../components/console/bulk.server";
 import { FieldError } from "../../components/console/forms";
-import { ProductsCsvLinks } from "../../components/console/products-csv";
+import { Pager } from "../../components/console/pager";
 import { PRODUCT_SORT_LABELS } from "../../components/console/products";
+import { ProductsCsvLinks } from "../../components/console/products-csv";
 import { listConsoleProducts, readProductFilters } from "../../components/console/products.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-products.css";
@@ -46,12 +48,6 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
-  const pageLink = (page: number) => {
-    const p = new URLSearchParams(params);
-    if (page > 1) p.set("page", String(page));
-    else p.delete("page");
-    return `/console/products?${p}`;
-  };
   const filtered = !!(filters.q || filters.collection || filters.stock || filters.visibility || filters.brand || filters.ribbon || filters.min || filters.max);
   const select = (id: string, name: string, label: string, value: string, options: [string, string][]) => (
     <div className="console-field">
@@ -198,28 +194,20 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
                   <td>{p.price}</td>
                   <td>
                     <Link to={`/console/inventory/${p.id}`} className="products-stock" aria-label={`Stock of ${p.name}: ${p.stock.text}`}>
-                      <span className={`console-badge ${p.stock.tone}`}>{p.stock.text}</span>
+                      <Badge tone={p.stock.tone}>{p.stock.text}</Badge>
                     </Link>
                   </td>
                   <td className="num">{p.variants}</td>
                   <td>{p.brand || <span className="console-muted">—</span>}</td>
                   <td>{p.ribbon || <span className="console-muted">—</span>}</td>
-                  <td>{p.visible ? "Visible" : <span className="console-badge">Hidden</span>}</td>
+                  <td>{p.visible ? "Visible" : <Badge>Hidden</Badge>}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      {pages > 1 && (
-        <nav className="console-pager" aria-label="Pages of products">
-          {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>← Previous page</Link> : <span />}
-          <span className="console-muted">
-            Page {filters.page} of {pages}
-          </span>
-          {filters.page < pages && <Link to={pageLink(filters.page + 1)}>Next page →</Link>}
-        </nav>
-      )}
+      <Pager page={filters.page} pages={pages} label="Pages of products" />
     </>
   );
 }

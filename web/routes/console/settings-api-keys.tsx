@@ -3,8 +3,11 @@ import { createApiKey, createApiKeyRequest, listApiKeys, revokeApiKey } from "..
 import { requireOwner } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
+import { Badge } from "../../components/console/badge";
+import { AskFirstForm } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
+import { SecretOnce } from "../../components/console/secret-once";
 import { SettingsNav } from "../../components/console/settings-nav";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-settings.css";
@@ -87,12 +90,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
         keys. {isOwner ? "" : "Only the store owner creates and revokes keys."}
       </p>
       {result?.created && (
-        <div className="settings-secret" role="status">
-          <p>
-            <strong>Copy the key “{result.created.name}” now.</strong> It is shown only this once: the shop keeps only a fingerprint of it.
-          </p>
-          <code data-testid="new-api-key">{result.created.key}</code>
-        </div>
+        <SecretOnce label={`Copy the key “${result.created.name}” now.`} note="It is shown only this once: the shop keeps only a fingerprint of it." secret={result.created.key} testId="new-api-key" />
       )}
       {result?.ok && !result.created && (
         <p className="console-notice" role="status">
@@ -146,18 +144,11 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
                 <td>{k.prefix ? <code>{k.prefix}…</code> : <span className="console-muted">not recorded</span>}</td>
                 <td>{k.role === "OWNER" ? "Owner" : "Staff"}</td>
                 <td>{date(k.createdDate)}</td>
-                <td>{k.revokedDate ? <span className="console-badge bad">Revoked {date(k.revokedDate)}</span> : <span className="console-badge good">Active</span>}</td>
+                <td>{k.revokedDate ? <Badge tone="bad">Revoked {date(k.revokedDate)}</Badge> : <Badge tone="good">Active</Badge>}</td>
                 {isOwner && (
                   <td>
                     {!k.revokedDate && (
-                      <Form
-                        method="post"
-                        onSubmit={(e) => {
-                          // With JavaScript the browser asks; the form then posts the confirmed revoke.
-                          if (!confirm(`Revoke “${k.name}”? Programs using it are refused from their next request.`)) e.preventDefault();
-                          else (e.currentTarget.elements.namedItem("confirm") as HTMLInputElement).value = "yes";
-                        }}
-                      >
+                      <AskFirstForm question={`Revoke “${k.name}”? Programs using it are refused from their next request.`}>
                         <input type="hidden" name="intent" value="revoke" />
                         <input type="hidden" name="id" value={k.id} />
                         <input type="hidden" name="name" value={k.name} />
@@ -165,7 +156,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
                         <button type="submit" className="console-button danger" aria-label={`Revoke ${k.name}`}>
                           Revoke
                         </button>
-                      </Form>
+                      </AskFirstForm>
                     )}
                   </td>
                 )}

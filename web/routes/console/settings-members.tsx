@@ -1,7 +1,9 @@
-import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
+import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
 import { approveMember, blockMember, listMembers, rejectMember, unblockMember } from "../../../worker/identity/members";
 import { ApiError } from "../../../worker/platform/errors";
+import { Badge } from "../../components/console/badge";
 import { FormProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
 import { SettingsNav } from "../../components/console/settings-nav";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -82,7 +84,6 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
   const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
   const canManage = !!user?.permissions.includes("settings.manage");
   const busy = useNavigation().state === "submitting";
-  const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), page: String(n) })}`;
   const button = (id: string, intent: string, label: string, who: string, danger = false) => (
     <Form method="post" key={intent}>
       <input type="hidden" name="intent" value={intent} />
@@ -150,11 +151,9 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
                   {m.name && <div className="console-muted">{m.email}</div>}
                 </td>
                 <td>
-                  {m.status === "ACTIVE" && <span className="console-badge good">Active</span>}
-                  {m.status === "BLOCKED" && <span className="console-badge bad">Blocked</span>}
-                  {m.status === "PENDING" && (
-                    <span className="console-badge warn">{m.waitingForApproval ? "Waiting for approval" : "Confirming email"}</span>
-                  )}
+                  {m.status === "ACTIVE" && <Badge tone="good">Active</Badge>}
+                  {m.status === "BLOCKED" && <Badge tone="bad">Blocked</Badge>}
+                  {m.status === "PENDING" && <Badge tone="warn">{m.waitingForApproval ? "Waiting for approval" : "Confirming email"}</Badge>}
                   {m.status === "PENDING" && m.waitingForApproval && m.waitingForEmail && <div className="console-muted">and confirming their email</div>}
                 </td>
                 <td>{day(m.createdDate)}</td>
@@ -173,15 +172,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
           </tbody>
         </table>
       )}
-      {pages > 1 && (
-        <nav className="console-pager" aria-label="Pages of members">
-          {page > 1 ? <Link to={pageLink(page - 1)}>Previous</Link> : <span className="console-muted">Previous</span>}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <Link to={pageLink(page + 1)}>Next</Link> : <span className="console-muted">Next</span>}
-        </nav>
-      )}
+      <Pager page={page} pages={pages} label="Pages of members" previous="Previous" next="Next" showEnds />
     </>
   );
 }

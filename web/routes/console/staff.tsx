@@ -4,6 +4,7 @@ import { PERMISSION_LABELS, PERMISSIONS } from "../../../worker/platform/context
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { consoleHeaders, requireStaff } from "../../console.server";
+import { AskFirstForm } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
 import { SettingsNav } from "../../components/console/settings-nav";
@@ -151,18 +152,13 @@ export default function StaffPage() {
                   </Form>
                 )}
                 {s.role === "STAFF" && s.status !== "BLOCKED" && (
-                  <Form
-                    method="post"
-                    onSubmit={(e) => {
-                      if (!confirm(`Remove ${s.email}? They will be signed out and can no longer sign in.`)) e.preventDefault();
-                    }}
-                  >
+                  <AskFirstForm question={`Remove ${s.email}? They will be signed out and can no longer sign in.`}>
                     <input type="hidden" name="intent" value="block" />
                     <input type="hidden" name="id" value={s.id} />
                     <button type="submit" className="console-button danger">
                       Remove
                     </button>
-                  </Form>
+                  </AskFirstForm>
                 )}
               </td>
             </tr>

@@ -1,9 +1,13 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
 import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rotateSourceKey, updateSource, type SourceEventStatus } from "../../../worker/events/webhooks/sources";
 import { parseWith } from "../../../worker/platform/validation";
+import { Badge, type Tone } from "../../components/console/badge";
+import { TickToDelete } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
-import { canManageWebhooks, Badge, ConfirmTick, SecretOnce, When, WebhooksNav, type Tone } from "../../components/console/webhooks";
+import { SecretOnce } from "../../components/console/secret-once";
+import { canManageWebhooks, When, WebhooksNav } from "../../components/console/webhooks";
 import { formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
@@ -95,7 +99,6 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
   const result = actionData as ActionResult | undefined;
   const f = result?.problem?.fields ?? {};
   const rotateResult = result?.intent === "rotate" ? result : undefined;
-  const query = (p: number) => `?${new URLSearchParams({ ...(status ? { status } : {}), page: String(p) })}`;
   return (
     <>
       <p>
@@ -306,32 +309,22 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
                 </tbody>
               </table>
             </div>
-            {pages > 1 && (
-              <nav className="console-pager" aria-label="Pages of received requests">
-                {page > 1 ? <Link to={query(page - 1)}>← Newer</Link> : <span />}
-                <span className="console-muted">
-                  Page {page} of {pages}
-                </span>
-                {page < pages && <Link to={query(page + 1)}>Older →</Link>}
-              </nav>
-            )}
+            <Pager page={page} pages={pages} label="Pages of received requests" previous="← Newer" next="Older →" />
           </>
         )}
       </section>
 
       {manage && (
-        <Form method="post" className="console-form webhooks-section" aria-labelledby="delete-source-heading" noValidate>
-          <h2 id="delete-source-heading">Delete</h2>
-          <p className="console-muted">Its endpoint answers 404 from then on. Events it sent stay processed.</p>
-          <input type="hidden" name="intent" value="delete" />
-          <ConfirmTick id="delete-source-confirm" what="this source" error={result?.intent === "delete" ? f.confirm : undefined} />
-          <FormProblem problem={result?.intent === "delete" ? result.problem : null} fieldIds={{ confirm: "delete-source-confirm" }} />
-          <div>
-            <button type="submit" className="console-button danger" disabled={busy}>
-              Delete source
-            </button>
-          </div>
-        </Form>
+        <TickToDelete
+          id="delete-source"
+          className="console-form webhooks-section"
+          note="Its endpoint answers 404 from then on. Events it sent stay processed."
+          what="this source"
+          button="Delete source"
+          error={result?.intent === "delete" ? f.confirm : undefined}
+          problem={result?.intent === "delete" ? result.problem : null}
+          busy={busy}
+        />
       )}
     </>
   );

@@ -7,9 +7,13 @@ import {
   sendTestEvent,
   updateSubscription,
 } from "../../../worker/events/webhooks/subscriptions";
+import { Badge, type Tone } from "../../components/console/badge";
+import { TickToDelete } from "../../components/console/confirm";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
+import { Pager } from "../../components/console/pager";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
-import { canManageWebhooks, Badge, ConfirmTick, SecretOnce, When, WebhooksNav, type Tone } from "../../components/console/webhooks";
+import { SecretOnce } from "../../components/console/secret-once";
+import { canManageWebhooks, When, WebhooksNav } from "../../components/console/webhooks";
 import { formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
@@ -101,7 +105,6 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
   const manage = !!user && canManageWebhooks(user);
   const busy = useNavigation().state === "submitting";
   const result = actionData as ActionResult | undefined;
-  const query = (p: number) => `?${new URLSearchParams({ ...(status ? { status } : {}), page: String(p) })}`;
   return (
     <>
       <p>
@@ -276,32 +279,22 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
                 })}
               </table>
             </div>
-            {pages > 1 && (
-              <nav className="console-pager" aria-label="Pages of deliveries">
-                {page > 1 ? <Link to={query(page - 1)}>← Newer</Link> : <span />}
-                <span className="console-muted">
-                  Page {page} of {pages}
-                </span>
-                {page < pages && <Link to={query(page + 1)}>Older →</Link>}
-              </nav>
-            )}
+            <Pager page={page} pages={pages} label="Pages of deliveries" previous="← Newer" next="Older →" />
           </>
         )}
       </section>
 
       {manage && (
-        <Form method="post" className="console-form webhooks-section" aria-labelledby="delete-subscription-heading" noValidate>
-          <h2 id="delete-subscription-heading">Delete</h2>
-          <p className="console-muted">Its deliveries and their log go with it.</p>
-          <input type="hidden" name="intent" value="delete" />
-          <ConfirmTick id="delete-subscription-confirm" what="this subscription" error={result?.intent === "delete" ? result.problem?.fields.confirm : undefined} />
-          <FormProblem problem={result?.intent === "delete" ? result.problem : null} fieldIds={{ confirm: "delete-subscription-confirm" }} />
-          <div>
-            <button type="submit" className="console-button danger" disabled={busy}>
-              Delete subscription
-            </button>
-          </div>
-        </Form>
+        <TickToDelete
+          id="delete-subscription"
+          className="console-form webhooks-section"
+          note="Its deliveries and their log go with it."
+          what="this subscription"
+          button="Delete subscription"
+          error={result?.intent === "delete" ? result.problem?.fields.confirm : undefined}
+          problem={result?.intent === "delete" ? result.problem : null}
+          busy={busy}
+        />
       )}
     </>
   );

@@ -3,9 +3,11 @@ import { EMITTED_EVENT_TYPES } from "../../../worker/events/webhooks/event-types
 import { createSource, createSourceRequest, listSources, updateSource } from "../../../worker/events/webhooks/sources";
 import { createSubscription, createSubscriptionRequest, listSubscriptions, updateSubscription } from "../../../worker/events/webhooks/subscriptions";
 import { parseWith } from "../../../worker/platform/validation";
+import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
-import { canManageWebhooks, Badge, SecretOnce, WebhooksNav } from "../../components/console/webhooks";
+import { SecretOnce } from "../../components/console/secret-once";
+import { canManageWebhooks, WebhooksNav } from "../../components/console/webhooks";
 import { formValues } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
