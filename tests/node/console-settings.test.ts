@@ -93,6 +93,8 @@ describe("console settings", () => {
     expect(badHtml).toMatch(/id="store-size-SMALL-error"/);
     expect(badHtml).toContain('value="not an email"');
     expect(await storeRow(s.w)).toBe(before);
+    // Console pages' titles carry the store's name: the default one until it is changed below.
+    expect(await (await get(s.w, owner, "/console/orders")).text()).toMatch(/<title>Orders — Console — (?!Fernhill Goods)[^<]+<\/title>/);
 
     const { context, page, problems } = await consoleBrowser(s.browser, s.w, ownerAccount);
     try {
@@ -113,6 +115,8 @@ describe("console settings", () => {
       await page.fill("#store-zone", "Europe/Paris");
       await page.click("text=Save store settings");
       await page.waitForSelector("text=Saved. The shop shows “Fernhill Goods” with the new logo.");
+      // The console's own tab follows the save at once (the layout's data is read again after a post).
+      await expect.poll(() => page.title()).toBe("Store settings — Console — Fernhill Goods");
       await page.reload();
       await hydrated(page);
       expect(await page.inputValue("#store-name")).toBe("Fernhill Goods");
@@ -123,6 +127,7 @@ describe("console settings", () => {
       // The dashboard counts its days in the store's time zone.
       await page.goto(`${s.w.url}/console`);
       expect(await page.textContent("main")).toContain("Days are counted in the store's time zone, Europe/Paris.");
+      expect(await page.title()).toBe("Dashboard — Console — Fernhill Goods");
       expect(unexpected(problems)).toEqual([]);
     } finally {
       await context.close();

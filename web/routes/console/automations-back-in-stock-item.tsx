@@ -6,13 +6,14 @@ import { itemText, StockNow } from "../../components/console/back-in-stock";
 import { FormProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/automations-back-in-stock-item";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.item ? `Back in stock: ${itemText(d.item)} — Console` : "Back in stock — Console" }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, d?.item ? `Back in stock: ${itemText(d.item)} — Console` : "Back in stock — Console") }];
 }
 
 export const headers = () => consoleHeaders;

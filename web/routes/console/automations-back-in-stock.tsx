@@ -4,12 +4,13 @@ import { dateTimeText, pageOf, PastTheEnd } from "../../components/console/autom
 import { AutomationsNav } from "../../components/console/automations-nav";
 import { BackInStockItemName, backInStockItemPath, StockNow } from "../../components/console/back-in-stock";
 import { Pager } from "../../components/console/pager";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import type { Route } from "./+types/automations-back-in-stock";
 
-export function meta() {
-  return [{ title: "Back in stock — Automations — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Back in stock — Automations — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -6,14 +6,15 @@ import { dateTimeText } from "../../components/console/automation-lists";
 import { AutomationsNav } from "../../components/console/automations-nav";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import "../../styles/console-abandoned-carts.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/automations-cart";
 
-export function meta() {
-  return [{ title: "Abandoned cart — Automations — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Abandoned cart — Automations — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -5,13 +5,14 @@ import { dateTimeText, StatusBadge, statusWord, templateLabel } from "../../comp
 import { AutomationsNav } from "../../components/console/automations-nav";
 import { FormProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/automations-email";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.email ? `Email to ${d.email.to} — Console` : "Email — Console" }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, d?.email ? `Email to ${d.email.to} — Console` : "Email — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -5,12 +5,13 @@ import { AutomationsNav } from "../../components/console/automations-nav";
 import { readEmailFilters, EMAILS_PAGE_SIZE } from "../../components/console/emails.server";
 import { FieldError } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import type { Route } from "./+types/automations-emails";
 
-export function meta() {
-  return [{ title: "Emails — Automations — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Emails — Automations — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -6,13 +6,14 @@ import { FormProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
 import { TASK_KINDS, taskKindLabel, taskSubject } from "../../components/console/tasks";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/automations-tasks";
 
-export function meta() {
-  return [{ title: "Tasks — Automations — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Tasks — Automations — Console") }];
 }
 
 export const headers = () => consoleHeaders;

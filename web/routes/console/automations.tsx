@@ -18,14 +18,15 @@ import { AutomationsNav } from "../../components/console/automations-nav";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-automation-lists.css";
 import "../../styles/console-abandoned-carts.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/automations";
 
-export function meta() {
-  return [{ title: "Abandoned carts — Automations — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Abandoned carts — Automations — Console") }];
 }
 
 export const headers = () => consoleHeaders;

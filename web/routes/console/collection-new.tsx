@@ -6,12 +6,13 @@ import { parseWith } from "../../../worker/platform/validation";
 import { CollectionForm } from "../../components/console/collection-form";
 import { collectionFormRaw, collectionImage, collectionProblem, postedValues } from "../../components/console/collections.server";
 import { FormProblem } from "../../components/console/forms";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-collections.css";
 import type { Route } from "./+types/collection-new";
 
-export function meta() {
-  return [{ title: "New collection — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "New collection — Console") }];
 }
 
 export const headers = () => consoleHeaders;

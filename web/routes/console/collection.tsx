@@ -13,13 +13,14 @@ import { collectionFormRaw, collectionImage, collectionProblem, hasImageFile, pi
 import { AskFirstForm } from "../../components/console/confirm";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-collections.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/collection";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.collection ? `${d.collection.name} — Collections — Console` : "Collection — Console" }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, d?.collection ? `${d.collection.name} — Collections — Console` : "Collection — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -3,13 +3,14 @@ import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { Badge } from "../../components/console/badge";
 import { COLLECTION_SORTS, listConsoleCollections, readCollectionFilters } from "../../components/console/collections.server";
 import { Pager } from "../../components/console/pager";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-collections.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/collections";
 
-export function meta() {
-  return [{ title: "Collections — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Collections — Console") }];
 }
 
 export const headers = () => consoleHeaders;

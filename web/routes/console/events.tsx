@@ -3,6 +3,7 @@ import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { canManageWebhooks, When, WebhooksNav } from "../../components/console/webhooks";
 import { pageParam } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -10,8 +11,8 @@ import "../../styles/console-webhooks.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/events";
 
-export function meta() {
-  return [{ title: "Dead events — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Dead events — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -1,13 +1,14 @@
 import { Link, useRouteLoaderData } from "react-router";
 import { dashboardReport } from "../../../worker/reports/dashboard";
 import { BarChart } from "../../components/console/dashboard-charts";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-dashboard.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/home";
 
-export function meta() {
-  return [{ title: "Dashboard — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Dashboard — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -7,13 +7,14 @@ import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-inventory.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/inventory-item";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.item ? `Stock of ${d.item.name} — Console` : "Stock — Console" }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, d?.item ? `Stock of ${d.item.name} — Console` : "Stock — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -6,13 +6,14 @@ import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-inventory.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/inventory";
 
-export function meta() {
-  return [{ title: "Inventory — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Inventory — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -1,5 +1,7 @@
 import { Form, NavLink, Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { PERMISSION_LABELS } from "../../../worker/platform/context";
+import { shopSettings } from "../../../worker/store/settings";
+import { SHOP_NAME } from "../../components/catalog/shared";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console.css";
 import type { Route } from "./+types/layout";
@@ -7,10 +9,14 @@ import type { Route } from "./+types/layout";
 /**
  * The console's frame: who is signed in, the sections, sign out. Every console page sits inside it, so the guard
  * here sends anyone without a console session to the sign-in page. The sections a staff member may only look at
- * stay visible (reading needs no permission); the pages hide the buttons they may not use.
+ * stay visible (reading needs no permission); the pages hide the buttons they may not use. The store's name is here
+ * for every page's <title> (web/components/console/title.ts).
  */
-export function loader({ context, request }: Route.LoaderArgs) {
-  return { user: requireStaff(context, request) };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = requireStaff(context, request);
+  // The store's name for the pages' <title>s: the KV copy the shop's pages read, not a D1 round trip.
+  const settings = await shopSettings(context.services).catch(() => null);
+  return { user, storeName: settings?.name ?? SHOP_NAME };
 }
 
 export const headers = () => consoleHeaders;

@@ -9,13 +9,14 @@ import { FieldError, FormProblem, type ConsoleProblem } from "../../components/c
 import { OrderBadge } from "../../components/console/orders";
 import { consoleOrder } from "../../components/console/orders.server";
 import { problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-orders.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/order";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.order ? `Order #${d.order.number} — Console` : "Order — Console" }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, d?.order ? `Order #${d.order.number} — Console` : "Order — Console") }];
 }
 
 export const headers = () => consoleHeaders;

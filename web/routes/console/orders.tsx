@@ -5,12 +5,13 @@ import { dateText, statusText } from "../../components/account/order-view";
 import { FieldError } from "../../components/console/forms";
 import { FULFILLMENT_FILTERS, OrderBadge, PAYMENT_FILTERS, SORT_LABELS } from "../../components/console/orders";
 import { listConsoleOrders, readOrderFilters } from "../../components/console/orders.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-orders.css";
 import type { Route } from "./+types/orders";
 
-export function meta() {
-  return [{ title: "Orders — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Orders — Console") }];
 }
 
 export const headers = () => consoleHeaders;

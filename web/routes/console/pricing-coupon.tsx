@@ -3,12 +3,13 @@ import { couponService } from "../../../worker/pricing/coupons";
 import { CheckField, isoToInput, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "../../components/console/pricing.server";
 import { orRefuse } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-coupon";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: `${d?.coupon ? `Coupon ${d.coupon.code}` : "New coupon"} — Pricing — Console` }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, `${d?.coupon ? `Coupon ${d.coupon.code}` : "New coupon"} — Pricing — Console`) }];
 }
 
 export const headers = () => consoleHeaders;

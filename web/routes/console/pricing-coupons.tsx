@@ -3,12 +3,13 @@ import { couponService } from "../../../worker/pricing/coupons";
 import { Pager } from "../../components/console/pager";
 import { money, Notice, NOTICE_PARAMS, PricingNav, schedule, StatusBadge, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-coupons";
 
-export function meta() {
-  return [{ title: "Coupons — Pricing — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Coupons — Pricing — Console") }];
 }
 
 export const headers = () => consoleHeaders;

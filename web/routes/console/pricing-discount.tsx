@@ -3,13 +3,14 @@ import { discountRuleService } from "../../../worker/pricing/discount-rules";
 import { CheckField, DeleteSection, errorsOf, formValues, isoToInput, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "../../components/console/pricing.server";
 import { orRefuse } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-discount";
 import type { DiscountRule } from "./pricing-discounts";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: `${d?.rule ? d.rule.name : "New discount rule"} — Pricing — Console` }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, `${d?.rule ? d.rule.name : "New discount rule"} — Pricing — Console`) }];
 }
 
 export const headers = () => consoleHeaders;

@@ -3,12 +3,13 @@ import { discountRuleService } from "../../../worker/pricing/discount-rules";
 import { Pager } from "../../components/console/pager";
 import { money, Notice, NOTICE_PARAMS, PricingNav, schedule, StatusBadge, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-discounts";
 
-export function meta() {
-  return [{ title: "Discount rules — Pricing — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Discount rules — Pricing — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -3,13 +3,14 @@ import { additionalFeeService } from "../../../worker/pricing/additional-fees";
 import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, type PricingActionData } from "../../components/console/pricing.server";
 import { orRefuse } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-fee";
 import type { AdditionalFee } from "./pricing-fees";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: `${d?.fee ? d.fee.name : "New fee"} — Additional fees — Pricing — Console` }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, `${d?.fee ? d.fee.name : "New fee"} — Additional fees — Pricing — Console`) }];
 }
 
 export const headers = () => consoleHeaders;

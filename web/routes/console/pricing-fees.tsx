@@ -4,12 +4,13 @@ import { Badge } from "../../components/console/badge";
 import { Pager } from "../../components/console/pager";
 import { money, Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-fees";
 
-export function meta() {
-  return [{ title: "Additional fees — Pricing — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Additional fees — Pricing — Console") }];
 }
 
 export const headers = () => consoleHeaders;

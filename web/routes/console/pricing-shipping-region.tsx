@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { shippingRegionService } from "../../../worker/pricing/shipping-regions";
+import { consoleTitle } from "../../components/console/title";
 import type { ConsoleProblem } from "../../components/console/forms";
 import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { itemOf, listOf, moneyOrNull, saveOrDelete, text, ticked, type PricingActionData } from "../../components/console/pricing.server";
@@ -10,8 +11,8 @@ import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-shipping-region";
 import type { ShippingRegion } from "./pricing-shipping";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: `${d?.region ? d.region.name : "New shipping region"} — Shipping — Pricing — Console` }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, `${d?.region ? d.region.name : "New shipping region"} — Shipping — Pricing — Console`) }];
 }
 
 export const headers = () => consoleHeaders;

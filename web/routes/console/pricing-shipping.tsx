@@ -3,12 +3,13 @@ import { shippingRegionService } from "../../../worker/pricing/shipping-regions"
 import { Pager } from "../../components/console/pager";
 import { money, Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-shipping";
 
-export function meta() {
-  return [{ title: "Shipping — Pricing — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Shipping — Pricing — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -6,13 +6,14 @@ import { FieldError } from "../../components/console/forms";
 import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { itemOf, listOf, saveOrDelete, text, type PricingActionData } from "../../components/console/pricing.server";
 import { orRefuse } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-tax-group";
 import type { TaxGroup } from "./pricing-tax-groups";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: `${d?.group ? d.group.name : "New tax group"} — Tax — Pricing — Console` }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, `${d?.group ? d.group.name : "New tax group"} — Tax — Pricing — Console`) }];
 }
 
 export const headers = () => consoleHeaders;

@@ -3,12 +3,13 @@ import { taxGroupService } from "../../../worker/pricing/taxes";
 import { Pager } from "../../components/console/pager";
 import { Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-tax-groups";
 
-export function meta() {
-  return [{ title: "Tax groups — Tax — Pricing — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Tax groups — Tax — Pricing — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { taxGroupService, taxRegionService } from "../../../worker/pricing/taxes";
+import { consoleTitle } from "../../components/console/title";
 import type { ConsoleProblem } from "../../components/console/forms";
 import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { conflictAt, itemOf, listOf, numberOrRaw, queryPage, saveOrDelete, text, ticked, type PricingActionData } from "../../components/console/pricing.server";
@@ -10,8 +11,8 @@ import type { Route } from "./+types/pricing-tax-region";
 import type { TaxRegion } from "./pricing-tax";
 import type { TaxGroup } from "./pricing-tax-groups";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: `${d?.region ? d.region.name : "New tax region"} — Tax — Pricing — Console` }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, `${d?.region ? d.region.name : "New tax region"} — Tax — Pricing — Console`) }];
 }
 
 export const headers = () => consoleHeaders;

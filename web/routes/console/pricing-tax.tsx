@@ -9,12 +9,13 @@ import { Pager } from "../../components/console/pager";
 import { CheckField, errorsOf, formValues, Notice, NOTICE_PARAMS, PricingNav, SelectField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { noticeOf, pageOf, postedValues, queryPage, text, ticked } from "../../components/console/pricing.server";
 import { problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-pricing.css";
 import type { Route } from "./+types/pricing-tax";
 
-export function meta() {
-  return [{ title: "Tax — Pricing — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Tax — Pricing — Console") }];
 }
 
 export const headers = () => consoleHeaders;

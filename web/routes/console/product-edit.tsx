@@ -20,12 +20,13 @@ import {
 } from "../../components/console/product-form";
 import { problemOf } from "../../components/console/problem.server";
 import { editorValuesFrom, productFromEditor } from "../../components/console/product-form.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-editor.css";
 import type { Route } from "./+types/product-edit";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.id ? `${d.name} — Console` : "New product — Console" }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, d?.id ? `${d.name} — Console` : "New product — Console") }];
 }
 
 export const headers = () => consoleHeaders;

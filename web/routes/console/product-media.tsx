@@ -8,13 +8,14 @@ import { Badge } from "../../components/console/badge";
 import { AskFirstForm } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-media.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/product-media";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.product ? `Media of ${d.product.name} — Console` : "Media — Console" }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, d?.product ? `Media of ${d.product.name} — Console` : "Media — Console") }];
 }
 
 export const headers = () => consoleHeaders;

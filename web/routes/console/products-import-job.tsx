@@ -4,12 +4,13 @@ import { applyImport, importProgress, resumeImport } from "../../../worker/catal
 import { ApiError } from "../../../worker/platform/errors";
 import { FormProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-imports.css";
 import type { Route } from "./+types/products-import-job";
 
-export function meta() {
-  return [{ title: "Import — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Import — Console") }];
 }
 
 export const headers = () => consoleHeaders;

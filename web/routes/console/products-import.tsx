@@ -5,12 +5,13 @@ import { CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, REQUIRED_COLUM
 import { ApiError } from "../../../worker/platform/errors";
 import { FieldError, FormProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-imports.css";
 import type { Route } from "./+types/products-import";
 
-export function meta() {
-  return [{ title: "Import products — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Import products — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -8,13 +8,14 @@ import { Pager } from "../../components/console/pager";
 import { PRODUCT_SORT_LABELS } from "../../components/console/products";
 import { ProductsCsvLinks } from "../../components/console/products-csv";
 import { listConsoleProducts, readProductFilters } from "../../components/console/products.server";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-products.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/products";
 
-export function meta() {
-  return [{ title: "Products — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Products — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -9,13 +9,14 @@ import { FieldError, FormProblem, type ConsoleProblem } from "../../components/c
 import { problemOf } from "../../components/console/problem.server";
 import { SecretOnce } from "../../components/console/secret-once";
 import { SettingsNav } from "../../components/console/settings-nav";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-settings.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/settings-api-keys";
 
-export function meta() {
-  return [{ title: "API keys — Settings — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "API keys — Settings — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -6,13 +6,14 @@ import { parseWith } from "../../../worker/platform/validation";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
 import { SettingsNav } from "../../components/console/settings-nav";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-settings.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/settings-identity";
 
-export function meta() {
-  return [{ title: "Sign-up and sign-in — Settings — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Sign-up and sign-in — Settings — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -6,13 +6,14 @@ import { FormProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
 import { SettingsNav } from "../../components/console/settings-nav";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-settings.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/settings-members";
 
-export function meta() {
-  return [{ title: "Members — Settings — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Members — Settings — Console") }];
 }
 
 export const headers = () => consoleHeaders;

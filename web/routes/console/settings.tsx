@@ -5,13 +5,14 @@ import { getStoreSettings, LOGO_ALIGNMENTS, LOGO_SIZES, storeSettingsPatch, upda
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
 import { SettingsNav } from "../../components/console/settings-nav";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-settings.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/settings";
 
-export function meta() {
-  return [{ title: "Store settings — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Store settings — Console") }];
 }
 
 export const headers = () => consoleHeaders;

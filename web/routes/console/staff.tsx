@@ -3,6 +3,7 @@ import { blockStaff, inviteStaff, inviteStaffRequest, listStaff, resendActivatio
 import { PERMISSION_LABELS, PERMISSIONS } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
+import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import { AskFirstForm } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
@@ -11,8 +12,8 @@ import { SettingsNav } from "../../components/console/settings-nav";
 import "../../styles/console-settings.css";
 import type { Route } from "./+types/staff";
 
-export function meta() {
-  return [{ title: "Staff and roles — Settings — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Staff and roles — Settings — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -7,6 +7,7 @@ import { FieldError, FormProblem, type ConsoleProblem } from "../../components/c
 import { Pager } from "../../components/console/pager";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
 import { SecretOnce } from "../../components/console/secret-once";
+import { consoleTitle } from "../../components/console/title";
 import { canManageWebhooks, When, WebhooksNav } from "../../components/console/webhooks";
 import { formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -14,8 +15,8 @@ import "../../styles/console-webhooks.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/webhook-source";
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.source ? `Source ${d.source.name} — Console` : "Webhook source — Console" }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, d?.source ? `Source ${d.source.name} — Console` : "Webhook source — Console") }];
 }
 
 export const headers = () => consoleHeaders;

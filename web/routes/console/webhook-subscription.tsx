@@ -13,6 +13,7 @@ import { FormProblem, type ConsoleProblem } from "../../components/console/forms
 import { Pager } from "../../components/console/pager";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
 import { SecretOnce } from "../../components/console/secret-once";
+import { consoleTitle } from "../../components/console/title";
 import { canManageWebhooks, When, WebhooksNav } from "../../components/console/webhooks";
 import { formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -20,8 +21,8 @@ import "../../styles/console-webhooks.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/webhook-subscription";
 
-export function meta() {
-  return [{ title: "Webhook subscription — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Webhook subscription — Console") }];
 }
 
 export const headers = () => consoleHeaders;

@@ -7,6 +7,7 @@ import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
 import { SecretOnce } from "../../components/console/secret-once";
+import { consoleTitle } from "../../components/console/title";
 import { canManageWebhooks, WebhooksNav } from "../../components/console/webhooks";
 import { formValues } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -14,8 +15,8 @@ import "../../styles/console-webhooks.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/webhooks";
 
-export function meta() {
-  return [{ title: "Webhooks — Console" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Webhooks — Console") }];
 }
 
 export const headers = () => consoleHeaders;
