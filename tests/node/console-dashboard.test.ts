@@ -185,7 +185,8 @@ describe("console dashboard", () => {
       await page.fill("#activity-description", "They will finish the order tonight.");
       await page.getByRole("button", { name: "Add activity" }).click();
       await expect.poll(() => page.getByRole("status").filter({ hasText: "Activity added." }).count()).toBe(1);
-      expect(await page.locator(".carts-timeline").getByText("Called the shopper").count()).toBe(1);
+      // The notice comes with the action's answer; the timeline with the page's reload right after it.
+      await expect.poll(() => page.locator(".carts-timeline").getByText("Called the shopper").count()).toBe(1);
       expect(await page.locator(".carts-timeline").getByText("They will finish the order tonight.").count()).toBe(1);
       await expectAccessible(page, "an abandoned cart");
       await page.screenshot({ path: path.join(shots, "console-abandoned-cart-1280.png"), fullPage: true });
