@@ -217,9 +217,10 @@ describe("deliveries", () => {
     // Three minutes later the sweep finds it overdue and enqueues it again.
     const swept = await runSweeps(env, { now: new Date(Date.now() + 3 * 60_000) });
     expect(swept.automations.webhookDeliveriesRequeued).toBeGreaterThanOrEqual(1);
+    // The count goes up when an attempt starts, its log entry when it ends: wait for the entry.
     const tried = await waitFor(async () => {
       const d = (await merchant("GET", `/api/v1/webhook-deliveries/${pending.id}`)).body.delivery;
-      return d.attemptCount >= 1 ? d : null;
+      return d.attempts.length >= 1 ? d : null;
     }, "the swept delivery's attempt");
     expect(tried.attempts[0]).toMatchObject({ attempt: 1, succeeded: false });
   });
