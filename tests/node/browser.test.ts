@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { haveChromium, launchChromium, SKIP_NOTE } from "./chromium";
+import { haveChromium, launchChromium, newContext, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
@@ -35,7 +35,7 @@ describe("the storefront in a browser", () => {
     const demoNames = results.map((r) => r.name);
     expect(demoNames.length).toBeGreaterThanOrEqual(60);
 
-    const context = await browser!.newContext({ userAgent: BROWSER_UA, viewport: { width: 1280, height: 800 } });
+    const context = await newContext(browser!, { userAgent: BROWSER_UA, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("console", (msg) => {

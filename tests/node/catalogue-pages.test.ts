@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { haveChromium, launchChromium, SKIP_NOTE } from "./chromium";
+import { haveChromium, launchChromium, newContext, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
@@ -47,7 +47,7 @@ interface Watched {
 }
 
 async function open(opts: { width?: number; javaScript?: boolean } = {}): Promise<Watched> {
-  const context = await browser!.newContext({ userAgent: BROWSER_UA, viewport: { width: opts.width ?? 1280, height: 900 }, javaScriptEnabled: opts.javaScript ?? true });
+  const context = await newContext(browser!, { userAgent: BROWSER_UA, viewport: { width: opts.width ?? 1280, height: 900 }, javaScriptEnabled: opts.javaScript ?? true });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (msg) => {

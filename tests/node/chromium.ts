@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
 
 /**
  * Debian's Chromium, driven by playwright-core (nothing downloads a browser). Every browser test gets it from here.
@@ -16,4 +16,16 @@ const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgro
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: FLAGS });
+}
+
+/**
+ * A browser context whose waits give up after 15 s instead of Playwright's 30 s. A test's own limit is 60 s, and
+ * `expect.poll` calls its function once more after its time is up: a poll on an element that never appears then
+ * fails at the locator it waited for (two waits of 15 s), instead of as an anonymous "Test timed out".
+ */
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(15_000);
+  return context;
 }

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
-import { haveChromium, launchChromium, SKIP_NOTE } from "./chromium";
+import { haveChromium, launchChromium, newContext, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 export { chromiumPath, haveChromium, SKIP_NOTE } from "./chromium";
@@ -78,7 +78,7 @@ export function useStore(label: string) {
 
 /** A browser context like a shopper's (desktop Chrome user agent: isbot treats HeadlessChrome as a bot). */
 export async function shopper(store: Store, opts: { javaScriptEnabled?: boolean; width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await store.browser.newContext({
+  const context = await newContext(store.browser, {
     userAgent: BROWSER_UA,
     javaScriptEnabled: opts.javaScriptEnabled ?? true,
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },

@@ -4,6 +4,7 @@ import { expectAccessible, useStore } from "./commerce-fixtures";
 import { BROWSER_UA } from "./worker";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { newContext } from "./chromium";
 
 /**
  * Signing in to the merchant console (issue 12): its own HttpOnly cookie apart from the shopper's, an expiring
@@ -152,7 +153,7 @@ describe("the owner's staff page", () => {
 
   it("the sign-in page is accessible", async (ctx) => {
     needsChromium(ctx);
-    const context = await store().browser.newContext({ userAgent: BROWSER_UA, viewport: { width: 1280, height: 900 } });
+    const context = await newContext(store().browser, { userAgent: BROWSER_UA, viewport: { width: 1280, height: 900 } });
     try {
       const tab = await context.newPage();
       await tab.goto(`${store().w.url}/console/login`);

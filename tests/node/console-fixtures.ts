@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { hashPassword } from "../../worker/identity/passwords";
 import type { Permission } from "../../worker/platform/context";
 import { BROWSER_UA, type RunningWorker } from "./worker";
+import { newContext } from "./chromium";
 
 /**
  * Set-up of the merchant console's tests: owner and staff accounts with passwords and permissions, written straight
@@ -75,7 +76,7 @@ export async function consoleBrowser(
   account: Pick<ConsoleAccount, "email" | "password">,
   opts: { javaScriptEnabled?: boolean; width?: number } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ userAgent: BROWSER_UA, javaScriptEnabled: opts.javaScriptEnabled ?? true, viewport: { width: opts.width ?? 1280, height: 900 } });
+  const context = await newContext(browser, { userAgent: BROWSER_UA, javaScriptEnabled: opts.javaScriptEnabled ?? true, viewport: { width: opts.width ?? 1280, height: 900 } });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));

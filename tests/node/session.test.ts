@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { haveChromium, launchChromium, SKIP_NOTE } from "./chromium";
+import { haveChromium, launchChromium, newContext, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
@@ -193,7 +193,7 @@ describe("the session cookie in a real browser (Chromium on http://127.0.0.1)", 
     if (!haveChromium) ctx.skip(SKIP_NOTE);
     const browser = await launchChromium();
     try {
-      const context = await browser.newContext({ userAgent: BROWSER_UA });
+      const context = await newContext(browser, { userAgent: BROWSER_UA });
       const page = await context.newPage();
       expect((await page.goto(`${w!.url}/`))!.status()).toBe(200);
       // Browsing sets nothing; the first form post (here a login attempt) starts the session.

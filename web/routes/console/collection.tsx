@@ -154,7 +154,10 @@ function CollectionPage({ data: d, canWrite }: { data: PageData; canWrite: boole
   const { collection: c, members, totalMembers, page, pages, find, picker, created } = d;
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  // A save is done when the page's data has come back too, not when the action answers: only then is the form drawn
+  // anew from the saved values (its key). "Saving…" and the notice last until then, so a file picked right after
+  // "Saved" appears is not dropped by the new form.
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
   const saveResult = result?.intent === "save" ? result : null;
   const otherResult = result && result.intent !== "save" && result.intent !== "delete" ? result : null;
   return (
@@ -177,7 +180,7 @@ function CollectionPage({ data: d, canWrite }: { data: PageData; canWrite: boole
           Created “{c.name}”. Add its products below.
         </p>
       )}
-      {result?.ok && (
+      {result?.ok && !busy && (
         <p className="console-notice" role="status">
           {result.ok}
         </p>
