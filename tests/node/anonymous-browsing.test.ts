@@ -114,6 +114,13 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       const warm = await w.fetch("/products/waxed-canvas-tote?Color=Olive", { headers: { "user-agent": ua } });
       await warm.text();
       expect(header(warm, "round trips"), who).toBe(0);
+      // Another parameter makes another page (rendered, not from the page cache), but the same data: the page
+      // depends on the URL only through the option names, so its data comes from the cache, Olive still chosen.
+      const other = await w.fetch(`/products/waxed-canvas-tote?ref=newsletter-${who.length}&Color=Olive`, { headers: { "user-agent": ua } });
+      const otherHtml = await other.text();
+      expect(other.headers.get("x-page-cache"), who).toBe("miss");
+      expect(header(other, "round trips"), who).toBe(0);
+      expect(otherHtml, who).toMatch(/Color(<!-- -->)?: <span class="option-current">Olive<\/span>/);
     }
   });
 

@@ -27,13 +27,23 @@ async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: 
 
 /**
  * The page's data through the shoppers' cache, kept as the page uses it (shaped, without the full product it is made
- * of: reading that back and shaping it again on every render cost more than rendering it). The cache key holds the
- * URL's parameters (the option choices asked for), not the resolved selection, which needs the product first.
+ * of: reading that back and shaping it again on every render cost more than rendering it). The page depends on the
+ * URL only through the parameters named after the product's options (`?Size=M&Color=Navy`), so the key holds those
+ * and nothing else: a link with any other parameter (a referral tag, a shared link's extra) finds the same data. The
+ * option names are kept under the slug on their own; the first read of a product makes both from one D1 round trip.
  */
 async function productPageOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string, url: URL) {
-  const params = [...url.searchParams].filter(([k]) => k !== "added").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   try {
-    return await cachedCatalogRead(ctx, "productPage", [slug, params], () => productPageData(ctx, slug, url));
+    let made: Awaited<ReturnType<typeof productPageData>> | undefined;
+    const names = await cachedCatalogRead(ctx, "productOptionNames", slug, async () => {
+      made = await productPageData(ctx, slug, url);
+      return made.options.map((o) => o.name);
+    });
+    const asked = names
+      .filter((name) => url.searchParams.has(name))
+      .sort()
+      .map((name) => [name, url.searchParams.get(name)]);
+    return await cachedCatalogRead(ctx, "productPage", [slug, asked], async () => made ?? productPageData(ctx, slug, url));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw new Response("Product not found", { status: 404 });
     throw err;
