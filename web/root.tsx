@@ -4,6 +4,7 @@ import { findCurrentCart } from "../worker/cart/cart";
 import { navCollections } from "./catalog.server";
 import { isConsolePath } from "./components/console/paths";
 import { SHOP_NAME } from "./components/catalog/shared";
+import { ShopLink, ShopLinks } from "./components/shop-links";
 import { shopSettings } from "../worker/store/settings";
 import type { Route } from "./+types/root";
 // The stylesheet (./styles.css) is inlined into every page's head by entry.server.tsx.
@@ -95,7 +96,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <header className="site-header">
           <div className={root?.signedIn ? "header-bar signed-in" : "header-bar"}>
-            <Link to="/" className="brand" aria-label={`${shopName} home`}>
+            <ShopLink to="/" className="brand" aria-label={`${shopName} home`}>
               {logo ? (
                 // The store's logo (console Settings); the name beside it is the link's text, so the image is decorative.
                 <img className="brand-logo" src={logo.url} alt="" height={28} width={logo.width && logo.height ? Math.round((28 * logo.width) / logo.height) : undefined} />
@@ -106,7 +107,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
                 </svg>
               )}
               <span>{shopName}</span>
-            </Link>
+            </ShopLink>
             <form method="get" action="/search" role="search" className="header-search">
               <label htmlFor="header-q" className="visually-hidden">
                 Search products
@@ -123,7 +124,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <nav aria-label="Account" className="account-nav">
               {root?.signedIn ? (
                 <>
-                  <Link to="/account">Account</Link>
+                  <ShopLink to="/account">Account</ShopLink>
                   <Form method="post" action="/logout">
                     <button type="submit" className="link-button">
                       Log out
@@ -132,13 +133,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
                 </>
               ) : (
                 <>
-                  <Link to="/login">Log in</Link>
-                  <Link to="/register" className="hide-narrow">
+                  <ShopLink to="/login">Log in</ShopLink>
+                  <ShopLink to="/register" className="hide-narrow">
                     Create account
-                  </Link>
+                  </ShopLink>
                 </>
               )}
-              <Link to="/cart" className="cart-link">
+              <ShopLink to="/cart" className="cart-link">
                 <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
                   <path d="M3 4h2.2l2.3 11.2a1.5 1.5 0 0 0 1.5 1.2h8.6a1.5 1.5 0 0 0 1.5-1.1L21 8H6.2" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
                   <circle cx="9.5" cy="20" r="1.4" fill="currentColor" />
@@ -149,7 +150,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
                   {cartCount}
                   <span className="visually-hidden"> {cartCount === 1 ? "item" : "items"}</span>
                 </span>
-              </Link>
+              </ShopLink>
             </nav>
           </div>
           <nav aria-label="Collections" className="primary-nav">
@@ -176,11 +177,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
               <h2 id="footer-shop">Shop</h2>
               <ul className="footer-collections">
                 <li>
-                  <Link to="/shop">All products</Link>
+                  <ShopLink to="/shop">All products</ShopLink>
                 </li>
                 {(root?.collections ?? []).map((c) => (
                   <li key={c.slug}>
-                    <Link to={`/collections/${c.slug}`}>{c.name}</Link>
+                    <ShopLink to={`/collections/${c.slug}`}>{c.name}</ShopLink>
                   </li>
                 ))}
               </ul>
@@ -189,13 +190,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
               <h2 id="footer-help">Help</h2>
               <ul>
                 <li>
-                  <Link to="/search">Search</Link>
+                  <ShopLink to="/search">Search</ShopLink>
                 </li>
                 <li>
-                  <Link to="/cart">Your cart</Link>
+                  <ShopLink to="/cart">Your cart</ShopLink>
                 </li>
                 <li>
-                  <Link to={root?.signedIn ? "/account" : "/login"}>Your account</Link>
+                  <ShopLink to={root?.signedIn ? "/account" : "/login"}>Your account</ShopLink>
                 </li>
               </ul>
             </section>
@@ -211,6 +212,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </div>
           <p className="footer-note">© {shopName} — an open-source shop on the edge.</p>
         </footer>
+        <ShopLinks />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -88,4 +88,49 @@ describe("the storefront in a browser", () => {
       await context.close();
     }
   });
+
+  it("product cards are plain links that navigate in the app, fetch a hovered card's page ahead, and work without JavaScript", async (ctx) => {
+    if (!haveChromium) ctx.skip(SKIP_NOTE);
+    const context = await newContext(browser!, { userAgent: BROWSER_UA, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const documents: string[] = [];
+    page.on("request", (req) => {
+      if (req.resourceType() === "document") documents.push(new URL(req.url()).pathname);
+    });
+    try {
+      await page.goto(`${w!.url}/`);
+      await page.waitForSelector("html[data-hydrated]", { timeout: 15_000 });
+      const card = page.locator('ul.product-grid[aria-label="New arrivals"] a.card-link').nth(1);
+      const href = (await card.getAttribute("href"))!;
+      expect(href).toMatch(/^\/products\/[a-z0-9-]+$/);
+      // Resting on a card for a moment fetches its page's data ahead, as React Router's prefetch="intent" does.
+      await card.hover();
+      await expect.poll(() => page.locator(`link[rel=prefetch][href^="${href}.data"]`).count()).toBeGreaterThan(0);
+      // A click navigates in the app: no new document, and what the page held survives.
+      await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+      await card.click();
+      await page.waitForURL((u) => u.pathname === href);
+      await expect.poll(() => page.locator("h1").textContent()).toBe(await w!.db.prepare("SELECT name FROM products WHERE slug = ?").bind(href.split("/").pop()).first("name"));
+      expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+      // The footer's links are the same kind.
+      await page.locator('footer a[href="/shop"]').click();
+      await page.waitForURL((u) => u.pathname === "/shop");
+      expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+      expect(documents).toEqual(["/"]);
+    } finally {
+      await context.close();
+    }
+    // Without JavaScript a card is an ordinary link to the product's page.
+    const plain = await newContext(browser!, { userAgent: BROWSER_UA, javaScriptEnabled: false });
+    try {
+      const page = await plain.newPage();
+      await page.goto(`${w!.url}/`);
+      const card = page.locator('ul.product-grid[aria-label="New arrivals"] a.card-link').first();
+      const href = (await card.getAttribute("href"))!;
+      await Promise.all([page.waitForURL((u) => u.pathname === href), card.click()]);
+      expect(await page.locator("h1").textContent()).toBeTruthy();
+    } finally {
+      await plain.close();
+    }
+  });
 });

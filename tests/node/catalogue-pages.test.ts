@@ -379,6 +379,18 @@ describe("listing pages", () => {
   });
 });
 
+describe("streamed parts", () => {
+  it("data already read is part of the page: a product's suggestions always, the home page's sale row once cached", async () => {
+    const product = await html("/products/everyday-organic-tee");
+    expect(product.text).not.toContain("Loading suggestions");
+    expect(product.text.match(/<section class="related"[\s\S]*?<\/section>/)?.[0]).toMatch(/class="card-title">[^<]+</);
+    await html("/?first=1"); // reads the sale row into the catalogue cache (another query: not the cached page)
+    const home = await html("/?again=1");
+    expect(home.text).not.toContain("Loading sale items");
+    expect(home.text).toMatch(/<h2 id="sale-heading">On sale<\/h2>[\s\S]*?class="card-title"/);
+  });
+});
+
 describe("crawlers, sitemap and robots", () => {
   it("bots get complete HTML: the deferred sections are in the page, not their placeholders", async () => {
     const product = await html("/products/everyday-organic-tee", BOT_UA);

@@ -1,5 +1,5 @@
-import { Suspense, useId } from "react";
-import { Await, data, Form, Link, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { useId } from "react";
+import { data, Form, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { cachedCatalogRead } from "../../worker/catalog/cache";
 import { getProductBySlug, getProductPage } from "../../worker/catalog/products";
 import { ApiError } from "../../worker/platform/errors";
@@ -13,6 +13,7 @@ import { RichContent, type RichNode } from "../components/catalog/rich-content";
 import { seoMeta, SHOP_NAME } from "../components/catalog/shared";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/product";
+import { ShopLink } from "../components/shop-links";
 
 export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);
 
@@ -62,8 +63,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const page = await productPageOr404(context.services, params.slug, url);
   return {
     ...page,
-    // Read with the product, in the same round trip; a promise still, so the section streams as it did.
-    related: Promise.resolve(page.related),
     added: url.searchParams.get("added") === "1",
   };
 }
@@ -232,10 +231,10 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <ol>
           <li>
-            <Link to="/">Home</Link>
+            <ShopLink to="/">Home</ShopLink>
           </li>
           <li>
-            <Link to="/shop">Shop</Link>
+            <ShopLink to="/shop">Shop</ShopLink>
           </li>
           <li aria-current="page">{product.name}</li>
         </ol>
@@ -293,9 +292,9 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
       )}
       <section className="related" aria-labelledby="related-heading">
         <h2 id="related-heading">You may also like</h2>
-        <Suspense fallback={<p className="muted">Loading suggestions…</p>}>
-          <Await resolve={related}>{(cards) => (cards.length ? <ProductGrid cards={cards} label="You may also like" /> : <p className="muted">Nothing else here yet.</p>)}</Await>
-        </Suspense>
+        {/* Read with the product, in its round trip: part of the page, not a streamed part (a Suspense boundary, its
+            fallback and a script, for data that is already here). */}
+        {related.length ? <ProductGrid cards={related} label="You may also like" /> : <p className="muted">Nothing else here yet.</p>}
       </section>
       <script type="application/ld+json" nonce={root?.cspNonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: jsonLd }} />
     </main>
@@ -370,7 +369,7 @@ function AddToCart(props: {
           <p className="field-error">{failed}</p>
         ) : (addedNow || props.added) && !busy ? (
           <p className="form-success">
-            Added to your cart. <Link to="/cart">View cart</Link>
+            Added to your cart. <ShopLink to="/cart">View cart</ShopLink>
           </p>
         ) : null}
       </div>

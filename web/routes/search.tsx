@@ -1,8 +1,9 @@
-import { Link } from "react-router";
+import {  } from "react-router";
 import { listingFacets, listProducts, navCollections, readListingState } from "../catalog.server";
 import { Listing } from "../components/catalog/listing";
 import { hasFilters, seoMeta, SHOP_NAME } from "../components/catalog/shared";
 import type { Route } from "./+types/search";
+import { ShopLink } from "../components/shop-links";
 
 export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);
 
@@ -71,7 +72,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
                   <li>Check the spelling, or try a shorter or more general word (“tee” rather than “t-shirts”).</li>
                   <li>Search by what it is, its colour or its brand: “navy”, “boots”, “Harbor Roast”.</li>
                   <li>
-                    Or <Link to="/shop">browse all products</Link>.
+                    Or <ShopLink to="/shop">browse all products</ShopLink>.
                   </li>
                 </ul>
               </>
@@ -85,7 +86,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
               <ul className="chips">
                 {suggestions.map((c) => (
                   <li key={c.id}>
-                    <Link to={`/collections/${c.slug}`}>{c.name}</Link>
+                    <ShopLink to={`/collections/${c.slug}`}>{c.name}</ShopLink>
                   </li>
                 ))}
               </ul>

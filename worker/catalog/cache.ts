@@ -51,6 +51,7 @@ export async function catalogVersion(env: Env): Promise<string> {
  */
 type HotEntry = { body: string | Uint8Array<ArrayBuffer>; etag?: string; csp?: string };
 const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 
 /**
  * The isolate's hot answers, at most 16 MB (a Worker isolate has 128 MB), least recently used out first; an entry
@@ -223,12 +224,14 @@ export function keepPage(ctx: Ctx, key: Request, res: Response, csp: string): Re
   const [toVisitor, toCache] = res.body.tee();
   ctx.waitUntil(
     (async () => {
-      const html = await new Response(toCache).text();
+      // Kept as the bytes that were sent; decoded once, to check the end and hash the inline scripts.
+      const bytes = new Uint8Array(await new Response(toCache).arrayBuffer());
+      const html = utf8Decoder.decode(bytes);
       if (!html.trimEnd().endsWith("</html>")) return; // cut short (an aborted render): never cache half a page
       const csp = await hashCsp(html);
-      hot.set(key.url, { body: utf8.encode(html), csp });
+      hot.set(key.url, { body: bytes, csp });
       const headers = { "content-type": "text/html; charset=utf-8", "cache-control": `public, max-age=${PAGE_MAX_AGE_SECONDS}`, "x-page-csp": csp };
-      await edgeCache().put(key, new Response(html, { headers }));
+      await edgeCache().put(key, new Response(bytes, { headers }));
     })(),
   );
   return new Response(toVisitor, { status: 200, headers: anonymousPageHeaders(csp, "miss", res.headers) });
@@ -253,11 +256,10 @@ function anonymousPageHeaders(csp: string, state: "hit" | "miss", from?: Headers
 /** The cached variant's CSP: the page CSP with each inline script's SHA-256 hash in place of a nonce. */
 export async function hashCsp(html: string): Promise<string> {
   const hashes = new Set<string>();
-  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-    if (/\bsrc\s*=/i.test(m[1])) continue;
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(m[2]));
-    hashes.add(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
-  }
+  const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter((m) => !/\bsrc\s*=/i.test(m[1]));
+  // Digested side by side, not one await after another (a page with streamed parts has a dozen scripts).
+  const digests = await Promise.all(inline.map((m) => crypto.subtle.digest("SHA-256", utf8.encode(m[2]))));
+  for (const digest of digests) hashes.add(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
   return [`script-src ${[...hashes].join(" ")} 'strict-dynamic'`.replace(/\s+/g, " "), "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"].join("; ");
 }
 

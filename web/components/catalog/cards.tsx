@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { ShopLink } from "../shop-links";
 import type { ProductCard } from "./shared";
 
 /** The widths a card image is shown at, for a raster srcset (the demo's SVGs scale, so they need only one src). */
@@ -42,7 +42,7 @@ export function ProductCardView({ card, eager = false, headingLevel = 3 }: { car
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <li className="card">
-      <Link to={`/products/${card.slug}`} className="card-link" prefetch="intent">
+      <ShopLink to={`/products/${card.slug}`} className="card-link" prefetch>
         <div className="card-media">
           {card.image ? (
             <img
@@ -62,7 +62,7 @@ export function ProductCardView({ card, eager = false, headingLevel = 3 }: { car
           {card.ribbon && <span className="ribbon">{card.ribbon}</span>}
         </div>
         <Heading className="card-title">{card.name}</Heading>
-      </Link>
+      </ShopLink>
       {card.brand && <p className="card-brand">{card.brand}</p>}
       <Price price={card.price} compareAt={card.compareAt} from={card.from} />
       {!card.inStock && <p className="stock-note">Sold out</p>}
