@@ -121,6 +121,15 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       expect(other.headers.get("x-page-cache"), who).toBe("miss");
       expect(header(other, "round trips"), who).toBe(0);
       expect(otherHtml, who).toMatch(/Color(<!-- -->)?: <span class="option-current">Olive<\/span>/);
+      // A colour the product does not have is no choice: the data of the page without one, not a new D1 read (made-up
+      // values cannot fill the cache).
+      await (await w.fetch(`/products/waxed-canvas-tote?ref=plain-${who.length}`, { headers: { "user-agent": ua } })).text();
+      await new Promise((r) => setTimeout(r, 300));
+      const madeUp = await w.fetch(`/products/waxed-canvas-tote?Color=${"x".repeat(500)}-${who.length}`, { headers: { "user-agent": ua } });
+      const madeUpHtml = await madeUp.text();
+      expect(madeUp.status, who).toBe(200);
+      expect(header(madeUp, "round trips"), who).toBe(0);
+      expect(madeUpHtml, who).toMatch(/Color(<!-- -->)?: <span class="option-current">choose one<\/span>/);
     }
   });
 

@@ -29,19 +29,22 @@ async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: 
 /**
  * The page's data through the shoppers' cache, kept as the page uses it (shaped, without the full product it is made
  * of: reading that back and shaping it again on every render cost more than rendering it). The page depends on the
- * URL only through the parameters named after the product's options (`?Size=M&Color=Navy`), so the key holds those
- * and nothing else: a link with any other parameter (a referral tag, a shared link's extra) finds the same data. The
- * option names are kept under the slug on their own; the first read of a product makes both from one D1 round trip.
+ * URL only through the parameters that name one of the product's options and one of its choices (`?Size=M`), so the
+ * key holds those and nothing else: a link with any other parameter (a referral tag, a shared link's extra) or a
+ * choice the product does not have finds the same data, and made-up values cannot fill the cache or reach D1. The
+ * options and their choices are kept under the slug on their own; the first read of a product makes both from one
+ * D1 round trip.
  */
 async function productPageOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string, url: URL) {
   try {
     let made: Awaited<ReturnType<typeof productPageData>> | undefined;
-    const names = await cachedCatalogRead(ctx, "productOptionNames", slug, async () => {
+    const choices = await cachedCatalogRead(ctx, "productOptionChoices", slug, async () => {
       made = await productPageData(ctx, slug, url);
-      return made.options.map((o) => o.name);
+      return made.options.map((o) => [o.name, o.choices.map((c) => c.name)] as const);
     });
-    const asked = names
-      .filter((name) => url.searchParams.has(name))
+    const asked = choices
+      .filter(([name, names]) => names.includes(url.searchParams.get(name) ?? ""))
+      .map(([name]) => name)
       .sort()
       .map((name) => [name, url.searchParams.get(name)]);
     return await cachedCatalogRead(ctx, "productPage", [slug, asked], async () => made ?? productPageData(ctx, slug, url));
