@@ -7,7 +7,8 @@
 //   createStaticHandler, a loader, StaticRouterProvider with its hydration data) and the renderToReadableStream of
 //   react-dom's Node build, the renderer the shop uses (web/entry.server.tsx says why): as many product cards as
 //   fit in N bytes of HTML (loader data, rendered and serialised for hydration), padded to exactly N bytes.
-//   Framework mode would need a second Vite build; data mode runs the same router, loader and renderer per request.
+//   Data mode runs the same router, loader and renderer per request with no build of its own; the framework-mode
+//   floor, the shop's mode, is bench/floor/framework/ (a second Vite build; startFrameworkFloor in start.mjs).
 // wrangler dev runs one isolate, so what a PUT stored is there for every later GET.
 import { Hono } from "hono";
 import { createContext, createElement as h, useContext } from "react";

@@ -1,0 +1,13 @@
+// The shop's React Router settings (react-router.config.ts at the repository root), with the app in ./app.
+import type { Config } from "@react-router/dev/config";
+
+export default {
+  ssr: true,
+  future: {
+    v8_viteEnvironmentApi: true, // needed with @cloudflare/vite-plugin
+    v8_middleware: false,
+    v8_splitRouteModules: false,
+    v8_passThroughRequests: false,
+    v8_trailingSlashAwareDataRequests: false,
+  },
+} satisfies Config;

@@ -1,0 +1,59 @@
+// The framework-mode floor's Worker (bench/floor/start.mjs builds it and starts it with wrangler dev): a bare React
+// Router app in framework mode, as the shop is (the route manifest, turbo-stream hydration data, <Meta>, <Links>,
+// <Scripts>, ServerRouter), beside the data-mode floor (../worker.js), which runs the same router without them.
+//
+// - PUT /page/:name?bytes=N prepares a page of exactly N bytes: as many product cards as fit (rendered, and serialised
+//   into the hydration data as loader data), then ASCII padding (one byte a character, nothing escaped). It answers
+//   { bytes, cards }. It is handled here, before React Router, since it is not a page.
+// - Every other request goes to React Router: GET /page/:name renders the prepared page, an unknown path (such as
+//   GET /json/none, which start.mjs waits for) answers 404.
+import { createRequestHandler } from "react-router";
+import * as build from "virtual:react-router/server-build";
+import { pages, type Item } from "./app/pages";
+
+// Made once: the build never changes (worker/app.ts says why that matters).
+const handle = createRequestHandler(build, import.meta.env.MODE);
+
+const item = (i: number): Item => ({
+  id: `p${i}`,
+  name: `Product ${i + 1}`,
+  href: `/products/product-${i + 1}`,
+  price: `$${(10 + i * 1.5).toFixed(2)}`,
+  image: `/media/${"0".repeat(60)}${String(i).padStart(4, "0")}.webp`,
+});
+
+async function prepare(url: URL, name: string): Promise<Response> {
+  const target = Number(url.searchParams.get("bytes"));
+  const probe = new URL(`/page/${encodeURIComponent(name)}`, url);
+  const size = async (items: Item[], padding: string) => {
+    pages.set(name, { items, padding });
+    return (await (await handle(new Request(probe))).arrayBuffer()).byteLength;
+  };
+  // An estimate from the size of an empty page and of two cards, then a card more or less until the most that fit:
+  // cards grow a little as their numbers do, and the first one also brings the hydration data its keys.
+  const empty = await size([], "");
+  const perCard = ((await size([item(0), item(1)], "")) - empty) / 2;
+  const items = Array.from({ length: Math.max(0, Math.floor((target - empty) / perCard)) }, (_, i) => item(i));
+  let unpadded = await size(items, "");
+  while (unpadded > target && items.length > 0) {
+    items.pop();
+    unpadded = await size(items, "");
+  }
+  for (;;) {
+    const more = await size([...items, item(items.length)], "");
+    if (more > target) break;
+    items.push(item(items.length));
+    unpadded = more;
+  }
+  const bytes = await size(items, "x".repeat(Math.max(0, target - unpadded)));
+  return Response.json({ bytes, cards: items.length });
+}
+
+export default {
+  fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const name = /^\/page\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (request.method === "PUT" && name !== undefined) return prepare(url, decodeURIComponent(name));
+    return handle(request);
+  },
+};
