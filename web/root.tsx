@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Form, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import { findCurrentCart } from "../worker/cart/cart";
 import { navCollections } from "./catalog.server";
 import { isConsolePath } from "./components/console/paths";
@@ -153,16 +153,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
               </ShopLink>
             </nav>
           </div>
+          {/* Plain links (see shop-links.tsx) marked current from the one location this layout reads, which is
+              what NavLink would do with a dozen hooks per link. */}
           <nav aria-label="Collections" className="primary-nav">
             <ul>
               <li>
-                <NavLink to="/shop" end>
+                <ShopLink to="/shop" aria-current={pathname === "/shop" ? "page" : undefined}>
                   Shop all
-                </NavLink>
+                </ShopLink>
               </li>
               {(root?.collections ?? []).slice(0, NAV_LIMIT).map((c) => (
                 <li key={c.slug}>
-                  <NavLink to={`/collections/${c.slug}`}>{c.name}</NavLink>
+                  <ShopLink to={`/collections/${c.slug}`} aria-current={pathname === `/collections/${c.slug}` ? "page" : undefined}>
+                    {c.name}
+                  </ShopLink>
                 </li>
               ))}
             </ul>

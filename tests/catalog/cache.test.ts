@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
-import { cachedCatalogRead, catalogVersion, forgetHotCatalog } from "../../worker/catalog/cache";
+import { cachedCatalogRead, catalogVersion, forgetHotCatalog, hashCsp, inlineScripts } from "../../worker/catalog/cache";
 import { getProductBySlug } from "../../worker/catalog/products";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { EventType } from "../../worker/events/types";
@@ -190,5 +190,28 @@ describe("catalogue cache", () => {
         expect(res.headers.get("etag")).toBeNull();
       }
     });
+  });
+});
+
+describe("a cached page's script hashes", () => {
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+  it("finds each inline script's body as the browser hashes it, and leaves out scripts with src", () => {
+    const html = bytes(
+      '<!DOCTYPE html><html><head><script>a("é<b>")</script><script type="module" src="/x.js"></script></head>' +
+        '<body><p>&lt;script&gt; in text</p><scripts>not one</scripts><script nonce="n" async="">\nb()\n</script></body></html>',
+    );
+    expect(inlineScripts(html).map(text)).toEqual(['a("é<b>")', "\nb()\n"]);
+  });
+
+  it("allows exactly those scripts in the CSP, by their SHA-256 hashes", async () => {
+    const csp = await hashCsp(bytes("<html><script>one()</script><script>one()</script><script>two()</script></html>"));
+    const sha = async (s: string) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes(s)))));
+    expect(csp).toBe(`script-src 'sha256-${await sha("one()")}' 'sha256-${await sha("two()")}' 'strict-dynamic'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'`);
+  });
+
+  it("finds nothing past a script cut short", () => {
+    expect(inlineScripts(bytes("<html><script>a()</script><script>b(")).map(text)).toEqual(["a()"]);
   });
 });

@@ -89,7 +89,7 @@ describe("the storefront in a browser", () => {
     }
   });
 
-  it("product cards are plain links that navigate in the app, fetch a hovered card's page ahead, and work without JavaScript", async (ctx) => {
+  it("product cards and navigation are plain links that navigate in the app, fetch a hovered card's page ahead, and work without JavaScript", async (ctx) => {
     if (!haveChromium) ctx.skip(SKIP_NOTE);
     const context = await newContext(browser!, { userAgent: BROWSER_UA, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -115,6 +115,15 @@ describe("the storefront in a browser", () => {
       // The footer's links are the same kind.
       await page.locator('footer a[href="/shop"]').click();
       await page.waitForURL((u) => u.pathname === "/shop");
+      expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+      // So are the header's collection links, and the one for the page shown is marked current.
+      const current = page.locator("nav[aria-label='Collections'] a[aria-current='page']");
+      await expect.poll(() => current.allTextContents()).toEqual(["Shop all"]);
+      const collection = page.locator("nav[aria-label='Collections'] a[href^='/collections/']").first();
+      const collectionName = await collection.textContent();
+      await collection.click();
+      await page.waitForURL((u) => u.pathname.startsWith("/collections/"));
+      await expect.poll(() => current.allTextContents()).toEqual([collectionName]);
       expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
       expect(documents).toEqual(["/"]);
     } finally {

@@ -224,11 +224,11 @@ export function keepPage(ctx: Ctx, key: Request, res: Response, csp: string): Re
   const [toVisitor, toCache] = res.body.tee();
   ctx.waitUntil(
     (async () => {
-      // Kept as the bytes that were sent; decoded once, to check the end and hash the inline scripts.
+      // Kept as the bytes that were sent, and read as bytes: decoding 50 KB of HTML to find a few scripts in it
+      // cost more than the search itself.
       const bytes = new Uint8Array(await new Response(toCache).arrayBuffer());
-      const html = utf8Decoder.decode(bytes);
-      if (!html.trimEnd().endsWith("</html>")) return; // cut short (an aborted render): never cache half a page
-      const csp = await hashCsp(html);
+      if (!endsWithHtmlClose(bytes)) return; // cut short (an aborted render): never cache half a page
+      const csp = await hashCsp(bytes);
       hot.set(key.url, { body: bytes, csp });
       const headers = { "content-type": "text/html; charset=utf-8", "cache-control": `public, max-age=${PAGE_MAX_AGE_SECONDS}`, "x-page-csp": csp };
       await edgeCache().put(key, new Response(bytes, { headers }));
@@ -254,13 +254,52 @@ function anonymousPageHeaders(csp: string, state: "hit" | "miss", from?: Headers
 }
 
 /** The cached variant's CSP: the page CSP with each inline script's SHA-256 hash in place of a nonce. */
-export async function hashCsp(html: string): Promise<string> {
-  const hashes = new Set<string>();
-  const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter((m) => !/\bsrc\s*=/i.test(m[1]));
+export async function hashCsp(html: Uint8Array<ArrayBuffer>): Promise<string> {
   // Digested side by side, not one await after another (a page with streamed parts has a dozen scripts).
-  const digests = await Promise.all(inline.map((m) => crypto.subtle.digest("SHA-256", utf8.encode(m[2]))));
-  for (const digest of digests) hashes.add(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+  const digests = await Promise.all(inlineScripts(html).map((body) => crypto.subtle.digest("SHA-256", body)));
+  const hashes = new Set(digests.map((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`));
   return [`script-src ${[...hashes].join(" ")} 'strict-dynamic'`.replace(/\s+/g, " "), "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"].join("; ");
+}
+
+const SCRIPT_OPEN = utf8.encode("<script");
+const SCRIPT_CLOSE = utf8.encode("</script>");
+const HTML_CLOSE = utf8.encode("</html>");
+
+/**
+ * The bodies of the page's inline scripts (those without `src`), as the bytes the browser hashes. React and React
+ * Router write their tags in lower case; a tag written otherwise would be left out of the CSP, so it would be
+ * blocked, never allowed.
+ */
+export function inlineScripts(html: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer>[] {
+  const bodies: Uint8Array<ArrayBuffer>[] = [];
+  for (let at = indexOfBytes(html, SCRIPT_OPEN, 0); at >= 0; at = indexOfBytes(html, SCRIPT_OPEN, at + 1)) {
+    const next = html[at + SCRIPT_OPEN.length];
+    if (next !== 0x3e /* > */ && next !== 0x20 /* space */) continue; // <scripts…>, not a script tag
+    const tagEnd = html.indexOf(0x3e, at);
+    const close = tagEnd < 0 ? -1 : indexOfBytes(html, SCRIPT_CLOSE, tagEnd);
+    if (close < 0) break;
+    const attributes = utf8Decoder.decode(html.subarray(at + SCRIPT_OPEN.length, tagEnd));
+    if (!/\bsrc\s*=/i.test(attributes)) bodies.push(html.subarray(tagEnd + 1, close));
+    at = close;
+  }
+  return bodies;
+}
+
+/** Whether the page ends with </html> (and perhaps white space): a render cut short does not. */
+function endsWithHtmlClose(html: Uint8Array): boolean {
+  let end = html.length;
+  while (end > 0 && (html[end - 1] === 0x20 || html[end - 1] === 0x0a || html[end - 1] === 0x0d || html[end - 1] === 0x09)) end--;
+  return end >= HTML_CLOSE.length && indexOfBytes(html, HTML_CLOSE, end - HTML_CLOSE.length) === end - HTML_CLOSE.length;
+}
+
+/** Where `needle` first occurs in `hay` at or after `from`, or -1 (the native indexOf finds each first byte). */
+function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from: number): number {
+  for (let i = hay.indexOf(needle[0], from); i >= 0 && i <= hay.length - needle.length; i = hay.indexOf(needle[0], i + 1)) {
+    let j = 1;
+    while (j < needle.length && hay[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  return -1;
 }
 
 /**
