@@ -5,7 +5,7 @@ import { navCollections } from "./catalog.server";
 import { isConsolePath } from "./components/console/paths";
 import { SHOP_NAME } from "./components/catalog/shared";
 import { ShopLink, ShopLinks } from "./components/shop-links";
-import { shopSettings } from "../worker/store/settings";
+import { pageShopSettings } from "../worker/store/settings";
 import type { Route } from "./+types/root";
 // The stylesheet (./styles.css) is inlined into every page's head by entry.server.tsx.
 
@@ -22,8 +22,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const [cart, collections, settings] = await Promise.all([
     hasCart ? findCurrentCart(ctx).catch(() => null) : null,
     navCollections(ctx).catch(() => []),
-    // The store's name, logo and checkout header (the console's Settings): a KV read, not a D1 round trip.
-    shopSettings(ctx).catch(() => null),
+    // The store's name, logo and checkout header (the console's Settings): from the catalogue cache, or a KV read.
+    pageShopSettings(ctx).catch(() => null),
   ]);
   return {
     shop: settings ? { name: settings.name, logo: settings.logo, checkoutHeader: settings.checkoutHeader, contactEmail: settings.contactEmail } : null,

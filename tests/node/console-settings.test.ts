@@ -172,9 +172,9 @@ describe("console settings", () => {
       await again.context.close();
     }
 
-    // The shop reads the KV copy and writes nothing; a lost copy is put back from D1 by the next sweep.
-    // Each look at a new address: an anonymous home page is kept in the edge cache, and a KV copy deleted behind the
-    // shop's back (unlike a settings change, which purges the cache) would not show on the cached one.
+    // The shop reads the KV copy once per catalogue version (kept with the catalogue cache, which the change
+    // purged) and writes nothing; a lost copy is put back from D1 by the next sweep, which purges again.
+    // Each look at a new address: an anonymous home page is kept in the edge cache.
     let looks = 0;
     const home = async () => {
       const res = await s.w.fetch(`/?look=${++looks}`, { headers: { "user-agent": BROWSER_UA } });
@@ -184,8 +184,13 @@ describe("console settings", () => {
     expect(shown.html).toContain("<span>Fernhill Goods</span>");
     expect(shown.html).toContain('href="mailto:hello@fernhill.example"');
     expect(shown.timing).toContain('desc="0 KV writes"');
+    // A copy lost behind the shop's back: what the shop already read stays; the next catalogue version reads the
+    // defaults until the sweep puts the copy back and purges.
     const kv = await s.w.mf.getKVNamespace("SESSIONS");
     await kv.delete("store:settings");
+    expect((await home()).html).toContain("<span>Fernhill Goods</span>");
+    await kv.put("catalog:version", `lost-${Date.now()}`);
+    await new Promise((r) => setTimeout(r, 1_100)); // the isolate reuses the version it read for a second
     expect((await home()).html).toContain("<span>Edge Storefront</span>");
     expect((await api(s.w, "POST", "/api/v1/events/sweep", {}, OWNER_KEY)).status).toBe(200);
     expect((await home()).html).toContain("<span>Fernhill Goods</span>");

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { emailSender, getStoreSettings, loadStoreSettings, syncStoreSettingsCopy, updateStoreSettings } from "../../worker/store/settings";
+import { catalogVersion } from "../../worker/catalog/cache";
+import { emailSender, getStoreSettings, loadStoreSettings, pageShopSettings, syncStoreSettingsCopy, updateStoreSettings } from "../../worker/store/settings";
 import { merchant, serviceCtx } from "../helpers";
 
 /**
@@ -56,11 +57,18 @@ describe("store settings", () => {
     await expect(updateStoreSettings(ctx, { senderEmail: "orders@elsewhere.example" })).rejects.toMatchObject({ status: 400 });
   });
 
-  it("the sweeper puts back a lost KV copy from D1", async () => {
+  it("the sweeper puts back a lost KV copy from D1, and purges the pages' copy of it", async () => {
+    const visitor = serviceCtx({ kind: "anonymous" }).ctx;
+    expect((await pageShopSettings(visitor)).name).toBe("Fernhill Goods");
     await env.SESSIONS.delete("store:settings");
     expect((await loadStoreSettings(env)).name).toBe(env.STORE_NAME);
+    // Pages keep what they read under the catalogue's version: a lost copy changes nothing until it is purged.
+    expect((await pageShopSettings(visitor)).name).toBe("Fernhill Goods");
+    const before = await catalogVersion(env);
     expect(await syncStoreSettingsCopy(env, serviceCtx().ctx.db)).toBe(true);
+    expect(await catalogVersion(env)).not.toBe(before);
     expect((await loadStoreSettings(env)).name).toBe("Fernhill Goods");
+    expect((await pageShopSettings(visitor)).name).toBe("Fernhill Goods");
     expect(await syncStoreSettingsCopy(env, serviceCtx().ctx.db)).toBe(false);
   });
 });
