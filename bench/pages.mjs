@@ -8,7 +8,9 @@
 //       <Meta>, <Links>, <Scripts>). This is the floor the issue's targets are judged against.
 //     - the data-mode floor (bench/floor/worker.js): the same router without framework mode (createStaticHandler,
 //       JSON hydration data), printed too, so what framework mode itself costs stays visible.
-//     Then the KV and D1 writes of each page view (from Server-Timing).
+//     The shop and its floors are loaded in turns (floor/compare.mjs loadInTurns: ROUNDS turns, the median each), so
+//     the machine's drift from one minute to the next falls on both. Then the KV and D1 writes of each page view
+//     (from Server-Timing).
 //  1. JavaScript shipped to the product page: the gzip size of every script the page loads (module files, and the
 //     inline scripts in the HTML), against a 150 KB budget.
 //  2. Lighthouse mobile (its default: a mid-range phone on a slow 4G link) on home, a collection, a product and the
@@ -18,13 +20,13 @@
 //
 //   npm run bench:pages            (CHROME_PATH defaults to /usr/bin/chromium; --no-build reuses build/)
 //   npm run bench:pages -- --no-lighthouse    (only the throughput and writes: about 2 minutes)
-//   DURATION=20 CONNECTIONS=20 npm run bench:pages
+//   DURATION=20 CONNECTIONS=20 ROUNDS=5 npm run bench:pages   (each figure: DURATION seconds in ROUNDS turns)
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { measurePageViews, printPageWrites } from "./costs.mjs";
-import { connections, duration, load, printComparison } from "./floor/compare.mjs";
+import { connections, duration, loadInTurns, printComparison } from "./floor/compare.mjs";
 import { startFloor, startFrameworkFloor } from "./floor/start.mjs";
 import { roundTrips, startServer } from "./server.mjs";
 
@@ -55,19 +57,23 @@ try {
       const res = await fetch(base + path);
       if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
       const bytes = (await res.arrayBuffer()).byteLength;
-      const dataFloor = await load(await floor.page(name, bytes));
-      const framework = await load(await frameworkFloor.page(name, bytes));
+      const dataFloorUrl = await floor.page(name, bytes);
+      const frameworkUrl = await frameworkFloor.page(name, bytes);
       const busted = (p) => `${p}${p.includes("?") ? "&" : "?"}_bench=${++bust}`;
       const uncachedProbe = await fetch(base + busted(path));
       await uncachedProbe.arrayBuffer();
       const uncachedTrips = roundTrips(uncachedProbe);
       const cacheState = (r) => r.headers.get("x-page-cache") ?? "none";
-      const cached = await load(base + path);
-      const uncached = await load(base + path, { setupRequest: (req) => ({ ...req, path: busted(path) }) });
+      const { dataFloor, framework, cached, uncached } = await loadInTurns({
+        framework: [frameworkUrl],
+        uncached: [base + path, { setupRequest: (req) => ({ ...req, path: busted(path) }) }],
+        dataFloor: [dataFloorUrl],
+        cached: [base + path],
+      });
       rows.push({ name: `${name} ${path}, cached`, shop: cached, dataFloor, framework, target: 0.8, bytes, trips: roundTrips(res), cache: cacheState(res) });
       rows.push({ name: `${name} ${path}, uncached`, shop: uncached, dataFloor, framework, target: 0.5, bytes, trips: uncachedTrips, cache: cacheState(uncachedProbe) });
     }
-    const when = `${connections} connections, ${duration} s each, ${new Date().toISOString()}`;
+    const when = `${connections} connections, ${duration} s each in ${process.env.ROUNDS || 3} turns (the median turn), ${new Date().toISOString()}`;
     printComparison(
       `Anonymous pages beside the framework-mode floor (wrangler dev; the shop's production build; the floor: a bare React Router app in framework mode, the shop's mode, with react-dom/server.node renderToReadableStream as the shop, of the same HTML size), ${when}`,
       rows.map((r) => ({ ...r, floor: r.framework })),
