@@ -223,8 +223,9 @@ app.all("*", async (c) => {
       request = new Request(url, request);
     }
   }
-  // React Router's route discovery (/__manifest) needs no caller: it never reads or writes the session, so one still
-  // in flight when the shopper logs in cannot answer with a stale cookie.
+  // React Router's route discovery (/__manifest: asked only by a page rendered before routeDiscovery became "initial")
+  // needs no caller: it never reads or writes the session, so one still in flight when the shopper logs in cannot
+  // answer with a stale cookie.
   // The merchant console has its own cookie and never touches the shopper's session (web/console.server.ts).
   const consoleSession = isConsolePath(c.req.path) ? await resolveConsoleSession(c.env, ctx.db, c.req.raw) : null;
   const session =

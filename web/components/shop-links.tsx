@@ -10,8 +10,8 @@ import { PrefetchPageLinks, useNavigate } from "react-router";
  * ahead (React Router's `prefetch="intent"`), and without JavaScript each is an ordinary link.
  */
 export function ShopLink({ to, prefetch = false, ...rest }: { to: string; prefetch?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
-  // data-discover: React Router's route discovery looks the link's route up ahead of a click, as for a <Link>.
-  return <a {...rest} href={to} data-discover="true" data-shop-link={prefetch ? "prefetch" : ""} />;
+  // No data-discover: the browser has every route from the start (react-router.config.ts, routeDiscovery "initial").
+  return <a {...rest} href={to} data-shop-link={prefetch ? "prefetch" : ""} />;
 }
 
 /** Ms a pointer or the focus rests on a card before its page is fetched ahead (React Router's own delay). */
