@@ -3,6 +3,8 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
+  // As the shop: the whole manifest in one module, none worked out per request.
+  routeDiscovery: { mode: "initial" },
   future: {
     v8_viteEnvironmentApi: true, // needed with @cloudflare/vite-plugin
     v8_middleware: false,
