@@ -224,8 +224,8 @@ export function keepPage(ctx: Ctx, key: Request, res: Response, csp: string): Re
   const [toVisitor, toCache] = res.body.tee();
   ctx.waitUntil(
     (async () => {
-      // Kept as the bytes that were sent, and read as bytes: decoding 50 KB of HTML to find a few scripts in it
-      // cost more than the search itself.
+      // Kept as the bytes that were sent, and read as bytes: the scripts are found and hashed without decoding the
+      // page or encoding each script again.
       const bytes = new Uint8Array(await new Response(toCache).arrayBuffer());
       if (!endsWithHtmlClose(bytes)) return; // cut short (an aborted render): never cache half a page
       const csp = await hashCsp(bytes);

@@ -161,7 +161,9 @@ export function shopSettings(ctx: Ctx): Promise<StoreSettings> {
 /**
  * The settings for a shopper's page: kept with the catalogue cache (catalog/cache.ts), whose version every settings
  * change bumps as it bumps it for a product edit (cached pages show the name and logo too), so a page rendered
- * afresh reads no KV. Before, that was one KV read for every page the edge cache did not hold.
+ * afresh reads no KV. Before, that was one KV read for every page the edge cache did not hold. A copy read at a
+ * location the change had not reached yet (KV takes up to a minute) lives no longer than a cached page does: five
+ * minutes at most.
  */
 export function pageShopSettings(ctx: Ctx): Promise<StoreSettings> {
   return cachedCatalogRead(ctx, "storeSettings", null, () => loadStoreSettings(ctx.env));
