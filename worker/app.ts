@@ -58,6 +58,9 @@ const handleSsr: RequestHandler = import.meta.env?.DEV
       };
     })();
 
+/** The build's id (React Router's manifest version): what the page cache keys by, with the catalogue's version. */
+const buildVersion = (): Promise<string> => import("virtual:react-router/server-build").then((build) => build.assets.version);
+
 export const app = new Hono<AppEnv>();
 
 // Request id, round-trip count and baseline headers on every response, API or page.
@@ -196,6 +199,11 @@ app.all("*", async (c, next) => {
   throw new ApiError(404, "NOT_FOUND", `No API call at ${c.req.method} ${c.req.path}`, { message: "Not found" });
 });
 
+// React Router's route discovery. The shop sends every route with the first page (react-router.config.ts,
+// routeDiscovery "initial"), so only a page of an earlier build asks: "reload the document" (what React Router itself
+// answers when the build changed) has it load the current one. It reads no session and sets no cookie.
+app.get("/__manifest", () => new Response(null, { status: 204, headers: { "X-Remix-Reload-Document": "true" } }));
+
 // Everything else is a page: React Router with streamed SSR, given the same service context, whose caller comes
 // from the session cookie (renewed, or a new visitor's, as needed; bots get none).
 app.all("*", async (c) => {
@@ -212,7 +220,7 @@ app.all("*", async (c) => {
   if (request instanceof Response) return request;
   // A catalogue page for a visitor without a session comes from the edge cache when it can (worker/catalog/cache.ts).
   const bot = isbot(c.req.header("user-agent") ?? "");
-  const cacheable = await pageCacheKey(c.env, c.req.raw, SESSION_COOKIE, bot);
+  const cacheable = await pageCacheKey(c.env, c.req.raw, SESSION_COOKIE, bot, await buildVersion());
   const pageKey = cacheable?.key ?? null;
   if (cacheable) {
     const hit = await cachedPage(cacheable.key);
@@ -223,17 +231,11 @@ app.all("*", async (c) => {
       request = new Request(url, request);
     }
   }
-  // React Router's route discovery (/__manifest: asked only by a page rendered before routeDiscovery became "initial")
-  // needs no caller: it never reads or writes the session, so one still in flight when the shopper logs in cannot
-  // answer with a stale cookie.
   // The merchant console has its own cookie and never touches the shopper's session (web/console.server.ts).
   const consoleSession = isConsolePath(c.req.path) ? await resolveConsoleSession(c.env, ctx.db, c.req.raw) : null;
-  const session =
-    c.req.path === "/__manifest"
-      ? noSession
-      : consoleSession
-        ? { ...noSession, auth: consoleSession.auth }
-        : await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: startsSession(c.req.method, c.req.path, c.req.header("user-agent")) });
+  const session = consoleSession
+    ? { ...noSession, auth: consoleSession.auth }
+    : await resolvePageSession(c.env, ctx.db, c.req.raw, { mint: startsSession(c.req.method, c.req.path, c.req.header("user-agent")) });
   ctx.auth = session.auth;
   const cspNonce = newCspNonce();
   const res = await handleSsr(request, {

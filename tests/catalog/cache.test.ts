@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
-import { cachedCatalogRead, catalogVersion, forgetHotCatalog, hashCsp, inlineScripts } from "../../worker/catalog/cache";
+import { cachedCatalogRead, catalogVersion, forgetHotCatalog, hashCsp, inlineScripts, pageCacheKey } from "../../worker/catalog/cache";
 import { getProductBySlug } from "../../worker/catalog/products";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { EventType } from "../../worker/events/types";
@@ -213,5 +213,17 @@ describe("a cached page's script hashes", () => {
 
   it("finds nothing past a script cut short", () => {
     expect(inlineScripts(bytes("<html><script>a()</script><script>b(")).map(text)).toEqual(["a()"]);
+  });
+});
+
+describe("a page's cache key", () => {
+  const page = (url: string) => new Request(url, { headers: { "user-agent": "Mozilla/5.0" } });
+
+  it("names the build, so a deploy never serves a page naming scripts it no longer has", async () => {
+    const a = await pageCacheKey(env, page("https://shop.example/products/tee"), "sid", false, "build-a");
+    const again = await pageCacheKey(env, page("https://shop.example/products/tee"), "sid", false, "build-a");
+    const b = await pageCacheKey(env, page("https://shop.example/products/tee"), "sid", false, "build-b");
+    expect(a?.key.url).toBe(again?.key.url);
+    expect(a?.key.url).not.toBe(b?.key.url);
   });
 });

@@ -136,6 +136,11 @@ describe("the session cookie on pages (built Worker)", () => {
       expect(late.status, path).toBeLessThan(500);
       expect(late.headers.getSetCookie(), path).toEqual([]);
     }
+    // Route discovery is asked only by a page of an earlier build (every route comes with the first page): it is
+    // told to load the document again, as React Router tells a page whose build has changed.
+    const discovery = await visit("/__manifest?paths=%2Fcart&version=old", visitor.pair);
+    expect(discovery.status).toBe(204);
+    expect(discovery.headers.get("x-remix-reload-document")).toBe("true");
     const account = await visit("/account", member.pair);
     expect(account.status).toBe(200);
     expect(sessionCookieOf(account)).toBeNull();

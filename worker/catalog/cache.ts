@@ -180,7 +180,7 @@ const TRACKING_PARAM = /^(?:utm_[a-z_]+|gclid|gbraid|wbraid|dclid|fbclid|msclkid
  * is a bot (bots get every deferred part inline). `search` is the query the page is rendered for on a miss (the
  * request's, without tracking parameters), so the copy that is kept holds no one's campaign in its links.
  */
-export async function pageCacheKey(env: Env, request: Request, sessionCookieName: string, bot: boolean): Promise<{ key: Request; search: string } | null> {
+export async function pageCacheKey(env: Env, request: Request, sessionCookieName: string, bot: boolean, build: string): Promise<{ key: Request; search: string } | null> {
   if (request.method !== "GET") return null;
   const url = new URL(request.url);
   if (!CACHEABLE_PAGE.test(url.pathname)) return null;
@@ -193,7 +193,8 @@ export async function pageCacheKey(env: Env, request: Request, sessionCookieName
   const query = new URLSearchParams([...kept].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
   const version = await catalogVersion(env);
   return {
-    key: new Request(`https://page-cache.invalid/v${encodeURIComponent(version)}/${bot ? "bot" : "browser"}/${url.host}${url.pathname}${query ? `?${query}` : ""}`),
+    // The build too: a page names its build's scripts, which the next deploy no longer serves.
+    key: new Request(`https://page-cache.invalid/v${encodeURIComponent(version)}/${encodeURIComponent(build)}/${bot ? "bot" : "browser"}/${url.host}${url.pathname}${query ? `?${query}` : ""}`),
     search: url.search,
   };
 }
