@@ -199,14 +199,13 @@ app.all("*", async (c, next) => {
   throw new ApiError(404, "NOT_FOUND", `No API call at ${c.req.method} ${c.req.path}`, { message: "Not found" });
 });
 
-// React Router's route discovery. The shop sends every route with the first page (react-router.config.ts,
-// routeDiscovery "initial"), so only a page of an earlier build asks: "reload the document" (what React Router itself
-// answers when the build changed) has it load the current one. It reads no session and sets no cookie.
-app.get("/__manifest", () => new Response(null, { status: 204, headers: { "X-Remix-Reload-Document": "true" } }));
-
 // Everything else is a page: React Router with streamed SSR, given the same service context, whose caller comes
 // from the session cookie (renewed, or a new visitor's, as needed; bots get none).
 app.all("*", async (c) => {
+  // React Router's route discovery. The shop sends every route with the first page (react-router.config.ts,
+  // routeDiscovery "initial"), so only a page of an earlier build asks: "reload the document" (what React Router
+  // itself answers when the build changed) has it load the current one. It reads no session and sets no cookie.
+  if (c.req.path === "/__manifest") return new Response(null, { status: 204, headers: { "X-Remix-Reload-Document": "true" } });
   const ctx = c.get("ctx");
   // Form posts must come from the shop's own pages (a cross-site POST could log a shopper into someone else's account).
   if (c.req.method !== "GET" && c.req.method !== "HEAD") {
