@@ -3,6 +3,7 @@ import { renderToReadableStream } from "react-dom/server.node";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import inlineCss from "./styles.css?inline";
+import { indexOfBytes } from "../worker/platform/bytes";
 
 /**
  * Streamed SSR: shoppers get the shell at once and deferred parts as they resolve; bots wait for everything, so
@@ -62,7 +63,7 @@ function withInlineStyles(body: ReadableStream<Uint8Array>): ReadableStream<Uint
       transform(chunk, controller) {
         if (inserted) return controller.enqueue(chunk);
         head = concat(head, chunk);
-        const at = indexOf(head, ANCHOR);
+        const at = indexOfBytes(head, ANCHOR);
         // Hold the first bytes until the anchor arrives (it is in the shell's first chunk).
         if (at < 0 && head.length < 4096) return;
         inserted = true;
@@ -85,15 +86,4 @@ function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
     at += p.length;
   }
   return out;
-}
-
-/** Where `needle` first occurs in `bytes`, or -1. */
-function indexOf(bytes: Uint8Array, needle: Uint8Array): number {
-  const first = needle[0];
-  for (let i = bytes.indexOf(first); i >= 0 && i <= bytes.length - needle.length; i = bytes.indexOf(first, i + 1)) {
-    let j = 1;
-    while (j < needle.length && bytes[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
-  }
-  return -1;
 }

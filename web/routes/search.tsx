@@ -1,4 +1,3 @@
-import {  } from "react-router";
 import { listingFacets, listProducts, navCollections, readListingState } from "../catalog.server";
 import { Listing } from "../components/catalog/listing";
 import { hasFilters, seoMeta, SHOP_NAME } from "../components/catalog/shared";
