@@ -4,10 +4,11 @@ import { findCurrentCart } from "../worker/cart/cart";
 import { navCollections } from "./catalog.server";
 import { isConsolePath } from "./components/console/paths";
 import { SHOP_NAME } from "./components/catalog/shared";
+import { InlineStyles } from "./components/inline-styles";
 import { ShopLink, ShopLinks } from "./components/shop-links";
 import { pageShopSettings } from "../worker/store/settings";
 import type { Route } from "./+types/root";
-// The stylesheet (./styles.css) is inlined into every page's head by entry.server.tsx.
+// The stylesheet (./styles.css) is inlined into every page's head (components/inline-styles.tsx).
 
 /**
  * The frame of every page: who is browsing (the session itself lives in the cookie; see web/session.server.ts), the
@@ -63,6 +64,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <html lang="en">
         <head>
           <meta charSet="utf-8" />
+          <InlineStyles />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <meta name="robots" content="noindex" />
           <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
@@ -81,6 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
+        <InlineStyles />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#fbfaf7" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />

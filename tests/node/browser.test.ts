@@ -126,6 +126,14 @@ describe("the storefront in a browser", () => {
       await expect.poll(() => current.allTextContents()).toEqual([collectionName]);
       expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
       expect(documents).toEqual(["/"]);
+      // The inline stylesheet came with the first page only and is rendered again on the client from what the server
+      // sent: after hydration and the navigations it is still there, once and whole, and still styles the page.
+      const styles = await page.evaluate(() => [...document.head.querySelectorAll("style")].map((s) => s.textContent ?? ""));
+      expect(styles).toHaveLength(1);
+      expect(styles[0]).toMatch(/^:root\{/);
+      expect(styles[0].length).toBeGreaterThan(10_000);
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector(".skip-link")!).position)).toBe("absolute");
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector(".header-bar")!).display)).toBe("grid");
     } finally {
       await context.close();
     }

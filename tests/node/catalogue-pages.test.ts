@@ -460,8 +460,13 @@ describe("security headers and structured data", () => {
       expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       nonces.add(nonce!);
-      // The stylesheet is inline, first in the head (no request stands between the HTML and the first paint).
-      expect(text, p).toMatch(/^<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"\/><style>:root\{/);
+      // The stylesheet is inline in the head (no request stands between the HTML and the first paint), once, before
+      // any linked stylesheet (so a route's own stylesheet still wins).
+      const head = text.slice(0, text.indexOf("</head>"));
+      expect(head, p).toMatch(/^<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"\/>/);
+      expect(head.match(/<style>:root\{/g)?.length, p).toBe(1);
+      const linked = head.indexOf('rel="stylesheet"');
+      if (linked >= 0) expect(head.indexOf("<style>:root{"), p).toBeLessThan(linked);
       const scripts = [...text.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
       expect(scripts.length, p).toBeGreaterThan(1);
       for (const attrs of scripts) {

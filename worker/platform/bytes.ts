@@ -1,6 +1,6 @@
 /**
- * Byte searches for HTML that is kept or passed on as UTF-8 bytes (the page cache's script hashes, the inline
- * stylesheet): what they look for is ASCII, so it is found without decoding the page.
+ * Byte searches for HTML kept as UTF-8 bytes (the page cache's script hashes): what they look for is ASCII, so it is
+ * found without decoding the page.
  */
 
 /** Where `needle` first occurs in `hay` at or after `from`, or -1 (the native indexOf finds each first byte). */
