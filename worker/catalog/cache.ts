@@ -4,7 +4,6 @@ import type { Processor } from "../events/consumer";
 import type { AppEnv } from "../platform/http";
 import { EventType } from "../events/types";
 import { isMerchant, type Ctx } from "../platform/context";
-import { indexOfBytes } from "../platform/bytes";
 import { sha256Hex } from "../platform/ids";
 
 /**
@@ -292,6 +291,19 @@ function endsWithHtmlClose(html: Uint8Array): boolean {
   let end = html.length;
   while (end > 0 && (html[end - 1] === 0x20 || html[end - 1] === 0x0a || html[end - 1] === 0x0d || html[end - 1] === 0x09)) end--;
   return end >= HTML_CLOSE.length && indexOfBytes(html, HTML_CLOSE, end - HTML_CLOSE.length) === end - HTML_CLOSE.length;
+}
+
+/**
+ * Where `needle` first occurs in `hay` at or after `from`, or -1: what the page cache looks for is ASCII, so it is found
+ * in the bytes without decoding the page (the native indexOf finds each first byte).
+ */
+function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from: number): number {
+  for (let i = hay.indexOf(needle[0], from); i >= 0 && i <= hay.length - needle.length; i = hay.indexOf(needle[0], i + 1)) {
+    let j = 1;
+    while (j < needle.length && hay[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  return -1;
 }
 
 /**
