@@ -7,7 +7,7 @@ import { InlineCss } from "./components/inline-styles";
 
 /**
  * Streamed SSR: shoppers get the shell at once and deferred parts as they resolve; bots wait for everything, so
- * crawlers get complete HTML. Every inline script (React's streaming, React Router's hydration data) carries the
+ * crawlers get complete HTML, and so does a page going into the edge cache (worker/catalog/cache.ts, keepPage). Every inline script (React's streaming, React Router's hydration data) carries the
  * request's CSP nonce (worker/app.ts makes it and sends the Content-Security-Policy header).
  *
  * The renderer is react-dom's Node build (workerd runs it with nodejs_compat), not the edge build the "workerd" export
@@ -24,7 +24,9 @@ export default async function handleRequest(
 ) {
   let status = responseStatusCode;
   const nonce = loadContext.cspNonce;
-  const bot = isbot(request.headers.get("user-agent") || "");
+  // Bots (crawlers read the HTML as it is) and pages going into the edge cache (sent as the bytes kept) get the whole
+  // page at once: every deferred part in place, no fallbacks swapped by script.
+  const whole = isbot(request.headers.get("user-agent") || "") || loadContext.wholePage;
   // The stylesheet goes inline into the head (components/inline-styles.tsx); only the server has its text.
   const page = (
     <InlineCss value={inlineCss}>
@@ -34,15 +36,15 @@ export default async function handleRequest(
   const body = await renderToReadableStream(page, {
     signal: request.signal,
     nonce,
-    // React moves finished sections past a byte budget out of line (fallback now, content later, swapped by script).
-    // A crawler reads the HTML as it is, so for bots every finished section stays in place.
-    ...(bot ? { progressiveChunkSize: Number.MAX_SAFE_INTEGER } : {}),
+    // React moves finished sections past a byte budget out of line (fallback now, content later, swapped by script);
+    // in a whole page every finished section stays in place.
+    ...(whole ? { progressiveChunkSize: Number.MAX_SAFE_INTEGER } : {}),
     onError(error: unknown) {
       status = 500;
       console.error(error);
     },
   });
-  if (bot) await body.allReady;
+  if (whole) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status });
 }

@@ -10,6 +10,11 @@ declare module "react-router" {
     cspNonce: string;
     /** On /console pages: the signed-in owner's or staff member's email (web/console.server.ts), else null. */
     consoleEmail: string | null;
+    /**
+     * Render the whole page before sending any of it, as for crawlers: a page going into the edge cache (an anonymous
+     * catalogue page; worker/catalog/cache.ts, keepPage) is sent as the bytes that are kept.
+     */
+    wholePage: boolean;
   }
 }
 

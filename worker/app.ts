@@ -242,10 +242,11 @@ app.all("*", async (c) => {
     services: ctx,
     cspNonce,
     consoleEmail: consoleSession?.email ?? null,
+    wholePage: pageKey !== null,
   });
   res.headers.set("content-security-policy", pageCsp(cspNonce));
   res.headers.set("x-frame-options", "DENY");
-  if (pageKey && !session.setCookie && session.auth.kind === "anonymous") return keepPage(ctx, pageKey, res, pageCsp(cspNonce));
+  if (pageKey && !session.setCookie && session.auth.kind === "anonymous") return await keepPage(ctx, pageKey, res, pageCsp(cspNonce));
   return withSessionCookie(res, session);
 });
 

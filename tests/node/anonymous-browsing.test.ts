@@ -147,6 +147,10 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       const first = await anonymous(path);
       expect(first.res.headers.get("x-page-cache"), path).toBe("miss");
       expect(first.res.headers.get("content-security-policy"), path).toMatch(/'nonce-/);
+      // Rendered whole, as it is kept: every deferred part in place (home's sale row, read cold after the version
+      // change, included), no fallback for a script to swap.
+      expect(first.html, path).not.toMatch(/Loading (sale items|suggestions)/);
+      if (path === "/") expect(first.html).toMatch(/<h2 id="sale-heading">On sale<\/h2>[\s\S]*?class="card-title"/);
       await pause();
       const again = await anonymous(path);
       expect(again.res.status, path).toBe(200);
