@@ -2,6 +2,7 @@ import { redirectDocument } from "react-router";
 import { authorize, challengeOf, exchangeToken, retireRefreshToken, revokeRefreshToken, savePendingAuthRequest, validateAuthRequest } from "../worker/identity/oauth";
 import { randomSecret } from "../worker/identity/one-time";
 import type { Ctx } from "../worker/platform/context";
+import { publicOrigin } from "../worker/platform/public-origin";
 import { withSessionToken } from "./auth.server";
 import { clearSession, commitMemberSession, readSessionCookie, storefrontClientId } from "./session.server";
 
@@ -14,7 +15,7 @@ import { clearSession, commitMemberSession, readSessionCookie, storefrontClientI
  */
 export async function memberLogin(ctx: Ctx, request: Request, sessionToken: string, next = "/"): Promise<Response> {
   const clientId = storefrontClientId(ctx.env);
-  const redirectUri = `${ctx.origin}/`;
+  const redirectUri = `${publicOrigin(ctx)}/`;
   const codeVerifier = randomSecret(48);
   const state = randomSecret(24);
   const authRequest = await validateAuthRequest(

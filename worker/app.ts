@@ -102,6 +102,10 @@ app.use("*", async (c, next) => {
   carryD1Bookmark(c.req.raw, res, c.get("d1"), (trips.rowsWritten ?? 0) > 0);
   res.headers.set("x-content-type-options", "nosniff");
   res.headers.set("referrer-policy", "strict-origin-when-cross-origin");
+  // Over https, browsers are told to keep to https (a header sent over plain http would be ignored anyway).
+  if (new URL(c.req.url).protocol === "https:") res.headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
+  // A page gets its own browsing context group: a site that opened it in a popup cannot script or message it.
+  if (!isApiPath(c.req.path)) res.headers.set("cross-origin-opener-policy", "same-origin");
   // Hono's setter copies the response and merges headers: only needed when the headers were immutable above.
   if (res !== c.res) c.res = res;
 });

@@ -13,6 +13,7 @@ import { rawStatement, type Db } from "../platform/db";
 import { ApiError, invalidArgument } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { formatMoney, toMajor, toMinor } from "../platform/money";
+import { publicOrigin } from "../platform/public-origin";
 import { AutomationEventType } from "./events";
 import { automationSettingsFrom, automationSettingsRead, loadAutomationSettings } from "./settings";
 import { abandonedCheckoutActivities, abandonedCheckouts, recoveryEmails, type ACTIVITY_TYPES } from "./tables";
@@ -525,7 +526,7 @@ async function settleRecoveryEmail(ctx: Ctx, row: DueRow, now: Date): Promise<bo
   const totals = await totalsFor(ctx, cart, resolved);
   const shape = cartShape(cart, resolved, ctx.origin);
   const profile = (memberRows[0]?.profile ?? {}) as { firstName?: string };
-  const recoveryUrl = `${ctx.origin}/cart/recover/${record.recoveryToken}`;
+  const recoveryUrl = `${publicOrigin(ctx)}/cart/recover/${record.recoveryToken}`;
   const result = await sendEmail(
     ctx,
     email,

@@ -12,6 +12,7 @@ import type { Db } from "../platform/db";
 import { invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { formatMoney } from "../platform/money";
+import { publicOrigin } from "../platform/public-origin";
 import { compileQuery, type FieldMap, type QueryInput } from "../platform/query";
 import { emailKey, hitLimits, type Limit } from "../platform/rate-limit";
 import { parseWith } from "../platform/validation";
@@ -506,13 +507,13 @@ async function notifyOne(ctx: Ctx, r: Row, product: Awaited<ReturnType<typeof lo
   // Name, price, image and link come from the catalogue, never from what the form sent (no spoofed links in our mail).
   const price = discountedPrice(variant.price ?? p.price, p.discountType, p.discountValue, ctx.currency);
   const image = p.media.find((m) => m.mediaType === "image");
-  const imageUrl = image ? (image.url.startsWith("/") ? ctx.origin + image.url : image.url) : null;
+  const imageUrl = image ? (image.url.startsWith("/") ? publicOrigin(ctx) + image.url : image.url) : null;
   const options = Object.values(variant.choices).join(" / ");
   const result = await sendEmail(
     ctx,
     r.email,
     "back-in-stock",
-    { item: { name: p.name, price: formatMoney(price, ctx.currency), imageUrl, options: r.variantId && options ? options : null }, itemUrl: `${ctx.origin}/products/${p.slug}` },
+    { item: { name: p.name, price: formatMoney(price, ctx.currency), imageUrl, options: r.variantId && options ? options : null }, itemUrl: `${publicOrigin(ctx)}/products/${p.slug}` },
     { idempotencyKey: `back-in-stock:${r.id}:${key}`, marketing: true, awaitDelivery: true },
   );
   if (result.status === "SUPPRESSED") return { status: "FAILED", reason: "UNSUBSCRIBED", autoNotified: null, emailId: result.id };

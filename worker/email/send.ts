@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { nowIso, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
 import { newId } from "../platform/ids";
+import { publicOrigin } from "../platform/public-origin";
 import { defaultStoreSettings, emailSender, shopSettings, type StoreSettings } from "../store/settings";
 import { emails, emailSubscriptions } from "./tables";
 import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
@@ -116,12 +117,12 @@ export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, t
   let suppressed = false;
   if (opts.marketing) {
     const subscription = await subscriptionOf(ctx, to);
-    const unsubscribeUrl = `${ctx.origin}/email/unsubscribe?token=${subscription.token}`;
+    const unsubscribeUrl = `${publicOrigin(ctx)}/email/unsubscribe?token=${subscription.token}`;
     suppressed = subscription.unsubscribedDate !== null;
     content = { ...data, unsubscribeUrl };
     headers = { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
   }
-  const rendered = renderEmail(template, content, { storeName, origin: ctx.origin });
+  const rendered = renderEmail(template, content, { storeName, origin: publicOrigin(ctx) });
   const status: EmailStatus = suppressed ? "SUPPRESSED" : "QUEUED";
   const configured = transportOf(ctx.env, shop);
   // The unique key makes the record the lock: of two concurrent sends with one key, only one row (and one send) wins.
@@ -246,7 +247,7 @@ export function emailStatement<T extends EmailTemplate>(
   // The caller reads the store's settings beforehand (shopSettings), as this builds a statement synchronously.
   const shop = opts.shop ?? defaultStoreSettings(ctx.env);
   const storeName = shop.name;
-  const rendered = renderEmail(template, data, { storeName, origin: ctx.origin });
+  const rendered = renderEmail(template, data, { storeName, origin: publicOrigin(ctx) });
   const p = opts.placeholder;
   const filled = (s: string) => (p ? sql`replace(${s}, ${p.token}, ${p.value})` : sql`${s}`);
   const statement = ctx.db

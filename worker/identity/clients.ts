@@ -3,6 +3,7 @@ import { z } from "zod";
 import { nowIso, requireOwner, type Ctx } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { publicOrigin } from "../platform/public-origin";
 import { parseWith } from "../platform/validation";
 import { oauthClients } from "./tables";
 
@@ -77,7 +78,34 @@ export function redirectUriProblem(uri: string): string | null {
 export function isRedirectAllowed(ctx: Ctx, client: OAuthClient, uri: string): boolean {
   if (redirectUriProblem(uri)) return false;
   if (client.allowAnyRedirect || client.redirectUris.includes(uri)) return true;
-  return new URL(uri).origin === ctx.origin;
+  return new URL(uri).origin === publicOrigin(ctx);
+}
+
+/** Whether a text is exactly a web origin (`https://host[:port]`, no path), as `Origin` headers and postMessage use them. */
+export function isWebOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
+/** The origins registered for a client: those of its http(s) redirect URIs, and the shop's own. */
+export function registeredOrigins(ctx: Ctx, client: OAuthClient): string[] {
+  const origins = new Set<string>([publicOrigin(ctx)]);
+  for (const uri of client.redirectUris) {
+    if (redirectUriProblem(uri)) continue;
+    const origin = new URL(uri).origin;
+    if (isWebOrigin(origin)) origins.add(origin);
+  }
+  return [...origins];
+}
+
+/** Whether the client may receive an answer posted to this origin: a registered one, or any when it allows any (development only). */
+export function isOriginAllowed(ctx: Ctx, client: OAuthClient, origin: string): boolean {
+  if (!isWebOrigin(origin)) return false;
+  return client.allowAnyRedirect || registeredOrigins(ctx, client).includes(origin);
 }
 
 const createClientInput = z.object({

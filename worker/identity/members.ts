@@ -7,6 +7,7 @@ import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, i
 import { ApiError, forbidden, notFound, unauthenticated } from "../platform/errors";
 import { newId, sha256Hex } from "../platform/ids";
 import { checkHits, hitLimits, hitStatement, LIMITS, resetStatement, sweepStatement, type Limit } from "../platform/rate-limit";
+import { emailLinkOrigin, publicOrigin } from "../platform/public-origin";
 import { requireCaptcha } from "./captcha";
 import { prepareOneTime, randomSecret, revokeOneTimeFor } from "./one-time";
 import { hashPassword, verifyPassword } from "./passwords";
@@ -498,7 +499,7 @@ async function allowedRedirect(ctx: Ctx, redirect: { url?: string; clientId?: st
     return undefined;
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
-  if (url.origin === ctx.origin) return url.toString();
+  if (url.origin === publicOrigin(ctx)) return url.toString();
   if (!redirect.clientId) return undefined;
   const [client] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, redirect.clientId));
   if (!client) return undefined;
@@ -515,6 +516,7 @@ export async function sendRecoveryEmail(
   req: { email: string; redirect?: { url?: string; clientId?: string } | null },
   client: ClientInfo = {},
 ): Promise<Record<string, never>> {
+  const origin = emailLinkOrigin(ctx);
   if (client.ip) await hitLimits(ctx.db, [LIMITS.recoveryAddress(client.ip)]);
   const perEmail = await LIMITS.recoveryEmail(req.email);
   const [hits, rows] = (await runBatch(ctx.db, [hitStatement(ctx.db, perEmail), byEmail(ctx.db, req.email)])) as [
@@ -527,7 +529,7 @@ export async function sendRecoveryEmail(
   const redirectUrl = await allowedRedirect(ctx, req.redirect);
   const { token, statement } = await prepareOneTime(ctx.db, "recovery", RECOVERY_TTL_SECONDS, row.id, redirectUrl ? { redirectUrl } : {});
   await runBatch(ctx.db, [revokeOneTimeFor(ctx.db, "recovery", row.id), statement]);
-  const url = `${ctx.origin}/reset-password?token=${encodeURIComponent(token)}`;
+  const url = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
   await sendEmail(ctx, row.email, "recovery-link", { url, name: displayName(row) });
   return {};
 }
@@ -538,13 +540,14 @@ export async function sendActivationEmail(
   req: { identityId: string; emailOptions?: { redirect?: { url?: string; clientId?: string } | null } | null },
 ): Promise<Record<string, never>> {
   requireMerchant(ctx);
+  const origin = emailLinkOrigin(ctx);
   const [row] = await byId(ctx.db, req.identityId);
   if (!row || row.status === "DELETED") throw memberNotFound(req.identityId);
   if (row.status === "BLOCKED") throw notUsable(row);
   const redirectUrl = await allowedRedirect(ctx, req.emailOptions?.redirect);
   const { token, statement } = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id, redirectUrl ? { redirectUrl } : {});
   await runBatch(ctx.db, [revokeOneTimeFor(ctx.db, "activation", row.id), statement]);
-  const url = `${ctx.origin}/reset-password?token=${encodeURIComponent(token)}&activation=1`;
+  const url = `${origin}/reset-password?token=${encodeURIComponent(token)}&activation=1`;
   await sendEmail(ctx, row.email, "activation-link", { url, name: displayName(row) });
   return {};
 }

@@ -7,7 +7,17 @@ import { hitLimits, LIMITS } from "../platform/rate-limit";
 import { parseWith } from "../platform/validation";
 import { mergeVisitorCart } from "../cart/merge";
 import { accessTokenOf } from "./api-keys";
-import { defaultClientId, getOAuthClient, isRedirectAllowed, redirectUriProblem, requireOAuthClient, type OAuthClient } from "./clients";
+import {
+  defaultClientId,
+  getOAuthClient,
+  isOriginAllowed,
+  isRedirectAllowed,
+  isWebOrigin,
+  redirectUriProblem,
+  registeredOrigins,
+  requireOAuthClient,
+  type OAuthClient,
+} from "./clients";
 import { consumeOneTime, discardOneTime, peekOneTime, prepareOneTime, putOneTime } from "./one-time";
 import { identities } from "./tables";
 import { expireRefreshHashSoon, issueAccessToken, issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash, revokeSessionOf, type TokenResponse } from "./tokens";
@@ -65,6 +75,8 @@ export interface AuthRequest {
   clientId: string;
   /** Absent only for web_message (the SDK's direct login in a hidden iframe). */
   redirectUri?: string;
+  /** web_message only: the registered origin the answer is posted to, when the request named one. */
+  origin?: string;
   codeChallenge: string;
   responseMode: ResponseMode;
   prompt: Prompt;
@@ -83,6 +95,8 @@ export interface AuthRequestInput {
   scope?: unknown;
   state?: unknown;
   prompt?: unknown;
+  /** web_message only: the origin of the page waiting for the answer. */
+  origin?: unknown;
 }
 
 const RESPONSE_MODES: ResponseMode[] = ["query", "fragment", "web_message"];
@@ -94,6 +108,7 @@ const optionalText = (v: unknown): string | undefined => (v === undefined || v =
 /**
  * Validates an authorization request: a known client, response type `code`, an S256 challenge of 43 base64url
  * characters, a state, a response mode, and a redirect URI the client allows (required unless web_message).
+ * web_message is for silent sign-in only (prompt none), answered only to an origin registered for the client.
  * Every problem is reported at once as INVALID_ARGUMENT; `field` names a property as the caller sent it.
  */
 export async function validateAuthRequest(ctx: Ctx, input: AuthRequestInput, field: (name: keyof AuthRequestInput) => string): Promise<AuthRequest> {
@@ -138,8 +153,20 @@ export async function validateAuthRequest(ctx: Ctx, input: AuthRequestInput, fie
     else if (client && !isRedirectAllowed(ctx, client, redirectUri)) bad("redirectUri", "is not an allowed redirect URI for this client");
   }
 
+  let origin: string | undefined;
+  if (responseMode === "web_message") {
+    // A page that posts a code to another window must never follow an interactive login: a page that opened it
+    // could otherwise read the code of whoever signs in.
+    if (PROMPTS.includes(promptText) && promptText !== "none") bad("prompt", "must be none for responseMode web_message");
+    origin = optionalText(input.origin);
+    if (origin === undefined && redirectUri && !redirectUriProblem(redirectUri) && isWebOrigin(new URL(redirectUri).origin)) origin = new URL(redirectUri).origin;
+    if (origin !== undefined && !isWebOrigin(origin)) bad("origin", "must be a web origin such as https://shop.example", "FORMAT");
+    else if (origin !== undefined && client && !isOriginAllowed(ctx, client, origin)) bad("origin", "is not an origin registered for this client");
+  }
+
   if (violations.length) throw invalidArgument(violations);
-  return { clientId: clientId!, redirectUri, codeChallenge: codeChallenge!, responseMode, prompt: promptText === "none" ? "none" : "login", scope, state: state! };
+  const prompt: Prompt = promptText === "none" ? "none" : "login";
+  return { clientId: clientId!, redirectUri, ...(origin && { origin }), codeChallenge: codeChallenge!, responseMode, prompt, scope, state: state! };
 }
 
 /** What a pending auth request keeps (one_time_tokens, kind auth_request, keyed by its state). */
@@ -174,21 +201,35 @@ async function pendingFor(ctx: Ctx, request: AuthRequest): Promise<PendingAuthRe
   return same ? pending : null;
 }
 
-/** The answer to an authorization request: a browser redirect, or a page that posts a message to its opener. */
+/**
+ * The answer to an authorization request: a browser redirect, or a page that posts a message to the window that
+ * framed or opened it, addressed to each of `targetOrigins` (exact origins, never "*").
+ */
 export type AuthorizeOutcome =
   | { kind: "redirect"; location: string }
-  | { kind: "web_message"; message: Record<string, string>; targetOrigin: string };
+  | { kind: "web_message"; message: Record<string, string>; targetOrigins: string[] };
+
+/**
+ * Where a web_message answer may go: the origin the request named, if it is (still) registered for the client, else
+ * every origin registered for it (the browser hands the message only to the one that matches the waiting page).
+ * Anything else is refused before a code is issued.
+ */
+async function webMessageTargets(ctx: Ctx, request: AuthRequest): Promise<string[]> {
+  const refuse = (field: string, description: string) => invalidArgument([{ field, description, violatedRule: "VALIDATION", data: {} }]);
+  if (request.prompt !== "none") throw refuse("prompt", "must be none for response_mode web_message");
+  const client = await getOAuthClient(ctx, request.clientId);
+  if (!client) throw refuse("client_id", "is not a known OAuth client");
+  if (request.origin === undefined) return registeredOrigins(ctx, client);
+  if (!isOriginAllowed(ctx, client, request.origin)) throw refuse("origin", "is not an origin registered for this client");
+  return [request.origin];
+}
 
 /** Sends the authorization response (code or error) back to the client the way its response mode says. */
-function respond(request: AuthRequest, params: Record<string, string>): AuthorizeOutcome {
+function respond(request: AuthRequest, params: Record<string, string>, targetOrigins: string[] | null): AuthorizeOutcome {
   const all = { ...params, state: request.state };
   if (request.responseMode === "web_message") {
-    let targetOrigin = "*";
-    if (request.redirectUri) {
-      const origin = new URL(request.redirectUri).origin;
-      if (origin !== "null") targetOrigin = origin;
-    }
-    return { kind: "web_message", message: all, targetOrigin };
+    if (!targetOrigins?.length) throw new Error("a web_message answer needs its target origins");
+    return { kind: "web_message", message: all, targetOrigins };
   }
   const url = new URL(request.redirectUri!);
   if (request.responseMode === "query") {
@@ -225,11 +266,13 @@ async function liveIdentity(ctx: Ctx, identityId: string | null | undefined) {
  * `returnTo` is this request's own path and query, without any stale session token.
  */
 export async function authorize(ctx: Ctx, request: AuthRequest, sessionToken: string | undefined, returnTo: string): Promise<AuthorizeOutcome> {
+  // Checked before the session token is spent: a web_message request that may not be answered issues nothing.
+  const targets = request.responseMode === "web_message" ? await webMessageTargets(ctx, request) : null;
   const session = sessionToken ? await consumeOneTime(ctx.db, "session", sessionToken) : null;
   const identity = session ? await activeIdentity(ctx, session.identityId) : null;
   if (!identity) {
     if (request.prompt === "none") {
-      return respond(request, { error: "login_required", error_description: "The member is not logged in: log in first, then pass the session token" });
+      return respond(request, { error: "login_required", error_description: "The member is not logged in: log in first, then pass the session token" }, targets);
     }
     return { kind: "redirect", location: `/login?returnTo=${encodeURIComponent(returnTo)}` };
   }
@@ -243,7 +286,7 @@ export async function authorize(ctx: Ctx, request: AuthRequest, sessionToken: st
   // The pending request is done with: /v1/callback cannot replay it.
   if (pending) await ctx.db.batch([code.statement, (await discardOneTime(ctx.db, "auth_request", request.state)).statement]);
   else await code.statement;
-  return respond(request, { code: code.token });
+  return respond(request, { code: code.token }, targets);
 }
 
 /**

@@ -3,7 +3,8 @@ import type { Ctx } from "../platform/context";
 import { invalidArgument, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { parseWith } from "../platform/validation";
-import { defaultClientId, getOAuthClient, isRedirectAllowed, redirectUriProblem, type OAuthClient } from "./clients";
+import { publicOrigin } from "../platform/public-origin";
+import { defaultClientId, getOAuthClient, isRedirectAllowed, isWebOrigin, redirectUriProblem, type OAuthClient } from "./clients";
 import { createLogoutSession, savePendingAuthRequest, validateAuthRequest, type AuthRequestInput } from "./oauth";
 
 /**
@@ -118,7 +119,7 @@ function checkCallbacks(ctx: Ctx, client: OAuthClient | null, callbacks: Redirec
     if (!value) continue;
     const problem = redirectUriProblem(value);
     if (problem) violations.push(violation(`callbacks.${name}`, problem, "FORMAT"));
-    else if (client ? !isRedirectAllowed(ctx, client, value) : new URL(value).origin !== ctx.origin) {
+    else if (client ? !isRedirectAllowed(ctx, client, value) : new URL(value).origin !== publicOrigin(ctx)) {
       violations.push(violation(`callbacks.${name}`, "is not an allowed redirect URI for this client"));
     } else out[name] = value;
   }
@@ -127,7 +128,7 @@ function checkCallbacks(ctx: Ctx, client: OAuthClient | null, callbacks: Redirec
 }
 
 function session(ctx: Ctx, path: string, params: Record<string, string | null | undefined>, extra: Record<string, string> = {}, sessionToken?: string): RedirectSession {
-  const endpoint = `${ctx.origin}${path}`;
+  const endpoint = `${publicOrigin(ctx)}${path}`;
   const searchParams: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...params, ...extra })) if (v !== undefined && v !== null && v !== "") searchParams[k] = v;
   const query = new URLSearchParams(searchParams).toString();
@@ -140,8 +141,16 @@ function requireField(value: string | undefined, field: string): string {
   return value;
 }
 
-/** Creates a redirect session for one intent; `authorization` is the caller's header (its token ties the session to them). */
-export async function createRedirectSession(ctx: Ctx, body: unknown, authorization: string | undefined): Promise<{ redirectSession: RedirectSession }> {
+/**
+ * Creates a redirect session for one intent; `authorization` is the caller's header (its token ties the session to
+ * them), `requestOrigin` its Origin header (a browser's page: where a web_message answer goes unless `origin` says).
+ */
+export async function createRedirectSession(
+  ctx: Ctx,
+  body: unknown,
+  authorization: string | undefined,
+  requestOrigin?: string,
+): Promise<{ redirectSession: RedirectSession }> {
   const req = parseWith(redirectSessionRequest, body);
   const intent = intentOf(req);
   const extra = req.preferences?.additionalQueryParameters ?? {};
@@ -151,8 +160,9 @@ export async function createRedirectSession(ctx: Ctx, body: unknown, authorizati
     case "auth": {
       const authRequest = req.auth!.authRequest;
       if (!authRequest) throw invalidArgument([violation("auth.authRequest", "is required", "REQUIRED_FIELD")]);
-      const input: AuthRequestInput = { ...authRequest, prompt: req.auth!.prompt ?? authRequest.prompt };
-      const request = await validateAuthRequest(ctx, input, (name) => (name === "prompt" ? "auth.prompt" : `auth.authRequest.${name}`));
+      const pageOrigin = req.origin ?? (requestOrigin && isWebOrigin(requestOrigin) ? requestOrigin : undefined);
+      const input: AuthRequestInput = { ...authRequest, prompt: req.auth!.prompt ?? authRequest.prompt, origin: pageOrigin };
+      const request = await validateAuthRequest(ctx, input, (name) => (name === "prompt" ? "auth.prompt" : name === "origin" ? "origin" : `auth.authRequest.${name}`));
       const visitorId = ctx.auth.kind === "visitor" || ctx.auth.kind === "member" ? ctx.auth.visitorId : undefined;
       await savePendingAuthRequest(ctx, request, visitorId, "auth.authRequest.state");
       const sessionToken = authRequest.sessionToken ?? undefined;
@@ -167,6 +177,7 @@ export async function createRedirectSession(ctx: Ctx, body: unknown, authorizati
           code_challenge: request.codeChallenge,
           code_challenge_method: "S256",
           prompt: request.prompt,
+          origin: request.origin,
           sessionToken,
         }),
       };
@@ -188,7 +199,7 @@ export async function createRedirectSession(ctx: Ctx, body: unknown, authorizati
     case "login": {
       // The store's login page takes a same-origin returnTo; an external postFlowUrl is passed on as it is.
       const post = callbacks.postFlowUrl ? new URL(callbacks.postFlowUrl) : null;
-      const local = post && post.origin === ctx.origin;
+      const local = post && post.origin === publicOrigin(ctx);
       return { redirectSession: session(ctx, "/login", { returnTo: local ? post.pathname + post.search : undefined, postFlowUrl: local ? undefined : callbacks.postFlowUrl }, extra) };
     }
     case "storesProduct": {

@@ -4,6 +4,7 @@ import { sendEmail } from "../email/send";
 import { isPermission, nowIso, PERMISSIONS, requireMerchant, requireOwner, type Ctx, type Permission } from "../platform/context";
 import { ApiError, forbidden, notFound } from "../platform/errors";
 import { newId, sha256Hex } from "../platform/ids";
+import { emailLinkOrigin } from "../platform/public-origin";
 import { prepareOneTime, randomSecret, revokeOneTimeFor } from "./one-time";
 import { apiKeys, identities } from "./tables";
 
@@ -109,15 +110,15 @@ const apiKeyColumns = {
 /** How many characters of a key are kept in plain: `sk_` and 6 of its 43 random ones (too few to guess the rest). */
 const KEY_PREFIX_LENGTH = 9;
 
-/** The page where an invited staff member sets their password (the reset page, in activation mode). */
-export function activationUrl(ctx: Ctx, token: string): string {
-  return `${ctx.origin}/reset-password?token=${encodeURIComponent(token)}&activation=1`;
+/** The page where an invited staff member sets their password (the reset page, in activation mode), on the shop's public origin. */
+export function activationUrl(origin: string, token: string): string {
+  return `${origin}/reset-password?token=${encodeURIComponent(token)}&activation=1`;
 }
 
-async function emailActivation(ctx: Ctx, row: Pick<IdentityRow, "id" | "email" | "profile">, token: string) {
+async function emailActivation(ctx: Ctx, origin: string, row: Pick<IdentityRow, "id" | "email" | "profile">, token: string) {
   const firstName = (row.profile as { firstName?: unknown }).firstName;
   await sendEmail(ctx, row.email, "activation-link", {
-    url: activationUrl(ctx, token),
+    url: activationUrl(origin, token),
     ...(typeof firstName === "string" ? { name: firstName } : {}),
     expiresInDays: ACTIVATION_TTL_SECONDS / 86400,
   });
@@ -132,6 +133,7 @@ function emailTaken(email: string): ApiError {
 /** Invites a staff member: a PENDING STAFF identity and an emailed one-time activation link (7 days). Owner only. */
 export async function inviteStaff(ctx: Ctx, input: z.output<typeof inviteStaffRequest>): Promise<StaffMember> {
   requireOwner(ctx);
+  const origin = emailLinkOrigin(ctx);
   const now = nowIso();
   const profile: Record<string, unknown> = {};
   if (input.firstName) profile.firstName = input.firstName;
@@ -159,7 +161,7 @@ export async function inviteStaff(ctx: Ctx, input: z.output<typeof inviteStaffRe
     if (isUniqueViolation(err)) throw emailTaken(input.email);
     throw err;
   }
-  await emailActivation(ctx, row, activation.token);
+  await emailActivation(ctx, origin, row, activation.token);
   return toStaff(row);
 }
 
@@ -176,13 +178,14 @@ async function staffRow(ctx: Ctx, id: string): Promise<IdentityRow> {
 /** Sends a new activation link to a staff member who has not set a password yet (older links stop working). Owner only. */
 export async function resendActivation(ctx: Ctx, id: string): Promise<StaffMember> {
   requireOwner(ctx);
+  const origin = emailLinkOrigin(ctx);
   const row = await staffRow(ctx, id);
   if (row.role !== "STAFF" || row.status !== "PENDING") {
     throw new ApiError(400, "STAFF_MEMBER_NOT_PENDING", `Staff member ${id} is ${row.status}, not waiting for activation`, { data: { id, status: row.status } });
   }
   const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id);
   await ctx.db.batch([revokeOneTimeFor(ctx.db, "activation", row.id), activation.statement]);
-  await emailActivation(ctx, row, activation.token);
+  await emailActivation(ctx, origin, row, activation.token);
   return toStaff(row);
 }
 

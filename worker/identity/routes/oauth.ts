@@ -31,6 +31,7 @@ const AUTHORIZE_PARAMS: Record<keyof AuthRequestInput, [string, string]> = {
   scope: ["scope", "scope"],
   state: ["state", "state"],
   prompt: ["prompt", "prompt"],
+  origin: ["origin", "origin"],
 };
 
 /** OAuth2: the token endpoint and the authorize endpoint (the auth redirect session's fullUrl). */

@@ -5,5 +5,5 @@ import { createRedirectSession } from "../redirects";
 
 /** Redirect sessions: /v1/redirect-session and the SDK's /_api/redirects-api/v1/redirect-session. */
 export const redirectsRoutes = new Hono<AppEnv>().post("/redirect-session", async (c) =>
-  c.json(await createRedirectSession(c.get("ctx"), await readJson(c), c.req.header("authorization"))),
+  c.json(await createRedirectSession(c.get("ctx"), await readJson(c), c.req.header("authorization"), c.req.header("origin"))),
 );

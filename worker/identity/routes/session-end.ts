@@ -15,20 +15,28 @@ export function returnToWithoutSession(requestUrl: string): string {
 const scriptJson = (value: unknown) =>
   JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
+/** An exact web origin: what a postMessage target and a frame-ancestors source may be (never "*"). */
+const EXACT_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:\d+)?$/;
+
 /**
  * Answers an authorization step: a 302 for query and fragment modes (and the login page), or for web_message a page
  * that posts `{code, state}` (or `{error, state}`) to the window that framed or opened it, as the SDK's hidden-iframe
- * login waits for.
+ * login waits for, addressed only to the registered origins the outcome names, and frameable only by them.
+ * Cross-Origin-Opener-Policy cuts the tie to any page that opened this one in a popup.
  */
 export function sendAuthorizeOutcome(c: AppContext, outcome: AuthorizeOutcome): Response {
   c.header("cache-control", "no-store");
+  c.header("cross-origin-opener-policy", "same-origin");
   if (outcome.kind === "redirect") return c.redirect(outcome.location, 302);
+  const origins = outcome.targetOrigins;
+  if (!origins.length || !origins.every((o) => EXACT_ORIGIN.test(o))) throw new Error(`web_message targets must be exact origins: ${JSON.stringify(origins)}`);
   const nonce = crypto.randomUUID().replace(/-/g, "");
   const script =
-    `(function(){var m=${scriptJson(outcome.message)},o=${scriptJson(outcome.targetOrigin)};` +
-    "try{if(window.parent&&window.parent!==window)window.parent.postMessage(m,o)}catch(e){}" +
-    "try{if(window.opener)window.opener.postMessage(m,o)}catch(e){}})();";
-  c.header("content-security-policy", `default-src 'none'; script-src 'nonce-${nonce}'`);
+    `(function(){var m=${scriptJson(outcome.message)},os=${scriptJson(origins)};` +
+    "function send(w){for(var i=0;i<os.length;i++){try{w.postMessage(m,os[i])}catch(e){}}}" +
+    "try{if(window.parent&&window.parent!==window)send(window.parent)}catch(e){}" +
+    "try{if(window.opener)send(window.opener)}catch(e){}})();";
+  c.header("content-security-policy", `default-src 'none'; script-src 'nonce-${nonce}'; frame-ancestors ${origins.join(" ")}`);
   return c.html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Signing in</title></head>` +
       `<body><script nonce="${nonce}">${script}</script></body></html>`,
