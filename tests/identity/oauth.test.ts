@@ -4,6 +4,7 @@ import { createOAuthClient, getOAuthClient, isRedirectAllowed } from "../../work
 import type { Ctx } from "../../worker/platform/context";
 import { openDb } from "../../worker/platform/db";
 import { sha256Hex } from "../../worker/platform/ids";
+import { putOneTime } from "../../worker/identity/one-time";
 import { sessionCookie, sessionTokensOf } from "../../web/session.server";
 import { api, OWNER_KEY } from "../helpers";
 import {
@@ -41,6 +42,23 @@ async function authUrl(opts: Parameters<typeof authBody>[1] = {}, key?: string) 
   const rs = await api("POST", "/v1/redirect-session", { body: authBody(p, opts), key });
   expect(rs.status, JSON.stringify(rs.body)).toBe(200);
   return { ...p, fullUrl: rs.body.redirectSession.fullUrl as string };
+}
+
+/** What a web_message page posts: its message and the origins it addresses (parsed from its script). */
+function webMessagePage(html: string): { message: Record<string, string>; origins: string[] } {
+  const match = html.match(/var m=(\{.*?\}),os=(\[.*?\]);/);
+  if (!match) throw new Error(`not a web_message page: ${html}`);
+  return { message: JSON.parse(match[1]), origins: JSON.parse(match[2]) };
+}
+
+/** Runs a web_message page's script against a framed-and-opened window, and returns what it posted where. */
+function runWebMessageScript(html: string): { to: string; origin: string; message: any }[] {
+  const script = html.match(/<script nonce="[^"]+">(.*)<\/script>/)![1];
+  const posted: { to: string; origin: string; message: any }[] = [];
+  const target = (to: string) => ({ postMessage: (message: unknown, origin: string) => void posted.push({ to, origin, message }) });
+  const window = { parent: target("parent"), opener: target("opener") };
+  new Function("window", script)(window);
+  return posted;
 }
 
 /** A code for the identity through the query-mode round trip, with its PKCE verifier. */
@@ -306,31 +324,145 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
     expect((await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri, code, codeVerifier: p.verifier })).status).toBe(200);
   });
 
-  it("answers web_message with a page that posts {code, state} to its parent and opener", async () => {
+  it("answers web_message with a page that posts {code, state} to its parent and opener, at registered origins only", async () => {
     const member = await createIdentity();
     const w = await authUrl({ responseMode: "web_message", redirectUri: null, sessionToken: await sessionTokenFor(member.id) });
     const res = await visit(w.fullUrl);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
     const csp = res.headers.get("content-security-policy")!;
     const nonce = csp.match(/'nonce-([^']+)'/)![1];
     const html = await res.text();
     expect(html).toContain(`<script nonce="${nonce}">`);
-    expect(html).toContain("window.parent.postMessage(m,o)");
-    expect(html).toContain("window.opener.postMessage(m,o)");
-    const message = JSON.parse(html.match(/var m=(\{.*?\}),o=/)![1]);
-    expect(message.state).toBe(w.state);
-    expect(html).toContain('o="*"');
+    const page = webMessagePage(html);
+    expect(page.message.state).toBe(w.state);
+    // No origin named and none in the redirect session's request: the client's registered origins (here the shop's).
+    expect(page.origins).toEqual(["https://shop.test"]);
+    expect(csp).toContain("frame-ancestors https://shop.test");
     // The SDK's direct login sends no redirectUri, here or at the token call.
-    const tokens = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", code: remember(message.code), codeVerifier: w.verifier });
+    const tokens = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", code: remember(page.message.code), codeVerifier: w.verifier });
     expect(tokens.status).toBe(200);
   });
 
-  it("posts web_message only to the redirect URI's origin when there is one", async () => {
+  it("the web_message page's script posts to exactly its origins, to the parent and the opener, never to '*'", async () => {
     const member = await createIdentity();
     const w = await authUrl({ responseMode: "web_message", sessionToken: await sessionTokenFor(member.id) });
     const html = await (await visit(w.fullUrl)).text();
-    expect(html).toContain('o="https://app.example"');
+    const posted = runWebMessageScript(html);
+    expect(posted).toEqual([
+      { to: "parent", origin: "https://app.example", message: { code: expect.any(String), state: w.state } },
+      { to: "opener", origin: "https://app.example", message: { code: expect.any(String), state: w.state } },
+    ]);
+    remember(posted[0].message.code);
+    expect(html).not.toContain('"*"');
+  });
+
+  it("refuses web_message without prompt=none, before a session token is spent or a code issued", async () => {
+    const member = await createIdentity();
+    // Through the redirect session (the SDK's way).
+    const rs = await api("POST", "/v1/redirect-session", { body: authBody(await pkce(), { responseMode: "web_message", prompt: "login", redirectUri: null }) });
+    expectError(rs, 400, "INVALID_ARGUMENT");
+    expect(rs.body.details.validationError.fieldViolations).toEqual([
+      { field: "auth.prompt", description: "must be none for responseMode web_message", violatedRule: "VALIDATION", data: {} },
+    ]);
+    // A hand-made authorize URL, as a page that opened it in a popup would send it: no prompt means login.
+    const p = await pkce();
+    const sessionToken = await sessionTokenFor(member.id);
+    const base = { client_id: CLIENT_ID, response_type: "code", response_mode: "web_message", state: p.state, code_challenge: p.challenge };
+    for (const prompt of [undefined, "login", "consent", "select_account"]) {
+      const res = await visit(`/oauth2/authorize?${new URLSearchParams({ ...base, ...(prompt && { prompt }), sessionToken })}`);
+      expect(res.status, prompt).toBe(400);
+      expect(((await res.json()) as any).details.validationError.fieldViolations[0]).toMatchObject({ field: "prompt", description: "must be none for responseMode web_message" });
+    }
+    // Not to the login page either; and the session token is still unspent.
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM one_time_tokens WHERE kind = 'auth_code' AND identity_id = ?").bind(member.id).first<{ n: number }>())!.n).toBe(0);
+    const ok = await visit(`/oauth2/authorize?${new URLSearchParams({ ...base, prompt: "none", sessionToken })}`);
+    expect(webMessagePage(await ok.text()).message.code).toBeTruthy();
+  });
+
+  it("refuses a web_message origin the client has not registered, and answers a registered one only", async () => {
+    const member = await createIdentity();
+    const client = await createRestrictedClient(["https://headless.example/callback", "myapp://callback"]);
+    const hand = async (extra: Record<string, string>) => {
+      const p = await pkce();
+      const q = { client_id: client, response_type: "code", response_mode: "web_message", prompt: "none", state: p.state, code_challenge: p.challenge, ...extra };
+      return visit(`/oauth2/authorize?${new URLSearchParams(q)}`);
+    };
+    for (const origin of ["https://evil.example", "https://headless.example.evil.example", "http://headless.example"]) {
+      const sessionToken = await sessionTokenFor(member.id);
+      const res = await hand({ origin, sessionToken });
+      expect(res.status, origin).toBe(400);
+      const body = (await res.json()) as any;
+      expect(body.details.validationError.fieldViolations).toEqual([{ field: "origin", description: "is not an origin registered for this client", violatedRule: "VALIDATION", data: {} }]);
+    }
+    for (const origin of ["*", "https://headless.example/callback", "null"]) {
+      const res = await hand({ origin });
+      expect(res.status, origin).toBe(400);
+      expect(((await res.json()) as any).details.validationError.fieldViolations[0]).toMatchObject({ field: "origin", violatedRule: "FORMAT" });
+    }
+    const named = await hand({ origin: "https://headless.example", sessionToken: await sessionTokenFor(member.id) });
+    expect(webMessagePage(await named.text()).origins).toEqual(["https://headless.example"]);
+    expect(named.headers.get("content-security-policy")).toContain("frame-ancestors https://headless.example");
+    // Unnamed: every registered origin (the browser delivers only to the one that matches the waiting page).
+    const unnamed = webMessagePage(await (await hand({ sessionToken: await sessionTokenFor(member.id) })).text());
+    expect(unnamed.origins).toEqual(["https://shop.test", "https://headless.example"]);
+    remember(unnamed.message.code);
+  });
+
+  it("takes the web_message origin from the redirect session's origin or the caller page's Origin header", async () => {
+    const member = await createIdentity();
+    const client = await createRestrictedClient(["https://headless.example/callback"]);
+    const body = async (extra: Record<string, unknown> = {}) => ({
+      ...authBody(await pkce(), { clientId: client, responseMode: "web_message", redirectUri: null, sessionToken: await sessionTokenFor(member.id) }),
+      ...extra,
+    });
+    const fromHeader = await api("POST", "/v1/redirect-session", { body: await body(), headers: { origin: "https://headless.example" } });
+    expect(fromHeader.status).toBe(200);
+    expect(fromHeader.body.redirectSession.urlDetails.searchParams.origin).toBe("https://headless.example");
+    const page = webMessagePage(await (await visit(fromHeader.body.redirectSession.fullUrl)).text());
+    expect(page.origins).toEqual(["https://headless.example"]);
+    remember(page.message.code);
+
+    const fromBody = await api("POST", "/v1/redirect-session", { body: await body({ origin: "https://shop.test" }), headers: { origin: "https://headless.example" } });
+    expect(fromBody.body.redirectSession.urlDetails.searchParams.origin).toBe("https://shop.test");
+
+    const evil = await api("POST", "/v1/redirect-session", { body: await body(), headers: { origin: "https://evil.example" } });
+    expectError(evil, 400, "INVALID_ARGUMENT");
+    expect(evil.body.details.validationError.fieldViolations).toEqual([{ field: "origin", description: "is not an origin registered for this client", violatedRule: "VALIDATION", data: {} }]);
+    // A tampered URL cannot swap the origin for an unregistered one.
+    const tampered = new URL(fromHeader.body.redirectSession.fullUrl);
+    tampered.searchParams.set("origin", "https://evil.example");
+    expect((await visit(tampered.toString())).status).toBe(400);
+    // Other response modes ignore the Origin header.
+    const query = await api("POST", "/v1/redirect-session", {
+      body: authBody(await pkce(), { clientId: client, redirectUri: "https://headless.example/callback" }),
+      headers: { origin: "https://evil.example" },
+    });
+    expect(query.status).toBe(200);
+  });
+
+  it("refuses to continue a stored web_message request that is not prompt=none", async () => {
+    const member = await createIdentity();
+    const p = await pkce();
+    await putOneTime(openDb(env.DB), "auth_request", p.state, 600, null, {
+      clientId: CLIENT_ID,
+      codeChallenge: p.challenge,
+      responseMode: "web_message",
+      prompt: "login",
+      scope: "offline_access",
+      state: p.state,
+    });
+    const res = await visit(`/v1/callback?state=${encodeURIComponent(p.state)}&sessionToken=${encodeURIComponent(await sessionTokenFor(member.id))}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toContain("postMessage");
+  });
+
+  it("sends Cross-Origin-Opener-Policy on every authorize answer", async () => {
+    const q = await authUrl({ responseMode: "query", prompt: "login" });
+    const res = await visit(q.fullUrl);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
   });
 
   it("with prompt=none and no session answers login_required in each response mode", async () => {
@@ -346,8 +478,7 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
 
     const w = await authUrl({ responseMode: "web_message", prompt: "none", redirectUri: null });
     const html = await (await visit(w.fullUrl)).text();
-    const message = JSON.parse(html.match(/var m=(\{.*?\}),o=/)![1]);
-    expect(message).toMatchObject({ error: "login_required", state: w.state });
+    expect(webMessagePage(html).message).toMatchObject({ error: "login_required", state: w.state });
   });
 
   it("with prompt=login and no session sends the browser to the login page, which comes back with a session token", async () => {
