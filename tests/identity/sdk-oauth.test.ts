@@ -4,7 +4,7 @@ import { products } from "@wix/stores";
 import { describe, expect, it } from "vitest";
 import { redirectWixHosts, rejection, sdkMemberTokens } from "../wix-sdk-host";
 import { api, OWNER_KEY, unique } from "../helpers";
-import { CLIENT_ID, createIdentity, sessionTokenFor, tokenRecord } from "./oauth-helpers";
+import { CLIENT_ID, createIdentity, createRestrictedClient, sessionTokenFor, tokenRecord } from "./oauth-helpers";
 
 /**
  * The unmodified official Wix SDK's OAuthStrategy against the Worker (wire doc §3). Only the host is redirected:
@@ -141,6 +141,46 @@ describe("the Wix SDK's OAuthStrategy against the Worker", () => {
     const res = await SELF.fetch(authUrl, { redirect: "manual" });
     const parsed = client.auth.parseFromUrl(res.headers.get("location")!, "fragment");
     expect(parsed).toMatchObject({ code: null, state: oauthData.state, error: "login_required" });
+  });
+
+  it("direct login's hidden-iframe request (web_message, prompt none, no redirect URI) answers the page's registered origin only", async () => {
+    const clientId = await createRestrictedClient(["https://headless.example/callback"]);
+    const client = createClient({ modules: { products }, auth: OAuthStrategy({ clientId }) });
+    client.auth.setTokens(await client.auth.generateVisitorTokens());
+    // What getMemberTokensForDirectLogin asks for, from a browser page at `origin` (its fetch carries an Origin header).
+    const directLogin = async (origin: string, sessionToken: string) => {
+      const sdkFetch = globalThis.fetch;
+      globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(input, init);
+        const headers = new Headers(request.headers);
+        headers.set("origin", origin);
+        return sdkFetch(new Request(request, { headers }));
+      };
+      try {
+        const oauthData = client.auth.generateOAuthData(undefined as unknown as string);
+        return { oauthData, ...(await client.auth.getAuthUrl(oauthData, { responseMode: "web_message", prompt: "none", sessionToken } as never)) };
+      } finally {
+        globalThis.fetch = sdkFetch;
+      }
+    };
+    const member = await createIdentity();
+    const { oauthData, authUrl } = await directLogin("https://headless.example", await sessionTokenFor(member.id));
+    expect(JSON.parse(sent.at(-1)!.body).auth.authRequest.redirectUri).toBeUndefined();
+    const res = await SELF.fetch(authUrl);
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors https://headless.example");
+    const html = await res.text();
+    const [, message, origins] = html.match(/var m=(\{.*?\}),os=(\[.*?\]);/)!;
+    expect(JSON.parse(origins)).toEqual(["https://headless.example"]);
+    const { code, state } = JSON.parse(message);
+    const tokens = await client.auth.getMemberTokens(code, state, oauthData);
+    expect(await tokenRecord(tokens.accessToken.value)).toMatchObject({ role: "member", identityId: member.id, clientId });
+
+    // A page on an origin the client has not registered gets no authorize URL at all.
+    const refused = await rejection(directLogin("https://evil.example", await sessionTokenFor(member.id)));
+    // (The SDK names the request's top-level fields "options.…".)
+    expect(refused.details.validationError.fieldViolations).toEqual([
+      { field: "options.origin", description: "is not an origin registered for this client", violatedRule: "VALIDATION", data: {} },
+    ]);
   });
 
   it("getMemberTokensForExternalLogin with the owner's API key", async () => {
