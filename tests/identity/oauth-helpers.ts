@@ -1,4 +1,5 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../worker/index";
 import { createOneTime } from "../../worker/identity/one-time";
 import { challengeOf } from "../../worker/identity/oauth";
 import { accessKey, refreshKey, type TokenRecord } from "../../worker/identity/tokens";
@@ -128,4 +129,32 @@ export async function createRestrictedClient(redirectUris: string[]) {
     .bind(id, `Headless ${unique()}`, JSON.stringify(redirectUris), new Date().toISOString())
     .run();
   return id;
+}
+
+/**
+ * Calls the Worker at an absolute URL (its host is what a forged Host header gives a deployed Worker) with some
+ * bindings replaced, e.g. PUBLIC_URL or ENVIRONMENT. JSON in, JSON out, as `api`.
+ */
+export async function apiWithEnv(
+  bindings: Record<string, string>,
+  method: string,
+  url: string,
+  opts: { body?: unknown; key?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key !== undefined) headers.authorization = opts.key;
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  const exec = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), redirect: "manual" }),
+    { ...env, ...bindings } as Env,
+    exec,
+  );
+  await waitOnExecutionContext(exec);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body, headers: res.headers };
 }

@@ -8,6 +8,7 @@ import {
   expectIdentityError,
   identityRow,
   identitySnapshot,
+  lastEmail,
   lastLink,
   loginCall,
   memberToken,
@@ -18,6 +19,7 @@ import {
   resetIdentitySettings,
   setIdentitySettings,
 } from "./member-fixtures";
+import { apiWithEnv } from "./oauth-helpers";
 
 /** Password recovery and activation: /v1/send-email, /v1/recover, /v1/activation-email. */
 
@@ -227,5 +229,57 @@ describe("activation-email", () => {
     expect(done.body).toMatchObject({ state: "SUCCESS", identity: { status: { name: "ACTIVE" }, factors: [{ type: "PASSWORD", status: "ENABLED" }] } });
     expect((await loginCall(email, "activated password")).body.state).toBe("SUCCESS");
     expectIdentityError(await recoverCall(token, "activated password"), 400, "INVALID_RECOVERY_TOKEN");
+  });
+});
+
+describe("links on the shop's public origin", () => {
+  const PUBLIC = { PUBLIC_URL: "https://shop.example" };
+  /** Rows in the tables a refused send must leave alone. */
+  const counts = async () => {
+    const row = await env.DB.prepare(
+      "SELECT (SELECT COUNT(*) FROM emails) AS emails, (SELECT COUNT(*) FROM one_time_tokens) AS tokens, (SELECT COUNT(*) FROM rate_limits) AS limits, (SELECT COUNT(*) FROM identities) AS identities",
+    ).first();
+    return row;
+  };
+
+  it("never puts a forged Host in an emailed recovery or activation link when PUBLIC_URL is set", async () => {
+    const m = await activeMember();
+    // A deployed Worker's URL has the Host header's host: here, the attacker's.
+    const res = await apiWithEnv(PUBLIC, "POST", "https://evil.example/_api/iam/recovery/v1/send-email", { body: { email: m.email } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const recovery = await lastEmail(m.email, "recovery-link");
+    expect((await lastLink(m.email, "recovery-link")).url.origin).toBe("https://shop.example");
+    expect(recovery.text + recovery.html).not.toContain("evil.example");
+
+    const activation = await apiWithEnv(PUBLIC, "POST", "https://evil.example/v1/activation-email", { key: OWNER_KEY, body: { identityId: m.id } });
+    expect(activation.status, JSON.stringify(activation.body)).toBe(200);
+    const mail = await lastEmail(m.email, "activation-link");
+    expect((await lastLink(m.email, "activation-link")).url.origin).toBe("https://shop.example");
+    expect(mail.text + mail.html).not.toContain("evil.example");
+  });
+
+  it("keeps a post-reset redirect only on PUBLIC_URL's origin, not on a forged Host's", async () => {
+    const m = await activeMember();
+    await apiWithEnv(PUBLIC, "POST", "https://evil.example/v1/send-email", { body: { email: m.email, redirect: { url: "https://evil.example/after" } } });
+    expect((await oneTimeRows(m.id, "recovery"))[0].data).toEqual({});
+    await apiWithEnv(PUBLIC, "POST", "https://evil.example/v1/send-email", { body: { email: m.email, redirect: { url: "https://shop.example/account" } } });
+    expect((await oneTimeRows(m.id, "recovery"))[0].data).toEqual({ redirectUrl: "https://shop.example/account" });
+  });
+
+  it("in production without PUBLIC_URL refuses to email a link, writing and sending nothing", async () => {
+    const m = await activeMember();
+    const production = { ENVIRONMENT: "production", PUBLIC_URL: "" };
+    const before = await counts();
+    const recovery = await apiWithEnv(production, "POST", "https://shop.test/v1/send-email", { body: { email: m.email }, headers: { "cf-connecting-ip": "192.0.2.77" } });
+    expectIdentityError(recovery, 503, "PUBLIC_URL_NOT_CONFIGURED");
+    expect(recovery.body.details.applicationError.description).toContain("PUBLIC_URL");
+    // The same answer for an address with no account: the refusal tells nothing about who has one.
+    expectIdentityError(await apiWithEnv(production, "POST", "https://shop.test/v1/send-email", { body: { email: newEmail("nobody") } }), 503, "PUBLIC_URL_NOT_CONFIGURED");
+    expectIdentityError(await apiWithEnv(production, "POST", "https://shop.test/v1/activation-email", { key: OWNER_KEY, body: { identityId: m.id } }), 503, "PUBLIC_URL_NOT_CONFIGURED");
+    expect(await counts()).toEqual(before);
+    expect((await emailsTo(m.email)).map((r) => r.template)).not.toContain("recovery-link");
+    // With PUBLIC_URL, production sends.
+    expect((await apiWithEnv({ ...production, PUBLIC_URL: "https://shop.example/" }, "POST", "https://shop.test/v1/send-email", { body: { email: m.email } })).status).toBe(200);
+    expect((await lastLink(m.email, "recovery-link")).url.origin).toBe("https://shop.example");
   });
 });

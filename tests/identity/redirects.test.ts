@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers";
-import { authBody, CLIENT_ID, createIdentity, createRestrictedClient, pkce, REDIRECT_URI, sessionTokenFor, visit, visitorTokens } from "./oauth-helpers";
+import { apiWithEnv, authBody, CLIENT_ID, createIdentity, createRestrictedClient, pkce, REDIRECT_URI, sessionTokenFor, visit, visitorTokens } from "./oauth-helpers";
 
 /** Redirect sessions (spec section 2; wire doc §2.4): one URL on this store's origin per intent. */
 
@@ -192,5 +192,31 @@ describe("other redirect sessions", () => {
   it("refuse a body that is not JSON", async () => {
     const res = await api("POST", "/v1/redirect-session", { rawBody: "login", contentType: "text/plain" });
     expect(res.status).toBe(415);
+  });
+});
+
+describe("redirect sessions on the shop's public origin", () => {
+  const PUBLIC = { PUBLIC_URL: "https://shop.example" };
+  const at = (host: string, body: unknown) => apiWithEnv(PUBLIC, "POST", `https://${host}/v1/redirect-session`, { body });
+
+  it("build their URLs from PUBLIC_URL, whatever the Host", async () => {
+    const product = await at("evil.example", { storesProduct: { productSlug: "organic-tee" } });
+    expect(product.body.redirectSession.fullUrl).toBe("https://shop.example/products/organic-tee");
+    const auth = await at("evil.example", authBody(await pkce()));
+    expect(auth.body.redirectSession.urlDetails.endpoint).toBe("https://shop.example/oauth2/authorize");
+    // A login whose postFlowUrl is on the forged host is not treated as the shop's own page.
+    const client = await createRestrictedClient(["https://headless.example/callback"]);
+    const own = await at("evil.example", authBody(await pkce(), { clientId: client, redirectUri: "https://shop.example/account" }));
+    expect(own.status).toBe(200);
+    const forged = await at("evil.example", authBody(await pkce(), { clientId: client, redirectUri: "https://evil.example/account" }));
+    expect(violations(forged)[0]).toMatchObject({ field: "auth.authRequest.redirectUri", description: "is not an allowed redirect URI for this client" });
+  });
+
+  it("check a logout's postFlowUrl against PUBLIC_URL's origin, not the Host's", async () => {
+    const client = await createRestrictedClient(["https://headless.example/callback"]);
+    const ok = await at("evil.example", { logout: { clientId: client }, callbacks: { postFlowUrl: "https://shop.example/" } });
+    expect(ok.status).toBe(200);
+    const forged = await at("evil.example", { logout: { clientId: client }, callbacks: { postFlowUrl: "https://evil.example/" } });
+    expect(violations(forged)[0]).toMatchObject({ field: "callbacks.postFlowUrl", description: "is not an allowed redirect URI for this client" });
   });
 });

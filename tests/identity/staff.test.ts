@@ -8,6 +8,7 @@ import type { Ctx } from "../../worker/platform/context";
 import { openDb } from "../../worker/platform/db";
 import { sha256Hex } from "../../worker/platform/ids";
 import { api, merchant, OWNER_KEY, unique } from "../helpers";
+import { apiWithEnv } from "./oauth-helpers";
 
 /**
  * The store's owner, staff and API keys (merchant extensions at /api/v1): who may manage them, what an invited
@@ -210,6 +211,31 @@ describe("inviting staff (POST /api/v1/staff)", () => {
     expect(results[0].token_hash).not.toBe(first!.token_hash);
     const count = await env.DB.prepare("SELECT count(*) AS n FROM emails WHERE \"to\" = ?").bind(email).first<{ n: number }>();
     expect(count!.n).toBe(2);
+  });
+});
+
+describe("staff activation links", () => {
+  it("use PUBLIC_URL, never a forged Host; in production without PUBLIC_URL nothing is written or sent", async () => {
+    const email = `public-${unique()}@example.com`;
+    const invited = await apiWithEnv({ PUBLIC_URL: "https://shop.example" }, "POST", "https://evil.example/api/v1/staff", { key: OWNER_KEY, body: { email } });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+    const mail = await latestEmailTo(email);
+    expect(mail!.text).toMatch(/https:\/\/shop\.example\/reset-password\?token=[A-Za-z0-9_%-]+&activation=1/);
+    expect(mail!.text + mail!.html).not.toContain("evil.example");
+
+    const production = { ENVIRONMENT: "production", PUBLIC_URL: "" };
+    const other = `refused-${unique()}@example.com`;
+    const refused = await apiWithEnv(production, "POST", "https://shop.test/api/v1/staff", { key: OWNER_KEY, body: { email: other } });
+    expect(refused.status).toBe(503);
+    expect(refused.body.details.applicationError.code).toBe("PUBLIC_URL_NOT_CONFIGURED");
+    expect(await env.DB.prepare("SELECT id FROM identities WHERE email = ?").bind(other).first()).toBeNull();
+    expect(await latestEmailTo(other)).toBeFalsy();
+
+    const tokensBefore = await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?").bind(invited.body.staffMember.id).all();
+    const resend = await apiWithEnv(production, "POST", `https://shop.test/api/v1/staff/${invited.body.staffMember.id}/activation-email`, { key: OWNER_KEY, body: {} });
+    expect(resend.status).toBe(503);
+    expect((await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?").bind(invited.body.staffMember.id).all()).results).toEqual(tokensBefore.results);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM emails WHERE \"to\" = ?").bind(email).first<{ n: number }>())!.n).toBe(1);
   });
 });
 
