@@ -151,3 +151,22 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
 /** A desktop Chrome user agent: isbot counts Node's and HeadlessChrome's own as bots (stack-notes gotchas 4 and 6). */
 export const BROWSER_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+/** The public origin (PUBLIC_URL) of a Worker started by startProductionWorker. */
+export const PRODUCTION_ORIGIN = "https://shop.example";
+
+export interface ProductionWorker extends RunningWorker {
+  /** Fetches a path at an https origin (default PRODUCTION_ORIGIN; another host is what a forged Host header gives). */
+  fetchAt(path: string, init?: RequestInit, origin?: string): Promise<Response>;
+}
+
+/**
+ * Starts the built Worker in production mode: ENVIRONMENT=production and PUBLIC_URL=PRODUCTION_ORIGIN, unless
+ * `bindings` say otherwise (e.g. `{ PUBLIC_URL: "" }`), for the rules that hold only in production.
+ */
+export async function startProductionWorker(opts: StartOptions = {}): Promise<ProductionWorker> {
+  const running = await startWorker({ ...opts, bindings: { ENVIRONMENT: "production", PUBLIC_URL: PRODUCTION_ORIGIN, ...opts.bindings } });
+  return Object.assign(running, {
+    fetchAt: (path: string, init?: RequestInit, origin = PRODUCTION_ORIGIN) => running.mf.dispatchFetch(`${origin}${path}`, init as never) as unknown as Promise<Response>,
+  });
+}
