@@ -216,7 +216,7 @@ export type AuthorizeOutcome =
  */
 async function webMessageTargets(ctx: Ctx, request: AuthRequest): Promise<string[]> {
   const refuse = (field: string, description: string) => invalidArgument([{ field, description, violatedRule: "VALIDATION", data: {} }]);
-  if (request.prompt !== "none") throw refuse("prompt", "must be none for response_mode web_message");
+  if (request.prompt !== "none") throw refuse("prompt", "must be none for responseMode web_message");
   const client = await getOAuthClient(ctx, request.clientId);
   if (!client) throw refuse("client_id", "is not a known OAuth client");
   if (request.origin === undefined) return registeredOrigins(ctx, client);

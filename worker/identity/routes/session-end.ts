@@ -15,8 +15,8 @@ export function returnToWithoutSession(requestUrl: string): string {
 const scriptJson = (value: unknown) =>
   JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
-/** An exact web origin: what a postMessage target and a frame-ancestors source may be (never "*"). */
-const EXACT_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:\d+)?$/;
+/** An exact web origin: what a postMessage target and a frame-ancestors source may be (never "*", no path). */
+const EXACT_ORIGIN = /^https?:\/\/[^\s/;,*'"]+$/;
 
 /**
  * Answers an authorization step: a 302 for query and fragment modes (and the login page), or for web_message a page
