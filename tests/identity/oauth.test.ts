@@ -347,6 +347,7 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
 
   it("the web_message page's script posts to exactly its origins, to the parent and the opener, never to '*'", async () => {
     const member = await createIdentity();
+    // With a redirect URI, its origin.
     const w = await authUrl({ responseMode: "web_message", sessionToken: await sessionTokenFor(member.id) });
     const html = await (await visit(w.fullUrl)).text();
     const posted = runWebMessageScript(html);
@@ -355,7 +356,14 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
       { to: "opener", origin: "https://app.example", message: { code: expect.any(String), state: w.state } },
     ]);
     remember(posted[0].message.code);
-    expect(html).not.toContain('"*"');
+    // Without one (the SDK's direct login), the registered origins: never "*".
+    const bare = await authUrl({ responseMode: "web_message", redirectUri: null, sessionToken: await sessionTokenFor(member.id) });
+    const answer = runWebMessageScript(await (await visit(bare.fullUrl)).text());
+    expect(answer.map((p) => [p.to, p.origin])).toEqual([
+      ["parent", "https://shop.test"],
+      ["opener", "https://shop.test"],
+    ]);
+    remember(answer[0].message.code);
   });
 
   it("refuses web_message without prompt=none, before a session token is spent or a code issued", async () => {
