@@ -1,5 +1,6 @@
 import { ApiError } from "../worker/platform/errors";
 import { cameFrom } from "./components/account/came-from";
+import { pageMessage } from "./components/checkout/form.server";
 import { getIdentitySettings } from "../worker/identity/settings";
 import type { StateResult } from "../worker/identity/members";
 import type { Ctx } from "../worker/platform/context";
@@ -86,10 +87,10 @@ export function problemOf(err: unknown): Problem {
   if (!(err instanceof ApiError)) throw err;
   const fields: Record<string, string> = {};
   for (const v of err.fieldViolations ?? []) {
-    const f = FIELD_NAMES[v.field] ?? { name: v.field, label: v.field };
+    const f = FIELD_NAMES[v.field] ?? { name: v.field, label: "This value" };
     fields[f.name] ??= `${f.label} ${v.description}.`;
   }
-  const message = MESSAGES[err.code] ?? (err.fieldViolations ? "Please correct the highlighted fields." : err.description.replace(/([^.])$/, "$1."));
+  const message = MESSAGES[err.code] ?? (err.fieldViolations ? "Please correct the highlighted fields." : pageMessage(err));
   return { message, fields, code: err.code };
 }
 

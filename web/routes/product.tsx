@@ -6,6 +6,7 @@ import { plainToLine } from "../../worker/catalog/rich-text";
 import { ApiError } from "../../worker/platform/errors";
 import { createBackInStockRequest } from "../../worker/automations/back-in-stock";
 import { clientOf } from "../auth.server";
+import { pageMessage } from "../components/checkout/form.server";
 import { cardOf, sameSiteUrl } from "../catalog.server";
 import { Price, ProductGrid } from "../components/catalog/cards";
 import { Gallery, type GalleryItem } from "../components/catalog/gallery";
@@ -221,7 +222,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // Problems with the email are shown next to the field; anything else (a limit, a vanished variant) above it.
     const emailViolation = err.fieldViolations?.find((v) => v.field.endsWith("email"));
     const fields: Record<string, string> = emailViolation ? { email: "Enter an email address like name@example.com." } : {};
-    const message = emailViolation ? "Please check your email address." : err.fieldViolations?.[0] ? `Please choose the item again (${err.fieldViolations[0].description}).` : err.description;
+    const message = emailViolation ? "Please check your email address." : err.fieldViolations?.[0] ? `Please choose the item again (${err.fieldViolations[0].description}).` : pageMessage(err);
     return data({ notify: null, email, problem: { message, fields } }, { status: err.status === 429 ? 429 : 400 });
   }
 }
