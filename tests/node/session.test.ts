@@ -175,7 +175,7 @@ describe("the session cookie on pages (built Worker)", () => {
     });
     const product = ((await created.json()) as { product: { id: string; slug: string; name: string } }).product;
     const page = await w.fetch(`/products/${product.slug}`, { headers: { "user-agent": HEADLESS } });
-    expect(await page.text()).toContain('<form method="post" action="/cart" class="add-to-cart"');
+    expect(await page.text()).toContain('<form class="add-to-cart" action="/cart" method="post">');
     const added = await w.fetch("/cart", {
       method: "POST",
       headers: { "user-agent": HEADLESS, origin: w.url, "content-type": "application/x-www-form-urlencoded" },
