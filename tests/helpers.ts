@@ -1,4 +1,5 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../worker/index";
 import type { Auth, Ctx } from "../worker/platform/context";
 import { openDb } from "../worker/platform/db";
 import { encodeDotR } from "../worker/platform/query";
@@ -12,11 +13,27 @@ export interface ApiResult<T = any> {
   headers: Headers;
 }
 
+/** Statuses whose responses have no body. */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * The Worker's answer to a request, read whole, once the work it left running after the response (waitUntil: edge
+ * cache writes, the event flush) has finished: what a test checks next never races that work. `bindings` replaces
+ * the test bindings (e.g. a queue the test reads itself).
+ */
+export async function fetchSettled(url: string, init?: RequestInit, bindings: Env = env): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch!(new Request(url, init) as Request<unknown, IncomingRequestCfProperties>, bindings, ctx);
+  const body = await res.arrayBuffer();
+  await waitOnExecutionContext(ctx);
+  return new Response(NULL_BODY.has(res.status) ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
 /** Calls the Worker like a client: JSON in, JSON out. `key` sends the Authorization header (default: none). */
 export async function api<T = any>(
   method: string,
   path: string,
-  opts: { body?: unknown; key?: string; rawBody?: string; contentType?: string; headers?: Record<string, string> } = {},
+  opts: { body?: unknown; key?: string; rawBody?: string; contentType?: string; headers?: Record<string, string>; env?: Env } = {},
 ): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key !== undefined) headers.authorization = opts.key;
@@ -24,7 +41,7 @@ export async function api<T = any>(
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers["content-type"] = opts.contentType ?? "application/json";
-  const res = await SELF.fetch(`https://shop.test${path}`, { method, headers, body });
+  const res = await fetchSettled(`https://shop.test${path}`, { method, headers, body }, opts.env);
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -1,5 +1,6 @@
 import { ApiError } from "../worker/platform/errors";
 import { cameFrom } from "./components/account/came-from";
+import { pageMessage } from "./components/checkout/form.server";
 import { getIdentitySettings } from "../worker/identity/settings";
 import type { StateResult } from "../worker/identity/members";
 import type { Ctx } from "../worker/platform/context";
@@ -9,22 +10,42 @@ import type { Ctx } from "../worker/platform/context";
  * outcome of the state machine as page data, and errors as words a shopper reads.
  */
 
+/** The longest return path a redirect carries (as sent, after encoding), so every Location the shop sends is short. */
+export const MAX_RETURN_PATH = 2048;
+
 /**
- * A safe return path: same-origin and relative only (`/…`, never `//host` or `/\host`, no scheme), or null. The
- * authorize endpoint sends people here with `returnTo=/oauth2/authorize?…` to continue an OAuth flow.
+ * A safe return path: same-origin and relative only (`/…`, never `//host` or `/\\host`, no scheme), or null. The
+ * authorize endpoint sends people here with `returnTo=/oauth2/authorize?…` to continue an OAuth flow. One longer than
+ * MAX_RETURN_PATH goes back to its page without the query.
  */
 export function safeReturnTo(value: FormDataEntryValue | string | null | undefined): string | null {
-  if (typeof value !== "string" || value.length === 0 || value.length > 4000) return null;
+  if (typeof value !== "string" || value.length === 0 || value.length > 200_000) return null;
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
   if (/[\u0000-\u001f\u007f]/.test(value)) return null;
   try {
     const base = "https://return.invalid";
     const url = new URL(value, base);
     if (url.origin !== base) return null;
-    return url.pathname + url.search + url.hash;
+    return boundedReturnPath(url);
   } catch {
     return null;
   }
+}
+
+/**
+ * A same-site URL as a return path of at most MAX_RETURN_PATH characters (measured encoded as a query value when
+ * `asParam`): with its query when that fits, else its path alone, else null.
+ */
+export function boundedReturnPath(url: URL, asParam = false): string | null {
+  const size = (s: string) => (asParam ? encodeURIComponent(s).length : s.length);
+  for (const path of [url.pathname + url.search + url.hash, url.pathname]) if (size(path) <= MAX_RETURN_PATH) return path;
+  return null;
+}
+
+/** A sign-in page that comes back to this request's page afterwards (without its query when that is too long). */
+export function signInPath(login: string, request: Request): string {
+  const back = boundedReturnPath(new URL(request.url), true);
+  return back ? `${login}?returnTo=${encodeURIComponent(back)}` : login;
 }
 
 /** The return path with the session token appended as a query parameter. */
@@ -86,10 +107,10 @@ export function problemOf(err: unknown): Problem {
   if (!(err instanceof ApiError)) throw err;
   const fields: Record<string, string> = {};
   for (const v of err.fieldViolations ?? []) {
-    const f = FIELD_NAMES[v.field] ?? { name: v.field, label: v.field };
+    const f = FIELD_NAMES[v.field] ?? { name: v.field, label: "This value" };
     fields[f.name] ??= `${f.label} ${v.description}.`;
   }
-  const message = MESSAGES[err.code] ?? (err.fieldViolations ? "Please correct the highlighted fields." : err.description.replace(/([^.])$/, "$1."));
+  const message = MESSAGES[err.code] ?? (err.fieldViolations ? "Please correct the highlighted fields." : pageMessage(err));
   return { message, fields, code: err.code };
 }
 

@@ -4,6 +4,7 @@ import { hasPermission, isMerchant, PERMISSIONS, type Auth, type Permission } fr
 import type { Db } from "../worker/platform/db";
 import { ApiError } from "../worker/platform/errors";
 import { isConsolePath } from "./components/console/paths";
+import { MAX_RETURN_PATH, signInPath } from "./auth.server";
 
 /**
  * The merchant console's session and guards. The console has a cookie of its own (`__Host-console`), apart from the
@@ -60,8 +61,7 @@ export interface ConsoleUser {
 export function requireStaff(context: AppLoadContext, request: Request): ConsoleUser {
   const auth = context.services.auth;
   if (auth.kind !== "member" || !isMerchant(auth)) {
-    const url = new URL(request.url);
-    throw redirect(`/console/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`);
+    throw redirect(signInPath("/console/login", request));
   }
   return {
     identityId: auth.identityId,
@@ -72,7 +72,9 @@ export function requireStaff(context: AppLoadContext, request: Request): Console
 }
 
 /** A safe place to return to after sign-in: a console path only. */
-export function consoleReturnTo(value: FormDataEntryValue | string | null | undefined): string {
+export function consoleReturnTo(raw: FormDataEntryValue | string | null | undefined): string {
+  // One too long to redirect to goes back to its page without the query.
+  const value = typeof raw === "string" && raw.length > MAX_RETURN_PATH ? raw.split(/[?#]/)[0] : raw;
   if (typeof value !== "string" || !isConsolePath(value.split(/[?#]/)[0]) || value.startsWith("//") || value.length > 2000) return "/console";
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return "/console";
   return value.startsWith("/console/login") ? "/console" : value;

@@ -123,7 +123,7 @@ async function renew(env: Env, db: Db, refreshToken: string): Promise<PageSessio
 
 /**
  * Resolves a page request's session: the cookie's access token while it is live; otherwise renewed with the refresh
- * token; otherwise (no cookie, or renewal failed) new anonymous tokens — unless `mint` is false (browsing, bots:
+ * token; otherwise (no cookie, or renewal failed) new anonymous tokens — unless `mint` is false (browsing:
  * worker/app.ts startsSession), which leaves the caller anonymous without writing anything (a dead cookie is cleared).
  */
 export async function resolvePageSession(env: Env, db: Db, request: Request, opts: { mint?: boolean } = {}): Promise<PageSession> {

@@ -204,7 +204,7 @@ app.all("*", async (c, next) => {
 });
 
 // Everything else is a page: React Router with streamed SSR, given the same service context, whose caller comes
-// from the session cookie (renewed, or a new visitor's, as needed; bots get none).
+// from the session cookie (renewed, or a new visitor's when an action needs one).
 app.all("*", async (c) => {
   // React Router's route discovery. The shop sends every route with the first page (react-router.config.ts,
   // routeDiscovery "initial"), so only a page of an earlier build asks: "reload the document" (what React Router
@@ -259,12 +259,13 @@ app.all("*", async (c) => {
  * even an empty cart or the login form) writes nothing — no token in KV, no row in D1, no Set-Cookie — so a visit
  * from a search result or a shared link costs only reads, and such pages can be cached (issue 15). The session starts
  * on the first action that needs one: a form post (add to cart, log in, register, back-in-stock sign-up, checkout),
- * or following a cart-recovery link from an email, which restores a cart into the visitor's session. Bots never get one.
+ * or following a cart-recovery link from an email, which restores a cart into the visitor's session. A post starts
+ * one whatever the user agent (headless and assistive browsers are classed as bots, and their users still shop); only
+ * a recovery link followed by a bot (a link preview) starts none.
  */
 export function startsSession(method: string, path: string, userAgent: string | undefined): boolean {
-  if (isbot(userAgent ?? "")) return false;
   if (method !== "GET" && method !== "HEAD") return true;
-  return path.startsWith("/cart/recover/");
+  return path.startsWith("/cart/recover/") && !isbot(userAgent ?? "");
 }
 
 /** The cookie a browser carries its last write's D1 bookmark in, and the header API clients use for it. */

@@ -284,6 +284,29 @@ describe("CSV import", () => {
   }, 180_000);
 });
 
+describe("CSV descriptions", () => {
+  it("reads a Wix file's HTML description into rich nodes and exports it as the same HTML, which imports unchanged", async () => {
+    const u = unique();
+    const html = "<p>A tee.</p><ul><li>soft</li><li>organic</li></ul><script>alert(1)</script>";
+    const { ctx } = serviceCtx(writer());
+    const q = recordingQueue();
+    const { jobId } = await checkImport(ctx, file([["Handle", "Name", "Price", "Description"], [`html-tee-${u}`, `Html Tee ${u}`, "20", html], [`md-tee-${u}`, `Md Tee ${u}`, "20", "Soft **organic** cotton.\n\n- Wash cold"]]), { email: "s@example.test" });
+    await applyImport({ ...ctx, env: q.env }, jobId);
+    await drain(q);
+    const row = await bySlug(`html-tee-${u}`);
+    expect(row!.description).toBe("A tee.\n\nsoft\norganic");
+    expect(row!.rich_description).not.toMatch(/<|alert/);
+    expect(JSON.parse(row!.rich_description).nodes.map((n: any) => n.type)).toEqual(["PARAGRAPH", "BULLETED_LIST"]);
+    expect((await bySlug(`md-tee-${u}`))!.description).toBe("Soft organic cotton.\n\nWash cold");
+
+    const text = await new Response(exportProductsCsv(ctx, { filter: { slug: { $in: [`html-tee-${u}`, `md-tee-${u}`] } }, sort: [{ fieldName: "name", order: "ASC" }] })).text();
+    const exported = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
+    expect(exported.map((r) => r.Description)).toEqual(["<p>A tee.</p><ul><li>soft</li><li>organic</li></ul>", "<p>Soft <strong>organic</strong> cotton.</p><ul><li>Wash cold</li></ul>"]);
+    const again = await checkImport(ctx, { name: "export.csv", bytes: new TextEncoder().encode(text) }, { email: "s@example.test" });
+    expect((await importProgress(ctx, again.jobId)).job.summary).toMatchObject({ create: 0, update: 0, unchanged: 2 });
+  });
+});
+
 describe("CSV export", () => {
   it("exports what the filter matches, one row per variant, and reads back in as unchanged", async () => {
     const u = unique();

@@ -305,7 +305,8 @@ describe("create product", () => {
       },
     ];
     const rich = await createProduct({ name: `Rich ${unique()}`, richDescription: { nodes } });
-    expect(rich.description).toBe("Built for trails\n\nLight and tough.");
+    // The V1 description is HTML, as Wix's is.
+    expect(rich.description).toBe("<h2>Built for trails</h2><p>Light and <strong>tough.</strong></p>");
     const richV3 = (await api("GET", `/stores/v3/products/${rich.id}`)).body.product;
     expect(richV3.description.nodes).toEqual(nodes);
     expect(richV3.description.metadata).toMatchObject({ createdTimestamp: rich.createdDate });
@@ -317,6 +318,29 @@ describe("create product", () => {
       ["PARAGRAPH", "First paragraph."],
       ["PARAGRAPH", "Second paragraph."],
     ]);
+  });
+
+  it("reads a description written as HTML into rich nodes: V1 answers HTML, V3 the nodes and plain text, no markup kept", async () => {
+    const html = '<p>A tee.</p><ul><li>soft</li><li>organic</li></ul><script>alert(1)</script><p><a href="javascript:alert(2)">care</a></p>';
+    const p = await createProduct({ name: `Html Tee ${unique()}`, description: html });
+    expect(p.description).toBe("<p>A tee.</p><ul><li>soft</li><li>organic</li></ul><p>care</p>");
+    const v3 = (await api("GET", `/stores/v3/products/${p.id}`)).body.product;
+    expect(v3.plainDescription).toBe("A tee.\n\nsoft\norganic\n\ncare");
+    expect(v3.description.nodes.map((n: any) => n.type)).toEqual(["PARAGRAPH", "BULLETED_LIST", "PARAGRAPH"]);
+    expect(JSON.stringify(v3.description.nodes)).not.toMatch(/<|alert|javascript/);
+    // Search reads the words, not the tags.
+    const search = async (expression: string) =>
+      (await api("POST", "/v1/products/query-platformized", { body: { query: { filter: { id: p.id }, search: { expression } } } })).body.products.map((x: any) => x.id);
+    expect(await search("organic")).toEqual([p.id]);
+    expect(await search("li")).toEqual([]);
+
+    // An update in HTML is read the same way; one in Markdown (plain text is Markdown) too.
+    const patched = await merchant("PATCH", `/v1/products/${p.id}`, { product: { description: "<h3>Care</h3><p>Wash <b>cold</b>.<br>Dry flat.</p>" } });
+    expect(patched.body.product.description).toBe("<h3>Care</h3><p>Wash <strong>cold</strong>.<br>Dry flat.</p>");
+    expect((await api("GET", `/stores/v3/products/${p.id}`)).body.product.plainDescription).toBe("Care\n\nWash cold.\nDry flat.");
+    const md = await merchant("PATCH", `/v1/products/${p.id}`, { product: { description: "Soft **organic** cotton.\n\n- Wash cold\n- Dry flat" } });
+    expect(md.body.product.description).toBe("<p>Soft <strong>organic</strong> cotton.</p><ul><li>Wash cold</li><li>Dry flat</li></ul>");
+    expect((await api("GET", `/stores/v3/products/${p.id}`)).body.product.plainDescription).toBe("Soft organic cotton.\n\nWash cold\nDry flat");
   });
 
   it("creates a digital product", async () => {

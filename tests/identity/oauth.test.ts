@@ -575,6 +575,20 @@ describe("/v1/callback", () => {
     expect(body.details.applicationError.code).toBe("INVALID_STATE");
   });
 
+  it("keeps the login redirect short when the URL is padded with parameters it does not read", async () => {
+    const a = await authUrl({ responseMode: "query", prompt: "login" });
+    const pad = `&q=${"x".repeat(12_000)}&state=${"y".repeat(12_000)}`;
+    for (const url of [`${a.fullUrl}${pad}`, `/v1/callback?state=${encodeURIComponent(a.state)}&sessionToken=stale${pad}`]) {
+      const res = await visit(url);
+      expect(res.status).toBe(302);
+      const location = res.headers.get("location")!;
+      expect(location.length).toBeLessThan(2048);
+      const returnTo = new URL(location, "https://shop.test").searchParams.get("returnTo")!;
+      expect(new URL(returnTo, "https://shop.test").searchParams.get("state")).toBe(a.state);
+      expect(returnTo).not.toContain("xxx");
+    }
+  });
+
   it("sends the browser to log in again when the session token is no good", async () => {
     const a = await authUrl({ responseMode: "query", prompt: "login" });
     const res = await visit(`/v1/callback?state=${encodeURIComponent(a.state)}&sessionToken=stale`);

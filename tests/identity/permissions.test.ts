@@ -61,7 +61,8 @@ const WRITES: Record<Permission, { name: string; call: (token: string) => Promis
   "automations.manage": [
     { name: "change automation settings", call: (t) => api("PATCH", "/api/v1/automation-settings", { key: t, body: { settings: { lowStockThreshold: 3 } } }) },
     { name: "complete a task", call: (t) => api("POST", `/api/v1/tasks/${UNKNOWN}/complete`, { key: t }) },
-    { name: "create a webhook subscription", call: (t) => api("POST", "/api/v1/webhook-subscriptions", { key: t, body: { url: "https://example.com/hook", eventTypes: "*" } }) },
+    // A loopback port nothing listens on and an event type nothing sends: the subscription made never reaches out.
+    { name: "create a webhook subscription", call: (t) => api("POST", "/api/v1/webhook-subscriptions", { key: t, body: { url: "http://127.0.0.1:9/hook", eventTypes: [`test.permissions.${unique()}`] } }) },
     { name: "replay a failed event", call: (t) => api("POST", `/api/v1/events/failures/${UNKNOWN}/replay`, { key: t }) },
     { name: "run the sweeps", call: (t) => api("POST", "/api/v1/events/sweep", { key: t }) },
   ],

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../wait";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
@@ -110,10 +111,13 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       expect(cold.status, who).toBe(200);
       expect(html, who).toContain("Waxed Canvas Tote");
       expect(header(cold, "round trips"), who).toBeLessThanOrEqual(2);
-      await new Promise((r) => setTimeout(r, 300)); // the cache is written after the response
-      const warm = await w.fetch("/products/waxed-canvas-tote?Color=Olive", { headers: { "user-agent": ua } });
-      await warm.text();
-      expect(header(warm, "round trips"), who).toBe(0);
+      // The caches are written after the response: the same page again, until it comes from them (at most 10 s).
+      const warm = await waitFor(async () => {
+        const res = await w.fetch("/products/waxed-canvas-tote?Color=Olive", { headers: { "user-agent": ua } });
+        await res.text();
+        return header(res, "round trips") === 0 ? res : null;
+      }, `${who}: the product page from the cache`, 10_000, 50);
+      expect(warm.headers.get("x-page-cache"), who).toBe("hit");
       // Another parameter makes another page (rendered, not from the page cache), but the same data: the page
       // depends on the URL only through the option names, so its data comes from the cache, Olive still chosen.
       const other = await w.fetch(`/products/waxed-canvas-tote?ref=newsletter-${who.length}&Color=Olive`, { headers: { "user-agent": ua } });
@@ -123,8 +127,14 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       expect(otherHtml, who).toMatch(/Color(<!-- -->)?: <span class="option-current">Olive<\/span>/);
       // A colour the product does not have is no choice: the data of the page without one, not a new D1 read (made-up
       // values cannot fill the cache).
-      await (await w.fetch(`/products/waxed-canvas-tote?ref=plain-${who.length}`, { headers: { "user-agent": ua } })).text();
-      await new Promise((r) => setTimeout(r, 300));
+      // The page without a choice, each time under a parameter no page was kept for, until its data is read from the
+      // cache (written after the first one's response).
+      let probe = 0;
+      await waitFor(async () => {
+        const res = await w.fetch(`/products/waxed-canvas-tote?ref=plain-${who.length}-${probe++}`, { headers: { "user-agent": ua } });
+        await res.text();
+        return header(res, "round trips") === 0;
+      }, `${who}: the product's data from the cache`, 10_000, 50);
       const madeUp = await w.fetch(`/products/waxed-canvas-tote?Color=${"x".repeat(500)}-${who.length}`, { headers: { "user-agent": ua } });
       const madeUpHtml = await madeUp.text();
       expect(madeUp.status, who).toBe(200);
@@ -138,6 +148,12 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     return { res, html: await res.text() };
   };
   const pause = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+  /** The anonymous page again until it comes from the page cache (kept after the first view's response), at most 10 s. */
+  const untilKept = (path: string) =>
+    waitFor(async () => {
+      const view = await anonymous(path);
+      return view.res.headers.get("x-page-cache") === "hit" ? view : null;
+    }, `${path} from the page cache`, 10_000, 50);
 
   it("a second anonymous view of each catalogue page comes from the edge cache: no D1 round trip, and a CSP that allows exactly its inline scripts by hash", { timeout: 60_000 }, async () => {
     const kv = await w.mf.getKVNamespace("SESSIONS");
@@ -151,8 +167,7 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       // change, included), no fallback for a script to swap.
       expect(first.html, path).not.toMatch(/Loading (sale items|suggestions)/);
       if (path === "/") expect(first.html).toMatch(/<h2 id="sale-heading">On sale<\/h2>[\s\S]*?class="card-title"/);
-      await pause();
-      const again = await anonymous(path);
+      const again = await untilKept(path);
       expect(again.res.status, path).toBe(200);
       expect(again.res.headers.get("x-page-cache"), path).toBe("hit");
       expect(header(again.res, "round trips"), path).toBe(0);
@@ -172,8 +187,7 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
 
   it("a visitor with a cart gets their own count, never the cached page; the cached page stays anonymous", { timeout: 30_000 }, async () => {
     await anonymous("/");
-    await pause();
-    expect((await anonymous("/")).res.headers.get("x-page-cache")).toBe("hit");
+    expect((await untilKept("/")).res.headers.get("x-page-cache")).toBe("hit");
     const product = (await w.db
       .prepare("SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
       .first<{ id: string }>())!;
@@ -203,7 +217,9 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     expect(fromAd.html).toContain("Waxed Canvas Tote");
     // Rendered for the page without them: no campaign in the links or data every later visitor gets.
     expect(fromAd.html).not.toMatch(/utm_|autumn-drop|gclid|Cj0KCQ/);
-    await pause();
+    // Kept after that response: each look carries another campaign, so only a key without them can find it.
+    let look = 0;
+    await waitFor(async () => (await anonymous(`/search?q=tote&utm_source=look-${look++}`)).res.headers.get("x-page-cache") === "hit", "the search page kept", 10_000, 50);
     for (const path of ["/search?q=tote", "/search?fbclid=IwAR2&q=tote", "/search?q=tote&utm_medium=email"]) {
       const later = await anonymous(path);
       expect(later.res.headers.get("x-page-cache"), path).toBe("hit");
@@ -218,8 +234,7 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
   it("a merchant's product edit shows on the cached product page at once", { timeout: 30_000 }, async () => {
     const path = "/products/organic-market-tote";
     await anonymous(path);
-    await pause();
-    expect((await anonymous(path)).res.headers.get("x-page-cache")).toBe("hit");
+    expect((await untilKept(path)).res.headers.get("x-page-cache")).toBe("hit");
     const { id } = (await w.db.prepare("SELECT id FROM products WHERE slug = 'organic-market-tote'").first<{ id: string }>())!;
     const patched = await w.fetch(`/v1/products/${id}`, {
       method: "PATCH",

@@ -1,3 +1,4 @@
+import { waitFor } from "../wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
@@ -56,9 +57,11 @@ describe("catalogue pages through the cache", () => {
       const first = await page(path);
       expect(first.res.status, path).toBe(200);
       expect(roundTrips(first.res), path).toBeGreaterThan(0);
-      // The cache is written after the response; give it a moment.
-      await new Promise((r) => setTimeout(r, 300));
-      const again = await page(path);
+      // The cache is written after the response: the page again until it comes from it (at most 10 s).
+      const again = await waitFor(async () => {
+        const view = await page(path);
+        return roundTrips(view.res) === 0 ? view : null;
+      }, `${path} from the cache`, 10_000, 50);
       expect(again.res.status, path).toBe(200);
       // The same page (only the per-request CSP nonce differs).
       expect(withoutNonce(again), path).toBe(withoutNonce(first));

@@ -478,6 +478,23 @@ describe("security headers and structured data", () => {
     expect(fresh).toBeGreaterThan(0); // the not-found page is never cached
   });
 
+  it("a description written as HTML shows as formatted text, and as plain text in the summary and meta tags", async () => {
+    const created = await w.fetch("/v1/products", {
+      method: "POST",
+      headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ product: { name: "Html Described Tee", slug: "html-described-tee", priceData: { price: 20 }, description: "<p>A tee.</p><ul><li>soft</li><li>organic</li></ul><script>window.__pwned=1</script>" } }),
+    });
+    expect(created.status).toBe(200);
+    const { text } = await html("/products/html-described-tee");
+    expect(text).not.toMatch(/&lt;(p|ul|li|script)/);
+    expect(text).not.toContain("__pwned");
+    expect(text).toContain('<p class="product-summary">A tee. soft; organic</p>');
+    expect(text).toContain('<meta name="description" content="A tee. soft; organic"/>');
+    expect(text).toContain('<meta property="og:description" content="A tee. soft; organic"/>');
+    const about = text.match(/<div class="rich-content">([\s\S]*?)<\/div><\/section>/)?.[1] ?? "";
+    expect(about).toMatch(/<ul><li><p><span>soft<\/span><\/p><\/li><li><p><span>organic<\/span><\/p><\/li><\/ul>/);
+  });
+
   it("JSON-LD Product data parses, and a name with </script> in it cannot break out", async (ctx) => {
     const name = `Tricky </script><script>window.__pwned=1</script> Mug`;
     const created = await w.fetch("/v1/products", {

@@ -166,6 +166,32 @@ describe("the session cookie on pages (built Worker)", () => {
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
+  it("a browser classed as a bot (HeadlessChrome) adds to cart from the product page's form: its post starts a session", async () => {
+    const HEADLESS = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36";
+    const created = await w.fetch("/v1/products", {
+      method: "POST",
+      headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ product: { name: `Headless Tee ${Date.now()}`, priceData: { price: 12 } } }),
+    });
+    const product = ((await created.json()) as { product: { id: string; slug: string; name: string } }).product;
+    const page = await w.fetch(`/products/${product.slug}`, { headers: { "user-agent": HEADLESS } });
+    expect(await page.text()).toContain('<form class="add-to-cart" action="/cart" method="post">');
+    const added = await w.fetch("/cart", {
+      method: "POST",
+      headers: { "user-agent": HEADLESS, origin: w.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "add", productId: product.id, quantity: "1", returnTo: `/products/${product.slug}` }).toString(),
+      redirect: "manual",
+    });
+    const body = await added.text();
+    expect(body).not.toMatch(/Authorization|access token/);
+    expect(added.status).toBe(302);
+    expect(added.headers.get("location")).toBe(`/products/${product.slug}?added=1`);
+    const cookie = sessionCookieOf(added)!;
+    expect(cookie.access).toMatch(/^at_/);
+    const cart = await w.fetch("/cart", { headers: { "user-agent": HEADLESS, cookie: cookie.pair } });
+    expect(await cart.text()).toContain(product.name);
+  });
+
   it("API requests ignore the cookie and never set one", async () => {
     const { pair } = sessionCookieOf(await act())!;
     const read = await w.fetch("/v1/products/query-platformized", {

@@ -1,6 +1,7 @@
 import { Link, Outlet, redirect, useLocation } from "react-router";
 import { getOwnIdentity } from "../../worker/identity/members";
 import { listOwnOrders } from "../../worker/orders/orders";
+import { signInPath } from "../auth.server";
 import { accountSections, holdings } from "../components/account/sections";
 import { privateHeaders } from "../components/checkout/form.server";
 import "../styles/commerce.css";
@@ -12,7 +13,7 @@ export const headers = () => privateHeaders;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.services;
   const url = new URL(request.url);
-  if (ctx.auth.kind !== "member") throw redirect(`/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`, { headers: privateHeaders });
+  if (ctx.auth.kind !== "member") throw redirect(signInPath("/login", request), { headers: privateHeaders });
   // A membersAccount redirect session names its section (/account?section=ORDERS).
   if (url.pathname === "/account" && url.searchParams.get("section") === "ORDERS") throw redirect("/account/orders", { headers: privateHeaders });
   const [{ identity }, orders] = await Promise.all([getOwnIdentity(ctx), listOwnOrders(ctx, 50)]);

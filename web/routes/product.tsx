@@ -2,9 +2,11 @@ import { useId } from "react";
 import { data, Form, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { cachedCatalogRead } from "../../worker/catalog/cache";
 import { getProductBySlug, getProductPage } from "../../worker/catalog/products";
+import { plainToLine } from "../../worker/catalog/rich-text";
 import { ApiError } from "../../worker/platform/errors";
 import { createBackInStockRequest } from "../../worker/automations/back-in-stock";
 import { clientOf } from "../auth.server";
+import { pageMessage } from "../components/checkout/form.server";
 import { cardOf, sameSiteUrl } from "../catalog.server";
 import { Price, ProductGrid } from "../components/catalog/cards";
 import { Gallery, type GalleryItem } from "../components/catalog/gallery";
@@ -125,13 +127,15 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
   const description = seoTags.find((t) => t.type === "meta" && t.props?.name === "description")?.props?.content;
   const seoTitle = seoTags.find((t) => t.type === "title")?.children;
   const canonical = `${url.origin}/products/${product.slug}`;
+  // The V1 description is HTML; the page shows the plain text (paragraphs and list items apart) on one line.
+  const summary = plainToLine(v3.plainDescription);
   const absoluteImages = gallery.filter((g) => g.kind === "image").map((g) => new URL(g.url, url.origin).href);
 
   const jsonLd = {
     "@context": "https://schema.org",
     "@type": "Product",
     name: product.name,
-    description: product.description,
+    description: summary,
     url: canonical + selectionSearch(options, selection),
     ...(absoluteImages.length ? { image: absoluteImages } : {}),
     ...(product.brand ? { brand: { "@type": "Brand", name: product.brand } } : {}),
@@ -161,8 +165,8 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
       name: product.name,
       brand: product.brand,
       ribbon: product.ribbon,
-      description: product.description,
-      richNodes: withoutLead((v3.description.nodes ?? []) as RichNode[], product.description),
+      description: summary,
+      richNodes: withoutLead((v3.description.nodes ?? []) as RichNode[], v3.plainDescription),
       infoSections: product.additionalInfoSections,
     },
     options,
@@ -176,7 +180,7 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
     jsonLd: jsonLdText(jsonLd),
     seo: {
       title: seoTitle || `${product.name} — ${SHOP_NAME}`,
-      description: (typeof description === "string" && description) || product.description.slice(0, 160) || `${product.name} at ${SHOP_NAME}.`,
+      description: (typeof description === "string" && description) || summary.slice(0, 160) || `${product.name} at ${SHOP_NAME}.`,
       canonical,
       type: "product" as const,
       ...(absoluteImages[0] ? { image: absoluteImages[0] } : {}),
@@ -218,7 +222,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // Problems with the email are shown next to the field; anything else (a limit, a vanished variant) above it.
     const emailViolation = err.fieldViolations?.find((v) => v.field.endsWith("email"));
     const fields: Record<string, string> = emailViolation ? { email: "Enter an email address like name@example.com." } : {};
-    const message = emailViolation ? "Please check your email address." : err.fieldViolations?.[0] ? `Please choose the item again (${err.fieldViolations[0].description}).` : err.description;
+    const message = emailViolation ? "Please check your email address." : err.fieldViolations?.[0] ? `Please choose the item again (${err.fieldViolations[0].description}).` : pageMessage(err);
     return data({ notify: null, email, problem: { message, fields } }, { status: err.status === 429 ? 429 : 400 });
   }
 }

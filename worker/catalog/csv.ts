@@ -5,7 +5,7 @@ import { toDecimalString, toMajor, toMinor } from "../platform/money";
 import { parseWith } from "../platform/validation";
 import { prepareCreateProduct } from "./products";
 import { productInputSchema, type ProductInput, type ProductPatch, type VariantOverride } from "./schemas";
-import type { LoadedProduct } from "./shapes";
+import { v1Description, type LoadedProduct } from "./shapes";
 import { choicesKey } from "./variants";
 import { MAX_OPTIONS, MAX_ROWS, optionColumns, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "./csv-columns";
 
@@ -34,7 +34,7 @@ export function productCsvRows(p: LoadedProduct, pairs: number, currency: string
   const product = [
     row.slug,
     row.name,
-    row.description,
+    v1Description(row),
     row.brand ?? "",
     row.ribbon ?? "",
     bool(row.visible),
@@ -415,7 +415,7 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
     name: p.name || row?.name || "",
     slug: p.slug,
     productType: p.productType ?? row?.productType ?? "physical",
-    description: p.description ?? row?.description ?? "",
+    description: p.description ?? (row ? v1Description(row) : ""),
     sku: p.sku ?? row?.sku ?? undefined,
     visible: p.visible ?? row?.visible ?? true,
     weight: p.weight ?? row?.weight ?? undefined,
@@ -491,7 +491,8 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
   const patch: ProductPatch = {};
   const r = row!;
   if (p.name && p.name !== r.name) patch.name = p.name;
-  if (p.description !== undefined && p.description !== r.description) patch.description = p.description;
+  // The file holds the description as the export writes it (HTML, or plain text when that says the same).
+  if (p.description !== undefined && p.description !== v1Description(r)) patch.description = p.description;
   if (p.brand !== undefined && (p.brand || null) !== r.brand) patch.brand = p.brand || null;
   if (p.ribbon !== undefined && (p.ribbon || null) !== r.ribbon) patch.ribbon = p.ribbon || null;
   if (p.visible !== undefined && p.visible !== r.visible) patch.visible = p.visible;

@@ -14,6 +14,7 @@ import type { MediaInput, ProductInput, ProductPatch, VariantOverride } from "./
 import { flushStockEvents, manualStockChange, type StockChange } from "../orders/inventory";
 import { freeSlug } from "./slugs";
 import { releaseUnusedMedia } from "./media";
+import { descriptionToPlain, descriptionToRich, richToPlain } from "./rich-text";
 import { storeVariant, v1Options, v1Product, v1Variant, v3Product, type LoadedProduct, type ProductRow, type ShapeOptions } from "./shapes";
 import { collectionProducts, collections, productNumbers, products, variants, type StoredMedia, type StoredOption } from "./tables";
 import { choicesKey, combinationCount, matching, MAX_VARIANTS, planVariants, variantInStock, type VariantRow } from "./variants";
@@ -447,29 +448,6 @@ function insertVariants(db: Db, rows: VariantRow[]): Statement[] {
   return out;
 }
 
-function plainFromRich(nodes: unknown[]): string {
-  const blocks: string[] = [];
-  const walk = (n: { type?: string; nodes?: unknown[]; textData?: { text?: string } }, acc: string[]) => {
-    if (n.type === "TEXT" && n.textData?.text) acc.push(n.textData.text);
-    for (const c of n.nodes ?? []) walk(c as typeof n, acc);
-  };
-  for (const n of nodes) {
-    const acc: string[] = [];
-    walk(n as { nodes?: unknown[] }, acc);
-    if (acc.length) blocks.push(acc.join(""));
-  }
-  return blocks.join("\n\n").slice(0, 16_000);
-}
-
-function richFromPlain(text: string): { nodes: unknown[] } {
-  return {
-    nodes: text
-      .split(/\n\s*\n/)
-      .filter((p) => p.trim())
-      .map((p, i) => ({ type: "PARAGRAPH", id: `p${i}`, nodes: [{ type: "TEXT", id: "", textData: { text: p.trim(), decorations: [] } }], paragraphData: {} })),
-  };
-}
-
 function storedMedia(m: MediaInput): StoredMedia {
   const isVideo = m.mediaType === "video" || /\.(mp4|webm|mov)(\?|$)/i.test(m.url);
   return {
@@ -606,7 +584,10 @@ export function prepareCreateProduct(ctx: Ctx, input: ProductInput, slug: string
   applyOverrides(variantRows, input.variants ?? [], trackInventory, currency, "product.variants", violations);
   if (violations.length) throw invalidArgument(violations);
 
-  const description = input.description ?? (input.richDescription ? plainFromRich(input.richDescription.nodes) : "");
+  // The rich description when given, else the description read as HTML or Markdown; the plain text is the given
+  // description's own when both are given (a summary beside a longer rich text), else the rich description's.
+  const richDescription = input.richDescription ?? descriptionToRich(input.description ?? "");
+  const description = input.richDescription && input.description !== undefined ? descriptionToPlain(input.description) : richToPlain(richDescription.nodes);
   const row = {
     id,
     numericId: 0,
@@ -614,7 +595,7 @@ export function prepareCreateProduct(ctx: Ctx, input: ProductInput, slug: string
     name: input.name,
     productType: input.productType,
     description,
-    richDescription: input.richDescription ?? richFromPlain(description),
+    richDescription: richDescription as { nodes: unknown[] },
     sku: input.sku || null,
     visible: input.visible,
     price: toMinor(input.priceData.price, currency),
@@ -771,13 +752,13 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
   if (patch.name !== undefined) set("name", patch.name, "name");
   if (patch.slug !== undefined) set("slug", patch.slug, "slug");
   if (patch.productType !== undefined) set("productType", patch.productType, "productType");
-  if (patch.description !== undefined) {
-    set("description", patch.description, "description");
-    if (patch.richDescription === undefined) set("richDescription", richFromPlain(patch.description), "richDescription");
-  }
   if (patch.richDescription !== undefined) {
     set("richDescription", patch.richDescription, "richDescription");
-    if (patch.description === undefined) set("description", plainFromRich(patch.richDescription.nodes), "description");
+    set("description", patch.description !== undefined ? descriptionToPlain(patch.description) : richToPlain(patch.richDescription.nodes), "description");
+  } else if (patch.description !== undefined) {
+    const rich = descriptionToRich(patch.description);
+    set("richDescription", rich as { nodes: unknown[] }, "richDescription");
+    set("description", richToPlain(rich.nodes), "description");
   }
   if (patch.sku !== undefined) set("sku", patch.sku || null, "sku");
   if (patch.visible !== undefined) set("visible", patch.visible, "visible");

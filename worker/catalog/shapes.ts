@@ -1,6 +1,8 @@
 import { formatMoney, toDecimalString, toMajor } from "../platform/money";
 import { discountedPrice, pricePerUnit, profitOf, type DiscountType } from "./pricing";
 import type { collections, products, StoredMedia } from "./tables";
+import { richToDescription } from "./rich-text";
+import type { RichNode } from "./schemas";
 import { choiceAvailability, variantInStock, type VariantRow } from "./variants";
 
 /**
@@ -131,6 +133,11 @@ export function v1Options(p: LoadedProduct, opts: ShapeOptions, selection: Recor
   }));
 }
 
+/** The V1 `description`: HTML made from the rich description (or its plain text when that says the same). */
+export function v1Description(row: Pick<ProductRow, "description" | "richDescription">): string {
+  return row.richDescription ? richToDescription(row.richDescription.nodes as RichNode[]) : row.description;
+}
+
 /** A product in the V1 shape. */
 export function v1Product(p: LoadedProduct, opts: ShapeOptions, includeVariants = true) {
   const { row, currency } = { row: p.row, currency: opts.currency };
@@ -144,7 +151,7 @@ export function v1Product(p: LoadedProduct, opts: ShapeOptions, includeVariants 
     slug: row.slug,
     visible: row.visible,
     productType: row.productType,
-    description: row.description,
+    description: v1Description(row),
     sku: row.sku ?? "",
     weight: row.weight ?? 0,
     weightRange: range(variantWeights.length ? variantWeights : [row.weight ?? 0]),

@@ -5,7 +5,7 @@ import { ApiError, invalidArgument } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { safeReturnTo } from "../../auth.server";
 import type { FormProblem } from "../checkout/fields";
-import { problemFrom, text } from "../checkout/form.server";
+import { pageMessage, problemFrom, text } from "../checkout/form.server";
 import type { CartView, LineView } from "./view";
 
 /**
@@ -187,7 +187,7 @@ function cartProblem(err: unknown, intent: string): FormProblem {
   if (err instanceof ApiError && err.code === "OWNED_CART_NOT_FOUND") return { message: "Your cart is empty: add something first.", fields: {}, code: err.code };
   if (intent === "coupon" && err instanceof ApiError && !err.fieldViolations) {
     // The pricing's reasons read well on their own ("There is no coupon X", "The coupon X expired on …").
-    return { message: "The coupon was not applied.", fields: { couponCode: err.description.replace(/([^.])$/, "$1.") }, code: err.code };
+    return { message: "The coupon was not applied.", fields: { couponCode: pageMessage(err) }, code: err.code };
   }
   const problem = problemFrom(err, (path) => {
     if (/quantity$/.test(path)) return { name: "quantity", label: "Quantity" };

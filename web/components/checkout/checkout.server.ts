@@ -6,7 +6,7 @@ import { isMerchant, type Ctx } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import type { AddressValues, FormProblem } from "./fields";
-import { addressFieldOf, addressFrom, missingAddressFields, problemFrom, sentence, text } from "./form.server";
+import { addressFieldOf, addressFrom, missingAddressFields, pageMessage, problemFrom, text } from "./form.server";
 import type { CheckoutView, DeliveryOption, SummaryLine } from "./view";
 
 /**
@@ -340,7 +340,7 @@ function orderProblem(err: unknown, checkout: CheckoutView): FormProblem {
       );
       return { message: `Some items sold out while you were checking out: ${items.join(" ")} Update your cart to continue.`, fields: {}, code: err.code };
     }
-    if (err.code.startsWith("COUPON_")) return { message: sentence(err.description), fields: {}, code: err.code };
+    if (err.code.startsWith("COUPON_")) return { message: pageMessage(err), fields: {}, code: err.code };
   }
   return problemFrom(err, (path) => {
     const f = paymentFieldOf(path);

@@ -33,8 +33,26 @@ export function problemFrom(err: unknown, fieldOf: (path: string) => { name: str
     if (f) fields[f.name] ??= `${f.label} ${v.description}.`;
     else loose.push(v.description);
   }
-  const message = summary ?? (err.fieldViolations ? (loose.length ? `Please check: ${loose.join("; ")}.` : "Please correct the highlighted fields.") : sentence(err.description));
+  const message = summary ?? (err.fieldViolations ? (loose.length ? `Please check: ${loose.join("; ")}.` : "Please correct the highlighted fields.") : pageMessage(err));
   return { message, fields, code: err.code };
+}
+
+/** Words that belong to the API (its headers, tokens, clients and field paths), never to a page. */
+const API_TERMS = /authori[sz]ation|access token|api key|\btokens?\b|\bheaders?\b|\bgrant\b|oauth|\bclient\b|\bendpoint|\bjson\b|\bfield\b|\w\[\d+\]|\b[a-z]+[A-Z]\w*\.\w/;
+
+/**
+ * A refused service call as a sentence for a page: the service's own words when they are written for people (a
+ * coupon's reason, a sold-out item), a plain one for a lapsed session, a refusal or a limit, and never API terms.
+ */
+export function pageMessage(err: ApiError): string {
+  if (err.status === 401) return "Your session has ended. Please try again.";
+  if (err.status === 403) return "This can't be done from this account.";
+  if (err.status === 429 && API_TERMS.test(err.description)) {
+    const wait = Number((err.data as { retryAfterSeconds?: unknown }).retryAfterSeconds) || 60;
+    return `Too many requests from your connection. Please try again in ${wait < 90 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}.`;
+  }
+  if (API_TERMS.test(err.description)) return "Something went wrong. Please try again.";
+  return sentence(err.description);
 }
 
 /** A description as a sentence: capitalised, ending with a full stop. */

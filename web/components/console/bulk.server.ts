@@ -6,6 +6,7 @@ import { bulkAdjustRequest, bulkDeleteRequest, bulkUpdateRequest } from "../../.
 import { requirePermission, type Ctx } from "../../../worker/platform/context";
 import { ApiError, badField } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
+import { MAX_RETURN_PATH } from "../../auth.server";
 import { readConsoleToken, requireStaff } from "../../console.server";
 import { BULK_ACTIONS, BULK_CHUNK, BULK_FAILURES_SHOWN, BULK_MAX, BULK_RESULT_TTL_MS, isBulkOp, type BulkActionData, type BulkOp, type BulkResult, type BulkValues } from "./bulk";
 import { problemOf } from "./problem.server";
@@ -213,8 +214,11 @@ export async function bulkAction(context: AppLoadContext, request: Request) {
       failures: failures.slice(0, BULK_FAILURES_SHOWN).map((f) => ({ name: f.name.slice(0, 80), why: f.why.slice(0, 160) })),
       at: Date.now(),
     };
-    url.searchParams.set("done", await sealBulkResult(request, result));
-    return redirect(`${url.pathname}?${url.searchParams}`);
+    const done = await sealBulkResult(request, result);
+    url.searchParams.set("done", done);
+    // Back to the list as it was filtered, unless that makes too long a redirect: then the list's first page.
+    const back = `${url.pathname}?${url.searchParams}`;
+    return redirect(back.length <= MAX_RETURN_PATH ? back : `${url.pathname}?${new URLSearchParams({ done })}`);
   } catch (err) {
     const problem = problemOf(err);
     if (problem.status === 403) problem.message = "You may not edit products: ask the store owner for the catalogue permission.";

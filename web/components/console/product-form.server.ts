@@ -1,4 +1,4 @@
-import { markdownToRich, richToMarkdown, unsupportedNodes } from "../../../worker/catalog/rich-text";
+import { descriptionToRich, richToMarkdown, unsupportedNodes } from "../../../worker/catalog/rich-text";
 import type { RichNode } from "../../../worker/catalog/schemas";
 import type { LoadedProduct } from "../../../worker/catalog/shapes";
 import { toDecimalString } from "../../../worker/platform/money";
@@ -162,7 +162,8 @@ export function productFromEditor(v: EditorValues, opts: { isNew: boolean; stock
   if (product.ribbon === undefined) delete product.ribbon;
   if (!product.sku && opts.isNew) delete product.sku;
   // The description is written only when it was edited: the stored nodes may hold more than Markdown can say.
-  if (opts.isNew || v.description !== v.descriptionOriginal) product.richDescription = markdownToRich(v.description);
+  // Markdown as typed, or HTML pasted from another shop.
+  if (opts.isNew || v.description !== v.descriptionOriginal) product.richDescription = descriptionToRich(v.description);
   if (hasOptions) {
     product.variants = v.variants.map((row) => ({
       choices: row.choices,

@@ -48,5 +48,5 @@ export const oauthRoutes = new Hono<AppEnv>()
     for (const [name, [snake, camel]] of Object.entries(AUTHORIZE_PARAMS)) input[name as keyof AuthRequestInput] = c.req.query(snake) ?? c.req.query(camel);
     const request = await validateAuthRequest(ctx, input, (name) => AUTHORIZE_PARAMS[name][0]);
     const sessionToken = c.req.query("sessionToken") ?? c.req.query("session_token");
-    return sendAuthorizeOutcome(c, await authorize(ctx, request, sessionToken, returnToWithoutSession(c.req.url)));
+    return sendAuthorizeOutcome(c, await authorize(ctx, request, sessionToken, returnToWithoutSession(c.req.url, Object.values(AUTHORIZE_PARAMS).flat())));
   });

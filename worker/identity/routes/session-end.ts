@@ -3,11 +3,16 @@ import { clearSession, readSessionCookie } from "../../../web/session.server";
 import type { AppContext, AppEnv } from "../../platform/http";
 import { continueAuthorization, endLogoutSession, logoutCaller, postLogoutTarget, revokeRefreshToken, type AuthorizeOutcome } from "../oauth";
 
-/** This request's path and query without the session token (where the login page sends the browser back to). */
-export function returnToWithoutSession(requestUrl: string): string {
+/**
+ * This request's path and query without the session token (where the login page sends the browser back to), keeping
+ * only the parameters the endpoint reads (`reads`, the first value of each, as it reads them): padding in the URL never
+ * makes the login redirect long.
+ */
+export function returnToWithoutSession(requestUrl: string, reads: readonly string[]): string {
   const url = new URL(requestUrl);
-  url.searchParams.delete("sessionToken");
-  url.searchParams.delete("session_token");
+  const kept = new URLSearchParams();
+  for (const [name, value] of url.searchParams) if (reads.includes(name) && !kept.has(name)) kept.set(name, value);
+  url.search = kept.toString();
   return url.pathname + url.search;
 }
 
@@ -53,7 +58,7 @@ function fromBrowser(c: AppContext): boolean {
 /** The end of the login and logout flows: /v1/callback and /v1/logout (also under /_api/iam/authentication). */
 export const sessionEndRoutes = new Hono<AppEnv>()
   .get("/v1/callback", async (c) => {
-    const outcome = await continueAuthorization(c.get("ctx"), c.req.query("state"), c.req.query("sessionToken"), returnToWithoutSession(c.req.url));
+    const outcome = await continueAuthorization(c.get("ctx"), c.req.query("state"), c.req.query("sessionToken"), returnToWithoutSession(c.req.url, ["state"]));
     return sendAuthorizeOutcome(c, outcome);
   })
   .get("/v1/logout", async (c) => {
