@@ -107,7 +107,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <h1>Checkout</h1>
         <div className="empty-state" role="status">
           <p>You have started a lot of checkouts in a short time, so the shop is taking a short break before the next one.</p>
-          <p>Your cart is saved. Please come back in {loaderData.wait}.</p>
+          <p>{`Your cart is saved. Please come back in ${loaderData.wait}.`}</p>
           <p>
             <Link to="/cart" className="button secondary">
               Back to your cart

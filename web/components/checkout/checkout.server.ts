@@ -356,7 +356,6 @@ function orderProblem(err: unknown, checkout: CheckoutView): FormProblem {
       return {
         message: `You have placed several orders in a short time, so the shop is holding back new ones for a while. Nothing was charged. Please try again in ${waitText(retryAfterOf(err))}.`,
         fields: {},
-        code: err.code,
       };
     }
     if (err.code === "PAYMENT_DECLINED") {
