@@ -28,8 +28,8 @@ rmSync(new URL(`../${STATE}`, import.meta.url), { recursive: true, force: true }
 let server = await startServer({ state: STATE });
 const { OWNER_EMAIL, OWNER_PASSWORD } = readDevVars();
 
-async function call(method, path, body, authorization) {
-  const res = await fetch(server.base + path, { method, headers: { ...json, ...(authorization ? { authorization } : {}) }, body: body && JSON.stringify(body) });
+async function call(method, path, body, authorization, headers = {}) {
+  const res = await fetch(server.base + path, { method, headers: { ...json, ...headers, ...(authorization ? { authorization } : {}) }, body: body && JSON.stringify(body) });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   return JSON.parse(text);
@@ -86,10 +86,12 @@ for (let i = 0; i < TEMPLATES; i++) {
   const variant = p.product.variants.find((v) => v.stock.inStock) ?? p.product.variants[0];
   const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: p.product.id, options: { variantId: variant.id } }, quantity: 1 };
   await call("POST", "/ecom/v1/carts/current/add-to-cart", { lineItems: [line] }, token);
-  const co = await call("POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, token);
+  // Each template buyer from its own address (198.18.0.0/15): checkouts and orders are limited per address.
+  const address = { "cf-connecting-ip": `198.18.1.${i + 1}` };
+  const co = await call("POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, token, address);
   await call("PATCH", `/ecom/v1/checkouts/${co.checkoutId}`, { checkout: { buyerInfo: { email: `template${i}@example.com` }, shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: { firstName: "Sam", lastName: `Buyer${i}` } } } } }, token);
   try {
-    await call("POST", `/ecom/v1/checkouts/${co.checkoutId}/create-order`, { id: co.checkoutId }, token);
+    await call("POST", `/ecom/v1/checkouts/${co.checkoutId}/create-order`, { id: co.checkoutId }, token, address);
   } catch (err) {
     console.warn(`template order ${i} not placed: ${err.message.slice(0, 120)}`);
   }

@@ -130,6 +130,7 @@ const collections = ["t-shirts", "hoodies", "bags", "coffee", "sale"];
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 let ordersPlaced = 0;
+let buyers = 0;
 
 async function shopper() {
   for (let round = 0; !stopping; round++) {
@@ -137,7 +138,9 @@ async function shopper() {
     await timed("api read", "/stores-reader/v1/products/query-platformized", { method: "POST", headers: json, body: JSON.stringify({ query: { paging: { limit: 20 } } }) });
     if (round % 4 !== 3) continue;
     const token = JSON.parse((await timed("buy: token", "/oauth2/token", { method: "POST", headers: json, body: JSON.stringify({ grantType: "anonymous", clientId }) })).body).access_token;
-    const auth = { ...json, authorization: token };
+    // Each purchase from its own address (198.18.0.0/15), as real shoppers: checkouts and orders are limited per address.
+    const buyer = ++buyers;
+    const auth = { ...json, authorization: token, "cf-connecting-ip": `198.18.${(buyer >> 8) & 255}.${buyer & 255}` };
     const line = { catalogReference: { appId: STORES_APP, catalogItemId: buyProduct.id, options: { variantId: buyProduct.variants[0].id } }, quantity: 1 };
     await timed("buy: add to cart", "/ecom/v1/carts/current/add-to-cart", { method: "POST", headers: auth, body: JSON.stringify({ lineItems: [line] }) });
     const checkout = await timed("buy: checkout", "/ecom/v1/carts/current/create-checkout", { method: "POST", headers: auth, body: JSON.stringify({ channelType: "WEB" }) });

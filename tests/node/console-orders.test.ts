@@ -18,12 +18,14 @@ const shots = path.resolve(import.meta.dirname, "../../test-artifacts/screenshot
 const STORES_APP = "215238eb-22a5-4c36-9e7b-e7c08025e04e";
 const ADDRESS = { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" };
 
-async function api(w: RunningWorker, method: string, p: string, body: unknown, authorization?: string) {
-  const res = await w.fetch(p, { method, headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function api(w: RunningWorker, method: string, p: string, body: unknown, authorization?: string, headers: Record<string, string> = {}) {
+  const res = await w.fetch(p, { method, headers: { "content-type": "application/json", ...headers, ...(authorization ? { authorization } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
   const json = (await res.json()) as Record<string, any>;
   expect(res.status, `${method} ${p}: ${JSON.stringify(json)}`).toBe(200);
   return json;
 }
+
+let buyers = 0;
 
 /** A visitor's order placed through the API, to pay offline (NOT_PAID), for `quantity` of the tracked tee. */
 async function placeOrder(s: Store, buyer: { email: string; firstName: string; lastName: string }, quantity = 2): Promise<{ id: string; number: string }> {
@@ -36,9 +38,11 @@ async function placeOrder(s: Store, buyer: { email: string; firstName: string; l
     .first<{ id: string }>();
   const line = { catalogReference: { appId: STORES_APP, catalogItemId: s.tee.id, options: { variantId: variant!.id } }, quantity };
   await api(w, "POST", "/ecom/v1/carts/current/add-to-cart", { lineItems: [line] }, token);
-  const { checkoutId } = await api(w, "POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, token);
+  // Each buyer from its own address, as real shoppers are: the shop limits orders per client address.
+  const address = { "cf-connecting-ip": `198.18.0.${++buyers}` };
+  const { checkoutId } = await api(w, "POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, token, address);
   await api(w, "PATCH", `/ecom/v1/checkouts/${checkoutId}`, { checkout: { buyerInfo: { email: buyer.email }, shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: { firstName: buyer.firstName, lastName: buyer.lastName } } } } }, token);
-  const { orderId } = await api(w, "POST", `/ecom/v1/checkouts/${checkoutId}/create-order`, {}, token);
+  const { orderId } = await api(w, "POST", `/ecom/v1/checkouts/${checkoutId}/create-order`, {}, token, address);
   const order = await w.db.prepare("SELECT number FROM orders WHERE id = ?").bind(orderId).first<{ number: number }>();
   return { id: orderId, number: String(order!.number) };
 }

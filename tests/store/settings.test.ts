@@ -40,6 +40,22 @@ describe("store settings", () => {
     expect((await merchant("GET", "/api/v1/store-settings")).body.settings).toEqual(before);
   });
 
+  it("the hold of unpaid offline orders: 48 hours by default, whole hours from 0 (never) to 90 days", async () => {
+    expect((await merchant("GET", "/api/v1/store-settings")).body.settings.unpaidOrderHoldHours).toBe(48);
+    const before = (await merchant("GET", "/api/v1/store-settings")).body.settings;
+    for (const unpaidOrderHoldHours of [-1, 1.5, "12", 90 * 24 + 1, null]) {
+      const res = await merchant("PATCH", "/api/v1/store-settings", { settings: { unpaidOrderHoldHours } });
+      expect(res.status, JSON.stringify(unpaidOrderHoldHours)).toBe(400);
+      expect(res.body.details.validationError.fieldViolations[0].field).toBe("settings.unpaidOrderHoldHours");
+    }
+    expect((await merchant("GET", "/api/v1/store-settings")).body.settings).toEqual(before);
+    for (const hours of [0, 72, 48]) {
+      const res = await merchant("PATCH", "/api/v1/store-settings", { settings: { unpaidOrderHoldHours: hours } });
+      expect(res.body.settings.unpaidOrderHoldHours).toBe(hours);
+      expect((await loadStoreSettings(env)).unpaidOrderHoldHours).toBe(hours);
+    }
+  });
+
   it("needs settings.manage to change them; any merchant reads them", async () => {
     const { ctx } = staff(["catalog.write"]);
     await expect(updateStoreSettings(ctx, { name: "Mine" })).rejects.toMatchObject({ status: 403 });

@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
-import { checkoutView, currentCheckout, memberPrefill, placeOrder, saveContact, saveDelivery } from "../components/checkout/checkout.server";
+import { clientOf } from "../auth.server";
+import { checkoutView, currentCheckout, memberPrefill, placeOrder, saveContact, saveDelivery, waitText } from "../components/checkout/checkout.server";
 import { CheckoutBrandHeader } from "../components/checkout/brand-header";
 import { ErrorSummary, type FormProblem } from "../components/checkout/fields";
 import { countries, entered, privateHeaders, text } from "../components/checkout/form.server";
@@ -39,8 +40,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const type = url.searchParams.get("type");
   if (type && UNSOLD[type]) return { kind: "unsupported" as const, what: UNSOLD[type] };
-  const state = await currentCheckout(ctx, url.searchParams.get("checkoutId"));
+  const state = await currentCheckout(ctx, url.searchParams.get("checkoutId"), clientOf(request));
   if (state.kind === "empty") return { kind: "empty" as const };
+  if (state.kind === "limited") {
+    const wait = String(state.retryAfterSeconds);
+    return data({ kind: "limited" as const, wait: waitText(state.retryAfterSeconds) }, { status: 429, headers: { ...privateHeaders, "Retry-After": wait } });
+  }
   if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
   const checkout = checkoutView(state.checkout, await memberPrefill(ctx));
   return { kind: "ready" as const, checkout, step: openStep(checkout, url.searchParams.get("step")), countries: countries() };
@@ -57,8 +62,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.services;
   const form = await request.formData();
   const intent = text(form, "intent");
-  const state = await currentCheckout(ctx, new URL(request.url).searchParams.get("checkoutId"));
+  const state = await currentCheckout(ctx, new URL(request.url).searchParams.get("checkoutId"), clientOf(request));
   if (state.kind === "empty") throw redirect("/cart", { headers: privateHeaders });
+  if (state.kind === "limited") throw redirect("/checkout", { headers: privateHeaders });
   if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
   const id = state.checkout.id;
   // The security code is never sent back to the page.
@@ -76,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect("/checkout?step=payment", { headers: privateHeaders });
   }
   if (intent === "place-order") {
-    const { orderId, problem } = await placeOrder(ctx, checkoutView(state.checkout), form, state.read);
+    const { orderId, problem } = await placeOrder(ctx, checkoutView(state.checkout), form, state.read, clientOf(request));
     if (problem || !orderId) return failed("payment", problem ?? { message: "The order could not be placed.", fields: {} });
     return redirect(`/orders/${encodeURIComponent(orderId)}/confirmation`, { headers: privateHeaders });
   }
@@ -92,6 +98,22 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <p>
           <Link to="/">Back to the shop</Link>
         </p>
+      </main>
+    );
+  }
+  if (loaderData.kind === "limited") {
+    return (
+      <main className="page commerce-page" id="main">
+        <h1>Checkout</h1>
+        <div className="empty-state" role="status">
+          <p>You have started a lot of checkouts in a short time, so the shop is taking a short break before the next one.</p>
+          <p>{`Your cart is saved. Please come back in ${loaderData.wait}.`}</p>
+          <p>
+            <Link to="/cart" className="button secondary">
+              Back to your cart
+            </Link>
+          </p>
+        </div>
       </main>
     );
   }

@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { ownOrder } from "../components/account/order.server";
 import { OrderDetails } from "../components/account/order-view";
 import { privateHeaders } from "../components/checkout/form.server";
+import { shopSettings } from "../../worker/store/settings";
 import "../styles/commerce.css";
 import type { Route } from "./+types/order-confirmation";
 
@@ -15,11 +16,13 @@ export const headers = () => privateHeaders;
 export async function loader({ params, context }: Route.LoaderArgs) {
   const order = await ownOrder(context.services, params.orderId);
   if (!order) throw data(null, { status: 404, headers: privateHeaders });
-  return { order, member: context.services.auth.kind === "member" };
+  // How long an unpaid offline order keeps its items (the KV copy of the store settings: no D1 round trip).
+  const holdHours = order.offline && order.paymentStatus !== "PAID" ? (await shopSettings(context.services)).unpaidOrderHoldHours : 0;
+  return { order, member: context.services.auth.kind === "member", holdHours };
 }
 
 export default function OrderConfirmation({ loaderData }: Route.ComponentProps) {
-  const { order, member } = loaderData;
+  const { order, member, holdHours } = loaderData;
   return (
     <main className="page commerce-page narrow" id="main">
       <div className="confirmation-head" role="status">
@@ -27,7 +30,13 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
         <p>
           Your order number is <strong className="order-number">{order.number}</strong>. We sent a confirmation to <strong>{order.email}</strong>.
         </p>
-        {order.offline && order.paymentStatus !== "PAID" && <p>You chose to pay offline: the shop will tell you how to pay. Your items are reserved for you.</p>}
+        {order.offline && order.paymentStatus !== "PAID" && order.status !== "CANCELED" && (
+          <p>
+            {`You chose to pay offline: the shop will tell you how to pay. Your items are reserved for you${
+              holdHours > 0 ? ` for ${holdHours} hours; if the payment has not arrived by then, the order is cancelled and you owe nothing.` : "."
+            }`}
+          </p>
+        )}
       </div>
       <OrderDetails order={order} />
       <p className="actions">

@@ -5,7 +5,7 @@ import { requireMerchant } from "../platform/context";
 import { pathId, type AppEnv } from "../platform/http";
 import { readQueryRequest } from "../platform/query";
 import { clientAddress } from "../platform/rate-limit";
-import { parseWith, readBody, readJson } from "../platform/validation";
+import { httpUrl, parseWith, readBody, readJson } from "../platform/validation";
 import { abandonedCheckoutSummary, addAbandonedCheckoutActivity, addActivityRequest, getAbandonedCheckout, queryAbandonedCheckouts } from "./abandoned-checkouts";
 import {
   createBackInStockRequest,
@@ -77,12 +77,12 @@ const createRequest = z.object({
       catalogItemId: z.string().trim().min(1).max(100),
       options: z.object({ variantId: z.string().trim().min(1).max(100).optional() }).loose().nullish(),
     }),
-    itemUrl: z.string().max(2000).nullish(),
+    itemUrl: httpUrl({ max: 2000 }).nullish(),
     // Read-only fields a client may send back are ignored.
     id: z.unknown().optional(),
     status: z.unknown().optional(),
   }),
-  itemDetails: z.object({ name: z.string().max(500).optional(), price: z.string().max(50).optional(), image: z.string().max(2000).optional() }).loose().optional(),
+  itemDetails: z.object({ name: z.string().max(500).optional(), price: z.string().max(50).optional(), image: httpUrl({ max: 2000 }).optional() }).loose().optional(),
 });
 
 const BIS = "/back-in-stock-service/v1/back-in-stock-notification-requests";

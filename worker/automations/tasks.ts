@@ -85,3 +85,21 @@ export async function reopenTask(ctx: Ctx, id: string) {
   if (current.status === "OPEN") return { task: taskShape(current) };
   throw new ApiError(409, "TASK_ALREADY_OPEN", "A newer open task about the same thing exists; finish that one instead", { data: { id }, message: "Task already open" });
 }
+
+/**
+ * The task the unpaid-order sweep (orders/unpaid.ts) opens for each offline order it cancelled: one per order (its
+ * dedupe key), in the batch that cancels it.
+ */
+export function unpaidOrderCanceledTask(db: Db, o: { orderId: string; number: number; buyerEmail: string | null; total: string; units: number; holdHours: number }): Statement {
+  const buyer = o.buyerEmail ? ` by ${o.buyerEmail}` : "";
+  return taskStatement(db, {
+    kind: "UNPAID_ORDER_CANCELED",
+    title: `Order #${o.number} canceled: not paid within ${o.holdHours} hours`,
+    description:
+      `Order #${o.number}${buyer} (${o.total}, ${o.units} ${o.units === 1 ? "item" : "items"}) was to be paid offline but was not marked as paid within ` +
+      `${o.holdHours} hours, so it was canceled and its items went back into stock. The buyer was not charged. If they paid after all, refund them ` +
+      `or ask them to order again: a canceled order cannot be marked as paid. The hold is set in Store settings.`,
+    entityId: o.orderId,
+    dedupeKey: `unpaid-order:${o.orderId}`,
+  });
+}

@@ -11,6 +11,8 @@ import type { Db } from "../platform/db";
 import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { toMinor } from "../platform/money";
+import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
+import { checkoutLimits, type ShopperClient } from "../orders/limits";
 import { codeKey } from "../pricing/discounts";
 import { coupons, discountRuleCodes, discountRules } from "../pricing/tables";
 import { computePricing, estimateTotalsWire, loadPricingConfig, priceCart, pricingReads, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "./pricing";
@@ -1121,20 +1123,22 @@ async function estimateOf(ctx: Ctx, state: OwnerState, products: Map<string, Cat
  * addresses and the shipping option. A cart that already has an open checkout updates it (same id), as Wix does.
  * Refused when the cart is empty or holds items that cannot be bought as they are.
  */
-export async function createCheckout(ctx: Ctx, req: CreateCheckoutRequest): Promise<{ checkoutId: string }> {
-  const { checkoutId } = await createCheckoutFrom(ctx, req);
+export async function createCheckout(ctx: Ctx, req: CreateCheckoutRequest, client: ShopperClient = {}): Promise<{ checkoutId: string }> {
+  const { checkoutId } = await createCheckoutFrom(ctx, req, undefined, client);
   return { checkoutId };
 }
 
 /**
  * create-checkout, answering the checkout row as written too. With `preloaded` (a readCurrentCart with pricing and
  * checkout, read earlier in this request), the first attempt works from it and costs one round trip (the write); a
- * retry after a concurrent change reads afresh.
+ * retry after a concurrent change reads afresh. A shopper's checkouts count against orders/limits.ts in the write's
+ * batch (429 TOO_MANY_REQUESTS over them, with nothing written).
  */
 export async function createCheckoutFrom(
   ctx: Ctx,
   req: CreateCheckoutRequest,
   preloaded?: CurrentCartRead,
+  client: ShopperClient = {},
 ): Promise<{ checkoutId: string; row: typeof checkouts.$inferSelect; inputs: { products: Map<string, CatalogProduct>; pricing: PricingConfig } | null }> {
   const owner = cartOwnerOf(ctx);
   let given = preloaded && preloaded.pricing ? preloaded : undefined;
@@ -1210,9 +1214,11 @@ export async function createCheckoutFrom(
       slug: "created",
       createdEvent: { entity: { id: checkoutId, cartId: cart.id, buyerInfo: values.buyerInfo, lineItems: shape.lineItems, priceSummary: totals.wire.priceSummary, createdDate: now, updatedDate: now } },
     });
+    const limits = checkoutLimits(ctx, client);
     await commit(
       ctx,
       [
+        ...(inBatchLimitStatements(ctx.db, limits) as Statement[]),
         ...cartStatements(ctx, draft),
         ctx.db
           .insert(checkouts)
@@ -1223,7 +1229,9 @@ export async function createCheckoutFrom(
         clearAssertions(ctx.db),
       ],
       [cartEvent, checkoutEvent],
-    );
+    ).catch(async (err) => {
+      throw (limits.length && isAssertionFailure(err) ? await limitRefusal(ctx.db, limits).catch(() => null) : null) ?? err;
+    });
     // The row as stored (JSON columns as they read back), for a new checkout: one updated in place keeps its createdDate.
     const row = JSON.parse(JSON.stringify(values)) as typeof checkouts.$inferSelect;
     // What it was priced from, when that was the preloaded read (a retry re-read the cart without the rules).

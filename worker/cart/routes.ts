@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../platform/http";
+import { clientAddress } from "../platform/rate-limit";
 import { readBody } from "../platform/validation";
 import {
   addToCurrentCart,
@@ -31,5 +32,5 @@ export const currentCartRoutes = new Hono<AppEnv>()
   .post("/remove-line-items", async (c) => c.json(await removeLineItems(c.get("ctx"), (await readBody(c, removeLineItemsRequest)).lineItemIds)))
   .post("/update-line-items-quantity", async (c) => c.json(await updateLineItemsQuantity(c.get("ctx"), (await readBody(c, updateQuantityRequest)).lineItems)))
   .post("/remove-coupon", async (c) => c.json(await removeCoupon(c.get("ctx"))))
-  .post("/create-checkout", async (c) => c.json(await createCheckout(c.get("ctx"), await readBody(c, createCheckoutRequest))))
+  .post("/create-checkout", async (c) => c.json(await createCheckout(c.get("ctx"), await readBody(c, createCheckoutRequest), { ip: clientAddress(c.req.raw.headers) })))
   .post("/estimate-totals", async (c) => c.json(await estimateTotals(c.get("ctx"), await readBody(c, estimateTotalsRequest))));

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailSchema as email } from "../identity/schemas";
+import { httpUrl } from "../platform/validation";
 
 /**
  * Wire schemas of the current cart (the REST shapes the Wix SDK sends, wire doc §2.1). Unknown keys are dropped, as
@@ -64,10 +65,10 @@ const descriptionLineSchema = z.object({
 
 /** An image as REST sends it (the SDK turns its `wix:image://` strings into this), or a plain URL. */
 const imageSchema = z.union([
-  z.string().trim().max(2048),
+  httpUrl({ sitePath: true }),
   z.object({
     id: text(200).optional(),
-    url: text(2048).optional(),
+    url: httpUrl({ sitePath: true }).optional(),
     width: z.number().int().min(0).max(20_000).optional(),
     height: z.number().int().min(0).max(20_000).optional(),
     altText: text(200).nullable().optional(),
@@ -75,7 +76,7 @@ const imageSchema = z.union([
   }),
 ]);
 
-const pageUrlSchema = z.union([z.string().trim().max(2048), z.object({ relativePath: text(2048).optional(), url: text(2048).optional() })]);
+const pageUrlSchema = z.union([httpUrl({ sitePath: true }), z.object({ relativePath: text(2048).optional(), url: httpUrl({ sitePath: true }).optional() })]);
 
 export const ITEM_TYPE_PRESETS = ["PHYSICAL", "DIGITAL", "GIFT_CARD", "SERVICE"] as const;
 export const PAYMENT_OPTIONS = ["FULL_PAYMENT_ONLINE", "FULL_PAYMENT_OFFLINE", "MEMBERSHIP", "DEPOSIT_ONLINE", "MEMBERSHIP_OFFLINE"] as const;
@@ -144,7 +145,7 @@ export const cartInfoSchema = z.object({
   contactInfo: z.object({ address: addressSchema.optional(), contactDetails: contactDetailsSchema.optional() }).nullable().optional(),
   selectedShippingOption: selectedShippingOptionSchema.nullable().optional(),
   businessLocationId: text(100).nullable().optional(),
-  overrideCheckoutUrl: text(1000).nullable().optional(),
+  overrideCheckoutUrl: httpUrl({ max: 1000, sitePath: true }).nullable().optional(),
 });
 
 export type CartInfoInput = z.output<typeof cartInfoSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MEASUREMENT_UNITS } from "./units";
+import { httpUrl } from "../platform/validation";
 
 /**
  * Wire schemas of the catalogue (V1 shapes, as the Wix SDK sends them). Shared by the API routes, the console
@@ -47,14 +48,14 @@ export const infoSectionSchema = z.object({
 
 /** A media item given by URL (R2 upload comes with the console). */
 export const mediaInputSchema = z.object({
-  url: z.string().trim().max(2048).regex(/^(https?:\/\/|\/)[^\s]*$/, "must be an http(s) URL or a path on this site"),
+  url: httpUrl({ sitePath: true }),
   mediaType: z.enum(["image", "video"]).optional(),
   title: shortText(200).optional(),
   altText: shortText(200).optional(),
   width: z.number().int().positive().max(20_000).optional(),
   height: z.number().int().positive().max(20_000).optional(),
   /** For videos: the poster image. */
-  thumbnailUrl: z.string().trim().max(2048).optional(),
+  thumbnailUrl: httpUrl({ sitePath: true }).optional(),
   /** Optional choices this media shows, e.g. {option: "Color", choice: "Red"}. */
   choice: z.object({ option: shortText(50), choice: shortText(50) }).optional(),
 });

@@ -2,6 +2,7 @@ import { runAutomationSweeps } from "../automations/sweeps";
 import { mediaSweepDue, sweepUnusedMedia } from "../catalog/media";
 import { retryDueEmails } from "../email/retries";
 import { expiredOneTimeTokensDelete } from "../identity/one-time";
+import { cancelExpiredUnpaidOrders } from "../orders/unpaid";
 import { openDb } from "../platform/db";
 import { syncStoreSettingsCopy } from "../store/settings";
 import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
@@ -19,13 +20,21 @@ export interface SweepOptions {
 /**
  * The periodic sweeps (run by the sweeper's alarm every minute and by the cron trigger): re-send outbox rows that
  * did not reach the queue after their request, run the automations' sweeps (abandoned carts, due recovery emails),
- * re-enqueue overdue webhook deliveries, hand failed or interrupted emails to the transport again, delete expired one-time tokens and stale rate-limit windows, and once an hour
+ * cancel offline orders left unpaid past the store's hold (orders/unpaid.ts, releasing their stock), re-enqueue overdue webhook deliveries, hand failed or interrupted emails to the transport again, delete expired one-time tokens and stale rate-limit windows, and once an hour
  * delete the event bookkeeping past its retention (retention.ts) and media files nothing uses (catalog/media.ts). Each is idempotent, so running twice is harmless.
  */
 export async function runSweeps(
   env: Env,
   opts: SweepOptions = {},
-): Promise<{ reflushed: number; expiredTokens: number; automations: Record<string, number>; emailsRetried: number; retentionDeleted: number; mediaDeleted: number }> {
+): Promise<{
+  reflushed: number;
+  expiredTokens: number;
+  automations: Record<string, number>;
+  unpaidOrdersCanceled: number;
+  emailsRetried: number;
+  retentionDeleted: number;
+  mediaDeleted: number;
+}> {
   const db = openDb(env.DB);
   const now = opts.now ?? new Date();
   const pending: Promise<unknown>[] = [];
@@ -33,6 +42,7 @@ export async function runSweeps(
   const reflushed = await flushPending(env, db);
   const automations = await runAutomationSweeps(env, db, now, waitUntil);
   automations.webhookDeliveriesRequeued = await requeueOverdueDeliveries(env, db, now);
+  const unpaidOrdersCanceled = await cancelExpiredUnpaidOrders(env, db, now, waitUntil);
   const emailsRetried = await retryDueEmails(env, db, now);
   const [expired] = (await db.batch([
     expiredOneTimeTokensDelete(db, now),
@@ -44,5 +54,5 @@ export async function runSweeps(
   // An R2 hiccup must not fail the other sweeps' report; the next hour's run tries again.
   const mediaDeleted = mediaSweepDue(now) ? await sweepUnusedMedia(env, db, now).catch((err) => (console.error("media sweep failed", err), 0)) : 0;
   await Promise.allSettled(pending);
-  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations, emailsRetried, retentionDeleted, mediaDeleted };
+  return { reflushed, expiredTokens: expired.meta.changes ?? 0, automations, unpaidOrdersCanceled, emailsRetried, retentionDeleted, mediaDeleted };
 }

@@ -10,8 +10,10 @@ import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } 
 import { actorOf, isMerchant, nowIso, type Ctx } from "../platform/context";
 import { ApiError, badField, invalidArgument, notFound, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
 import { toDecimalString, toMinor } from "../platform/money";
 import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "./inventory";
+import { orderLimits, type ShopperClient } from "./limits";
 import { checkCard, paymentProvider, type ChargeResult } from "./payments";
 import type { CreateOrderRequest, UpdateCheckoutRequest } from "./schemas";
 import { contactInfo, orderEventData, orderShape, OrderEventType, type ActivityRow, type CheckoutRow, type LoadedOrder, type OrderLineRow, type OrderRow, type TransactionRow } from "./shapes";
@@ -308,17 +310,18 @@ const REQUIRED = (field: string, description: string): FieldViolation => ({ fiel
  * POST /ecom/v1/checkouts/{id}/create-order → {orderId}. A checkout that already made its order answers that order.
  * Two D1 round trips: the checkout read (row, catalogue, pricing rules, order) and the order's batch.
  */
-export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest): Promise<{ orderId: string }> {
-  return placeOrderFrom(ctx, await readCheckout(ctx, id), req);
+export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest, client: ShopperClient = {}): Promise<{ orderId: string }> {
+  return placeOrderFrom(ctx, await readCheckout(ctx, id), req, undefined, client);
 }
 
 /**
  * Places the order of a checkout already read in this request (readCheckout, or the checkout page's one read of the
  * cart and its checkout): one D1 round trip, the order's batch. With `update` (the page's last step sets the billing
  * address), the update is worked out as updateCheckout would and written by the batch's guard on the checkout,
- * which then also checks that the checkout is still the one read.
+ * which then also checks that the checkout is still the one read. A shopper's orders count against the limits of
+ * limits.ts in the same batch (429 TOO_MANY_REQUESTS over them, with nothing written and no card charged).
  */
-export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOrderRequest, update?: UpdateCheckoutRequest): Promise<{ orderId: string }> {
+export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOrderRequest, update?: UpdateCheckoutRequest, client: ShopperClient = {}): Promise<{ orderId: string }> {
   const id = read.row.id;
   if (read.row.status === "COMPLETED") {
     if (read.orderId) return { orderId: read.orderId };
@@ -372,7 +375,11 @@ export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOr
   // The payment: charged before anything is written, so a decline writes nothing.
   let charge: ChargeResult | null = null;
   const provider = paymentProvider(ctx.env);
+  const limits = orderLimits(ctx, client);
   if (payment !== "OFFLINE") {
+    // A card is never charged for an order the limits would refuse (the batch checks them again).
+    const refusal = await limitRefusal(ctx.db, limits);
+    if (refusal) throw refusal;
     charge = await provider.charge(total, currency, payment.card);
     if (charge.status === "DECLINED") {
       throw new ApiError(402, "PAYMENT_DECLINED", `The card payment was declined (${charge.reason ?? "declined"}); nothing was charged and no order was placed. Try another card or pay offline.`, {
@@ -508,6 +515,7 @@ export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOr
 
   const { number: _n, ...insertable } = orderRow;
   const statements: Statement[] = [
+    ...(inBatchLimitStatements(ctx.db, limits) as Statement[]),
     // The guard: only one order per checkout, however many requests race. With an update, it writes the update
     // too, and only onto the checkout as read (a change made since, e.g. in another tab, makes the batch fail).
     ctx.db
@@ -542,6 +550,8 @@ export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOr
     // Another request placed this checkout's order first: answer it (idempotent).
     const existing = await orderIdOfCheckout(ctx, id).catch(() => null);
     if (existing) return { orderId: existing };
+    const refused = limits.length && isAssertionFailure(err) ? await limitRefusal(ctx.db, limits).catch(() => null) : null;
+    if (refused) throw refused;
     const explained = stockLines.length ? await explainStockFailure(ctx, err, stockLines) : err;
     if (explained instanceof ApiError) throw explained;
     if (couponCode && isAssertionFailure(err)) {

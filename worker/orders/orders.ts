@@ -8,8 +8,9 @@ import { newId } from "../platform/ids";
 import { compileQuery, type FieldMap } from "../platform/query";
 import { isOwner } from "./checkout";
 import { flushStockEvents, releaseStockStatements, type StockChange } from "./inventory";
+
 import type { FulfillmentRequest, SearchOrdersRequest } from "./schemas";
-import { orderEventData, orderShape, OrderEventType, type LoadedOrder, type OrderRow } from "./shapes";
+import { orderEventData, orderShape, OrderEventType, UNPAID_CANCEL_REASON, unpaidExpiry, type LoadedOrder, type OrderRow } from "./shapes";
 import { orderActivities, orderFulfillments, orderLineItems, orders, transactions, type PaymentStatus } from "./tables";
 
 /**
@@ -27,7 +28,8 @@ function unsupported(code: string, description: string, data: Record<string, unk
   return new ApiError(400, code, description, { data, message: "Order change not allowed" });
 }
 
-async function loadOrders(ctx: Ctx, ids: string[]): Promise<LoadedOrder[]> {
+/** Orders with their lines, activities, fulfilments and transactions, in the order of `ids` (one D1 round trip). */
+export async function loadOrders(ctx: Ctx, ids: string[]): Promise<LoadedOrder[]> {
   if (!ids.length) return [];
   const list = JSON.stringify(ids);
   const inIds = (col: unknown) => sql`${col} IN (SELECT value FROM json_each(${list}))`;
@@ -140,7 +142,7 @@ export async function searchOrders(ctx: Ctx, req: SearchOrdersRequest) {
 // ---------------------------------------------------------------------------------------------------------------
 // Changes (merchant)
 
-interface Change {
+export interface Change {
   set: Partial<Pick<OrderRow, "status" | "paymentStatus" | "fulfillmentStatus">> & { fulfillmentStatusSql?: ReturnType<typeof sql> };
   activities: { type: string; details?: Record<string, unknown> | null }[];
   statements?: Statement[];
@@ -151,7 +153,17 @@ interface Change {
   events: { type: string; data: (orderId: string) => Record<string, unknown> }[];
 }
 
-async function applyChange(ctx: Ctx, o: LoadedOrder, change: Change) {
+/**
+ * Writes a change of an order read in `o` as one batch, guarded on the order's state as read (409 CONFLICT when it
+ * moved since); answers the order as it then stands.
+ */
+export async function applyChange(ctx: Ctx, o: LoadedOrder, change: Change) {
+  await writeChange(ctx, o, change);
+  return { order: orderShape(await loadOrder(ctx, o.order.id)) };
+}
+
+/** applyChange without reading the order back (the sweeps). */
+export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Promise<void> {
   const now = nowIso();
   const actor = actorOf(ctx.auth);
   const id = o.order.id;
@@ -180,7 +192,6 @@ async function applyChange(ctx: Ctx, o: LoadedOrder, change: Change) {
     throw err;
   }
   flushStockEvents(ctx, ...(change.stock ? [change.stock] : []), { statements: [], eventIds: events.map((e) => e.id) });
-  return { order: orderShape(await loadOrder(ctx, id)) };
 }
 
 const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
@@ -216,7 +227,18 @@ export async function markAsPaid(ctx: Ctx, id: string) {
   const o = await loadOrder(ctx, id);
   const ps = o.order.paymentStatus;
   if (ps === "PARTIALLY_REFUNDED" || ps === "FULLY_REFUNDED") throw unsupported("PARTIALLY_OR_FULLY_REFUNDED", `Order ${id} was refunded and cannot be marked as paid`, { paymentStatus: ps });
-  if (o.order.status === "CANCELED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be marked as paid`, { status: o.order.status });
+  if (o.order.status === "CANCELED") {
+    const expired = unpaidExpiry(o);
+    if (expired) {
+      // Its stock may be sold to someone else by now: a late payment is refunded, or the buyer orders again.
+      throw unsupported(
+        "ORDER_STATUS_IS_NOT_SUPPORTED",
+        `Order ${id} was canceled because it was not paid within ${expired.holdHours} hours, and its items went back into stock; it cannot be marked as paid. If the buyer has paid, refund them or ask them to place a new order.`,
+        { status: o.order.status, reason: UNPAID_CANCEL_REASON },
+      );
+    }
+    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be marked as paid`, { status: o.order.status });
+  }
   if (ps !== "NOT_PAID" && ps !== "PENDING" && ps !== "PARTIALLY_PAID") {
     throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is ${ps} and cannot be marked as paid`, { paymentStatus: ps });
   }

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { pathId, type AppEnv } from "../platform/http";
+import { clientAddress } from "../platform/rate-limit";
 import { readBody } from "../platform/validation";
 import { createOrder, getCheckout, updateCheckout } from "./checkout";
 import { cancelOrder, createFulfillment, getOrder, markAsPaid, searchOrders, setRefundStatus } from "./orders";
@@ -11,7 +12,8 @@ import { cancelOrderRequest, createOrderRequest, fulfillmentRequest, refundStatu
  *   GET   /checkouts/{id}                    → {checkout}            buyer (same visitor/member) or merchant
  *   PATCH /checkouts/{id}  {checkout:{buyerInfo, shippingInfo, billingInfo}} → {checkout}
  *   POST  /checkouts/{id}/create-order  {paymentOption?: "OFFLINE" | {card:{number, expiry, cvc}}} → {orderId}
- *         (402 PAYMENT_DECLINED, 409 INSUFFICIENT_INVENTORY / LINE_ITEMS_NOT_AVAILABLE naming the item)
+ *         (402 PAYMENT_DECLINED, 409 INSUFFICIENT_INVENTORY / LINE_ITEMS_NOT_AVAILABLE naming the item,
+ *         429 TOO_MANY_REQUESTS past a shopper's order limits, limits.ts)
  *   GET   /orders/{id}                       → {order}               buyer or merchant
  *   POST  /orders/search  {search:{filter, sort, cursorPaging}} → {orders, metadata}   merchant: all; buyer: own
  *   POST  /orders/{id}/cancel  {restockAllItems}           → {order}   merchant
@@ -22,7 +24,7 @@ import { cancelOrderRequest, createOrderRequest, fulfillmentRequest, refundStatu
 export const orderRoutes = new Hono<AppEnv>()
   .get("/checkouts/:id", async (c) => c.json(await getCheckout(c.get("ctx"), pathId(c))))
   .patch("/checkouts/:id", async (c) => c.json(await updateCheckout(c.get("ctx"), pathId(c), await readBody(c, updateCheckoutRequest))))
-  .post("/checkouts/:id/create-order", async (c) => c.json(await createOrder(c.get("ctx"), pathId(c), await readBody(c, createOrderRequest))))
+  .post("/checkouts/:id/create-order", async (c) => c.json(await createOrder(c.get("ctx"), pathId(c), await readBody(c, createOrderRequest), { ip: clientAddress(c.req.raw.headers) })))
   .post("/orders/search", async (c) => c.json(await searchOrders(c.get("ctx"), await readBody(c, searchOrdersRequest))))
   .get("/orders/:id", async (c) => c.json(await getOrder(c.get("ctx"), pathId(c))))
   .post("/orders/:id/cancel", async (c) => c.json(await cancelOrder(c.get("ctx"), pathId(c), await readBody(c, cancelOrderRequest))))

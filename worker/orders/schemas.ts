@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { addressSchema, contactDetailsSchema } from "../cart/schemas";
 import { emailSchema } from "../identity/schemas";
+import { httpUrl } from "../platform/validation";
 
 /** Wire schemas of the checkout and order calls (wire doc §2.5). Unknown keys are dropped, as the Wix APIs do. */
 
@@ -72,14 +73,14 @@ export const fulfillmentRequest = z.object({
     .object({
       lineItems: z.array(z.object({ id: text(100).min(1), quantity: z.number().int().min(1).max(9999) })).min(1).max(300).nullable().optional(),
       trackingInfo: z
-        .object({ trackingNumber: text(100).nullable().optional(), shippingProvider: text(100).nullable().optional(), trackingLink: z.url().max(2048).nullable().optional() })
+        .object({ trackingNumber: text(100).nullable().optional(), shippingProvider: text(100).nullable().optional(), trackingLink: httpUrl().nullable().optional() })
         .nullable()
         .optional(),
     })
     .optional(),
   lineItems: z.array(z.object({ id: text(100).min(1), quantity: z.number().int().min(1).max(9999) })).min(1).max(300).nullable().optional(),
   trackingInfo: z
-    .object({ trackingNumber: text(100).nullable().optional(), shippingProvider: text(100).nullable().optional(), trackingLink: z.url().max(2048).nullable().optional() })
+    .object({ trackingNumber: text(100).nullable().optional(), shippingProvider: text(100).nullable().optional(), trackingLink: httpUrl().nullable().optional() })
     .nullable()
     .optional(),
 });

@@ -64,3 +64,12 @@ export function orderEventData(kind: "created" | "updated", order: OrderShape | 
   const base = { entityId: order.id, entityFqdn: "wix.ecom.v1.order", slug: kind, ...extra };
   return kind === "created" ? { ...base, createdEvent: { entity: order } } : { ...base, updatedEvent: { currentEntity: order } };
 }
+
+/** The reason an ORDER_CANCELED activity gives when the unpaid-order sweep (unpaid.ts) cancelled the order. */
+export const UNPAID_CANCEL_REASON = "NOT_PAID_IN_TIME";
+
+/** When the unpaid-order sweep cancelled this order: the hold it was given, in hours; else null. */
+export function unpaidExpiry(o: { activities: { type: string; details?: Record<string, unknown> | null }[] }): { holdHours: number } | null {
+  const a = o.activities.find((x) => x.type === "ORDER_CANCELED" && (x.details as { reason?: unknown } | null)?.reason === UNPAID_CANCEL_REASON);
+  return a ? { holdHours: Number((a.details as { holdHours?: unknown }).holdHours) || 0 } : null;
+}

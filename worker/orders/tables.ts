@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { products } from "../catalog/tables";
 
@@ -90,6 +91,14 @@ export const orderNumbers = sqliteTable("order_numbers", {
 });
 
 /**
+ * Offline orders still waiting for their payment (a paid, fulfilled, cancelled or free order is not): the rows of
+ * orders_unpaid_offline_idx, which the unpaid-order sweep (unpaid.ts) reads by age. The sweep's query repeats this
+ * text exactly, so SQLite can use the partial index.
+ */
+export const UNPAID_OFFLINE_ORDER =
+  "status = 'APPROVED' AND payment_status = 'NOT_PAID' AND fulfillment_status = 'NOT_FULFILLED' AND total > 0 AND json_extract(details, '$.paymentOption') = 'FULL_PAYMENT_OFFLINE'";
+
+/**
  * An order placed from a checkout. Statuses and money (minor units) are columns, so they can be filtered and moved
  * by guarded updates; the rest of the Wix Order shape (buyerInfo, shippingInfo, billingInfo, recipientInfo,
  * priceSummary, appliedDiscounts, …) is the JSON snapshot in `details`, as it was when the order was placed.
@@ -122,6 +131,7 @@ export const orders = sqliteTable(
     uniqueIndex("orders_checkout_unique").on(t.checkoutId),
     index("orders_owner_idx").on(t.ownerKind, t.ownerId, t.purchasedDate),
     index("orders_purchased_idx").on(t.purchasedDate),
+    index("orders_unpaid_offline_idx").on(t.createdDate).where(sql.raw(UNPAID_OFFLINE_ORDER)),
   ],
 );
 

@@ -1,6 +1,7 @@
-import { eq, lt, sql } from "drizzle-orm";
+import { eq, inArray, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { rateLimits } from "../identity/tables";
+import { assertInBatch } from "./batch";
 import type { Db } from "./db";
 import { ApiError } from "./errors";
 import { sha256Hex } from "./ids";
@@ -115,3 +116,29 @@ export const LIMITS = {
   /** Recovery requests per client address. */
   recoveryAddress: (ip: string): Limit => ({ key: `recovery:ip:${ip}`, max: 20, windowSeconds: 60 * 60, what: "recovery requests from this address" }),
 };
+
+/**
+ * A limit counted inside the batch of the write it limits: per limit, the hit and an assertion that aborts the whole
+ * batch when the window is over its maximum. Only writes that go through count, and a refused one writes nothing
+ * (its own hit is rolled back with it). After a failed batch, limitRefusal tells whether a limit was the cause.
+ */
+export function inBatchLimitStatements(db: Db, limits: Limit[], now = nowSeconds()): BatchItem<"sqlite">[] {
+  return limits.flatMap((l) => [
+    hitStatement(db, l, now) as unknown as BatchItem<"sqlite">,
+    assertInBatch(db, sql`(SELECT ${rateLimits.count} FROM ${rateLimits} WHERE ${rateLimits.key} = ${l.key}) <= ${l.max}`),
+  ]);
+}
+
+/** The 429 for the first limit whose current window is already full (one more hit would exceed it), or null. */
+export async function limitRefusal(db: Db, limits: Limit[], now = nowSeconds()): Promise<ApiError | null> {
+  if (!limits.length) return null;
+  const rows = await db
+    .select()
+    .from(rateLimits)
+    .where(inArray(rateLimits.key, limits.map((l) => l.key)));
+  for (const limit of limits) {
+    const row = rows.find((r) => r.key === limit.key);
+    if (row && row.windowStart > now - limit.windowSeconds && row.count >= limit.max) return tooManyRequests(limit, row.windowStart + limit.windowSeconds - now);
+  }
+  return null;
+}

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { BodyTooLarge, readText } from "./body";
 import { ApiError, badField, invalidArgument, type FieldViolation, type ViolatedRule } from "./errors";
+import { isHttpUrl, isSitePath } from "./urls";
 
 /** Largest JSON body the API accepts. Bulk calls of 100 full products fit well inside it. */
 export const MAX_BODY_BYTES = 1_048_576;
@@ -115,6 +116,22 @@ function tooLarge(): ApiError {
     data: { limitBytes: MAX_BODY_BYTES },
     message: "Payload too large",
   });
+}
+
+/**
+ * A URL field (urls.ts): an absolute http(s) URL, trimmed, at most `max` characters; with `sitePath`, a path on
+ * this site too. Every URL the API or the console takes goes through it, so no script or local scheme is stored.
+ */
+export function httpUrl(opts: { max?: number; sitePath?: boolean } = {}) {
+  const { max = 2048, sitePath = false } = opts;
+  return z
+    .string()
+    .trim()
+    .max(max)
+    .superRefine((v, ctx) => {
+      if (isHttpUrl(v) || (sitePath && isSitePath(v))) return;
+      ctx.addIssue({ code: "invalid_format", format: "url", input: v, message: sitePath ? "must be an http(s) URL or a path on this site" : "must be an http(s) URL" });
+    });
 }
 
 /** A boolean query-string parameter (`?includeMerchantSpecificData=true`). */

@@ -49,7 +49,17 @@ export interface StoreSettings {
   senderEmail: string | null;
   /** The store's time zone (IANA name), for its days on the dashboard (worker/reports/dashboard.ts); null: UTC. */
   timeZone: string | null;
+  /**
+   * Hours an offline order may stay unpaid before it is cancelled and its stock goes back on sale (the sweep in
+   * orders/unpaid.ts); 0: never.
+   */
+  unpaidOrderHoldHours: number;
 }
+
+/** The hold of unpaid offline orders when the merchant set none: two days. */
+export const DEFAULT_UNPAID_ORDER_HOLD_HOURS = 48;
+/** The longest hold a merchant may set: 90 days. */
+export const MAX_UNPAID_ORDER_HOLD_HOURS = 90 * 24;
 
 /** Whether a name is a time zone this runtime knows (IANA, e.g. Europe/Paris). */
 function isTimeZone(zone: string): boolean {
@@ -79,6 +89,11 @@ export const storeSettingsPatch = z
       .nullable(),
     senderEmail: email.nullable(),
     timeZone: z.string().trim().max(64).refine(isTimeZone, "must be a time zone such as Europe/Paris or America/New_York").nullable(),
+    unpaidOrderHoldHours: z
+      .number({ error: "must be a whole number of hours" })
+      .int("must be a whole number of hours")
+      .min(0, "must be 0 (never) or more")
+      .max(MAX_UNPAID_ORDER_HOLD_HOURS, `must be at most ${MAX_UNPAID_ORDER_HOLD_HOURS} hours (90 days)`),
     /** Only a URL of this site's media (what an upload answers), or null to remove the logo. */
     logo: z
       .object({
@@ -103,6 +118,7 @@ export function defaultStoreSettings(env: Env): StoreSettings {
     senderName: null,
     senderEmail: null,
     timeZone: null,
+    unpaidOrderHoldHours: DEFAULT_UNPAID_ORDER_HOLD_HOURS,
   };
 }
 

@@ -1,3 +1,4 @@
+import { httpHref } from "../../../worker/platform/urls";
 import { OrderSummary } from "../checkout/summary";
 import type { SummaryLine, Totals } from "../checkout/view";
 
@@ -8,6 +9,8 @@ export interface OrderView {
   placed: string;
   email: string;
   status: string;
+  /** Why the shop cancelled the order on its own (an offline payment that never came), or null. */
+  canceledNote: string | null;
   paymentStatus: string;
   fulfillmentStatus: string;
   /** Paid later (offline), not online. */
@@ -110,6 +113,7 @@ export function OrderDetails({ order, headingLevel = 2 }: { order: OrderView; he
           </dd>
         </div>
       </dl>
+      {order.canceledNote && <p className="order-note">{order.canceledNote}</p>}
       <div className="order-addresses">
         <AddressBlock heading={H} title="Shipping to" lines={order.shipTo} />
         <AddressBlock heading={H} title="Billing address" lines={order.billTo} />
@@ -134,7 +138,7 @@ export function Shipments({ heading: H, shipments }: { heading: "h2" | "h3"; shi
             {s.trackingNumber && (
               <>
                 {", tracking number "}
-                {s.trackingLink ? (
+                {s.trackingLink && httpHref(s.trackingLink) ? (
                   <a href={s.trackingLink} rel="noopener noreferrer" target="_blank">
                     {s.trackingNumber}
                   </a>

@@ -1,5 +1,6 @@
 import { getOrder, listOwnOrders } from "../../../worker/orders/orders";
-import type { OrderShape } from "../../../worker/orders/shapes";
+import { unpaidExpiry, type OrderShape } from "../../../worker/orders/shapes";
+import { httpHref } from "../../../worker/platform/urls";
 import type { Ctx } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { countryName } from "../checkout/form.server";
@@ -47,6 +48,7 @@ export function orderView(o: OrderShape): OrderView {
     placed: o.purchasedDate,
     email: d.buyerInfo?.email ?? "",
     status: o.status,
+    canceledNote: canceledNote(o),
     paymentStatus: o.paymentStatus,
     fulfillmentStatus: o.fulfillmentStatus,
     offline: d.paymentOption === "FULL_PAYMENT_OFFLINE",
@@ -68,10 +70,19 @@ export function orderView(o: OrderShape): OrderView {
       date: f.createdDate,
       carrier: f.trackingInfo?.shippingProvider ?? null,
       trackingNumber: f.trackingInfo?.trackingNumber ?? null,
-      trackingLink: f.trackingInfo?.trackingLink ?? null,
+      // Only a web link is ever a link (rows stored before http(s) was required may hold anything).
+      trackingLink: httpHref(f.trackingInfo?.trackingLink),
       items: f.lineItems.reduce((n, l) => n + l.quantity, 0),
     })),
   };
+}
+
+/** Why the order was cancelled, in the shopper's words, when the shop cancelled it on its own (unpaid.ts). */
+function canceledNote(o: OrderShape): string | null {
+  if (o.status !== "CANCELED") return null;
+  const expired = unpaidExpiry({ activities: o.activities.map((a) => ({ type: a.type, details: a as Record<string, unknown> })) });
+  if (!expired) return null;
+  return `This order was cancelled because its payment did not arrive within ${expired.holdHours} hours, and its items went back on sale. You have not been charged; to buy them, place a new order.`;
 }
 
 function contactName(info: unknown): string {

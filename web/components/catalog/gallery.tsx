@@ -1,3 +1,4 @@
+import { httpHref } from "../../../worker/platform/urls";
 import { srcSetOf } from "./cards";
 
 /** One picture or video of a product, as the product page shows it. */
@@ -30,7 +31,7 @@ export function Gallery({ items, name }: { items: GalleryItem[]; name: string })
             {m.kind === "video" ? (
               <video controls preload="none" playsInline poster={m.poster} width={m.width} height={m.height} aria-label={m.alt}>
                 <source src={m.url} type="video/mp4" />
-                <a href={m.url}>Watch the video</a>
+                {httpHref(m.url, { sitePath: true }) && <a href={httpHref(m.url, { sitePath: true })!}>Watch the video</a>}
               </video>
             ) : (
               <img

@@ -1,4 +1,5 @@
 import { createCheckoutFrom, readCurrentCart } from "../../../worker/cart/cart";
+import type { ShopperClient } from "../../../worker/orders/limits";
 import { createOrder, isOwner, placeOrderFrom, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "../../../worker/orders/checkout";
 import { createOrderRequest, updateCheckoutRequest } from "../../../worker/orders/schemas";
 import { getOwnIdentity } from "../../../worker/identity/members";
@@ -26,6 +27,8 @@ type Checkout = Awaited<ReturnType<typeof shapeOfRead>>;
 export type CheckoutState =
   | { kind: "empty" }
   | { kind: "blocked" }
+  /** The shopper made more checkouts than the shop allows in a while (orders/limits.ts): try again later. */
+  | { kind: "limited"; retryAfterSeconds: number }
   /** `read` is what the checkout was priced from, so the order can be placed without reading it again. */
   | { kind: "ready"; checkout: Checkout; read: CheckoutRead };
 
@@ -46,7 +49,7 @@ async function ready(ctx: Ctx, read: CheckoutRead): Promise<CheckoutState> {
  * The open checkout of the shopper's cart: the one the cart already has while the cart has not changed since,
  * else created (or refreshed) from the cart — keeping what the shopper had entered on the old one.
  */
-export async function currentCheckout(ctx: Ctx, handedOverId: string | null = null): Promise<CheckoutState> {
+export async function currentCheckout(ctx: Ctx, handedOverId: string | null = null, client: ShopperClient = {}): Promise<CheckoutState> {
   if (ctx.auth.kind !== "visitor" && ctx.auth.kind !== "member") return { kind: "empty" };
   if (handedOverId) {
     const handed = await readOrNull(ctx, handedOverId);
@@ -62,8 +65,9 @@ export async function currentCheckout(ctx: Ctx, handedOverId: string | null = nu
 
   let created: Awaited<ReturnType<typeof createCheckoutFrom>>;
   try {
-    created = await createCheckoutFrom(ctx, {}, current);
+    created = await createCheckoutFrom(ctx, {}, current, client);
   } catch (err) {
+    if (err instanceof ApiError && err.status === 429) return { kind: "limited", retryAfterSeconds: retryAfterOf(err) };
     if (err instanceof ApiError && err.code === "LINE_ITEMS_NOT_AVAILABLE") return { kind: "blocked" };
     if (err instanceof ApiError && (err.code === "EMPTY_CART" || err.code === "OWNED_CART_NOT_FOUND")) return { kind: "empty" };
     throw err;
@@ -281,8 +285,26 @@ function paymentFieldOf(path: string): { name: string; label: string } | null {
   return contactFieldOf(path);
 }
 
+/** Seconds until a refused shopper may try again (from a 429's data). */
+export function retryAfterOf(err: ApiError): number {
+  const s = Number((err.data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds);
+  return Number.isFinite(s) && s > 0 ? s : 60;
+}
+
+/** "about 12 minutes" / "about a minute": how long to wait, as a shopper reads it. */
+export function waitText(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes <= 1 ? "about a minute" : `about ${minutes} minutes`;
+}
+
 /** Step 3: billing address and payment, then the order. Answers the order id, or the problem by its field. */
-export async function placeOrder(ctx: Ctx, checkout: CheckoutView, form: FormData, read?: CheckoutRead): Promise<{ orderId: string | null; problem: FormProblem | null }> {
+export async function placeOrder(
+  ctx: Ctx,
+  checkout: CheckoutView,
+  form: FormData,
+  read?: CheckoutRead,
+  client: ShopperClient = {},
+): Promise<{ orderId: string | null; problem: FormProblem | null }> {
   const payment = text(form, "payment");
   const fields: Record<string, string> = {};
   if (payment !== "card" && payment !== "offline") fields.payment = "Choose how you want to pay.";
@@ -303,11 +325,11 @@ export async function placeOrder(ctx: Ctx, checkout: CheckoutView, form: FormDat
     const billingReq = parseWith(updateCheckoutRequest, { checkout: { billingInfo: billing } });
     if (!read) {
       await updateCheckout(ctx, checkout.id, billingReq);
-      return { orderId: (await createOrder(ctx, checkout.id, orderReq)).orderId, problem: null };
+      return { orderId: (await createOrder(ctx, checkout.id, orderReq, client)).orderId, problem: null };
     }
     try {
       // The billing address is written by the order's batch: one round trip for the whole step.
-      return { orderId: (await placeOrderFrom(ctx, read, orderReq, billingReq)).orderId, problem: null };
+      return { orderId: (await placeOrderFrom(ctx, read, orderReq, billingReq, client)).orderId, problem: null };
     } catch (err) {
       // As when billing was saved first: an order refused (a declined card, sold-out items) keeps the billing given.
       if (err instanceof ApiError) await updateCheckout(ctx, checkout.id, billingReq).catch(() => undefined);
@@ -330,6 +352,12 @@ function shippingContactOf(c: CheckoutView) {
 
 function orderProblem(err: unknown, checkout: CheckoutView): FormProblem {
   if (err instanceof ApiError) {
+    if (err.status === 429) {
+      return {
+        message: `You have placed several orders in a short time, so the shop is holding back new ones for a while. Nothing was charged. Please try again in ${waitText(retryAfterOf(err))}.`,
+        fields: {},
+      };
+    }
     if (err.code === "PAYMENT_DECLINED") {
       const reason = (err.data as { reason?: string }).reason === "insufficient_funds" ? "The card has insufficient funds." : "The card was declined.";
       return { message: "Your payment did not go through. Nothing was charged.", fields: { cardNumber: `${reason} Try another card or pay offline.` }, code: err.code };

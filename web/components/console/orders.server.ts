@@ -1,5 +1,5 @@
 import { getOrder, searchOrders } from "../../../worker/orders/orders";
-import type { OrderShape } from "../../../worker/orders/shapes";
+import { UNPAID_CANCEL_REASON, type OrderShape } from "../../../worker/orders/shapes";
 import type { Ctx } from "../../../worker/platform/context";
 import { orderView } from "../account/order.server";
 import type { OrderView } from "../account/order-view";
@@ -144,6 +144,7 @@ function activityText(a: Record<string, any>): string {
     case "TRACKING_NUMBER_ADDED":
       return `Tracking number ${a.trackingInfo?.trackingNumber ?? ""}${a.trackingInfo?.shippingProvider ? ` (${a.trackingInfo.shippingProvider})` : ""}`;
     case "ORDER_CANCELED":
+      if (a.reason === UNPAID_CANCEL_REASON) return `Cancelled automatically: not paid within ${a.holdHours} hours; items restocked`;
       return a.restockAllItems ? "Cancelled, items restocked" : "Cancelled";
     case "ORDER_REFUNDED":
       return "Refunded in full (outside the store)";

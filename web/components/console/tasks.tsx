@@ -1,6 +1,6 @@
 /**
  * The merchant's tasks in the console: each kind in words, and where its subject lives (the entity id a task
- * carries is a cart's abandoned checkout, a product, a webhook subscription or an import job, by kind).
+ * carries is a cart's abandoned checkout, a product, a webhook subscription, an import job or an order, by kind).
  */
 
 export const TASK_KINDS: Record<string, { label: string; subject: (id: string) => { to: string; text: string } }> = {
@@ -8,6 +8,7 @@ export const TASK_KINDS: Record<string, { label: string; subject: (id: string) =
   LOW_STOCK: { label: "Low stock", subject: (id) => ({ to: `/console/inventory/${id}`, text: "Open the product's stock" }) },
   WEBHOOK_DISABLED: { label: "Disabled webhook", subject: (id) => ({ to: `/console/webhooks/subscriptions/${id}`, text: "Open the subscription" }) },
   IMPORT_FAILED: { label: "Failed import", subject: (id) => ({ to: `/console/products/import/${id}`, text: "Open the import" }) },
+  UNPAID_ORDER_CANCELED: { label: "Unpaid order canceled", subject: (id) => ({ to: `/console/orders/${id}`, text: "Open the order" }) },
 };
 
 export function taskKindLabel(kind: string): string {

@@ -1,7 +1,17 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
 import { requirePermission } from "../../../worker/platform/context";
 import { parseWith } from "../../../worker/platform/validation";
-import { getStoreSettings, LOGO_ALIGNMENTS, LOGO_SIZES, storeSettingsPatch, updateStoreSettings, uploadStoreLogo, type StoreSettingsPatch } from "../../../worker/store/settings";
+import {
+  DEFAULT_UNPAID_ORDER_HOLD_HOURS,
+  getStoreSettings,
+  LOGO_ALIGNMENTS,
+  LOGO_SIZES,
+  MAX_UNPAID_ORDER_HOLD_HOURS,
+  storeSettingsPatch,
+  updateStoreSettings,
+  uploadStoreLogo,
+  type StoreSettingsPatch,
+} from "../../../worker/store/settings";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
 import { SettingsNav } from "../../components/console/settings-nav";
@@ -16,6 +26,11 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export const headers = () => consoleHeaders;
+
+/** The unpaid-order hold in words. */
+function holdText(hours: number): string {
+  return hours === 0 ? "Never canceled" : `Canceled after ${hours} ${hours === 1 ? "hour" : "hours"} unpaid`;
+}
 
 const SIZE_LABELS = { SMALL: "Small", MEDIUM: "Medium", LARGE: "Large" } as const;
 const ALIGN_LABELS = { LEFT: "Left", CENTER: "Centre", RIGHT: "Right" } as const;
@@ -53,6 +68,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     requirePermission(ctx, "settings.manage");
     const optional = (name: string) => text(form, name) || null;
+    // Left out of the form: unchanged; empty: 0 (never).
+    const hold = form.has("unpaidOrderHoldHours") ? Number(text(form, "unpaidOrderHoldHours") || "0") : undefined;
     const patch: StoreSettingsPatch = parseWith(storeSettingsPatch, {
       name: text(form, "name"),
       contactEmail: optional("contactEmail"),
@@ -60,6 +77,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       senderName: optional("senderName"),
       senderEmail: optional("senderEmail"),
       timeZone: optional("timeZone"),
+      ...(hold !== undefined ? { unpaidOrderHoldHours: hold } : {}),
       ...(form.get("removeLogo") === "on" ? { logo: null } : {}),
     });
     const file = logoFile(form);
@@ -76,7 +94,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const FIELD_IDS = { name: "store-name", contactEmail: "store-contact", timeZone: "store-zone", logo: "store-logo", logoSize: "store-size-SMALL", alignment: "store-align-LEFT", senderName: "store-sender-name", senderEmail: "store-sender-email" };
+const FIELD_IDS = { name: "store-name", contactEmail: "store-contact", timeZone: "store-zone", logo: "store-logo", logoSize: "store-size-SMALL", alignment: "store-align-LEFT", senderName: "store-sender-name", senderEmail: "store-sender-email", unpaidOrderHoldHours: "store-unpaid-hold" };
 
 export default function StoreSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, currency, emailFrom, sending } = loaderData;
@@ -117,6 +135,8 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
             <dd>
               {SIZE_LABELS[settings.checkoutHeader.logoSize]} logo, {ALIGN_LABELS[settings.checkoutHeader.alignment].toLowerCase()}
             </dd>
+            <dt>Unpaid offline orders</dt>
+            <dd>{holdText(settings.unpaidOrderHoldHours)}</dd>
             <dt>Emails from</dt>
             <dd>
               {settings.senderName ?? settings.name} &lt;{settings.senderEmail ?? emailFrom ?? "not set"}&gt;
@@ -198,6 +218,29 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
                 ))}
               </div>
               <FieldError id="store-align-LEFT-error" message={err("alignment")} />
+            </div>
+          </fieldset>
+
+          <fieldset className="settings-group">
+            <legend>Orders</legend>
+            <div className="console-field">
+              <label htmlFor="store-unpaid-hold">Cancel unpaid offline orders after (hours)</label>
+              <input
+                id="store-unpaid-hold"
+                name="unpaidOrderHoldHours"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={MAX_UNPAID_ORDER_HOLD_HOURS}
+                step={1}
+                defaultValue={v("unpaidOrderHoldHours", String(settings.unpaidOrderHoldHours))}
+                aria-describedby="store-unpaid-hold-hint"
+                {...invalid("unpaidOrderHoldHours")}
+              />
+              <p className="hint" id="store-unpaid-hold-hint">
+                An order to be paid offline keeps its items reserved until you mark it as paid. If that has not happened after this many hours, the order is canceled, its items go back on sale and you get a task. 0 never cancels. Default {DEFAULT_UNPAID_ORDER_HOLD_HOURS}.
+              </p>
+              <FieldError id="store-unpaid-hold-error" message={err("unpaidOrderHoldHours")} />
             </div>
           </fieldset>
 

@@ -4,6 +4,7 @@ import { actorOf, nowIso, requireMerchant, type Ctx, requirePermission } from ".
 import type { EventEnvelope } from "../outbox";
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
+import { httpUrl } from "../../platform/validation";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../tables";
 import { enqueueDeliveries } from "./outgoing";
 import { generateSecret, shopKey } from "./signing";
@@ -53,7 +54,7 @@ const eventTypes = z
 
 export const createSubscriptionRequest = z
   .object({
-    url: z.string().trim().min(1).max(2000),
+    url: httpUrl({ max: 2000 }),
     eventTypes,
     format: z.enum(["standard", "wix"]).default("standard"),
     description: z.string().trim().max(500).default(""),
@@ -63,7 +64,7 @@ export const createSubscriptionRequest = z
 
 export const updateSubscriptionRequest = z
   .object({
-    url: z.string().trim().min(1).max(2000).optional(),
+    url: httpUrl({ max: 2000 }).optional(),
     eventTypes: eventTypes.optional(),
     description: z.string().trim().max(500).optional(),
     enabled: z.boolean().optional(),

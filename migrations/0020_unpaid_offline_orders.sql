@@ -1,0 +1,1 @@
+CREATE INDEX `orders_unpaid_offline_idx` ON `orders` (`created_date`) WHERE status = 'APPROVED' AND payment_status = 'NOT_PAID' AND fulfillment_status = 'NOT_FULFILLED' AND total > 0 AND json_extract(details, '$.paymentOption') = 'FULL_PAYMENT_OFFLINE';
