@@ -96,7 +96,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   if (intent === "sign-out-others") {
-    await signOutEverywhere(ctx, ownSession(request));
+    try {
+      await signOutEverywhere(ctx, ownSession(request));
+    } catch (err) {
+      return fail("sessions", problemFrom(err, () => null));
+    }
     return redirect("/account?saved=signed-out", { headers: privateHeaders });
   }
   try {
@@ -152,6 +156,7 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
   const profileProblem = failed?.form === "profile" ? failed.problem : null;
   const addressProblem = failed?.form === "address" ? failed.problem : null;
   const passwordProblem = failed?.form === "password" ? failed.problem : null;
+  const sessionsProblem = failed?.form === "sessions" ? failed.problem : null;
   const editIndex = failed?.form === "address" ? (failed.values.index === "" || failed.values.index === undefined ? -1 : Number(failed.values.index)) : editing;
   const editingAddress = editIndex !== null && editIndex >= 0 ? profile.addresses[editIndex] : null;
   const addressValues: AddressValues =
@@ -273,6 +278,7 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
             {busy("password") ? "Changing…" : "Change password"}
           </button>
         </Form>
+        <ErrorSummary problem={sessionsProblem} id="sessions-errors" />
         <Form method="post" className="sign-out-others">
           <input type="hidden" name="intent" value="sign-out-others" />
           <p className="muted">Signed in on a device you no longer use, or one that is not yours? End those sessions; this one stays signed in.</p>
