@@ -15,12 +15,13 @@ import {
   identityRow,
   identitySnapshot,
   lastLink,
+  oneTimeRows,
   loginCall,
   PASSWORD,
   resetIdentitySettings,
   setIdentitySettings,
 } from "./member-fixtures";
-import { CLIENT_ID, memberTokens, readCatalogue, tokenCall } from "./oauth-helpers";
+import { authBody, CLIENT_ID, memberTokens, pkce, readCatalogue, sessionTokenFor, tokenCall, visit } from "./oauth-helpers";
 
 /**
  * Sessions end when they should: a password change or reset and "sign out everywhere" end every other session of
@@ -118,7 +119,34 @@ describe("a password change ends every other session", () => {
   });
 });
 
+describe("logins under way when the sessions end", () => {
+  it("a password change and sign out everywhere revoke pending session tokens and authorization codes", async () => {
+    const m = await activeMember();
+    const mine = await memberTokens(m.id);
+    for (const end of [
+      () => changePasswordCall(mine.access_token, { currentPassword: PASSWORD, newPassword: "a brand new password" }),
+      () => signOutEverywhereCall(mine.access_token),
+    ]) {
+      const pending = await sessionTokenFor(m.id);
+      expect((await oneTimeRows(m.id, "session")).length).toBeGreaterThan(0);
+      expect((await end()).status).toBe(200);
+      expect(await oneTimeRows(m.id, "session")).toEqual([]);
+      const p = await pkce();
+      const rs = await api("POST", "/_api/redirects-api/v1/redirect-session", { body: authBody(p, { sessionToken: pending }) });
+      expect(new URL((await visit(rs.body.redirectSession.fullUrl)).headers.get("location")!).searchParams.get("error")).toBe("login_required");
+    }
+  });
+});
+
 describe("change-password needs proof it is the member", () => {
+  it("tokens the store's API key minted for a member (no login) are no fresh login", async () => {
+    const m = await activeMember();
+    const minted = await tokenCall({ grantType: "authorized_client", clientId: CLIENT_ID, memberId: m.id, scope: "offline_access" }, { authorization: OWNER_KEY });
+    expect(minted.status, JSON.stringify(minted.body)).toBe(200);
+    expectIdentityError(await changePasswordCall(minted.body.access_token, { newPassword: "a brand new password" }), 403, "REAUTHENTICATION_REQUIRED");
+    expect((await changePasswordCall(minted.body.access_token, { currentPassword: PASSWORD, newPassword: "a brand new password" })).status).toBe(200);
+  });
+
   it("refuses a wrong current password, and a missing one long after the login; changes nothing", async () => {
     const m = await activeMember();
     const tokens = await memberTokens(m.id);

@@ -49,7 +49,8 @@ export async function tokenAuth(db: Db, record: Pick<TokenRecord, "role" | "iden
       .from(identities)
       .where(eq(identities.id, record.identityId));
     if (!identity || identity.status === "BLOCKED" || identity.status === "DELETED") return null;
-    if ((record.generation ?? 0) !== identity.generation) return null;
+    // Older than the identity's generation: ended. (Newer only when the row was read from a replica behind the write.)
+    if ((record.generation ?? 0) < identity.generation) return null;
     const auth: Auth = { kind: "member", identityId: record.identityId, visitorId: record.visitorId, clientId: record.clientId, role: identity.role };
     if (identity.role === "STAFF") auth.permissions = identity.permissions.filter(isPermission);
     return auth;

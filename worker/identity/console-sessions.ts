@@ -3,7 +3,7 @@ import { isPermission, type Auth, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { sha256Hex } from "../platform/ids";
-import { endSessionsStatement, login, type ClientInfo } from "./members";
+import { endSessions, login, type ClientInfo } from "./members";
 import { consumeOneTime, randomSecret } from "./one-time";
 import type { LoginRequest } from "./schemas";
 import { identities } from "./tables";
@@ -73,7 +73,8 @@ export async function consoleSessionAuth(env: Env, db: Db, token: string): Promi
     .from(identities)
     .where(eq(identities.id, record.identityId));
   if (!row || row.role === "MEMBER" || row.status === "BLOCKED" || row.status === "DELETED") return null;
-  if ((record.generation ?? 0) !== row.generation) return null;
+  // Older than the identity's generation: ended. (Newer only when the row was read from a replica behind the write.)
+  if ((record.generation ?? 0) < row.generation) return null;
   const { identityId } = record;
   const auth: Auth = { kind: "member", identityId, visitorId: identityId, clientId: CONSOLE_CLIENT_ID, role: row.role };
   if (row.role === "STAFF") auth.permissions = row.permissions.filter(isPermission);
@@ -92,6 +93,6 @@ export async function endConsoleSession(env: Env, token: string): Promise<void> 
  */
 export async function endConsoleSessionsEverywhere(ctx: Ctx, token: string): Promise<void> {
   const session = await consoleSessionAuth(ctx.env, ctx.db, token);
-  if (session?.auth.kind === "member") await endSessionsStatement(ctx.db, session.auth.identityId);
+  if (session?.auth.kind === "member") await endSessions(ctx.db, session.auth.identityId);
   await endConsoleSession(ctx.env, token);
 }

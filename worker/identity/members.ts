@@ -306,13 +306,25 @@ const reauthenticationRequired = () =>
     { message: "Current password required" },
   );
 
-/** The statement that ends every session of an identity (raises its session generation); returns the new value. */
-export function endSessionsStatement(db: Db, identityId: string) {
-  return db
-    .update(identities)
-    .set({ sessionGeneration: sql`${identities.sessionGeneration} + 1` })
-    .where(eq(identities.id, identityId))
-    .returning({ generation: identities.sessionGeneration });
+/** Revokes an identity's logins still under way (session tokens, authorization codes): they would begin new sessions. */
+function pendingLoginsRevoked(db: Db, identityId: string): BatchItem<"sqlite">[] {
+  return [revokeOneTimeFor(db, "session", identityId), revokeOneTimeFor(db, "auth_code", identityId)];
+}
+
+/**
+ * Ends every session of an identity: raises its session generation and revokes its logins under way. Returns the
+ * new generation, or null when there is no such identity.
+ */
+export async function endSessions(db: Db, identityId: string): Promise<number | null> {
+  const [bumped] = (await runBatch(db, [
+    db
+      .update(identities)
+      .set({ sessionGeneration: sql`${identities.sessionGeneration} + 1` })
+      .where(eq(identities.id, identityId))
+      .returning({ generation: identities.sessionGeneration }),
+    ...pendingLoginsRevoked(db, identityId),
+  ])) as [{ generation: number }[]];
+  return bumped[0]?.generation ?? null;
 }
 
 /**
@@ -347,6 +359,7 @@ export async function changePassword(ctx: Ctx, req: { newPassword: string; curre
       .where(eq(identities.id, identityId))
       .returning({ id: identities.id, generation: identities.sessionGeneration }),
     revokeOneTimeFor(ctx.db, "recovery", identityId),
+    ...pendingLoginsRevoked(ctx.db, identityId),
   ])) as [{ id: string; generation: number }[]];
   if (!updated.length) throw memberNotFound(identityId);
   await carrySessionOver(ctx.env, identityId, tokens, updated[0].generation);
@@ -356,9 +369,9 @@ export async function changePassword(ctx: Ctx, req: { newPassword: string; curre
 /** Ends every session of the calling member but the caller's own (`tokens`): other devices are signed out. */
 export async function signOutEverywhere(ctx: Ctx, tokens: CallerTokens = {}): Promise<Record<string, never>> {
   const identityId = requireMemberCaller(ctx);
-  const [updated] = await endSessionsStatement(ctx.db, identityId);
-  if (!updated) throw memberNotFound(identityId);
-  await carrySessionOver(ctx.env, identityId, tokens, updated.generation);
+  const generation = await endSessions(ctx.db, identityId);
+  if (generation === null) throw memberNotFound(identityId);
+  await carrySessionOver(ctx.env, identityId, tokens, generation);
   return {};
 }
 
@@ -653,7 +666,9 @@ export async function recover(ctx: Ctx, req: { recoveryToken: string; password: 
         .update(identities)
         .set({ ...(session ? { ...patch, lastLoginDate: now } : patch), sessionGeneration: sql`${identities.sessionGeneration} + 1` })
         .where(eq(identities.id, row.id)),
-      ctx.db.delete(oneTimeTokens).where(and(eq(oneTimeTokens.identityId, row.id), inArray(oneTimeTokens.kind, ["recovery", "activation", "verification"]))),
+      ctx.db
+        .delete(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.identityId, row.id), inArray(oneTimeTokens.kind, ["recovery", "activation", "verification", "session", "auth_code"]))),
       resetPrefixStatement(ctx.db, (await LIMITS.loginAccount(row.email)).key),
       ...(session ? [session.statement] : []),
       clearAssertions(ctx.db),

@@ -395,7 +395,9 @@ async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization:
   const visitorToken = accessTokenOf(authorization);
   const visitor = visitorToken ? await readAccessToken(ctx.env, visitorToken) : null;
   if (visitor) await mergeVisitorCart(ctx, visitor.visitorId, identity.id);
-  return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: visitor?.visitorId ?? newId(), identityId: identity.id, generation: identity.generation });
+  // Without a login's session token this is the API key acting as the member: not a login that may change the password.
+  const login = req.sessionToken ? {} : { authTime: undefined };
+  return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: visitor?.visitorId ?? newId(), identityId: identity.id, generation: identity.generation, ...login });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
