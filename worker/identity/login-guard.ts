@@ -30,7 +30,12 @@ export async function knownAddressSince(env: Env, email: string, ip: string | un
 /** Remembers an address the account signed in from (a KV write only when new or due for renewal). */
 export async function rememberAddress(env: Env, email: string, ip: string | undefined, knownAt: number | null): Promise<void> {
   if (!ip || (knownAt !== null && Date.now() - knownAt < KNOWN_ADDRESS_RENEW_MS)) return;
-  await env.SESSIONS.put(await knownKey(email, ip), JSON.stringify({ at: Date.now() }), { expirationTtl: KNOWN_ADDRESS_TTL_SECONDS });
+  try {
+    await env.SESSIONS.put(await knownKey(email, ip), JSON.stringify({ at: Date.now() }), { expirationTtl: KNOWN_ADDRESS_TTL_SECONDS });
+  } catch (err) {
+    // The login still succeeds; the address is remembered at the next one.
+    console.error("could not remember a login address", err);
+  }
 }
 
 /** Whether a captcha can be checked (Turnstile's secret, or an installed verifier). */
