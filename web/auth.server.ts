@@ -122,6 +122,15 @@ export async function captchaSiteKey(ctx: Ctx): Promise<string | null> {
 }
 
 /**
+ * The Turnstile site key to render after a login asked for a captcha the store does not always ask for (an account
+ * guessed at from many addresses, tried from a new one), or null.
+ */
+export function captchaSiteKeyAfter(ctx: Ctx, problem: Problem): string | null {
+  if (problem.code !== "-19971" && problem.code !== "-19970") return null;
+  return (ctx.env as { TURNSTILE_SITE_KEY?: string }).TURNSTILE_SITE_KEY?.trim() || null;
+}
+
+/**
  * What the login and register pages load: where to send the shopper afterwards (the `returnTo` asked for, else the
  * same-site page they came from) and the captcha site key when the captcha is on.
  */

@@ -115,8 +115,17 @@ async function renew(env: Env, db: Db, refreshToken: string): Promise<PageSessio
   if (!auth) return null;
   // A session a login replaced answers stragglers as itself, but never goes back into the browser's cookie.
   if (record.superseded) return { auth, tokens: null, setCookie: null };
-  const { role, clientId, visitorId, identityId, hash } = record;
-  const access = await issueAccessToken(env, { role, clientId, visitorId, ...(identityId ? { identityId } : {}), refreshHash: hash });
+  // The session's generation and login time go with it, as in the refresh_token grant.
+  const { role, clientId, visitorId, identityId, generation, authTime, hash } = record;
+  const access = await issueAccessToken(env, {
+    role,
+    clientId,
+    visitorId,
+    ...(identityId ? { identityId } : {}),
+    ...(generation !== undefined ? { generation } : {}),
+    ...(authTime !== undefined ? { authTime } : {}),
+    refreshHash: hash,
+  });
   const tokens = { accessToken: access.token, expiresAt: Date.now() + access.expiresIn * 1000, refreshToken };
   return { auth, tokens, setCookie: sessionCookie(tokens) };
 }

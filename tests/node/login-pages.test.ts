@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consoleAccount, consoleCookie, postConsoleForm } from "./console-fixtures";
 import { BROWSER_UA, startWorker, type RunningWorker } from "./worker";
 
 /**
@@ -142,5 +143,86 @@ describe("login pages", () => {
     expect(await done.text()).toContain("Your password is set.");
     expect(await (await page(link.pathname + link.search)).text()).toContain("This link is invalid, has expired or was already used.");
     expect((await post("/login", { email, password: "new password 1" })).status).toBe(302);
+  });
+});
+
+describe("ending sessions from the pages", () => {
+  /** A member registered and verified through the pages, and a way to sign in another browser (its cookie). */
+  async function pageMember(password = "a good password") {
+    const email = `sessions-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`;
+    const reg = await (await post("/register", { email, password })).text();
+    const code = (await lastEmail(email, "verification-code")).text.match(/\b(\d{6})\b/)![1];
+    await post("/verify", { intent: "verify", stateToken: hidden(reg, "stateToken")!, email, code });
+    const signIn = async (pw = password) => {
+      const res = await post("/login", { email, password: pw });
+      expect(res.status).toBe(302);
+      return res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
+    };
+    return { email, signIn };
+  }
+
+  const withCookie = (cookie: string, path: string, fields?: Record<string, string>) =>
+    w.fetch(path, {
+      method: fields ? "POST" : "GET",
+      headers: { "user-agent": BROWSER_UA, cookie, ...(fields && { "content-type": "application/x-www-form-urlencoded", origin: w.url }) },
+      body: fields && new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    });
+
+  it("the account page changes the password only with the current one, and signs the other browsers out", async () => {
+    const m = await pageMember();
+    const here = await m.signIn();
+    const other = await m.signIn();
+    const account = await (await withCookie(here, "/account")).text();
+    for (const name of ["currentPassword", "newPassword"]) {
+      const input = account.match(new RegExp(`<input [^>]*name="${name}"[^>]*>`))?.[0];
+      expect(input, name).toContain('type="password"');
+      expect(account).toContain(`<label for="f-${name}"`);
+    }
+
+    const wrong = await withCookie(here, "/account", { intent: "password", currentPassword: "not my password", newPassword: "a newer password" });
+    expect(wrong.status).toBe(400);
+    const wrongHtml = await wrong.text();
+    expect(wrongHtml).toContain("The current password is incorrect.");
+    expect(wrongHtml).not.toContain("a newer password");
+    expect((await withCookie(here, "/account", { intent: "password", currentPassword: "", newPassword: "a newer password" })).status).toBe(400);
+    expect((await withCookie(other, "/account")).status).toBe(200);
+
+    const changed = await withCookie(here, "/account", { intent: "password", currentPassword: "a good password", newPassword: "a newer password" });
+    expect(changed.status).toBe(302);
+    expect(changed.headers.get("location")).toBe("/account?saved=password");
+    expect((await withCookie(here, "/account")).status).toBe(200);
+    const signedOut = await withCookie(other, "/account");
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("location")).toMatch(/^\/login\?returnTo=/);
+    expect((await post("/login", { email: m.email, password: "a good password" })).status).toBe(400);
+
+    const third = await m.signIn("a newer password");
+    const done = await withCookie(here, "/account", { intent: "sign-out-others" });
+    expect(done.headers.get("location")).toBe("/account?saved=signed-out");
+    expect((await withCookie(third, "/account")).status).toBe(302);
+    expect((await withCookie(here, "/account")).status).toBe(200);
+  });
+
+  it("the console's 'Sign out everywhere' ends the person's other console sessions; a reset ends them too", async () => {
+    const staff = await consoleAccount(w, "STAFF");
+    const here = await consoleCookie(w, staff);
+    const elsewhere = await consoleCookie(w, staff);
+    const frame = await (await withCookie(here, "/console")).text();
+    expect(frame).toMatch(/<button [^>]*value="everywhere"[^>]*>Sign out everywhere<\/button>/);
+    const out = await postConsoleForm(w, here, "/console/logout", { intent: "everywhere" });
+    expect(out.status).toBe(302);
+    expect(out.headers.get("location")).toBe("/console/login");
+    expect((await withCookie(elsewhere, "/console")).status).toBe(302);
+    expect((await withCookie(here, "/console")).status).toBe(302);
+
+    const before = await consoleCookie(w, staff);
+    expect((await withCookie(before, "/console")).status).toBe(200);
+    await post("/forgot-password", { email: staff.email });
+    const link = new URL((await lastEmail(staff.email, "recovery-link")).text.match(/https?:\/\/\S+/)![0]);
+    const token = hidden(await (await page(link.pathname + link.search)).text(), "token")!;
+    expect((await post("/reset-password", { token, password: "a reset password", confirmPassword: "a reset password" })).status).toBe(200);
+    expect((await withCookie(before, "/console")).status).toBe(302);
+    expect((await withCookie(await consoleCookie(w, { email: staff.email, password: "a reset password" }), "/console")).status).toBe(200);
   });
 });

@@ -1,8 +1,11 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { getOwnIdentity, updateOwnProfile } from "../../worker/identity/members";
+import { changePassword, getOwnIdentity, signOutEverywhere, updateOwnProfile } from "../../worker/identity/members";
+import { changePasswordRequest, parseIdentity } from "../../worker/identity/schemas";
+import { ApiError } from "../../worker/platform/errors";
 import { requireMember } from "../components/account/account.server";
 import { AddressFields, ErrorSummary, SelectField, TextField, type AddressValues, type FormProblem } from "../components/checkout/fields";
 import { addressFieldOf, addressFrom, countries, countryName, entered, missingAddressFields, privateHeaders, problemFrom, text } from "../components/checkout/form.server";
+import { readSessionCookie } from "../session.server";
 import type { Route } from "./+types/account-info";
 
 export function meta() {
@@ -49,19 +52,57 @@ function addressLines(a: Record<string, string>): string[] {
 }
 
 interface InfoActionData {
-  form: "profile" | "address";
+  form: "profile" | "address" | "password" | "sessions";
   problem: FormProblem;
   values: Record<string, string>;
 }
 
-/** intent=profile | address-save | address-remove, each through updateOwnProfile (the identity service). */
+/** The page's own session tokens: the one session a password change or "sign out everywhere" keeps. */
+function ownSession(request: Request) {
+  const cookie = readSessionCookie(request);
+  return { accessToken: cookie?.accessToken || null, refreshToken: cookie?.refreshToken ?? null };
+}
+
+/**
+ * intent=profile | address-save | address-remove, each through updateOwnProfile (the identity service);
+ * intent=password (the current password and a new one) and intent=sign-out-others, which keep this browser's session
+ * and end every other one.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.services;
   requireMember(ctx, request);
   const form = await request.formData();
   const intent = text(form, "intent");
-  const values = entered(form);
+  // Passwords are never sent back to the page.
+  const values = entered(form, ["currentPassword", "newPassword"]);
   const fail = (which: InfoActionData["form"], problem: FormProblem) => data<InfoActionData>({ form: which, problem, values }, { status: 400, headers: privateHeaders });
+  if (intent === "password") {
+    const currentPassword = form.get("currentPassword");
+    if (typeof currentPassword !== "string" || currentPassword === "") {
+      return fail("password", { message: "Please fill in the highlighted fields.", fields: { currentPassword: "Enter your current password." } });
+    }
+    try {
+      const req = parseIdentity(changePasswordRequest, { currentPassword, newPassword: form.get("newPassword") ?? "" });
+      await changePassword(ctx, req, ownSession(request));
+      return redirect("/account?saved=password", { headers: privateHeaders });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "CURRENT_PASSWORD_INCORRECT") {
+        return fail("password", { message: "The current password is incorrect.", fields: { currentPassword: "The current password is incorrect." }, code: err.code });
+      }
+      return fail(
+        "password",
+        problemFrom(err, (path) => (path === "newPassword" ? { name: "newPassword", label: "New password" } : path === "currentPassword" ? { name: "currentPassword", label: "Current password" } : null)),
+      );
+    }
+  }
+  if (intent === "sign-out-others") {
+    try {
+      await signOutEverywhere(ctx, ownSession(request));
+    } catch (err) {
+      return fail("sessions", problemFrom(err, () => null));
+    }
+    return redirect("/account?saved=signed-out", { headers: privateHeaders });
+  }
   try {
     if (intent === "profile") {
       const phone = text(form, "phone");
@@ -99,7 +140,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-const SAVED: Record<string, string> = { profile: "Your details are saved.", address: "The address is saved.", removed: "The address was removed." };
+const SAVED: Record<string, string> = {
+  profile: "Your details are saved.",
+  address: "The address is saved.",
+  removed: "The address was removed.",
+  password: "Your password is changed. You are signed out on every other device.",
+  "signed-out": "You are signed out on every other device.",
+};
 
 export default function AccountInfo({ loaderData, actionData }: Route.ComponentProps) {
   const { profile, editing, saved, countries } = loaderData;
@@ -108,6 +155,8 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
   const busy = (intent: string) => nav.state !== "idle" && nav.formData?.get("intent") === intent;
   const profileProblem = failed?.form === "profile" ? failed.problem : null;
   const addressProblem = failed?.form === "address" ? failed.problem : null;
+  const passwordProblem = failed?.form === "password" ? failed.problem : null;
+  const sessionsProblem = failed?.form === "sessions" ? failed.problem : null;
   const editIndex = failed?.form === "address" ? (failed.values.index === "" || failed.values.index === undefined ? -1 : Number(failed.values.index)) : editing;
   const editingAddress = editIndex !== null && editIndex >= 0 ? profile.addresses[editIndex] : null;
   const addressValues: AddressValues =
@@ -203,6 +252,40 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
             </Form>
           </div>
         )}
+      </section>
+
+      <section aria-labelledby="password-title" className="panel">
+        <h2 id="password-title">Password and sign-in</h2>
+        <ErrorSummary problem={passwordProblem} id="password-errors" />
+        <Form method="post" className="checkout-form">
+          <input type="hidden" name="intent" value="password" />
+          <input type="hidden" name="email" value={profile.email} autoComplete="username" />
+          <div className="address-fields">
+            <TextField name="currentPassword" label="Current password" type="password" autoComplete="current-password" required maxLength={1024} problem={passwordProblem} />
+            <TextField
+              name="newPassword"
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              maxLength={1024}
+              hint="At least 8 characters. Changing it signs you out on every other device."
+              problem={passwordProblem}
+            />
+          </div>
+          <button type="submit" className="button primary" disabled={busy("password")}>
+            {busy("password") ? "Changing…" : "Change password"}
+          </button>
+        </Form>
+        <ErrorSummary problem={sessionsProblem} id="sessions-errors" />
+        <Form method="post" className="sign-out-others">
+          <input type="hidden" name="intent" value="sign-out-others" />
+          <p className="muted">Signed in on a device you no longer use, or one that is not yours? End those sessions; this one stays signed in.</p>
+          <button type="submit" className="button secondary" disabled={busy("sign-out-others")}>
+            {busy("sign-out-others") ? "Signing out…" : "Sign out on all other devices"}
+          </button>
+        </Form>
       </section>
     </>
   );

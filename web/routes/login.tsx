@@ -1,7 +1,7 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { login } from "../../worker/identity/members";
 import { loginRequest, parseIdentity } from "../../worker/identity/schemas";
-import { captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, signInPageData } from "../auth.server";
+import { captchaSiteKeyAfter, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, signInPageData } from "../auth.server";
 import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
 import { continueAfterSignIn } from "../member-session.server";
 import "../styles/commerce.css";
@@ -26,10 +26,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     const req = parseIdentity(loginRequest, { loginId: { email }, password: field(form, "password"), captchaTokens: captchaTokensOf(form) });
     const result = await login(context.services, req, clientOf(request));
     if (result.state === "SUCCESS") throw await continueAfterSignIn(context.services, request, result.sessionToken, returnTo);
-    return { outcome: outcomeOf(result), email, returnTo, problem: null };
+    return { outcome: outcomeOf(result), email, returnTo, problem: null, captchaSiteKey: null };
   } catch (err) {
     if (err instanceof Response) throw err;
-    return data({ outcome: null, email, returnTo, problem: problemOf(err) }, { status: 400 });
+    const problem = problemOf(err);
+    return data({ outcome: null, email, returnTo, problem, captchaSiteKey: captchaSiteKeyAfter(context.services, problem) }, { status: 400 });
   }
 }
 
@@ -52,7 +53,7 @@ export default function Login() {
             {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
             <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
             <Field name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
-            <Captcha siteKey={captchaSiteKey} />
+            <Captcha siteKey={captchaSiteKey ?? result?.captchaSiteKey} />
             <button type="submit">Log in</button>
           </Form>
           <p>

@@ -39,15 +39,18 @@ export async function accessTokenAuth(env: Env, db: Db, token: string): Promise<
 
 /**
  * Who a token record (access or refresh) stands for: a visitor, or a member with their current role. A blocked or
- * deleted member's tokens stand for no one.
+ * deleted member's tokens stand for no one, nor do tokens issued before the member's sessions were ended (password
+ * change or reset, sign out everywhere).
  */
-export async function tokenAuth(db: Db, record: Pick<TokenRecord, "role" | "identityId" | "visitorId" | "clientId">): Promise<Auth | null> {
+export async function tokenAuth(db: Db, record: Pick<TokenRecord, "role" | "identityId" | "visitorId" | "clientId" | "generation">): Promise<Auth | null> {
   if (record.role === "member" && record.identityId) {
     const [identity] = await db
-      .select({ role: identities.role, status: identities.status, permissions: identities.permissions })
+      .select({ role: identities.role, status: identities.status, permissions: identities.permissions, generation: identities.sessionGeneration })
       .from(identities)
       .where(eq(identities.id, record.identityId));
     if (!identity || identity.status === "BLOCKED" || identity.status === "DELETED") return null;
+    // Older than the identity's generation: ended. (Newer only when the row was read from a replica behind the write.)
+    if ((record.generation ?? 0) < identity.generation) return null;
     const auth: Auth = { kind: "member", identityId: record.identityId, visitorId: record.visitorId, clientId: record.clientId, role: identity.role };
     if (identity.role === "STAFF") auth.permissions = identity.permissions.filter(isPermission);
     return auth;

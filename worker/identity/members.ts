@@ -6,14 +6,16 @@ import type { Db } from "../platform/db";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";
 import { ApiError, forbidden, notFound, unauthenticated } from "../platform/errors";
 import { newId, sha256Hex } from "../platform/ids";
-import { checkHits, hitLimits, hitStatement, LIMITS, resetStatement, sweepStatement, type Limit } from "../platform/rate-limit";
+import { checkHits, hitLimits, hitStatement, LIMITS, resetPrefixStatement, resetStatement, sweepStatement, type Limit } from "../platform/rate-limit";
 import { emailLinkOrigin, publicOrigin } from "../platform/public-origin";
 import { requireCaptcha } from "./captcha";
+import { knownAddressSince, rememberAddress, slowStranger } from "./login-guard";
 import { prepareOneTime, randomSecret, revokeOneTimeFor } from "./one-time";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { LoginRequest, RegisterRequest, SignOnRequest, StoredProfile } from "./schemas";
 import { identitySettingsQuery, settingsFrom } from "./settings";
 import { identities, oauthClients, oneTimeTokens } from "./tables";
+import { carrySessionOver, readCallerSession, type CallerTokens } from "./tokens";
 // The member's own profile (updateOwnProfile, at the end of this file).
 import { invalidArgument } from "../platform/errors";
 import { violationsFrom } from "../platform/validation";
@@ -218,6 +220,7 @@ export async function register(ctx: Ctx, req: RegisterRequest, client: ClientInf
     createdDate: now,
     updatedDate: now,
     lastLoginDate: null,
+    sessionGeneration: 0,
   };
   const statements: BatchItem<"sqlite">[] = [ctx.db.insert(identities).values(row)];
   let result: StateResult;
@@ -247,23 +250,32 @@ export async function register(ctx: Ctx, req: RegisterRequest, client: ClientInf
 
 /**
  * Logs a member in (POST /v2/login). A wrong password and an unknown email get the same answer (-19976), in the same
- * time, so accounts cannot be probed. Attempts are limited per account and per client address.
+ * time, so accounts cannot be probed. Attempts are limited per account and client address, and per address; an
+ * account guessed at from many addresses slows down only the addresses it never signed in from (login-guard.ts).
  */
 export async function login(ctx: Ctx, req: LoginRequest, client: ClientInfo = {}): Promise<StateResult> {
   // Now and then, after the response, drop counters whose windows ended long ago.
   if (Math.random() < 0.01) ctx.waitUntil(sweepStatement(ctx.db).then(() => undefined));
   const email = req.loginId.email;
-  const limits: Limit[] = [await LIMITS.loginAccount(email)];
+  const limits: Limit[] = [await LIMITS.loginAccount(email, client.ip)];
   if (client.ip) limits.push(LIMITS.loginAddress(client.ip));
-  const results = await runBatch(ctx.db, [...limits.map((l) => hitStatement(ctx.db, l)), identitySettingsQuery(ctx.db), byEmail(ctx.db, email)]);
+  const wide = await LIMITS.loginAccountWide(email);
+  const [results, knownAt] = await Promise.all([
+    runBatch(ctx.db, [...limits.map((l) => hitStatement(ctx.db, l)), hitStatement(ctx.db, wide), identitySettingsQuery(ctx.db), byEmail(ctx.db, email)]),
+    knownAddressSince(ctx.env, email, client.ip),
+  ]);
   checkHits(limits, results.slice(0, limits.length) as { count: number; windowStart: number }[][]);
-  const settings = settingsFrom(ctx.env, results[limits.length] as { value: unknown }[]);
-  const found = (results[limits.length + 1] as IdentityRow[])[0];
+  const wideCount = (results[limits.length] as { count: number }[])[0]?.count ?? 0;
+  const settings = settingsFrom(ctx.env, results[limits.length + 1] as { value: unknown }[]);
+  const found = (results[limits.length + 2] as IdentityRow[])[0];
   if (settings.captcha) await requireCaptcha(ctx, req.captchaTokens, client.ip);
+  else if (wideCount > wide.max && knownAt === null) await slowStranger(ctx, email, wide, wideCount, req.captchaTokens, client.ip);
 
   const row = found && found.status !== "DELETED" ? found : undefined;
   const ok = await verifyPassword(req.password, row?.passwordHash ?? null);
   if (!row || !ok) throw invalidCredentials();
+  // The right password: this address is the account's own from now on.
+  await rememberAddress(ctx.env, email, client.ip, knownAt);
   if (row.status === "BLOCKED" || row.status === "OFFLINE") throw notUsable(row);
   if (row.passwordResetRequired) throw resetRequired();
 
@@ -281,23 +293,86 @@ export async function login(ctx: Ctx, req: LoginRequest, client: ClientInfo = {}
   return { state: "SUCCESS", sessionToken: session.token, identity: toWireIdentity({ ...row, lastLoginDate: now }) };
 }
 
-/** Changes the calling member's password (POST /v2/change-password); open recovery links stop working. */
-export async function changePassword(ctx: Ctx, newPassword: string): Promise<Record<string, never>> {
+/** A login this recent stands in for the current password when a member changes it (the Wix SDK sends none). */
+export const FRESH_LOGIN_SECONDS = 5 * 60;
+
+const currentPasswordWrong = () =>
+  new ApiError(403, "CURRENT_PASSWORD_INCORRECT", "The current password is incorrect", { message: "Incorrect current password" });
+
+const reauthenticationRequired = () =>
+  new ApiError(
+    403,
+    "REAUTHENTICATION_REQUIRED",
+    `Changing the password needs the current password (currentPassword), or a login within the last ${FRESH_LOGIN_SECONDS / 60} minutes`,
+    { message: "Current password required" },
+  );
+
+/** Revokes an identity's logins still under way (session tokens, authorization codes): they would begin new sessions. */
+function pendingLoginsRevoked(db: Db, identityId: string): BatchItem<"sqlite">[] {
+  return [revokeOneTimeFor(db, "session", identityId), revokeOneTimeFor(db, "auth_code", identityId)];
+}
+
+/**
+ * Ends every session of an identity: raises its session generation and revokes its logins under way. Returns the
+ * new generation, or null when there is no such identity.
+ */
+export async function endSessions(db: Db, identityId: string): Promise<number | null> {
+  const [bumped] = (await runBatch(db, [
+    db
+      .update(identities)
+      .set({ sessionGeneration: sql`${identities.sessionGeneration} + 1` })
+      .where(eq(identities.id, identityId))
+      .returning({ generation: identities.sessionGeneration }),
+    ...pendingLoginsRevoked(db, identityId),
+  ])) as [{ generation: number }[]];
+  return bumped[0]?.generation ?? null;
+}
+
+/**
+ * Changes the calling member's password (POST /v2/change-password) with proof it is them: the current password, or
+ * a session that began with a login in the last few minutes. Every other session of theirs ends (the caller's own,
+ * `tokens`, goes on), and so do open recovery links.
+ */
+export async function changePassword(ctx: Ctx, req: { newPassword: string; currentPassword?: string }, tokens: CallerTokens = {}): Promise<Record<string, never>> {
   if (ctx.auth.kind !== "member") {
     if (ctx.auth.kind === "anonymous") throw unauthenticated("Changing the password needs the member's access token in the Authorization header");
     throw forbidden("Only a logged-in member can change their password");
   }
   const identityId = ctx.auth.identityId;
-  const passwordHash = await hashPassword(newPassword);
+  if (req.currentPassword !== undefined) {
+    const [[hits], [row]] = (await runBatch(ctx.db, [hitStatement(ctx.db, LIMITS.passwordCheck(identityId)), byId(ctx.db, identityId)])) as [
+      { count: number; windowStart: number }[],
+      IdentityRow[],
+    ];
+    checkHits([LIMITS.passwordCheck(identityId)], [[hits]]);
+    if (!row || row.status === "DELETED") throw memberNotFound(identityId);
+    if (!(await verifyPassword(req.currentPassword, row.passwordHash))) throw currentPasswordWrong();
+  } else {
+    const session = await readCallerSession(ctx.env, tokens);
+    const fresh = session?.identityId === identityId && session.authTime !== undefined && Date.now() - session.authTime <= FRESH_LOGIN_SECONDS * 1000;
+    if (!fresh) throw reauthenticationRequired();
+  }
+  const passwordHash = await hashPassword(req.newPassword);
   const [updated] = (await runBatch(ctx.db, [
     ctx.db
       .update(identities)
-      .set({ passwordHash, passwordResetRequired: false, updatedDate: nowIso() })
+      .set({ passwordHash, passwordResetRequired: false, updatedDate: nowIso(), sessionGeneration: sql`${identities.sessionGeneration} + 1` })
       .where(eq(identities.id, identityId))
-      .returning({ id: identities.id }),
+      .returning({ id: identities.id, generation: identities.sessionGeneration }),
     revokeOneTimeFor(ctx.db, "recovery", identityId),
-  ])) as [{ id: string }[]];
+    ...pendingLoginsRevoked(ctx.db, identityId),
+  ])) as [{ id: string; generation: number }[]];
   if (!updated.length) throw memberNotFound(identityId);
+  await carrySessionOver(ctx.env, identityId, tokens, updated[0].generation);
+  return {};
+}
+
+/** Ends every session of the calling member but the caller's own (`tokens`): other devices are signed out. */
+export async function signOutEverywhere(ctx: Ctx, tokens: CallerTokens = {}): Promise<Record<string, never>> {
+  const identityId = requireMemberCaller(ctx);
+  const generation = await endSessions(ctx.db, identityId);
+  if (generation === null) throw memberNotFound(identityId);
+  await carrySessionOver(ctx.env, identityId, tokens, generation);
   return {};
 }
 
@@ -342,6 +417,7 @@ export async function signOn(ctx: Ctx, req: SignOnRequest): Promise<{ sessionTok
     createdDate: now,
     updatedDate: now,
     lastLoginDate: now,
+    sessionGeneration: 0,
   };
   const session = await prepareSession(ctx.db, row.id);
   try {
@@ -588,9 +664,15 @@ export async function recover(ctx: Ctx, req: { recoveryToken: string; password: 
     await runBatch(ctx.db, [
       ctx.db.delete(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, found.token.tokenHash)),
       assertPreviousChanged(ctx.db),
-      ctx.db.update(identities).set(session ? { ...patch, lastLoginDate: now } : patch).where(eq(identities.id, row.id)),
-      ctx.db.delete(oneTimeTokens).where(and(eq(oneTimeTokens.identityId, row.id), inArray(oneTimeTokens.kind, ["recovery", "activation", "verification"]))),
-      resetStatement(ctx.db, (await LIMITS.loginAccount(row.email)).key),
+      // A new password ends every session begun with the old one (the new session below is begun after it).
+      ctx.db
+        .update(identities)
+        .set({ ...(session ? { ...patch, lastLoginDate: now } : patch), sessionGeneration: sql`${identities.sessionGeneration} + 1` })
+        .where(eq(identities.id, row.id)),
+      ctx.db
+        .delete(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.identityId, row.id), inArray(oneTimeTokens.kind, ["recovery", "activation", "verification", "session", "auth_code"]))),
+      resetPrefixStatement(ctx.db, (await LIMITS.loginAccount(row.email)).key),
       ...(session ? [session.statement] : []),
       clearAssertions(ctx.db),
     ]);

@@ -6,7 +6,7 @@ import { newId } from "../platform/ids";
 import { hitLimits, LIMITS } from "../platform/rate-limit";
 import { parseWith } from "../platform/validation";
 import { mergeVisitorCart } from "../cart/merge";
-import { accessTokenOf } from "./api-keys";
+import { accessTokenOf, tokenAuth } from "./api-keys";
 import {
   defaultClientId,
   getOAuthClient,
@@ -243,18 +243,11 @@ function respond(request: AuthRequest, params: Record<string, string>, targetOri
 async function activeIdentity(ctx: Ctx, identityId: string | null | undefined) {
   if (!identityId) return null;
   const [row] = await ctx.db
-    .select({ id: identities.id, status: identities.status, role: identities.role })
+    .select({ id: identities.id, status: identities.status, role: identities.role, generation: identities.sessionGeneration })
     .from(identities)
     .where(eq(identities.id, identityId))
     .limit(1);
   return row?.status === "ACTIVE" ? row : null;
-}
-
-/** An identity whose existing sessions still count (not blocked or deleted), or null. */
-async function liveIdentity(ctx: Ctx, identityId: string | null | undefined) {
-  if (!identityId) return null;
-  const [row] = await ctx.db.select({ id: identities.id, status: identities.status }).from(identities).where(eq(identities.id, identityId)).limit(1);
-  return row && row.status !== "BLOCKED" && row.status !== "DELETED" ? row : null;
 }
 
 /**
@@ -393,8 +386,9 @@ async function refreshGrant(ctx: Ctx, req: TokenRequest): Promise<TokenResponse>
   const record = await readRefreshToken(ctx.env, req.refreshToken!);
   if (!record) throw invalidGrant("The refresh token is unknown, expired or revoked");
   if (record.clientId !== client.id) throw invalidGrant("The refresh token was issued to another client");
-  // The same rule as for access tokens (api-keys.ts): a blocked or deleted member's session is over.
-  if (record.role === "member" && !(await liveIdentity(ctx, record.identityId))) throw invalidGrant("The member of this refresh token is blocked or deleted");
+  // The same rule as for access tokens (api-keys.ts): a blocked or deleted member's session is over, and so is one
+  // begun before the member's sessions were ended (password change or reset, sign out everywhere).
+  if (record.role === "member" && !(await tokenAuth(ctx.db, record))) throw invalidGrant("The member of this refresh token is blocked or deleted, or their sessions were ended");
   const { hash, expiresAt: _e, ...subject } = record;
   const access = await issueAccessToken(ctx.env, { ...subject, refreshHash: hash });
   return { access_token: access.token, refresh_token: req.refreshToken!, expires_in: access.expiresIn, token_type: "Bearer" };
@@ -419,7 +413,7 @@ async function authorizationCodeGrant(ctx: Ctx, req: TokenRequest): Promise<Toke
   const identity = await activeIdentity(ctx, row.identityId);
   if (!identity) throw invalidGrant("The member is not active");
   if (bound.visitorId) await mergeVisitorCart(ctx, bound.visitorId, identity.id);
-  return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: bound.visitorId ?? newId(), identityId: identity.id });
+  return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: bound.visitorId ?? newId(), identityId: identity.id, generation: identity.generation });
 }
 
 async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization: string | undefined): Promise<TokenResponse> {
@@ -444,7 +438,9 @@ async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization:
   const visitorToken = accessTokenOf(authorization);
   const visitor = visitorToken ? await readAccessToken(ctx.env, visitorToken) : null;
   if (visitor) await mergeVisitorCart(ctx, visitor.visitorId, identity.id);
-  return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: visitor?.visitorId ?? newId(), identityId: identity.id });
+  // Without a login's session token this is the API key acting as the member: not a login that may change the password.
+  const login = req.sessionToken ? {} : { authTime: undefined };
+  return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: visitor?.visitorId ?? newId(), identityId: identity.id, generation: identity.generation, ...login });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -156,7 +156,11 @@ export const loginRequest = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
-export const changePasswordRequest = z.object({ newPassword: newPasswordSchema });
+export const changePasswordRequest = z.object({
+  newPassword: newPasswordSchema,
+  /** The password being replaced; may be left out right after a login (the Wix SDK sends none). */
+  currentPassword: z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters").optional(),
+});
 
 export const signOnRequest = z.object({
   loginId: loginIdSchema,

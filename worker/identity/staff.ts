@@ -152,6 +152,7 @@ export async function inviteStaff(ctx: Ctx, input: z.output<typeof inviteStaffRe
     createdDate: now,
     updatedDate: now,
     lastLoginDate: null,
+    sessionGeneration: 0,
   };
   const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id);
   try {

@@ -38,6 +38,11 @@ export const identities = sqliteTable(
     createdDate: text("created_date").notNull(),
     updatedDate: text("updated_date").notNull(),
     lastLoginDate: text("last_login_date"),
+    /**
+     * Raised by a password change or reset and by "sign out everywhere": tokens and console sessions carry the value
+     * they were issued under, and stop working once it is raised.
+     */
+    sessionGeneration: integer("session_generation").notNull().default(0),
   },
   (t) => [index("identities_role_idx").on(t.role)],
 );

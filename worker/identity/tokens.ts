@@ -26,6 +26,13 @@ export interface TokenRecord {
   expiresAt: number;
   /** A refresh token a login replaced: it lapses within a minute and is never written back into a cookie. */
   superseded?: boolean;
+  /**
+   * For member tokens: the identity's session generation when the session began (absent: 0). Raising it (password
+   * change or reset, sign out everywhere) ends every session issued under the old value.
+   */
+  generation?: number;
+  /** Epoch ms of the login that began this session (kept by the access tokens minted from it). */
+  authTime?: number;
 }
 
 function randomToken(prefix: string): string {
@@ -52,10 +59,11 @@ export async function issueTokens(env: Env, subject: Omit<TokenRecord, "expiresA
   const refreshToken = randomToken("rt_");
   const refreshHash = await sha256Hex(refreshToken);
   const now = Date.now();
-  await env.SESSIONS.put(refreshKey(refreshHash), JSON.stringify({ ...subject, expiresAt: now + REFRESH_TOKEN_TTL_SECONDS * 1000 }), {
+  const session = { authTime: now, ...subject };
+  await env.SESSIONS.put(refreshKey(refreshHash), JSON.stringify({ ...session, expiresAt: now + REFRESH_TOKEN_TTL_SECONDS * 1000 }), {
     expirationTtl: REFRESH_TOKEN_TTL_SECONDS,
   });
-  const access = await issueAccessToken(env, { ...subject, refreshHash });
+  const access = await issueAccessToken(env, { ...session, refreshHash });
   return { access_token: access.token, refresh_token: refreshToken, expires_in: access.expiresIn, token_type: "Bearer" };
 }
 
@@ -124,4 +132,42 @@ export async function revokeSessionOf(env: Env, accessToken: string): Promise<bo
     env.SESSIONS.delete(accessKey(await sha256Hex(accessToken))),
   ]);
   return true;
+}
+
+/** The tokens of the caller's own session, as far as the request shows them (Authorization header, page cookie). */
+export interface CallerTokens {
+  accessToken?: string | null;
+  refreshToken?: string | null;
+}
+
+/** The record of the caller's session: its refresh token's, else its access token's (null when neither is live). */
+export async function readCallerSession(env: Env, tokens: CallerTokens): Promise<TokenRecord | null> {
+  if (tokens.refreshToken) {
+    const record = await readRefreshToken(env, tokens.refreshToken);
+    if (record) return record;
+  }
+  return tokens.accessToken ? readAccessToken(env, tokens.accessToken) : null;
+}
+
+/**
+ * Moves the caller's own session (its refresh token and the access token it presented) to a new session
+ * generation, so the session that raised the generation keeps working while every other one ends. Records of
+ * another identity, or already expired, are left alone.
+ */
+export async function carrySessionOver(env: Env, identityId: string, tokens: CallerTokens, generation: number): Promise<void> {
+  const accessHash = tokens.accessToken?.startsWith("at_") ? await sha256Hex(tokens.accessToken) : null;
+  const access = accessHash ? await env.SESSIONS.get<TokenRecord>(accessKey(accessHash), "json") : null;
+  const refreshHash = tokens.refreshToken?.startsWith("rt_") ? await sha256Hex(tokens.refreshToken) : (access?.refreshHash ?? null);
+  const refresh = refreshHash ? await env.SESSIONS.get<TokenRecord>(refreshKey(refreshHash), "json") : null;
+  const now = Date.now();
+  const rewrite = (key: string, record: TokenRecord | null) => {
+    if (!record || record.identityId !== identityId || record.expiresAt <= now) return Promise.resolve();
+    // KV's shortest expiry is 60 s; the record's own expiresAt still decides when it stops answering.
+    const ttl = Math.max(60, Math.ceil((record.expiresAt - now) / 1000));
+    return env.SESSIONS.put(key, JSON.stringify({ ...record, generation }), { expirationTtl: ttl });
+  };
+  await Promise.all([
+    accessHash ? rewrite(accessKey(accessHash), access) : Promise.resolve(),
+    refreshHash ? rewrite(refreshKey(refreshHash), refresh) : Promise.resolve(),
+  ]);
 }

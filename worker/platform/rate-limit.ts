@@ -1,4 +1,4 @@
-import { eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { rateLimits } from "../identity/tables";
 import { assertInBatch } from "./batch";
@@ -79,6 +79,46 @@ export function resetStatement(db: Db, key: string) {
   return db.delete(rateLimits).where(eq(rateLimits.key, key));
 }
 
+/** Forgets a counter and every counter under it (`<key>:…`), e.g. an account's failed logins from all addresses; batchable. */
+export function resetPrefixStatement(db: Db, key: string) {
+  // ";" follows ":" in byte order, so this is a range over the primary key, not a scan.
+  return db.delete(rateLimits).where(or(eq(rateLimits.key, key), and(gte(rateLimits.key, `${key}:`), lt(rateLimits.key, `${key};`))));
+}
+
+/**
+ * Claims a turn that comes at most once per `delaySeconds` (batchable): the row's window_start is the last turn
+ * taken. Returns the row when this request got the turn, no row when the last turn was too recent.
+ */
+export function turnStatement(db: Db, key: string, delaySeconds: number, now = nowSeconds()) {
+  return db
+    .insert(rateLimits)
+    .values({ key, windowStart: now, count: 1 })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: { windowStart: now, count: sql`${rateLimits.count} + 1` },
+      setWhere: sql`${rateLimits.windowStart} <= ${now - delaySeconds}`,
+    })
+    .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
+}
+
+/** When a turn (turnStatement) was last taken (batchable). */
+export function lastTurnStatement(db: Db, key: string) {
+  return db.select({ windowStart: rateLimits.windowStart }).from(rateLimits).where(eq(rateLimits.key, key));
+}
+
+/** Takes a turn (turnStatement), or throws 429 with the wait until the next one; one round trip. */
+export async function takeTurn(db: Db, key: string, delaySeconds: number, limit: Limit): Promise<void> {
+  const now = nowSeconds();
+  const [taken, last] = await db.batch([turnStatement(db, key, delaySeconds, now), lastTurnStatement(db, key)]);
+  if (taken.length) return;
+  throw tooManyRequests(limit, (last[0]?.windowStart ?? now) + delaySeconds - now);
+}
+
+/** A delay that doubles with each attempt over a limit (2 s, 4 s, 8 s, …), up to `capSeconds`. */
+export function growingDelaySeconds(attemptsOver: number, capSeconds = 300): number {
+  return Math.min(capSeconds, 2 ** Math.min(Math.max(attemptsOver, 1), 20));
+}
+
 /** Removes counters whose window ended long ago (keeps the table small; run from a sweep or now and then). */
 export function sweepStatement(db: Db, olderThanSeconds = 24 * 60 * 60) {
   return db.delete(rateLimits).where(lt(rateLimits.windowStart, nowSeconds() - olderThanSeconds));
@@ -96,8 +136,25 @@ export function clientAddress(headers: Headers): string | undefined {
 
 /** The limits the identity calls use. */
 export const LIMITS = {
-  /** Login attempts per account; a successful login resets it. */
-  loginAccount: async (email: string): Promise<Limit> => ({ key: await emailKey("login:account", email), max: 10, windowSeconds: 15 * 60, what: "login attempts for this account" }),
+  /**
+   * Login attempts on one account from one client address (the hard limit; a successful login from that address
+   * resets it). Keyed on the account alone when the address is unknown (local tools). A stranger who guesses from
+   * elsewhere never locks the account's owner out this way.
+   */
+  loginAccount: async (email: string, ip?: string): Promise<Limit> => ({
+    key: `${await emailKey("login:account", email)}${ip ? `:${ip}` : ""}`,
+    max: 10,
+    windowSeconds: 15 * 60,
+    what: ip ? "login attempts for this account from this address" : "login attempts for this account",
+  }),
+  /**
+   * Login attempts on one account from every address. Over it, an address the account never signed in from must
+   * solve a captcha (when one is configured) or wait a delay that grows with each attempt; an address it signed in
+   * from before goes on as usual. Not reset by a success: a stranger's guessing must not restart with every login.
+   */
+  loginAccountWide: async (email: string): Promise<Limit> => ({ key: await emailKey("login:account-wide", email), max: 30, windowSeconds: 60 * 60, what: "login attempts for this account from new addresses" }),
+  /** Current-password checks when a member changes their password. */
+  passwordCheck: (identityId: string): Limit => ({ key: `password-check:${identityId}`, max: 10, windowSeconds: 15 * 60, what: "current password checks for this account" }),
   /** Login attempts per client address. */
   loginAddress: (ip: string): Limit => ({ key: `login:ip:${ip}`, max: 50, windowSeconds: 15 * 60, what: "login attempts from this address" }),
   /** Registrations per client address. */

@@ -74,9 +74,12 @@ export default function ConsoleLayout() {
           <a href="/" className="console-muted">
             View shop
           </a>
-          <Form method="post" action="/console/logout">
+          <Form method="post" action="/console/logout" className="console-signout">
             <button type="submit" className="console-link-button">
               Sign out
+            </button>
+            <button type="submit" name="intent" value="everywhere" className="console-link-button" title="Also ends your sessions in other browsers and apps">
+              Sign out everywhere
             </button>
           </Form>
         </div>

@@ -1,7 +1,7 @@
 import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
 import { startConsoleSession } from "../../../worker/identity/console-sessions";
 import { loginRequest, parseIdentity } from "../../../worker/identity/schemas";
-import { captchaSiteKey, captchaTokensOf, clientOf, field, problemOf } from "../../auth.server";
+import { captchaSiteKey, captchaSiteKeyAfter, captchaTokensOf, clientOf, field, problemOf } from "../../auth.server";
 import { Captcha, ErrorSummary, Field } from "../../components/auth";
 import { consoleCookie, consoleHeaders, consoleReturnTo } from "../../console.server";
 import "../../styles/console.css";
@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (err) {
     const problem = problemOf(err);
     if (problem.code === "NO_CONSOLE_ACCESS") problem.message = "This account has no access to the console. Ask the store owner to invite you as staff.";
-    return data({ email, problem }, { status: problem.code === "NO_CONSOLE_ACCESS" ? 403 : 400 });
+    return data({ email, problem, captchaSiteKey: captchaSiteKeyAfter(context.services, problem) }, { status: problem.code === "NO_CONSOLE_ACCESS" ? 403 : 400 });
   }
 }
 
@@ -49,7 +49,7 @@ export default function ConsoleLogin() {
         <input type="hidden" name="returnTo" value={returnTo} />
         <Field name="email" label="Email" type="email" autoComplete="username" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
         <Field name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
-        <Captcha siteKey={captchaSiteKey} />
+        <Captcha siteKey={captchaSiteKey ?? result?.captchaSiteKey} />
         <button type="submit" className="console-button primary">
           Sign in
         </button>

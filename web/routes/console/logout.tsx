@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { endConsoleSession } from "../../../worker/identity/console-sessions";
+import { endConsoleSession, endConsoleSessionsEverywhere } from "../../../worker/identity/console-sessions";
 import { clearConsoleCookie, readConsoleToken } from "../../console.server";
 import type { Route } from "./+types/logout";
 
@@ -8,9 +8,14 @@ export function loader() {
   return redirect("/console/login");
 }
 
-/** Ends the console session: its record is deleted, so the cookie stops working even if it was copied. */
+/**
+ * Ends the console session: its record is deleted, so the cookie stops working even if it was copied. With
+ * intent=everywhere, every other session of the same person ends too (other browsers, storefront and API tokens).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const token = readConsoleToken(request);
-  if (token) await endConsoleSession(context.services.env, token);
+  const everywhere = (await request.formData().catch(() => null))?.get("intent") === "everywhere";
+  if (token && everywhere) await endConsoleSessionsEverywhere(context.services, token);
+  else if (token) await endConsoleSession(context.services.env, token);
   return redirect("/console/login", { headers: { "Set-Cookie": clearConsoleCookie() } });
 }

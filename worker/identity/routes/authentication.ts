@@ -13,6 +13,7 @@ import {
   login,
   register,
   signOn,
+  signOutEverywhere,
   unblockMember,
   verifyCode,
 } from "../members";
@@ -27,6 +28,7 @@ import {
   signOnRequest,
   withoutValidationShape,
 } from "../schemas";
+import { accessTokenOf } from "../api-keys";
 import { readIdentitySettings, updateIdentitySettings } from "../settings";
 
 /**
@@ -59,7 +61,7 @@ export const authenticationRoutes = new Hono<AppEnv>()
   })
   .post("/v2/change-password", async (c) => {
     const req = parseIdentity(changePasswordRequest, await readJson(c));
-    return c.json(await changePassword(c.get("ctx"), req.newPassword));
+    return c.json(await changePassword(c.get("ctx"), req, { accessToken: accessTokenOf(c.req.header("authorization")) }));
   })
   .post("/v2/sign-on", async (c) => {
     const req = parseIdentity(signOnRequest, await readJson(c));
@@ -91,6 +93,10 @@ export const authenticationRoutes = new Hono<AppEnv>()
   .post("/api/v1/members/:id/approve", async (c) => c.json(await approveMember(c.get("ctx"), pathId(c))))
   .post("/api/v1/members/:id/block", async (c) => c.json(await blockMember(c.get("ctx"), pathId(c))))
   .post("/api/v1/members/:id/unblock", async (c) => c.json(await unblockMember(c.get("ctx"), pathId(c))))
+  // The calling member ends their sessions on every other device (their own session goes on).
+  .post("/api/v1/members/me/sign-out-everywhere", async (c) =>
+    c.json(await signOutEverywhere(c.get("ctx"), { accessToken: accessTokenOf(c.req.header("authorization")) })),
+  )
   .get("/api/v1/identity-settings", async (c) => c.json(await readIdentitySettings(c.get("ctx"))))
   .patch("/api/v1/identity-settings", async (c) => {
     const req = parseWith(identitySettingsRequest, await readJson(c));
