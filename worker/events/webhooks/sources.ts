@@ -4,7 +4,7 @@ import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../plat
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { webhookEvents, webhookSources, type WebhookKey } from "../tables";
-import { checkSourceEventTypes, configurerOf, requireSourcePermissions } from "./authority";
+import { checkSourceEventTypes, configurerOf, requireSourcePermissions, sourceAuthorityProblem } from "./authority";
 import { DEFAULT_SOURCE_EVENT_TYPES } from "./event-types";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
 
@@ -27,7 +27,7 @@ const sourceName = z
   .trim()
   .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be 1 to 63 lower-case letters, digits, '-' or '_' (it is the endpoint's path)");
 
-const sourceEventTypes = z.array(z.string().trim().min(1).max(200)).min(1).max(50);
+const sourceEventTypes = z.array(z.string().trim().min(1).max(200)).min(1, "must name at least one event type").max(50);
 
 export const createSourceRequest = z
   .object({
@@ -152,7 +152,14 @@ export async function listSources(ctx: Ctx) {
 
 export async function getSource(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  return { source: sourceShape(ctx, await findSource(ctx, id)) };
+  const row = await findSource(ctx, id);
+  return { source: { ...sourceShape(ctx, row), refusing: await refusing(ctx, row) } };
+}
+
+/** The allowed types whose events are refused now, and why (the configurer lost the permission, or none is recorded). */
+async function refusing(ctx: Ctx, row: SourceRow): Promise<{ type: string; reason: string }[]> {
+  const found = await Promise.all(row.eventTypes.map(async (type) => ({ type, reason: await sourceAuthorityProblem(ctx.db, row.configuredBy, type) })));
+  return found.flatMap((f) => (f.reason ? [{ type: f.type, reason: f.reason }] : []));
 }
 
 /**
@@ -283,5 +290,5 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
     data: r.data,
   }));
   if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
-  return { source: sourceShape(ctx, source), events, metadata: { count: rows.length, offset: opts.offset, total } };
+  return { source: { ...sourceShape(ctx, source), refusing: await refusing(ctx, source) }, events, metadata: { count: rows.length, offset: opts.offset, total } };
 }
