@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { OWNER_KEY_ID } from "../../identity/api-keys";
 import { apiKeys, identities } from "../../identity/tables";
-import { forbidden, invalidArgument, type FieldViolation } from "../../platform/errors";
+import { badField, forbidden, invalidArgument, type FieldViolation } from "../../platform/errors";
 import { hasPermission, isPermission, PERMISSIONS, type Auth, type Ctx, type Permission } from "../../platform/context";
 import type { Db } from "../../platform/db";
 import { payloadSchemas, processors } from "../registry";
@@ -30,6 +30,7 @@ function isInternal(type: string): boolean {
 /** A source's allowed types, checked: each one the shop takes from outside (400 on the first bad one, by index). */
 export function checkSourceEventTypes(types: string[], field = "eventTypes"): string[] {
   const allowed = INCOMING_EVENT_TYPES.map((t) => t.type);
+  if (types.length === 0) throw badField(field, `must name at least one event type (allowed: ${allowed.join(", ")})`, "MIN_SIZE", { allowed });
   const violations: FieldViolation[] = [];
   types.forEach((type, i) => {
     if (incomingEventType(type)) return;
