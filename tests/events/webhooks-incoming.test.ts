@@ -6,6 +6,8 @@ import type { Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { payloadSchemas, processors } from "../../worker/events/registry";
 import { INCOMING_EVENT_TYPES, type IncomingEventType } from "../../worker/events/webhooks/event-types";
+import { importPublicKey, JWT_CLOCK_SKEW_SECONDS, signJwt, verifyJwt } from "../../worker/events/webhooks/signing";
+import { wixClaims as outgoingWixClaims } from "../../worker/events/webhooks/wix-format";
 import { issueTokens } from "../../worker/identity/tokens";
 import type { Permission } from "../../worker/platform/context";
 import { api, merchant, unique } from "../helpers";
@@ -443,6 +445,20 @@ describe("Wix-format source (RS256 JWT)", () => {
     expect(await stored(source.id)).toHaveLength(count + 3);
   });
 
+  it("takes the shop's own outgoing wix-format tokens (iat now, exp ten minutes on) for as long as they are valid", async () => {
+    const event: EventEnvelope = { id: crypto.randomUUID(), type: TYPE, entityId: "w-9", eventTime: new Date().toISOString(), actor: { type: "APP", id: "erp" }, data: { items: [{ productId: "w-9", setQuantity: 2 }] } };
+    const now = Math.floor(Date.now() / 1000);
+    const claims = outgoingWixClaims(event, "inst-1", now);
+    expect(claims).toMatchObject({ iat: now, exp: now + 600 });
+    const token = await signJwt(keys.privateKey, claims);
+    const publicKey = (await importPublicKey(keys.pem))!.key;
+    expect(await verifyJwt(token, [publicKey], now + 599, 300)).toMatchObject({ ok: true });
+    expect(await verifyJwt(token, [publicKey], now + 600 + JWT_CLOCK_SKEW_SECONDS, 300)).toEqual({ ok: false, reason: "the JWT has expired" });
+    const res = await postJwt(token);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { status: string }).status).toBe("ACCEPTED");
+  });
+
   it("refuses a signed token of an internal event type with 403, storing nothing", async () => {
     const count = (await stored(source.id)).length;
     const payload = { productId: "p-1", variants: [{ variantId: "v-1", inStock: true, oldValue: { inStock: false } }] };
@@ -586,6 +602,9 @@ describe("what a source may do is bounded by whoever configured it", () => {
     expect(err.details.applicationError.description).toBe(
       `Not applied: inventory.updated needs inventory.write, which staff member ${staff.id}, who configured this source, no longer holds: someone with inventory.write must rotate its key or save its event types to take it on`,
     );
+    // The merchant sees it on the source, before any event comes.
+    const shown = (await merchant("GET", `/api/v1/webhook-sources/${source.id}`)).body.source;
+    expect(shown.refusing).toEqual([{ type: "inventory.updated", reason: err.details.applicationError.description.slice("Not applied: ".length) }]);
     // Removed altogether: refused as well.
     await env.DB.prepare("UPDATE identities SET status = 'DELETED', permissions = ? WHERE id = ?").bind(JSON.stringify(["automations.manage", "inventory.write"]), staff.id).run();
     expect((await setStock(secret, source.name, product.id, 777)).status).toBe(403);
@@ -599,6 +618,7 @@ describe("what a source may do is bounded by whoever configured it", () => {
     // The owner rotates the key: the source acts for the owner from then on.
     const rotated = await merchant("POST", `/api/v1/webhook-sources/${source.id}/rotate`, { overlapMinutes: 0 });
     expect(rotated.body.source.configuredBy).toMatchObject({ type: "API_KEY", id: "owner" });
+    expect((await merchant("GET", `/api/v1/webhook-sources/${source.id}/events`)).body.source.refusing).toEqual([]);
     expect((await setStock(rotated.body.secret, source.name, product.id, 9)).status).toBe(200);
     await waitFor(async () => ((await stockOf(product.id))?.quantity === 9 ? true : undefined), "the stock to be set by the owner's source");
   });

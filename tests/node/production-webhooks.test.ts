@@ -149,7 +149,9 @@ describe("incoming webhook sources in the production console", () => {
     const source = (await w.db.prepare("SELECT id, event_types, configured_by FROM webhook_sources WHERE name = 'warehouse'").first<{ id: string; event_types: string; configured_by: string }>())!;
     expect(JSON.parse(source.event_types)).toEqual(["inventory.updated"]);
     expect(JSON.parse(source.configured_by)).toMatchObject({ kind: "member", role: "OWNER" });
-    const detail = await page(owner, `/console/webhooks/sources/${source.id}`);
+    const detailRes = await w.fetch(`/console/webhooks/sources/${source.id}`, { headers: { cookie: owner, "user-agent": BROWSER_UA } });
+    console.log("server-timing", detailRes.headers.get("server-timing"));
+    const detail = await detailRes.text();
     expect(detail).toContain("May send");
     expect(detail).toContain("Set or adjust stock counts");
     expect(detail).toContain("The owner");

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { OWNER_KEY_ID } from "../../identity/api-keys";
 import { apiKeys, identities } from "../../identity/tables";
 import { badField, forbidden, invalidArgument, type FieldViolation } from "../../platform/errors";
@@ -67,31 +67,53 @@ export function configurerOf(auth: Auth): SourceConfigurer {
   throw forbidden("Only the store's owner, staff or an API key can configure a webhook source");
 }
 
-/** The configurer's rights as they are now: null when their API key was revoked or they are no longer staff. */
-async function currentAuth(db: Db, c: SourceConfigurer): Promise<Auth | null> {
+/** A configurer's identity row and API key row as configurerReads reads them. */
+export type IdentityNow = { role: "MEMBER" | "OWNER" | "STAFF"; status: string; permissions: string[] };
+export type KeyNow = { role: "OWNER" | "STAFF"; revokedDate: string | null };
+
+/** The configurer's rights as they are now, from their identity or API key row: null when revoked or no longer staff. */
+function currentAuth(c: SourceConfigurer, identity: IdentityNow | undefined, key: KeyNow | undefined): Auth | null {
   if (c.kind === "apiKey") {
     if (c.id === OWNER_KEY_ID) return { kind: "apiKey", keyId: c.id, role: "OWNER" };
-    const [key] = await db.select({ role: apiKeys.role, revokedDate: apiKeys.revokedDate }).from(apiKeys).where(eq(apiKeys.id, c.id));
     return key && !key.revokedDate ? { kind: "apiKey", keyId: c.id, role: key.role } : null;
   }
-  const [who] = await db.select({ role: identities.role, status: identities.status, permissions: identities.permissions }).from(identities).where(eq(identities.id, c.id));
-  if (!who || who.role === "MEMBER" || who.status === "BLOCKED" || who.status === "DELETED") return null;
-  return { kind: "member", identityId: c.id, visitorId: c.id, clientId: "", role: who.role, permissions: who.permissions.filter(isPermission) };
+  if (!identity || identity.role === "MEMBER" || identity.status === "BLOCKED" || identity.status === "DELETED") return null;
+  return { kind: "member", identityId: c.id, visitorId: c.id, clientId: "", role: identity.role, permissions: identity.permissions.filter(isPermission) };
+}
+
+/**
+ * The reads of a source's configurer as they are now (their identity row, their API key row), keyed by the id the
+ * source records, so they can join the batch that reads the source itself.
+ */
+export function configurerReads(db: Db, sourceId: string) {
+  const configuredId = sql`(SELECT json_extract(configured_by, '$.id') FROM webhook_sources WHERE id = ${sourceId})`;
+  return [
+    db.select({ role: identities.role, status: identities.status, permissions: identities.permissions }).from(identities).where(sql`${identities.id} = ${configuredId}`),
+    db.select({ role: apiKeys.role, revokedDate: apiKeys.revokedDate }).from(apiKeys).where(sql`${apiKeys.id} = ${configuredId}`),
+  ] as const;
 }
 
 /**
  * Why a source may not apply an event of this type now, or null when it may: the type's permission must have been
- * held by the configurer when they configured the source, and still be held by them.
+ * held by the configurer when they configured the source, and still be held by them (`identity` and `key` are
+ * the configurer's rows as configurerReads gives them).
  */
-export async function sourceAuthorityProblem(db: Db, configurer: SourceConfigurer | null, type: string): Promise<string | null> {
+export function authorityProblem(configurer: SourceConfigurer | null, type: string, identity: IdentityNow | undefined, key: KeyNow | undefined): string | null {
   const permission = incomingEventType(type)?.permission;
   if (!permission) return null;
   const confirm = `someone with ${permission} must rotate its key or save its event types to take it on`;
   if (!configurer) return `${type} needs ${permission}, and nobody is recorded as having configured this source: ${confirm}`;
   const who = configurer.kind === "apiKey" ? `API key ${configurer.id}` : `${configurer.role === "OWNER" ? "owner" : "staff member"} ${configurer.id}`;
   if (!configurer.permissions.includes(permission)) return `${type} needs ${permission}, which ${who} did not hold when configuring this source: ${confirm}`;
-  const now = await currentAuth(db, configurer);
+  const now = currentAuth(configurer, identity, key);
   if (!now) return `${type} needs ${permission}, and ${who}, who configured this source, is no longer staff or was revoked: ${confirm}`;
   if (!hasPermission(now, permission)) return `${type} needs ${permission}, which ${who}, who configured this source, no longer holds: ${confirm}`;
   return null;
+}
+
+/** authorityProblem for one source, reading its configurer's rows now (one D1 round trip, none when no permission is needed). */
+export async function sourceAuthorityProblem(db: Db, source: { id: string; configuredBy: SourceConfigurer | null }, type: string): Promise<string | null> {
+  if (!incomingEventType(type)?.permission || !source.configuredBy) return authorityProblem(source.configuredBy, type, undefined, undefined);
+  const [[identity], [key]] = await db.batch(configurerReads(db, source.id));
+  return authorityProblem(source.configuredBy, type, identity, key);
 }

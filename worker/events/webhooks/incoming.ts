@@ -136,7 +136,7 @@ async function checkAllowed(ctx: Ctx, source: SourceRow, type: string): Promise<
       message: "Permission denied",
     });
   }
-  const problem = await sourceAuthorityProblem(ctx.db, source.configuredBy, type);
+  const problem = await sourceAuthorityProblem(ctx.db, source, type);
   if (problem) throw new ApiError(403, "WEBHOOK_SOURCE_NOT_AUTHORISED", `Not applied: ${problem}`, { data: { type }, message: "Permission denied" });
 }
 

@@ -4,7 +4,7 @@ import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../plat
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { webhookEvents, webhookSources, type WebhookKey } from "../tables";
-import { checkSourceEventTypes, configurerOf, requireSourcePermissions, sourceAuthorityProblem } from "./authority";
+import { authorityProblem, checkSourceEventTypes, configurerOf, configurerReads, requireSourcePermissions, type IdentityNow, type KeyNow } from "./authority";
 import { DEFAULT_SOURCE_EVENT_TYPES } from "./event-types";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
 
@@ -153,14 +153,17 @@ export async function listSources(ctx: Ctx) {
 
 export async function getSource(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  const row = await findSource(ctx, id);
-  return { source: { ...sourceShape(ctx, row), refusing: await refusing(ctx, row) } };
+  const [[row], [identity], [key]] = await ctx.db.batch([ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)), ...configurerReads(ctx.db, id)]);
+  if (!row) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
+  return { source: { ...sourceShape(ctx, row), refusing: refusing(row, identity, key) } };
 }
 
 /** The allowed types whose events are refused now, and why (the configurer lost the permission, or none is recorded). */
-async function refusing(ctx: Ctx, row: SourceRow): Promise<{ type: string; reason: string }[]> {
-  const found = await Promise.all(row.eventTypes.map(async (type) => ({ type, reason: await sourceAuthorityProblem(ctx.db, row.configuredBy, type) })));
-  return found.flatMap((f) => (f.reason ? [{ type: f.type, reason: f.reason }] : []));
+function refusing(row: SourceRow, identity: IdentityNow | undefined, key: KeyNow | undefined) {
+  return row.eventTypes.flatMap((type) => {
+    const reason = authorityProblem(row.configuredBy, type, identity, key);
+    return reason ? [{ type, reason }] : [];
+  });
 }
 
 /**
@@ -267,7 +270,7 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
     WHERE f.id = "webhook_events"."id" OR substr(f.id, 1, length("webhook_events"."id") + 1) = "webhook_events"."id" || '#'
     ORDER BY CASE f.state WHEN 'DEAD' THEN 0 WHEN 'RETRYING' THEN 1 ELSE 2 END LIMIT 1)`;
   // The source with its page of events, in one round trip.
-  const [[source], rows, [{ total }]] = await ctx.db.batch([
+  const [[source], rows, [{ total }], [identity], [key]] = await ctx.db.batch([
     ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)),
     ctx.db
       .select({ ...getTableColumns(webhookEvents), failure })
@@ -277,6 +280,7 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
       .limit(opts.limit)
       .offset(opts.offset),
     ctx.db.select({ total: count() }).from(webhookEvents).where(where),
+    ...configurerReads(ctx.db, id),
   ]);
   const events = rows.map((r) => ({
     id: r.id,
@@ -291,5 +295,5 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
     data: r.data,
   }));
   if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
-  return { source: { ...sourceShape(ctx, source), refusing: await refusing(ctx, source) }, events, metadata: { count: rows.length, offset: opts.offset, total } };
+  return { source: { ...sourceShape(ctx, source), refusing: refusing(source, identity, key) }, events, metadata: { count: rows.length, offset: opts.offset, total } };
 }
