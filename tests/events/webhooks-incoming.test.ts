@@ -5,7 +5,13 @@ import { z } from "zod";
 import type { Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { payloadSchemas, processors } from "../../worker/events/registry";
+import { INCOMING_EVENT_TYPES, type IncomingEventType } from "../../worker/events/webhooks/event-types";
+import { importPublicKey, JWT_CLOCK_SKEW_SECONDS, signJwt, verifyJwt } from "../../worker/events/webhooks/signing";
+import { wixClaims as outgoingWixClaims } from "../../worker/events/webhooks/wix-format";
+import { issueTokens } from "../../worker/identity/tokens";
+import type { Permission } from "../../worker/platform/context";
 import { api, merchant, unique } from "../helpers";
+import { stockOf, trackedProduct } from "../orders/inventory-fixtures";
 import { waitFor } from "../wait";
 
 /**
@@ -25,19 +31,23 @@ const processor: Processor<z.output<typeof schema>> = {
     received.push({ event, data });
   },
 };
+// Taken from outside like inventory.updated, but needing no permission beyond automations.manage.
+const incoming: IncomingEventType = { type: TYPE, label: "Test stock counts", permission: null };
 beforeAll(() => {
   processors.push(processor);
   payloadSchemas[TYPE] = schema;
+  INCOMING_EVENT_TYPES.push(incoming);
   return () => {
     processors.splice(processors.indexOf(processor), 1);
     delete payloadSchemas[TYPE];
+    INCOMING_EVENT_TYPES.splice(INCOMING_EVENT_TYPES.indexOf(incoming), 1);
   };
 });
 
 const validBody = (items: unknown = [{ productId: "p-1", setQuantity: "7" }]) => JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: { items } });
 
 async function createSource(body: Record<string, unknown> = {}) {
-  const res = await merchant("POST", "/api/v1/webhook-sources", { name: `erp-${unique()}`, ...body });
+  const res = await merchant("POST", "/api/v1/webhook-sources", { name: `erp-${unique()}`, eventTypes: [TYPE], ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { source: { id: string; name: string; url: string; keys: { id: string }[] }; secret?: string };
 }
@@ -281,22 +291,17 @@ describe("Standard Webhooks source", () => {
     await expectNothingStored(source);
   });
 
-  it("stores an event of an unknown type as unhandled and acknowledges it", async () => {
+  it("refuses an event of an unknown type with 403 and stores nothing (only allowed types are taken)", async () => {
     const { source, secret } = await createSource();
     const body = JSON.stringify({ type: "com.example.unknown", timestamp: new Date().toISOString(), data: { anything: true } });
     const res = await post(source.name, body, signed(secret!, body, { id: "msg_unknown" }));
-    expect(res.status).toBe(200);
-    const answer = (await res.json()) as { id: string; status: string };
-    expect(answer.status).toBe("UNHANDLED");
-    expect(await stored(source.id)).toMatchObject([{ id: answer.id, type: "com.example.unknown", status: "UNHANDLED", webhook_id: "msg_unknown" }]);
-    expect(JSON.parse((await stored(source.id))[0].data)).toEqual({ anything: true });
-    expect(await outboxFor(source.name)).toEqual([]);
-    // Sent again: acknowledged, still one record.
-    const again = await post(source.name, body, signed(secret!, body, { id: "msg_unknown" }));
-    expect(await again.json()).toEqual({ id: answer.id, status: "DUPLICATE" });
-    // The merchant sees it among the source's events.
-    const listed = await merchant("GET", `/api/v1/webhook-sources/${source.id}/events?status=UNHANDLED`);
-    expect(listed.body).toMatchObject({ events: [{ id: answer.id, webhookId: "msg_unknown", type: "com.example.unknown", status: "UNHANDLED", data: { anything: true } }], metadata: { total: 1 } });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as any).details.applicationError).toMatchObject({ code: "WEBHOOK_EVENT_TYPE_NOT_ALLOWED", data: { type: "com.example.unknown", allowed: [TYPE] } });
+    await expectNothingStored(source);
+    // The merchant sees the refusal, with the type it claimed and why.
+    const listed = await merchant("GET", `/api/v1/webhook-sources/${source.id}/events?status=REFUSED`);
+    expect(listed.body.events).toMatchObject([{ type: "com.example.unknown", status: "REFUSED", webhookId: "msg_unknown" }]);
+    expect(listed.body.events[0].reason).toBe(`403 This source may not send com.example.unknown: it may send ${TYPE}`);
   });
 
   it("does not echo an incoming event to outgoing subscriptions of its type", async () => {
@@ -399,7 +404,7 @@ describe("Wix-format source (RS256 JWT)", () => {
       await jwt(wixClaims(TYPE, payload), stranger.privateKey),
       // HS256 keyed with the public key's text (the classic algorithm-confusion attack).
       await jwt(wixClaims(TYPE, payload), hmac, "HS256"),
-      await jwt(wixClaims(TYPE, payload, { exp: now - 10 }), keys.privateKey),
+      await jwt(wixClaims(TYPE, payload, { exp: now - 60 }), keys.privateKey),
       await jwt(wixClaims(TYPE, payload, { nbf: now + 600 }), keys.privateKey),
       "not-a-jwt",
     ];
@@ -410,10 +415,65 @@ describe("Wix-format source (RS256 JWT)", () => {
     expect(await stored(source.id)).toHaveLength(count);
   });
 
+  it("requires freshness: an exp not past, or an iat within five minutes; an old token without exp is refused", async () => {
+    const count = (await stored(source.id)).length;
+    const now = Math.floor(Date.now() / 1000);
+    const payload = () => ({ items: [{ productId: `w-${unique()}`, setQuantity: 1 }] });
+    const noIat = (extra: Record<string, unknown>) => {
+      const { iat: _, ...claims } = wixClaims(TYPE, payload(), extra);
+      return claims;
+    };
+    const refused: [string, Record<string, unknown>, string][] = [
+      ["issued in 2020, no exp", wixClaims(TYPE, payload(), { iat: 1_577_836_800 }), "the JWT needs an exp claim, or an iat within 5 minutes of now"],
+      ["neither iat nor exp", noIat({}), "the JWT needs an exp claim, or an iat within 5 minutes of now"],
+      ["issued ten minutes ago, no exp", wixClaims(TYPE, payload(), { iat: now - 600 }), "the JWT needs an exp claim, or an iat within 5 minutes of now"],
+      ["issued in the future", wixClaims(TYPE, payload(), { iat: now + 600, exp: now + 900 }), "the JWT was issued in the future (its iat is ahead of now)"],
+      ["exp as text", wixClaims(TYPE, payload(), { exp: String(now + 300) }), "the JWT's exp claim must be a number (seconds)"],
+      ["expired a minute ago", wixClaims(TYPE, payload(), { iat: now - 120, exp: now - 60 }), "the JWT has expired"],
+    ];
+    for (const [what, claims, reason] of refused) {
+      const res = await postJwt(await jwt(claims, keys.privateKey));
+      expect(res.status, what).toBe(401);
+      expect(((await res.json()) as any).details.applicationError.description, what).toBe(reason);
+    }
+    expect(await stored(source.id)).toHaveLength(count);
+    // Fresh enough: an iat of four minutes ago, an exp ahead without iat, and one a few seconds past (clock skew).
+    for (const claims of [wixClaims(TYPE, payload(), { iat: now - 240 }), noIat({ exp: now + 300 }), wixClaims(TYPE, payload(), { iat: now - 60, exp: now - 5 })]) {
+      const res = await postJwt(await jwt(claims, keys.privateKey));
+      expect(res.status, JSON.stringify(claims)).toBe(200);
+    }
+    expect(await stored(source.id)).toHaveLength(count + 3);
+  });
+
+  it("takes the shop's own outgoing wix-format tokens (iat now, exp ten minutes on) for as long as they are valid", async () => {
+    const event: EventEnvelope = { id: crypto.randomUUID(), type: TYPE, entityId: "w-9", eventTime: new Date().toISOString(), actor: { type: "APP", id: "erp" }, data: { items: [{ productId: "w-9", setQuantity: 2 }] } };
+    const now = Math.floor(Date.now() / 1000);
+    const claims = outgoingWixClaims(event, "inst-1", now);
+    expect(claims).toMatchObject({ iat: now, exp: now + 600 });
+    const token = await signJwt(keys.privateKey, claims);
+    const publicKey = (await importPublicKey(keys.pem))!.key;
+    expect(await verifyJwt(token, [publicKey], now + 599, 300)).toMatchObject({ ok: true });
+    expect(await verifyJwt(token, [publicKey], now + 600 + JWT_CLOCK_SKEW_SECONDS, 300)).toEqual({ ok: false, reason: "the JWT has expired" });
+    const res = await postJwt(token);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { status: string }).status).toBe("ACCEPTED");
+  });
+
+  it("refuses a signed token of an internal event type with 403, storing nothing", async () => {
+    const count = (await stored(source.id)).length;
+    const payload = { productId: "p-1", variants: [{ variantId: "v-1", inStock: true, oldValue: { inStock: false } }] };
+    const res = await postJwt(await jwt(wixClaims("wix.stores.catalog.v3.inventory_item_stock_status_updated", payload, { exp: Math.floor(Date.now() / 1000) + 300 }), keys.privateKey));
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as any).details.applicationError.code).toBe("WEBHOOK_EVENT_TYPE_NOT_ALLOWED");
+    expect(await stored(source.id)).toHaveLength(count);
+    expect((await outboxFor(source.name)).filter((r) => r.type !== TYPE)).toEqual([]);
+  });
+
   it("refuses a malformed envelope or payload with 400", async () => {
     const count = (await stored(source.id)).length;
-    const objectData = await jwt({ data: { eventType: TYPE, data: "{}" } }, keys.privateKey);
-    const noType = await jwt({ data: JSON.stringify({ data: "{}" }) }, keys.privateKey);
+    const iat = Math.floor(Date.now() / 1000);
+    const objectData = await jwt({ data: { eventType: TYPE, data: "{}" }, iat }, keys.privateKey);
+    const noType = await jwt({ data: JSON.stringify({ data: "{}" }), iat }, keys.privateKey);
     const badPayload = await jwt(wixClaims(TYPE, { items: [{ setQuantity: 1 }] }), keys.privateKey);
     const expected: [string, string][] = [
       [objectData, "data"],
@@ -426,5 +486,159 @@ describe("Wix-format source (RS256 JWT)", () => {
       expect(((await res.json()) as any).details.validationError.fieldViolations[0].field).toBe(field);
     }
     expect(await stored(source.id)).toHaveLength(count);
+  });
+});
+
+describe("the event types a source may send", () => {
+  const STOCK_STATUS = "wix.stores.catalog.v3.inventory_item_stock_status_updated";
+
+  it("defaults to inventory.updated and takes only types the shop accepts from outside (400 for internal or unknown ones)", async () => {
+    const created = await merchant("POST", "/api/v1/webhook-sources", { name: `wh-${unique()}` });
+    expect(created.status).toBe(200);
+    expect(created.body.source).toMatchObject({ eventTypes: ["inventory.updated"], configuredBy: { type: "API_KEY", id: "owner", role: "OWNER" } });
+    const before = (await merchant("GET", "/api/v1/webhook-sources")).body.sources.length;
+    const cases: [unknown, string, RegExp][] = [
+      [[STOCK_STATUS], "eventTypes[0]", /is an internal event type/],
+      [["inventory.updated", "com.wix.ecommerce.catalog.api.v1.ProductCreated"], "eventTypes[1]", /is an internal event type/],
+      [["com.wix.ecommerce.cart.abandonment.api.v1.CartAbandonedEvent"], "eventTypes[0]", /is an internal event type/],
+      [["webhook.test"], "eventTypes[0]", /is not an event type the shop takes from a webhook/],
+      [["com.example.whatever"], "eventTypes[0]", /is not an event type the shop takes from a webhook \(allowed: inventory\.updated/],
+      [[], "eventTypes", /./],
+    ];
+    for (const [eventTypes, field, description] of cases) {
+      const res = await merchant("POST", "/api/v1/webhook-sources", { name: `wh-${unique()}`, eventTypes });
+      expect(res.status, JSON.stringify(eventTypes)).toBe(400);
+      const [violation] = res.body.details.validationError.fieldViolations;
+      expect(violation.field).toBe(field);
+      expect(violation.description).toMatch(description);
+      // The same rule when the types are changed later.
+      const patched = await merchant("PATCH", `/api/v1/webhook-sources/${created.body.source.id}`, { eventTypes });
+      expect(patched.status, JSON.stringify(eventTypes)).toBe(400);
+    }
+    expect((await merchant("GET", "/api/v1/webhook-sources")).body.sources.length).toBe(before);
+    expect((await merchant("GET", `/api/v1/webhook-sources/${created.body.source.id}`)).body.source.eventTypes).toEqual(["inventory.updated"]);
+    const narrowed = await merchant("PATCH", `/api/v1/webhook-sources/${created.body.source.id}`, { eventTypes: [TYPE] });
+    expect(narrowed.body.source.eventTypes).toEqual([TYPE]);
+  });
+
+  it("refuses a signed internal event (a fake back-in-stock signal) with 403 before anything is stored", async () => {
+    // The default source: inventory.updated only.
+    const created = await merchant("POST", "/api/v1/webhook-sources", { name: `wh-${unique()}` });
+    const { source, secret } = created.body as { source: { id: string; name: string }; secret: string };
+    const data = { productId: "p-1", variants: [{ variantId: "v-1", inStock: true, oldValue: { inStock: false } }] };
+    for (const type of [STOCK_STATUS, TYPE, "com.wix.ecommerce.catalog.api.v1.ProductChanged"]) {
+      const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
+      const res = await post(source.name, body, signed(secret, body));
+      expect(res.status, type).toBe(403);
+      expect(((await res.json()) as any).details.applicationError).toMatchObject({ code: "WEBHOOK_EVENT_TYPE_NOT_ALLOWED", data: { type, allowed: ["inventory.updated"] } });
+    }
+    await expectNothingStored(source);
+    const refused = await logged(source.id);
+    expect(refused.map((r) => r.status)).toEqual(["REFUSED", "REFUSED", "REFUSED"]);
+    expect(refused[0].reason).toBe(`403 This source may not send ${STOCK_STATUS}: it may send inventory.updated`);
+  });
+});
+
+describe("what a source may do is bounded by whoever configured it", () => {
+  /** An ACTIVE staff identity with these permissions, and an access token for it. */
+  async function staffWith(permissions: Permission[]) {
+    const id = crypto.randomUUID();
+    const now = new Date().toISOString();
+    await env.DB.prepare("INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'STAFF', ?, 1, ?, ?)")
+      .bind(id, `staff-${unique()}@example.com`, JSON.stringify(permissions), now, now)
+      .run();
+    const tokens = await issueTokens(env, { role: "member", clientId: "test-client", visitorId: crypto.randomUUID(), identityId: id });
+    return { id, token: tokens.access_token };
+  }
+  const as = (token: string, method: string, path: string, body?: unknown) => api(method, path, { key: token, ...(body === undefined ? {} : { body }) });
+  const setStock = (secret: string, sourceName: string, productId: string, quantity: number) => {
+    const body = JSON.stringify({ type: "inventory.updated", timestamp: new Date().toISOString(), data: { items: [{ productId, setQuantity: quantity }] } });
+    return post(sourceName, body, signed(secret, body));
+  };
+
+  it("staff with automations.manage but not inventory.write can neither create nor re-key nor widen a stock-changing source", async () => {
+    const staff = await staffWith(["automations.manage"]);
+    const before = (await merchant("GET", "/api/v1/webhook-sources")).body.sources.length;
+    // The exploit: a source of their own, signing inventory.updated with setQuantity 777.
+    for (const body of [{ name: `wh-${unique()}` }, { name: `wh-${unique()}`, eventTypes: ["inventory.updated"] }, { name: `wh-${unique()}`, eventTypes: [TYPE, "inventory.updated"] }]) {
+      const res = await as(staff.token, "POST", "/api/v1/webhook-sources", body);
+      expect(res.status, JSON.stringify(body)).toBe(403);
+      expect(res.body.details.applicationError.description).toMatch(/inventory\.write/);
+    }
+    expect((await merchant("GET", "/api/v1/webhook-sources")).body.sources.length).toBe(before);
+    // The owner's stock source: no new key, no rotation, no re-enabling by this staff member.
+    const owned = (await merchant("POST", "/api/v1/webhook-sources", { name: `wh-${unique()}` })).body.source;
+    expect((await as(staff.token, "POST", `/api/v1/webhook-sources/${owned.id}/keys`, {})).status).toBe(403);
+    expect((await as(staff.token, "POST", `/api/v1/webhook-sources/${owned.id}/rotate`, {})).status).toBe(403);
+    expect((await as(staff.token, "PATCH", `/api/v1/webhook-sources/${owned.id}`, { enabled: false })).status).toBe(200);
+    expect((await as(staff.token, "PATCH", `/api/v1/webhook-sources/${owned.id}`, { enabled: true })).status).toBe(403);
+    const theirs = await as(staff.token, "POST", "/api/v1/webhook-sources", { name: `wh-${unique()}`, eventTypes: [TYPE] });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
+    expect((await as(staff.token, "PATCH", `/api/v1/webhook-sources/${theirs.body.source.id}`, { eventTypes: ["inventory.updated"] })).status).toBe(403);
+    const after = (await merchant("GET", `/api/v1/webhook-sources/${owned.id}`)).body.source;
+    expect(after.keys.map((k: { id: string }) => k.id)).toEqual(owned.keys.map((k: { id: string }) => k.id));
+    expect(after.configuredBy).toMatchObject({ type: "API_KEY", id: "owner" });
+    expect((await merchant("GET", `/api/v1/webhook-sources/${theirs.body.source.id}`)).body.source.eventTypes).toEqual([TYPE]);
+  });
+
+  it("applies stock events only while the configurer holds inventory.write; refusals are logged for the merchant", async () => {
+    const staff = await staffWith(["automations.manage", "inventory.write"]);
+    const product = await trackedProduct(0);
+    const created = await as(staff.token, "POST", "/api/v1/webhook-sources", { name: `wh-${unique()}` });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { source, secret } = created.body as { source: { id: string; name: string; configuredBy: unknown }; secret: string };
+    expect(source.configuredBy).toMatchObject({ type: "MEMBER", id: staff.id, role: "STAFF", permissions: ["inventory.write", "automations.manage"] });
+
+    const first = await setStock(secret, source.name, product.id, 5);
+    expect(first.status).toBe(200);
+    await waitFor(async () => ((await stockOf(product.id))?.quantity === 5 ? true : undefined), "the stock to be set");
+
+    // The owner takes inventory.write away: the next event is refused, and stock stays.
+    await env.DB.prepare("UPDATE identities SET permissions = ? WHERE id = ?").bind(JSON.stringify(["automations.manage"]), staff.id).run();
+    const refused = await setStock(secret, source.name, product.id, 777);
+    expect(refused.status).toBe(403);
+    const err = (await refused.json()) as any;
+    expect(err.details.applicationError.code).toBe("WEBHOOK_SOURCE_NOT_AUTHORISED");
+    expect(err.details.applicationError.description).toBe(
+      `Not applied: inventory.updated needs inventory.write, which staff member ${staff.id}, who configured this source, no longer holds: someone with inventory.write must rotate its key or save its event types to take it on`,
+    );
+    // The merchant sees it on the source, before any event comes.
+    const shown = (await merchant("GET", `/api/v1/webhook-sources/${source.id}`)).body.source;
+    expect(shown.refusing).toEqual([{ type: "inventory.updated", reason: err.details.applicationError.description.slice("Not applied: ".length) }]);
+    // Removed altogether: refused as well.
+    await env.DB.prepare("UPDATE identities SET status = 'DELETED', permissions = ? WHERE id = ?").bind(JSON.stringify(["automations.manage", "inventory.write"]), staff.id).run();
+    expect((await setStock(secret, source.name, product.id, 777)).status).toBe(403);
+    const events = (await merchant("GET", `/api/v1/webhook-sources/${source.id}/events?status=REFUSED`)).body.events;
+    expect(events.map((e: any) => e.type)).toEqual(["inventory.updated", "inventory.updated"]);
+    expect(events[0].reason).toMatch(/^403 Not applied: .* is no longer staff or was revoked/);
+    expect(events[1].reason).toMatch(/^403 Not applied: .* no longer holds/);
+    expect(await stored(source.id)).toHaveLength(1);
+    expect((await stockOf(product.id))?.quantity).toBe(5);
+
+    // The owner rotates the key: the source acts for the owner from then on.
+    const rotated = await merchant("POST", `/api/v1/webhook-sources/${source.id}/rotate`, { overlapMinutes: 0 });
+    expect(rotated.body.source.configuredBy).toMatchObject({ type: "API_KEY", id: "owner" });
+    expect((await merchant("GET", `/api/v1/webhook-sources/${source.id}/events`)).body.source.refusing).toEqual([]);
+    expect((await setStock(rotated.body.secret, source.name, product.id, 9)).status).toBe(200);
+    await waitFor(async () => ((await stockOf(product.id))?.quantity === 9 ? true : undefined), "the stock to be set by the owner's source");
+  });
+
+  it("refuses stock events from a source nobody is recorded as having configured, or whose API key was revoked", async () => {
+    const { source, secret } = (await merchant("POST", "/api/v1/webhook-sources", { name: `wh-${unique()}` })).body;
+    const product = await trackedProduct(1);
+    await env.DB.prepare("UPDATE webhook_sources SET configured_by = NULL WHERE id = ?").bind(source.id).run();
+    const res = await setStock(secret, source.name, product.id, 777);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as any).details.applicationError.description).toMatch(/nobody is recorded as having configured this source/);
+
+    const keyId = crypto.randomUUID();
+    await env.DB.prepare("INSERT INTO api_keys (id, name, key_hash, role, created_date, revoked_date) VALUES (?, 'old', ?, 'OWNER', ?, ?)").bind(keyId, `hash-${keyId}`, new Date().toISOString(), new Date().toISOString()).run();
+    const configurer = { kind: "apiKey", id: keyId, role: "OWNER", permissions: ["inventory.write", "automations.manage"], date: new Date().toISOString() };
+    await env.DB.prepare("UPDATE webhook_sources SET configured_by = ? WHERE id = ?").bind(JSON.stringify(configurer), source.id).run();
+    const revoked = await setStock(secret, source.name, product.id, 777);
+    expect(revoked.status).toBe(403);
+    expect(((await revoked.json()) as any).details.applicationError.description).toMatch(new RegExp(`API key ${keyId}, who configured this source, is no longer staff or was revoked`));
+    expect(await stored(source.id)).toEqual([]);
+    expect((await stockOf(product.id))?.quantity).toBe(1);
   });
 });

@@ -268,3 +268,67 @@ describe("deliveries", () => {
     expect(perAttempt).toBe(2);
   });
 });
+
+describe("target addresses at delivery time", () => {
+  /** A delivery row for the subscription, made directly so no queue message runs it behind the test's back. */
+  async function pendingDelivery(subscriptionId: string) {
+    const id = crypto.randomUUID();
+    const now = new Date(Date.now() - 1000).toISOString();
+    const event = envelope(`test.out.${unique()}`);
+    await env.DB.prepare(
+      "INSERT INTO webhook_deliveries (id, subscription_id, event_id, event_type, event, status, attempts, schedule_attempts, next_attempt_at, created_date, updated_date) VALUES (?, ?, ?, ?, ?, 'PENDING', 0, 0, ?, ?, ?)",
+    )
+      .bind(id, subscriptionId, event.id, event.type, JSON.stringify(event), now, now, now)
+      .run();
+    return id;
+  }
+  const runJob = async (id: string, jobEnv: Env) => {
+    const batch = createMessageBatch("edge-storefront-events", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { kind: "webhook-delivery", id } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, jobEnv, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
+  };
+
+  it("never sends to a URL saved before it was refused: the delivery fails unsent and the subscription is disabled", async () => {
+    const production = { ...env, ENVIRONMENT: "production" } as Env;
+    const cases: [string, Env, string][] = [
+      ["https://[::ffff:127.0.0.1]/in", production, "Not sent: the URL must be a public address: [::ffff:7f00:1] is the IPv4-mapped form of a loopback address (127.0.0.0/8)"],
+      ["https://metadata.google.internal/computeMetadata/v1/", production, "Not sent: the URL must be a public address: metadata.google.internal is under .internal, which is not public DNS"],
+      ["http://10.0.0.1:9/hooks", env, "Not sent: the URL must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])"],
+    ];
+    const fetched: string[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      fetched.push(String(input instanceof Request ? input.url : input));
+      return realFetch(input, init);
+    }) as typeof fetch;
+    try {
+      for (const [url, jobEnv, error] of cases) {
+        const { subscription } = await subscribe({ eventTypes: [`test.out.${unique()}`] });
+        // As if saved under older rules.
+        await env.DB.prepare("UPDATE webhook_subscriptions SET url = ? WHERE id = ?").bind(url, subscription.id).run();
+        const id = await pendingDelivery(subscription.id);
+        await runJob(id, jobEnv);
+        const { delivery } = (await merchant("GET", `/api/v1/webhook-deliveries/${id}`)).body;
+        expect(delivery).toMatchObject({ status: "FAILED", lastError: error, attempts: [{ attempt: 1, succeeded: false, responseStatus: null, error }] });
+        const sub = (await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription;
+        expect(sub.enabled, url).toBe(false);
+        expect(sub.disabledReason).toBe(`Disabled: its URL ${error.slice("Not sent: the URL ".length)}. Change it to an allowed URL, then enable it.`);
+      }
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(fetched).toEqual([]);
+  });
+
+  it("will not enable a subscription again while its saved URL is refused", async () => {
+    const { subscription } = await subscribe({ eventTypes: [`test.out.${unique()}`], enabled: false });
+    await env.DB.prepare("UPDATE webhook_subscriptions SET url = ? WHERE id = ?").bind("http://192.168.1.10/hooks", subscription.id).run();
+    const refused = await merchant("PATCH", `/api/v1/webhook-subscriptions/${subscription.id}`, { enabled: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "url", description: "must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])" });
+    expect((await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription.enabled).toBe(false);
+    const fixed = await merchant("PATCH", `/api/v1/webhook-subscriptions/${subscription.id}`, { enabled: true, url: DEAD_URL });
+    expect(fixed.body.subscription).toMatchObject({ enabled: true, url: DEAD_URL });
+  });
+});

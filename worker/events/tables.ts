@@ -82,9 +82,23 @@ export const webhookSources = sqliteTable("webhook_sources", {
   keys: text("keys", { mode: "json" }).$type<WebhookKey[]>().notNull(),
   /** A disabled source refuses every request (403), recorded as REFUSED, until it is enabled again. */
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  /** The event types it may send (webhooks/event-types.ts INCOMING_EVENT_TYPES); any other is refused. */
+  eventTypes: text("event_types", { mode: "json" }).$type<string[]>().notNull().default(["inventory.updated"]),
+  /** Who last created, re-keyed or set the event types of the source, with the permissions they held then. */
+  configuredBy: text("configured_by", { mode: "json" }).$type<SourceConfigurer>(),
   createdDate: text("created_date").notNull(),
   updatedDate: text("updated_date").notNull(),
 });
+
+/** The person (or API key) a source acts for: its events are applied only within what they may still do. */
+export interface SourceConfigurer {
+  kind: "apiKey" | "member";
+  /** The API key's id, or the member's identity id. */
+  id: string;
+  role: "OWNER" | "STAFF";
+  permissions: string[];
+  date: string;
+}
 
 /**
  * Every accepted incoming webhook, keyed by the sender's `webhook-id` per source so a repeat is recognised. `id` is

@@ -1,4 +1,6 @@
 import { NavLink } from "react-router";
+import { INCOMING_EVENT_TYPES } from "../../../worker/events/webhooks/event-types";
+import { FieldError } from "./forms";
 
 /** Pieces of the console's webhook and dead-event pages. */
 
@@ -23,4 +25,29 @@ const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: 
 export function When({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <>—</>;
   return <time dateTime={iso}>{`${when.format(new Date(iso))} UTC`}</time>;
+}
+
+/**
+ * The event types a source may send: only those the shop takes from outside. Each names the permission whoever
+ * creates, re-keys or allows it must hold; the source's events act within that person's permissions.
+ */
+export function SourceEventTypes({ idPrefix, picked, error }: { idPrefix: string; picked: ReadonlySet<string>; error?: string }) {
+  return (
+    <fieldset className="webhooks-types" aria-describedby={`${idPrefix}-hint${error ? ` ${idPrefix}-error` : ""}`}>
+      <legend>Events it may send</legend>
+      <p className="hint" id={`${idPrefix}-hint`}>
+        Any other event type is refused. The source acts for you: a type that needs a permission stops being applied if you lose it.
+      </p>
+      <FieldError id={`${idPrefix}-error`} message={error} />
+      {INCOMING_EVENT_TYPES.map((t, i) => (
+        <div className="console-check" key={t.type}>
+          <input type="checkbox" id={`${idPrefix}-${i}`} name="eventTypes" value={t.type} defaultChecked={picked.has(t.type)} />
+          <label htmlFor={`${idPrefix}-${i}`}>
+            <span className="webhooks-code">{t.type}</span>: {t.label}
+            {t.permission ? ` (needs ${t.permission})` : ""}
+          </label>
+        </div>
+      ))}
+    </fieldset>
+  );
 }

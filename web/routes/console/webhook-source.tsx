@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
-import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rotateSourceKey, updateSource, type SourceEventStatus } from "../../../worker/events/webhooks/sources";
+import { incomingEventType } from "../../../worker/events/webhooks/event-types";
+import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rotateSourceKey, updateSource, updateSourceRequest, type SourceEventStatus } from "../../../worker/events/webhooks/sources";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge, type Tone } from "../../components/console/badge";
 import { TickToDelete } from "../../components/console/confirm";
@@ -8,7 +9,7 @@ import { Pager } from "../../components/console/pager";
 import { orRefuse, problemOf } from "../../components/console/problem.server";
 import { SecretOnce } from "../../components/console/secret-once";
 import { consoleTitle } from "../../components/console/title";
-import { canManageWebhooks, When, WebhooksNav } from "../../components/console/webhooks";
+import { canManageWebhooks, SourceEventTypes, When, WebhooksNav } from "../../components/console/webhooks";
 import { formValues, pageParam, requireConfirmation } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
@@ -40,10 +41,14 @@ interface ActionResult {
   ok: string | null;
   problem: ConsoleProblem | null;
   values: Record<string, string> | null;
+  types?: string[];
   secret?: string;
 }
 
-/** Rotation, ending a key now, disable/enable and delete: each through the sources service (automations.manage). */
+/**
+ * Rotation, ending a key now, the event types it may send, disable/enable and delete: each through the sources
+ * service (automations.manage, and the permissions its types need to rotate, allow or enable).
+ */
 export async function action({ context, request, params }: Route.ActionArgs) {
   requireStaff(context, request);
   const ctx = context.services;
@@ -64,6 +69,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
           ? `New key ${rotated.keyId} added. The old ${old.length === 1 ? "key keeps" : "keys keep"} working until the time shown below, then stop.`
           : `New key ${rotated.keyId} added.`;
         return { intent, ok, problem: null, values: null, ...(rotated.secret ? { secret: rotated.secret } : {}) } satisfies ActionResult;
+      }
+      case "event-types": {
+        const types = form.getAll("eventTypes").map(String);
+        try {
+          const { source } = await updateSource(ctx, params.id, parseWith(updateSourceRequest, { eventTypes: types }));
+          return { intent, ok: `The source may now send ${source.eventTypes.join(", ")}, acting for you.`, problem: null, values: null } satisfies ActionResult;
+        } catch (err) {
+          const problem = problemOf(err);
+          return data({ intent, ok: null, problem, values, types } satisfies ActionResult, { status: problem.status ?? 400 });
+        }
       }
       case "remove-key":
         await removeSourceKey(ctx, params.id, values.keyId ?? "");
@@ -114,7 +129,17 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
       )}
       {result?.secret && <SecretOnce label="The new signing secret." secret={result.secret} />}
       {/* A form's own problem shows in that form; the rest (and everything for someone without the forms) here. */}
-      {result && (!manage || (result.intent !== "rotate" && result.intent !== "delete")) && <FormProblem problem={result.problem} />}
+      {result && (!manage || (result.intent !== "rotate" && result.intent !== "delete" && result.intent !== "event-types")) && <FormProblem problem={result.problem} />}
+      {source.refusing.length > 0 && (
+        <div className="console-error">
+          <p>Some events of this source are refused:</p>
+          <ul>
+            {source.refusing.map((r) => (
+              <li key={r.type}>{r.reason}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <dl className="webhooks-dl">
         <dt>Endpoint</dt>
         <dd className="webhooks-code">{source.url}</dd>
@@ -122,6 +147,29 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
         <dd>{source.format === "wix" ? "Wix JWT (RS256, the sender's public key)" : "Standard Webhooks (HMAC-SHA256)"}</dd>
         <dt>Status</dt>
         <dd>{source.enabled ? <Badge tone="good">Enabled</Badge> : <Badge tone="bad">Disabled: every request is refused</Badge>}</dd>
+        <dt>May send</dt>
+        <dd>
+          <ul className="webhooks-types-list">
+            {source.eventTypes.map((t) => (
+              <li key={t}>
+                <span className="webhooks-code">{t}</span>
+                {incomingEventType(t) ? `: ${incomingEventType(t)!.label}` : " (no longer taken from outside: refused)"}
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt>Acts for</dt>
+        <dd>
+          {source.configuredBy ? (
+            <>
+              {source.configuredBy.type === "API_KEY" ? (source.configuredBy.id === "owner" ? "The owner API key" : `API key ${source.configuredBy.id}`) : `${source.configuredBy.role === "OWNER" ? "The owner" : "Staff member"} ${source.configuredBy.id}`}
+              {", since "}
+              <When iso={source.configuredBy.date} />
+            </>
+          ) : (
+            "Nobody recorded: rotate its key or save its event types to take it on"
+          )}
+        </dd>
         {source.description && (
           <>
             <dt>Description</dt>
@@ -143,6 +191,24 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
             </button>
           </Form>
         </div>
+      )}
+
+      {manage && (
+        <Form method="post" className="console-form webhooks-section" aria-labelledby="types-heading" noValidate>
+          <h2 id="types-heading">Event types</h2>
+          <input type="hidden" name="intent" value="event-types" />
+          <FormProblem problem={result?.intent === "event-types" ? result.problem : null} fieldIds={{ eventTypes: "source-types-0" }} />
+          <SourceEventTypes
+            idPrefix="source-types"
+            picked={new Set(result?.intent === "event-types" && result.types ? result.types : source.eventTypes)}
+            error={result?.intent === "event-types" ? (f.eventTypes ?? Object.entries(f).find(([k]) => k.startsWith("eventTypes"))?.[1]) : undefined}
+          />
+          <div>
+            <button type="submit" className="console-button primary" disabled={busy}>
+              Save event types
+            </button>
+          </div>
+        </Form>
       )}
 
       <section className="webhooks-section" aria-labelledby="keys-heading">

@@ -1,5 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { EMITTED_EVENT_TYPES } from "../../../worker/events/webhooks/event-types";
+import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "../../../worker/events/webhooks/event-types";
 import { createSource, createSourceRequest, listSources, updateSource } from "../../../worker/events/webhooks/sources";
 import { createSubscription, createSubscriptionRequest, listSubscriptions, updateSubscription } from "../../../worker/events/webhooks/subscriptions";
 import { parseWith } from "../../../worker/platform/validation";
@@ -8,7 +8,7 @@ import { FieldError, FormProblem, type ConsoleProblem } from "../../components/c
 import { problemOf } from "../../components/console/problem.server";
 import { SecretOnce } from "../../components/console/secret-once";
 import { consoleTitle } from "../../components/console/title";
-import { canManageWebhooks, WebhooksNav } from "../../components/console/webhooks";
+import { canManageWebhooks, SourceEventTypes, WebhooksNav } from "../../components/console/webhooks";
 import { formValues } from "../../components/console/webhooks.server";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-webhooks.css";
@@ -59,6 +59,7 @@ export async function action({ context, request }: Route.ActionArgs) {
           name: values.name ?? "",
           description: values.description ?? "",
           format,
+          eventTypes: types,
           ...(format === "wix" ? { publicKey: values.publicKey ?? "" } : {}),
         });
         const created = await createSource(ctx, input);
@@ -148,6 +149,7 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Format</th>
+                  <th scope="col">May send</th>
                   <th scope="col">Endpoint</th>
                   <th scope="col" className="num">
                     Keys
@@ -164,6 +166,7 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                       {s.description && <div className="console-muted">{s.description}</div>}
                     </th>
                     <td>{s.format === "wix" ? "Wix JWT" : "Standard Webhooks"}</td>
+                    <td className="webhooks-code">{s.eventTypes.join(", ")}</td>
                     <td className="webhooks-code">{s.url}</td>
                     <td className="num">{s.keys.length}</td>
                     <td>{s.enabled ? <Badge tone="good">Enabled</Badge> : <Badge tone="bad">Disabled</Badge>}</td>
@@ -268,12 +271,17 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
 function NewSource({ result, busy }: { result: ActionResult | undefined; busy: boolean }) {
   const f = result?.problem?.fields ?? {};
   const v = result?.values ?? {};
+  const picked = new Set(result?.types ?? DEFAULT_SOURCE_EVENT_TYPES);
+  const typesError = f.eventTypes ?? Object.entries(f).find(([k]) => k.startsWith("eventTypes"))?.[1];
   const err = (field: string) => (f[field] ? { "aria-invalid": true as const, "aria-describedby": `source-${field}-error` } : {});
   return (
     <Form method="post" className="console-form" aria-labelledby="new-source-heading" noValidate>
       <h2 id="new-source-heading">New incoming source</h2>
       <input type="hidden" name="intent" value="create-source" />
-      <FormProblem problem={result?.problem} fieldIds={{ name: "source-name", format: "source-format-standard", publicKey: "source-publicKey", description: "source-description" }} />
+      <FormProblem
+        problem={result?.problem}
+        fieldIds={{ name: "source-name", format: "source-format-standard", eventTypes: "source-type-0", publicKey: "source-publicKey", description: "source-description" }}
+      />
       <div className="console-field">
         <label htmlFor="source-name">Name</label>
         <input id="source-name" name="name" defaultValue={v.name ?? ""} required {...err("name")} />
@@ -292,6 +300,7 @@ function NewSource({ result, busy }: { result: ActionResult | undefined; busy: b
         </div>
         <FieldError id="source-format-error" message={f.format} />
       </fieldset>
+      <SourceEventTypes idPrefix="source-type" picked={picked} error={typesError} />
       <div className="console-field">
         <label htmlFor="source-publicKey">Public key (Wix JWT only)</label>
         <textarea id="source-publicKey" name="publicKey" rows={4} defaultValue={v.publicKey ?? ""} {...err("publicKey")} />

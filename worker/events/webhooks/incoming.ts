@@ -10,12 +10,15 @@ import { flushEvents, outboxInsertIfChanged, type EventEnvelope } from "../outbo
 import { payloadSchemas, processors } from "../registry";
 import { webhookEvents, webhookSources } from "../tables";
 import { importPublicKey, verifyJwt, verifyStandardSignature } from "./signing";
+import { sourceAuthorityProblem } from "./authority";
+import { incomingEventType } from "./event-types";
 import { keyActive } from "./sources";
 import { parseWixClaims } from "./wix-format";
 
 /**
  * `POST /webhooks/{source}`: an event from an outside system. Nothing is stored before the request is verified
- * (401), well-formed (400 with field violations) and small enough for a queue message (413). An accepted event is
+ * (401), of a type the source may send and within the rights of whoever configured it (403), well-formed (400 with
+ * field violations) and small enough for a queue message (413). An accepted event is
  * recorded with the sender's webhook id and written to the outbox in one D1 batch, so it is never lost and a repeat
  * of the same webhook id changes nothing; the queue then hands it to its processors. A repeat and a refused request
  * are logged (without their body) beside the accepted ones, so the merchant sees what a sender tried and why it was
@@ -106,7 +109,7 @@ async function verifyStandard(request: Request, keys: string[], body: string, no
 
 async function verifyWix(keys: string[], body: string, nowSeconds: number): Promise<Verified> {
   const publicKeys = (await Promise.all(keys.map(importPublicKey))).flatMap((k) => (k ? [k.key] : []));
-  const check = await verifyJwt(body.trim(), publicKeys, nowSeconds);
+  const check = await verifyJwt(body.trim(), publicKeys, nowSeconds, TIMESTAMP_TOLERANCE_SECONDS);
   if (!check.ok) throw rejected(check.reason);
   const envelope = parseWixClaims(check.claims);
   if (!envelope.ok) throw badField(envelope.field, envelope.description, envelope.field === "data.eventType" ? "REQUIRED_FIELD" : "FORMAT");
@@ -120,6 +123,22 @@ async function verifyWix(keys: string[], body: string, nowSeconds: number): Prom
 }
 
 type SourceRow = typeof webhookSources.$inferSelect;
+
+/**
+ * 403 unless the source may send this type (its allowed types, and only types the shop takes from outside: never
+ * one of its own events) and whoever configured it may still do what the type does.
+ */
+async function checkAllowed(ctx: Ctx, source: SourceRow, type: string): Promise<void> {
+  if (!source.eventTypes.includes(type) || !incomingEventType(type)) {
+    const allowed = source.eventTypes.filter((t) => incomingEventType(t));
+    throw new ApiError(403, "WEBHOOK_EVENT_TYPE_NOT_ALLOWED", `This source may not send ${type.slice(0, 200)}: it may send ${allowed.join(", ") || "nothing"}`, {
+      data: { type: type.slice(0, 200), allowed },
+      message: "Permission denied",
+    });
+  }
+  const problem = await sourceAuthorityProblem(ctx.db, source, type);
+  if (problem) throw new ApiError(403, "WEBHOOK_SOURCE_NOT_AUTHORISED", `Not applied: ${problem}`, { data: { type }, message: "Permission denied" });
+}
 
 /** The sender's webhook-id header, cut short: kept on a log row to help the merchant match it with the sender's log. */
 const claimedId = (request: Request) => request.headers.get("webhook-id")?.slice(0, 100) || undefined;
@@ -138,6 +157,9 @@ function refusalReason(err: ApiError): string {
   return `${err.status} ${err.description}${fields ? ` (${fields})` : ""}`.slice(0, 1000);
 }
 
+/** The type a refused request claimed, when it was refused for its type (verified by then), else "". */
+const refusedType = (err: ApiError) => (err.code.startsWith("WEBHOOK_") && typeof err.data.type === "string" ? err.data.type : "");
+
 /** Verifies, validates and stores one incoming webhook; a refusal is logged with its reason, then answered. */
 export async function receiveWebhook(ctx: Ctx, sourceName: string, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
   const [source] = await ctx.db.select().from(webhookSources).where(eq(webhookSources.name, sourceName));
@@ -150,7 +172,7 @@ export async function receiveWebhook(ctx: Ctx, sourceName: string, request: Requ
     const id = newId();
     try {
       await ctx.db.batch([
-        ctx.db.insert(webhookEvents).values({ id, sourceId: source.id, webhookId: `refused:${id}`, type: "", status: "REFUSED", data, reason: refusalReason(err), receivedDate: nowIso() }),
+        ctx.db.insert(webhookEvents).values({ id, sourceId: source.id, webhookId: `refused:${id}`, type: refusedType(err), status: "REFUSED", data, reason: refusalReason(err), receivedDate: nowIso() }),
         trimLog(ctx, source.id),
       ]);
     } catch (logErr) {
@@ -169,6 +191,7 @@ async function receiveFor(ctx: Ctx, source: SourceRow, request: Request): Promis
   // Keys past their rotation overlap no longer verify.
   const keys = source.keys.filter((k) => keyActive(k, Date.now())).map((k) => k.value);
   const verified = source.format === "wix" ? await verifyWix(keys, body, nowSeconds) : await verifyStandard(request, keys, body, nowSeconds);
+  await checkAllowed(ctx, source, verified.type);
 
   const schema = payloadSchemas[verified.type];
   if (schema) {

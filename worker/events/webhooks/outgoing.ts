@@ -6,6 +6,7 @@ import { newId } from "../../platform/ids";
 import type { JobHandler, Processor } from "../consumer";
 import type { EventEnvelope, Statement } from "../outbox";
 import { webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../tables";
+import { targetUrlProblem } from "./addresses";
 import { shopKey, signJwt, standardSignature } from "./signing";
 import { wixClaims } from "./wix-format";
 
@@ -197,6 +198,23 @@ const deliver: JobHandler = async (job, p) => {
       .update(webhookDeliveries)
       .set({ status: "FAILED", nextAttemptAt: null, lastError: "the subscription is disabled", attempts: delivery.attempts - 1, scheduleAttempts: delivery.scheduleAttempts - 1, updatedDate: nowIso() })
       .where(eq(webhookDeliveries.id, delivery.id));
+    return;
+  }
+
+  // A URL saved before the target rules tightened (or under another ENVIRONMENT) is never sent to: the delivery
+  // fails at once, with nothing sent, and the subscription is disabled until the merchant gives an allowed URL.
+  const refused = targetUrlProblem(p.env, subscription.url);
+  if (refused) {
+    const error = `Not sent: the URL ${refused}`.slice(0, 1000);
+    const at = nowIso();
+    await db.batch([
+      db.insert(webhookAttempts).values({ id: newId(), deliveryId: delivery.id, attempt: delivery.attempts, startedDate: new Date(now).toISOString(), succeeded: false, responseStatus: null, latencyMs: 0, responseExcerpt: null, error }),
+      db.update(webhookDeliveries).set({ status: "FAILED", nextAttemptAt: null, lastError: error, updatedDate: at }).where(eq(webhookDeliveries.id, delivery.id)),
+      db
+        .update(webhookSubscriptions)
+        .set({ enabled: false, disabledReason: `Disabled: its URL ${refused}. Change it to an allowed URL, then enable it.`.slice(0, 1000), updatedDate: at })
+        .where(and(eq(webhookSubscriptions.id, subscription.id), eq(webhookSubscriptions.enabled, true))),
+    ]);
     return;
   }
 

@@ -40,6 +40,7 @@ import {
  *   POST /webhooks/{source}   Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature; body
  *                             {type, timestamp, data}) or the Wix format (the body is an RS256 JWT), per the source's
  *                             format → 200 {id, status: ACCEPTED | DUPLICATE | UNHANDLED}; 401 bad or stale signature;
+ *                             403 a type the source may not send, or one its configurer may no longer apply;
  *                             400 malformed; 404 unknown source; 413 over 128 KB.
  */
 export const incomingWebhookRoutes = new Hono<AppEnv>();
@@ -49,10 +50,11 @@ incomingWebhookRoutes.post("/:source", async (c) => c.json(await receiveWebhook(
 /**
  * Merchant calls at /api/v1 (merchant only, except the public key):
  *
- *   POST   /webhook-sources                      {name, format: standard|wix, description?, secret? | publicKey?} → {source, secret?}
+ *   POST   /webhook-sources                      {name, format: standard|wix, description?, secret? | publicKey?,
+ *                                                eventTypes? (["inventory.updated"])} → {source, secret?}
  *   GET    /webhook-sources                      → {sources}
  *   GET    /webhook-sources/{id}                 → {source}
- *   PATCH  /webhook-sources/{id}                 {name?, description?, enabled?} → {source}
+ *   PATCH  /webhook-sources/{id}                 {name?, description?, enabled?, eventTypes?} → {source}
  *   POST   /webhook-sources/{id}/keys            {secret? | publicKey?} → {source, keyId, secret?}   (rotation: add…)
  *   DELETE /webhook-sources/{id}/keys/{keyId}    → {source}                                           (…then remove)
  *   POST   /webhook-sources/{id}/rotate          {secret? | publicKey?, overlapMinutes? (1440)} → {source, keyId, secret?}

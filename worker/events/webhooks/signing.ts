@@ -150,11 +150,15 @@ export async function signJwt(privateKey: CryptoKey, claims: Record<string, unkn
 
 export type JwtCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: string };
 
+/** How far the sender's clock may be off when `exp`, `nbf` and `iat` are judged. */
+export const JWT_CLOCK_SKEW_SECONDS = 30;
+
 /**
  * Verifies a compact JWT as the Wix SDK does (jose's jwtVerify with an RS256 key): RS256 only, a signature by one of
- * the keys, and `exp` / `nbf` honoured when present.
+ * the keys, `exp` / `nbf` honoured when present (numbers, with a small clock skew). Unlike jose it also requires
+ * freshness: an `exp` (not past), or else an `iat` within `maxAgeSeconds` of now, so an old token is never taken.
  */
-export async function verifyJwt(token: string, keys: CryptoKey[], nowSeconds: number): Promise<JwtCheck> {
+export async function verifyJwt(token: string, keys: CryptoKey[], nowSeconds: number, maxAgeSeconds: number): Promise<JwtCheck> {
   const parts = token.split(".");
   if (parts.length !== 3) return { ok: false, reason: "the body is not a compact JWT" };
   const [head, body, sig] = parts.map(base64Decode);
@@ -173,7 +177,15 @@ export async function verifyJwt(token: string, keys: CryptoKey[], nowSeconds: nu
   for (const key of keys) if (!valid && (await crypto.subtle.verify(RS256, key, sig, signed))) valid = true;
   if (!valid) return { ok: false, reason: "the JWT signature does not match the source's public key" };
   if (claims === null || typeof claims !== "object" || Array.isArray(claims)) return { ok: false, reason: "the JWT payload is not an object" };
-  if (typeof claims.exp === "number" && nowSeconds >= claims.exp) return { ok: false, reason: "the JWT has expired" };
-  if (typeof claims.nbf === "number" && nowSeconds < claims.nbf) return { ok: false, reason: "the JWT is not valid yet" };
+  for (const claim of ["exp", "nbf", "iat"] as const) {
+    if (claims[claim] !== undefined && (typeof claims[claim] !== "number" || !Number.isFinite(claims[claim]))) return { ok: false, reason: `the JWT's ${claim} claim must be a number (seconds)` };
+  }
+  const { exp, nbf, iat } = claims as { exp?: number; nbf?: number; iat?: number };
+  if (exp !== undefined && nowSeconds >= exp + JWT_CLOCK_SKEW_SECONDS) return { ok: false, reason: "the JWT has expired" };
+  if (nbf !== undefined && nowSeconds < nbf - JWT_CLOCK_SKEW_SECONDS) return { ok: false, reason: "the JWT is not valid yet" };
+  if (iat !== undefined && iat > nowSeconds + JWT_CLOCK_SKEW_SECONDS) return { ok: false, reason: "the JWT was issued in the future (its iat is ahead of now)" };
+  if (exp === undefined && (iat === undefined || nowSeconds - iat > maxAgeSeconds)) {
+    return { ok: false, reason: `the JWT needs an exp claim, or an iat within ${Math.round(maxAgeSeconds / 60)} minutes of now` };
+  }
   return { ok: true, claims };
 }

@@ -4,6 +4,8 @@ import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../plat
 import { ApiError, badField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { webhookEvents, webhookSources, type WebhookKey } from "../tables";
+import { authorityProblem, checkSourceEventTypes, configurerOf, configurerReads, requireSourcePermissions, type IdentityNow, type KeyNow } from "./authority";
+import { DEFAULT_SOURCE_EVENT_TYPES } from "./event-types";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
 
 /**
@@ -12,6 +14,10 @@ import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
  * or when added; lists show only the keys' ids and dates. Two keys at once make a rotation: either add the new one,
  * switch the sender over and remove the old one, or rotate with an overlap window (`rotateSourceKey`): the old keys
  * get an expiry and stop verifying after it, without anyone having to come back and remove them.
+ *
+ * A source may send only the event types it is allowed (`eventTypes`, default `inventory.updated`), and acts for
+ * whoever last created it, re-keyed it or set its types (authority.ts): doing so needs the permissions those types
+ * need (inventory.write for stock), and each event is applied only while that person still holds them.
  */
 
 type SourceRow = typeof webhookSources.$inferSelect;
@@ -20,6 +26,9 @@ const sourceName = z
   .string()
   .trim()
   .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be 1 to 63 lower-case letters, digits, '-' or '_' (it is the endpoint's path)");
+
+// At least one: checked by the services (after the caller's permission), so a form with none ticked gets a 403 first.
+const sourceEventTypes = z.array(z.string().trim().min(1).max(200)).max(50);
 
 export const createSourceRequest = z
   .object({
@@ -30,11 +39,13 @@ export const createSourceRequest = z
     secret: z.string().trim().optional(),
     /** wix: the sender's RSA public key (PEM SPKI, or base64 of it). */
     publicKey: z.string().trim().optional(),
+    /** The event types it may send: types the shop takes from outside (default inventory.updated). */
+    eventTypes: sourceEventTypes.optional(),
   })
   .strict();
 
 export const updateSourceRequest = z
-  .object({ name: sourceName.optional(), description: z.string().trim().max(500).optional(), enabled: z.boolean().optional() })
+  .object({ name: sourceName.optional(), description: z.string().trim().max(500).optional(), enabled: z.boolean().optional(), eventTypes: sourceEventTypes.optional() })
   .strict();
 
 /** The longest overlap a rotation may give the old keys: 30 days. */
@@ -67,6 +78,9 @@ function sourceShape(ctx: Ctx, r: SourceRow) {
     // Secrets are shown once; a public key is public.
     keys: r.keys.map((k) => ({ id: k.id, createdDate: k.createdDate, expiresDate: k.expiresAt ?? null, ...(r.format === "wix" ? { publicKey: k.value } : {}) })),
     enabled: r.enabled,
+    eventTypes: r.eventTypes,
+    /** Who its events act for (API_KEY or MEMBER, their id, the permissions they held then), or null. */
+    configuredBy: r.configuredBy ? { type: r.configuredBy.kind === "apiKey" ? "API_KEY" : "MEMBER", id: r.configuredBy.id, role: r.configuredBy.role, permissions: r.configuredBy.permissions, date: r.configuredBy.date } : null,
     createdDate: r.createdDate,
     updatedDate: r.updatedDate,
   };
@@ -109,10 +123,23 @@ async function ensureNameFree(ctx: Ctx, name: string, exceptId?: string) {
 /** Creates a source; its generated (or given) secret is in the answer and never again. */
 export async function createSource(ctx: Ctx, input: z.output<typeof createSourceRequest>) {
   requirePermission(ctx, "automations.manage");
+  const eventTypes = checkSourceEventTypes(input.eventTypes ?? [...DEFAULT_SOURCE_EVENT_TYPES]);
+  requireSourcePermissions(ctx, eventTypes, "create");
   const key = await newKey(input.format, input);
   await ensureNameFree(ctx, input.name);
   const now = nowIso();
-  const row: SourceRow = { id: newId(), name: input.name, description: input.description, format: input.format, keys: [key], enabled: true, createdDate: now, updatedDate: now };
+  const row: SourceRow = {
+    id: newId(),
+    name: input.name,
+    description: input.description,
+    format: input.format,
+    keys: [key],
+    enabled: true,
+    eventTypes,
+    configuredBy: configurerOf(ctx.auth),
+    createdDate: now,
+    updatedDate: now,
+  };
   const [inserted] = await ctx.db.insert(webhookSources).values(row).onConflictDoNothing().returning();
   if (!inserted) throw nameTaken(input.name);
   return { source: sourceShape(ctx, row), ...shownOnce(row.format, key) };
@@ -126,17 +153,40 @@ export async function listSources(ctx: Ctx) {
 
 export async function getSource(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  return { source: sourceShape(ctx, await findSource(ctx, id)) };
+  const [[row], [identity], [key]] = await ctx.db.batch([ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)), ...configurerReads(ctx.db, id)]);
+  if (!row) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
+  return { source: { ...sourceShape(ctx, row), refusing: refusing(row, identity, key) } };
 }
 
-/** Renames a source (its endpoint path changes with it), changes its description, or disables / enables it. */
+/** The allowed types whose events are refused now, and why (the configurer lost the permission, or none is recorded). */
+function refusing(row: SourceRow, identity: IdentityNow | undefined, key: KeyNow | undefined) {
+  return row.eventTypes.flatMap((type) => {
+    const reason = authorityProblem(row.configuredBy, type, identity, key);
+    return reason ? [{ type, reason }] : [];
+  });
+}
+
+/**
+ * Renames a source (its endpoint path changes with it), changes its description, disables / enables it, or sets
+ * the event types it may send. Enabling needs the permissions its types need; setting the types makes the caller
+ * the one its events act for.
+ */
 export async function updateSource(ctx: Ctx, id: string, input: z.output<typeof updateSourceRequest>) {
   requirePermission(ctx, "automations.manage");
+  const eventTypes = input.eventTypes === undefined ? undefined : checkSourceEventTypes(input.eventTypes);
   const row = await findSource(ctx, id);
+  if (eventTypes) requireSourcePermissions(ctx, eventTypes, "allow");
+  if (input.enabled === true && !row.enabled) requireSourcePermissions(ctx, eventTypes ?? row.eventTypes, "enable");
   if (input.name !== undefined) await ensureNameFree(ctx, input.name, id);
   const [updated] = await ctx.db
     .update(webhookSources)
-    .set({ name: input.name ?? row.name, description: input.description ?? row.description, enabled: input.enabled ?? row.enabled, updatedDate: nowIso() })
+    .set({
+      name: input.name ?? row.name,
+      description: input.description ?? row.description,
+      enabled: input.enabled ?? row.enabled,
+      ...(eventTypes ? { eventTypes, configuredBy: configurerOf(ctx.auth) } : {}),
+      updatedDate: nowIso(),
+    })
     .where(eq(webhookSources.id, id))
     .returning();
   if (!updated) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
@@ -147,10 +197,11 @@ export async function updateSource(ctx: Ctx, id: string, input: z.output<typeof 
 export async function addSourceKey(ctx: Ctx, id: string, input: z.output<typeof addKeyRequest>) {
   requirePermission(ctx, "automations.manage");
   const row = await findSource(ctx, id);
+  requireSourcePermissions(ctx, row.eventTypes, "add a key to");
   if (row.keys.length >= 5) throw new ApiError(409, "WEBHOOK_SOURCE_TOO_MANY_KEYS", "A source holds at most 5 keys: remove an old one first", { data: { id } });
   const key = await newKey(row.format, input);
   const keys = [...row.keys, key];
-  const [updated] = await ctx.db.update(webhookSources).set({ keys, updatedDate: nowIso() }).where(eq(webhookSources.id, id)).returning();
+  const [updated] = await ctx.db.update(webhookSources).set({ keys, configuredBy: configurerOf(ctx.auth), updatedDate: nowIso() }).where(eq(webhookSources.id, id)).returning();
   if (!updated) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
   return { source: sourceShape(ctx, updated), keyId: key.id, ...shownOnce(row.format, key) };
 }
@@ -163,6 +214,7 @@ export async function addSourceKey(ctx: Ctx, id: string, input: z.output<typeof 
 export async function rotateSourceKey(ctx: Ctx, id: string, input: z.output<typeof rotateKeyRequest>) {
   requirePermission(ctx, "automations.manage");
   const row = await findSource(ctx, id);
+  requireSourcePermissions(ctx, row.eventTypes, "rotate the key of");
   const key = await newKey(row.format, input);
   const now = Date.now();
   const until = new Date(now + input.overlapMinutes * 60_000).toISOString();
@@ -173,7 +225,7 @@ export async function rotateSourceKey(ctx: Ctx, id: string, input: z.output<type
   // Only if nobody changed the keys meanwhile: a concurrent rotation must not be lost.
   const [updated] = await ctx.db
     .update(webhookSources)
-    .set({ keys: [...kept, key], updatedDate: nowIso() })
+    .set({ keys: [...kept, key], configuredBy: configurerOf(ctx.auth), updatedDate: nowIso() })
     .where(and(eq(webhookSources.id, id), eq(webhookSources.updatedDate, row.updatedDate)))
     .returning();
   if (!updated) throw new ApiError(409, "WEBHOOK_SOURCE_CHANGED", "The source was changed by another request at the same time; try again", { data: { id } });
@@ -218,7 +270,7 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
     WHERE f.id = "webhook_events"."id" OR substr(f.id, 1, length("webhook_events"."id") + 1) = "webhook_events"."id" || '#'
     ORDER BY CASE f.state WHEN 'DEAD' THEN 0 WHEN 'RETRYING' THEN 1 ELSE 2 END LIMIT 1)`;
   // The source with its page of events, in one round trip.
-  const [[source], rows, [{ total }]] = await ctx.db.batch([
+  const [[source], rows, [{ total }], [identity], [key]] = await ctx.db.batch([
     ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)),
     ctx.db
       .select({ ...getTableColumns(webhookEvents), failure })
@@ -228,6 +280,7 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
       .limit(opts.limit)
       .offset(opts.offset),
     ctx.db.select({ total: count() }).from(webhookEvents).where(where),
+    ...configurerReads(ctx.db, id),
   ]);
   const events = rows.map((r) => ({
     id: r.id,
@@ -242,5 +295,5 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
     data: r.data,
   }));
   if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
-  return { source: sourceShape(ctx, source), events, metadata: { count: rows.length, offset: opts.offset, total } };
+  return { source: { ...sourceShape(ctx, source), refusing: refusing(source, identity, key) }, events, metadata: { count: rows.length, offset: opts.offset, total } };
 }

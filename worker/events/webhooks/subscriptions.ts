@@ -7,6 +7,7 @@ import { newId } from "../../platform/ids";
 import { httpUrl } from "../../platform/validation";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../tables";
 import { enqueueDeliveries } from "./outgoing";
+import { targetUrlProblem } from "./addresses";
 import { generateSecret, shopKey } from "./signing";
 
 /**
@@ -21,29 +22,11 @@ type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 /** How long the previous secret keeps signing after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const PRIVATE_IP = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.)/;
-
-/**
- * Checks a target URL: http(s) only, no credentials in it; https only in production (and no loopback or private
- * address there); plain http only to a loopback address otherwise (a receiver on the developer's machine).
- */
+/** Checks a target URL (addresses.ts targetUrlProblem) and returns it without its fragment; a refusal is a 400 on `field`. */
 export function checkTargetUrl(env: Env, raw: string, field = "url"): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw badField(field, "must be an absolute URL", "FORMAT");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw badField(field, "must be an http or https URL", "FORMAT");
-  if (url.username || url.password) throw badField(field, "must not contain credentials (user:password@)", "FORMAT");
-  const production = (env as { ENVIRONMENT?: string }).ENVIRONMENT === "production";
-  if (production) {
-    if (url.protocol !== "https:") throw badField(field, "must use https", "FORMAT");
-    if (LOOPBACK.test(url.hostname) || PRIVATE_IP.test(url.hostname)) throw badField(field, "must be a public address", "FORMAT");
-  } else if (url.protocol === "http:" && !LOOPBACK.test(url.hostname)) {
-    throw badField(field, "must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])", "FORMAT");
-  }
+  const problem = targetUrlProblem(env, raw);
+  if (problem) throw badField(field, problem, "FORMAT");
+  const url = new URL(raw);
   url.hash = "";
   return url.toString();
 }
@@ -174,6 +157,8 @@ export async function updateSubscription(ctx: Ctx, id: string, input: z.output<t
   const url = input.url === undefined ? undefined : checkTargetUrl(ctx.env, input.url);
   const row = await findSubscription(ctx, id);
   const enabling = input.enabled === true && !row.enabled;
+  // A URL saved before the target rules tightened must be changed before the subscription sends again.
+  if (enabling && url === undefined) checkTargetUrl(ctx.env, row.url);
   const [updated] = await ctx.db
     .update(webhookSubscriptions)
     .set({
