@@ -48,7 +48,11 @@ describe("prices set on a staff member's own cart", () => {
     const viaPatch = await cart.patch({ customLineItems: [{ quantity: 1, price: "0.00", productName: { original: "Anything" } }] });
     expect(viaPatch.status).toBe(403);
     expect(await env.DB.prepare("SELECT merchant_discounts FROM carts WHERE owner_id = ? AND status = 'ACTIVE'").bind(staff.id).first()).toEqual(before);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM cart_line_items l JOIN carts c ON c.id = l.cart_id WHERE c.owner_id = ? AND l.custom = 1").bind(staff.id).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM cart_line_items l JOIN carts c ON c.id = l.cart_id WHERE c.owner_id = ? AND l.custom = 1")
+        .bind(staff.id)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
 
     // The order is placed at the catalogue price.
     const checkout = await cart.checkout();
@@ -169,7 +173,10 @@ describe("scoped API keys", () => {
   it("sign-on and the authorized_client grant need members.impersonate (a STAFF key no longer has it by being a key)", async () => {
     const member = await createIdentity();
     const email = `sso-${unique()}@example.com`;
-    for (const credentials of [(await staffKey(PERMISSIONS.filter((p) => p !== "members.impersonate"))).key, (await staffWith(PERMISSIONS.filter((p) => p !== "members.impersonate"))).token]) {
+    for (const credentials of [
+      (await staffKey(PERMISSIONS.filter((p) => p !== "members.impersonate"))).key,
+      (await staffWith(PERMISSIONS.filter((p) => p !== "members.impersonate"))).token,
+    ]) {
       const grant = await tokenCall({ grant_type: "authorized_client", member_id: member.id }, { authorization: credentials });
       expect(grant.status, JSON.stringify(grant.body)).toBe(403);
       const signOn = await api("POST", "/v2/sign-on", { key: credentials, body: { loginId: { email } } });
