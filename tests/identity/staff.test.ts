@@ -348,7 +348,7 @@ describe("API keys (POST/GET/DELETE /api/v1/api-keys)", () => {
   });
 
   it("works as the Authorization header until revoked, then gets 401", async () => {
-    const { body } = await merchant("POST", "/api/v1/api-keys", { name: `Temp ${unique()}`, role: "STAFF" });
+    const { body } = await merchant("POST", "/api/v1/api-keys", { name: `Temp ${unique()}`, role: "STAFF", permissions: ["catalog.write"] });
     expect((await api("POST", "/v1/products", { body: newProduct(), key: body.key })).status).toBe(200);
     expect((await api("POST", "/v1/products", { body: newProduct(), key: `Bearer ${body.key}` })).status).toBe(200);
 
