@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_ACTIONS } from "../../web/components/console/action-permissions";
-import { PERMISSIONS, type Permission } from "../../worker/platform/context";
+import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "../../worker/platform/context";
 import { consoleAccount, consoleCookie, postConsoleForm } from "./console-fixtures";
 import { BROWSER_UA, startWorker, type RunningWorker } from "./worker";
 
@@ -143,5 +143,45 @@ describe("every console action that needs a permission or the owner, posted by s
       expect(res.status, action).not.toBe(403);
       expect(res.status, action).toBeLessThan(500);
     }
+  });
+});
+
+describe("API keys' permissions in the console", () => {
+  let w: RunningWorker;
+  beforeAll(async () => {
+    w = await startWorker();
+  }, 120_000);
+  afterAll(() => w?.dispose());
+
+  it("the owner chooses a STAFF key's permissions at creation, sees them in the list and changes them", { timeout: 120_000 }, async () => {
+    const owner = await consoleCookie(w, await consoleAccount(w, "OWNER"));
+    const created = await postConsoleForm(w, owner, "/console/settings/api-keys", {
+      intent: "create",
+      name: "Stock sync",
+      role: "STAFF",
+      permissions: ["inventory.write", "orders.write"],
+    });
+    expect(created.status).toBe(200);
+    const key = /data-testid="new-api-key">(sk_[A-Za-z0-9_-]+)</.exec(await created.text())?.[1];
+    expect(key).toBeTruthy();
+    const row = await w.db.prepare("SELECT id, permissions FROM api_keys WHERE name = 'Stock sync'").first<{ id: string; permissions: string }>();
+    expect(JSON.parse(row!.permissions)).toEqual(["inventory.write", "orders.write"]);
+
+    const page = await (await w.fetch("/console/settings/api-keys", { headers: { cookie: owner, "user-agent": BROWSER_UA } })).text();
+    for (const p of PERMISSIONS) expect(page).toContain(PERMISSION_LABELS[p]);
+    const ticked = [...page.matchAll(/name="permissions" checked="" value="([a-z.]+)"/g)].map((m) => m[1]);
+    expect(ticked).toEqual(["inventory.write", "orders.write"]);
+
+    // The key holds what was chosen: orders yes, catalogue no.
+    const write = (k: string) =>
+      w.fetch("/v1/products", {
+        method: "POST",
+        headers: { authorization: k, "content-type": "application/json" },
+        body: JSON.stringify({ product: { name: "Keyed", priceData: { price: 1 } } }),
+      });
+    expect((await write(key!)).status).toBe(403);
+    const changed = await postConsoleForm(w, owner, "/console/settings/api-keys", { intent: "permissions", id: row!.id, permissions: ["catalog.write"] });
+    expect(changed.status).toBe(200);
+    expect((await write(key!)).status).toBe(200);
   });
 });
