@@ -640,9 +640,9 @@ describe("authorized_client grant", () => {
     expectError(await tokenCall({ grant_type: "authorized_client", member_id: member.id, scope: "admin" }, auth), 400, "INVALID_SCOPE");
   });
 
-  it("lets a staff API key log in members but not the owner", async () => {
+  it("lets a staff API key holding members.impersonate log in members but not the owner", async () => {
     const key = `sk_staff_${crypto.randomUUID()}`;
-    await env.DB.prepare("INSERT INTO api_keys (id, name, key_hash, role, created_date) VALUES (?, 'staff key', ?, 'STAFF', ?)")
+    await env.DB.prepare("INSERT INTO api_keys (id, name, key_hash, role, permissions, created_date) VALUES (?, 'staff key', ?, 'STAFF', '[\"members.impersonate\"]', ?)")
       .bind(crypto.randomUUID(), await sha256Hex(key), new Date().toISOString())
       .run();
     const member = await createIdentity();

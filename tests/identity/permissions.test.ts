@@ -71,6 +71,9 @@ const WRITES: Record<Permission, { name: string; call: (token: string) => Promis
     { name: "create a coupon", call: (t) => api("POST", "/api/v1/coupons", { key: t, body: { coupon: { code: `C${unique().slice(0, 8)}`, name: "Ten", percentOff: 10 } } }) },
     { name: "approve a member", call: (t) => api("POST", `/api/v1/members/${UNKNOWN}/approve`, { key: t }) },
   ],
+  "members.impersonate": [
+    { name: "sign a member on", call: (t) => api("POST", "/v2/sign-on", { key: t, body: { loginId: { email: `sso-${unique()}@example.com` } } }) },
+  ],
 };
 
 describe("staff permissions on every merchant write", () => {

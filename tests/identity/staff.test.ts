@@ -247,7 +247,7 @@ describe("who may manage staff and keys", () => {
   beforeAll(async () => {
     staff = await staffSession("STAFF");
     member = await staffSession("MEMBER");
-    const res = await merchant("POST", "/api/v1/api-keys", { name: "Warehouse sync", role: "STAFF" });
+    const res = await merchant("POST", "/api/v1/api-keys", { name: "Warehouse sync", role: "STAFF", permissions: ["catalog.write"] });
     expect(res.status).toBe(200);
     staffKey = res.body.key;
   });
@@ -359,7 +359,7 @@ describe("API keys (POST/GET/DELETE /api/v1/api-keys)", () => {
     const { apiKey, key } = res.body;
     expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     // The prefix (`sk_` and 6 of the 43 random characters) tells keys apart in the console without revealing them.
-    expect(apiKey).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "Inventory bot", role: "STAFF", prefix: key.slice(0, 9), createdDate: expect.any(String) });
+    expect(apiKey).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "Inventory bot", role: "STAFF", permissions: [], prefix: key.slice(0, 9), createdDate: expect.any(String) });
     const row = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(apiKey.id).first<Record<string, unknown>>();
     expect(row!.key_hash).toBe(await sha256Hex(key));
     expect(Object.values(row!)).not.toContain(key);
@@ -374,7 +374,7 @@ describe("API keys (POST/GET/DELETE /api/v1/api-keys)", () => {
   });
 
   it("works as the Authorization header until revoked, then gets 401", async () => {
-    const { body } = await merchant("POST", "/api/v1/api-keys", { name: `Temp ${unique()}`, role: "STAFF" });
+    const { body } = await merchant("POST", "/api/v1/api-keys", { name: `Temp ${unique()}`, role: "STAFF", permissions: ["catalog.write"] });
     expect((await api("POST", "/v1/products", { body: newProduct(), key: body.key })).status).toBe(200);
     expect((await api("POST", "/v1/products", { body: newProduct(), key: `Bearer ${body.key}` })).status).toBe(200);
 

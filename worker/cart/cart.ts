@@ -6,7 +6,7 @@ import { matching, type VariantRow } from "../catalog/variants";
 import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { identities } from "../identity/tables";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";
-import { isMerchant, nowIso, type Ctx } from "../platform/context";
+import { hasPermission, nowIso, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
@@ -833,9 +833,9 @@ function applyCartInfo(draft: CartDraft, info: CartInfoInput, mask: string[] | n
   if (has("overrideCheckoutUrl")) cart.overrideCheckoutUrl = info.overrideCheckoutUrl ?? null;
 }
 
-/** Custom line items and merchant discounts set prices: only the store's owner or staff may send them. */
-function requireMerchantFor(ctx: Ctx, field: string): void {
-  if (!isMerchant(ctx.auth)) throw forbidden(`${field} set prices, so only the store's owner or staff may send them`);
+/** Custom line items and merchant discounts set prices: only the owner, or staff granted orders.write, may send them. */
+function requirePricingFor(ctx: Ctx, field: string): void {
+  if (!hasPermission(ctx.auth, "orders.write")) throw forbidden(`${field} set prices, so only the store's owner or staff with the orders.write permission may send them`);
 }
 
 /** A coupon code the pricing refuses is a clear 400 with its reason (unknown, expired, used up, …). */
@@ -850,8 +850,8 @@ async function checkCoupon(ctx: Ctx, draft: CartDraft, resolved: ResolvedLine[])
 
 /** PATCH: cartInfo, couponCode, merchantDiscounts (staff), and line items and custom line items to add. Creates the cart if needed. */
 export async function updateCurrentCart(ctx: Ctx, req: UpdateCartRequest): Promise<{ cart: CartShape }> {
-  if (req.customLineItems?.length) requireMerchantFor(ctx, "customLineItems");
-  if (req.merchantDiscounts) requireMerchantFor(ctx, "merchantDiscounts");
+  if (req.customLineItems?.length) requirePricingFor(ctx, "customLineItems");
+  if (req.merchantDiscounts) requirePricingFor(ctx, "merchantDiscounts");
   const mask = fieldMaskPaths(req.cartFieldmask);
   const cart = await changeCart(ctx, {
     create: true,
@@ -886,7 +886,7 @@ export async function addToCurrentCart(ctx: Ctx, req: AddToCartRequest): Promise
   if (!req.lineItems?.length && !req.customLineItems?.length) {
     throw invalidArgument([{ field: "lineItems", description: "must hold at least one line item to add", violatedRule: "REQUIRED_FIELD", data: {} }]);
   }
-  if (req.customLineItems?.length) requireMerchantFor(ctx, "customLineItems");
+  if (req.customLineItems?.length) requirePricingFor(ctx, "customLineItems");
   const cart = await changeCart(ctx, {
     create: true,
     productIds: (req.lineItems ?? []).map((l) => l.catalogReference.catalogItemId),

@@ -24,11 +24,13 @@ async function apiKeyAuth(env: Env, db: Db, candidate: string): Promise<Auth | n
   const owner = await ownerKeyHash(env);
   if (owner && hash === owner) return { kind: "apiKey", keyId: OWNER_KEY_ID, role: "OWNER" };
   const [row] = await db
-    .select({ id: apiKeys.id, role: apiKeys.role })
+    .select({ id: apiKeys.id, role: apiKeys.role, permissions: apiKeys.permissions })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedDate)))
     .limit(1);
-  return row ? { kind: "apiKey", keyId: row.id, role: row.role } : null;
+  if (!row) return null;
+  // Read on every request, so a change of a key's permissions applies at once.
+  return row.role === "OWNER" ? { kind: "apiKey", keyId: row.id, role: "OWNER" } : { kind: "apiKey", keyId: row.id, role: "STAFF", permissions: row.permissions.filter(isPermission) };
 }
 
 /** A visitor's or member's auth from an access token, or null. Staff roles are read from D1 so a demotion applies at once. */

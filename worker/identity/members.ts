@@ -377,14 +377,13 @@ export async function signOutEverywhere(ctx: Ctx, tokens: CallerTokens = {}): Pr
 }
 
 /**
- * Signs a member on for a trusted external login (POST /v2/sign-on, API key only): finds the member by email or
- * creates an active one, and answers a session token. Owner and staff accounts cannot be reached this way.
+ * Signs a member on for a trusted external login (POST /v2/sign-on; an API key or staff holding members.impersonate):
+ * finds the member by email or creates an active one, and answers a session token. Owner and staff accounts cannot be
+ * reached this way.
  */
 export async function signOn(ctx: Ctx, req: SignOnRequest): Promise<{ sessionToken: string; identity: WireIdentity }> {
-  if (ctx.auth.kind !== "apiKey") {
-    if (ctx.auth.kind === "anonymous") throw unauthenticated("Sign-on needs the store's API key in the Authorization header");
-    throw forbidden("Sign-on needs the store's API key");
-  }
+  if (ctx.auth.kind === "anonymous") throw unauthenticated("Sign-on needs the store's API key in the Authorization header");
+  requirePermission(ctx, "members.impersonate");
   const email = req.loginId.email;
   const [existing] = await byEmail(ctx.db, email);
   const now = nowIso();
@@ -610,15 +609,19 @@ export async function sendRecoveryEmail(
   return {};
 }
 
-/** Emails an activation link that sets a password and activates the account (POST /v1/activation-email; merchant only). */
+/**
+ * Emails a member an activation link that sets a password and activates the account (POST /v1/activation-email;
+ * settings.manage). Owner and staff accounts are invited from the staff page, never here.
+ */
 export async function sendActivationEmail(
   ctx: Ctx,
   req: { identityId: string; emailOptions?: { redirect?: { url?: string; clientId?: string } | null } | null },
 ): Promise<Record<string, never>> {
-  requireMerchant(ctx);
+  requirePermission(ctx, "settings.manage");
   const origin = emailLinkOrigin(ctx);
   const [row] = await byId(ctx.db, req.identityId);
   if (!row || row.status === "DELETED") throw memberNotFound(req.identityId);
+  if (row.role !== "MEMBER") throw forbidden("Owner and staff accounts are managed on the staff page, not here");
   if (row.status === "BLOCKED") throw notUsable(row);
   const redirectUrl = await allowedRedirect(ctx, req.emailOptions?.redirect);
   const { token, statement } = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id, redirectUrl ? { redirectUrl } : {});

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Ctx } from "../platform/context";
+import { requirePermission, type Ctx } from "../platform/context";
 import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { hitLimits, LIMITS } from "../platform/rate-limit";
@@ -350,7 +350,7 @@ const invalidGrant = (description: string, data: Record<string, unknown> = {}) =
 /**
  * POST /oauth2/token. Grants: `anonymous` (new visitor tokens), `refresh_token` (a new access token; the refresh
  * token stays valid, the SDK never rotates it), `authorization_code` (member tokens, PKCE S256) and
- * `authorized_client` (member tokens for a member id, for the store's API key only).
+ * `authorized_client` (member tokens for a member id, for an API key or staff holding members.impersonate).
  */
 export async function exchangeToken(ctx: Ctx, body: unknown, authorization: string | undefined, client: { ip?: string } = {}): Promise<TokenResponse> {
   const req = normaliseTokenBody(body);
@@ -419,7 +419,7 @@ async function authorizationCodeGrant(ctx: Ctx, req: TokenRequest): Promise<Toke
 async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization: string | undefined): Promise<TokenResponse> {
   const auth = ctx.auth;
   if (auth.kind === "anonymous") throw unauthenticated("The authorized_client grant needs the store's API key in the Authorization header");
-  if (auth.kind !== "apiKey") throw forbidden("The authorized_client grant is for the store's API key only");
+  requirePermission(ctx, "members.impersonate");
   required(req, ["memberId"]);
   if (req.scope && !req.scope.split(/\s+/).includes("offline_access")) {
     throw new ApiError(400, "INVALID_SCOPE", `Scope "${req.scope}" is not supported: use offline_access`, { data: { scope: req.scope }, message: "Invalid scope" });
@@ -429,13 +429,13 @@ async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization:
   const identity = await activeIdentity(ctx, req.memberId);
   if (!identity) throw invalidGrant(`Member ${req.memberId} does not exist or is not active`, { memberId: req.memberId });
   // A staff key must not mint the owner's or another staff member's session.
-  if (identity.role !== "MEMBER" && auth.role !== "OWNER") throw forbidden("Only the owner's API key can log in as the owner or staff");
+  if (identity.role !== "MEMBER" && !(auth.kind === "apiKey" && auth.role === "OWNER")) throw forbidden("Only the owner's API key can log in as the owner or staff");
   if (req.sessionToken) {
     const session = await consumeOneTime(ctx.db, "session", req.sessionToken);
     if (!session || session.identityId !== identity.id) throw invalidGrant("The session token is unknown, expired, used or belongs to another member");
   }
   // The SDK sends "<visitor access token>,<apiKey>": keep that visitor's id so the cart can follow the member.
-  const visitorToken = accessTokenOf(authorization);
+  const visitorToken = auth.kind === "apiKey" ? accessTokenOf(authorization) : null;
   const visitor = visitorToken ? await readAccessToken(ctx.env, visitorToken) : null;
   if (visitor) await mergeVisitorCart(ctx, visitor.visitorId, identity.id);
   // Without a login's session token this is the API key acting as the member: not a login that may change the password.

@@ -11,7 +11,7 @@ import { apiKeys, identities } from "./tables";
 /**
  * The store's staff and API keys (a merchant extension, not a Wix call): the owner invites staff, who set their
  * own password through an activation link, and creates API keys, shown once and stored as their SHA-256. A staff
- * member or a STAFF key may do merchant work (catalogue, orders) but not manage staff or keys.
+ * member or a STAFF key may do the merchant work its permissions name, and never manage staff or keys.
  */
 
 /** How long a staff invitation's activation link works. */
@@ -38,7 +38,11 @@ export const updateStaffRequest = z.object({ permissions: permissionList });
 export const createApiKeyRequest = z.object({
   name: name(100),
   role: z.enum(["OWNER", "STAFF"]),
+  /** What a STAFF key may do (none by default: it can read, not change); an OWNER key holds every permission. */
+  permissions: permissionList.optional(),
 });
+
+export const updateApiKeyRequest = z.object({ permissions: permissionList });
 
 type IdentityRow = typeof identities.$inferSelect;
 type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -64,6 +68,8 @@ export interface ApiKeyInfo {
   id: string;
   name: string;
   role: "OWNER" | "STAFF";
+  /** What the key may do; an OWNER key holds every permission. */
+  permissions: Permission[];
   /** The key's first characters (`sk_` + 6), to tell keys apart; absent for keys made before it was kept. */
   prefix?: string;
   createdDate: string;
@@ -86,11 +92,12 @@ function toStaff(row: IdentityRow): StaffMember {
   };
 }
 
-function toApiKey(row: Pick<ApiKeyRow, "id" | "name" | "role" | "keyPrefix" | "createdDate" | "revokedDate">): ApiKeyInfo {
+function toApiKey(row: Pick<ApiKeyRow, "id" | "name" | "role" | "permissions" | "keyPrefix" | "createdDate" | "revokedDate">): ApiKeyInfo {
   return {
     id: row.id,
     name: row.name,
     role: row.role,
+    permissions: row.role === "OWNER" ? [...PERMISSIONS] : row.permissions.filter(isPermission),
     ...(row.keyPrefix ? { prefix: row.keyPrefix } : {}),
     createdDate: row.createdDate,
     ...(row.revokedDate ? { revokedDate: row.revokedDate } : {}),
@@ -102,6 +109,7 @@ const apiKeyColumns = {
   id: apiKeys.id,
   name: apiKeys.name,
   role: apiKeys.role,
+  permissions: apiKeys.permissions,
   keyPrefix: apiKeys.keyPrefix,
   createdDate: apiKeys.createdDate,
   revokedDate: apiKeys.revokedDate,
@@ -246,9 +254,21 @@ export async function updateStaffPermissions(ctx: Ctx, id: string, input: z.outp
 export async function createApiKey(ctx: Ctx, input: z.output<typeof createApiKeyRequest>): Promise<{ apiKey: ApiKeyInfo; key: string }> {
   requireOwner(ctx);
   const key = `sk_${randomSecret(32)}`;
-  const row = { id: newId(), name: input.name, keyHash: await sha256Hex(key), keyPrefix: key.slice(0, KEY_PREFIX_LENGTH), role: input.role, createdDate: nowIso(), revokedDate: null };
+  const permissions = input.role === "OWNER" ? [] : (input.permissions ?? []);
+  const row = { id: newId(), name: input.name, keyHash: await sha256Hex(key), keyPrefix: key.slice(0, KEY_PREFIX_LENGTH), role: input.role, permissions, createdDate: nowIso(), revokedDate: null };
   await ctx.db.insert(apiKeys).values(row);
   return { apiKey: toApiKey(row), key };
+}
+
+/** Sets what a STAFF key may do; it applies from the key's next request (every request reads it). Owner only. */
+export async function updateApiKeyPermissions(ctx: Ctx, id: string, input: z.output<typeof updateApiKeyRequest>): Promise<ApiKeyInfo> {
+  requireOwner(ctx);
+  const [row] = await ctx.db.select(apiKeyColumns).from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
+  if (!row) throw notFound("API_KEY_NOT_FOUND", "API key", id);
+  if (row.role === "OWNER") throw forbidden("An owner key holds every permission");
+  if (row.revokedDate) throw new ApiError(400, "API_KEY_REVOKED", `API key ${id} is revoked`, { data: { id }, message: "API key revoked" });
+  await ctx.db.update(apiKeys).set({ permissions: input.permissions }).where(eq(apiKeys.id, id));
+  return toApiKey({ ...row, permissions: input.permissions });
 }
 
 /** Every API key created in the console, revoked ones included, oldest first; never the keys. Any merchant may read it. */

@@ -9,6 +9,14 @@ export const apiKeys = sqliteTable("api_keys", {
   keyPrefix: text("key_prefix"),
   /** OWNER or STAFF */
   role: text("role", { enum: ["OWNER", "STAFF"] }).notNull(),
+  /**
+   * A STAFF key's permissions (platform/context.ts PERMISSIONS); an OWNER key holds all. Keys made before keys had
+   * permissions keep the merchant work they were made for, without members.impersonate (this default).
+   */
+  permissions: text("permissions", { mode: "json" })
+    .$type<string[]>()
+    .notNull()
+    .default(["catalog.write", "inventory.write", "orders.write", "automations.manage", "settings.manage"]),
   createdDate: text("created_date").notNull(),
   revokedDate: text("revoked_date"),
 });

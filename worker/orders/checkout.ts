@@ -7,7 +7,7 @@ import { emailStatement } from "../email/send";
 import { shopSettings } from "../store/settings";
 import { newEvent, outboxInsert, type Statement } from "../events/outbox";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
-import { actorOf, isMerchant, nowIso, type Ctx } from "../platform/context";
+import { actorOf, isMerchant, nowIso, requirePermission, type Ctx } from "../platform/context";
 import { ApiError, badField, invalidArgument, notFound, unauthenticated, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
@@ -39,6 +39,16 @@ export function isOwner(ctx: Ctx, row: { ownerKind: string; ownerId: string }): 
   if (a.kind === "member") return (row.ownerKind === "member" && row.ownerId === a.identityId) || (row.ownerKind === "visitor" && row.ownerId === a.visitorId);
   if (a.kind === "visitor") return row.ownerKind === "visitor" && row.ownerId === a.visitorId;
   return false;
+}
+
+/**
+ * Guard for changing a checkout (its details, or placing its order): its buyer, or a merchant with orders.write.
+ * Staff may read anyone's checkout, but not rewrite it; to anyone else it does not exist.
+ */
+export function requireCheckoutChange(ctx: Ctx, row: { id: string; ownerKind: string; ownerId: string }): void {
+  if (isOwner(ctx, row)) return;
+  if (!isMerchant(ctx.auth)) throw checkoutNotFound(row.id);
+  requirePermission(ctx, "orders.write");
 }
 
 /**
@@ -234,6 +244,7 @@ export async function updateCheckout(ctx: Ctx, id: string, req: UpdateCheckoutRe
  * since the read is a conflict). Answers the checkout's shape and the read as it now stands.
  */
 export async function updateCheckoutFrom(ctx: Ctx, read: CheckoutRead, req: UpdateCheckoutRequest) {
+  requireCheckoutChange(ctx, read.row);
   const { next, priced, extras } = await applyCheckoutUpdate(ctx, read, req);
   const now = nowIso();
   const result = (await ctx.db
@@ -322,6 +333,7 @@ export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest,
  * limits.ts in the same batch (429 TOO_MANY_REQUESTS over them, with nothing written and no card charged).
  */
 export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOrderRequest, update?: UpdateCheckoutRequest, client: ShopperClient = {}): Promise<{ orderId: string }> {
+  requireCheckoutChange(ctx, read.row);
   const id = read.row.id;
   if (read.row.status === "COMPLETED") {
     if (read.orderId) return { orderId: read.orderId };

@@ -8,7 +8,13 @@ import type { Db } from "./db";
  */
 export type Auth =
   | { kind: "anonymous" }
-  | { kind: "apiKey"; keyId: string; role: "OWNER" | "STAFF" }
+  | {
+      kind: "apiKey";
+      keyId: string;
+      role: "OWNER" | "STAFF";
+      /** What the owner lets this key do (STAFF keys; an OWNER key may do everything). */
+      permissions?: readonly Permission[];
+    }
   | { kind: "visitor"; visitorId: string; clientId: string }
   | {
       kind: "member";
@@ -21,10 +27,10 @@ export type Auth =
     };
 
 /**
- * The named permissions the owner grants each staff member. Reads of merchant data need only a staff role; every
- * merchant write needs one of these (the owner and API keys hold all of them).
+ * The named permissions the owner grants each staff member and each STAFF API key. Reads of merchant data need only
+ * a staff role; every merchant write needs one of these (the owner and OWNER keys hold all of them).
  */
-export const PERMISSIONS = ["catalog.write", "inventory.write", "orders.write", "automations.manage", "settings.manage"] as const;
+export const PERMISSIONS = ["catalog.write", "inventory.write", "orders.write", "automations.manage", "settings.manage", "members.impersonate"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** What each permission lets a staff member do, in the owner's words (the console's staff page shows these). */
@@ -34,8 +40,10 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   "orders.write": "Mark orders paid, fulfil, cancel and refund",
   "automations.manage": "Manage automations, tasks, webhooks and events",
   "settings.manage": "Change pricing, store and member settings",
+  "members.impersonate": "Sign members in and act as them (sign-on, member tokens)",
 };
 
+/** Whether a value names one of PERMISSIONS. */
 export function isPermission(value: unknown): value is Permission {
   return typeof value === "string" && (PERMISSIONS as readonly string[]).includes(value);
 }
@@ -69,10 +77,9 @@ export function requireMerchant(ctx: Ctx): void {
   if (!isMerchant(ctx.auth)) throw forbidden("This call needs a merchant API key or a staff session");
 }
 
-/** Whether the caller may do merchant work of this kind: the owner and API keys always; staff when granted. */
+/** Whether the caller may do merchant work of this kind: the owner and OWNER keys always; staff and STAFF keys when granted. */
 export function hasPermission(auth: Auth, permission: Permission): boolean {
-  if (auth.kind === "apiKey") return true;
-  if (auth.kind !== "member" || auth.role === "MEMBER") return false;
+  if (auth.kind !== "apiKey" && (auth.kind !== "member" || auth.role === "MEMBER")) return false;
   return auth.role === "OWNER" || (auth.permissions ?? []).includes(permission);
 }
 

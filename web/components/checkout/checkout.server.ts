@@ -52,8 +52,9 @@ async function ready(ctx: Ctx, read: CheckoutRead): Promise<CheckoutState> {
 export async function currentCheckout(ctx: Ctx, handedOverId: string | null = null, client: ShopperClient = {}): Promise<CheckoutState> {
   if (ctx.auth.kind !== "visitor" && ctx.auth.kind !== "member") return { kind: "empty" };
   if (handedOverId) {
+    // Only the shopper's own: staff may read others' checkouts through the API, never take them over here.
     const handed = await readOrNull(ctx, handedOverId);
-    if (handed && handed.row.status !== "COMPLETED") return ready(ctx, handed);
+    if (handed && handed.row.status !== "COMPLETED" && isOwner(ctx, handed.row)) return ready(ctx, handed);
   }
   const current = await readCurrentCart(ctx, { pricing: true, checkout: true });
   const cart = current.state.cart;

@@ -1,6 +1,6 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
-import { createApiKey, createApiKeyRequest, listApiKeys, revokeApiKey } from "../../../worker/identity/staff";
-import { requireOwner } from "../../../worker/platform/context";
+import { createApiKey, createApiKeyRequest, listApiKeys, revokeApiKey, updateApiKeyPermissions, updateApiKeyRequest } from "../../../worker/identity/staff";
+import { PERMISSION_LABELS, PERMISSIONS, requireOwner } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge } from "../../components/console/badge";
@@ -38,7 +38,8 @@ type ActionResult = {
 };
 
 /**
- * Create (the key is answered here once) and revoke, through the staff service (owner only). Revoking asks first:
+ * Create (the key is answered here once), change a STAFF key's permissions, and revoke, through the staff service
+ * (owner only). Revoking asks first:
  * without JavaScript the first press answers with the question, and only a second press with `confirm=yes` revokes.
  */
 export async function action({ context, request }: Route.ActionArgs) {
@@ -47,12 +48,17 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const field = (name: string) => String(form.get(name) ?? "").slice(0, 200);
+  const permissions = form.getAll("permissions").map(String);
   try {
     switch (intent) {
       case "create": {
-        const input = parseWith(createApiKeyRequest, { name: field("name"), role: field("role") });
+        const input = parseWith(createApiKeyRequest, { name: field("name"), role: field("role"), permissions });
         const { apiKey, key } = await createApiKey(ctx, input);
         return { intent, ok: `Created the key “${apiKey.name}”.`, problem: null, created: { name: apiKey.name, key } } satisfies ActionResult;
+      }
+      case "permissions": {
+        const apiKey = await updateApiKeyPermissions(ctx, field("id"), parseWith(updateApiKeyRequest, { permissions }));
+        return { intent, ok: `Saved what “${apiKey.name}” may do.`, problem: null } satisfies ActionResult;
       }
       case "revoke": {
         if (form.get("confirm") !== "yes") {
@@ -87,8 +93,8 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
       <h1>API keys</h1>
       <SettingsNav />
       <p className="console-muted">
-        A key lets another program call the shop&rsquo;s API as the store (header <code>Authorization: sk_…</code>). An Owner key may do everything; a Staff key may do merchant work but not manage staff or
-        keys. {isOwner ? "" : "Only the store owner creates and revokes keys."}
+        A key lets another program call the shop&rsquo;s API as the store (header <code>Authorization: sk_…</code>). An Owner key may do everything; a Staff key may read merchant data and
+        change only what its permissions name, and never manage staff or keys. {isOwner ? "" : "Only the store owner creates, changes and revokes keys."}
       </p>
       {result?.created && (
         <SecretOnce label={`Copy the key “${result.created.name}” now.`} note="It is shown only this once: the shop keeps only a fingerprint of it." secret={result.created.key} testId="new-api-key" />
@@ -129,6 +135,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
               <th scope="col">Name</th>
               <th scope="col">Starts with</th>
               <th scope="col">Role</th>
+              <th scope="col">May change</th>
               <th scope="col">Created</th>
               <th scope="col">Status</th>
               {isOwner && (
@@ -144,6 +151,35 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
                 <td>{k.name}</td>
                 <td>{k.prefix ? <code>{k.prefix}…</code> : <span className="console-muted">not recorded</span>}</td>
                 <td>{k.role === "OWNER" ? "Owner" : "Staff"}</td>
+                <td>
+                  {k.role === "OWNER" ? (
+                    "Everything"
+                  ) : isOwner && !k.revokedDate ? (
+                    <Form method="post" className="console-inline-form" aria-label={`Permissions of ${k.name}`}>
+                      <input type="hidden" name="intent" value="permissions" />
+                      <input type="hidden" name="id" value={k.id} />
+                      <fieldset>
+                        <legend className="visually-hidden">Permissions of {k.name}</legend>
+                        {PERMISSIONS.map((p) => (
+                          <label key={p} className="console-check">
+                            <input type="checkbox" name="permissions" value={p} defaultChecked={k.permissions.includes(p)} /> {PERMISSION_LABELS[p]}
+                          </label>
+                        ))}
+                      </fieldset>
+                      <button type="submit" className="console-button" disabled={busy}>
+                        Save permissions<span className="visually-hidden"> of {k.name}</span>
+                      </button>
+                    </Form>
+                  ) : k.permissions.length ? (
+                    <ul className="console-plain-list">
+                      {k.permissions.map((p) => (
+                        <li key={p}>{PERMISSION_LABELS[p]}</li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <span className="console-muted">Nothing (reads only)</span>
+                  )}
+                </td>
                 <td>{date(k.createdDate)}</td>
                 <td>{k.revokedDate ? <Badge tone="bad">Revoked {date(k.revokedDate)}</Badge> : <Badge tone="good">Active</Badge>}</td>
                 {isOwner && (
@@ -199,6 +235,14 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
                 <FieldError id="key-role-error" message={createProblem?.fields.role} />
               </div>
             </div>
+            <fieldset>
+              <legend>A Staff key may change</legend>
+              {PERMISSIONS.map((p) => (
+                <label key={p} className="console-check">
+                  <input type="checkbox" name="permissions" value={p} /> {PERMISSION_LABELS[p]}
+                </label>
+              ))}
+            </fieldset>
             <div>
               <button type="submit" className="console-button primary" disabled={busy}>
                 Create key

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { requirePermission } from "../../platform/context";
 import type { AppEnv } from "../../platform/http";
 import { clientAddress } from "../../platform/rate-limit";
 import { readJson } from "../../platform/validation";
@@ -12,6 +13,8 @@ export const recoveryRoutes = new Hono<AppEnv>()
     return c.json(await sendRecoveryEmail(c.get("ctx"), req, { ip: clientAddress(c.req.raw.headers) }));
   })
   .post("/activation-email", async (c) => {
+    // The caller is checked before the body: a refused call gets 401/403, not a validation error.
+    requirePermission(c.get("ctx"), "settings.manage");
     const req = parseIdentity(activationEmailRequest, await readJson(c));
     return c.json(await sendActivationEmail(c.get("ctx"), req));
   })

@@ -14,13 +14,15 @@ import {
   resendActivation,
   revokeApiKey,
   unblockStaff,
+  updateApiKeyPermissions,
+  updateApiKeyRequest,
   updateStaffPermissions,
   updateStaffRequest,
 } from "../staff";
 
 /**
  * Merchant extensions at /api/v1 (not Wix calls): the owner's account, staff and API keys. Managing staff and keys
- * is the owner's (an OWNER key or the owner's token); any merchant may list them.
+ * is the owner's (an OWNER key or the owner's token), checked before the body is read; any merchant may list them.
  */
 export const staffRoutes = new Hono<AppEnv>();
 
@@ -39,7 +41,11 @@ staffRoutes.post("/staff", async (c) => {
 
 staffRoutes.get("/staff", async (c) => c.json({ staff: await listStaff(c.get("ctx")) }));
 
-staffRoutes.post("/staff/:id/activation-email", async (c) => c.json({ staffMember: await resendActivation(c.get("ctx"), pathId(c)) }));
+staffRoutes.post("/staff/:id/activation-email", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json({ staffMember: await resendActivation(ctx, pathId(c)) });
+});
 
 staffRoutes.patch("/staff/:id", async (c) => {
   const ctx = c.get("ctx");
@@ -47,9 +53,17 @@ staffRoutes.patch("/staff/:id", async (c) => {
   return c.json({ staffMember: await updateStaffPermissions(ctx, pathId(c), await readBody(c, updateStaffRequest)) });
 });
 
-staffRoutes.delete("/staff/:id", async (c) => c.json({ staffMember: await blockStaff(c.get("ctx"), pathId(c)) }));
+staffRoutes.delete("/staff/:id", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json({ staffMember: await blockStaff(ctx, pathId(c)) });
+});
 // Lets a removed staff member back in (ACTIVE, or PENDING when they never set a password).
-staffRoutes.post("/staff/:id/unblock", async (c) => c.json({ staffMember: await unblockStaff(c.get("ctx"), pathId(c)) }));
+staffRoutes.post("/staff/:id/unblock", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json({ staffMember: await unblockStaff(ctx, pathId(c)) });
+});
 
 staffRoutes.post("/api-keys", async (c) => {
   const ctx = c.get("ctx");
@@ -59,4 +73,15 @@ staffRoutes.post("/api-keys", async (c) => {
 
 staffRoutes.get("/api-keys", async (c) => c.json({ apiKeys: await listApiKeys(c.get("ctx")) }));
 
-staffRoutes.delete("/api-keys/:id", async (c) => c.json({ apiKey: await revokeApiKey(c.get("ctx"), pathId(c)) }));
+// Sets a STAFF key's permissions.
+staffRoutes.patch("/api-keys/:id", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json({ apiKey: await updateApiKeyPermissions(ctx, pathId(c), await readBody(c, updateApiKeyRequest)) });
+});
+
+staffRoutes.delete("/api-keys/:id", async (c) => {
+  const ctx = c.get("ctx");
+  requireOwner(ctx);
+  return c.json({ apiKey: await revokeApiKey(ctx, pathId(c)) });
+});

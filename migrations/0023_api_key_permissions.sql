@@ -1,0 +1,1 @@
+ALTER TABLE `api_keys` ADD `permissions` text DEFAULT '["catalog.write","inventory.write","orders.write","automations.manage","settings.manage"]' NOT NULL;

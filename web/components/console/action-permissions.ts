@@ -1,0 +1,92 @@
+import type { Need } from "../../../worker/platform/route-permissions";
+
+/**
+ * What every console form action needs, by page (its route pattern) and intent ("" for a page whose action has
+ * none): the console's side of worker/platform/route-permissions.ts. The console calls the services in-process and
+ * they check it themselves; tests/node/console-permissions.test.ts posts each action as staff holding a wrong single
+ * permission and expects the refusal. Signing in and out of the console needs no one.
+ */
+export const CONSOLE_ACTIONS: Readonly<Record<string, Need>> = {
+  "/console/login ": "public",
+  "/console/logout ": "public",
+
+  "/console/staff invite": "owner",
+  "/console/staff permissions": "owner",
+  "/console/staff resend": "owner",
+  "/console/staff block": "owner",
+  "/console/staff unblock": "owner",
+  "/console/settings/api-keys create": "owner",
+  "/console/settings/api-keys permissions": "owner",
+  "/console/settings/api-keys revoke": "owner",
+  "/console/settings/identity ": "owner",
+
+  "/console/settings ": "settings.manage",
+  "/console/settings/members approve": "settings.manage",
+  "/console/settings/members reject": "settings.manage",
+  "/console/settings/members block": "settings.manage",
+  "/console/settings/members unblock": "settings.manage",
+  "/console/pricing/coupons/:id save": "settings.manage",
+  "/console/pricing/coupons/:id delete": "settings.manage",
+  "/console/pricing/discounts/:id save": "settings.manage",
+  "/console/pricing/discounts/:id delete": "settings.manage",
+  "/console/pricing/shipping/:id save": "settings.manage",
+  "/console/pricing/shipping/:id delete": "settings.manage",
+  "/console/pricing/tax ": "settings.manage",
+  "/console/pricing/tax/regions/:id save": "settings.manage",
+  "/console/pricing/tax/regions/:id delete": "settings.manage",
+  "/console/pricing/tax/groups/:id save": "settings.manage",
+  "/console/pricing/tax/groups/:id delete": "settings.manage",
+  "/console/pricing/fees/:id save": "settings.manage",
+  "/console/pricing/fees/:id delete": "settings.manage",
+
+  "/console/orders/:orderId mark-paid": "orders.write",
+  "/console/orders/:orderId fulfil": "orders.write",
+  "/console/orders/:orderId cancel": "orders.write",
+  "/console/orders/:orderId refund": "orders.write",
+
+  "/console/products ": "catalog.write",
+  "/console/products/new save": "catalog.write",
+  "/console/products/:productId save": "catalog.write",
+  "/console/products/:productId delete": "catalog.write",
+  "/console/products/:productId duplicate": "catalog.write",
+  "/console/products/:id/media upload": "catalog.write",
+  "/console/products/:id/media reorder": "catalog.write",
+  "/console/products/:id/media remove": "catalog.write",
+  "/console/products/:id/media alt": "catalog.write",
+  "/console/products/:id/media choice": "catalog.write",
+  "/console/products/import ": "catalog.write",
+  "/console/products/import/:jobId resume": "catalog.write",
+  "/console/products/import/:jobId apply": "catalog.write",
+  "/console/collections/new ": "catalog.write",
+  "/console/collections/:id save": "catalog.write",
+  "/console/collections/:id add": "catalog.write",
+  "/console/collections/:id remove": "catalog.write",
+  "/console/collections/:id delete": "catalog.write",
+
+  "/console/inventory/:productId save": "inventory.write",
+  "/console/inventory/:productId adjust": "inventory.write",
+  // The low-stock threshold is an automation setting.
+  "/console/inventory ": "automations.manage",
+
+  "/console/automations ": "automations.manage",
+  "/console/automations/carts/:id ": "automations.manage",
+  "/console/automations/emails/:id retry": "automations.manage",
+  "/console/automations/back-in-stock/item report": "automations.manage",
+  "/console/automations/tasks done": "automations.manage",
+  "/console/automations/tasks reopen": "automations.manage",
+  "/console/webhooks create-source": "automations.manage",
+  "/console/webhooks create-subscription": "automations.manage",
+  "/console/webhooks source-enabled": "automations.manage",
+  "/console/webhooks subscription-enabled": "automations.manage",
+  "/console/webhooks/sources/:id rotate": "automations.manage",
+  "/console/webhooks/sources/:id remove-key": "automations.manage",
+  "/console/webhooks/sources/:id enabled": "automations.manage",
+  "/console/webhooks/sources/:id delete": "automations.manage",
+  "/console/webhooks/subscriptions/:id rotate": "automations.manage",
+  "/console/webhooks/subscriptions/:id test": "automations.manage",
+  "/console/webhooks/subscriptions/:id enabled": "automations.manage",
+  "/console/webhooks/subscriptions/:id redeliver": "automations.manage",
+  "/console/webhooks/subscriptions/:id delete": "automations.manage",
+  "/console/events replay": "automations.manage",
+  "/console/events replay-all": "automations.manage",
+};
