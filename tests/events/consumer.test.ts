@@ -5,6 +5,7 @@ import worker from "../../worker/index";
 import type { Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { payloadSchemas, processors } from "../../worker/events/registry";
+import { issueTokens } from "../../worker/identity/tokens";
 import { OWNER_KEY } from "../helpers";
 
 /**
@@ -50,6 +51,16 @@ afterEach(() => {
   }
   vi.restoreAllMocks();
 });
+
+/** An access token of an ACTIVE staff member holding just these permissions. */
+async function staffToken(permissions: string[]) {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await env.DB.prepare("INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'STAFF', ?, 1, ?, ?)")
+    .bind(id, `staff-${id}@example.com`, JSON.stringify(permissions), now, now)
+    .run();
+  return (await issueTokens(env, { role: "member", clientId: "test-client", visitorId: crypto.randomUUID(), identityId: id })).access_token;
+}
 
 const failure = (id: string) => env.DB.prepare("SELECT * FROM event_failures WHERE id = ?").bind(id).first<Record<string, unknown>>();
 const api = (path: string, init: RequestInit = {}) =>
@@ -250,6 +261,30 @@ describe("event consumer", () => {
     expect(sent).toEqual(expect.arrayContaining([a, b]));
     expect(await failure(a.id)).toMatchObject({ state: "REPLAYED" });
     expect(await failure(b.id)).toMatchObject({ state: "REPLAYED" });
+  });
+
+  it("replays a dead stock update only for someone who may change stock", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const stock = envelope("inventory.updated", { data: { items: [{ sku: "X", setQuantity: 777 }] } });
+    const other = envelope(`test.DeadC.${crypto.randomUUID()}`);
+    await deliver(DLQ, [message(stock), message(other)]);
+    const queue = env.EVENTS as Queue;
+    const sent: { id: string }[] = [];
+    vi.spyOn(queue, "send").mockImplementation(async (body) => void sent.push(body as { id: string }) as never);
+    vi.spyOn(queue, "sendBatch").mockImplementation(async (msgs) => void sent.push(...[...msgs].map((m) => m.body as { id: string })) as never);
+    const staff = await staffToken(["automations.manage"]);
+    const asStaff = (path: string) => api(path, { method: "POST", headers: { authorization: `Bearer ${staff}` } });
+
+    expect((await asStaff(`/api/v1/events/failures/${stock.id}/replay`)).status).toBe(403);
+    expect((await asStaff("/api/v1/events/failures/replay-all?type=inventory.updated")).status).toBe(403);
+    expect((await asStaff("/api/v1/events/failures/replay-all")).status).toBe(200);
+    expect(sent.map((m) => m.id)).toContain(other.id);
+    expect(sent.map((m) => m.id)).not.toContain(stock.id);
+    expect(await failure(stock.id)).toMatchObject({ state: "DEAD" });
+
+    // The owner may change stock, so may replay it.
+    expect((await api(`/api/v1/events/failures/${stock.id}/replay`, { method: "POST" })).status).toBe(200);
+    expect(await failure(stock.id)).toMatchObject({ state: "REPLAYED" });
   });
 
   it("runs job messages through their handler and retries them on failure", async () => {

@@ -1,8 +1,9 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
+import { and, count, desc, eq, notInArray, sql } from "drizzle-orm";
+import { hasPermission, nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
 import { eventFailures, webhookDeliveries } from "./tables";
+import { INCOMING_EVENT_TYPES, incomingEventType } from "./webhooks/event-types";
 
 /**
  * The merchant's view of queue messages that failed (worker/events/consumer.ts records them): list them, and replay
@@ -49,6 +50,9 @@ export async function replayFailure(ctx: Ctx, id: string) {
   const [row] = await ctx.db.select().from(eventFailures).where(eq(eventFailures.id, id));
   if (!row) throw notFound("EVENT_FAILURE_NOT_FOUND", "Failed event", id);
   if (row.state !== "DEAD") throw new ApiError(409, "EVENT_NOT_DEAD", `Only dead events can be replayed; this one is ${row.state}`, { data: { id, state: row.state } });
+  // A replayed event from outside (a stock update) acts again: only someone who may do that by hand replays it.
+  const needed = incomingEventType(row.type)?.permission;
+  if (needed) requirePermission(ctx, needed);
   await ctx.env.EVENTS.send(row.body, { contentType: "json" });
   const [updated] = await ctx.db
     .update(eventFailures)
@@ -77,7 +81,11 @@ export async function deadFailureTypes(ctx: Ctx) {
  */
 export async function replayAllFailures(ctx: Ctx, limit = 100, filter: { type?: string } = {}) {
   requirePermission(ctx, "automations.manage");
-  const dead = failureFilter({ state: "DEAD", type: filter.type });
+  const needed = filter.type ? incomingEventType(filter.type)?.permission : undefined;
+  if (needed) requirePermission(ctx, needed);
+  // Events from outside that the caller may not cause by hand stay dead (replayed by someone who may).
+  const withheld = INCOMING_EVENT_TYPES.filter((t) => t.permission && !hasPermission(ctx.auth, t.permission)).map((t) => t.type);
+  const dead = and(failureFilter({ state: "DEAD", type: filter.type }), withheld.length ? notInArray(eventFailures.type, withheld) : undefined);
   const rows = await ctx.db.select().from(eventFailures).where(dead).orderBy(eventFailures.lastFailedAt).limit(limit);
   if (rows.length === 0) return { replayed: 0, remaining: 0 };
   await ctx.env.EVENTS.sendBatch(rows.map((r) => ({ body: r.body, contentType: "json" as const })));

@@ -62,6 +62,7 @@ under(["", "/_api/iam/authentication"], {
   "POST /api/v1/members/:id/approve": need("settings.manage"),
   "POST /api/v1/members/:id/block": need("settings.manage"),
   "POST /api/v1/members/:id/unblock": need("settings.manage"),
+  "POST /api/v1/members/me/sign-out-everywhere": OWN,
   "GET /api/v1/identity-settings": STAFF,
   "PATCH /api/v1/identity-settings": OWNER,
   "GET /v1/callback": PUBLIC,
