@@ -1,6 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../worker/index";
 import type { Auth, Ctx } from "../worker/platform/context";
+import { issueTokens } from "../worker/identity/tokens";
 import { openDb } from "../worker/platform/db";
 import { encodeDotR } from "../worker/platform/query";
 
@@ -126,4 +127,17 @@ export async function queryPlan(statement: { toSQL(): { sql: string; params: unk
     .bind(...params)
     .all<{ detail: string }>();
   return rows.results.map((r) => r.detail).join("\n");
+}
+
+/** An ACTIVE staff identity holding these permissions, and an access token for it (what a staff login yields). */
+export async function staffWith(permissions: readonly string[]): Promise<{ id: string; token: string }> {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await env.DB.prepare(
+    "INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'STAFF', ?, 1, ?, ?)",
+  )
+    .bind(id, `staff-${id}@example.com`, JSON.stringify(permissions), now, now)
+    .run();
+  const tokens = await issueTokens(env, { role: "member", clientId: "test-client-id", visitorId: crypto.randomUUID(), identityId: id });
+  return { id, token: tokens.access_token };
 }

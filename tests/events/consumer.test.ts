@@ -5,8 +5,7 @@ import worker from "../../worker/index";
 import type { Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { payloadSchemas, processors } from "../../worker/events/registry";
-import { issueTokens } from "../../worker/identity/tokens";
-import { OWNER_KEY } from "../helpers";
+import { OWNER_KEY, staffWith } from "../helpers";
 
 /**
  * The queue consumer: processors run at most once in effect per event (processed-event records), failures retry
@@ -51,16 +50,6 @@ afterEach(() => {
   }
   vi.restoreAllMocks();
 });
-
-/** An access token of an ACTIVE staff member holding just these permissions. */
-async function staffToken(permissions: string[]) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  await env.DB.prepare("INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'STAFF', ?, 1, ?, ?)")
-    .bind(id, `staff-${id}@example.com`, JSON.stringify(permissions), now, now)
-    .run();
-  return (await issueTokens(env, { role: "member", clientId: "test-client", visitorId: crypto.randomUUID(), identityId: id })).access_token;
-}
 
 const failure = (id: string) => env.DB.prepare("SELECT * FROM event_failures WHERE id = ?").bind(id).first<Record<string, unknown>>();
 const api = (path: string, init: RequestInit = {}) =>
@@ -272,7 +261,7 @@ describe("event consumer", () => {
     const sent: { id: string }[] = [];
     vi.spyOn(queue, "send").mockImplementation(async (body) => void sent.push(body as { id: string }) as never);
     vi.spyOn(queue, "sendBatch").mockImplementation(async (msgs) => void sent.push(...[...msgs].map((m) => m.body as { id: string })) as never);
-    const staff = await staffToken(["automations.manage"]);
+    const { token: staff } = await staffWith(["automations.manage"]);
     const asStaff = (path: string) => api(path, { method: "POST", headers: { authorization: `Bearer ${staff}` } });
 
     expect((await asStaff(`/api/v1/events/failures/${stock.id}/replay`)).status).toBe(403);

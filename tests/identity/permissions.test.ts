@@ -1,27 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { issueTokens } from "../../worker/identity/tokens";
 import { PERMISSIONS, type Permission } from "../../worker/platform/context";
-import { api, catalogueSnapshot, createProduct, merchant, unique } from "../helpers";
+import { api, catalogueSnapshot, createProduct, merchant, staffWith, unique } from "../helpers";
 
 /**
  * Staff permissions (issue 12): the owner grants each staff member named permissions, and every merchant write
  * checks its permission in the service, so the API (and the console, which calls the same services) refuses a staff
  * member who lacks it with 403 and writes nothing, and lets one who holds it through. Reads need only the staff role.
  */
-
-/** An ACTIVE staff identity holding these permissions, and an access token for it (what a staff login yields). */
-async function staffWith(permissions: Permission[]) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'STAFF', ?, 1, ?, ?)",
-  )
-    .bind(id, `staff-${unique()}@example.com`, JSON.stringify(permissions), now, now)
-    .run();
-  const tokens = await issueTokens(env, { role: "member", clientId: "test-client", visitorId: crypto.randomUUID(), identityId: id });
-  return { id, token: tokens.access_token };
-}
 
 const UNKNOWN = "00000000-0000-4000-8000-00000000dead";
 

@@ -1,28 +1,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { issueTokens } from "../../worker/identity/tokens";
 import { PERMISSIONS, type Permission } from "../../worker/platform/context";
 import { cartCalls, createPlain, item } from "../cart/cart-fixtures";
 import { ADDRESS, fillCheckout, row, visitorCheckout } from "../orders/order-fixtures";
-import { api, merchant, OWNER_KEY, unique } from "../helpers";
+import { api, merchant, OWNER_KEY, staffWith, unique } from "../helpers";
 import { createIdentity, tokenCall } from "./oauth-helpers";
 
 /**
  * Who may set prices, change another person's checkout, send activation emails and act as a member: the staff
  * member's or the API key's own permissions decide, not merely being staff.
  */
-
-async function staffWith(permissions: Permission[]): Promise<{ id: string; token: string }> {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'STAFF', ?, 1, ?, ?)",
-  )
-    .bind(id, `scoped-${unique()}@example.com`, JSON.stringify(permissions), now, now)
-    .run();
-  const tokens = await issueTokens(env, { role: "member", clientId: "test-client-id", visitorId: crypto.randomUUID(), identityId: id });
-  return { id, token: tokens.access_token };
-}
 
 async function staffKey(permissions: Permission[]): Promise<{ id: string; key: string }> {
   const res = await merchant("POST", "/api/v1/api-keys", { name: `Scoped ${unique()}`, role: "STAFF", permissions });

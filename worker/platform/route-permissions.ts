@@ -211,13 +211,13 @@ under(["/v1", "/ecom/v1"], {
 under([""], { "POST /webhooks/:source": { needs: "signature" } });
 
 under(["/api/v1"], {
-  "POST /webhook-sources": need("automations.manage"),
+  "POST /webhook-sources": { needs: "automations.manage", also: { "eventTypes that change stock (inventory.updated, the default)": "inventory.write" } },
   "GET /webhook-sources": STAFF,
   "GET /webhook-sources/:id": STAFF,
-  "PATCH /webhook-sources/:id": need("automations.manage"),
-  "POST /webhook-sources/:id/keys": need("automations.manage"),
+  "PATCH /webhook-sources/:id": { needs: "automations.manage", also: { "a source that may send stock updates": "inventory.write" } },
+  "POST /webhook-sources/:id/keys": { needs: "automations.manage", also: { "a source that may send stock updates": "inventory.write" } },
   "DELETE /webhook-sources/:id/keys/:keyId": need("automations.manage"),
-  "POST /webhook-sources/:id/rotate": need("automations.manage"),
+  "POST /webhook-sources/:id/rotate": { needs: "automations.manage", also: { "a source that may send stock updates": "inventory.write" } },
   "DELETE /webhook-sources/:id": need("automations.manage"),
   "GET /webhook-sources/:id/events": STAFF,
   "POST /webhook-subscriptions": need("automations.manage"),
