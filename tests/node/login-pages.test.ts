@@ -210,7 +210,7 @@ describe("ending sessions from the pages", () => {
     const elsewhere = await consoleCookie(w, staff);
     const frame = await (await withCookie(here, "/console")).text();
     expect(frame).toMatch(/<button [^>]*value="everywhere"[^>]*>Sign out everywhere<\/button>/);
-    const out = await postConsoleForm(w, here, "/console/logout", { intent: "everywhere" });
+    const out = await postConsoleForm(w, here, "/console/logout", { scope: "everywhere" });
     expect(out.status).toBe(302);
     expect(out.headers.get("location")).toBe("/console/login");
     expect((await withCookie(elsewhere, "/console")).status).toBe(302);

@@ -10,11 +10,11 @@ export function loader() {
 
 /**
  * Ends the console session: its record is deleted, so the cookie stops working even if it was copied. With
- * intent=everywhere, every other session of the same person ends too (other browsers, storefront and API tokens).
+ * scope=everywhere, every other session of the same person ends too (other browsers, storefront and API tokens).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const token = readConsoleToken(request);
-  const everywhere = (await request.formData().catch(() => null))?.get("intent") === "everywhere";
+  const everywhere = (await request.formData().catch(() => null))?.get("scope") === "everywhere";
   if (token && everywhere) await endConsoleSessionsEverywhere(context.services, token);
   else if (token) await endConsoleSession(context.services.env, token);
   return redirect("/console/login", { headers: { "Set-Cookie": clearConsoleCookie() } });

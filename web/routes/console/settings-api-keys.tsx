@@ -1,6 +1,6 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
 import { createApiKey, createApiKeyRequest, listApiKeys, revokeApiKey, updateApiKeyPermissions, updateApiKeyRequest } from "../../../worker/identity/staff";
-import { PERMISSION_LABELS, PERMISSIONS, requireOwner } from "../../../worker/platform/context";
+import { PERMISSION_LABELS, requireOwner } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge } from "../../components/console/badge";
@@ -8,6 +8,7 @@ import { AskFirstForm } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
 import { SecretOnce } from "../../components/console/secret-once";
+import { PermissionChecks, PermissionsForm } from "../../components/console/permissions";
 import { SettingsNav } from "../../components/console/settings-nav";
 import { consoleTitle } from "../../components/console/title";
 import { consoleHeaders, requireStaff } from "../../console.server";
@@ -155,21 +156,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
                   {k.role === "OWNER" ? (
                     "Everything"
                   ) : isOwner && !k.revokedDate ? (
-                    <Form method="post" className="console-inline-form" aria-label={`Permissions of ${k.name}`}>
-                      <input type="hidden" name="intent" value="permissions" />
-                      <input type="hidden" name="id" value={k.id} />
-                      <fieldset>
-                        <legend className="visually-hidden">Permissions of {k.name}</legend>
-                        {PERMISSIONS.map((p) => (
-                          <label key={p} className="console-check">
-                            <input type="checkbox" name="permissions" value={p} defaultChecked={k.permissions.includes(p)} /> {PERMISSION_LABELS[p]}
-                          </label>
-                        ))}
-                      </fieldset>
-                      <button type="submit" className="console-button" disabled={busy}>
-                        Save permissions<span className="visually-hidden"> of {k.name}</span>
-                      </button>
-                    </Form>
+                    <PermissionsForm id={k.id} name={k.name} checked={k.permissions} busy={busy} />
                   ) : k.permissions.length ? (
                     <ul className="console-plain-list">
                       {k.permissions.map((p) => (
@@ -237,11 +224,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
             </div>
             <fieldset>
               <legend>A Staff key may change</legend>
-              {PERMISSIONS.map((p) => (
-                <label key={p} className="console-check">
-                  <input type="checkbox" name="permissions" value={p} /> {PERMISSION_LABELS[p]}
-                </label>
-              ))}
+              <PermissionChecks />
             </fieldset>
             <div>
               <button type="submit" className="console-button primary" disabled={busy}>

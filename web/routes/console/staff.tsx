@@ -1,6 +1,5 @@
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import { blockStaff, inviteStaff, inviteStaffRequest, listStaff, resendActivation, unblockStaff, updateStaffPermissions, updateStaffRequest } from "../../../worker/identity/staff";
-import { PERMISSION_LABELS, PERMISSIONS } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { consoleTitle } from "../../components/console/title";
@@ -8,6 +7,7 @@ import { consoleHeaders, requireStaff } from "../../console.server";
 import { AskFirstForm } from "../../components/console/confirm";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { problemOf } from "../../components/console/problem.server";
+import { PermissionChecks, PermissionsForm } from "../../components/console/permissions";
 import { SettingsNav } from "../../components/console/settings-nav";
 import "../../styles/console-settings.css";
 import type { Route } from "./+types/staff";
@@ -114,23 +114,7 @@ export default function StaffPage() {
                 {s.role === "OWNER" ? (
                   "Everything"
                 ) : (
-                  <Form method="post" className="console-inline-form" aria-label={`Permissions of ${s.email}`}>
-                    <input type="hidden" name="intent" value="permissions" />
-                    <input type="hidden" name="id" value={s.id} />
-                    <fieldset>
-                      <legend className="visually-hidden">Permissions of {s.email}</legend>
-                      {PERMISSIONS.map((p) => (
-                        <label key={p} className="console-check">
-                          <input type="checkbox" name="permissions" value={p} defaultChecked={s.permissions.includes(p)} disabled={s.status === "BLOCKED"} /> {PERMISSION_LABELS[p]}
-                        </label>
-                      ))}
-                    </fieldset>
-                    {s.status !== "BLOCKED" && (
-                      <button type="submit" className="console-button" disabled={busy}>
-                        Save permissions
-                      </button>
-                    )}
-                  </Form>
+                  <PermissionsForm id={s.id} name={s.email} checked={s.permissions} busy={busy} disabled={s.status === "BLOCKED"} />
                 )}
               </td>
               <td>
@@ -188,11 +172,7 @@ export default function StaffPage() {
         </div>
         <fieldset>
           <legend>May change</legend>
-          {PERMISSIONS.map((p) => (
-            <label key={p} className="console-check">
-              <input type="checkbox" name="permissions" value={p} /> {PERMISSION_LABELS[p]}
-            </label>
-          ))}
+          <PermissionChecks />
         </fieldset>
         <button type="submit" className="console-button primary" disabled={busy}>
           Send invitation
