@@ -35,7 +35,7 @@ const FIELDS: Record<string, Record<string, string>> = {
   "/console/automations/tasks done": { taskId: UNKNOWN },
   "/console/automations/tasks reopen": { taskId: UNKNOWN },
   "/console/webhooks create-source": { name: "walk-source" },
-  "/console/webhooks create-subscription": { url: "https://example.com/walk", eventTypes: "*" },
+  "/console/webhooks create-subscription": { url: "http://127.0.0.1:9/walk", eventTypes: "test.walk.never-sent" },
   "/console/webhooks source-enabled": { id: UNKNOWN, enabled: "false" },
   "/console/webhooks subscription-enabled": { id: UNKNOWN, enabled: "false" },
   "/console/webhooks/sources/:id enabled": { enabled: "false" },
