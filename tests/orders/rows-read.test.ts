@@ -127,8 +127,9 @@ describe("rows read by the cart, checkout and order calls", () => {
     );
     for (const f of figures) {
       expect(f.small, f.operation).toBeGreaterThan(0);
-      // A few rows of slack for what legitimately differs between two shoppers; a scan adds hundreds.
-      expect(f.big, f.operation).toBeLessThanOrEqual(f.small + 3);
+      // Two shoppers' same calls differ by a few rows (order numbering; stock bookkeeping the queue consumer does in
+      // the background, seen 6 rows apart on a loaded machine). A scan of the grown store adds hundreds.
+      expect(f.big, f.operation).toBeLessThanOrEqual(f.small + 12);
     }
   });
 });
