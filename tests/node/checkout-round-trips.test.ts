@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
+import { formBrowser, startDemoShop, type RunningWorker } from "./worker";
 
 /**
  * D1 round trips of the cart and checkout pages on the built Worker (the Server-Timing header counts them; on
@@ -12,12 +12,7 @@ let w: RunningWorker;
 let productId: string;
 
 beforeAll(async () => {
-  w = await startWorker();
-  const loaded = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: "{}" });
-  expect(loaded.status).toBe(200);
-  productId = (await w.db
-    .prepare("SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
-    .first<{ id: string }>())!.id;
+  ({ w, productId } = await startDemoShop());
 }, 60_000);
 
 afterAll(async () => {
@@ -26,30 +21,9 @@ afterAll(async () => {
 
 const trips = (res: Response) => Number(/(\d+) round trips/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? -1);
 
-/**
- * A shopper's browser: browsing starts no session, so its cookie is the one its first action sets (the first post;
- * the first GET /cart goes out without one), then every request carries it.
- */
-async function browser() {
-  let cookie: string | undefined;
-  const remember = (res: Response) => {
-    const set = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="));
-    if (set) cookie = set.split(";")[0];
-    return res;
-  };
-  const headers = () => ({ "user-agent": BROWSER_UA, ...(cookie ? { cookie } : {}) });
-  return {
-    get: async (p: string) => remember(await w.fetch(p, { headers: headers(), redirect: "manual" })),
-    post: async (p: string, fields: Record<string, string>) =>
-      remember(
-        await w.fetch(p, { method: "POST", headers: { ...headers(), origin: w.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" }),
-      ),
-  };
-}
-
 describe("cart and checkout page round trips", () => {
   it("GET /cart, GET /checkout (first visit, later, after a cart change) and placing the order stay within their budgets", { timeout: 60_000 }, async () => {
-    const b = await browser();
+    const b = formBrowser(w);
     const added = await b.post("/cart", { intent: "add", productId, quantity: "2" });
     expect(added.status).toBe(302);
 

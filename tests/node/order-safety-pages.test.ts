@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleAccount, consoleCookie, postConsoleForm } from "./console-fixtures";
-import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
+import { BROWSER_UA, formBrowser, OWNER_KEY, startDemoShop, type RunningWorker } from "./worker";
 
 /**
  * The pages around a shopper's order limits and unpaid offline orders, on the built Worker with plain form posts:
@@ -13,41 +13,18 @@ let w: RunningWorker;
 let productId: string;
 
 beforeAll(async () => {
-  w = await startWorker();
-  const loaded = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: "{}" });
-  expect(loaded.status).toBe(200);
-  productId = (await w.db
-    .prepare("SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
-    .first<{ id: string }>())!.id;
+  ({ w, productId } = await startDemoShop());
 }, 60_000);
 
 afterAll(async () => {
   await w?.dispose();
 });
 
-/** A shopper's browser without JavaScript: its session cookie comes with its first action. */
-function browser() {
-  let cookie: string | undefined;
-  const remember = (res: Response) => {
-    const set = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="));
-    if (set) cookie = set.split(";")[0];
-    return res;
-  };
-  const headers = () => ({ "user-agent": BROWSER_UA, ...(cookie ? { cookie } : {}) });
-  return {
-    get: async (p: string) => remember(await w.fetch(p, { headers: headers(), redirect: "manual" })),
-    post: async (p: string, fields: Record<string, string>) =>
-      remember(
-        await w.fetch(p, { method: "POST", headers: { ...headers(), origin: w.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" }),
-      ),
-  };
-}
-
 const CONTACT = { "ship.firstName": "Robin", "ship.lastName": "Hart", "ship.addressLine": "5 Harbour Road", "ship.city": "Seattle", "ship.postalCode": "98101", "ship.country": "US" };
 
 /** A shopper with a checkout filled up to the payment step; answers the browser and its visitor id. */
 async function readyToPay(email: string) {
-  const b = browser();
+  const b = formBrowser(w);
   expect((await b.post("/cart", { intent: "add", productId, quantity: "1" })).status).toBe(302);
   expect((await b.get("/checkout")).status).toBe(200);
   expect((await b.post("/checkout", { intent: "contact", email, ...CONTACT })).status).toBe(302);

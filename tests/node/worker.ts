@@ -170,3 +170,35 @@ export async function startProductionWorker(opts: StartOptions = {}): Promise<Pr
     fetchAt: (path: string, init?: RequestInit, origin = PRODUCTION_ORIGIN) => running.mf.dispatchFetch(`${origin}${path}`, init as never) as unknown as Promise<Response>,
   });
 }
+
+/** The built Worker with the demo catalogue loaded, and a visible physical product without options or tracked stock. */
+export async function startDemoShop(): Promise<{ w: RunningWorker; productId: string }> {
+  const w = await startWorker();
+  const loaded = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: "{}" });
+  if (loaded.status !== 200) throw new Error(`demo catalogue: ${loaded.status}`);
+  const product = await w.db
+    .prepare("SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
+    .first<{ id: string }>();
+  return { w, productId: product!.id };
+}
+
+/**
+ * A shopper's browser without JavaScript, as plain fetches: browsing starts no session, so its cookie is the one its
+ * first action sets, and every request after carries it.
+ */
+export function formBrowser(w: RunningWorker) {
+  let cookie: string | undefined;
+  const remember = (res: Response) => {
+    const set = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="));
+    if (set) cookie = set.split(";")[0];
+    return res;
+  };
+  const headers = () => ({ "user-agent": BROWSER_UA, ...(cookie ? { cookie } : {}) });
+  return {
+    get: async (p: string) => remember(await w.fetch(p, { headers: headers(), redirect: "manual" })),
+    post: async (p: string, fields: Record<string, string>) =>
+      remember(
+        await w.fetch(p, { method: "POST", headers: { ...headers(), origin: w.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" }),
+      ),
+  };
+}
