@@ -1,9 +1,10 @@
 import { rawStatement } from "../platform/db";
 import { and, asc, isNull, lt, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import type { BatchResponse } from "drizzle-orm/batch";
 import { actorOf, nowIso, type Actor, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
 import { newId } from "../platform/ids";
+import { runBatch, type Statement, type Statements } from "../platform/unit-of-work";
 import { outbox } from "./tables";
 
 /** The envelope of every event (DESIGN.md §7). */
@@ -16,7 +17,7 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
-export type Statement = BatchItem<"sqlite">;
+export type { Statement };
 
 /** A new event caused by the caller of `ctx`. */
 export function newEvent(ctx: Ctx, type: string, entityId: string, data: Record<string, unknown>): EventEnvelope {
@@ -46,14 +47,28 @@ export function outboxInsertIfChanged(db: Db, e: EventEnvelope): Statement {
     WHERE changes() > 0`);
 }
 
+/** Where a change runs: its database, the bindings to flush events with, and (in a request) where to defer work. */
+export interface CommitScope {
+  db: Db;
+  env: Env;
+  /** Given: the events are flushed after the response. Absent (queue consumers, sweeps): flushed before returning. */
+  waitUntil?: (promise: Promise<unknown>) => void;
+}
+
 /**
- * Runs a change and its events as one D1 batch (one transaction, one round trip), then flushes the events to the
- * queue after the response. Returns the batch results.
+ * The unit of work: runs a change's statements (its outbox rows among them) as one D1 batch, then flushes the
+ * events it recorded to the queue. Returns each statement's result, typed per position for a tuple of statements.
  */
-export async function commit(ctx: Ctx, statements: Statement[], events: EventEnvelope[]): Promise<unknown[]> {
+export async function commit<T extends Statements>(scope: CommitScope, statements: T, events: EventEnvelope[]): Promise<BatchResponse<T>>;
+export async function commit(scope: CommitScope, statements: readonly Statement[], events: EventEnvelope[]): Promise<unknown[]>;
+export async function commit(scope: CommitScope, statements: readonly Statement[], events: EventEnvelope[]): Promise<unknown[]> {
   if (statements.length === 0) return [];
-  const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown[];
-  if (events.length) ctx.waitUntil(flushEvents(ctx.env, ctx.db, events));
+  const results = await runBatch(scope.db, statements);
+  if (events.length) {
+    const flushed = flushEvents(scope.env, scope.db, events);
+    if (scope.waitUntil) scope.waitUntil(flushed);
+    else await flushed;
+  }
   return results;
 }
 
