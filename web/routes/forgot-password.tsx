@@ -1,5 +1,5 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { sendRecoveryEmail } from "../../worker/identity/members";
+import { sendRecoveryEmail } from "#worker/identity/members";
 import { parseIdentity, sendRecoveryEmailRequest } from "../../worker/identity/schemas";
 import { clientOf, field, noStore, problemOf, safeReturnTo } from "../auth.server";
 import { ErrorSummary, Field, withReturnTo } from "../components/auth";

@@ -1,6 +1,6 @@
 import type { StoredMedia, StoredOption } from "../catalog/tables";
 import type { VariantRow } from "../catalog/variants";
-import { formatMoney, toDecimalString } from "../platform/money";
+import { formatMoney, toDecimalString } from "#worker/platform/money";
 import { STORES_APP_ID } from "./schemas";
 import type { CartOwnerKind, carts, cartLineItems, LineSnapshot, StoredAddress } from "./tables";
 
