@@ -63,7 +63,7 @@ try {
   rows.push({ name: "products query, 20 products (GET .r), cached", ...cachedQuery, target: 0.5, bytes: query.bytes.length, trips: query.trips });
   const bustedTrips = roundTrips(await fetch(base + queryPath(100 + 2e-7)));
   // The miss path, for what it costs: a D1 read, serialisation and a Cache API store on every request, beside a floor
-  // that serves bytes from memory. Issue 15's target for API reads (>= 0.5x) is for reads served from the cache of
+  // that serves bytes from memory. The target for API reads (>= 0.5x) is for reads served from the cache of
   // serialised responses, a repeated query, which is the cached row; no target is printed for this one.
   const uncachedQueryFigures = await loadInTurns({ shop: [base + queryPath(100), { setupRequest: uncachedQuery }], floor: [query.floorUrl] });
   rows.push({ name: "products query, 20 products (GET .r), uncached", ...uncachedQueryFigures, bytes: query.bytes.length, trips: bustedTrips });

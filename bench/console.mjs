@@ -1,4 +1,4 @@
-// Console benchmark (issue 12): fills a fresh local store with PRODUCTS products (default 5,000; each with two options
+// Console benchmark: fills a fresh local store with PRODUCTS products (default 5,000; each with two options
 // and 6 variants, tracked stock) and ORDERS orders (default 20,000), then signs in to the console as the owner and
 // prints p50/p99 of the pages a merchant uses most: the products table (plain, searched, filtered, deep pages), the
 // product editor, and the orders list with filters, each with its D1 round trips.

@@ -5,7 +5,7 @@
 //     renderToReadableStream of react-dom/server.node):
 //     - the framework-mode floor (bench/floor/framework/): a bare React Router app in framework mode, the shop's mode,
 //       so with what that mode costs every page (ServerRouter, the route manifest, turbo-stream hydration data,
-//       <Meta>, <Links>, <Scripts>). This is the floor the issue's targets are judged against.
+//       <Meta>, <Links>, <Scripts>). This is the floor the page targets are judged against.
 //     - the data-mode floor (bench/floor/worker.js): the same router without framework mode (createStaticHandler,
 //       JSON hydration data), printed too, so what framework mode itself costs stays visible.
 //     - for the uncached pages, the framework floor keeping its pages at the edge as the shop does (a Cache API
@@ -89,7 +89,7 @@ try {
       rows.map((r) => ({ ...r, floor: r.dataFloor })),
     );
     printComparison(
-      `Uncached pages beside the framework floor keeping its pages at the edge as the shop does (one Cache API lookup and, on the miss, one store per request). wrangler dev emulates the Cache API inside the same workerd process, so those two round trips take this machine's CPU time, which in production is the cache's I/O: this table shows the shop's own cost with that share on both sides (the issue's target is judged on the first table)`,
+      `Uncached pages beside the framework floor keeping its pages at the edge as the shop does (one Cache API lookup and, on the miss, one store per request). wrangler dev emulates the Cache API inside the same workerd process, so those two round trips take this machine's CPU time, which in production is the cache's I/O: this table shows the shop's own cost with that share on both sides (the target is judged on the first table)`,
       rows.filter((r) => r.frameworkKept).map((r) => ({ ...r, floor: r.frameworkKept, target: undefined })),
     );
     printPageWrites((await measurePageViews(base)).perPage);

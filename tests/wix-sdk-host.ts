@@ -16,7 +16,7 @@ export interface SentRequest {
 const WIX_HOSTS = new Set(["www.wixapis.com", "edge.wixapis.com"]);
 
 /**
- * Redirects only the SDK's host (wire doc §1.2): for each test, requests to www/edge.wixapis.com go unchanged to the
+ * Redirects only the SDK's host: for each test, requests to www/edge.wixapis.com go unchanged to the
  * Worker, and are logged in the returned array (emptied before each test). Other requests pass through.
  */
 export function redirectWixHosts(): SentRequest[] {
@@ -41,7 +41,7 @@ export function redirectWixHosts(): SentRequest[] {
   return sent;
 }
 
-/** What a rejected SDK call surfaces (wire doc §1.6); fails the test if the call resolves. */
+/** What a rejected SDK call surfaces; fails the test if the call resolves. */
 export async function rejection(promise: Promise<unknown>): Promise<any> {
   try {
     await promise;
@@ -60,12 +60,12 @@ interface OAuthClientAuth {
 }
 
 /**
- * Member tokens the headless way (wire doc §3): getAuthUrl with prompt none, response mode query and the session
+ * Member tokens the headless way: getAuthUrl with prompt none, response mode query and the session
  * token login gave; follow the authorize URL; getMemberTokens with the code. The caller decides whether to setTokens.
  */
 export async function sdkMemberTokens(auth: OAuthClientAuth, sessionToken: string, redirectUri = "https://app.example/callback") {
   const oauthData = auth.generateOAuthData(redirectUri, "https://app.example/");
-  // The SDK's code reads opts.sessionToken (wire doc §3); its published types do not list it yet.
+  // The SDK's code reads opts.sessionToken; its published types do not list it yet.
   const { authUrl } = await auth.getAuthUrl(oauthData, { prompt: "none", responseMode: "query", sessionToken });
   const res = await SELF.fetch(authUrl, { redirect: "manual" });
   const location = res.headers.get("location");

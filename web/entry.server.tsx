@@ -14,7 +14,7 @@ import { InlineCss } from "./components/inline-styles";
  * The renderer is react-dom's Node build (workerd runs it with nodejs_compat), not the edge build the "workerd" export
  * condition picks: both return a web ReadableStream, but the edge build allocates a new Uint8Array for every string it
  * writes (each attribute, each text), while the Node build encodes them straight into a 4 KB buffer. On the shop's
- * pages that was about a quarter of the render's CPU time (issue 15).
+ * pages that was about a quarter of the render's CPU time.
  */
 export default async function handleRequest(
   request: Request,

@@ -7,7 +7,7 @@ import { newId } from "../worker/platform/ids";
 
 /**
  * The storefront's session: the shopper's OAuth tokens in one HttpOnly, Secure, SameSite=Lax cookie (tokens only,
- * never identity data), kept the way the Wix SDK keeps them (spec §4 "Session tokens"): a visitor gets anonymous
+ * never identity data), kept the way the Wix SDK keeps them: a visitor gets anonymous
  * tokens; the access token is renewed with the refresh token when empty or expired; if renewal fails, new anonymous
  * tokens. The Worker resolves it once per page request (worker/app.ts) and hands loaders the caller as
  * `context.services.auth`. API requests never read this cookie: they use the Authorization header.

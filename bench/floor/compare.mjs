@@ -45,7 +45,7 @@ export function printComparison(title, rows) {
       "floor p50 ms": r.floor?.p50 ?? "",
       "floor p99 ms": r.floor?.p99 ?? "",
       "x floor": r.floor ? (r.shop.rps / r.floor.rps).toFixed(2) : "",
-      // The issue's targets (issue 15): pages >= 0.8x cached and >= 0.5x uncached, API catalogue reads served from
+      // The targets: pages >= 0.8x cached and >= 0.5x uncached, API catalogue reads served from
       // the cache >= 0.5x.
       target: r.target ? `>= ${r.target} ${r.shop.rps / r.floor.rps >= r.target ? "met" : "MISSED"}` : "",
       bytes: r.bytes,

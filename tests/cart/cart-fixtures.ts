@@ -5,7 +5,7 @@ import { api, createProduct, merchant, unique } from "../helpers";
 
 /** Shared steps of the cart tests. */
 
-/** The spec path and the gateway path the Wix SDK uses: every call is tested on both. */
+/** The Wix REST path and the gateway path the Wix SDK uses: every call is tested on both. */
 export const MOUNTS = ["/v1/carts/current", "/ecom/v1/carts/current"] as const;
 export type Mount = (typeof MOUNTS)[number];
 

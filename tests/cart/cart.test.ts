@@ -17,7 +17,7 @@ import {
   variantOf,
 } from "./cart-fixtures";
 
-/** The current cart (spec §7): the nine calls on both mounts, for the caller's own cart only. */
+/** The current cart: the nine calls on both mounts, for the caller's own cart only. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const money = (amount: string, formatted: string) => ({ amount, convertedAmount: amount, formattedAmount: formatted, formattedConvertedAmount: formatted });

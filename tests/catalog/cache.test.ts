@@ -138,7 +138,7 @@ describe("catalogue cache", () => {
       for (const [method, path, body] of reads) {
         const first = await call(method, path, { body });
         expect(first.status, path).toBe(200);
-        // The gateway mount serves the same cached answer the spec path just stored.
+        // The gateway mount serves the same cached answer the Wix REST path just stored.
         if (path.startsWith("/stores-reader/")) expect(trips(first.headers), path).toBe(0);
         else expect(trips(first.headers), path).toBeGreaterThan(0);
         const etag = first.headers.get("etag");

@@ -6,7 +6,7 @@ import { OWNER_KEY, unique } from "../helpers";
 
 /**
  * The unmodified official Wix SDK (@wix/sdk + @wix/stores) as a real client of the Worker. Only the host is
- * redirected (wire doc §1.1): requests the SDK sends to www/edge.wixapis.com go, with the same method, path,
+ * redirected: requests the SDK sends to www/edge.wixapis.com go, with the same method, path,
  * query, headers and body, to the Worker; everything else the SDK does is its own.
  */
 

@@ -24,7 +24,7 @@ import {
   visitorToken,
 } from "./member-fixtures";
 
-/** Register, login and the login state machine (spec section 4, wire doc §3), sign-on, change-password, approval, captcha, rate limits. */
+/** Register, login and the login state machine, sign-on, change-password, approval, captcha, rate limits. */
 
 beforeEach(async () => {
   await resetIdentitySettings();

@@ -92,7 +92,7 @@ export function codeFrom(res: Response) {
 }
 
 /**
- * The whole member login round trip (wire doc §3, headless): auth redirect session with the session token and
+ * The whole member login round trip (headless): auth redirect session with the session token and
  * prompt none → authorize → code → authorization_code grant. `visitorToken` is the caller of the redirect session.
  */
 export async function memberTokens(identityId: string, visitorToken?: string) {

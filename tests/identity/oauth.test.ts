@@ -27,7 +27,7 @@ import {
   visitorTokens,
 } from "./oauth-helpers";
 
-/** The token endpoint, authorize, callback and logout: what the SDK's OAuthStrategy relies on (wire doc §3). */
+/** The token endpoint, authorize, callback and logout: what the SDK's OAuthStrategy relies on. */
 
 function expectError(res: { status: number; body: any; headers: Headers }, status: number, code: string) {
   expect(res.status).toBe(status);

@@ -4,7 +4,7 @@ import { PERMISSIONS, type Permission } from "../../worker/platform/context";
 import { api, catalogueSnapshot, createProduct, merchant, staffWith, unique } from "../helpers";
 
 /**
- * Staff permissions (issue 12): the owner grants each staff member named permissions, and every merchant write
+ * Staff permissions: the owner grants each staff member named permissions, and every merchant write
  * checks its permission in the service, so the API (and the console, which calls the same services) refuses a staff
  * member who lacks it with 403 and writes nothing, and lets one who holds it through. Reads need only the staff role.
  */

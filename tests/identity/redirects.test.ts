@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api } from "../helpers";
 import { apiWithEnv, authBody, CLIENT_ID, createIdentity, createRestrictedClient, pkce, REDIRECT_URI, sessionTokenFor, visit, visitorTokens } from "./oauth-helpers";
 
-/** Redirect sessions (spec section 2; wire doc §2.4): one URL on this store's origin per intent. */
+/** Redirect sessions: one URL on this store's origin per intent. */
 
 const create = (body: unknown, key?: string) => api("POST", "/_api/redirects-api/v1/redirect-session", { body, key });
 

@@ -7,7 +7,7 @@ import { api, OWNER_KEY, unique } from "../helpers";
 import { CLIENT_ID, createIdentity, createRestrictedClient, sessionTokenFor, tokenRecord } from "./oauth-helpers";
 
 /**
- * The unmodified official Wix SDK's OAuthStrategy against the Worker (wire doc §3). Only the host is redirected:
+ * The unmodified official Wix SDK's OAuthStrategy against the Worker. Only the host is redirected:
  * whatever the SDK sends to www/edge.wixapis.com goes, unchanged, to the Worker.
  */
 

@@ -10,7 +10,7 @@ import { ApiError } from "../../worker/platform/errors";
 import { createProduct, merchant, OWNER_KEY, outboxRows, serviceCtx, unique } from "../helpers";
 
 /**
- * Product media in R2 (issue 12): images are recognised by their bytes, at most 10 MB, stored once per content
+ * Product media in R2: images are recognised by their bytes, at most 10 MB, stored once per content
  * under their SHA-256 and served from the Worker with a year's immutable caching; removing a product or a media item
  * deletes the files no other product or collection still shows.
  */

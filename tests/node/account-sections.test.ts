@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accountSections, holdings, orderHolds } from "../../web/components/account/sections";
 import type { OrderShape } from "../../worker/orders/shapes";
 
-/** Which account sections a member sees, from what their orders hold (spec §2). */
+/** Which account sections a member sees, from what their orders hold. */
 
 const order = (...lineItems: Record<string, unknown>[]) => ({ lineItems }) as unknown as OrderShape;
 const tee = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: "p1" }, itemType: { preset: "PHYSICAL" } };

@@ -7,7 +7,7 @@ import path from "node:path";
 import { newContext } from "./chromium";
 
 /**
- * Signing in to the merchant console (issue 12): its own HttpOnly cookie apart from the shopper's, an expiring
+ * Signing in to the merchant console: its own HttpOnly cookie apart from the shopper's, an expiring
  * session that logout revokes, only the owner and staff admitted, and the owner's staff page where permissions are
  * granted — refused to staff by the service, not only hidden.
  */

@@ -6,7 +6,7 @@ import { expectAccessible, haveChromium, hydrated, useStore } from "./commerce-f
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
- * The console's automations pages (issue 13) on the built Worker: the outbox of emails (a failed one shows its error
+ * The console's automations pages on the built Worker: the outbox of emails (a failed one shows its error
  * and is sent again with Retry; the preview is a sandboxed frame), back-in-stock requests by item with "report back
  * in stock", and the merchant's tasks with done / reopen. Every action is refused (403) to staff without
  * automations.manage, who see no buttons; every page reads D1 at most 3 times and passes axe.

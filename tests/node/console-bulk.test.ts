@@ -7,7 +7,7 @@ import { expectAccessible, hydrated, useStore } from "./commerce-fixtures";
 import { BROWSER_UA, OWNER_KEY, type RunningWorker } from "./worker";
 
 /**
- * Bulk edits from the console's products table (issue 12): tick rows or take everything the filter matches, then
+ * Bulk edits from the console's products table: tick rows or take everything the filter matches, then
  * change the price, ribbon, brand, visibility, collection membership, or delete with a confirmation step, through
  * the catalogue's bulk services; a summary (n updated, n failed and why) follows. Each change is checked in D1.
  */

@@ -7,7 +7,7 @@ import { expectAccessible, hydrated, shopper, useStore } from "./commerce-fixtur
 import { BROWSER_UA, OWNER_KEY, type RunningWorker } from "./worker";
 
 /**
- * The console's collections (issue 12): the list (search by name, sort and pages in the URL, answered by the
+ * The console's collections: the list (search by name, sort and pages in the URL, answered by the
  * collections query, the built-in All Products shown but not editable), each collection's page (name, slug,
  * description, image; its products with a picker to add more and a button to remove one) and deleting with a
  * confirmation, all through the catalogue's collection services (catalog.write).
@@ -31,7 +31,7 @@ async function apiCollection(w: RunningWorker, collection: Record<string, unknow
 /** A 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
-/** A full-page screenshot at the 1280 px laptop width the issue asks for. */
+/** A full-page screenshot at the 1280 px laptop width. */
 async function consoleScreenshot(page: Page, name: string) {
   mkdirSync(shots, { recursive: true });
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -8,7 +8,7 @@ import { expectAccessible, hydrated, shopper, useStore } from "./commerce-fixtur
 import { BROWSER_UA, type RunningWorker } from "./worker";
 
 /**
- * CSV export and import in the console (issue 12), in Chromium on the built Worker: export the products table
+ * CSV export and import in the console, in Chromium on the built Worker: export the products table
  * filtered by a brand, change a price and add a product in the file, import it (the preview: 1 update, 1 create),
  * apply it through the queue until the progress page says done, and see both on the storefront. A file with a bad
  * row shows the row's error in the preview; a file that is not a CSV is refused next to the file field; staff

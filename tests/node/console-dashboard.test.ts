@@ -6,7 +6,7 @@ import { consoleAccount, consoleBrowser, consoleCookie, postConsoleForm, unexpec
 import { BROWSER_UA, OWNER_KEY, type RunningWorker } from "./worker";
 
 /**
- * The console's dashboard and abandoned carts (issue 13) on the built Worker: the figures come from SQL aggregates
+ * The console's dashboard and abandoned carts on the built Worker: the figures come from SQL aggregates
  * in the store's own days, each links to its screen, the charts are accessible SVG with a table; a shopper's
  * abandoned cart goes through the sweep, the recovery email and the recovery link to an order, and the merchant sees
  * each step on the dashboard and the cart's page.

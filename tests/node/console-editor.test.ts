@@ -6,7 +6,7 @@ import { expectAccessible, hydrated, useStore } from "./commerce-fixtures";
 import { BROWSER_UA, OWNER_KEY, type RunningWorker } from "./worker";
 
 /**
- * The console's product editor (issue 12): create and edit a product on one page (rich description as Markdown,
+ * The console's product editor: create and edit a product on one page (rich description as Markdown,
  * price, cost and profit, discount, price per unit, details, SEO, info sections), options with drop-down and colour
  * choices and the generated variants as a grid saved in the same request, duplicate and delete. Every save goes
  * through the catalogue service the API uses; a refused one keeps what was typed and writes nothing.

@@ -6,7 +6,7 @@ import { expectAccessible, hydrated, useStore } from "./commerce-fixtures";
 import { BROWSER_UA, type RunningWorker } from "./worker";
 
 /**
- * The console's inventory (issue 12): the low-stock view and its threshold (the automations' setting), and a
+ * The console's inventory: the low-stock view and its threshold (the automations' setting), and a
  * product's stock page — tracking, quantities, preorder, adjustments with a reason, the history with its causes —
  * each change through the inventory service (inventory.write), so a restock fires back-in-stock emails as the API's
  * does; bad input is reported next to its field and writes nothing.

@@ -6,7 +6,7 @@ import { checkOutByCard, expectAccessible, hydrated, shopper, useStore } from ".
 import type { Page } from "playwright-core";
 
 /**
- * The merchant console end to end on the built Worker (issue 12): a staff member creates a product with two options
+ * The merchant console end to end on the built Worker: a staff member creates a product with two options
  * and four variants, uploads its image, sets each variant's stock and puts it in a collection; a shopper finds it
  * in that collection and buys it; the owner ships the order with a tracking number and the buyer, a member, sees it
  * in their account; a staff member without orders.write cannot ship. Screenshots of each page at 1280 px.

@@ -8,7 +8,7 @@ import { expectAccessible, hydrated, shopper, useStore } from "./commerce-fixtur
 import { BROWSER_UA, OWNER_KEY, type RunningWorker } from "./worker";
 
 /**
- * The console's media page (issue 12): a staff member with catalog.write uploads images with the plain file input,
+ * The console's media page: a staff member with catalog.write uploads images with the plain file input,
  * orders them (the first is the main image the shop shows, served from /media/<sha256> with a year's immutable
  * caching), links one to a choice and describes it; a file that is not an image is refused next to the field and
  * nothing is stored; without catalog.write the upload is refused with 403.

@@ -6,7 +6,7 @@ import { addToCart, checkOutByCard, expectAccessible, hydrated, shopper, useStor
 import { BROWSER_UA, type RunningWorker } from "./worker";
 
 /**
- * The console's orders (issue 12): the list with its filters and paging in the URL, answered by the orders search;
+ * The console's orders: the list with its filters and paging in the URL, answered by the orders search;
  * the detail page; and the merchant's actions (mark paid, ship with tracking, cancel with restock, record a refund),
  * each through the orders service, refused without the orders.write permission, and with bad input reported next
  * to its field while nothing is written. In Chromium: the owner ships a member's order with a tracking number and

@@ -7,7 +7,7 @@ import { addToCart, checkOutByCard, expectAccessible, hydrated, shopper, uniqueE
 import { BROWSER_UA, type RunningWorker } from "./worker";
 
 /**
- * The console's pricing pages (issue 13): coupons, discount rules, shipping, tax and additional fees, each a thin
+ * The console's pricing pages: coupons, discount rules, shipping, tax and additional fees, each a thin
  * form over the pricing service the API calls. What a merchant sets here is what the shopper's cart and checkout
  * are priced with; bad input is shown at its field with nothing written; staff without settings.manage see no
  * write controls and are refused (403) by the services.

@@ -6,7 +6,7 @@ import { expectAccessible, hydrated, useStore } from "./commerce-fixtures";
 import { BROWSER_UA, OWNER_KEY, type RunningWorker } from "./worker";
 
 /**
- * The console's products table (issue 12): full-text search, filters (collection, stock, visibility, brand, ribbon,
+ * The console's products table: full-text search, filters (collection, stock, visibility, brand, ribbon,
  * price range), sort and paging, all in the URL and answered by the product query on the server, one page at a
  * time, hidden products included. Each filter's count is checked against the catalogue in D1.
  */

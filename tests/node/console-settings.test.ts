@@ -9,7 +9,7 @@ import { consoleAccount, consoleBrowser, consoleCookie, postConsoleForm, unexpec
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
- * The console's Settings (issue 13): the store's name, logo and checkout header as shoppers see them, the emails'
+ * The console's Settings: the store's name, logo and checkout header as shoppers see them, the emails'
  * sender as it reaches the transport, API keys (shown once, refused once revoked), member approval and blocks, the
  * sign-up rules, and staff removed by the owner. Every change goes through the services, which refuse staff without
  * settings.manage (or anyone but the owner, for staff, keys and sign-up rules) with 403.

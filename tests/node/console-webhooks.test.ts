@@ -12,7 +12,7 @@ import { consoleAccount, consoleBrowser, consoleCookie, postConsoleForm, unexpec
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
 /**
- * The console's webhooks and dead events (issue 13), in Chromium on the built Worker:
+ * The console's webhooks and dead events, in Chromium on the built Worker:
  * (a) an incoming source's secret rotated from the console while the sender still signs with the old one: both
  *     accepted inside the overlap, the old one refused after it (time moved by ending the overlap in D1), and the
  *     source's page shows each request's outcome (processed, duplicate, refused and why);

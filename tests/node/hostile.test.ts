@@ -16,7 +16,7 @@ import { startServer } from "../../bench/server.mjs";
  * Every API route (tests/hostile/api-routes.json, kept equal to the app's route table by tests/platform/routes.test.ts)
  * and every page action gets generated bad input (fast-check, seeded: HOSTILE_SEED=<n> replays a run): bodies, ids,
  * query strings, content types and credentials. Whatever arrives, the shop answers without a 5xx, without dropping
- * the connection, with the spec's error shape for every API 4xx, and a refused request writes nothing.
+ * the connection, with the API's error shape for every API 4xx, and a refused request writes nothing.
  */
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -74,7 +74,7 @@ const describeProbe = (o: Outcome) =>
     .map(([k, v]) => `${k}: ${String(v).slice(0, 40)}`)
     .join("; ")}] body ${typeof o.probe.body === "string" ? JSON.stringify(o.probe.body.slice(0, 120)) : `no body`} -> ${o.status} ${o.text.slice(0, 200)}`;
 
-/** The spec's error shape: {message, details: {applicationError | validationError}}. */
+/** The API's error shape: {message, details: {applicationError | validationError}}. */
 function isErrorShape(text: string): boolean {
   try {
     const body = JSON.parse(text) as { message?: unknown; details?: { applicationError?: { code?: unknown }; validationError?: { fieldViolations?: unknown } } };

@@ -5,7 +5,7 @@ import { Miniflare, type Log } from "miniflare";
 /**
  * The *built* Worker (`react-router build` → build/server, build/client) under Miniflare on Node, with the bindings
  * of the generated build/server/wrangler.json, a fresh in-memory D1 with the migrations applied, and the owner key.
- * This is the code `npm start` serves, minus wrangler's CLI (stack-notes gotcha 9).
+ * This is the code `npm start` serves, without wrangler's CLI around it.
  */
 
 export const OWNER_KEY = "node-test-owner-key";
@@ -122,7 +122,7 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
     ),
     // The assets router sends every path that is not a file in build/client on to the Worker.
     assets: config.assets ? { directory: path.resolve(serverDir, config.assets.directory), routerConfig: { has_user_worker: true } } : undefined,
-    // Offline: no fetch of the real Request.cf object (stack-notes gotcha 3).
+    // Offline: otherwise Miniflare downloads the real Request.cf data when it starts.
     cf: false,
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.port !== undefined ? { host: "127.0.0.1", port: opts.port } : {}),
@@ -148,7 +148,7 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
   return running;
 }
 
-/** A desktop Chrome user agent: isbot counts Node's and HeadlessChrome's own as bots (stack-notes gotchas 4 and 6). */
+/** A desktop Chrome user agent: isbot counts Node's and HeadlessChrome's own as bots. */
 export const BROWSER_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 

@@ -5,7 +5,7 @@ import { PrefetchPageLinks, useNavigate } from "react-router";
  * The shop's many in-page links (product cards, collection tiles, the footer) are plain <a> elements (`ShopLink`),
  * and one click handler and one prefetcher serve them all (`ShopLinks`, in the root layout), instead of a React
  * Router <Link> each. A <Link> runs about a dozen hooks to render, and a listing or the home page has sixty: about a
- * tenth of an uncached page's server time (issue 15's profile). For the visitor nothing changes: a click navigates
+ * tenth of an uncached page's server time. For the visitor nothing changes: a click navigates
  * in the app without a full page load, a card hovered or focused for 100 ms has its page's code and data fetched
  * ahead (React Router's `prefetch="intent"`), and without JavaScript each is an ordinary link.
  */

@@ -6,7 +6,7 @@ import "../styles/commerce.css";
 import type { Route } from "./+types/cart";
 
 /**
- * The cart may be crawled (the issue's SEO bar covers it): a crawler has no session and sees the empty cart page
+ * The cart may be crawled (Lighthouse's SEO audit covers it): a crawler has no session and sees the empty cart page
  * with its canonical URL; a shopper's own cart is never cached (private headers). Checkout and account stay out.
  */
 export function meta({ data }: Route.MetaArgs) {

@@ -2,7 +2,7 @@ import type { Route } from "./+types/robots";
 
 /**
  * /robots.txt: everything but checkout and the account may be crawled (the cart too: a crawler sees the empty cart
- * page, and the issue's SEO bar covers it); the sitemap lists the catalogue.
+ * page, and Lighthouse's SEO audit covers it); the sitemap lists the catalogue.
  */
 export function loader({ request }: Route.LoaderArgs) {
   const origin = new URL(request.url).origin;

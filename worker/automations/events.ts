@@ -1,4 +1,4 @@
-/** Event types the automations emit and handle (Wix names, wire doc §5, so outgoing webhooks need no mapping). */
+/** Event types the automations emit and handle (Wix names, so outgoing webhooks need no mapping). */
 export const AutomationEventType = {
   cartAbandoned: "com.wix.ecommerce.cart.abandonment.api.v1.CartAbandonedEvent",
   cartRecovered: "com.wix.ecommerce.cart.abandonment.api.v1.CartRecoveredEvent",

@@ -25,7 +25,7 @@ export const tasks = sqliteTable(
 );
 
 /**
- * Abandoned checkouts (spec: Abandoned checkout, status ABANDONED | RECOVERED): one per cart and idle period, made
+ * Abandoned checkouts (the Wix abandoned checkout, status ABANDONED | RECOVERED): one per cart and idle period, made
  * by the cart-abandoned processor. Money columns are minor units in `currency`. `lineItems` is the cart's line items
  * as they were at abandonment (wire shape), kept so the record reads well after the cart changes or goes.
  */
@@ -67,9 +67,9 @@ export const abandonedCheckouts = sqliteTable(
   ],
 );
 
-/** Activity types of an abandoned checkout (spec: cart activity types). */
+/** Activity types of an abandoned checkout (the Wix cart activity types). */
 export const ACTIVITY_TYPES = ["SCHEDULED", "EMAIL_SENT", "EMAIL_NOT_SENT", "NOTIFICATION_SENT", "TASK_CREATED", "CUSTOM_ACTIVITY"] as const;
-/** Who did a custom activity (spec: cart activity actors). */
+/** Who did a custom activity (the Wix cart activity actors). */
 export const ACTIVITY_ACTORS = ["ADMIN", "MEMBER", "VISITOR", "CONTACT"] as const;
 
 /** What happened to an abandoned checkout, oldest first: each step of the automation, and custom activities. */
@@ -128,7 +128,7 @@ export const cartAbandonmentMarks = sqliteTable("cart_abandonment_marks", {
 });
 
 /**
- * Back-in-stock notification requests (wire doc §2.5): one per email and item (product, or product variant).
+ * Back-in-stock notification requests: one per email and item (product, or product variant).
  * RECEIVED → PROCESSING (the item came back in stock) → NOTIFICATION_SENT, or FAILED with `reason`.
  */
 export const backInStockRequests = sqliteTable(

@@ -3,7 +3,7 @@ import { emailSchema as email } from "../identity/schemas";
 import { httpUrl } from "../platform/validation";
 
 /**
- * Wire schemas of the current cart (the REST shapes the Wix SDK sends, wire doc §2.1). Unknown keys are dropped, as
+ * Wire schemas of the current cart (the REST shapes the Wix SDK sends). Unknown keys are dropped, as
  * the Wix APIs do; wrong types and out-of-range values are field violations.
  */
 

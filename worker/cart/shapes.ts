@@ -5,7 +5,7 @@ import { STORES_APP_ID } from "./schemas";
 import type { CartOwnerKind, carts, cartLineItems, LineSnapshot, StoredAddress } from "./tables";
 
 /**
- * Wire shapes of the current cart (wire doc §2.1): the Wix ecom Cart and LineItem, with ecom money as decimal
+ * Wire shapes of the current cart: the Wix ecom Cart and LineItem, with ecom money as decimal
  * strings, images as `{id, url, width, height, altText}` objects and page URLs as `{relativePath, url}`.
  */
 
@@ -184,7 +184,7 @@ export function cartShape(row: CartRow, lines: ResolvedLine[], origin: string) {
 
 export type CartShape = ReturnType<typeof cartShape>;
 
-/** Cart event types, as the Wix platform names them (domain events, wire doc §5). */
+/** Cart event types, as the Wix platform names them (domain events). */
 export const CartEventType = {
   created: "wix.ecom.v1.cart_created",
   updated: "wix.ecom.v1.cart_updated",

@@ -18,7 +18,7 @@ import { sha256Hex } from "../platform/ids";
  *
  * In front of the Cache API, each isolate keeps its most used answers in memory (`hot`, by the same versioned
  * keys, so a new version misses them too), and the version it last read for a second: a repeated read then costs
- * no KV read, no Cache API lookup and no copy, which is most of what a cached read cost (issue 15's profile).
+ * no KV read, no Cache API lookup and no copy, which was most of what a cached read cost.
  * Nothing personal is kept there (the merchant's reads bypass all of it; pages are only kept for visitors without a
  * session), and nothing that must be exact: sessions, rate limits and carts never live in an isolate's memory.
  */
@@ -142,7 +142,7 @@ export async function catalogJson(c: Context<AppEnv>, name: string, args: unknow
   return new Response(entry.body, { status: 200, headers });
 }
 
-/** Whether an If-None-Match header names this ETag (`*`, or a list; weak and strong compare alike, RFC 9110 §13.1.2). */
+/** Whether an If-None-Match header names this ETag (`*`, or a list; weak and strong compare alike, as RFC 9110 section 13.1.2 says). */
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header || !etag) return false;
   if (header.trim() === "*") return true;
@@ -221,12 +221,9 @@ export async function cachedPage(key: Request): Promise<Response | null> {
  * response, its inline scripts are hashed into the cached variant's CSP (hashCsp) and it is stored. Only a complete
  * 200 without cookies is kept.
  *
- * Why whole rather than streamed: every catalogue page but home has no deferred part, so React sends all of it at
- * once when its shell is done anyway, and streaming it cost a stream pipeline chunk by chunk on the way out. Against a
- * tee() of the stream for the copy, the whole page took 9-16% less of workerd's CPU time per uncached page and gave
- * 13-22% more throughput; a one-pass copy while streaming gave about half that (issue 15, both builds under the same
- * load). Home's sale row waits for its read instead of streaming in, for the first visitor after a catalogue change;
- * everyone after gets the page from the cache. Pages with a session still stream.
+ * Why whole rather than streamed: only home has a deferred part, and measured against copying a stream (tee), the
+ * whole page cost 9-16% less CPU per uncached page. Home's sale row waits for its read, for the first visitor after a
+ * catalogue change only. Pages with a session still stream.
  */
 export async function keepPage(ctx: Ctx, key: Request, res: Response, csp: string): Promise<Response> {
   if (res.status !== 200 || !res.body || res.headers.has("set-cookie")) return res;

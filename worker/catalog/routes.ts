@@ -44,8 +44,8 @@ import {
 } from "./schemas";
 
 /**
- * Catalogue routes. Each router is mounted at the spec path and at the gateway prefix the Wix SDK uses
- * (DESIGN.md §5): read at /v1 and /stores-reader/v1, write at /v1 and /stores/v1, collections v2 at /v2.
+ * Catalogue routes. Each router is mounted at the Wix REST path and at the gateway prefix the Wix SDK uses:
+ * read at /v1 and /stores-reader/v1, write at /v1 and /stores/v1, collections v2 at /v2.
  */
 
 const queryShape = z

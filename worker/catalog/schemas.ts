@@ -236,7 +236,7 @@ export const bulkAdjustRequest = z.object({
     .refine((s) => Object.keys(s).length > 0, { message: "must adjust at least one property" }),
 });
 
-/** Console bulk delete (no public API route: the spec's bulk endpoints are update and adjust only). */
+/** Console bulk delete (no public API route: the Wix bulk endpoints are update and adjust only). */
 export const bulkDeleteRequest = z.object({ ids: idList });
 
 export const mediaRequest = z.object({ media: z.array(mediaInputSchema).min(1).max(50) });

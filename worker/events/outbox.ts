@@ -7,7 +7,7 @@ import { newId } from "../platform/ids";
 import { runBatch, type Statement, type Statements } from "../platform/unit-of-work";
 import { outbox } from "./tables";
 
-/** The envelope of every event (DESIGN.md §7). */
+/** The envelope of every event: what the outbox stores and the queue carries. */
 export interface EventEnvelope {
   id: string;
   type: string;

@@ -1,6 +1,6 @@
 /**
- * Event types, named as the Wix platform names them so outgoing webhooks in the Wix format need no mapping
- * (wire doc §5).
+ * Event types, named as the Wix platform names them so outgoing webhooks in the Wix format need no
+ * mapping.
  */
 export const EventType = {
   productCreated: "com.wix.ecommerce.catalog.api.v1.ProductCreated",

@@ -23,7 +23,7 @@ import { identities } from "./tables";
 import { expireRefreshHashSoon, issueAccessToken, issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash, revokeSessionOf, type TokenResponse } from "./tokens";
 
 /**
- * OAuth2 for the storefront (spec sections 4, 5, 7 and 9; wire doc §3): the token grants, PKCE S256, the authorize
+ * OAuth2 for the storefront, as the Wix SDK's OAuthStrategy uses it: the token grants, PKCE S256, the authorize
  * step that turns a member's session token into a one-time authorization code, and logout.
  *
  * A member gets tokens only through the round trip the Wix SDK makes: login → session token → redirect session
@@ -43,7 +43,7 @@ export const AUTH_REQUEST_TTL_SECONDS = 60 * 60;
 const CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const VERIFIER_CHARS = /^[A-Za-z0-9._~-]+$/;
 
-/** The spec's text for a verifier of the wrong length (section 5), or null. */
+/** The Wix API's error text for a verifier of the wrong length, or null. */
 export function verifierLengthError(verifier: string): string | null {
   const n = verifier.length;
   return n < 43 || n > 128 ? `Expected a length between 43 and 128. Received ${n}.` : null;
@@ -284,7 +284,7 @@ export async function authorize(ctx: Ctx, request: AuthRequest, sessionToken: st
 
 /**
  * /v1/callback: continues the pending auth request with this state after the member logged in on the store's page
- * (spec section 7). Errors use the spec's texts: 'Missing code or _state', 'Invalid _state'.
+ * Errors use the Wix API's texts: 'Missing code or _state', 'Invalid _state'.
  */
 export async function continueAuthorization(ctx: Ctx, state: string | undefined, sessionToken: string | undefined, returnTo: string): Promise<AuthorizeOutcome> {
   if (!state || !sessionToken) {

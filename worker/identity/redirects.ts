@@ -8,7 +8,7 @@ import { defaultClientId, getOAuthClient, isRedirectAllowed, isWebOrigin, redire
 import { createLogoutSession, savePendingAuthRequest, validateAuthRequest, type AuthRequestInput } from "./oauth";
 
 /**
- * Redirect sessions (POST /v1/redirect-session; spec section 2, wire doc §2.4 and §3): a URL on this store's own
+ * Redirect sessions (POST /v1/redirect-session): a URL on this store's own
  * origin that a headless site sends the browser to for something the store does itself: authorize (member login
  * with PKCE), logout, checkout, login, a product page, the member's account. Each intent answers
  * `{redirectSession: {id, fullUrl, urlDetails: {endpoint, searchParams}, sessionToken?, shortCompleteUrl}}`.
@@ -39,7 +39,7 @@ const authRequestSchema = z.object({
   sessionToken: z.string().max(512).nullish(),
 });
 
-/** The member account sections a redirect can open (spec section 2). */
+/** The member account sections a redirect can open. */
 const ACCOUNT_SECTIONS = ["ACCOUNT_INFO", "BOOKINGS", "ORDERS", "SUBSCRIPTIONS", "EVENTS"] as const;
 
 const redirectSessionRequest = z.object({

@@ -27,7 +27,7 @@ export const emailSchema = z
 
 export const loginIdSchema = z.object({ email: emailSchema });
 
-// Tags: spec section 3 (plus the SDK's UNTAGGED).
+// Email tags of the Wix members API (plus the SDK's UNTAGGED).
 export const EMAIL_TAGS = ["UNTAGGED", "MAIN", "HOME", "WORK"] as const;
 export const PHONE_TAGS = ["UNTAGGED", "MAIN", "HOME", "MOBILE", "WORK", "FAX"] as const;
 export const ADDRESS_TAGS = ["UNTAGGED", "HOME", "WORK", "BILLING", "SHIPPING"] as const;
@@ -49,7 +49,7 @@ const profilePhone = z.union([
   z.object({ phone: phoneNumber, countryCode: text(3).optional().nullable(), tag: z.enum(PHONE_TAGS).default("UNTAGGED") }),
 ]);
 
-/** A postal address in the REST shape (spec section 3); the SDK's names (addressLine1, formatted, location) are accepted too. */
+/** A postal address in the Wix REST shape; the SDK's names (addressLine1, formatted, location) are accepted too. */
 export const addressSchema = z
   .object({
     country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, "must be an ISO-3166 alpha-2 country code").optional().nullable(),

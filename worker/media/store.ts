@@ -10,7 +10,7 @@ import { ApiError, invalidArgument, type FieldViolation } from "../platform/erro
  * refused because it can carry script that would run on the shop's own origin.
  */
 
-/** The largest image accepted (the issue's 10 MB). */
+/** The largest image accepted: 10 MB. */
 export const MAX_IMAGE_BYTES = 10 * 1_048_576;
 /** The largest multipart form carrying uploads: one image at the limit plus room for the other fields and framing. */
 export const MAX_UPLOAD_FORM_BYTES = MAX_IMAGE_BYTES + 1_048_576;

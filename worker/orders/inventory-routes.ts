@@ -18,7 +18,7 @@ import { INVENTORY_CAUSES } from "./tables";
 
 /**
  * Inventory calls (merchant only: API key or staff token), full paths, mounted at /. Each is served at the Wix
- * SDK's gateway path and at the spec-style path without the prefix:
+ * SDK's gateway path and at the Wix REST path without the prefix:
  *
  *   POST|GET(?.r=) /stores-reader/v2/inventoryItems/query        {query:{filter, sort, paging}} (filter/sort may be JSON strings)
  *                                                                → {inventoryItems, metadata:{items, offset, total}, totalResults}

@@ -23,7 +23,7 @@ function orderNotFound(id: string): ApiError {
   return notFound("ORDER_NOT_FOUND", "Order", id);
 }
 
-/** An impossible change, with the spec's order-change validation code (section 8). */
+/** An impossible change, with the Wix API's order-change validation code. */
 function unsupported(code: string, description: string, data: Record<string, unknown> = {}): ApiError {
   return new ApiError(400, code, description, { data, message: "Order change not allowed" });
 }

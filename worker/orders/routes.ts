@@ -7,7 +7,7 @@ import { cancelOrder, createFulfillment, getOrder, markAsPaid, searchOrders, set
 import { cancelOrderRequest, createOrderRequest, fulfillmentRequest, refundStatusRequest, searchOrdersRequest, updateCheckoutRequest } from "./schemas";
 
 /**
- * Checkout and order calls, mounted at /ecom/v1 (the Wix SDK's gateway path) and /v1 (spec style):
+ * Checkout and order calls, mounted at /ecom/v1 (the Wix SDK's gateway path) and /v1 (the Wix REST path):
  *
  *   GET   /checkouts/{id}                    → {checkout}            buyer (same visitor/member) or merchant
  *   PATCH /checkouts/{id}  {checkout:{buyerInfo, shippingInfo, billingInfo}} → {checkout}

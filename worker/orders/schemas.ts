@@ -3,7 +3,7 @@ import { addressSchema, contactDetailsSchema } from "../cart/schemas";
 import { emailSchema } from "../identity/schemas";
 import { httpUrl } from "../platform/validation";
 
-/** Wire schemas of the checkout and order calls (wire doc §2.5). Unknown keys are dropped, as the Wix APIs do. */
+/** Wire schemas of the checkout and order calls (the Wix ecom REST shapes). Unknown keys are dropped, as the Wix APIs do. */
 
 const text = (max: number) => z.string().trim().max(max);
 

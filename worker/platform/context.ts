@@ -48,7 +48,7 @@ export function isPermission(value: unknown): value is Permission {
   return typeof value === "string" && (PERMISSIONS as readonly string[]).includes(value);
 }
 
-/** Actor of an event (spec section 6): ANONYMOUS_VISITOR, MEMBER, SITE_USER (owner or staff) or APP. */
+/** Actor of an event: ANONYMOUS_VISITOR, MEMBER, SITE_USER (owner or staff) or APP. */
 export interface Actor {
   type: "ANONYMOUS_VISITOR" | "MEMBER" | "SITE_USER" | "APP";
   id: string | null;

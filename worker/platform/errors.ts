@@ -1,7 +1,7 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** The rule a field broke, from the spec's list of server-side violation kinds (section 5). */
+/** The rule a field broke: the Wix API's list of server-side violation kinds. */
 export type ViolatedRule =
   | "VALIDATION"
   | "MAX"
@@ -29,8 +29,8 @@ export interface FieldViolation {
 }
 
 /**
- * The one error type services and routes throw. `app.onError` turns it into the wire shape
- * (spec section 8, wire doc §1.6): an application error or a validation error.
+ * The one error type services and routes throw. `app.onError` turns it into the Wix error
+ * shape: an application error or a validation error.
  */
 export class ApiError extends HTTPException {
   readonly code: string;

@@ -5,7 +5,7 @@ import { toMinor } from "./money";
 import { readJson } from "./validation";
 
 /**
- * The query language of spec section 9 and wire doc §2.2, compiled to parameterised SQL:
+ * The Wix query language, compiled to parameterised SQL:
  *   { filter: { field: value | { $op: value } , $and: [...], $or: [...], $not: {...} },
  *     sort: [{ fieldName, order: "ASC" | "DESC" }], paging: { limit, offset } }
  * Each API declares the fields it accepts; an unknown field or operator, or a value of the wrong type, is a

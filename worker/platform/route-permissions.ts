@@ -25,7 +25,7 @@ export interface RouteRule {
 
 const rules: Record<string, RouteRule> = {};
 
-/** Adds `METHOD path` entries under each base path (the spec path and the Wix gateway path share their handlers). */
+/** Adds `METHOD path` entries under each base path (the Wix REST path and the Wix gateway path share their handlers). */
 function under(bases: string[], entries: Record<string, RouteRule>): void {
   for (const base of bases) {
     for (const [key, rule] of Object.entries(entries)) {

@@ -73,7 +73,7 @@ export function taxOf(amount: number, rate: number, pricesIncludeTax: boolean): 
   return { tax: taxOnNet(amount, rate), taxable: amount };
 }
 
-/** Rate type and manual reason (spec sections 3 and 5) for a matched region, or none. */
+/** Rate type and manual reason (the Wix tax fields) for a matched region, or none. */
 export function rateTypeFor(settings: PricingSettings, region: TaxRegionConfig | null): { rateType: TaxRateType; manualRateReason?: ManualRateReason } {
   if (!region) return { rateType: "NO_TAX_COLLECTED" };
   if (settings.taxCalculation === "MANUAL") return { rateType: "MANUAL_RATE", manualRateReason: "GLOBAL_SETTING_TO_MANUAL" };

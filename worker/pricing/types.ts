@@ -68,7 +68,7 @@ export interface PricingInput {
 
 export type DiscountTarget = "GLOBAL" | "SPECIFIC_ITEMS" | "SHIPPING";
 
-/** A cart discount that was applied (spec: discount type GLOBAL, SPECIFIC_ITEMS or SHIPPING). */
+/** A cart discount that was applied (Wix discount type GLOBAL, SPECIFIC_ITEMS or SHIPPING). */
 export interface AppliedDiscount {
   discountType: DiscountTarget;
   /** Minor units this discount took off (lines, or shipping for SHIPPING). */

@@ -3,7 +3,7 @@ import { percentToFraction } from "./rounding";
 import type { PricingAddress, PricingResult, ShippingOption, TaxDetails } from "./types";
 
 /**
- * The pricing result in the Wix ecom wire shape (wire doc §1.5, §2.1): ecom money as decimal strings, tax rates as
+ * The pricing result in the Wix ecom wire shape: ecom money as decimal strings, tax rates as
  * fraction strings ("0.0825"), the estimate-totals fields next to `cart`.
  */
 

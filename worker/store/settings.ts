@@ -9,7 +9,7 @@ import { cachedCatalogRead, purgeCatalogCache } from "../catalog/cache";
 
 /**
  * The store's own settings (D1 `settings`, key "store"): its name, contact email, logo, the checkout's brand header
- * (logo size and alignment, spec §3 "checkout settings") and the sender of its emails. Merchants read them; changing
+ * (logo size and alignment) and the sender of its emails. Merchants read them; changing
  * them needs settings.manage. Read and changed at /api/v1/store-settings and on the console's Settings page.
  *
  * Every shop page and every email needs them, so a copy is kept in KV (SESSIONS, key "store:settings"): the shop

@@ -1,7 +1,7 @@
 import type { OrderShape } from "../../../worker/orders/shapes";
 
 /**
- * The member account's sections (spec §2: ACCOUNT_INFO, ORDERS, SUBSCRIPTIONS, BOOKINGS, EVENTS). ACCOUNT_INFO and
+ * The member account's sections (ACCOUNT_INFO, ORDERS, SUBSCRIPTIONS, BOOKINGS, EVENTS). ACCOUNT_INFO and
  * ORDERS are always there; SUBSCRIPTIONS only when the member has a subscription, BOOKINGS and EVENTS only when the
  * member has bought such items. This store sells physical and digital products, so those three stay hidden unless
  * orders hold them.

@@ -1,7 +1,7 @@
 import { useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "../../root";
 
-/** Logo heights of the checkout's brand header per size (spec §3 checkout settings: logo size and alignment). */
+/** Logo heights of the checkout's brand header per size (the store's checkout settings: logo size and alignment). */
 const LOGO_HEIGHT = { SMALL: 32, MEDIUM: 48, LARGE: 72 } as const;
 
 /**

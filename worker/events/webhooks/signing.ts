@@ -2,7 +2,7 @@
  * Webhook signatures, with WebCrypto only:
  * - Standard Webhooks (standardwebhooks.com): `whsec_` secrets, `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`,
  *   several space-separated signatures per request during a key rotation;
- * - the Wix format (wire doc §5): a compact RS256 JWT whose `data` claim holds the JSON-in-JSON envelope, verified
+ * - the Wix format: a compact RS256 JWT whose `data` claim holds the JSON-in-JSON envelope, verified
  *   with an RSA public key (PEM SPKI, or that PEM base64-encoded on one line).
  */
 
@@ -38,7 +38,7 @@ export function generateSecret(): string {
   return `whsec_${base64Encode(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
-/** The key bytes of a `whsec_` secret, or null when it is not one (the spec allows 24 to 64 bytes). */
+/** The key bytes of a `whsec_` secret, or null when it is not one (Standard Webhooks allows 24 to 64 bytes). */
 export function secretKeyBytes(secret: string): Uint8Array<ArrayBuffer> | null {
   if (!secret.startsWith("whsec_")) return null;
   const bytes = base64Decode(secret.slice("whsec_".length));

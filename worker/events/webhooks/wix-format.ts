@@ -1,7 +1,7 @@
 import type { EventEnvelope } from "../outbox";
 
 /**
- * The Wix webhook envelope (wire doc §5): a JWT whose `data` claim is a JSON string holding
+ * The Wix webhook envelope: a JWT whose `data` claim is a JSON string holding
  * `{ data: <JSON string of the payload>, instanceId, eventType, identity: <JSON string> }`.
  */
 

@@ -38,7 +38,7 @@ const AUTHORIZE_PARAMS: Record<keyof AuthRequestInput, [string, string]> = {
 export const oauthRoutes = new Hono<AppEnv>()
   .post("/token", async (c) => {
     const tokens = await exchangeToken(c.get("ctx"), await tokenBody(c), c.req.header("authorization"), { ip: clientAddress(c.req.raw.headers) });
-    // Tokens must not be cached by anything on the way (RFC 6749 §5.1).
+    // Tokens must not be cached by anything on the way (RFC 6749 section 5.1).
     c.header("cache-control", "no-store");
     return c.json(tokens);
   })

@@ -6,8 +6,8 @@ import { resendCode, startVerification, verifyCode } from "../members";
 import { parseIdentity, resendRequest, startVerificationRequest, verifyCodeRequest } from "../schemas";
 
 /**
- * Verification (mounted at `/v1` and `/_api/iam/verification/v1`): start an email verification (`/Start` per the
- * spec, `/start` as the SDK sends it), check a code during authentication, and resend it.
+ * Verification (mounted at `/v1` and `/_api/iam/verification/v1`): start an email verification (`/Start` as the Wix
+ * REST API names it, `/start` as the SDK sends it), check a code during authentication, and resend it.
  */
 const start = async (c: AppContext) => {
   const req = parseIdentity(startVerificationRequest, await readJson(c));
