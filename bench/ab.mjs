@@ -1,15 +1,12 @@
-// Compares two builds of the shop on the same pages: this checkout (B) against another one (A: a `git worktree` of
-// main, say), both under wrangler dev side by side, loaded in alternating turns. On this 2-core VM throughput drifts
-// 15-30% from one minute to the next, so a change worth a few percent cannot be seen by running a benchmark before
-// and after it; in turns, both builds see the same drift, and the median of the per-turn ratios B/A is what the
-// change is worth.
+// Compares this checkout's build (B) with another checkout's (A, e.g. a `git worktree` of main) on the same pages,
+// both under wrangler dev side by side. Why alternate: throughput on this machine drifts 15-30% a minute, so the
+// builds take turns and the median of the per-turn ratios B/A is what the change is worth.
 //
 //   npm run bench:ab -- ../main                                  (the three catalogue pages, uncached)
 //   npm run bench:ab -- ../main /collections/t-shirts --cached   (one page, the same URL repeated)
 //   ROUNDS=9 TURN_SECONDS=4 npm run bench:ab -- ../main --no-build   (reuse both build/ directories)
 //
-// Uncached means a new `_bench=<n>` parameter per request, as in bench/pages.mjs. Each build runs with its own local
-// state (its checkout's .wrangler/bench-state).
+// Uncached means a new `_bench=<n>` parameter per request. Each build uses its checkout's .wrangler/bench-state.
 import { resolve } from "node:path";
 import { load } from "./floor/compare.mjs";
 

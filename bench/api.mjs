@@ -1,11 +1,6 @@
-// API benchmark: requests per second and p50/p99 latency of the catalogue reads, each beside its floor measured in
-// the same run on the same runtime: a bare Hono route in a separate Worker (bench/floor/, wrangler dev on another
-// port) serving exactly the bytes the shop answered. Then the cart calls, the D1 round trips of each request, and
-// the cost table (bench/costs.mjs). Prints figures; it is not a pass/fail test.
-//
-// "cached" repeats one request, so the shop answers from its catalogue cache once it has one; "uncached" changes
-// the query's price bound by a hair per request (the same products, the same bytes, but a new cache key), so every
-// request reads D1 and serialises. Product by id has no uncached row: its cache key is the id alone.
+// API benchmark: req/s and p50/p99 of the catalogue reads, cached and uncached, each beside a bare Hono route
+// serving the same bytes on the same runtime (bench/floor/); then the cart calls, D1 round trips and the cost table.
+// docs/benchmarks.md explains the figures.
 //
 //   npm run bench                 # 10 s per measurement, 10 connections (about 3 minutes)
 //   DURATION=20 CONNECTIONS=20 npm run bench

@@ -1,11 +1,6 @@
-// Console benchmark: fills a fresh local store with PRODUCTS products (default 5,000; each with two options
-// and 6 variants, tracked stock) and ORDERS orders (default 20,000), then signs in to the console as the owner and
-// prints p50/p99 of the pages a merchant uses most: the products table (plain, searched, filtered, deep pages), the
-// product editor, and the orders list with filters, each with its D1 round trips.
-//
-// Products go through the API (the catalogue's own writes, search index and summaries). Orders: TEMPLATES real
-// orders are placed through cart and checkout, then copied in SQL with `wrangler d1 execute` (placing 20,000 orders
-// one by one would take the bench most of an hour) under new ids (`<template id>~<k>`), numbers, buyers, dates and statuses.
+// Console benchmark: fills a fresh local store with PRODUCTS products (default 5,000; 6 variants each) and ORDERS
+// orders (default 20,000), then prints p50/p99 and D1 round trips of the console's products table, product editor
+// and orders list. TEMPLATES real orders are placed, then copied in SQL (placing 20,000 one by one takes an hour).
 //
 //   npm run bench:console            (PRODUCTS=… ORDERS=… SAMPLES=… to change the sizes)
 import { execFileSync } from "node:child_process";

@@ -1,11 +1,6 @@
 // Events benchmark: EVENTS signed `inventory.updated` webhooks (default 300), CONCURRENCY at a time (default 10),
-// posted to /webhooks/{source} on the local server (the production build under wrangler dev, as bench/server.mjs
-// starts it). Each one goes ingest → queue → the inventory processor (a stock adjustment, which writes its own
-// events) → queue → the outgoing-webhook processor → a signed delivery to a receiver on 127.0.0.1. Prints the
-// ingest rate and latency (first for an event type nothing handles, stored but never queued, as a baseline), the
-// D1 round trips per ingest request (Server-Timing), and the end-to-end rate: events per second until the receiver
-// has every delivery, and the stock adjustments applied. The consumer's own round trips per event are measured in
-// tests/events/webhooks-outgoing.test.ts (2 for an event nobody subscribed to, 3 with a delivery, 2 per attempt).
+// through ingest, the queue, the inventory processor, the outgoing-webhook processor and a signed delivery to a
+// local receiver. Prints the ingest rate, its D1 round trips and the end-to-end rate (docs/benchmarks.md).
 //
 //   npm run bench:events
 import { createHmac } from "node:crypto";

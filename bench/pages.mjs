@@ -1,29 +1,15 @@
-// Storefront page budgets on the production build (wrangler dev, demo catalogue loaded):
-//  0. Throughput of the anonymous home, collection and product pages (no cookie), cached (the same URL repeated)
-//     and uncached (a cache-busting `_bench=<n>` parameter per request), each beside two floors measured in the same
-//     run on the same runtime, pages of exactly the same HTML size rendered by the renderer the shop uses (the
-//     renderToReadableStream of react-dom/server.node):
-//     - the framework-mode floor (bench/floor/framework/): a bare React Router app in framework mode, the shop's mode,
-//       so with what that mode costs every page (ServerRouter, the route manifest, turbo-stream hydration data,
-//       <Meta>, <Links>, <Scripts>). This is the floor the page targets are judged against.
-//     - the data-mode floor (bench/floor/worker.js): the same router without framework mode (createStaticHandler,
-//       JSON hydration data), printed too, so what framework mode itself costs stays visible.
-//     - for the uncached pages, the framework floor keeping its pages at the edge as the shop does (a Cache API
-//       lookup and store per request: under wrangler dev they are emulated in-process and cost CPU time that in
-//       production is I/O), so the share of the shop's uncached figure that is the emulated cache can be seen.
-//     The shop and its floors are loaded in turns (floor/compare.mjs loadInTurns: ROUNDS turns, the median each), so
-//     the machine's drift from one minute to the next falls on both. Then the KV and D1 writes of each page view
-//     (from Server-Timing).
-//  1. JavaScript shipped to the product page: the gzip size of every script the page loads (module files, and the
-//     inline scripts in the HTML), against a 150 KB budget.
-//  2. Lighthouse mobile (its default: a mid-range phone on a slow 4G link) on home, a collection, a product and the
-//     cart, RUNS times each (default 3); prints the median performance / accessibility / best-practices / SEO scores
-//     against the targets 95 / 100 / 100 / 100.
-// Run it with nothing else busy on the machine: Lighthouse's performance score swings with CPU load.
+// Storefront page budgets on the production build (docs/benchmarks.md explains the figures):
+//  0. req/s and p50/p99 of the anonymous home, collection and product pages, cached and uncached (`_bench=<n>`),
+//     beside bare React Router pages of the same HTML size on the same runtime: framework mode
+//     (bench/floor/framework/, the shop's mode, the one the targets are judged against) and data mode
+//     (bench/floor/worker.js). Then the KV and D1 writes of each page view.
+//  1. The gzip size of the JavaScript the product page loads, against a 150 KB budget.
+//  2. Lighthouse mobile on home, a collection, a product and the cart, RUNS times each (default 3), medians against
+//     95 / 100 / 100 / 100. Run it with nothing else busy: the performance score swings with CPU load.
 //
 //   npm run bench:pages            (CHROME_PATH defaults to /usr/bin/chromium; --no-build reuses build/)
 //   npm run bench:pages -- --no-lighthouse    (only the throughput and writes: about 2 minutes)
-//   DURATION=20 CONNECTIONS=20 ROUNDS=5 npm run bench:pages   (each figure: DURATION seconds in ROUNDS turns)
+//   DURATION=20 CONNECTIONS=20 ROUNDS=5 npm run bench:pages   (each figure: DURATION seconds over ROUNDS rounds)
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";

@@ -1,15 +1,13 @@
-// Where a request's CPU time goes inside the Worker: starts the production build under wrangler dev with its
-// inspector open, loads one path with autocannon while the V8 sampling profiler runs in the Worker's isolate, and
-// prints the functions with the most time of their own and the most time in all (their callees included). The
-// profile is written to bench/results/last.cpuprofile (open it in Chrome DevTools' Performance panel for the flame chart).
+// Where a request's CPU time goes inside the Worker: loads one path while V8's sampling profiler runs in the
+// Worker's isolate (through wrangler dev's inspector) and prints the functions with the most time. The profile is
+// written to bench/results/last.cpuprofile for Chrome DevTools' Performance panel.
 //
 //   npm run bench:profile -- /products/everyday-organic-tee            (the page, from the edge cache when it can)
 //   npm run bench:profile -- /collections/t-shirts --bust              (a new `_bench=<n>` per request: uncached)
 //   npm run bench:profile -- "/stores-reader/v1/products/query-platformized?.r=..."
 //   DURATION=10 INSPECTOR_PORT=9240 npm run bench:profile -- / --no-build
 //
-// Percentages are of the samples: `(idle)` is time the isolate waited (I/O, or the load generator falling behind).
-// The inspector makes thrown exceptions slower than they are without it (React Suspense throws promises), so a
+// `(idle)` is time the isolate waited. The inspector slows thrown exceptions (React Suspense throws promises), so a
 // `throw` line may look heavier here than in production.
 import { mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";

@@ -6,15 +6,12 @@ import inlineCss from "./styles.css?inline";
 import { InlineCss } from "./components/inline-styles";
 
 /**
- * Streamed SSR: shoppers get the shell at once and deferred parts as they resolve; bots wait for everything, so
- * crawlers get complete HTML, and so does a page going into the edge cache (worker/catalog/cache.ts, keepPage). Every
- * inline script (React's streaming, React Router's hydration data) carries the request's CSP nonce (worker/app.ts
- * makes it and sends the Content-Security-Policy header).
+ * Streamed SSR: shoppers get the shell at once and deferred parts as they resolve; bots, and a page going into the
+ * edge cache (`wholePage`), get the complete HTML. Every inline script carries the response's CSP nonce, which the
+ * page host makes and sends in the Content-Security-Policy header.
  *
- * The renderer is react-dom's Node build (workerd runs it with nodejs_compat), not the edge build the "workerd" export
- * condition picks: both return a web ReadableStream, but the edge build allocates a new Uint8Array for every string it
- * writes (each attribute, each text), while the Node build encodes them straight into a 4 KB buffer. On the shop's
- * pages that was about a quarter of the render's CPU time.
+ * Why react-dom's Node build (run with nodejs_compat) and not the edge build: the edge build allocates a new
+ * Uint8Array for every string it writes, the Node build fills a 4 KB buffer. That was a quarter of the render's CPU.
  */
 export default async function handleRequest(
   request: Request,

@@ -9,7 +9,7 @@ import { newId } from "../worker/platform/ids";
  * The storefront's session: the shopper's OAuth tokens in one HttpOnly, Secure, SameSite=Lax cookie (tokens only,
  * never identity data), kept the way the Wix SDK keeps them: a visitor gets anonymous
  * tokens; the access token is renewed with the refresh token when empty or expired; if renewal fails, new anonymous
- * tokens. The Worker resolves it once per page request (worker/app.ts) and hands loaders the caller as
+ * tokens. The page host resolves it once per page request and hands loaders the caller as
  * `context.services.auth`. API requests never read this cookie: they use the Authorization header.
  */
 
@@ -133,7 +133,7 @@ async function renew(env: Env, db: Db, refreshToken: string): Promise<PageSessio
 /**
  * Resolves a page request's session: the cookie's access token while it is live; otherwise renewed with the refresh
  * token; otherwise (no cookie, or renewal failed) new anonymous tokens — unless `mint` is false (browsing:
- * worker/app.ts startsSession), which leaves the caller anonymous without writing anything (a dead cookie is cleared).
+ * see startsSession), which leaves the caller anonymous without writing anything (a dead cookie is cleared).
  */
 export async function resolvePageSession(env: Env, db: Db, request: Request, opts: { mint?: boolean } = {}): Promise<PageSession> {
   const mint = opts.mint ?? true;

@@ -1,14 +1,9 @@
-// The runtime floor the benchmarks compare the shop with (bench/floor/start.mjs starts it with wrangler dev).
-// Plain JavaScript with createElement, so it needs no build step of its own: wrangler bundles it as it is.
+// The data-mode floor: a bare Worker the benchmarks compare the shop with (bench/floor/start.mjs starts it). Plain
+// JavaScript with createElement, so wrangler bundles it with no build of its own.
 //
-// - PUT /json/:name (body: bytes) keeps the bytes in this isolate's memory; GET /json/:name answers them with
-//   Content-Type application/json: a bare Hono route serving exactly the shop's answer.
-// - PUT /page/:name?bytes=N prepares a page; GET /page/:name renders it with React Router (data mode:
-//   createStaticHandler, a loader, StaticRouterProvider with its hydration data) and the renderToReadableStream of
-//   react-dom's Node build, the renderer the shop uses (web/entry.server.tsx says why): as many product cards as
-//   fit in N bytes of HTML (loader data, rendered and serialised for hydration), padded to exactly N bytes.
-//   Data mode runs the same router, loader and renderer per request with no build of its own; the framework-mode
-//   floor, the shop's mode, is bench/floor/framework/ (a second Vite build; startFrameworkFloor in start.mjs).
+// - PUT /json/:name (body: bytes) keeps the bytes; GET /json/:name answers them as JSON: a bare Hono route.
+// - PUT /page/:name?bytes=N prepares a page; GET /page/:name renders it with React Router in data mode and the
+//   shop's renderer (react-dom's Node build): as many product cards as fit, padded to exactly N bytes.
 // wrangler dev runs one isolate, so what a PUT stored is there for every later GET.
 import { Hono } from "hono";
 import { createContext, createElement as h, useContext } from "react";

@@ -71,7 +71,7 @@ describe("catalogue cache", () => {
 
     const patched = await asMerchant("PATCH", `/v1/products/${product.id}`, { product: { name: "Renamed mug" } });
     expect(patched.status).toBe(200);
-    // The merchant's write purged the shoppers' cache at once (worker/app.ts): the next read is live.
+    // The merchant's write purged the shoppers' cache at once (in the API host): the next read is live.
     expect((await read()).name).toBe("Renamed mug");
     expect(computed).toBe(2);
     await settled();

@@ -29,13 +29,10 @@ async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: 
 }
 
 /**
- * The page's data through the shoppers' cache, kept as the page uses it (shaped, without the full product it is made
- * of: reading that back and shaping it again on every render cost more than rendering it). The page depends on the
- * URL only through the parameters that name one of the product's options and one of its choices (`?Size=M`), so the
- * key holds those and nothing else: a link with any other parameter (a referral tag, a shared link's extra) or a
- * choice the product does not have finds the same data, and made-up values cannot fill the cache or reach D1. The
- * options and their choices are kept under the slug on their own; the first read of a product makes both from one
- * D1 round trip.
+ * The page's data through the shoppers' cache, stored already shaped (shaping it on every render cost more than the
+ * render). The key holds only the URL parameters that name one of the product's options and choices (`?Size=M`), so
+ * other parameters share one entry and made-up values cannot fill the cache or reach D1. The options are cached under
+ * the slug on their own; the first read of a product makes both from one D1 round trip.
  */
 async function productPageOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string, url: URL) {
   try {

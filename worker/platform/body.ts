@@ -1,12 +1,9 @@
 /**
  * Request bodies, read with a byte cap while they stream in, and drained when the answer does not need them.
  *
- * Why drain: a response sent while the client is still sending its body breaks the connection under `wrangler dev`
- * (its proxy answers "503 Your worker restarted mid-request" to that request and to the next ones on the same
- * connection), and a client that sees its upload cut off may retry a request the shop already refused. So every
- * body is read to its end before the response goes out: by the handler that needs it, or by `finishBody` (app.ts)
- * for one refused early (401, 403, 413, 415) or never looked at. Past DRAIN_LIMIT a body is cancelled instead, so no
- * client can keep a request open forever.
+ * Why drain: answering while the client is still sending breaks the connection under `wrangler dev` (503 for this
+ * and the next requests on it), and a client whose upload is cut off may retry. So every body is read to its end,
+ * by its handler or by `finishBody`; past DRAIN_LIMIT it is cancelled, so no client can hold a request open forever.
  */
 
 /** The most a refused body is read (and thrown away) before the connection is cut instead. */

@@ -12,7 +12,7 @@ export type AppContext = Context<AppEnv>;
 
 /**
  * The path's id, as given (the SDK repeats it in the query string, which is ignored). Hono has already decoded it
- * once (decoding again would turn an id's `%25` into `%`); app.ts refused paths whose encoding is broken.
+ * once (decoding again would turn an id's `%25` into `%`); the API host refused paths whose encoding is broken.
  */
 export function pathId(c: AppContext, name = "id"): string {
   return c.req.param(name) ?? "";

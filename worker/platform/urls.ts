@@ -1,9 +1,9 @@
 /**
- * The one rule for URLs the shop takes and shows: a link is an absolute http: or https: URL (or, where a field says
- * so, a path on this site). Never javascript:, data:, vbscript:, file: or any other scheme, which a browser would
- * run or open locally. validation.ts `httpUrl()` checks input with it; pages pass stored URLs through `httpHref`
- * before making links of them. OAuth redirect URIs are the one deliberate exception (identity/clients.ts
- * redirectUriProblem): native apps need their custom schemes there, and script and local schemes are refused.
+ * The one rule for URLs the shop takes and shows: an absolute http: or https: URL (or, where a field says so, a path
+ * on this site), never javascript:, data:, vbscript:, file: or another scheme a browser would run or open locally.
+ * `httpUrl()` (validation.ts) checks input with it; pages pass stored URLs through `httpHref`. OAuth redirect URIs
+ * are the one exception (redirectUriProblem in identity): native apps need custom schemes; script and local ones
+ * are still refused.
  */
 
 /** Control characters and whitespace, which browsers strip from a URL before reading its scheme. */

@@ -1,23 +1,17 @@
-// The framework-mode floor's Worker (bench/floor/start.mjs builds it and starts it with wrangler dev): a bare React
-// Router app in framework mode, as the shop is (the route manifest, turbo-stream hydration data, <Meta>, <Links>,
-// <Scripts>, ServerRouter), beside the data-mode floor (../worker.js), which runs the same router without them.
+// The framework-mode floor (bench/floor/start.mjs builds and starts it): a bare React Router app in framework mode,
+// as the shop is (route manifest, turbo-stream hydration data, <Meta>, <Links>, <Scripts>).
 //
-// - PUT /page/:name?bytes=N prepares a page of exactly N bytes: as many product cards as fit (rendered, and serialised
-//   into the hydration data as loader data), then ASCII padding (one byte a character, nothing escaped). It answers
-//   { bytes, cards }. It is handled here, before React Router, since it is not a page.
-// - Every other request goes to React Router: GET /page/:name renders the prepared page, an unknown path (such as
-//   GET /json/none, which start.mjs waits for) answers 404.
-// - GET /kept/page/:name is the same page through the edge cache as the shop keeps its anonymous pages
-//   (worker/catalog/cache.ts): a Cache API lookup by URL, and on a miss the whole render read once, sent as those
-//   bytes and stored after the response. With a new query per request (the bench's uncached load) every request is a miss, so it costs
-//   the page's render plus the two Cache API round trips the shop's uncached page also makes. Under wrangler dev the
-//   Cache API is emulated inside the same workerd process, so those round trips take CPU time here that in
-//   production is the cache's I/O; the bench prints this floor so that share of the shop's figure can be seen.
+// - PUT /page/:name?bytes=N prepares a page of exactly N bytes (product cards, then ASCII padding); answers
+//   { bytes, cards }.
+// - GET /page/:name renders it; an unknown path (GET /json/none, which start.mjs waits for) answers 404.
+// - GET /kept/page/:name is the same page through the edge cache, as the shop stores its anonymous pages: a Cache API
+//   lookup, and on a miss the render stored after the response. Under wrangler dev those lookups cost CPU time that
+//   in production is I/O, so the bench prints this variant to show that share.
 import { createRequestHandler } from "react-router";
 import * as build from "virtual:react-router/server-build";
 import { pages, type Item } from "./app/pages";
 
-// Made once: the build never changes (worker/app.ts says why that matters).
+// Made once: given a function instead, React Router rebuilds its route table on every request.
 const handle = createRequestHandler(build, import.meta.env.MODE);
 
 const item = (i: number): Item => ({

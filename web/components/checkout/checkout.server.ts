@@ -11,15 +11,12 @@ import { addressFieldOf, addressFrom, missingAddressFields, pageMessage, problem
 import type { CheckoutView, DeliveryOption, SummaryLine } from "./view";
 
 /**
- * The checkout page's server side. The checkout is made from the shopper's current cart with createCheckout and its
- * id is kept on the cart (server-side): the browser never names it, except a checkout id a redirect session hands
- * over, which the checkout service only shows to its owner. Each step saves through updateCheckout; placing the
- * order is createOrder's placeOrderFrom, which re-prices everything on the server and charges the card (test
- * provider).
+ * The checkout page's server side. The checkout is made from the shopper's current cart (createCheckout) and its id
+ * kept on the cart, so the browser never names it (except a checkout id from a redirect session, shown only to its
+ * owner). Each step saves through updateCheckout; placing the order (placeOrderFrom) re-prices and charges.
  *
- * D1 round trips: the cart, its checkout, the catalogue rows and pricing rules are one batch (readCurrentCart,
- * shared with the root loader's cart count); a checkout is priced from it in memory, a new one is written in one
- * more, and placing the order is the order's own batch (which writes the billing step too).
+ * D1 round trips: one batch reads the cart, its checkout, the catalogue rows and the pricing rules (readCurrentCart);
+ * a new checkout is one more; placing the order is the order's own batch.
  */
 
 type Checkout = Awaited<ReturnType<typeof shapeOfRead>>;
