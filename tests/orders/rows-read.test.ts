@@ -11,8 +11,7 @@ import { ADDRESS, CONTACT } from "./order-fixtures";
  * D1 bills every row a statement reads. What a shopper's cart, checkout and order calls read must not grow with the
  * store (its catalogue, its other shoppers' carts and orders, its event history, the merchant's ended sales): every
  * statement they run finds its rows through an index, and the same calls read the same rows in a store ten times
- * the size. (Before, the cart and checkout reads scanned every variant in the store, the pricing read walked every
- * ended discount rule, and the order's event flush read the whole unflushed outbox.)
+ * the size.
  */
 
 /** One API call as a shopper, with the statements it ran (after-response work included) and its rows read. */

@@ -84,9 +84,8 @@ function rowsOf(ids: string[]) {
 }
 
 /**
- * The outbox rows of these events that are still unflushed, found by id. The test on flushed_at is written
- * `+flushed_at` so that SQLite cannot answer it from outbox_unflushed_idx: it did, reading every unflushed row in the
- * store (the whole backlog, while the queue is down) to keep the few asked for.
+ * The outbox rows of these events that are still unflushed, found by id. Written `+flushed_at` so SQLite cannot use
+ * outbox_unflushed_idx here: that index would read the whole unflushed backlog to keep the few rows asked for.
  */
 export function unflushedRowsOf(ids: string[]) {
   return sql`${rowsOf(ids)} AND +${outbox.flushedAt} IS NULL`;
