@@ -18,7 +18,7 @@ import { collections, importJobs, importRows, products } from "./tables";
 import { choicesKey } from "./variants";
 
 /**
- * CSV export and import of products and variants (the column list is in csv.ts and the README).
+ * CSV export and import of products and variants (the column list is in csv.ts and docs/console.md).
  *
  * Export streams the products a product query matches, 100 at a time, so a 5,000-product catalogue never sits in
  * the Worker's memory. Import is two steps: `checkImport` parses and checks every row against the product service's

@@ -14,7 +14,7 @@ import { readJson } from "./validation";
  */
 
 export const DEFAULT_LIMIT = 50;
-/** Largest page a query returns (documented in the README). */
+/** Largest page a query returns (documented in docs/api.md). */
 export const MAX_LIMIT = 100;
 const MAX_LIST_VALUES = 1000;
 const MAX_FILTER_NODES = 200;
