@@ -25,7 +25,7 @@ export const tasks = sqliteTable(
 );
 
 /**
- * Abandoned checkouts (the Wix abandoned checkout, status ABANDONED | RECOVERED): one per cart and idle period, made
+ * Abandoned checkouts (spec: Abandoned checkout, status ABANDONED | RECOVERED): one per cart and idle period, made
  * by the cart-abandoned processor. Money columns are minor units in `currency`. `lineItems` is the cart's line items
  * as they were at abandonment (wire shape), kept so the record reads well after the cart changes or goes.
  */

@@ -8,7 +8,7 @@ import { products } from "../catalog/tables";
  * table that lets one D1 batch compare stock before and after its own updates.
  */
 
-/** Why stock changed, as the Wix inventory API names the causes. */
+/** The spec's inventory change causes (section 4). */
 export const INVENTORY_CAUSES = ["ORDER", "MANUAL", "REVERT_INVENTORY_CHANGE"] as const;
 export type InventoryCause = (typeof INVENTORY_CAUSES)[number];
 
