@@ -7,6 +7,7 @@ import { publicOrigin } from "../platform/public-origin";
 import { defaultStoreSettings, emailSender, shopSettings, type StoreSettings } from "../store/settings";
 import { emails, emailSubscriptions } from "./tables";
 import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
+import { config } from "#worker/platform/config";
 
 /** The part of the `send_email` binding this module uses: the structured message (Cloudflare Email Service). */
 export interface EmailTransport {
@@ -26,8 +27,8 @@ export interface EmailTransport {
  * address from the store settings, worker/store/settings.ts), falling back to the store's name and EMAIL_FROM.
  */
 export function transportOf(env: Env, shop?: StoreSettings): { transport: EmailTransport; from: { email: string; name: string } } | null {
-  const { SEND_EMAIL: transport, EMAIL_FROM: from } = env as { SEND_EMAIL?: EmailTransport; EMAIL_FROM?: string };
-  if (!transport || !from?.trim()) return null;
+  const transport: EmailTransport | undefined = env.SEND_EMAIL;
+  if (!transport || !config(env).emailFrom) return null;
   const sender = emailSender(env, shop ?? defaultStoreSettings(env))!;
   return { transport, from: sender };
 }

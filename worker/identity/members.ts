@@ -20,6 +20,7 @@ import { carrySessionOver, readCallerSession, type CallerTokens } from "./tokens
 import { invalidArgument } from "../platform/errors";
 import { violationsFrom } from "../platform/validation";
 import { profileSchema } from "./schemas";
+import { config } from "#worker/platform/config";
 
 /**
  * Members: registration, login and its state machine (spec section 4, wire doc §3), password changes, sign-on,
@@ -578,7 +579,7 @@ async function allowedRedirect(ctx: Ctx, redirect: { url?: string; clientId?: st
   if (!redirect.clientId) return undefined;
   const [client] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, redirect.clientId));
   if (!client) return undefined;
-  if (client.allowAnyRedirect && ctx.env.ENVIRONMENT !== "production") return url.toString();
+  if (client.allowAnyRedirect && !config(ctx.env).production) return url.toString();
   return client.redirectUris.some((allowed) => allowed === url.toString() || allowed === redirect.url) ? url.toString() : undefined;
 }
 
