@@ -1,6 +1,7 @@
 import { forbidden, unauthenticated } from "./errors";
 import type { Db } from "./db";
 import { config } from "./config";
+import { now } from "./clock";
 
 /**
  * Who is calling, resolved once per request from the Authorization header (API) or the session cookie (pages):
@@ -134,5 +135,5 @@ export function storeCurrency(env: Env): string {
 
 /** Current time as the ISO-8601 string every date column holds. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  return now().toISOString();
 }

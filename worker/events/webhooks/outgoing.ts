@@ -10,6 +10,7 @@ import { targetUrlProblem } from "./addresses";
 import { shopKey, signJwt, standardSignature } from "./signing";
 import { wixClaims } from "./wix-format";
 import { config } from "#worker/platform/config";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * Outgoing webhooks. The processor turns each event that an enabled subscription wants into a delivery row (with
@@ -161,7 +162,7 @@ async function attempt(env: Env, subscription: typeof webhookSubscriptions.$infe
 /** The job: claims the delivery if it is due, makes one attempt, logs it and decides what comes next. */
 const deliver: JobHandler = async (job, p) => {
   const db = p.db;
-  const now = Date.now();
+  const now = nowMs();
   const [claimed, [subscription]] = await db.batch([
     db
       .update(webhookDeliveries)
@@ -226,7 +227,7 @@ const deliver: JobHandler = async (job, p) => {
       log,
       db
         .update(webhookDeliveries)
-        .set({ nextAttemptAt: new Date(Date.now() + delay * 1000).toISOString(), lastError: result.error, updatedDate: at })
+        .set({ nextAttemptAt: new Date(nowMs() + delay * 1000).toISOString(), lastError: result.error, updatedDate: at })
         .where(eq(webhookDeliveries.id, delivery.id)),
     ]);
     await enqueueDeliveries(p.env, [delivery.id], delay);

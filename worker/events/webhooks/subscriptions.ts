@@ -10,6 +10,7 @@ import { enqueueDeliveries } from "./outgoing";
 import { targetUrlProblem } from "./addresses";
 import { generateSecret, shopKey } from "./signing";
 import { config } from "#worker/platform/config";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * Outgoing webhook subscriptions (merchant only): which events go to which URL, in which format. A standard
@@ -193,7 +194,7 @@ export async function rotateSubscriptionSecret(ctx: Ctx, id: string) {
   const secret = generateSecret();
   const [updated] = await ctx.db
     .update(webhookSubscriptions)
-    .set({ secret, previousSecret: row.secret, previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString(), updatedDate: nowIso() })
+    .set({ secret, previousSecret: row.secret, previousSecretExpiresAt: new Date(nowMs() + ROTATION_OVERLAP_MS).toISOString(), updatedDate: nowIso() })
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.secret, row.secret)))
     .returning();
   if (!updated) throw new ApiError(409, "WEBHOOK_SECRET_CHANGED", "The secret was rotated by another request at the same time; try again", { data: { id } });
