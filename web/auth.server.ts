@@ -4,6 +4,7 @@ import { pageMessage } from "./components/checkout/form.server";
 import { getIdentitySettings } from "../worker/identity/settings";
 import type { StateResult } from "../worker/identity/members";
 import type { Ctx } from "../worker/platform/context";
+import { config } from "#worker/platform/config";
 
 /**
  * Server helpers of the login pages (login, register, verify, forgot and reset password): the return path, the
@@ -118,7 +119,7 @@ export function problemOf(err: unknown): Problem {
 export async function captchaSiteKey(ctx: Ctx): Promise<string | null> {
   const settings = await getIdentitySettings(ctx);
   if (!settings.captcha) return null;
-  return (ctx.env as { TURNSTILE_SITE_KEY?: string }).TURNSTILE_SITE_KEY?.trim() || "";
+  return config(ctx.env).turnstileSiteKey ?? "";
 }
 
 /**
@@ -127,7 +128,7 @@ export async function captchaSiteKey(ctx: Ctx): Promise<string | null> {
  */
 export function captchaSiteKeyAfter(ctx: Ctx, problem: Problem): string | null {
   if (problem.code !== "-19971" && problem.code !== "-19970") return null;
-  return (ctx.env as { TURNSTILE_SITE_KEY?: string }).TURNSTILE_SITE_KEY?.trim() || null;
+  return config(ctx.env).turnstileSiteKey;
 }
 
 /**

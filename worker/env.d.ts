@@ -1,18 +1,30 @@
-// Secrets and local settings that `wrangler types` cannot see (they live in .dev.vars locally and in
-// `wrangler secret put` in production). See README "Configuration and secrets".
-//
-// Declared without `?` even where a value may be missing: `wrangler types` also declares every name in .dev.vars,
-// as a required string, and TypeScript refuses two declarations that differ in optionality. Code that reads an
-// optional one checks it (see ownerCredentials in worker/identity/owner.ts).
+// Secrets and optional settings that `wrangler types` does not declare: secrets live in .dev.vars locally and in
+// `wrangler secret put` in production, and the typecheck generates worker-configuration.d.ts without reading
+// .dev.vars (--env-file=/dev/null), so the file is the same on every machine. Code reads them through
+// `config(env)` (worker/platform/config.ts), which parses and checks them; see README "Configuration and secrets".
 declare namespace Cloudflare {
   interface Env {
     /** The store owner's API key: full merchant access. Required. */
-    OWNER_API_KEY: string;
+    OWNER_API_KEY?: string;
     /** The store's own OAuth client id (public): the storefront's and a headless site's `clientId`. */
-    OAUTH_CLIENT_ID: string;
-    /** The owner's login email. Optional: with OWNER_PASSWORD, `POST /api/v1/bootstrap` creates the owner's account. */
-    OWNER_EMAIL: string;
-    /** The owner's first password (only ever stored hashed; changing it here later changes nothing). Optional. */
-    OWNER_PASSWORD: string;
+    OAUTH_CLIENT_ID?: string;
+    /** The owner's login email. With OWNER_PASSWORD, `POST /api/v1/bootstrap` creates the owner's account. */
+    OWNER_EMAIL?: string;
+    /** The owner's first password (only ever stored hashed; changing it here later changes nothing). */
+    OWNER_PASSWORD?: string;
+    /** Local development only: a ready shopper account (never created in production). */
+    DEMO_SHOPPER_EMAIL?: string;
+    DEMO_SHOPPER_PASSWORD?: string;
+    /** The RSA private key (PKCS#8, PEM or base64 of the DER) that signs wix-format outgoing webhooks. */
+    WEBHOOK_SIGNING_KEY?: string;
+    /** Cloudflare Turnstile keys: with the secret, register and login ask for a captcha by default. */
+    TURNSTILE_SECRET_KEY?: string;
+    TURNSTILE_SITE_KEY?: string;
+    /** The store's currency (ISO 4217), USD when unset. */
+    STORE_CURRENCY?: string;
+    /** Outgoing webhooks (see wrangler.toml): retry delays, attempt timeout, failed deliveries before disabling. */
+    WEBHOOK_RETRY_SCHEDULE?: string;
+    WEBHOOK_TIMEOUT_SECONDS?: string;
+    WEBHOOK_DISABLE_AFTER?: string;
   }
 }

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { advanceClock, resetClock } from "#worker/platform/clock";
 import { api, merchant, OWNER_KEY, outboxRows } from "../helpers";
 import {
   cartCalls,
@@ -494,6 +495,8 @@ describe("D1 round trips", () => {
 });
 
 describe("cart events", () => {
+  afterEach(() => resetClock());
+
   it("created, updated and deleted go to the outbox with the change; lastActivity follows every change", async () => {
     const mug = await createPlain(3);
     const { token, visitorId } = await newVisitor();
@@ -503,7 +506,8 @@ describe("cart events", () => {
     expect(first).toMatchObject({ status: "ACTIVE", owner_kind: "visitor", owner_id: visitorId, revision: 1 });
     expect(first!.last_activity).toBe(created.updatedDate);
 
-    await new Promise((r) => setTimeout(r, 5));
+    // A later moment, set rather than waited for.
+    advanceClock(5);
     const updated = (await cart.quantities([{ id: created.lineItems[0].id, quantity: 4 }])).body.cart;
     const second = await cartRow(created.id);
     expect(second!.revision).toBe(2);

@@ -18,6 +18,7 @@ import { AutomationEventType } from "./events";
 import { automationSettingsFrom, automationSettingsRead, loadAutomationSettings } from "./settings";
 import { abandonedCheckoutActivities, abandonedCheckouts, recoveryEmails, type ACTIVITY_TYPES } from "./tables";
 import { taskStatement } from "./tasks";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * Abandoned carts (DESIGN.md §7):
@@ -630,7 +631,7 @@ export async function restoreAbandonedCart(ctx: Ctx, token: string): Promise<Res
   if (!record) return { ok: false, reason: "NOT_FOUND" };
   if (record.status === "RECOVERED") return { ok: false, reason: "ALREADY_RECOVERED" };
   const { recoveryLinkDays } = automationSettingsFrom(stored?.value);
-  if (Date.now() - Date.parse(record.abandonTime) > recoveryLinkDays * 24 * 3600_000) return { ok: false, reason: "EXPIRED" };
+  if (nowMs() - Date.parse(record.abandonTime) > recoveryLinkDays * 24 * 3600_000) return { ok: false, reason: "EXPIRED" };
   const source: CartOwner = { kind: record.ownerKind, id: record.ownerId };
   const loaded = await loadCarts(ctx, ownerKey(source) === ownerKey(owner) ? [owner] : [owner, source], []);
   const mine = loaded.states.get(ownerKey(owner))!;

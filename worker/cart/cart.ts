@@ -44,6 +44,7 @@ import {
   type ResolvedLine,
 } from "./shapes";
 import { cartLineItems, carts, checkouts, type CartOwnerKind, type CheckoutLine, type LineSnapshot, type StoredAddress } from "./tables";
+import { now as clockNow } from "#worker/platform/clock";
 
 /**
  * The current cart service: one ACTIVE cart per visitor or member, created on first use. A read is one D1 batch
@@ -230,7 +231,7 @@ const sqliteCodeKey = (code: string) => code.replace(/^ +| +$/g, "").replace(/[A
  * config per code, or null for a code SQLite's lower/trim would key differently (non-ASCII letters, tabs): price
  * that one with loadPricingConfig.
  */
-export function pricingReadsFor(db: Ctx["db"], codes: SQL[], now: Date = new Date()) {
+export function pricingReadsFor(db: Ctx["db"], codes: SQL[], now: Date = clockNow()) {
   const base = pricingReads(db, null, now);
   const perCode = codes.flatMap((code) => {
     const key = sql`lower(trim(coalesce(${code}, '')))`;

@@ -6,6 +6,7 @@ import { ApiError, notFound } from "../platform/errors";
 import { loadStoreSettings, shopSettings } from "../store/settings";
 import { deliver, EMAIL_LEASE_MS, outcomeColumns, transportOf, type EmailStatus } from "./send";
 import { emails, emailSubscriptions } from "./tables";
+import { now as clockNow } from "#worker/platform/clock";
 
 /**
  * The email retry sweep: a message whose hand-over to the transport failed (FAILED) or never reported back (QUEUED
@@ -69,7 +70,7 @@ export async function retryEmail(ctx: Ctx, id: string): Promise<{ email: { id: s
   const { db } = ctx;
   // Sent as the store's sender now (the KV copy of its settings: no D1 round trip).
   const configured = transportOf(ctx.env, await shopSettings(ctx));
-  const now = new Date();
+  const now = clockNow();
   const failed = and(eq(emails.id, id), eq(emails.status, "FAILED"));
   const [suppressed, claimed, [current]] = await db.batch([
     db

@@ -7,6 +7,8 @@ import { publicOrigin } from "../platform/public-origin";
 import { defaultStoreSettings, emailSender, shopSettings, type StoreSettings } from "../store/settings";
 import { emails, emailSubscriptions } from "./tables";
 import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
+import { config } from "#worker/platform/config";
+import { now as clockNow, nowMs } from "#worker/platform/clock";
 
 /** The part of the `send_email` binding this module uses: the structured message (Cloudflare Email Service). */
 export interface EmailTransport {
@@ -26,8 +28,8 @@ export interface EmailTransport {
  * address from the store settings, worker/store/settings.ts), falling back to the store's name and EMAIL_FROM.
  */
 export function transportOf(env: Env, shop?: StoreSettings): { transport: EmailTransport; from: { email: string; name: string } } | null {
-  const { SEND_EMAIL: transport, EMAIL_FROM: from } = env as { SEND_EMAIL?: EmailTransport; EMAIL_FROM?: string };
-  if (!transport || !from?.trim()) return null;
+  const transport: EmailTransport | undefined = env.SEND_EMAIL;
+  if (!transport || !config(env).emailFrom) return null;
   const sender = emailSender(env, shop ?? defaultStoreSettings(env))!;
   return { transport, from: sender };
 }
@@ -46,7 +48,7 @@ function retryAt(attempts: number, now: Date): string | null {
 }
 
 /** The row's columns once a hand-over (number `attempts`) succeeded or failed (err null: it succeeded). */
-export function outcomeColumns(attempts: number, err: unknown, now = new Date()) {
+export function outcomeColumns(attempts: number, err: unknown, now = clockNow()) {
   return err === null
     ? { status: "SENT" as const, sentDate: now.toISOString(), error: null, nextAttemptAt: null }
     : { status: "FAILED" as const, error: errorText(err), nextAttemptAt: retryAt(attempts, now) };
@@ -54,7 +56,7 @@ export function outcomeColumns(attempts: number, err: unknown, now = new Date())
 
 /** The columns of a new row: a first hand-over in flight when a transport is configured, else none. */
 function firstAttemptColumns(configured: boolean) {
-  return configured ? { attempts: 1, nextAttemptAt: new Date(Date.now() + EMAIL_LEASE_MS).toISOString() } : { attempts: 0, nextAttemptAt: null };
+  return configured ? { attempts: 1, nextAttemptAt: new Date(nowMs() + EMAIL_LEASE_MS).toISOString() } : { attempts: 0, nextAttemptAt: null };
 }
 
 export interface SendOptions {

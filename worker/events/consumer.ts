@@ -7,6 +7,7 @@ import { ApiError } from "../platform/errors";
 import type { EventEnvelope, Statement } from "./outbox";
 import { jobs, payloadSchemas, processors } from "./registry";
 import { eventFailures, processedEvents } from "./tables";
+import { config } from "#worker/platform/config";
 
 /**
  * The EVENTS queue consumer. A message is either an event envelope (from the outbox or an incoming webhook) or a
@@ -86,8 +87,7 @@ function isPermanent(err: unknown): boolean {
 
 /** Growing delay between attempts: base × 2^(attempt − 1), at most an hour. The base is 30 s unless configured. */
 export function retryDelaySeconds(env: Env, attempts: number): number {
-  const configured = Number((env as { EVENT_RETRY_BASE_SECONDS?: string }).EVENT_RETRY_BASE_SECONDS);
-  const base = Number.isFinite(configured) && configured >= 0 ? configured : 30;
+  const base = config(env).eventRetryBaseSeconds;
   return Math.min(base * 2 ** Math.max(0, attempts - 1), 3600);
 }
 

@@ -6,6 +6,7 @@ import type { Db } from "../platform/db";
 import { newId } from "../platform/ids";
 import { runBatch, type Statement, type Statements } from "../platform/unit-of-work";
 import { outbox } from "./tables";
+import { nowMs } from "#worker/platform/clock";
 
 /** The envelope of every event: what the outbox stores and the queue carries. */
 export interface EventEnvelope {
@@ -142,7 +143,7 @@ export async function flushEvents(env: Env, db: Db, events: EventEnvelope[]): Pr
 
 /** Cron sweep: re-sends outbox rows still unflushed a minute after they were written. Returns how many it sent. */
 export async function flushPending(env: Env, db: Db, olderThanMs = 60_000, limit = 500): Promise<number> {
-  const cutoff = new Date(Date.now() - olderThanMs).toISOString();
+  const cutoff = new Date(nowMs() - olderThanMs).toISOString();
   const rows = await db
     .select()
     .from(outbox)

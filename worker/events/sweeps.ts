@@ -9,6 +9,7 @@ import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
 import { flushPending } from "./outbox";
 import { retentionDue, runRetention } from "./retention";
 import { requeueOverdueDeliveries } from "./webhooks/outgoing";
+import { now as clockNow } from "#worker/platform/clock";
 
 export interface SweepOptions {
   /** The clock the sweeps judge by (tests move it forward; otherwise now). */
@@ -36,7 +37,7 @@ export async function runSweeps(
   mediaDeleted: number;
 }> {
   const db = openDb(env.DB);
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? clockNow();
   const pending: Promise<unknown>[] = [];
   const waitUntil = opts.waitUntil ?? ((p: Promise<unknown>) => void pending.push(p));
   const reflushed = await flushPending(env, db);

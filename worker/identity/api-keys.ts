@@ -5,6 +5,7 @@ import { unauthenticated } from "../platform/errors";
 import { sha256Hex } from "../platform/ids";
 import { identities, apiKeys } from "./tables";
 import { readAccessToken, type TokenRecord } from "./tokens";
+import { config } from "#worker/platform/config";
 
 /** The id events and logs use for the owner key that comes from configuration (OWNER_API_KEY). */
 export const OWNER_KEY_ID = "owner";
@@ -12,8 +13,9 @@ export const OWNER_KEY_ID = "owner";
 let ownerHash: { key: string; hash: string } | undefined;
 
 async function ownerKeyHash(env: Env): Promise<string | null> {
-  if (!env.OWNER_API_KEY) return null;
-  if (ownerHash?.key !== env.OWNER_API_KEY) ownerHash = { key: env.OWNER_API_KEY, hash: await sha256Hex(env.OWNER_API_KEY) };
+  const key = config(env).ownerApiKey;
+  if (!key) return null;
+  if (ownerHash?.key !== key) ownerHash = { key, hash: await sha256Hex(key) };
   return ownerHash.hash;
 }
 

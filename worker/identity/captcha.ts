@@ -1,6 +1,7 @@
 import type { Ctx } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import type { CaptchaTokenInput } from "./schemas";
+import { config } from "#worker/platform/config";
 
 /**
  * Captcha for register and login: a pluggable verifier. Production uses Cloudflare Turnstile (secret in
@@ -25,7 +26,7 @@ const SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverif
 
 /** Cloudflare Turnstile's siteverify; false on any failure (a verifier that cannot check must not let people in). */
 export const turnstileVerifier: CaptchaVerifier = async ({ token }, { ctx, remoteIp }) => {
-  const secret = (ctx.env as { TURNSTILE_SECRET_KEY?: string }).TURNSTILE_SECRET_KEY?.trim();
+  const secret = config(ctx.env).turnstileSecretKey;
   if (!secret) {
     console.error("captcha is on but TURNSTILE_SECRET_KEY is not configured: every captcha token is refused");
     return false;

@@ -6,6 +6,7 @@ import { newId } from "../platform/ids";
 import { publicOrigin } from "../platform/public-origin";
 import { parseWith } from "../platform/validation";
 import { oauthClients } from "./tables";
+import { config } from "#worker/platform/config";
 
 /**
  * OAuth clients: the store's own storefront client (its id is `OAUTH_CLIENT_ID`, so a headless site can use it too)
@@ -20,14 +21,14 @@ export interface OAuthClient {
   allowAnyRedirect: boolean;
 }
 
-const isProduction = (env: Env) => env.ENVIRONMENT === "production";
+const isProduction = (env: Env) => config(env).production;
 
 /** Used when OAUTH_CLIENT_ID is not configured, so the store's own storefront always has a client. */
 export const BUILT_IN_CLIENT_ID = "storefront";
 
 /** The store's default client id: OAUTH_CLIENT_ID, or the built-in one. */
 export function defaultClientId(env: Env): string {
-  return env.OAUTH_CLIENT_ID || BUILT_IN_CLIENT_ID;
+  return config(env).oauthClientId ?? BUILT_IN_CLIENT_ID;
 }
 
 function fromRow(env: Env, row: typeof oauthClients.$inferSelect): OAuthClient {

@@ -7,6 +7,7 @@ import { endSessions, login, type ClientInfo } from "./members";
 import { consumeOneTime, randomSecret } from "./one-time";
 import type { LoginRequest } from "./schemas";
 import { identities } from "./tables";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * Console sessions: the owner and staff sign in to /console with their email and password (the same login service,
@@ -54,7 +55,7 @@ export async function startConsoleSession(ctx: Ctx, req: LoginRequest, client: C
     .limit(1);
   if (!row || row.role === "MEMBER") throw noConsoleAccess();
   const token = `cs_${randomSecret(32)}`;
-  const expiresAt = Date.now() + CONSOLE_SESSION_TTL_SECONDS * 1000;
+  const expiresAt = nowMs() + CONSOLE_SESSION_TTL_SECONDS * 1000;
   const record: ConsoleSessionRecord = { identityId: result.identity.id, generation: row.generation, expiresAt };
   await ctx.env.SESSIONS.put(sessionKey(await sha256Hex(token)), JSON.stringify(record), { expirationTtl: CONSOLE_SESSION_TTL_SECONDS });
   return { token, expiresAt };
@@ -67,7 +68,7 @@ export async function startConsoleSession(ctx: Ctx, req: LoginRequest, client: C
 export async function consoleSessionAuth(env: Env, db: Db, token: string): Promise<{ auth: Auth; email: string } | null> {
   if (!/^cs_[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const record = await env.SESSIONS.get<ConsoleSessionRecord>(sessionKey(await sha256Hex(token)), "json");
-  if (!record || record.expiresAt <= Date.now()) return null;
+  if (!record || record.expiresAt <= nowMs()) return null;
   const [row] = await db
     .select({ email: identities.email, role: identities.role, status: identities.status, permissions: identities.permissions, generation: identities.sessionGeneration })
     .from(identities)

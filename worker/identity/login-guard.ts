@@ -4,6 +4,7 @@ import { emailKey, growingDelaySeconds, takeTurn, type Limit } from "../platform
 import { hasCustomCaptchaVerifier, requireCaptcha } from "./captcha";
 import type { CaptchaTokenInput } from "./schemas";
 import { turnstileSecret } from "./settings";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * What keeps a stranger guessing an account's password from locking its owner out. The hard login limit counts an
@@ -29,9 +30,9 @@ export async function knownAddressSince(env: Env, email: string, ip: string | un
 
 /** Remembers an address the account signed in from (a KV write only when new or due for renewal). */
 export async function rememberAddress(env: Env, email: string, ip: string | undefined, knownAt: number | null): Promise<void> {
-  if (!ip || (knownAt !== null && Date.now() - knownAt < KNOWN_ADDRESS_RENEW_MS)) return;
+  if (!ip || (knownAt !== null && nowMs() - knownAt < KNOWN_ADDRESS_RENEW_MS)) return;
   try {
-    await env.SESSIONS.put(await knownKey(email, ip), JSON.stringify({ at: Date.now() }), { expirationTtl: KNOWN_ADDRESS_TTL_SECONDS });
+    await env.SESSIONS.put(await knownKey(email, ip), JSON.stringify({ at: nowMs() }), { expirationTtl: KNOWN_ADDRESS_TTL_SECONDS });
   } catch (err) {
     // The login still succeeds; the address is remembered at the next one.
     console.error("could not remember a login address", err);

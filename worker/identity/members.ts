@@ -20,6 +20,8 @@ import { carrySessionOver, readCallerSession, type CallerTokens } from "./tokens
 import { invalidArgument } from "../platform/errors";
 import { violationsFrom } from "../platform/validation";
 import { profileSchema } from "./schemas";
+import { config } from "#worker/platform/config";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * Members: registration, login and its state machine (spec section 4, wire doc §3), password changes, sign-on,
@@ -349,7 +351,7 @@ export async function changePassword(ctx: Ctx, req: { newPassword: string; curre
     if (!(await verifyPassword(req.currentPassword, row.passwordHash))) throw currentPasswordWrong();
   } else {
     const session = await readCallerSession(ctx.env, tokens);
-    const fresh = session?.identityId === identityId && session.authTime !== undefined && Date.now() - session.authTime <= FRESH_LOGIN_SECONDS * 1000;
+    const fresh = session?.identityId === identityId && session.authTime !== undefined && nowMs() - session.authTime <= FRESH_LOGIN_SECONDS * 1000;
     if (!fresh) throw reauthenticationRequired();
   }
   const passwordHash = await hashPassword(req.newPassword);
@@ -547,7 +549,7 @@ export async function resendCode(ctx: Ctx, req: { stateToken: string }): Promise
   await hitLimits(ctx.db, [LIMITS.codeEmails(row.id)]);
   const code = newCode();
   const data = { ...(found.token.data as Record<string, unknown>), codeHash: await codeHash(req.stateToken, code), attempts: 0 };
-  const expiresAt = new Date(Date.now() + VERIFICATION_TTL_SECONDS * 1000).toISOString();
+  const expiresAt = new Date(nowMs() + VERIFICATION_TTL_SECONDS * 1000).toISOString();
   const [updated] = await ctx.db
     .update(oneTimeTokens)
     .set({ data, expiresAt })
@@ -578,7 +580,7 @@ async function allowedRedirect(ctx: Ctx, redirect: { url?: string; clientId?: st
   if (!redirect.clientId) return undefined;
   const [client] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, redirect.clientId));
   if (!client) return undefined;
-  if (client.allowAnyRedirect && ctx.env.ENVIRONMENT !== "production") return url.toString();
+  if (client.allowAnyRedirect && !config(ctx.env).production) return url.toString();
   return client.redirectUris.some((allowed) => allowed === url.toString() || allowed === redirect.url) ? url.toString() : undefined;
 }
 

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../platform/db";
 import { sha256Hex } from "../platform/ids";
 import { oneTimeTokens } from "./tables";
+import { now, nowMs } from "#worker/platform/clock";
 
 /**
  * One-time tokens in D1 (see oneTimeTokens): authorization codes, session tokens, recovery links and verification
@@ -33,7 +34,7 @@ export async function prepareOneTime(
   data: Record<string, unknown> = {},
   token = randomSecret(),
 ) {
-  const now = Date.now();
+  const now = nowMs();
   const statement = db.insert(oneTimeTokens).values({
     tokenHash: await sha256Hex(`${kind}:${token}`),
     kind: kind as TableKind,
@@ -59,7 +60,7 @@ export async function consumeOneTime(db: Db, kind: OneTimeKind, token: string) {
     .delete(oneTimeTokens)
     .where(and(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`)), eq(oneTimeTokens.kind, kind as TableKind)))
     .returning();
-  if (!row || row.expiresAt <= new Date().toISOString()) return null;
+  if (!row || row.expiresAt <= now().toISOString()) return null;
   return row;
 }
 
@@ -69,7 +70,7 @@ export async function peekOneTime(db: Db, kind: OneTimeKind, token: string) {
   const [row] = await db
     .select()
     .from(oneTimeTokens)
-    .where(and(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`)), sql`${oneTimeTokens.expiresAt} > ${new Date().toISOString()}`));
+    .where(and(eq(oneTimeTokens.tokenHash, await sha256Hex(`${kind}:${token}`)), sql`${oneTimeTokens.expiresAt} > ${now().toISOString()}`));
   return row ?? null;
 }
 
@@ -83,7 +84,7 @@ export function revokeOneTimeFor(db: Db, kind: OneTimeKind, identityId: string) 
  * with the same key. The key is stored hashed like every other one-time token.
  */
 export async function putOneTime(db: Db, kind: OneTimeKind, key: string, ttlSeconds: number, identityId: string | null, data: Record<string, unknown>) {
-  const now = Date.now();
+  const now = nowMs();
   const values = {
     tokenHash: await sha256Hex(`${kind}:${key}`),
     kind: kind as TableKind,

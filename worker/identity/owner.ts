@@ -3,6 +3,7 @@ import { nowIso, type Ctx } from "../platform/context";
 import { newId } from "../platform/ids";
 import { hashPassword, PASSWORD_MIN_LENGTH } from "./passwords";
 import { identities } from "./tables";
+import { config } from "#worker/platform/config";
 
 /**
  * The store owner's account: an identity with role OWNER, created on first start from OWNER_EMAIL and
@@ -11,9 +12,9 @@ import { identities } from "./tables";
 
 /** OWNER_EMAIL (lower-cased) and OWNER_PASSWORD, or null when either is unset. */
 export function ownerCredentials(env: Env): { email: string; password: string } | null {
-  const { OWNER_EMAIL: email, OWNER_PASSWORD: password } = env as { OWNER_EMAIL?: string; OWNER_PASSWORD?: string };
-  if (!email?.trim() || !password) return null;
-  return { email: email.trim().toLowerCase(), password };
+  const { ownerEmail: email, ownerPassword: password } = config(env);
+  if (!email || !password) return null;
+  return { email: email.toLowerCase(), password };
 }
 
 /**
@@ -76,8 +77,8 @@ export async function ensureOwner(ctx: Ctx): Promise<EnsureOwnerResult> {
  * member pages can be tried without reading a verification code. Never in production; never overwrites an account.
  */
 export async function ensureDemoShopper(ctx: Ctx): Promise<{ created: boolean; email: string | null }> {
-  const { DEMO_SHOPPER_EMAIL: rawEmail, DEMO_SHOPPER_PASSWORD: password } = ctx.env as { DEMO_SHOPPER_EMAIL?: string; DEMO_SHOPPER_PASSWORD?: string };
-  const email = rawEmail?.trim().toLowerCase();
-  if (ctx.env.ENVIRONMENT === "production" || !email || !password || password.length < PASSWORD_MIN_LENGTH) return { created: false, email: null };
+  const { demoShopperEmail, demoShopperPassword: password, production } = config(ctx.env);
+  const email = demoShopperEmail?.toLowerCase();
+  if (production || !email || !password || password.length < PASSWORD_MIN_LENGTH) return { created: false, email: null };
   return { created: await insertReadyIdentity(ctx, email, password, "MEMBER", { firstName: "Demo", lastName: "Shopper" }), email };
 }

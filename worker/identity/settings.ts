@@ -5,6 +5,7 @@ import { ApiError } from "../platform/errors";
 import { settings } from "../platform/tables";
 import { hasCustomCaptchaVerifier } from "./captcha";
 import type { IdentitySettingsPatch } from "./schemas";
+import { config } from "#worker/platform/config";
 
 /** The store's member sign-up rules, kept in the D1 `settings` table under the key "identity". */
 export interface IdentitySettings {
@@ -19,7 +20,7 @@ export interface IdentitySettings {
 export const IDENTITY_SETTINGS_KEY = "identity";
 
 export function turnstileSecret(env: Env): string | undefined {
-  return (env as { TURNSTILE_SECRET_KEY?: string }).TURNSTILE_SECRET_KEY?.trim() || undefined;
+  return config(env).turnstileSecretKey ?? undefined;
 }
 
 /** Defaults, given the configuration. */

@@ -1,4 +1,5 @@
 import { sha256Hex } from "../platform/ids";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * OAuth tokens in KV (the SESSIONS namespace), stored under the SHA-256 of the token, never the token itself.
@@ -58,7 +59,7 @@ export interface TokenResponse {
 export async function issueTokens(env: Env, subject: Omit<TokenRecord, "expiresAt" | "refreshHash">): Promise<TokenResponse> {
   const refreshToken = randomToken("rt_");
   const refreshHash = await sha256Hex(refreshToken);
-  const now = Date.now();
+  const now = nowMs();
   const session = { authTime: now, ...subject };
   await env.SESSIONS.put(refreshKey(refreshHash), JSON.stringify({ ...session, expiresAt: now + REFRESH_TOKEN_TTL_SECONDS * 1000 }), {
     expirationTtl: REFRESH_TOKEN_TTL_SECONDS,
@@ -70,14 +71,14 @@ export async function issueTokens(env: Env, subject: Omit<TokenRecord, "expiresA
 /** Mints an access token only (the refresh_token grant). */
 export async function issueAccessToken(env: Env, subject: Omit<TokenRecord, "expiresAt">): Promise<{ token: string; expiresIn: number }> {
   const token = randomToken("at_");
-  const record: TokenRecord = { ...subject, expiresAt: Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000 };
+  const record: TokenRecord = { ...subject, expiresAt: nowMs() + ACCESS_TOKEN_TTL_SECONDS * 1000 };
   await env.SESSIONS.put(accessKey(await sha256Hex(token)), JSON.stringify(record), { expirationTtl: ACCESS_TOKEN_TTL_SECONDS });
   return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }
 
 async function read(env: Env, key: string): Promise<TokenRecord | null> {
   const record = await env.SESSIONS.get<TokenRecord>(key, "json");
-  if (!record || record.expiresAt <= Date.now()) return null;
+  if (!record || record.expiresAt <= nowMs()) return null;
   return record;
 }
 
@@ -111,7 +112,7 @@ export async function expireRefreshHashSoon(env: Env, refreshHash: string): Prom
   const key = refreshKey(refreshHash);
   const record = await env.SESSIONS.get<TokenRecord>(key, "json");
   if (!record) return;
-  const expiresAt = Math.min(record.expiresAt, Date.now() + SUPERSEDED_SESSION_GRACE_SECONDS * 1000);
+  const expiresAt = Math.min(record.expiresAt, nowMs() + SUPERSEDED_SESSION_GRACE_SECONDS * 1000);
   await env.SESSIONS.put(key, JSON.stringify({ ...record, expiresAt, superseded: true }), { expirationTtl: SUPERSEDED_SESSION_GRACE_SECONDS });
 }
 
@@ -159,7 +160,7 @@ export async function carrySessionOver(env: Env, identityId: string, tokens: Cal
   const access = accessHash ? await env.SESSIONS.get<TokenRecord>(accessKey(accessHash), "json") : null;
   const refreshHash = tokens.refreshToken?.startsWith("rt_") ? await sha256Hex(tokens.refreshToken) : (access?.refreshHash ?? null);
   const refresh = refreshHash ? await env.SESSIONS.get<TokenRecord>(refreshKey(refreshHash), "json") : null;
-  const now = Date.now();
+  const now = nowMs();
   const rewrite = (key: string, record: TokenRecord | null) => {
     if (!record || record.identityId !== identityId || record.expiresAt <= now) return Promise.resolve();
     // KV's shortest expiry is 60 s; the record's own expiresAt still decides when it stops answering.

@@ -1,5 +1,7 @@
 import { forbidden, unauthenticated } from "./errors";
 import type { Db } from "./db";
+import { config } from "./config";
+import { now } from "./clock";
 
 /**
  * Who is calling, resolved once per request from the Authorization header (API) or the session cookie (pages):
@@ -115,7 +117,7 @@ export function actorOf(auth: Auth): Actor {
  * PUBLIC_URL (the shop's public origin; http://localhost:8787 when unset, as under `npm start`).
  */
 export function systemCtx(env: Env, db: Db, job: string, waitUntil: (p: Promise<unknown>) => void): Ctx {
-  const publicUrl = (env as { PUBLIC_URL?: string }).PUBLIC_URL?.trim().replace(/\/+$/, "");
+  const { publicUrl } = config(env);
   return {
     db,
     env,
@@ -128,10 +130,10 @@ export function systemCtx(env: Env, db: Db, job: string, waitUntil: (p: Promise<
 
 /** Store currency from configuration (USD unless STORE_CURRENCY says otherwise). */
 export function storeCurrency(env: Env): string {
-  return (env as { STORE_CURRENCY?: string }).STORE_CURRENCY || "USD";
+  return config(env).storeCurrency;
 }
 
 /** Current time as the ISO-8601 string every date column holds. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  return now().toISOString();
 }

@@ -1,21 +1,15 @@
 import type { Ctx } from "./context";
 import { ApiError } from "./errors";
+import { config } from "./config";
 
 /**
  * The shop's public origin, for every absolute link that leaves the request (emailed links, redirect sessions) and
  * every "is this our own site" check. A request's Host header is the sender's to choose, so PUBLIC_URL wins when set.
  */
 
-/** The origin PUBLIC_URL names, or null when it is unset or not an absolute http(s) URL. */
+/** The origin PUBLIC_URL names, or null when it is unset. */
 export function configuredOrigin(env: Env): string | null {
-  const raw = (env as { PUBLIC_URL?: string }).PUBLIC_URL?.trim();
-  if (!raw) return null;
-  try {
-    const url = new URL(raw);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
-  } catch {
-    return null;
-  }
+  return config(env).publicOrigin;
 }
 
 /** The shop's public origin: PUBLIC_URL when configured, else the origin the request came to (local runs, tests). */
@@ -30,7 +24,7 @@ export function publicOrigin(ctx: Ctx): string {
 export function emailLinkOrigin(ctx: Ctx): string {
   const configured = configuredOrigin(ctx.env);
   if (configured) return configured;
-  if (ctx.env.ENVIRONMENT === "production") {
+  if (config(ctx.env).production) {
     throw new ApiError(503, "PUBLIC_URL_NOT_CONFIGURED", "Links cannot be emailed before PUBLIC_URL (the shop's public origin) is configured", {
       message: "Public URL is not configured",
     });

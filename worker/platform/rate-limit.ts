@@ -5,6 +5,7 @@ import { assertInBatch } from "./batch";
 import type { Db } from "./db";
 import { ApiError } from "./errors";
 import { sha256Hex } from "./ids";
+import { nowMs } from "./clock";
 
 /**
  * Fixed-window rate limits, counted in the D1 `rate_limits` table (never in isolate memory: a Worker runs in many
@@ -21,7 +22,7 @@ export interface Limit {
   what: string;
 }
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+const nowSeconds = () => Math.floor(nowMs() / 1000);
 
 /** The upsert that counts one hit against a limit (batchable); it returns the window's count and start. */
 export function hitStatement(db: Db, limit: Limit, now = nowSeconds()) {

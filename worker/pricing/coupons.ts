@@ -6,6 +6,7 @@ import { codeKey, timeStatus } from "./discounts";
 import { isoOrNull, moneyOut, MoneyReader, resource } from "./resource";
 import { couponInputSchema, type CouponInput } from "./schemas";
 import { coupons, type StoredDiscount } from "./tables";
+import { now } from "#worker/platform/clock";
 
 /**
  * Coupons (merchant API at /api/v1/coupons): a code (unique without regard to case), exactly one of money off,
@@ -90,8 +91,8 @@ export const couponService = resource<Row, CouponInput, Values>({
       minimumSubtotal: moneyOut(row.minimumSubtotal, ctx.currency),
       scope: { type: d.targetType === "SPECIFIC_ITEMS" ? "SPECIFIC_ITEMS" : "GLOBAL", catalogItemIds: d.catalogItemIds, collectionIds: d.collectionIds },
       ...kind,
-      status: timeStatus(row.startTime, row.expirationTime, new Date()),
-      expired: timeStatus(row.startTime, row.expirationTime, new Date()) === "EXPIRED",
+      status: timeStatus(row.startTime, row.expirationTime, now()),
+      expired: timeStatus(row.startTime, row.expirationTime, now()) === "EXPIRED",
     };
   },
   fields(): FieldMap {

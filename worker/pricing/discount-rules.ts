@@ -5,6 +5,7 @@ import { timeStatus } from "./discounts";
 import { isoOrNull, moneyOut, MoneyReader, resource } from "./resource";
 import { discountRuleInputSchema, type DiscountRuleInput, type DiscountValueInput, type TriggerInput } from "./schemas";
 import { discountRules, type StoredDiscount, type StoredTrigger } from "./tables";
+import { now } from "#worker/platform/clock";
 
 /**
  * Discount rules (Wix ecom Discount Rules: POST/GET/PATCH/DELETE /ecom/v1/discount-rules, POST .../query), merchant
@@ -102,7 +103,7 @@ export const discountRuleService = resource<Row, DiscountRuleInput, Omit<Row, "i
       trigger: row.trigger ? triggerWire(row.trigger, ctx.currency) : null,
       activeTimeInfo: { start: row.startDate, end: row.endDate },
       discounts: { values: [discountWire(row.discount, ctx.currency)] },
-      status: timeStatus(row.startDate, row.endDate, new Date()),
+      status: timeStatus(row.startDate, row.endDate, now()),
       usageCount: row.usageCount,
     };
   },

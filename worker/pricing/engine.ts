@@ -18,6 +18,7 @@ import type {
   TaxSummary,
   Violation,
 } from "./types";
+import { now as clockNow } from "#worker/platform/clock";
 
 /** The carrier id of the store's own shipping rules in carrierServiceOptions. */
 export const SHIPPING_CARRIER_ID = "storefront-shipping-rules";
@@ -30,7 +31,7 @@ const other = { other: { name: "OTHER_DEFAULT" as const } };
  * (fees.ts) → tax (tax.ts) → totals.
  */
 export function computePricing(config: PricingConfig, input: PricingInput, currency: string): PricingResult {
-  const now = input.now ?? new Date();
+  const now = input.now ?? clockNow();
   const settings = config.settings;
   const inclusive = settings.pricesIncludeTax;
   const violations: Violation[] = [];

@@ -8,6 +8,7 @@ import { codeKey } from "./discounts";
 import { computePricing } from "./engine";
 import { additionalFees, coupons, discountRuleCodes, discountRules, liveRuleEnd, shippingRegions, taxGroups, taxRegions } from "./tables";
 import type { PricingInput, PricingResult } from "./types";
+import { now as clockNow } from "#worker/platform/clock";
 
 /** The "pricing" key of the settings table. */
 export const PRICING_SETTINGS_KEY = "pricing";
@@ -19,7 +20,7 @@ const CONFIG_LIMIT = 500;
  * The reads one pricing needs, to run as one D1 batch, possibly together with the caller's own reads (checkout
  * batches them with its cart and stock reads). Call `finish` with the results of exactly these statements, in order.
  */
-export function pricingReads(db: Db, couponCode: string | null | undefined, now: Date = new Date()) {
+export function pricingReads(db: Db, couponCode: string | null | undefined, now: Date = clockNow()) {
   const code = couponCode && couponCode.trim() ? codeKey(couponCode) : "";
   // Switched-on rules that have not ended, plus any rule naming the entered code (so an ended one can be reported
   // as COUPON_EXPIRED rather than unknown). Both come from an index (discount_rules_live_idx, discount_rule_codes):

@@ -9,6 +9,7 @@ import { requireMerchant, type Ctx } from "../platform/context";
 import { formatMoney } from "../platform/money";
 import { settings } from "../platform/tables";
 import { STORE_SETTINGS_KEY } from "../store/settings";
+import { now as clockNow } from "#worker/platform/clock";
 
 /**
  * The console's dashboard: the store's figures at a glance, all from SQL aggregates in ONE D1 batch (no rows are
@@ -92,7 +93,7 @@ function daysBefore(date: string, days: number): string {
 const rate = (recovered: number, abandoned: number) => (abandoned ? Math.round((recovered / abandoned) * 1000) / 10 : 0);
 
 /** The dashboard's figures (any staff member). `now` is the clock (tests may move it). */
-export async function dashboardReport(ctx: Ctx, now: Date = new Date()): Promise<DashboardReport> {
+export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise<DashboardReport> {
   requireMerchant(ctx);
   const { db, currency } = ctx;
   // Far enough back for eight weeks in any zone (offsets reach ±14 hours); each figure then keeps its own days.

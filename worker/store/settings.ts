@@ -6,6 +6,7 @@ import { invalidArgument } from "../platform/errors";
 import { settings } from "../platform/tables";
 import { uploadImage, type UploadFile } from "../media/store";
 import { cachedCatalogRead, purgeCatalogCache } from "../catalog/cache";
+import { config } from "#worker/platform/config";
 
 /**
  * The store's own settings (D1 `settings`, key "store"): its name, contact email, logo, the checkout's brand header
@@ -111,7 +112,7 @@ export type StoreSettingsPatch = z.output<typeof storeSettingsPatch>;
 
 export function defaultStoreSettings(env: Env): StoreSettings {
   return {
-    name: env.STORE_NAME?.trim() || "Edge Storefront",
+    name: config(env).storeName,
     contactEmail: null,
     logo: null,
     checkoutHeader: { logoSize: "MEDIUM", alignment: "LEFT" },
@@ -194,7 +195,7 @@ export async function getStoreSettings(ctx: Ctx): Promise<{ settings: StoreSetti
 
 /** The address part of EMAIL_FROM (configuration), or null. */
 function configuredFrom(env: Env): string | null {
-  const from = (env as { EMAIL_FROM?: string }).EMAIL_FROM?.trim();
+  const from = config(env).emailFrom;
   return from ? from.replace(/^.*<([^>]+)>\s*$/, "$1").toLowerCase() : null;
 }
 
@@ -251,6 +252,6 @@ export async function uploadStoreLogo(ctx: Ctx, file: UploadFile, patch: StoreSe
 
 /** Who the shop's emails come from: the configured sender over EMAIL_FROM; null when no address is set at all. */
 export function emailSender(env: Env, s: StoreSettings): { email: string; name: string } | null {
-  const address = s.senderEmail ?? (env as { EMAIL_FROM?: string }).EMAIL_FROM?.trim();
+  const address = s.senderEmail ?? config(env).emailFrom;
   return address ? { email: address, name: s.senderName ?? s.name } : null;
 }

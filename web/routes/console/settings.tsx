@@ -20,6 +20,7 @@ import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console-settings.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/settings";
+import { config } from "#worker/platform/config";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: consoleTitle(matches, "Store settings — Console") }];
@@ -40,8 +41,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   requireStaff(context, request);
   const { settings, currency } = await getStoreSettings(context.services);
   const env = context.services.env;
-  const emailFrom = env.EMAIL_FROM?.trim() || null;
-  return { settings, currency, emailFrom, sending: Boolean(emailFrom && (env as { SEND_EMAIL?: unknown }).SEND_EMAIL) };
+  const emailFrom = config(env).emailFrom;
+  return { settings, currency, emailFrom, sending: Boolean(emailFrom && env.SEND_EMAIL) };
 }
 
 const text = (form: FormData, name: string) => {

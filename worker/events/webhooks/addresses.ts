@@ -1,3 +1,5 @@
+import { config } from "#worker/platform/config";
+
 /**
  * Whether a URL's host is a public place on the internet, for the outgoing webhook target check. IP literals are
  * parsed (IPv4 in every form URL parsing accepts, IPv6 with its IPv4-carrying forms) and refused in any range that
@@ -210,7 +212,7 @@ export function targetUrlProblem(env: Env, raw: string): string | null {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an http or https URL";
   if (url.username || url.password) return "must not contain credentials (user:password@)";
-  if ((env as { ENVIRONMENT?: string }).ENVIRONMENT === "production") {
+  if (config(env).production) {
     if (url.protocol !== "https:") return "must use https";
     const problem = hostProblem(url.hostname);
     return problem && `must be a public address: ${url.hostname} ${problem}`;

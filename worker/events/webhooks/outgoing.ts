@@ -9,6 +9,8 @@ import { webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions
 import { targetUrlProblem } from "./addresses";
 import { shopKey, signJwt, standardSignature } from "./signing";
 import { wixClaims } from "./wix-format";
+import { config } from "#worker/platform/config";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * Outgoing webhooks. The processor turns each event that an enabled subscription wants into a delivery row (with
@@ -19,9 +21,6 @@ import { wixClaims } from "./wix-format";
 
 export const DELIVERY_JOB = "webhook-delivery";
 
-/** Seconds to wait after each failed attempt: about a day in all, each within the queue's 12-hour delay limit. */
-const DEFAULT_SCHEDULE = [60, 300, 1800, 7200, 18_000, 28_800, 36_000];
-const MAX_DELAY_SECONDS = 12 * 3600;
 /** How long a claimed attempt holds the delivery before another message may try it. */
 const LEASE_MS = 60_000;
 /** A due message may arrive a little before the row's clock says so. */
@@ -30,20 +29,10 @@ const EARLY_MS = 5_000;
 const OVERDUE_MS = 2 * 60_000;
 const EXCERPT_BYTES = 1024;
 
-type EnvVars = { WEBHOOK_RETRY_SCHEDULE?: string; WEBHOOK_TIMEOUT_SECONDS?: string; WEBHOOK_DISABLE_AFTER?: string; WEBHOOK_SIGNING_KEY?: string };
-const vars = (env: Env) => env as unknown as EnvVars;
-
 /** The retry delays in seconds (WEBHOOK_RETRY_SCHEDULE: comma-separated seconds; tests shorten it). */
 export function retrySchedule(env: Env): number[] {
-  const configured = vars(env).WEBHOOK_RETRY_SCHEDULE;
-  const parsed = configured
-    ?.split(",")
-    .map((s) => Number(s.trim()))
-    .filter((n) => Number.isFinite(n) && n >= 0);
-  return (parsed?.length ? parsed : DEFAULT_SCHEDULE).map((n) => Math.min(Math.round(n), MAX_DELAY_SECONDS));
+  return config(env).webhookRetrySchedule;
 }
-
-const numberVar = (value: string | undefined, fallback: number) => (value && Number.isFinite(Number(value)) && Number(value) > 0 ? Number(value) : fallback);
 
 /** Puts delivery jobs on the queue (after `delaySeconds`). A failed send is logged: the sweep finds the rows overdue. */
 export async function enqueueDeliveries(env: Env, ids: string[], delaySeconds = 0): Promise<void> {
@@ -104,7 +93,7 @@ async function buildRequest(env: Env, subscription: typeof webhookSubscriptions.
     "webhook-timestamp": String(nowSeconds),
   };
   if (subscription.format === "wix") {
-    const configured = vars(env).WEBHOOK_SIGNING_KEY;
+    const configured = config(env).webhookSigningKey;
     if (!configured) throw new Error("WEBHOOK_SIGNING_KEY is not configured: wix-format deliveries cannot be signed");
     const { privateKey } = await shopKey(configured);
     return { body: await signJwt(privateKey, wixClaims(event, subscription.id, nowSeconds)), headers: { ...headers, "content-type": "text/plain" } };
@@ -153,7 +142,7 @@ interface AttemptResult {
 /** One POST to the receiver: 2xx is success; anything else, a redirect, a timeout or no connection is a failure. */
 async function attempt(env: Env, subscription: typeof webhookSubscriptions.$inferSelect, event: EventEnvelope): Promise<AttemptResult> {
   // At most 30 s, well inside the minute-long lease on the delivery.
-  const timeoutSeconds = Math.min(numberVar(vars(env).WEBHOOK_TIMEOUT_SECONDS, 10), 30);
+  const timeoutSeconds = config(env).webhookTimeoutSeconds;
   const started = Date.now();
   try {
     const { body, headers } = await buildRequest(env, subscription, event, Math.floor(started / 1000));
@@ -173,7 +162,7 @@ async function attempt(env: Env, subscription: typeof webhookSubscriptions.$infe
 /** The job: claims the delivery if it is due, makes one attempt, logs it and decides what comes next. */
 const deliver: JobHandler = async (job, p) => {
   const db = p.db;
-  const now = Date.now();
+  const now = nowMs();
   const [claimed, [subscription]] = await db.batch([
     db
       .update(webhookDeliveries)
@@ -238,7 +227,7 @@ const deliver: JobHandler = async (job, p) => {
       log,
       db
         .update(webhookDeliveries)
-        .set({ nextAttemptAt: new Date(Date.now() + delay * 1000).toISOString(), lastError: result.error, updatedDate: at })
+        .set({ nextAttemptAt: new Date(nowMs() + delay * 1000).toISOString(), lastError: result.error, updatedDate: at })
         .where(eq(webhookDeliveries.id, delivery.id)),
     ]);
     await enqueueDeliveries(p.env, [delivery.id], delay);
@@ -248,7 +237,7 @@ const deliver: JobHandler = async (job, p) => {
   // The schedule ran out: the delivery failed. Enough failed deliveries in a row disable the subscription. The count
   // is judged in SQL after this batch's own increment, so deliveries to one subscription failing at the same
   // moment (the consumer runs deliveries side by side) still disable it exactly when the count is reached.
-  const disableAfter = numberVar(vars(p.env).WEBHOOK_DISABLE_AFTER, 3);
+  const disableAfter = config(p.env).webhookDisableAfter;
   const reached = sql`(SELECT consecutive_failures FROM webhook_subscriptions WHERE id = ${subscription.id}) >= ${disableAfter}`;
   const statements: Statement[] = [
     log,

@@ -9,6 +9,8 @@ import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../tab
 import { enqueueDeliveries } from "./outgoing";
 import { targetUrlProblem } from "./addresses";
 import { generateSecret, shopKey } from "./signing";
+import { config } from "#worker/platform/config";
+import { nowMs } from "#worker/platform/clock";
 
 /**
  * Outgoing webhook subscriptions (merchant only): which events go to which URL, in which format. A standard
@@ -104,7 +106,7 @@ async function findSubscription(ctx: Ctx, id: string): Promise<SubscriptionRow> 
 
 /** The wix format signs with the shop's RSA key, so it needs one configured. */
 async function requireSigningKey(env: Env) {
-  const configured = (env as { WEBHOOK_SIGNING_KEY?: string }).WEBHOOK_SIGNING_KEY;
+  const configured = config(env).webhookSigningKey;
   if (!configured) throw badField("format", "wix needs the shop's RSA signing key (the WEBHOOK_SIGNING_KEY secret), which is not configured", "VALIDATION");
   return shopKey(configured);
 }
@@ -192,7 +194,7 @@ export async function rotateSubscriptionSecret(ctx: Ctx, id: string) {
   const secret = generateSecret();
   const [updated] = await ctx.db
     .update(webhookSubscriptions)
-    .set({ secret, previousSecret: row.secret, previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString(), updatedDate: nowIso() })
+    .set({ secret, previousSecret: row.secret, previousSecretExpiresAt: new Date(nowMs() + ROTATION_OVERLAP_MS).toISOString(), updatedDate: nowIso() })
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.secret, row.secret)))
     .returning();
   if (!updated) throw new ApiError(409, "WEBHOOK_SECRET_CHANGED", "The secret was rotated by another request at the same time; try again", { data: { id } });
@@ -314,7 +316,7 @@ export async function redeliver(ctx: Ctx, id: string) {
 
 /** The shop's public key for verifying wix-format deliveries (PEM SPKI), as the Wix SDK's AppStrategy takes it. */
 export async function webhookPublicKey(env: Env) {
-  const configured = (env as { WEBHOOK_SIGNING_KEY?: string }).WEBHOOK_SIGNING_KEY;
+  const configured = config(env).webhookSigningKey;
   if (!configured) throw new ApiError(404, "WEBHOOK_SIGNING_KEY_NOT_CONFIGURED", "No RSA signing key is configured (the WEBHOOK_SIGNING_KEY secret)", { message: "Not found" });
   return { publicKey: (await shopKey(configured)).publicKeyPem, algorithm: "RS256" };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { CouponConfig, PricingConfig } from "../../worker/pricing/config";
-import { timeStatus } from "../../worker/pricing/discounts";
-import { allocate, percentOf, taxInGross, taxOnNet } from "../../worker/pricing/rounding";
-import type { StoredShippingRule } from "../../worker/pricing/tables";
-import type { PricingInput } from "../../worker/pricing/types";
-import { toEcomMoney } from "../../worker/pricing/wire";
-import { discount, line, NOW, option, price, rule, settingsWith, shippingRegion, taxRegion, US } from "./fixtures";
+import type { CouponConfig, PricingConfig } from "#worker/pricing/config";
+import { timeStatus } from "#worker/pricing/discounts";
+import { allocate, percentOf, taxInGross, taxOnNet } from "#worker/pricing/rounding";
+import type { StoredShippingRule } from "#worker/pricing/tables";
+import type { PricingInput } from "#worker/pricing/types";
+import { toEcomMoney } from "#worker/pricing/wire";
+import { discount, line, NOW, option, price, rule, settingsWith, shippingRegion, taxRegion, US } from "./pricing-fixtures";
 
 /** The pricing engine, pure: table-driven cases over discounts, shipping, tax, fees and rounding. */
 

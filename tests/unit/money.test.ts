@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { discountedPrice, pricePerUnit, profitOf, unitsCompatible } from "../../worker/catalog/pricing";
-import { currencyDigits, formatMoney, toDecimalString, toMajor, toMinor } from "../../worker/platform/money";
+import { discountedPrice, pricePerUnit, profitOf, unitsCompatible } from "#worker/catalog/pricing";
+import { currencyDigits, formatMoney, toDecimalString, toMajor, toMinor } from "#worker/platform/money";
 
 describe("money in minor units", () => {
   it("converts wire floats to minor units without float drift", () => {

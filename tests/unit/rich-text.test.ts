@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { descriptionToRich, htmlToRich, looksLikeHtml, markdownToRich, plainToLine, richToDescription, richToMarkdown, richToPlain, unsupportedNodes } from "../../worker/catalog/rich-text";
-import { richContentSchema } from "../../worker/catalog/schemas";
+import { descriptionToRich, htmlToRich, looksLikeHtml, markdownToRich, plainToLine, richToDescription, richToMarkdown, richToPlain, unsupportedNodes } from "#worker/catalog/rich-text";
+import { richContentSchema } from "#worker/catalog/schemas";
 
 const texts = (nodes: any[]): string[] => nodes.flatMap((n) => (n.type === "TEXT" ? [n.textData.text] : texts(n.nodes ?? [])));
 
