@@ -22,7 +22,6 @@ const call = async (method, path, body) => {
 // The far end: counts the deliveries of stock changes to this run's products.
 const run = Math.random().toString(36).slice(2, 8);
 const delivered = new Set();
-let firstDelivery = 0;
 let lastDelivery = 0;
 const receiver = createServer((req, res) => {
   let body = "";
@@ -32,7 +31,6 @@ const receiver = createServer((req, res) => {
       const event = JSON.parse(body).data;
       if (event.type === INVENTORY_ITEM_CHANGED) {
         delivered.add(event.id);
-        firstDelivery ||= performance.now();
         lastDelivery = performance.now();
       }
     } catch {}

@@ -54,7 +54,7 @@ const IMAGES = {
 /* ---------------------------------------------------------------- colour helpers */
 
 const rgb = (hex) => [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
-const toHex = (c) => "#" + c.map((v) => Math.round(v).toString(16).padStart(2, "0")).join("");
+const toHex = (c) => `#${c.map((v) => Math.round(v).toString(16).padStart(2, "0")).join("")}`;
 /** Mix hex colour a towards b by t (0..1). */
 const mix = (a, b, t) => toHex(rgb(a).map((v, i) => v + (rgb(b)[i] - v) * t));
 const luminance = (hex) => {
@@ -152,7 +152,7 @@ const SHAPES = {
     `<path fill="none" stroke="#8a6b4a" stroke-width="8" d="M110 250L200 390M110 250L200 450M690 250L600 390M690 250L600 450"/>` +
     `<path fill="${c}" d="M200 390Q400 640 600 390V450Q400 700 200 450Z"/><rect x="192" y="380" width="16" height="80" rx="6" fill="#8a6b4a"/>` +
     `<rect x="592" y="380" width="16" height="80" rx="6" fill="#8a6b4a"/><path fill="none" stroke="${d}" stroke-width="6" d="M260 470Q400 620 540 470"/>`,
-  wraps: (c, d, l) =>
+  wraps: (c, _d, l) =>
     `<rect x="250" y="230" width="300" height="300" rx="20" fill="${l}" transform="rotate(10 400 380)"/>` +
     `<rect x="220" y="300" width="300" height="300" rx="20" fill="${c}" transform="rotate(-12 370 450)"/>` +
     `<g fill="#fff" opacity=".6"><circle cx="300" cy="400" r="14"/><circle cx="380" cy="460" r="14"/><circle cx="450" cy="390" r="14"/><circle cx="330" cy="520" r="14"/><circle cx="460" cy="530" r="14"/></g>`,
@@ -218,7 +218,7 @@ const SHAPES = {
   gift: (c, d) =>
     `<rect x="230" y="360" width="340" height="270" rx="10" fill="${c}"/><rect x="210" y="300" width="380" height="80" rx="10" fill="${d}"/>` +
     `<rect x="380" y="300" width="40" height="330" fill="${GOLD}"/><path fill="${GOLD}" d="M400 300Q320 200 320 270Q320 320 400 302Q480 320 480 270Q480 200 400 300Z"/>`,
-  tag: (c, d, l, bg) =>
+  tag: (c, _d, _l, bg) =>
     `<g transform="rotate(-15 400 400)"><path fill="none" stroke="#8b8f94" stroke-width="6" d="M560 400Q650 300 620 200"/>` +
     `<path fill="${c}" d="M260 250H500L620 400L500 550H260Q230 550 230 520V280Q230 250 260 250Z"/><circle cx="540" cy="400" r="22" fill="${bg}"/>` +
     `<g fill="#fff"><circle cx="320" cy="345" r="24"/><circle cx="420" cy="455" r="24"/><path d="M425 320L447 336L317 480L295 464Z"/></g></g>`,

@@ -22,6 +22,7 @@ export const MAX_RETURN_PATH = 2048;
 export function safeReturnTo(value: FormDataEntryValue | string | null | undefined): string | null {
   if (typeof value !== "string" || value.length === 0 || value.length > 200_000) return null;
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses.
   if (/[\u0000-\u001f\u007f]/.test(value)) return null;
   try {
     const base = "https://return.invalid";

@@ -77,7 +77,7 @@ function lowestPrices(p: V1Product, currency: string) {
 
 /** A relative URL for an image the catalogue made absolute with this server's origin (the page works on any host). */
 export function sameSiteUrl(url: string, origin: string): string {
-  return url.startsWith(origin + "/") ? url.slice(origin.length) : url;
+  return url.startsWith(`${origin}/`) ? url.slice(origin.length) : url;
 }
 
 export function cardOf(p: V1Product, ctx: Ctx): ProductCard {

@@ -76,6 +76,7 @@ export function consoleReturnTo(raw: FormDataEntryValue | string | null | undefi
   // One too long to redirect to goes back to its page without the query.
   const value = typeof raw === "string" && raw.length > MAX_RETURN_PATH ? raw.split(/[?#]/)[0] : raw;
   if (typeof value !== "string" || !isConsolePath(value.split(/[?#]/)[0]) || value.startsWith("//") || value.length > 2000) return "/console";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses.
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return "/console";
   return value.startsWith("/console/login") ? "/console" : value;
 }

@@ -17,5 +17,3 @@ declare module "react-router" {
     wholePage: boolean;
   }
 }
-
-export {};

@@ -89,6 +89,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* Marks the page as scripted before the first paint, so controls only a page without JavaScript needs
             (.js-hidden: "Sort", "Show selection") never appear and then vanish, shifting the layout. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script, no outside input. */}
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }} />
         <Meta />
         <Links nonce={nonce} />

@@ -49,7 +49,7 @@ describe("pricingReadsFor", () => {
     expect(configs[3]!.coupon?.code).toBe(`Save${uid}`);
 
     // A code SQLite's lower() would not key like the pricing does is left to loadPricingConfig.
-    const exotic = pricingReadsFor(c.db, [sql`${"ÉTÉ" + uid}`], now);
-    expect(exotic.finish((await c.db.batch(exotic.statements as never)) as unknown[], ["ÉTÉ" + uid])).toEqual([null]);
+    const exotic = pricingReadsFor(c.db, [sql`${`ÉTÉ${uid}`}`], now);
+    expect(exotic.finish((await c.db.batch(exotic.statements as never)) as unknown[], [`ÉTÉ${uid}`])).toEqual([null]);
   });
 });

@@ -1,9 +1,7 @@
 import {
   createExecutionContext,
-  createMessageBatch,
   createScheduledController,
   env,
-  getQueueResult,
   runDurableObjectAlarm,
   runInDurableObject,
   waitOnExecutionContext,

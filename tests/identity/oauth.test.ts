@@ -256,7 +256,7 @@ describe("authorization_code grant (PKCE S256)", () => {
     expect(short.body.message).toBe('INVALID_ARGUMENT: "codeVerifier" Expected a length between 43 and 128. Received 10.');
     const long = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", code: "x", codeVerifier: "a".repeat(129) });
     expect(long.body.details.validationError.fieldViolations[0].description).toBe("Expected a length between 43 and 128. Received 129.");
-    const chars = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", code: "x", codeVerifier: "a".repeat(42) + "!" });
+    const chars = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", code: "x", codeVerifier: `${"a".repeat(42)}!` });
     expect(chars.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "codeVerifier", violatedRule: "FORMAT" });
 
     const missing = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code" });

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS, type Permission } from "../../worker/platform/context";
 import { api, catalogueSnapshot, createProduct, merchant, staffWith, unique } from "../helpers";

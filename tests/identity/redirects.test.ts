@@ -75,9 +75,9 @@ describe("auth redirect sessions", () => {
     const noChallenge = violations(await create({ auth: { authRequest: { clientId: CLIENT_ID, state: p.state, redirectUri: REDIRECT_URI, responseMode: "query" } } }));
     expect(noChallenge).toEqual([{ field: "auth.authRequest.codeChallenge", description: "is required", violatedRule: "REQUIRED_FIELD", data: {} }]);
 
-    const tooLong = violations(await create(authBody({ challenge: p.challenge + "A", state: p.state })));
+    const tooLong = violations(await create(authBody({ challenge: `${p.challenge}A`, state: p.state })));
     expect(tooLong[0].field).toBe("auth.authRequest.codeChallenge");
-    const badChars = violations(await create(authBody({ challenge: p.challenge.slice(0, 42) + "+", state: p.state })));
+    const badChars = violations(await create(authBody({ challenge: `${p.challenge.slice(0, 42)}+`, state: p.state })));
     expect(badChars[0].field).toBe("auth.authRequest.codeChallenge");
 
     expect(violations(await create({ auth: { prompt: "none" } }))).toEqual([

@@ -369,7 +369,7 @@ describe("listing pages", () => {
   });
 
   it("bad filter values in the URL are ignored, never an error", async () => {
-    for (const q of ["?min=abc&max=-5", "?sort=constructor", "?page=-3", `?opt.${"x".repeat(80)}=1`, "?brand=" + "b".repeat(200), "?min=50&max=10"]) {
+    for (const q of ["?min=abc&max=-5", "?sort=constructor", "?page=-3", `?opt.${"x".repeat(80)}=1`, `?brand=${"b".repeat(200)}`, "?min=50&max=10"]) {
       const { res } = await html(`/shop${q}`);
       expect(res.status, q).toBe(200);
     }

@@ -206,7 +206,7 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
           const href = tr.querySelector("a")!.getAttribute("href")!;
           const q = new URL(href, "http://x").searchParams;
           const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent!.trim());
-          return { key: `${q.get("productId")}/${q.get("variantId") ?? ""}`, name: tr.querySelector("a")!.textContent!, waiting: parseInt(cells[0]), notified: Number(cells[1]), failed: Number(cells[2]), stock: cells[3] };
+          return { key: `${q.get("productId")}/${q.get("variantId") ?? ""}`, name: tr.querySelector("a")!.textContent!, waiting: parseInt(cells[0], 10), notified: Number(cells[1]), failed: Number(cells[2]), stock: cells[3] };
         }),
       );
       const db = await countsInDb(s.w);

@@ -35,15 +35,15 @@ const cents = (text: string | null) => Math.round(Number((text ?? "").replace(/[
 function formFields(page: string): Record<string, string> {
   const html = /<form[^>]*pricing-form[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
   const fields: Record<string, string> = { intent: "save" };
-  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const unescapeHtml = (v: string) => v.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   for (const m of html.matchAll(/<input[^>]*>/g)) {
     const name = /name="([^"]+)"/.exec(m[0])?.[1];
     if (!name || (/type="checkbox"/.test(m[0]) && !/checked/.test(m[0]))) continue;
-    fields[name] = unescape(/value="([^"]*)"/.exec(m[0])?.[1] ?? "");
+    fields[name] = unescapeHtml(/value="([^"]*)"/.exec(m[0])?.[1] ?? "");
   }
   for (const m of html.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
     const selected = /<option[^>]*value="([^"]*)"[^>]*selected/.exec(m[2]) ?? /<option[^>]*value="([^"]*)"/.exec(m[2]);
-    fields[m[1]] = unescape(selected?.[1] ?? "");
+    fields[m[1]] = unescapeHtml(selected?.[1] ?? "");
   }
   return fields;
 }

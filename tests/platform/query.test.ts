@@ -332,7 +332,7 @@ describe("encodings", () => {
   });
 
   it("refuses a .r that is not base64url JSON with 400", async () => {
-    for (const r of ["%%%", "!!notbase64!!", encodeDotR("x").slice(1) + "{", btoa("not json").replace(/=+$/, "")]) {
+    for (const r of ["%%%", "!!notbase64!!", `${encodeDotR("x").slice(1)}{`, btoa("not json").replace(/=+$/, "")]) {
       const res = await api("GET", `${READ}?.r=${r}`);
       expect(res.status, r).toBe(400);
       expect(res.body.details.validationError.fieldViolations[0]).toMatchObject({ field: ".r", violatedRule: "FORMAT", data: {} });

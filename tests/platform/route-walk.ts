@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS, type Permission } from "../../worker/platform/context";
 import { ROUTE_PERMISSIONS, type Need } from "../../worker/platform/route-permissions";

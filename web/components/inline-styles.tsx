@@ -13,5 +13,6 @@ export const InlineCss = createContext<string | null>(null);
 export function InlineStyles() {
   const fromServer = useContext(InlineCss);
   const [css] = useState(() => fromServer ?? document.head.querySelector("style")?.textContent ?? "");
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: the page's own stylesheet, read from the server render or the head.
   return <style dangerouslySetInnerHTML={{ __html: css }} />;
 }

@@ -300,6 +300,7 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
             fallback and a script, for data that is already here). */}
         {related.length ? <ProductGrid cards={related} label="You may also like" /> : <p className="muted">Nothing else here yet.</p>}
       </section>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD from jsonLdText, which escapes what could close the element. */}
       <script type="application/ld+json" nonce={root?.cspNonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: jsonLd }} />
     </main>
   );

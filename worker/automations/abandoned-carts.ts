@@ -283,7 +283,7 @@ function randomToken(): string {
  * (a new idle period), the record refreshed and the emails still scheduled moved after the new abandon time.
  * Everything, with the processed-event record, is one batch.
  */
-export async function processCartAbandoned(event: EventEnvelope, data: CartAbandonedData, p: ProcessorContext): Promise<void> {
+export async function processCartAbandoned(_event: EventEnvelope, data: CartAbandonedData, p: ProcessorContext): Promise<void> {
   const { db } = p;
   const settings = await loadAutomationSettings(db);
   const abandonIso = data.abandonTime.toISOString();

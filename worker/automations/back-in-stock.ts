@@ -74,7 +74,7 @@ export async function createBackInStockRequest(ctx: Ctx, input: CreateBackInStoc
   const productId = typeof ref.catalogItemId === "string" ? ref.catalogItemId.trim() : "";
   const variantId = typeof ref.options?.variantId === "string" ? ref.options.variantId.trim() : "";
   const product = productId && productId.length <= 100 ? await loadProduct(ctx.db, productId) : null;
-  if (!product || !product.row.visible) {
+  if (!product?.row.visible) {
     violations.push({ field: "request.catalogReference.catalogItemId", description: "is not a product of this store", violatedRule: "VALIDATION", data: { catalogItemId: productId } });
   } else if (variantId && !product.variants.some((v) => v.id === variantId && v.visible)) {
     violations.push({ field: "request.catalogReference.options.variantId", description: "is not a variant of this product", violatedRule: "VALIDATION", data: { variantId } });
@@ -502,7 +502,7 @@ type Outcome = { status: "NOTIFICATION_SENT" | "FAILED"; reason: string | null; 
 
 async function notifyOne(ctx: Ctx, r: Row, product: Awaited<ReturnType<typeof loadProduct>>, key: string): Promise<Outcome | { held: true; emailId: string }> {
   const variant = product?.variants.find((v) => (r.variantId ? v.id === r.variantId : v.visible));
-  if (!product || !product.row.visible || !variant) return { status: "FAILED", reason: "ITEM_NOT_FOUND", autoNotified: null, emailId: null };
+  if (!product?.row.visible || !variant) return { status: "FAILED", reason: "ITEM_NOT_FOUND", autoNotified: null, emailId: null };
   const p = product.row;
   // Name, price, image and link come from the catalogue, never from what the form sent (no spoofed links in our mail).
   const price = discountedPrice(variant.price ?? p.price, p.discountType, p.discountValue, ctx.currency);

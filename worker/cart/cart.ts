@@ -413,9 +413,9 @@ export function draftOf(ctx: Ctx, owner: CartOwner, state: OwnerState, productMa
 
 /** A catalogue product's variant the shopper may buy: both visible. */
 function liveVariant(p: CatalogProduct | undefined, variantId: string | null): { p: CatalogProduct; v: VariantRow } | null {
-  if (!p || !p.visible || !variantId) return null;
+  if (!p?.visible || !variantId) return null;
   const v = p.variants.find((x) => x.id === variantId);
-  return v && v.visible ? { p, v } : null;
+  return v?.visible ? { p, v } : null;
 }
 
 function stockOf(p: CatalogProduct, v: VariantRow, quantity: number): { status: ResolvedLine["status"]; quantityAvailable: number | null } {
@@ -472,7 +472,7 @@ function resolveReference(input: LineItemInput, p: CatalogProduct | undefined, f
     bad(".appId", `is not a catalogue of this store (Wix Stores is ${STORES_APP_ID})`, "VALIDATION", { appId: ref.appId });
     return null;
   }
-  if (!p || !p.visible) {
+  if (!p?.visible) {
     bad(".catalogItemId", "is not a product of this store", "VALIDATION", { catalogItemId: ref.catalogItemId });
     return null;
   }
@@ -1142,7 +1142,7 @@ export async function createCheckoutFrom(
   client: ShopperClient = {},
 ): Promise<{ checkoutId: string; row: typeof checkouts.$inferSelect; inputs: { products: Map<string, CatalogProduct>; pricing: PricingConfig } | null }> {
   const owner = cartOwnerOf(ctx);
-  let given = preloaded && preloaded.pricing ? preloaded : undefined;
+  let given = preloaded?.pricing ? preloaded : undefined;
   return withRetry(async () => {
     const memberEmail = owner.kind === "member" ? [ctx.db.select({ email: identities.email }).from(identities).where(eq(identities.id, owner.id)).limit(1)] : [];
     const loaded = given

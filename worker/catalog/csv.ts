@@ -75,7 +75,7 @@ export function productCsvRows(p: LoadedProduct, pairs: number, currency: string
  */
 export function toCsv(rows: string[][]): string {
   if (!rows.length) return "";
-  return Papa.unparse(rows, { newline: "\r\n", escapeFormulae: true }) + "\r\n";
+  return `${Papa.unparse(rows, { newline: "\r\n", escapeFormulae: true })}\r\n`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

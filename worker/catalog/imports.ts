@@ -368,7 +368,7 @@ function importerAuth(job: ImportJob): Auth {
 export const importChunkJob: JobHandler = async (message, p) => {
   const { jobId, chunk } = message as unknown as ImportChunkMessage;
   const job = await p.db.select().from(importJobs).where(eq(importJobs.id, jobId)).limit(1);
-  if (!job[0] || job[0].status !== "APPLYING") return;
+  if (job[0]?.status !== "APPLYING") return;
   const ctx: Ctx = { ...p.ctx, auth: importerAuth(job[0]) };
   const rows = await p.db
     .select()

@@ -63,7 +63,7 @@ function inlineNodes(tokens: Token[] | undefined, decorations: Decoration[], nex
       case "text": {
         const t = token as Tokens.Text;
         if (t.tokens?.length) out.push(...inlineNodes(t.tokens, decorations, nextId));
-        else text(unescape(t.text), decorations);
+        else text(decodeEntities(t.text), decorations);
         break;
       }
       case "escape":
@@ -71,7 +71,7 @@ function inlineNodes(tokens: Token[] | undefined, decorations: Decoration[], nex
         break;
       default:
         // Inline HTML, images and anything else: kept as the text that was typed, never as markup.
-        text(unescape("text" in token && typeof token.text === "string" ? token.text : token.raw), decorations);
+        text(decodeEntities("text" in token && typeof token.text === "string" ? token.text : token.raw), decorations);
     }
   }
   // Merging may have joined nodes after a nested call returned; ids are filled last.
@@ -91,7 +91,7 @@ function mergeRuns(nodes: RichNode[]): RichNode[] {
 }
 
 /** marked keeps HTML entities in text (it escapes for HTML output); the nodes hold the characters themselves. */
-function unescape(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e] ?? _);
 }
 
@@ -349,7 +349,7 @@ export function htmlToRich(html: string): { nodes: RichNode[] } {
     const runs = block.nodes!;
     const last = runs[runs.length - 1]?.textData as { text: string; decorations: Decoration[] } | undefined;
     const decos = block.type === "CODE_BLOCK" ? [] : decorations();
-    if (last && JSON.stringify(last.decorations) === JSON.stringify(decos)) last.text = last.text.replace(/ $/, "") + "\n";
+    if (last && JSON.stringify(last.decorations) === JSON.stringify(decos)) last.text = `${last.text.replace(/ $/, "")}\n`;
     else if (runs.length < MAX_CHILDREN) runs.push({ type: "TEXT", id: "", nodes: [], textData: { text: "\n", decorations: decos } });
   };
   const openContainer = (tag: string, node: RichNode) => {

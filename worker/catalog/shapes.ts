@@ -175,7 +175,7 @@ export function v1Product(p: LoadedProduct, opts: ShapeOptions, includeVariants 
     customTextFields: [],
     manageVariants: row.manageVariants,
     productOptions: v1Options(p, opts),
-    productPageUrl: { base: opts.origin + "/", path: `/products/${row.slug}` },
+    productPageUrl: { base: `${opts.origin}/`, path: `/products/${row.slug}` },
     numericId: String(row.numericId),
     inventoryItemId: row.id,
     discount: { type: row.discountType, value: row.discountValue },

@@ -15,7 +15,7 @@ export async function freeSlug(
   const rows = (await db
     .select({ slug: table.slug, id: table.id })
     .from(table.slug.table)
-    .where(sql`${table.slug} = ${base} OR substr(${table.slug}, 1, ${base.length + 1}) = ${base + "-"}`)) as { slug: string; id: string }[];
+    .where(sql`${table.slug} = ${base} OR substr(${table.slug}, 1, ${base.length + 1}) = ${`${base}-`}`)) as { slug: string; id: string }[];
   const taken = new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;

@@ -729,7 +729,7 @@ export async function listMembers(
 export async function getMember(ctx: Ctx, identityId: string): Promise<{ identity: WireIdentity }> {
   requireMerchant(ctx);
   const [row] = await byId(ctx.db, identityId);
-  if (!row || row.role !== "MEMBER") throw memberNotFound(identityId);
+  if (row?.role !== "MEMBER") throw memberNotFound(identityId);
   return { identity: toWireIdentity(row) };
 }
 

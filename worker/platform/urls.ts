@@ -7,6 +7,7 @@
  */
 
 /** Control characters and whitespace, which browsers strip from a URL before reading its scheme. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds.
 const UNSAFE_CHARS = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
 
 /** Whether `value` is an absolute http(s) URL with a host. */

@@ -58,7 +58,7 @@ export function computePricing(config: PricingConfig, input: PricingInput, curre
   };
 
   // The entered code: a coupon, or the code trigger of a discount rule.
-  const entered = input.couponCode && input.couponCode.trim() ? codeKey(input.couponCode) : null;
+  const entered = input.couponCode?.trim() ? codeKey(input.couponCode) : null;
   let couponProblem: PricingResult["couponProblem"] = null;
   const problem = (code: CouponProblemCode, description: string) => (couponProblem = { code, description });
   const shownCode = input.couponCode?.trim() ?? "";
@@ -210,7 +210,7 @@ export function computePricing(config: PricingConfig, input: PricingInput, curre
       taxGroupId: groupId,
     };
   });
-  const shippingRate = taxRegion && taxRegion.taxShipping ? taxRegion.defaultRate : 0;
+  const shippingRate = taxRegion?.taxShipping ? taxRegion.defaultRate : 0;
   // Every option shows its own tax and discount, so the shopper compares like with like.
   for (const carrier of shippingInfo.carrierServiceOptions) {
     for (const o of carrier.shippingOptions) {

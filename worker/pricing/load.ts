@@ -21,7 +21,7 @@ const CONFIG_LIMIT = 500;
  * batches them with its cart and stock reads). Call `finish` with the results of exactly these statements, in order.
  */
 export function pricingReads(db: Db, couponCode: string | null | undefined, now: Date = clockNow()) {
-  const code = couponCode && couponCode.trim() ? codeKey(couponCode) : "";
+  const code = couponCode?.trim() ? codeKey(couponCode) : "";
   // Switched-on rules that have not ended, plus any rule naming the entered code (so an ended one can be reported
   // as COUPON_EXPIRED rather than unknown). Both come from an index (discount_rules_live_idx, discount_rule_codes):
   // ended rules are never read, nor any rule's trigger JSON.

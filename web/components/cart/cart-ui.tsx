@@ -32,8 +32,9 @@ export function JsFlag() {
 
 /** Lines being removed right now (hidden at once: the optimistic state). */
 function usePendingRemovals(): Set<string> {
+  const fetchers = useFetchers();
   const ids = new Set<string>();
-  for (const f of useFetchers()) {
+  for (const f of fetchers) {
     if (f.formData?.get("intent") === "remove") ids.add(String(f.formData.get("lineItemId")));
   }
   return ids;

@@ -1,4 +1,4 @@
-import { addToCurrentCart, estimateCurrentCart, estimateTotals, removeCoupon, removeLineItems, updateCurrentCart, updateLineItemsQuantity } from "../../../worker/cart/cart";
+import { addToCurrentCart, estimateCurrentCart, type estimateTotals, removeCoupon, removeLineItems, updateCurrentCart, updateLineItemsQuantity } from "../../../worker/cart/cart";
 import { addToCartRequest, updateQuantityRequest } from "../../../worker/cart/schemas";
 import type { Ctx } from "../../../worker/platform/context";
 import { ApiError, invalidArgument } from "../../../worker/platform/errors";

@@ -1,7 +1,7 @@
-import type { SummaryLine, Totals } from "./view";
+import type { SummaryLine, Totals as TotalsView } from "./view";
 
 /** The items and totals of a checkout or an order, as the server priced them. */
-export function OrderSummary({ lines, totals, coupon, title = "Order summary", headingLevel = 2 }: { lines: SummaryLine[]; totals: Totals; coupon?: string | null; title?: string; headingLevel?: 2 | 3 }) {
+export function OrderSummary({ lines, totals, coupon, title = "Order summary", headingLevel = 2 }: { lines: SummaryLine[]; totals: TotalsView; coupon?: string | null; title?: string; headingLevel?: 2 | 3 }) {
   const H = headingLevel === 2 ? "h2" : "h3";
   return (
     <div className="summary">
@@ -26,7 +26,7 @@ export function OrderSummary({ lines, totals, coupon, title = "Order summary", h
   );
 }
 
-export function Totals({ totals, coupon }: { totals: Totals; coupon?: string | null }) {
+export function Totals({ totals, coupon }: { totals: TotalsView; coupon?: string | null }) {
   return (
     <dl className="totals">
       <div>

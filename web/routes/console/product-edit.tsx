@@ -3,7 +3,6 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { deleteProduct, duplicateProduct, loadProductEditor, createProduct, updateProduct } from "../../../worker/catalog/products";
 import { createProductRequest, updateProductRequest } from "../../../worker/catalog/schemas";
 import { MEASUREMENT_UNITS } from "../../../worker/catalog/units";
-import { ApiError } from "../../../worker/platform/errors";
 import { formatMoney, toMinor } from "../../../worker/platform/money";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge } from "../../components/console/badge";

@@ -144,7 +144,7 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
     if (!files.length) return setClientError("Choose at least one image to upload.");
     const tooBig = files.filter((f) => f.size > MAX_IMAGE_BYTES);
     if (tooBig.length) {
-      return setClientError(tooBig.map((f) => `"${f.name}" is ${(f.size / MB).toFixed(1)} MB: images may be at most ${MAX_IMAGE_BYTES / MB} MB`).join("; ") + ".");
+      return setClientError(`${tooBig.map((f) => `"${f.name}" is ${(f.size / MB).toFixed(1)} MB: images may be at most ${MAX_IMAGE_BYTES / MB} MB`).join("; ")}.`);
     }
     const batches = files.reduce((n, f) => n + f.size, 0) <= MAX_IMAGE_BYTES ? [files] : files.map((f) => [f]);
     for (const [i, batch] of batches.entries()) {

@@ -80,7 +80,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const date = (iso: string) => iso.slice(0, 16).replace("T", " ") + " UTC";
+const date = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps) {
   const { apiKeys } = loaderData;

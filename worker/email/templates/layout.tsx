@@ -110,5 +110,5 @@ export function FinePrint({ children }: { children: ReactNode }) {
 
 /** The plain-text alternative: paragraphs separated by blank lines, then the same footer. */
 export function plainText(shop: Shop, paragraphs: string[]): string {
-  return [...paragraphs, "—", `${shop.storeName} · ${shop.origin}`].join("\n\n") + "\n";
+  return `${[...paragraphs, "—", `${shop.storeName} · ${shop.origin}`].join("\n\n")}\n`;
 }
