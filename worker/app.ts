@@ -22,7 +22,7 @@ import { staffRoutes } from "./identity/routes/staff";
 import { verificationRoutes } from "./identity/routes/verification";
 import { automationRoutes } from "./automations/routes";
 import { storeRoutes } from "./store/routes";
-import { taskRoutes } from "./automations/task-routes";
+import { taskRoutes } from "./tasks";
 import { eventRoutes } from "./events/routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
 import { isMerchant, storeCurrency, type Ctx } from "./platform/context";

@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import { taskStatement } from "../../automations/tasks";
+import { taskStatement } from "#worker/tasks";
 import { nowIso } from "../../platform/context";
 import { rawStatement, type Db } from "../../platform/db";
 import { newId } from "../../platform/ids";
