@@ -24,7 +24,8 @@ import { automationRoutes } from "./automations/routes";
 import { storeRoutes } from "./store/routes";
 import { taskRoutes } from "./tasks";
 import { eventRoutes } from "./events/routes";
-import { incomingWebhookRoutes, webhookAdminRoutes } from "./events/webhooks/routes";
+import { incomingWebhookRoutes, webhookAdminRoutes } from "./webhooks";
+import { eventRegistry } from "./events/registry";
 import { isMerchant, storeCurrency, type Ctx } from "./platform/context";
 import { cachedPage, keepPage, pageCacheKey, purgeCatalogCache } from "./catalog/cache";
 import { countingKv, countingQueue, openDb, type Db, type RoundTrips } from "./platform/db";
@@ -191,8 +192,8 @@ for (const base of ["/v1", "/ecom/v1"]) app.route(base, orderRoutes);
 
 // Events: incoming webhooks, outgoing webhook subscriptions, failed events, merchant tasks, and the automations'
 // calls (abandoned checkouts, back-in-stock requests).
-app.route("/webhooks", incomingWebhookRoutes);
-app.route("/api/v1", webhookAdminRoutes);
+app.route("/webhooks", incomingWebhookRoutes(eventRegistry));
+app.route("/api/v1", webhookAdminRoutes(eventRegistry));
 app.route("/api/v1", eventRoutes);
 app.route("/api/v1", taskRoutes);
 app.route("/", automationRoutes);

@@ -4,7 +4,7 @@ import worker from "../../worker/index";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { runSweeps } from "../../worker/events/sweeps";
 import { EventType } from "../../worker/events/types";
-import { checkTargetUrl } from "../../worker/events/webhooks/subscriptions";
+import { checkTargetUrl } from "../../worker/webhooks/subscriptions";
 import { api, createProduct, merchant, unique } from "../helpers";
 import { waitFor } from "../wait";
 

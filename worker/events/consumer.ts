@@ -71,6 +71,16 @@ export interface Processor<T = Record<string, unknown>> {
 /** A job message's handler. Throwing retries the message with the consumer's backoff. */
 export type JobHandler = (job: { kind: string; id: string } & Record<string, unknown>, p: Omit<ProcessorContext, "done" | "claimStep" | "claimedSteps">) => Promise<void>;
 
+/** Who handles what on the EVENTS queue: built by the composition root, handed to the consumer. */
+export interface EventRegistry {
+  /** Processors by registration order; each names the event types it handles. */
+  processors: Processor<any>[];
+  /** Payload schemas by event type: `data` is parsed with them before any processor runs. */
+  payloadSchemas: Record<string, z.ZodType>;
+  /** Handlers of job messages (`{ kind, id, … }`) by kind. */
+  jobs: Record<string, JobHandler>;
+}
+
 /**
  * A failure no retry can fix (the event names a product that does not exist, the data breaks a rule): thrown by a
  * processor or job, it records the message DEAD at once instead of retrying it five times first. Service errors

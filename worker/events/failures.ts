@@ -3,7 +3,7 @@ import { hasPermission, nowIso, requireMerchant, type Ctx, requirePermission } f
 import type { Db } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
 import { eventFailures, webhookDeliveries } from "./tables";
-import { INCOMING_EVENT_TYPES, incomingEventType } from "./webhooks/event-types";
+import { INCOMING_EVENT_TYPES, incomingEventType } from "#worker/webhooks";
 
 /**
  * The merchant's view of queue messages that failed (worker/events/consumer.ts records them): list them, and replay

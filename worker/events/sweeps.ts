@@ -8,7 +8,7 @@ import { syncStoreSettingsCopy } from "../store/settings";
 import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
 import { flushPending } from "./outbox";
 import { retentionDue, runRetention } from "./retention";
-import { requeueOverdueDeliveries } from "./webhooks/outgoing";
+import { requeueOverdueDeliveries } from "#worker/webhooks";
 
 export interface SweepOptions {
   /** The clock the sweeps judge by (tests move it forward; otherwise now). */
