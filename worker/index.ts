@@ -1,15 +1,13 @@
-import { app } from "./app";
-import { handleEventBatch } from "./events/consumer";
-import { armSweeper } from "./events/sweeper";
-import { runSweeps } from "./events/sweeps";
+import { app, eventRegistry, runSweeps } from "./app";
+import { armSweeper, handleEventBatch } from "./events";
 
-export { Sweeper } from "./events/sweeper";
+export { Sweeper } from "./app";
 
 /** The Worker: HTTP (API and pages), the event queue consumer, and the cron sweeps. */
 export default {
   fetch: app.fetch,
   async queue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) {
-    await handleEventBatch(batch, env, ctx);
+    await handleEventBatch(batch, env, ctx, eventRegistry);
   },
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext) {
     // The cron is the watchdog of the sweeper's alarm, and sweeps once itself in case the alarm is late.

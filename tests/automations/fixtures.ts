@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { expect } from "vitest";
 import worker from "../../worker/index";
 import type { EventEnvelope } from "../../worker/events/outbox";
-import { runSweeps } from "../../worker/events/sweeps";
+import { runSweeps } from "../../worker/app/sweeps";
 import { api, merchant } from "../helpers";
 
 /** Shared steps of the automations suites. */

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
-import { payloadSchemas, processors } from "../../worker/events/registry";
+import { payloadSchemas, processors } from "../../worker/app/registry";
 import { INCOMING_EVENT_TYPES, type IncomingEventType } from "../../worker/webhooks/event-types";
 import { importPublicKey, JWT_CLOCK_SKEW_SECONDS, signJwt, verifyJwt } from "../../worker/webhooks/signing";
 import { wixClaims as outgoingWixClaims } from "../../worker/webhooks/wix-format";

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import type { EventEnvelope } from "../../worker/events/outbox";
-import { runSweeps } from "../../worker/events/sweeps";
+import { runSweeps } from "../../worker/app/sweeps";
 import { EventType } from "../../worker/events/types";
 import { checkTargetUrl } from "../../worker/webhooks/subscriptions";
 import { api, createProduct, merchant, unique } from "../helpers";

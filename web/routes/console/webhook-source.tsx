@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
-import { eventRegistry } from "#worker/events/registry";
+import { eventRegistry } from "#worker/app";
 import { incomingEventType } from "#worker/webhooks/event-types";
 import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rotateSourceKey, updateSource, updateSourceRequest, type SourceEventStatus } from "#worker/webhooks";
 import { parseWith } from "../../../worker/platform/validation";

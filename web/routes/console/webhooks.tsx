@@ -1,5 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { eventRegistry } from "#worker/events/registry";
+import { eventRegistry } from "#worker/app";
 import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "#worker/webhooks/event-types";
 import { createSource, createSourceRequest, createSubscription, createSubscriptionRequest, listSources, listSubscriptions, updateSource, updateSubscription } from "#worker/webhooks";
 import { parseWith } from "../../../worker/platform/validation";

@@ -1,13 +1,12 @@
-import { runAutomationSweeps } from "../automations/sweeps";
-import { mediaSweepDue, sweepUnusedMedia } from "../catalog/media";
-import { retryDueEmails } from "../email/retries";
-import { expiredOneTimeTokensDelete } from "../identity/one-time";
-import { cancelExpiredUnpaidOrders } from "../orders/unpaid";
-import { openDb } from "../platform/db";
-import { syncStoreSettingsCopy } from "../store/settings";
-import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
-import { flushPending } from "./outbox";
-import { retentionDue, runRetention } from "./retention";
+import { runAutomationSweeps } from "#worker/automations/sweeps";
+import { mediaSweepDue, sweepUnusedMedia } from "#worker/catalog/media";
+import { retryDueEmails } from "#worker/email/retries";
+import { expiredOneTimeTokensDelete } from "#worker/identity/one-time";
+import { cancelExpiredUnpaidOrders } from "#worker/orders/unpaid";
+import { openDb } from "#worker/platform/db";
+import { syncStoreSettingsCopy } from "#worker/store/settings";
+import { sweepStatement as rateLimitSweep } from "#worker/platform/rate-limit";
+import { flushPending, retentionDue, runRetention } from "#worker/events";
 import { requeueOverdueDeliveries } from "#worker/webhooks";
 
 export interface SweepOptions {
