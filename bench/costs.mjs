@@ -1,5 +1,5 @@
 // The cost table: what 1,000 anonymous page views, 1,000 carts and 1,000 orders use of the platform's billed
-// resources, measured from the Server-Timing figures each response reports (worker/app.ts), and what that costs per
+// resources, measured from the Server-Timing figures each response reports (worker/app/host.ts), and what that costs per
 // million shoppers on Cloudflare's published Workers paid-plan prices.
 //
 // Counted: what a request does before its response is sent, and the queue messages its changes emit (the outbox rows

@@ -51,7 +51,7 @@ export const roundTrips = (res) => /desc="(\d+) round trips"/.exec(res.headers.g
 
 /**
  * What a response reports it cost in Server-Timing: D1 round trips, rows read and written, KV reads and writes,
- * queue messages sent (worker/app.ts). A counter the server does not report is 0.
+ * queue messages sent (worker/app/host.ts). A counter the server does not report is 0.
  */
 export function usage(res) {
   const header = res.headers.get("server-timing") ?? "";

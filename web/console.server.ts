@@ -9,7 +9,7 @@ import { MAX_RETURN_PATH, signInPath } from "./auth.server";
 /**
  * The merchant console's session and guards. The console has a cookie of its own (`__Host-console`), apart from the
  * shopper's session cookie, so an owner can test the shop as a shopper in the same browser without mixing the two.
- * The Worker (worker/app.ts) resolves it for every /console page and hands loaders the caller as
+ * The Worker (web/host/pages.ts) resolves it for every /console page and hands loaders the caller as
  * `context.services.auth`; the services themselves enforce roles and permissions (DESIGN.md §6), and the pages only
  * hide what the caller may not do.
  */

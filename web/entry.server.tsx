@@ -8,7 +8,7 @@ import { InlineCss } from "./components/inline-styles";
 /**
  * Streamed SSR: shoppers get the shell at once and deferred parts as they resolve; bots wait for everything, so
  * crawlers get complete HTML, and so does a page going into the edge cache (worker/catalog/cache.ts, keepPage). Every
- * inline script (React's streaming, React Router's hydration data) carries the request's CSP nonce (worker/app.ts
+ * inline script (React's streaming, React Router's hydration data) carries the request's CSP nonce (web/host/pages.ts
  * makes it and sends the Content-Security-Policy header).
  *
  * The renderer is react-dom's Node build (workerd runs it with nodejs_compat), not the edge build the "workerd" export

@@ -1,6 +1,6 @@
 import type { Ctx } from "../worker/platform/context";
 
-// What the Worker hands every loader and action (worker/app.ts): the bindings, the same service context the API
+// What the Worker hands every loader and action (web/host/pages.ts): the bindings, the same service context the API
 // routes use, so pages call services in-process (DESIGN.md §4), and this response's Content-Security-Policy nonce.
 declare module "react-router" {
   interface AppLoadContext {

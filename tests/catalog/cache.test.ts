@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../worker/index";
+import worker from "../../entry/index";
 import { cachedCatalogRead, catalogVersion, forgetHotCatalog, hashCsp, inlineScripts, pageCacheKey } from "../../worker/catalog/cache";
 import { getProductBySlug } from "../../worker/catalog/products";
 import type { EventEnvelope } from "../../worker/events/outbox";
@@ -71,7 +71,7 @@ describe("catalogue cache", () => {
 
     const patched = await asMerchant("PATCH", `/v1/products/${product.id}`, { product: { name: "Renamed mug" } });
     expect(patched.status).toBe(200);
-    // The merchant's write purged the shoppers' cache at once (worker/app.ts): the next read is live.
+    // The merchant's write purged the shoppers' cache at once (worker/app/host.ts): the next read is live.
     expect((await read()).name).toBe("Renamed mug");
     expect(computed).toBe(2);
     await settled();

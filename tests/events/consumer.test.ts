@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import worker from "../../worker/index";
+import worker from "../../entry/index";
 import type { Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { payloadSchemas, processors } from "../../worker/app/registry";

@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import worker from "../../worker/index";
+import worker from "../../entry/index";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { runSweeps } from "../../worker/app/sweeps";
 import { EventType } from "../../worker/events/types";

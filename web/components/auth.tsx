@@ -85,7 +85,7 @@ export function Field(props: {
 
 /** The Turnstile widget, when the store asks for a captcha (it adds `cf-turnstile-response` to the form). */
 export function Captcha({ siteKey }: { siteKey: string | null | undefined }) {
-  // Pages send a CSP with a per-request nonce (worker/app.ts): the widget's script needs it to run.
+  // Pages send a CSP with a per-request nonce (web/host/pages.ts): the widget's script needs it to run.
   const nonce = useRouteLoaderData<{ cspNonce?: string }>("root")?.cspNonce;
   if (siteKey === null || siteKey === undefined) return null;
   if (!siteKey) return <p className="hint">This store asks for a captcha, but none is configured yet (TURNSTILE_SITE_KEY).</p>;

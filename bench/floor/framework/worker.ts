@@ -17,7 +17,7 @@ import { createRequestHandler } from "react-router";
 import * as build from "virtual:react-router/server-build";
 import { pages, type Item } from "./app/pages";
 
-// Made once: the build never changes (worker/app.ts says why that matters).
+// Made once: the build never changes (web/host/pages.ts says why that matters).
 const handle = createRequestHandler(build, import.meta.env.MODE);
 
 const item = (i: number): Item => ({

@@ -1,11 +1,15 @@
-import { app, eventRegistry, runSweeps } from "./app";
-import { armSweeper, handleEventBatch } from "./events";
+import { servePage } from "#web/host/pages";
+import { apiHost, eventRegistry, runSweeps } from "#worker/app";
+import { armSweeper, handleEventBatch } from "#worker/events";
 
-export { Sweeper } from "./app";
+export { Sweeper } from "#worker/app";
+
+/** Every request: the API host's middleware and routes, and the page host for every path the API does not own. */
+const http = apiHost(servePage);
 
 /** The Worker: HTTP (API and pages), the event queue consumer, and the cron sweeps. */
 export default {
-  fetch: app.fetch,
+  fetch: http.fetch,
   async queue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) {
     await handleEventBatch(batch, env, ctx, eventRegistry);
   },
