@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { catalogCacheProcessors } from "#worker/catalog/cache";
 import { importJobHandlers } from "#worker/catalog/imports";
-import { automationProcessors, automationSchemas } from "#worker/automations/processors";
+import { automationProcessors, automationSchemas } from "#worker/automations";
 import type { EventRegistry, JobHandler, Processor } from "#worker/events";
 import { webhookJobs, webhookProcessors } from "#worker/webhooks";
 

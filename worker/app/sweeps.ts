@@ -1,10 +1,10 @@
-import { runAutomationSweeps } from "#worker/automations/sweeps";
+import { runAutomationSweeps } from "#worker/automations";
 import { mediaSweepDue, sweepUnusedMedia } from "#worker/catalog/media";
-import { retryDueEmails } from "#worker/email/retries";
-import { expiredOneTimeTokensDelete } from "#worker/identity/one-time";
+import { retryDueEmails } from "#worker/email";
+import { expiredOneTimeTokensDelete } from "#worker/identity";
 import { cancelExpiredUnpaidOrders } from "#worker/orders/unpaid";
 import { openDb } from "#worker/platform/db";
-import { syncStoreSettingsCopy } from "#worker/store/settings";
+import { syncStoreSettingsCopy } from "#worker/store";
 import { sweepStatement as rateLimitSweep } from "#worker/platform/rate-limit";
 import { flushPending, retentionDue, runRetention } from "#worker/events";
 import { requeueOverdueDeliveries } from "#worker/webhooks";

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { Statement } from "#worker/events/outbox";
+import type { Statement } from "#worker/events";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
 import { rawStatement, type Db } from "#worker/platform/db";
 import { ApiError, notFound } from "#worker/platform/errors";

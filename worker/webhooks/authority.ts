@@ -1,12 +1,9 @@
 import { sql } from "drizzle-orm";
-import { OWNER_KEY_ID } from "#worker/identity/api-keys";
-import { apiKeys, identities } from "#worker/identity/tables";
+import { OWNER_KEY_ID, apiKeys, identities } from "#worker/identity";
 import { badField, forbidden, invalidArgument, type FieldViolation } from "#worker/platform/errors";
 import { hasPermission, isPermission, PERMISSIONS, type Auth, type Ctx, type Permission } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
-import type { EventRegistry } from "#worker/events/consumer";
-import { EventType } from "#worker/events/types";
-import type { SourceConfigurer } from "#worker/events/tables";
+import { type EventRegistry, EventType, type SourceConfigurer } from "#worker/events";
 import { emittedEventTypes, incomingEventType, INCOMING_EVENT_TYPES } from "./event-types";
 
 /**

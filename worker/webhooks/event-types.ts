@@ -1,8 +1,8 @@
-import { AutomationEventType } from "#worker/automations/events";
+import { AutomationEventType } from "#worker/automations";
 import { CartEventType } from "#worker/cart/shapes";
 import { OrderEventType } from "#worker/orders/shapes";
 import type { Permission } from "#worker/platform/context";
-import { EventType } from "#worker/events/types";
+import { EventType } from "#worker/events";
 
 /**
  * The event types the shop emits, grouped as a merchant thinks of them: what an outgoing subscription can pick.

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
 import { ApiError, badField, notFound } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
-import { webhookEvents, webhookSources, type WebhookKey } from "#worker/events/tables";
+import { webhookEvents, webhookSources, type WebhookKey } from "#worker/events";
 import { authorityProblem, checkSourceEventTypes, configurerOf, configurerReads, requireSourcePermissions, type IdentityNow, type KeyNow, type KnownEvents } from "./authority";
 import { DEFAULT_SOURCE_EVENT_TYPES } from "./event-types";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";

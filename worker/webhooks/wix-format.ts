@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "#worker/events/outbox";
+import type { EventEnvelope } from "#worker/events";
 
 /**
  * The Wix webhook envelope (wire doc §5): a JWT whose `data` claim is a JSON string holding
