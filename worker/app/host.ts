@@ -6,6 +6,7 @@ import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "#worker/cat
 import { inventoryRoutes } from "#worker/orders/inventory-routes";
 import { orderRoutes } from "#worker/orders/routes";
 import { loadDemoCatalogue } from "#worker/catalog/demo/load";
+import { demoPricingStatements } from "#worker/pricing/demo";
 import { mediaApi, mediaFiles } from "#worker/media";
 import { resolveAuth, authenticationRoutes, oauthRoutes, recoveryRoutes, redirectsRoutes, sessionEndRoutes, staffRoutes, verificationRoutes } from "#worker/identity";
 import { automationRoutes } from "#worker/automations";
@@ -137,7 +138,8 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   app.get("/api/health", (c) => c.json({ ok: true }));
 
   // Merchant extension: load the demo catalogue into an empty store (npm start calls it with the owner key).
-  app.post("/api/v1/demo-catalogue", async (c) => c.json(await loadDemoCatalogue(c.get("ctx"))));
+  // With a coupon and shipping options (delivery and pickup), so the demo's checkout has something to choose.
+  app.post("/api/v1/demo-catalogue", async (c) => c.json(await loadDemoCatalogue(c.get("ctx"), demoPricingStatements)));
 
   // Identity: tokens, redirect sessions, authentication, recovery, verification (spec paths and gateway paths).
   app.route("/oauth2", oauthRoutes);
