@@ -3,7 +3,7 @@
 // Runtime types generated with workerd@1.20260426.1 2026-04-20 nodejs_compat
 declare namespace Cloudflare {
 	interface GlobalProps {
-		mainModule: typeof import("./worker/index");
+		mainModule: typeof import("./entry/index");
 		durableNamespaces: "Sweeper";
 	}
 	interface Env {
@@ -17,7 +17,7 @@ declare namespace Cloudflare {
 		EMAIL_FROM: string;
 		PUBLIC_URL: string;
 		EVENT_RETRY_BASE_SECONDS: string;
-		SWEEPER: DurableObjectNamespace<import("./worker/index").Sweeper>;
+		SWEEPER: DurableObjectNamespace<import("./entry/index").Sweeper>;
 	}
 }
 interface Env extends Cloudflare.Env {}

@@ -1,5 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import worker from "../worker/index";
+import worker from "../entry/index";
 import type { Auth, Ctx } from "../worker/platform/context";
 import { issueTokens } from "../worker/identity/tokens";
 import { openDb } from "../worker/platform/db";

@@ -8,7 +8,7 @@ import { recordingD1, type Ran } from "../d1-recording";
 import { api, createProduct, merchant, queryPlan, unique } from "../helpers";
 import { cartCalls, item, newVisitor } from "../cart/cart-fixtures";
 import { fillCheckout, placeOrder } from "../orders/order-fixtures";
-import { runSweeps } from "../../worker/events/sweeps";
+import { runSweeps } from "../../worker/app/sweeps";
 import type { EmailTransport } from "../../worker/email/send";
 import { HOUR, MINUTE, abandonedCheckoutOf, cartRow, deliver, emailsTo, outboxEvents, serviceCtx, setCartEmail, sweepAt } from "./fixtures";
 

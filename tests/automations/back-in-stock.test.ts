@@ -4,7 +4,7 @@ import { describe, expect, it, vi, afterEach } from "vitest";
 import { AutomationEventType } from "../../worker/automations/events";
 import { notifyRequests, requestsForVariants } from "../../worker/automations/back-in-stock";
 import { unsubscribe, type EmailTransport } from "../../worker/email/send";
-import { runSweeps } from "../../worker/events/sweeps";
+import { runSweeps } from "../../worker/app/sweeps";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { api, getQuery, merchant, unique } from "../helpers";
 import { newVisitor } from "../cart/cart-fixtures";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runCartIntent } from "../../web/components/cart/cart.server";
 import { pageMessage } from "../../web/components/checkout/form.server";
-import { startsSession } from "../../worker/app";
+import { startsSession } from "../../web/host/pages";
 import { ApiError, forbidden, unauthenticated } from "../../worker/platform/errors";
 import { tooManyRequests } from "../../worker/platform/rate-limit";
 import { createProduct, serviceCtx, unique } from "../helpers";

@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import worker from "../../worker/index";
+import worker from "../../entry/index";
 import type { Processor } from "../../worker/events/consumer";
 import type { EventEnvelope } from "../../worker/events/outbox";
-import { payloadSchemas, processors } from "../../worker/events/registry";
+import { payloadSchemas, processors } from "../../worker/app/registry";
 import { OWNER_KEY, staffWith } from "../helpers";
 
 /**
@@ -278,7 +278,7 @@ describe("event consumer", () => {
 
   it("runs job messages through their handler and retries them on failure", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const { jobs } = await import("../../worker/events/registry");
+    const { jobs } = await import("../../worker/app/registry");
     const kind = `test-job-${crypto.randomUUID()}`;
     let fail = true;
     const handled: string[] = [];

@@ -7,7 +7,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "../../worker/index";
+import worker from "../../entry/index";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { EventType } from "../../worker/events/types";
 import { OWNER_KEY, unique } from "../helpers";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { retentionDue, runRetention } from "../../worker/events/retention";
-import { runSweeps } from "../../worker/events/sweeps";
+import { runSweeps } from "../../worker/app/sweeps";
 import { expiredUnpaidOrdersRead } from "../../worker/orders/unpaid";
 import { openDb } from "../../worker/platform/db";
 import { api, merchant, queryPlan } from "../helpers";

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { hostProblem, isLoopbackHost, parseIpv4, parseIpv6, targetUrlProblem } from "../../worker/events/webhooks/addresses";
-import { checkTargetUrl } from "../../worker/events/webhooks/subscriptions";
+import { hostProblem, isLoopbackHost, parseIpv4, parseIpv6, targetUrlProblem } from "../../worker/webhooks/addresses";
+import { checkTargetUrl } from "../../worker/webhooks/subscriptions";
 
 /**
- * The outgoing webhook target check (worker/events/webhooks/addresses.ts): IP literals in every form URL parsing
+ * The outgoing webhook target check (worker/webhooks/addresses.ts): IP literals in every form URL parsing
  * accepts, classified against the non-global ranges of IPv4 and IPv6 (with IPv4 carried inside IPv6), and names
  * that are not public DNS names. Hosts go through `new URL` first, as the check does.
  */

@@ -1,5 +1,5 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import worker from "../../worker/index";
+import worker from "../../entry/index";
 import { createOneTime } from "../../worker/identity/one-time";
 import { challengeOf } from "../../worker/identity/oauth";
 import { accessKey, refreshKey, type TokenRecord } from "../../worker/identity/tokens";

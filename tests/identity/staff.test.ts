@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { app } from "../../worker/app";
+import { apiHost } from "../../worker/app";
 import { ensureOwner } from "../../worker/identity/owner";
 import { verifyPassword } from "../../worker/identity/passwords";
 import { issueTokens } from "../../worker/identity/tokens";
@@ -9,6 +9,9 @@ import { openDb } from "../../worker/platform/db";
 import { sha256Hex } from "../../worker/platform/ids";
 import { api, merchant, OWNER_KEY, unique } from "../helpers";
 import { apiWithEnv } from "./oauth-helpers";
+
+/** The API host alone, without the page host. */
+const app = apiHost();
 
 /**
  * The store's owner, staff and API keys (merchant extensions at /api/v1): who may manage them, what an invited

@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { mediaSweepDue, sweepUnusedMedia } from "../../worker/catalog/media";
 import { deleteProduct, removeProductMedia, reorderProductMedia, setProductMediaAltText } from "../../worker/catalog/products";
-import { runSweeps } from "../../worker/events/sweeps";
+import { runSweeps } from "../../worker/app/sweeps";
 import { EventType } from "../../worker/events/types";
 import { MAX_IMAGE_BYTES, sniffImage, uploadImage, uploadImages } from "../../worker/media/store";
 import { openDb } from "../../worker/platform/db";

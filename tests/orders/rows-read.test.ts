@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../worker/index";
+import worker from "../../entry/index";
 import { createTee, item, newVisitor, variantOf } from "../cart/cart-fixtures";
 import { recordingD1, type Ran } from "../d1-recording";
 import { merchant, queryPlan } from "../helpers";

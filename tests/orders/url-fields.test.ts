@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { orderView } from "../../web/components/account/order.server";
 import { addToCartRequest, cartInfoSchema } from "../../worker/cart/schemas";
 import { collectionInputSchema, mediaRequest } from "../../worker/catalog/schemas";
-import { createSubscriptionRequest, updateSubscriptionRequest } from "../../worker/events/webhooks/subscriptions";
+import { createSubscriptionRequest, updateSubscriptionRequest } from "../../worker/webhooks/subscriptions";
 import { redirectUriProblem } from "../../worker/identity/clients";
 import { fulfillmentRequest } from "../../worker/orders/schemas";
 import { httpHref } from "../../worker/platform/urls";

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { app } from "../../worker/app";
+import { apiHost } from "../../worker/app";
 import { PERMISSIONS } from "../../worker/platform/context";
 import { ROUTE_PERMISSIONS } from "../../worker/platform/route-permissions";
 import { walkRoutes } from "./route-walk";
+
+/** The API host alone, without the page host. */
+const app = apiHost();
 
 /**
  * The route permission table (worker/platform/route-permissions.ts) against the app: it names exactly the app's

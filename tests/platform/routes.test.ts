@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { app } from "../../worker/app";
+import { apiHost } from "../../worker/app";
 import apiRoutes from "../hostile/api-routes.json";
+
+/** The API host alone, without the page host. */
+const app = apiHost();
 
 describe("the hostile-traffic suite's route list", () => {
   it("names every API route the app serves, so a new route is fuzzed from its first commit", () => {

@@ -17,7 +17,7 @@ import { publicOrigin } from "../platform/public-origin";
 import { AutomationEventType } from "./events";
 import { automationSettingsFrom, automationSettingsRead, loadAutomationSettings } from "./settings";
 import { abandonedCheckoutActivities, abandonedCheckouts, recoveryEmails, type ACTIVITY_TYPES } from "./tables";
-import { taskStatement } from "./tasks";
+import { taskStatement } from "#worker/tasks";
 import { nowMs } from "#worker/platform/clock";
 
 /**

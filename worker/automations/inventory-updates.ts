@@ -5,7 +5,7 @@ import type { EventEnvelope, Statement } from "../events/outbox";
 import { decrementInventory, incrementInventory, readStockAvailability, updateInventoryItem } from "../orders/inventory";
 import type { Db } from "../platform/db";
 import { loadAutomationSettings } from "./settings";
-import { taskStatement } from "./tasks";
+import { taskStatement } from "#worker/tasks";
 
 /**
  * Inventory updates from a warehouse or ERP (incoming webhooks of type `inventory.updated`, actor APP named after

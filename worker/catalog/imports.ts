@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { taskStatement } from "../automations/tasks";
+import { taskStatement } from "#worker/tasks";
 import type { JobHandler } from "../events/consumer";
 import type { Statement } from "../events/outbox";
 import { updateInventoryItem } from "../orders/inventory";

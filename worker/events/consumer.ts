@@ -5,7 +5,6 @@ import { nowIso, systemCtx, type Ctx } from "../platform/context";
 import { openDb, type Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import type { EventEnvelope, Statement } from "./outbox";
-import { jobs, payloadSchemas, processors } from "./registry";
 import { eventFailures, processedEvents } from "./tables";
 import { config } from "#worker/platform/config";
 
@@ -65,12 +64,22 @@ export interface Processor<T = Record<string, unknown>> {
   name: string;
   /** The event types it handles, or "*" for every event. */
   types: readonly string[] | "*";
-  /** `data` is the event's data parsed by the type's payload schema (registry.ts), when it has one. */
+  /** `data` is the event's data parsed by the type's payload schema (EventRegistry), when it has one. */
   run(event: EventEnvelope, data: T, p: ProcessorContext): Promise<void>;
 }
 
 /** A job message's handler. Throwing retries the message with the consumer's backoff. */
 export type JobHandler = (job: { kind: string; id: string } & Record<string, unknown>, p: Omit<ProcessorContext, "done" | "claimStep" | "claimedSteps">) => Promise<void>;
+
+/** Who handles what on the EVENTS queue: built by the composition root, handed to the consumer. */
+export interface EventRegistry {
+  /** Processors by registration order; each names the event types it handles. */
+  processors: Processor<any>[];
+  /** Payload schemas by event type: `data` is parsed with them before any processor runs. */
+  payloadSchemas: Record<string, z.ZodType>;
+  /** Handlers of job messages (`{ kind, id, … }`) by kind. */
+  jobs: Record<string, JobHandler>;
+}
 
 /**
  * A failure no retry can fix (the event names a product that does not exist, the data breaks a rule): thrown by a
@@ -91,17 +100,19 @@ export function retryDelaySeconds(env: Env, attempts: number): number {
   return Math.min(base * 2 ** Math.max(0, attempts - 1), 3600);
 }
 
-export function processorsFor(type: string): Processor[] {
-  return processors.filter((p) => p.types === "*" || p.types.includes(type));
+/** The processors of the registry that handle this event type, in registration order. */
+export function processorsFor(registry: EventRegistry, type: string): Processor[] {
+  return registry.processors.filter((p) => p.types === "*" || p.types.includes(type));
 }
 
-export async function handleEventBatch(batch: MessageBatch<unknown>, env: Env, exec: ExecutionContext): Promise<void> {
+/** Handles one queue batch (events, jobs, or the dead-letter queue's messages) with the registry's processors and jobs. */
+export async function handleEventBatch(batch: MessageBatch<unknown>, env: Env, exec: ExecutionContext, registry: EventRegistry): Promise<void> {
   const db = openDb(env.DB);
   const deadLetters = batch.queue.endsWith("-dlq");
   const handle = async (message: Message<unknown>) => {
     try {
       if (deadLetters) await recordDead(db, message);
-      else await handleMessage(db, env, exec, message);
+      else await handleMessage(db, env, exec, registry, message);
       message.ack();
     } catch (err) {
       if (err instanceof RetryScheduled) return;
@@ -127,19 +138,20 @@ function isJobMessage(body: unknown): boolean {
   return !envelopeSchema.safeParse(body).success && jobSchema.safeParse(body).success;
 }
 
-async function handleMessage(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>): Promise<void> {
+async function handleMessage(db: Db, env: Env, exec: ExecutionContext, registry: EventRegistry, message: Message<unknown>): Promise<void> {
   const envelope = envelopeSchema.safeParse(message.body);
-  if (envelope.success) return handleEvent(db, env, exec, message, { ...envelope.data, eventTime: envelope.data.eventTime.toISOString() } as EventEnvelope);
+  if (envelope.success) return handleEvent(db, env, exec, registry, message, { ...envelope.data, eventTime: envelope.data.eventTime.toISOString() } as EventEnvelope);
   const job = jobSchema.safeParse(message.body);
-  if (job.success && jobs[job.data.kind]) return handleJob(db, env, exec, message, job.data);
+  const handler = job.success ? registry.jobs[job.data.kind] : undefined;
+  if (job.success && handler) return handleJob(db, env, exec, message, job.data, handler);
   // No retry can fix a message we cannot read: record it dead at once, visible to the merchant.
   await recordFailure(db, message, { id: `message:${message.id}`, type: "malformed" }, null, `malformed message: ${envelope.error.message}`, true);
 }
 
-async function handleEvent(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>, event: EventEnvelope): Promise<void> {
-  const todo = processorsFor(event.type);
+async function handleEvent(db: Db, env: Env, exec: ExecutionContext, registry: EventRegistry, message: Message<unknown>, event: EventEnvelope): Promise<void> {
+  const todo = processorsFor(registry, event.type);
   if (todo.length === 0) return;
-  const schema = payloadSchemas[event.type];
+  const schema = registry.payloadSchemas[event.type];
   let data: Record<string, unknown> = event.data;
   if (schema) {
     const parsed = schema.safeParse(event.data);
@@ -187,10 +199,10 @@ async function handleEvent(db: Db, env: Env, exec: ExecutionContext, message: Me
   if (message.attempts > 1) await db.delete(eventFailures).where(sql`${eventFailures.id} = ${event.id} AND ${eventFailures.state} = 'RETRYING'`);
 }
 
-async function handleJob(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>, job: { kind: string; id: string } & Record<string, unknown>) {
+async function handleJob(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>, job: { kind: string; id: string } & Record<string, unknown>, handler: JobHandler) {
   const p = { env, db, ctx: systemCtx(env, db, `jobs:${job.kind}`, (x) => exec.waitUntil(x)), attempts: message.attempts };
   try {
-    await jobs[job.kind](job, p);
+    await handler(job, p);
   } catch (err) {
     if (isPermanent(err)) return recordFailure(db, message, { id: job.id, type: job.kind }, job.kind, errorText(err), true);
     await recordFailure(db, message, { id: job.id, type: job.kind }, job.kind, errorText(err), false);

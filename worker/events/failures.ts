@@ -1,9 +1,8 @@
 import { and, count, desc, eq, notInArray, sql } from "drizzle-orm";
-import { hasPermission, nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
+import { hasPermission, nowIso, requireMerchant, type Ctx, type Permission, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
 import { eventFailures, webhookDeliveries } from "./tables";
-import { INCOMING_EVENT_TYPES, incomingEventType } from "./webhooks/event-types";
 
 /**
  * The merchant's view of queue messages that failed (worker/events/consumer.ts records them): list them, and replay
@@ -12,6 +11,15 @@ import { INCOMING_EVENT_TYPES, incomingEventType } from "./webhooks/event-types"
  */
 
 export type FailureState = "RETRYING" | "DEAD" | "REPLAYED";
+
+/**
+ * An event type that acts when replayed as if someone did it by hand (an incoming webhook's stock update): replaying
+ * it needs that permission. The composition root hands in the list (the webhooks' incoming event types).
+ */
+export interface ReplayGuard {
+  type: string;
+  permission: Permission | null;
+}
 
 export function failureShape(r: typeof eventFailures.$inferSelect) {
   return {
@@ -45,13 +53,13 @@ export async function listFailures(ctx: Ctx, opts: { state?: FailureState; type?
 }
 
 /** Sends one DEAD message back to the queue and marks it REPLAYED. */
-export async function replayFailure(ctx: Ctx, id: string) {
+export async function replayFailure(ctx: Ctx, guards: readonly ReplayGuard[], id: string) {
   requirePermission(ctx, "automations.manage");
   const [row] = await ctx.db.select().from(eventFailures).where(eq(eventFailures.id, id));
   if (!row) throw notFound("EVENT_FAILURE_NOT_FOUND", "Failed event", id);
   if (row.state !== "DEAD") throw new ApiError(409, "EVENT_NOT_DEAD", `Only dead events can be replayed; this one is ${row.state}`, { data: { id, state: row.state } });
   // A replayed event from outside (a stock update) acts again: only someone who may do that by hand replays it.
-  const needed = incomingEventType(row.type)?.permission;
+  const needed = guards.find((g) => g.type === row.type)?.permission;
   if (needed) requirePermission(ctx, needed);
   await ctx.env.EVENTS.send(row.body, { contentType: "json" });
   const [updated] = await ctx.db
@@ -79,12 +87,12 @@ export async function deadFailureTypes(ctx: Ctx) {
  * Replays every DEAD message, or those of one event type (up to `limit` per call; call again while `remaining`
  * > 0, which counts what the same filter still matches).
  */
-export async function replayAllFailures(ctx: Ctx, limit = 100, filter: { type?: string } = {}) {
+export async function replayAllFailures(ctx: Ctx, guards: readonly ReplayGuard[], limit = 100, filter: { type?: string } = {}) {
   requirePermission(ctx, "automations.manage");
-  const needed = filter.type ? incomingEventType(filter.type)?.permission : undefined;
+  const needed = filter.type ? guards.find((g) => g.type === filter.type)?.permission : undefined;
   if (needed) requirePermission(ctx, needed);
   // Events from outside that the caller may not cause by hand stay dead (replayed by someone who may).
-  const withheld = INCOMING_EVENT_TYPES.filter((t) => t.permission && !hasPermission(ctx.auth, t.permission)).map((t) => t.type);
+  const withheld = guards.filter((t) => t.permission && !hasPermission(ctx.auth, t.permission)).map((t) => t.type);
   const dead = and(failureFilter({ state: "DEAD", type: filter.type }), withheld.length ? notInArray(eventFailures.type, withheld) : undefined);
   const rows = await ctx.db.select().from(eventFailures).where(dead).orderBy(eventFailures.lastFailedAt).limit(limit);
   if (rows.length === 0) return { replayed: 0, remaining: 0 };

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import { runSweeps } from "./sweeps";
 
 /** How often the sweeps run. */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -7,8 +6,12 @@ export const SWEEP_INTERVAL_MS = 60_000;
 /**
  * One alarm object (named "sweeper") that runs the idempotent sweeps on a timer. It re-arms before sweeping so a
  * failing sweep never stops the clock. Armed lazily by the first request an isolate serves and by every cron tick.
+ * What it sweeps is the subclass's `sweep` (the composition root's sweep list).
  */
-export class Sweeper extends DurableObject<Env> {
+export abstract class SweeperObject extends DurableObject<Env> {
+  /** Runs the sweeps once; `reflushed` is how many outbox rows went to the queue again. */
+  protected abstract sweep(waitUntil: (p: Promise<unknown>) => void): Promise<{ reflushed: number }>;
+
   async ensureArmed(): Promise<boolean> {
     if ((await this.ctx.storage.getAlarm()) !== null) return false;
     await this.ctx.storage.setAlarm(Date.now() + SWEEP_INTERVAL_MS);
@@ -18,7 +21,7 @@ export class Sweeper extends DurableObject<Env> {
   async alarm(): Promise<void> {
     await this.ctx.storage.setAlarm(Date.now() + SWEEP_INTERVAL_MS);
     try {
-      const result = await runSweeps(this.env, { waitUntil: (p) => this.ctx.waitUntil(p) });
+      const result = await this.sweep((p) => this.ctx.waitUntil(p));
       if (result.reflushed) console.log("sweep:", result);
     } catch (err) {
       // A throwing alarm is retried by the runtime on its own schedule; the next tick retries the sweep anyway.

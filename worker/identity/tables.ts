@@ -81,10 +81,3 @@ export const oneTimeTokens = sqliteTable(
   },
   (t) => [index("one_time_tokens_identity_idx").on(t.identityId, t.kind)],
 );
-
-/** Fixed-window counters for rate limits (login attempts per account and per client address). */
-export const rateLimits = sqliteTable("rate_limits", {
-  key: text("key").primaryKey(),
-  windowStart: integer("window_start").notNull(),
-  count: integer("count").notNull(),
-});

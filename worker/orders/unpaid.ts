@@ -1,5 +1,5 @@
 import { asc, sql } from "drizzle-orm";
-import { unpaidOrderCanceledTask } from "../automations/tasks";
+import { unpaidOrderCanceledTask } from "#worker/tasks";
 import { isAssertionFailure } from "../platform/batch";
 import { systemCtx } from "../platform/context";
 import type { Db } from "../platform/db";

@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { rateLimits } from "../identity/tables";
+import { rateLimits } from "./tables";
 import { assertInBatch } from "./batch";
 import type { Db } from "./db";
 import { ApiError } from "./errors";

@@ -19,3 +19,10 @@ export const batchAssertions = sqliteTable(
   { ok: integer("ok").notNull() },
   (t) => [check("batch_assertions_ok", sql`${t.ok} = 1`)],
 );
+
+/** Fixed-window counters for rate limits (login attempts per account and per client address). */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: integer("window_start").notNull(),
+  count: integer("count").notNull(),
+});

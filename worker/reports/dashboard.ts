@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { abandonedByHourRead } from "../automations/abandoned-checkouts";
 import { backInStockCountsRead } from "../automations/back-in-stock";
-import { openTasksCountRead } from "../automations/tasks";
+import { openTasksCountRead } from "#worker/tasks";
 import { attentionCountsRead } from "../events/failures";
 import { lowStockCountRead } from "../orders/inventory";
 import { salesByHourRead } from "../orders/orders";

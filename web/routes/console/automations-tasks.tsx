@@ -1,5 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { completeTask, listTasks, reopenTask } from "../../../worker/automations/tasks";
+import { completeTask, listTasks, reopenTask } from "#worker/tasks";
 import { dateTimeText, pageOf, PastTheEnd, StatusBadge } from "../../components/console/automation-lists";
 import { AutomationsNav } from "../../components/console/automations-nav";
 import { FormProblem } from "../../components/console/forms";

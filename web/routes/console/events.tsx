@@ -1,5 +1,6 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
-import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from "../../../worker/events/failures";
+import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from "#worker/events";
+import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { problemOf } from "../../components/console/problem.server";
@@ -49,7 +50,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   try {
     if (intent === "replay") {
-      const { failure } = await replayFailure(ctx, String(form.get("id") ?? ""));
+      const { failure } = await replayFailure(ctx, INCOMING_EVENT_TYPES, String(form.get("id") ?? ""));
       return { ok: `Replayed ${failure.type}: it is back on the queue, and only the processors that failed run again.`, problem: null } satisfies ActionResult;
     }
     if (intent === "replay-all") {
@@ -58,7 +59,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       let replayed = 0;
       let remaining = 0;
       for (let i = 0; i < 10; i++) {
-        const step = await replayAllFailures(ctx, 100, { type });
+        const step = await replayAllFailures(ctx, INCOMING_EVENT_TYPES, 100, { type });
         replayed += step.replayed;
         remaining = step.remaining;
         if (step.replayed === 0 || remaining === 0) break;

@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
-import { incomingEventType } from "../../../worker/events/webhooks/event-types";
-import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rotateSourceKey, updateSource, updateSourceRequest, type SourceEventStatus } from "../../../worker/events/webhooks/sources";
+import { eventRegistry } from "#worker/app";
+import { incomingEventType } from "#worker/webhooks/event-types";
+import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rotateSourceKey, updateSource, updateSourceRequest, type SourceEventStatus } from "#worker/webhooks";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge, type Tone } from "../../components/console/badge";
 import { TickToDelete } from "../../components/console/confirm";
@@ -73,7 +74,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       case "event-types": {
         const types = form.getAll("eventTypes").map(String);
         try {
-          const { source } = await updateSource(ctx, params.id, parseWith(updateSourceRequest, { eventTypes: types }));
+          const { source } = await updateSource(ctx, params.id, parseWith(updateSourceRequest, { eventTypes: types }), eventRegistry);
           return { intent, ok: `The source may now send ${source.eventTypes.join(", ")}, acting for you.`, problem: null, values: null } satisfies ActionResult;
         } catch (err) {
           const problem = problemOf(err);
@@ -84,7 +85,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         await removeSourceKey(ctx, params.id, values.keyId ?? "");
         return { intent, ok: `Key ${values.keyId} removed: it no longer verifies anything.`, problem: null, values: null } satisfies ActionResult;
       case "enabled": {
-        const { source } = await updateSource(ctx, params.id, { enabled: values.enabled === "true" });
+        const { source } = await updateSource(ctx, params.id, { enabled: values.enabled === "true" }, eventRegistry);
         return { intent, ok: source.enabled ? "Source enabled: it accepts signed requests again." : "Source disabled: every request is refused (403) until you enable it.", problem: null, values: null } satisfies ActionResult;
       }
       case "delete":

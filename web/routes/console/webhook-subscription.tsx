@@ -6,7 +6,7 @@ import {
   rotateSubscriptionSecret,
   sendTestEvent,
   updateSubscription,
-} from "../../../worker/events/webhooks/subscriptions";
+} from "#worker/webhooks";
 import { Badge, type Tone } from "../../components/console/badge";
 import { TickToDelete } from "../../components/console/confirm";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";

@@ -1,7 +1,7 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "../../../worker/events/webhooks/event-types";
-import { createSource, createSourceRequest, listSources, updateSource } from "../../../worker/events/webhooks/sources";
-import { createSubscription, createSubscriptionRequest, listSubscriptions, updateSubscription } from "../../../worker/events/webhooks/subscriptions";
+import { eventRegistry } from "#worker/app";
+import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "#worker/webhooks/event-types";
+import { createSource, createSourceRequest, createSubscription, createSubscriptionRequest, listSources, listSubscriptions, updateSource, updateSubscription } from "#worker/webhooks";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem, type ConsoleProblem } from "../../components/console/forms";
@@ -62,7 +62,7 @@ export async function action({ context, request }: Route.ActionArgs) {
           eventTypes: types,
           ...(format === "wix" ? { publicKey: values.publicKey ?? "" } : {}),
         });
-        const created = await createSource(ctx, input);
+        const created = await createSource(ctx, input, eventRegistry);
         const link = `/console/webhooks/sources/${created.source.id}`;
         return {
           intent,
@@ -88,7 +88,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         } satisfies ActionResult;
       }
       case "source-enabled": {
-        const { source } = await updateSource(ctx, values.id ?? "", { enabled: values.enabled === "true" });
+        const { source } = await updateSource(ctx, values.id ?? "", { enabled: values.enabled === "true" }, eventRegistry);
         return { intent, ok: `Source "${source.name}" ${source.enabled ? "enabled" : "disabled"}.`, problem: null, values: null } satisfies ActionResult;
       }
       case "subscription-enabled": {

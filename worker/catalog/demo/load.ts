@@ -5,7 +5,6 @@ import { settings } from "../../platform/tables";
 import { prepareCreateCollection } from "../collections";
 import { prepareCreateProduct } from "../products";
 import { collectionInputSchema, productInputSchema } from "../schemas";
-import { demoPricingStatements } from "../../pricing/demo";
 import { demoCollections, demoProducts } from "./catalogue";
 
 const MARKER = "demo_catalogue";
@@ -13,9 +12,10 @@ const MARKER = "demo_catalogue";
 /**
  * Loads the demo catalogue into an empty store, as one batch (all of it or nothing). Idempotent and safe: it does
  * nothing once the demo was loaded or when the merchant has any product or collection of their own, and two
- * concurrent calls cannot both load it (the marker row's primary key refuses the second batch).
+ * concurrent calls cannot both load it (the marker row's primary key refuses the second batch). `alongside` adds
+ * other domains' demo rows to the same batch (the composition root hands in the pricing demo).
  */
-export async function loadDemoCatalogue(ctx: Ctx): Promise<{ loaded: boolean; products: number; collections: number; reason?: string }> {
+export async function loadDemoCatalogue(ctx: Ctx, alongside: (ctx: Ctx) => Statement[] = () => []): Promise<{ loaded: boolean; products: number; collections: number; reason?: string }> {
   requirePermission(ctx, "catalog.write");
   const [[state]] = await ctx.db.batch([
     ctx.db.select({
@@ -41,8 +41,7 @@ export async function loadDemoCatalogue(ctx: Ctx): Promise<{ loaded: boolean; pr
     statements.push(...prepared.statements);
     events.push(...prepared.events);
   }
-  // A coupon and shipping options (delivery and pickup), so the demo's checkout has something to choose.
-  statements.push(...demoPricingStatements(ctx));
+  statements.push(...alongside(ctx));
   try {
     await commit(ctx, statements, events);
   } catch (err) {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { clearSession, readSessionCookie } from "../../../web/session.server";
+import { clearSession, readSessionCookie } from "../page-session";
 import type { AppContext, AppEnv } from "../../platform/http";
 import { continueAuthorization, endLogoutSession, logoutCaller, postLogoutTarget, revokeRefreshToken, type AuthorizeOutcome } from "../oauth";
 

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { pathId, type AppEnv } from "../platform/http";
-import { parseWith } from "../platform/validation";
+import { pathId, type AppEnv } from "#worker/platform/http";
+import { parseWith } from "#worker/platform/validation";
 import { runSweeps } from "./sweeps";
-import { requirePermission } from "../platform/context";
-import { listFailures, replayAllFailures, replayFailure } from "./failures";
+import { requirePermission } from "#worker/platform/context";
+import { listFailures, replayAllFailures, replayFailure } from "#worker/events";
+import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
 
 /**
  * Merchant calls at /api/v1 for the event pipeline (the console shows and replays failures through them):
@@ -26,8 +27,8 @@ const listQuery = z.object({
 
 eventRoutes.get("/events/failures", async (c) => c.json(await listFailures(c.get("ctx"), parseWith(listQuery, c.req.query()))));
 const replayAllQuery = z.object({ type: z.string().trim().min(1).max(200).optional() });
-eventRoutes.post("/events/failures/replay-all", async (c) => c.json(await replayAllFailures(c.get("ctx"), 100, parseWith(replayAllQuery, c.req.query()))));
-eventRoutes.post("/events/failures/:id/replay", async (c) => c.json(await replayFailure(c.get("ctx"), pathId(c))));
+eventRoutes.post("/events/failures/replay-all", async (c) => c.json(await replayAllFailures(c.get("ctx"), INCOMING_EVENT_TYPES, 100, parseWith(replayAllQuery, c.req.query()))));
+eventRoutes.post("/events/failures/:id/replay", async (c) => c.json(await replayFailure(c.get("ctx"), INCOMING_EVENT_TYPES, pathId(c))));
 
 eventRoutes.post("/events/sweep", async (c) => {
   const ctx = c.get("ctx");

@@ -1,14 +1,13 @@
-import { runAutomationSweeps } from "../automations/sweeps";
-import { mediaSweepDue, sweepUnusedMedia } from "../catalog/media";
-import { retryDueEmails } from "../email/retries";
-import { expiredOneTimeTokensDelete } from "../identity/one-time";
-import { cancelExpiredUnpaidOrders } from "../orders/unpaid";
-import { openDb } from "../platform/db";
-import { syncStoreSettingsCopy } from "../store/settings";
-import { sweepStatement as rateLimitSweep } from "../platform/rate-limit";
-import { flushPending } from "./outbox";
-import { retentionDue, runRetention } from "./retention";
-import { requeueOverdueDeliveries } from "./webhooks/outgoing";
+import { runAutomationSweeps } from "#worker/automations";
+import { mediaSweepDue, sweepUnusedMedia } from "#worker/catalog/media";
+import { retryDueEmails } from "#worker/email";
+import { expiredOneTimeTokensDelete } from "#worker/identity";
+import { cancelExpiredUnpaidOrders } from "#worker/orders/unpaid";
+import { openDb } from "#worker/platform/db";
+import { syncStoreSettingsCopy } from "#worker/store";
+import { sweepStatement as rateLimitSweep } from "#worker/platform/rate-limit";
+import { flushPending, retentionDue, runRetention } from "#worker/events";
+import { requeueOverdueDeliveries } from "#worker/webhooks";
 import { now as clockNow } from "#worker/platform/clock";
 
 export interface SweepOptions {

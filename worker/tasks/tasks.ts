@@ -1,9 +1,9 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { Statement } from "../events/outbox";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
-import { rawStatement, type Db } from "../platform/db";
-import { ApiError, notFound } from "../platform/errors";
-import { newId } from "../platform/ids";
+import type { Statement } from "#worker/events";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import { rawStatement, type Db } from "#worker/platform/db";
+import { ApiError, notFound } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
 import { tasks } from "./tables";
 
 /** Merchant tasks: created by automations in the same batch as the change that calls for them. */

@@ -1,11 +1,9 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import { taskStatement } from "../../automations/tasks";
-import { nowIso } from "../../platform/context";
-import { rawStatement, type Db } from "../../platform/db";
-import { newId } from "../../platform/ids";
-import type { JobHandler, Processor } from "../consumer";
-import type { EventEnvelope, Statement } from "../outbox";
-import { webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../tables";
+import { taskStatement } from "#worker/tasks";
+import { nowIso } from "#worker/platform/context";
+import { rawStatement, type Db } from "#worker/platform/db";
+import { newId } from "#worker/platform/ids";
+import { type JobHandler, type Processor, type EventEnvelope, type Statement, webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "#worker/events";
 import { targetUrlProblem } from "./addresses";
 import { shopKey, signJwt, standardSignature } from "./signing";
 import { wixClaims } from "./wix-format";

@@ -1,15 +1,17 @@
-import { app } from "./app";
-import { handleEventBatch } from "./events/consumer";
-import { armSweeper } from "./events/sweeper";
-import { runSweeps } from "./events/sweeps";
+import { servePage } from "#web/host/pages";
+import { apiHost, eventRegistry, runSweeps } from "#worker/app";
+import { armSweeper, handleEventBatch } from "#worker/events";
 
-export { Sweeper } from "./events/sweeper";
+export { Sweeper } from "#worker/app";
+
+/** Every request: the API host's middleware and routes, and the page host for every path the API does not own. */
+const http = apiHost(servePage);
 
 /** The Worker: HTTP (API and pages), the event queue consumer, and the cron sweeps. */
 export default {
-  fetch: app.fetch,
+  fetch: http.fetch,
   async queue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) {
-    await handleEventBatch(batch, env, ctx);
+    await handleEventBatch(batch, env, ctx, eventRegistry);
   },
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext) {
     // The cron is the watchdog of the sweeper's alarm, and sweeps once itself in case the alarm is late.

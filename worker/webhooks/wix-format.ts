@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "../outbox";
+import type { EventEnvelope } from "#worker/events";
 
 /**
  * The Wix webhook envelope: a JWT whose `data` claim is a JSON string holding

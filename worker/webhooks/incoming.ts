@@ -1,16 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { BodyTooLarge, readText } from "../../platform/body";
-import { nowIso, type Ctx } from "../../platform/context";
-import { rawStatement } from "../../platform/db";
-import { ApiError, badField, invalidArgument, notFound } from "../../platform/errors";
-import { newId, sha256Hex } from "../../platform/ids";
-import { violationsFrom } from "../../platform/validation";
-import { flushEvents, outboxInsertIfChanged, type EventEnvelope } from "../outbox";
-import { payloadSchemas, processors } from "../registry";
-import { webhookEvents, webhookSources } from "../tables";
+import { BodyTooLarge, readText } from "#worker/platform/body";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import { rawStatement } from "#worker/platform/db";
+import { ApiError, badField, invalidArgument, notFound } from "#worker/platform/errors";
+import { newId, sha256Hex } from "#worker/platform/ids";
+import { violationsFrom } from "#worker/platform/validation";
+import { flushEvents, outboxInsertIfChanged, type EventEnvelope, webhookEvents, webhookSources } from "#worker/events";
 import { importPublicKey, verifyJwt, verifyStandardSignature } from "./signing";
-import { sourceAuthorityProblem } from "./authority";
+import { sourceAuthorityProblem, type KnownEvents } from "./authority";
 import { incomingEventType } from "./event-types";
 import { keyActive } from "./sources";
 import { parseWixClaims } from "./wix-format";
@@ -75,7 +73,7 @@ function entityIdOf(data: Record<string, unknown>): string {
 }
 
 /** Whether anything here handles this type: a payload schema or a processor that names it ("*" ones do not count). */
-function isHandled(type: string): boolean {
+function isHandled(type: string, { payloadSchemas, processors }: KnownEvents): boolean {
   return type in payloadSchemas || processors.some((p) => p.types !== "*" && p.types.includes(type));
 }
 
@@ -161,11 +159,11 @@ function refusalReason(err: ApiError): string {
 const refusedType = (err: ApiError) => (err.code.startsWith("WEBHOOK_") && typeof err.data.type === "string" ? err.data.type : "");
 
 /** Verifies, validates and stores one incoming webhook; a refusal is logged with its reason, then answered. */
-export async function receiveWebhook(ctx: Ctx, sourceName: string, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
+export async function receiveWebhook(ctx: Ctx, known: KnownEvents, sourceName: string, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
   const [source] = await ctx.db.select().from(webhookSources).where(eq(webhookSources.name, sourceName));
   if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", sourceName, "name");
   try {
-    return await receiveFor(ctx, source, request);
+    return await receiveFor(ctx, known, source, request);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const data = claimedId(request) ? { webhookId: claimedId(request) } : {};
@@ -183,7 +181,7 @@ export async function receiveWebhook(ctx: Ctx, sourceName: string, request: Requ
   }
 }
 
-async function receiveFor(ctx: Ctx, source: SourceRow, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
+async function receiveFor(ctx: Ctx, known: KnownEvents, source: SourceRow, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
   if (!source.enabled) throw new ApiError(403, "WEBHOOK_SOURCE_DISABLED", "The webhook source is disabled by the merchant", { data: { name: source.name } });
   if (Number(request.headers.get("content-length") ?? "0") > MAX_WEBHOOK_BYTES) throw tooLarge();
   const body = await readLimited(request);
@@ -193,12 +191,12 @@ async function receiveFor(ctx: Ctx, source: SourceRow, request: Request): Promis
   const verified = source.format === "wix" ? await verifyWix(keys, body, nowSeconds) : await verifyStandard(request, keys, body, nowSeconds);
   await checkAllowed(ctx, source, verified.type);
 
-  const schema = payloadSchemas[verified.type];
+  const schema = known.payloadSchemas[verified.type];
   if (schema) {
     const parsed = schema.safeParse(verified.data);
     if (!parsed.success) throw invalidArgument(violationsFrom(parsed.error, verified.data, "data"));
   }
-  const handled = isHandled(verified.type);
+  const handled = isHandled(verified.type, known);
   const event: EventEnvelope = {
     id: newId(),
     type: verified.type,

@@ -1,8 +1,10 @@
-import { AutomationEventType } from "../../automations/events";
-import { CartEventType } from "../../cart/shapes";
-import { OrderEventType } from "../../orders/shapes";
-import type { Permission } from "../../platform/context";
-import { EventType } from "../types";
+// The console's browser code imports this file, so it names single files, not the folders' faces (which bring
+// server-only modules with them).
+import { AutomationEventType } from "#worker/automations/events";
+import { CartEventType } from "#worker/cart/shapes";
+import { OrderEventType } from "#worker/orders/shapes";
+import type { Permission } from "#worker/platform/context";
+import { EventType } from "#worker/events/types";
 
 /**
  * The event types the shop emits, grouped as a merchant thinks of them: what an outgoing subscription can pick.

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
-import { ApiError, badField, notFound } from "../../platform/errors";
-import { newId } from "../../platform/ids";
-import { webhookEvents, webhookSources, type WebhookKey } from "../tables";
-import { authorityProblem, checkSourceEventTypes, configurerOf, configurerReads, requireSourcePermissions, type IdentityNow, type KeyNow } from "./authority";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import { ApiError, badField, notFound } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { webhookEvents, webhookSources, type WebhookKey } from "#worker/events";
+import { authorityProblem, checkSourceEventTypes, configurerOf, configurerReads, requireSourcePermissions, type IdentityNow, type KeyNow, type KnownEvents } from "./authority";
 import { DEFAULT_SOURCE_EVENT_TYPES } from "./event-types";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
 
@@ -121,9 +121,9 @@ async function ensureNameFree(ctx: Ctx, name: string, exceptId?: string) {
 }
 
 /** Creates a source; its generated (or given) secret is in the answer and never again. */
-export async function createSource(ctx: Ctx, input: z.output<typeof createSourceRequest>) {
+export async function createSource(ctx: Ctx, input: z.output<typeof createSourceRequest>, known: KnownEvents) {
   requirePermission(ctx, "automations.manage");
-  const eventTypes = checkSourceEventTypes(input.eventTypes ?? [...DEFAULT_SOURCE_EVENT_TYPES]);
+  const eventTypes = checkSourceEventTypes(input.eventTypes ?? [...DEFAULT_SOURCE_EVENT_TYPES], known);
   requireSourcePermissions(ctx, eventTypes, "create");
   const key = await newKey(input.format, input);
   await ensureNameFree(ctx, input.name);
@@ -171,9 +171,9 @@ function refusing(row: SourceRow, identity: IdentityNow | undefined, key: KeyNow
  * the event types it may send. Enabling needs the permissions its types need; setting the types makes the caller
  * the one its events act for.
  */
-export async function updateSource(ctx: Ctx, id: string, input: z.output<typeof updateSourceRequest>) {
+export async function updateSource(ctx: Ctx, id: string, input: z.output<typeof updateSourceRequest>, known: KnownEvents) {
   requirePermission(ctx, "automations.manage");
-  const eventTypes = input.eventTypes === undefined ? undefined : checkSourceEventTypes(input.eventTypes);
+  const eventTypes = input.eventTypes === undefined ? undefined : checkSourceEventTypes(input.eventTypes, known);
   const row = await findSource(ctx, id);
   if (eventTypes) requireSourcePermissions(ctx, eventTypes, "allow");
   if (input.enabled === true && !row.enabled) requireSourcePermissions(ctx, eventTypes ?? row.eventTypes, "enable");

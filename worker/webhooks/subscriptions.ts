@@ -1,11 +1,10 @@
 import { and, count, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { actorOf, nowIso, requireMerchant, type Ctx, requirePermission } from "../../platform/context";
-import type { EventEnvelope } from "../outbox";
-import { ApiError, badField, notFound } from "../../platform/errors";
-import { newId } from "../../platform/ids";
-import { httpUrl } from "../../platform/validation";
-import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../tables";
+import { actorOf, nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import { type EventEnvelope, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "#worker/events";
+import { ApiError, badField, notFound } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { httpUrl } from "#worker/platform/validation";
 import { enqueueDeliveries } from "./outgoing";
 import { targetUrlProblem } from "./addresses";
 import { generateSecret, shopKey } from "./signing";

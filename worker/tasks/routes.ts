@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { pathId, type AppEnv } from "../platform/http";
-import { parseWith } from "../platform/validation";
+import { pathId, type AppEnv } from "#worker/platform/http";
+import { parseWith } from "#worker/platform/validation";
 import { completeTask, listTasks } from "./tasks";
 
 /**

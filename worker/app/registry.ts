@@ -1,13 +1,13 @@
 import type { z } from "zod";
-import { catalogCacheProcessors } from "../catalog/cache";
-import { importJobHandlers } from "../catalog/imports";
-import { automationProcessors, automationSchemas } from "../automations/processors";
-import type { JobHandler, Processor } from "./consumer";
-import { webhookJobs, webhookProcessors } from "./webhooks/outgoing";
+import { catalogCacheProcessors } from "#worker/catalog/cache";
+import { importJobHandlers } from "#worker/catalog/imports";
+import { automationProcessors, automationSchemas } from "#worker/automations";
+import type { EventRegistry, JobHandler, Processor } from "#worker/events";
+import { webhookJobs, webhookProcessors } from "#worker/webhooks";
 
 /**
  * Who handles what on the EVENTS queue. Domains export their processors, payload schemas and job handlers; this
- * file only lists them. (Tests may push to and remove from these lists.)
+ * file only lists them, for the consumer (handed in by the entry) and the incoming webhooks. (Tests may push to and remove from these lists.)
  */
 
 /** Processors by registration order; each names the event types it handles. */
@@ -21,3 +21,6 @@ export const payloadSchemas: Record<string, z.ZodType> = { ...automationSchemas 
 
 /** Handlers of job messages (`{ kind, id, … }`) by kind. */
 export const jobs: Record<string, JobHandler> = { ...webhookJobs, ...importJobHandlers };
+
+/** The three lists as one registry, for the consumer and the incoming webhooks. */
+export const eventRegistry: EventRegistry = { processors, payloadSchemas, jobs };

@@ -1,12 +1,9 @@
 import { sql } from "drizzle-orm";
-import { OWNER_KEY_ID } from "../../identity/api-keys";
-import { apiKeys, identities } from "../../identity/tables";
-import { badField, forbidden, invalidArgument, type FieldViolation } from "../../platform/errors";
-import { hasPermission, isPermission, PERMISSIONS, type Auth, type Ctx, type Permission } from "../../platform/context";
-import type { Db } from "../../platform/db";
-import { payloadSchemas, processors } from "../registry";
-import { EventType } from "../types";
-import type { SourceConfigurer } from "../tables";
+import { OWNER_KEY_ID, apiKeys, identities } from "#worker/identity";
+import { badField, forbidden, invalidArgument, type FieldViolation } from "#worker/platform/errors";
+import { hasPermission, isPermission, PERMISSIONS, type Auth, type Ctx, type Permission } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { type EventRegistry, EventType, type SourceConfigurer } from "#worker/events";
 import { emittedEventTypes, incomingEventType, INCOMING_EVENT_TYPES } from "./event-types";
 
 /**
@@ -16,8 +13,11 @@ import { emittedEventTypes, incomingEventType, INCOMING_EVENT_TYPES } from "./ev
  * event is applied only if that person still holds them.
  */
 
+/** What the webhooks need to know of the queue's registry: which types something here handles or validates. */
+export type KnownEvents = Pick<EventRegistry, "processors" | "payloadSchemas">;
+
 /** Whether the shop knows this type as its own: emitted, handled or validated here, and not taken from outside. */
-function isInternal(type: string): boolean {
+function isInternal(type: string, { payloadSchemas, processors }: KnownEvents): boolean {
   if (incomingEventType(type)) return false;
   return (
     emittedEventTypes().includes(type) ||
@@ -28,13 +28,13 @@ function isInternal(type: string): boolean {
 }
 
 /** A source's allowed types, checked: each one the shop takes from outside (400 on the first bad one, by index). */
-export function checkSourceEventTypes(types: string[], field = "eventTypes"): string[] {
+export function checkSourceEventTypes(types: string[], known: KnownEvents, field = "eventTypes"): string[] {
   const allowed = INCOMING_EVENT_TYPES.map((t) => t.type);
   if (types.length === 0) throw badField(field, `must name at least one event type (allowed: ${allowed.join(", ")})`, "MIN_SIZE", { allowed });
   const violations: FieldViolation[] = [];
   types.forEach((type, i) => {
     if (incomingEventType(type)) return;
-    const description = isInternal(type)
+    const description = isInternal(type, known)
       ? `${type} is an internal event type: the shop emits it itself and never takes it from a webhook (allowed: ${allowed.join(", ")})`
       : `${type} is not an event type the shop takes from a webhook (allowed: ${allowed.join(", ")})`;
     violations.push({ field: `${field}[${i}]`, description, violatedRule: "INVALID_ENUM_VALUE", data: { allowed } });

@@ -1,0 +1,49 @@
+/** The event bus: the envelope, the outbox, the queue consumer and its processor types, failures and retention. */
+export { EventType, type EventTypeName } from "./types";
+export {
+  commit,
+  flushEvents,
+  flushPending,
+  newEvent,
+  outboxInsert,
+  outboxInsertIfChanged,
+  unflushedRowsOf,
+  type CommitScope,
+  type EventEnvelope,
+  type Statement,
+} from "./outbox";
+export {
+  handleEventBatch,
+  isStepClaimed,
+  PermanentFailure,
+  processorsFor,
+  retryDelaySeconds,
+  type EventRegistry,
+  type JobHandler,
+  type Processor,
+  type ProcessorContext,
+} from "./consumer";
+export {
+  attentionCountsRead,
+  deadFailureTypes,
+  failureShape,
+  listFailures,
+  replayAllFailures,
+  replayFailure,
+  type FailureState,
+  type ReplayGuard,
+} from "./failures";
+export { RETENTION_DAYS, retentionDue, runRetention } from "./retention";
+export { armSweeper, SWEEP_INTERVAL_MS, SweeperObject } from "./sweeper";
+export {
+  eventFailures,
+  outbox,
+  processedEvents,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEvents,
+  webhookSources,
+  webhookSubscriptions,
+  type SourceConfigurer,
+  type WebhookKey,
+} from "./tables";

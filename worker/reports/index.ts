@@ -1,0 +1,2 @@
+/** The merchant's reports: the dashboard. */
+export { dashboardReport } from "./dashboard";
