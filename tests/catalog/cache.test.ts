@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../worker/index";
+import worker from "../../entry/index";
 import { cachedCatalogRead, catalogVersion, forgetHotCatalog, hashCsp, inlineScripts, pageCacheKey } from "../../worker/catalog/cache";
 import { getProductBySlug } from "../../worker/catalog/products";
 import type { EventEnvelope } from "../../worker/events/outbox";
