@@ -4,7 +4,7 @@ import { addToCurrentCart, cartOwnerOf, cartSummaryRead, checkoutEmailRead, load
 import { cartShape, ecomMoney, type CartRow, type CartShape } from "../cart/shapes";
 import { emailOutcomes, sendEmail } from "../email/send";
 import type { ProcessorContext } from "../events/consumer";
-import { flushEvents, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
+import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { memberContactRead } from "../identity/members";
 import { orderTotalRead } from "../orders/orders";
 import { isUniqueViolation } from "../platform/batch";
@@ -18,6 +18,7 @@ import { AutomationEventType } from "./events";
 import { automationSettingsFrom, automationSettingsRead, loadAutomationSettings } from "./settings";
 import { abandonedCheckoutActivities, abandonedCheckouts, recoveryEmails, type ACTIVITY_TYPES } from "./tables";
 import { taskStatement } from "./tasks";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Abandoned carts (DESIGN.md §7):
@@ -228,20 +229,22 @@ async function reportCart(ctx: Ctx, row: { id: string; ownerKind: "visitor" | "m
   const event = newEvent(ctx, AutomationEventType.cartAbandoned, cart.id, data);
   const ts = nowIso();
   // The mark and the event commit together, and only while the cart is still the one read in this idle period.
-  const results = (await ctx.db.batch([
-    rawStatement(
-      ctx.db,
-      sql`INSERT INTO cart_abandonment_marks (cart_id, idle_since, event_id, marked_date)
-        SELECT ${cart.id}, ${cart.lastActivity}, ${event.id}, ${ts}
-        WHERE EXISTS (SELECT 1 FROM carts WHERE id = ${cart.id} AND status = 'ACTIVE' AND last_activity = ${cart.lastActivity})
-        ON CONFLICT (cart_id) DO UPDATE SET idle_since = excluded.idle_since, event_id = excluded.event_id, marked_date = excluded.marked_date
-        WHERE cart_abandonment_marks.idle_since <> excluded.idle_since`,
-    ),
-    outboxInsertIfChanged(ctx.db, event),
-  ])) as D1Result[];
-  if (!results[1].meta.changes) return false;
-  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
-  return true;
+  const results = await commit(
+    ctx,
+    [
+      rawStatement(
+        ctx.db,
+        sql`INSERT INTO cart_abandonment_marks (cart_id, idle_since, event_id, marked_date)
+          SELECT ${cart.id}, ${cart.lastActivity}, ${event.id}, ${ts}
+          WHERE EXISTS (SELECT 1 FROM carts WHERE id = ${cart.id} AND status = 'ACTIVE' AND last_activity = ${cart.lastActivity})
+          ON CONFLICT (cart_id) DO UPDATE SET idle_since = excluded.idle_since, event_id = excluded.event_id, marked_date = excluded.marked_date
+          WHERE cart_abandonment_marks.idle_since <> excluded.idle_since`,
+      ),
+      outboxInsertIfChanged(ctx.db, event),
+    ],
+    (r) => (r[1].meta.changes ? [event] : []),
+  );
+  return Boolean(results[1].meta.changes);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -286,7 +289,7 @@ export async function processCartAbandoned(event: EventEnvelope, data: CartAband
   const { db } = p;
   const settings = await loadAutomationSettings(db);
   const abandonIso = data.abandonTime.toISOString();
-  const [[existing], [cart]] = await db.batch([
+  const [[existing], [cart]] = await runBatch(db, [
     db.select().from(abandonedCheckouts).where(and(eq(abandonedCheckouts.cartId, data.cartId), eq(abandonedCheckouts.status, "ABANDONED"))),
     cartSummaryRead(db, data.cartId),
   ]);
@@ -319,7 +322,7 @@ export async function processCartAbandoned(event: EventEnvelope, data: CartAband
         activityStatement(db, existing.id, "SCHEDULED", { step: r.step, dueDate, rescheduled: true }),
       );
     }
-    await db.batch([p.done(), ...statements]);
+    await runBatch(db, [p.done(), ...statements]);
     return;
   }
 
@@ -375,13 +378,12 @@ export async function processCartAbandoned(event: EventEnvelope, data: CartAband
     createdEvent: { entity },
   });
   try {
-    await db.batch([p.done(), ...statements, outboxInsert(db, created)]);
+    await commit(p.ctx, [p.done(), ...statements, outboxInsert(db, created)], [created]);
   } catch (err) {
     // The same event delivered twice at once: the other delivery made the record.
     if (isUniqueViolation(err, "abandoned_checkouts.cart_id")) return;
     throw err;
   }
-  p.ctx.waitUntil(flushEvents(p.env, db, [created]));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -402,7 +404,7 @@ export async function processCartCompleted(event: EventEnvelope, raw: Record<str
   const cartId = event.entityId;
   const orderId = parsed.data.completedByOrderId;
   const open = and(eq(abandonedCheckouts.status, "ABANDONED"), sql`(${abandonedCheckouts.cartId} = ${cartId} OR ${abandonedCheckouts.restoredCartId} = ${cartId})`);
-  const [[record], [order], activities] = await db.batch([
+  const [[record], [order], activities] = await runBatch(db, [
     db.select().from(abandonedCheckouts).where(open).orderBy(abandonedCheckouts.createdDate).limit(1),
     orderTotalRead(db, orderId),
     db
@@ -430,21 +432,24 @@ export async function processCartCompleted(event: EventEnvelope, raw: Record<str
     slug: "recovered",
     actionEvent: { body: { abandonedCheckout: abandonedCheckoutShape({ ...record, ...change }, activities, p.ctx.origin) } },
   });
-  const results = (await db.batch([
-    db
-      .update(abandonedCheckouts)
-      .set(change)
-      .where(and(eq(abandonedCheckouts.id, record.id), eq(abandonedCheckouts.status, "ABANDONED"))),
-    outboxInsertIfChanged(db, recovered),
-    // Written when the one before it was (changes() of that insert).
-    outboxInsertIfChanged(db, recoveredRecord),
-    db
-      .update(recoveryEmails)
-      .set({ status: "CANCELED", reason: "RECOVERED", updatedDate: now })
-      .where(and(eq(recoveryEmails.abandonedCheckoutId, record.id), eq(recoveryEmails.status, "SCHEDULED"))),
-    p.done(),
-  ])) as D1Result[];
-  if (results[1].meta.changes) p.ctx.waitUntil(flushEvents(p.env, db, [recovered, recoveredRecord]));
+  await commit(
+    p.ctx,
+    [
+      db
+        .update(abandonedCheckouts)
+        .set(change)
+        .where(and(eq(abandonedCheckouts.id, record.id), eq(abandonedCheckouts.status, "ABANDONED"))),
+      outboxInsertIfChanged(db, recovered),
+      // Written when the one before it was (changes() of that insert).
+      outboxInsertIfChanged(db, recoveredRecord),
+      db
+        .update(recoveryEmails)
+        .set({ status: "CANCELED", reason: "RECOVERED", updatedDate: now })
+        .where(and(eq(recoveryEmails.abandonedCheckoutId, record.id), eq(recoveryEmails.status, "SCHEDULED"))),
+      p.done(),
+    ],
+    (r) => (r[1].meta.changes ? [recovered, recoveredRecord] : []),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -489,7 +494,7 @@ export async function sendDueRecoveryEmails(env: Env, db: Db, now: Date, waitUnt
 /** Sends one due recovery email, or records why it was not sent. False when it stays scheduled (the shopper is back). */
 async function settleRecoveryEmail(ctx: Ctx, row: DueRow, now: Date): Promise<boolean> {
   const { db } = ctx;
-  const [[record], later] = await db.batch([
+  const [[record], later] = await runBatch(db, [
     db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, row.abandonedCheckoutId)),
     db
       .select({ id: recoveryEmails.id })
@@ -558,7 +563,7 @@ async function settleRecoveryEmail(ctx: Ctx, row: DueRow, now: Date): Promise<bo
     return true;
   }
   if (result.status === "FAILED") return notSent(ctx, row, "SEND_FAILED", result.id, result.error);
-  await db.batch([
+  await runBatch(db, [
     db
       .update(recoveryEmails)
       .set({ status: "SENT", emailId: result.id, updatedDate: nowIso() })
@@ -594,13 +599,13 @@ export async function settleSendingRecoveryEmails(db: Db): Promise<number> {
         : activityIfChanged(db, r.abandonedCheckoutId, "EMAIL_NOT_SENT", { step: r.step, emailId: r.emailId, ...(o?.error ? { error: o.error } : {}) }, reason),
     );
   }
-  if (statements.length) await db.batch(statements as [Statement, ...Statement[]]);
+  await runBatch(db, statements);
   return statements.length / 2;
 }
 
 async function notSent(ctx: Ctx, row: DueRow, reason: NotSentReason, emailId: string | null = null, error?: string | null): Promise<boolean> {
   const now = nowIso();
-  await ctx.db.batch([
+  await runBatch(ctx.db, [
     ctx.db
       .update(recoveryEmails)
       .set({ status: "NOT_SENT", reason, emailId, updatedDate: now })
@@ -626,7 +631,7 @@ export type RestoreOutcome =
 export async function restoreAbandonedCart(ctx: Ctx, token: string): Promise<RestoreOutcome> {
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return { ok: false, reason: "NOT_FOUND" };
   const owner = cartOwnerOf(ctx);
-  const [[record], [stored]] = await ctx.db.batch([ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.recoveryToken, token)), automationSettingsRead(ctx.db)]);
+  const [[record], [stored]] = await runBatch(ctx.db, [ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.recoveryToken, token)), automationSettingsRead(ctx.db)]);
   if (!record) return { ok: false, reason: "NOT_FOUND" };
   if (record.status === "RECOVERED") return { ok: false, reason: "ALREADY_RECOVERED" };
   const { recoveryLinkDays } = automationSettingsFrom(stored?.value);

@@ -5,8 +5,7 @@ import { loadProduct } from "../catalog/products";
 import { products, variants } from "../catalog/tables";
 import { STORES_APP_ID } from "../cart/schemas";
 import { emailOutcomes, sendEmail } from "../email/send";
-import { flushEvents, newEvent, outboxInsertIfChanged, unflushedRowsOf, type EventEnvelope, type Statement } from "../events/outbox";
-import { outbox } from "../events/tables";
+import { commit, flushRecorded, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { invalidArgument, notFound, type FieldViolation } from "../platform/errors";
@@ -18,6 +17,7 @@ import { emailKey, hitLimits, type Limit } from "../platform/rate-limit";
 import { parseWith } from "../platform/validation";
 import { AutomationEventType } from "./events";
 import { backInStockRequests } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Back-in-stock notification requests (wire doc §2.5). A shopper (anonymous allowed: it is a storefront form) asks
@@ -104,28 +104,27 @@ export async function createBackInStockRequest(ctx: Ctx, input: CreateBackInStoc
     updatedDate: now,
   };
   const created = newEvent(ctx, AutomationEventType.backInStockCreated, id, domainEvent("created", shape(values)));
-  const [inserted] = (await ctx.db.batch([
-    ctx.db.insert(backInStockRequests).values(values).onConflictDoNothing(),
-    outboxInsertIfChanged(ctx.db, created),
-  ])) as D1Result[];
-  if (inserted.meta.changes) {
-    ctx.waitUntil(flushEvents(ctx.env, ctx.db, [created]));
-    return { request: shape(values) };
-  }
+  const [inserted] = await commit(ctx, [ctx.db.insert(backInStockRequests).values(values).onConflictDoNothing(), outboxInsertIfChanged(ctx.db, created)], (r) =>
+    r[0].meta.changes ? [created] : [],
+  );
+  if (inserted.meta.changes) return { request: shape(values) };
   // Asked before: answer that request, armed again if it was already notified or failed.
   const match = and(eq(backInStockRequests.emailKey, key), eq(backInStockRequests.catalogItemId, productId), eq(backInStockRequests.variantId, variantId));
   const [existing] = await ctx.db.select().from(backInStockRequests).where(match);
   if (existing.status === "NOTIFICATION_SENT" || existing.status === "FAILED") {
     const rearmed = { ...existing, status: "RECEIVED" as const, reason: null, processingKey: null, updatedDate: now };
     const updated = newEvent(ctx, AutomationEventType.backInStockUpdated, existing.id, domainEvent("updated", shape(rearmed)));
-    await ctx.db.batch([
-      ctx.db
-        .update(backInStockRequests)
-        .set({ status: "RECEIVED", reason: null, processingKey: null, updatedDate: now })
-        .where(and(eq(backInStockRequests.id, existing.id), sql`${backInStockRequests.status} IN ('NOTIFICATION_SENT', 'FAILED')`)),
-      outboxInsertIfChanged(ctx.db, updated),
-    ]);
-    ctx.waitUntil(flushEvents(ctx.env, ctx.db, [updated]));
+    await commit(
+      ctx,
+      [
+        ctx.db
+          .update(backInStockRequests)
+          .set({ status: "RECEIVED", reason: null, processingKey: null, updatedDate: now })
+          .where(and(eq(backInStockRequests.id, existing.id), sql`${backInStockRequests.status} IN ('NOTIFICATION_SENT', 'FAILED')`)),
+        outboxInsertIfChanged(ctx.db, updated),
+      ],
+      [updated],
+    );
     return { request: shape(rearmed) };
   }
   return { request: shape(existing) };
@@ -171,9 +170,10 @@ export async function deleteBackInStockRequest(ctx: Ctx, id: string): Promise<Re
   const [row] = await ctx.db.select().from(backInStockRequests).where(eq(backInStockRequests.id, id));
   if (!row) throw notFound("BACK_IN_STOCK_REQUEST_NOT_FOUND", "Back-in-stock notification request", id);
   const deleted = newEvent(ctx, AutomationEventType.backInStockDeleted, id, domainEvent("deleted", shape(row)));
-  const [result] = (await ctx.db.batch([ctx.db.delete(backInStockRequests).where(eq(backInStockRequests.id, id)), outboxInsertIfChanged(ctx.db, deleted)])) as D1Result[];
+  const [result] = await commit(ctx, [ctx.db.delete(backInStockRequests).where(eq(backInStockRequests.id, id)), outboxInsertIfChanged(ctx.db, deleted)], (r) =>
+    r[0].meta.changes ? [deleted] : [],
+  );
   if (!result.meta.changes) throw notFound("BACK_IN_STOCK_REQUEST_NOT_FOUND", "Back-in-stock notification request", id);
-  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [deleted]));
   return {};
 }
 
@@ -194,7 +194,7 @@ export async function queryBackInStockRequests(ctx: Ctx, query: (QueryInput & { 
   const q: QueryInput = { ...query };
   if (query?.cursorPaging && q.paging === undefined) q.paging = { limit: query.cursorPaging.limit };
   const compiled = compileQuery(q, requestFields, { currency: ctx.currency, tieBreaker: backInStockRequests.id, defaultSort: [sql`${backInStockRequests.createdDate} DESC`] });
-  const [rows, [{ total }]] = await ctx.db.batch([
+  const [rows, [{ total }]] = await runBatch(ctx.db, [
     ctx.db.select().from(backInStockRequests).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
     ctx.db.select({ total: count() }).from(backInStockRequests).where(compiled.where),
   ]);
@@ -264,7 +264,7 @@ export async function backInStockByItem(ctx: Ctx, opts: { limit: number; offset:
     .limit(opts.limit)
     .offset(opts.offset)
     .as("page");
-  const [rows, [{ total }]] = await ctx.db.batch([
+  const [rows, [{ total }]] = await runBatch(ctx.db, [
     ctx.db
       .select({
         productId: page.productId,
@@ -301,7 +301,7 @@ export async function backInStockItem(
 ): Promise<{ item: BackInStockItemSummary; requests: BackInStockRequestShape[]; total: number }> {
   requireMerchant(ctx);
   const match = and(eq(r.catalogItemId, item.productId), eq(r.variantId, item.variantId));
-  const [rows, [counts], [product]] = await ctx.db.batch([
+  const [rows, [counts], [product]] = await runBatch(ctx.db, [
     ctx.db.select().from(r).where(match).orderBy(sql`${r.createdDate} DESC, ${r.id}`).limit(opts.limit).offset(opts.offset),
     ctx.db
       .select({
@@ -418,7 +418,7 @@ export async function notifyRequests(ctx: Ctx, match: ReturnType<typeof sql>, ke
       );
       events.push(e);
     }
-    await db.batch(statements as [Statement, ...Statement[]]);
+    await runBatch(db, statements);
   }
   const mine = await db.select().from(backInStockRequests).where(and(eq(backInStockRequests.status, "PROCESSING"), eq(backInStockRequests.processingKey, key)));
   let sent = 0;
@@ -435,13 +435,13 @@ export async function notifyRequests(ctx: Ctx, match: ReturnType<typeof sql>, ke
       continue;
     }
     const finish = finishRequest(ctx, r, outcome);
-    await db.batch(finish.statements);
+    await runBatch(db, finish.statements);
     events.push(finish.event);
     if (outcome.status === "NOTIFICATION_SENT") sent++;
     else failed++;
   }
   // Events whose guarded row did not change were never written: flushing only sends what exists.
-  if (events.length) ctx.waitUntil(flushExisting(ctx, events));
+  await flushRecorded(ctx, events);
   return { sent, failed, held };
 }
 
@@ -486,16 +486,9 @@ export async function settleWaitingRequests(ctx: Ctx): Promise<number> {
     events.push(finish.event);
   }
   if (!statements.length) return 0;
-  await db.batch(statements as [Statement, ...Statement[]]);
-  ctx.waitUntil(flushExisting(ctx, events));
+  await runBatch(db, statements);
+  await flushRecorded(ctx, events);
   return events.length;
-}
-
-async function flushExisting(ctx: Ctx, events: EventEnvelope[]) {
-  const ids = events.map((e) => e.id);
-  const existing = new Set((await ctx.db.select({ id: outbox.id }).from(outbox).where(unflushedRowsOf(ids))).map((r) => r.id));
-  const toSend = events.filter((e) => existing.has(e.id));
-  if (toSend.length) await flushEvents(ctx.env, ctx.db, toSend);
 }
 
 type Outcome = { status: "NOTIFICATION_SENT" | "FAILED"; reason: string | null; autoNotified: boolean | null; emailId: string | null };

@@ -44,6 +44,7 @@ import {
   type ResolvedLine,
 } from "./shapes";
 import { cartLineItems, carts, checkouts, type CartOwnerKind, type CheckoutLine, type LineSnapshot, type StoredAddress } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * The current cart service: one ACTIVE cart per visitor or member, created on first use. A read is one D1 batch
@@ -125,7 +126,7 @@ export interface Loaded {
  */
 export async function loadCarts(ctx: Ctx, owners: CartOwner[], productIds: string[], extra: BatchItem<"sqlite">[] = []): Promise<Loaded> {
   const reads = cartReads(ctx, owners, productIds);
-  const results = (await ctx.db.batch([...reads.statements, ...extra] as unknown as [Statement, ...Statement[]])) as unknown[];
+  const results = await runBatch(ctx.db, [...reads.statements, ...extra]);
   return { ...reads.finish(results.slice(0, reads.statements.length)), extra: results.slice(reads.statements.length) };
 }
 
@@ -337,7 +338,7 @@ async function runCurrentCartRead(ctx: Ctx, owner: CartOwner, wants: Required<Cu
   const checkoutRead = wants.checkout ? [db.select().from(checkouts).where(sql`${checkouts.id} = ${checkoutId}`)] : [];
   const memberRead = wants.checkout && owner.kind === "member" ? [db.select({ email: identities.email }).from(identities).where(eq(identities.id, owner.id)).limit(1)] : [];
   const statements = [...cart.statements, ...(pricing?.statements ?? []), ...checkoutRead, ...memberRead] as BatchItem<"sqlite">[];
-  const results = (await db.batch(statements as unknown as [Statement, ...Statement[]])) as unknown[];
+  const results = await runBatch(db, statements);
   let at = cart.statements.length;
   const loaded = cart.finish(results.slice(0, at));
   const pricingResults = results.slice(at, (at += pricing?.statements.length ?? 0));

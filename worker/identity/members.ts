@@ -20,6 +20,7 @@ import { carrySessionOver, readCallerSession, type CallerTokens } from "./tokens
 import { invalidArgument } from "../platform/errors";
 import { violationsFrom } from "../platform/validation";
 import { profileSchema } from "./schemas";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Members: registration, login and its state machine (spec section 4, wire doc §3), password changes, sign-on,
@@ -127,10 +128,6 @@ export type StateResult =
 const byEmail = (db: Db, email: string) => db.select().from(identities).where(eq(identities.email, email)).limit(1);
 const byId = (db: Db, id: string) => db.select().from(identities).where(eq(identities.id, id)).limit(1);
 
-async function runBatch(db: Db, items: BatchItem<"sqlite">[]): Promise<unknown[]> {
-  return (await db.batch(items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
-}
-
 function displayName(row: IdentityRow): string | undefined {
   const p = (row.profile ?? {}) as StoredProfile;
   return p.firstName || p.nickname || undefined;
@@ -197,7 +194,7 @@ async function requireVerification(ctx: Ctx, row: IdentityRow): Promise<StateRes
 export async function register(ctx: Ctx, req: RegisterRequest, client: ClientInfo = {}): Promise<StateResult> {
   if (client.ip) await hitLimits(ctx.db, [LIMITS.registerAddress(client.ip)]);
   const email = req.loginId.email;
-  const [settingsRows, existing] = (await runBatch(ctx.db, [identitySettingsQuery(ctx.db), byEmail(ctx.db, email)])) as [{ value: unknown }[], IdentityRow[]];
+  const [settingsRows, existing] = await runBatch(ctx.db, [identitySettingsQuery(ctx.db), byEmail(ctx.db, email)]);
   const settings = settingsFrom(ctx.env, settingsRows);
   if (settings.captcha) await requireCaptcha(ctx, req.captchaTokens, client.ip);
   if (existing.length) throw emailExists();
@@ -317,14 +314,14 @@ function pendingLoginsRevoked(db: Db, identityId: string): BatchItem<"sqlite">[]
  * new generation, or null when there is no such identity.
  */
 export async function endSessions(db: Db, identityId: string): Promise<number | null> {
-  const [bumped] = (await runBatch(db, [
+  const [bumped] = await runBatch(db, [
     db
       .update(identities)
       .set({ sessionGeneration: sql`${identities.sessionGeneration} + 1` })
       .where(eq(identities.id, identityId))
       .returning({ generation: identities.sessionGeneration }),
     ...pendingLoginsRevoked(db, identityId),
-  ])) as [{ generation: number }[]];
+  ]);
   return bumped[0]?.generation ?? null;
 }
 
@@ -340,10 +337,7 @@ export async function changePassword(ctx: Ctx, req: { newPassword: string; curre
   }
   const identityId = ctx.auth.identityId;
   if (req.currentPassword !== undefined) {
-    const [[hits], [row]] = (await runBatch(ctx.db, [hitStatement(ctx.db, LIMITS.passwordCheck(identityId)), byId(ctx.db, identityId)])) as [
-      { count: number; windowStart: number }[],
-      IdentityRow[],
-    ];
+    const [[hits], [row]] = await runBatch(ctx.db, [hitStatement(ctx.db, LIMITS.passwordCheck(identityId)), byId(ctx.db, identityId)]);
     checkHits([LIMITS.passwordCheck(identityId)], [[hits]]);
     if (!row || row.status === "DELETED") throw memberNotFound(identityId);
     if (!(await verifyPassword(req.currentPassword, row.passwordHash))) throw currentPasswordWrong();
@@ -353,7 +347,7 @@ export async function changePassword(ctx: Ctx, req: { newPassword: string; curre
     if (!fresh) throw reauthenticationRequired();
   }
   const passwordHash = await hashPassword(req.newPassword);
-  const [updated] = (await runBatch(ctx.db, [
+  const [updated] = await runBatch(ctx.db, [
     ctx.db
       .update(identities)
       .set({ passwordHash, passwordResetRequired: false, updatedDate: nowIso(), sessionGeneration: sql`${identities.sessionGeneration} + 1` })
@@ -361,7 +355,7 @@ export async function changePassword(ctx: Ctx, req: { newPassword: string; curre
       .returning({ id: identities.id, generation: identities.sessionGeneration }),
     revokeOneTimeFor(ctx.db, "recovery", identityId),
     ...pendingLoginsRevoked(ctx.db, identityId),
-  ])) as [{ id: string; generation: number }[]];
+  ]);
   if (!updated.length) throw memberNotFound(identityId);
   await carrySessionOver(ctx.env, identityId, tokens, updated[0].generation);
   return {};
@@ -463,7 +457,7 @@ export async function verifyCode(ctx: Ctx, req: { stateToken: string; code: stri
   if (client.ip) await hitLimits(ctx.db, [LIMITS.verifyAddress(client.ip)]);
   const hash = await tokenHash("verification", req.stateToken);
   const attempts = sql`coalesce(json_extract(${oneTimeTokens.data}, '$.attempts'), 0)`;
-  const [claimed, rows] = (await runBatch(ctx.db, [
+  const [claimed, rows] = await runBatch(ctx.db, [
     ctx.db
       .update(oneTimeTokens)
       .set({ data: sql`json_set(${oneTimeTokens.data}, '$.attempts', ${attempts} + 1)` as unknown as Record<string, unknown> })
@@ -480,7 +474,7 @@ export async function verifyCode(ctx: Ctx, req: { stateToken: string; code: stri
       .select()
       .from(identities)
       .where(sql`${identities.id} = (SELECT ${oneTimeTokens.identityId} FROM ${oneTimeTokens} WHERE ${oneTimeTokens.tokenHash} = ${hash})`),
-  ])) as [(typeof oneTimeTokens.$inferSelect)[], IdentityRow[]];
+  ]);
   const token = claimed[0];
   const row = rows[0];
   if (!token || !row) throw invalidStateToken();
@@ -594,10 +588,7 @@ export async function sendRecoveryEmail(
   const origin = emailLinkOrigin(ctx);
   if (client.ip) await hitLimits(ctx.db, [LIMITS.recoveryAddress(client.ip)]);
   const perEmail = await LIMITS.recoveryEmail(req.email);
-  const [hits, rows] = (await runBatch(ctx.db, [hitStatement(ctx.db, perEmail), byEmail(ctx.db, req.email)])) as [
-    { count: number }[],
-    IdentityRow[],
-  ];
+  const [hits, rows] = await runBatch(ctx.db, [hitStatement(ctx.db, perEmail), byEmail(ctx.db, req.email)]);
   const row = rows[0];
   // Over the per-address limit, or no usable account: the same empty answer, and no email.
   if (!row || (hits[0]?.count ?? 0) > perEmail.max || row.status === "BLOCKED" || row.status === "DELETED") return {};
@@ -716,7 +707,7 @@ export async function listMembers(
     );
   }
   const where = and(...conditions);
-  const [rows, [total]] = await ctx.db.batch([
+  const [rows, [total]] = await runBatch(ctx.db, [
     ctx.db.select().from(identities).where(where).orderBy(desc(identities.createdDate), identities.id).limit(limit).offset(offset),
     ctx.db.select({ n: count() }).from(identities).where(where),
   ]);
@@ -824,13 +815,13 @@ export async function updateOwnProfile(ctx: Ctx, patch: Record<string, unknown>)
     else profile[key] = value;
   }
   const updatedDate = nowIso();
-  const [changed] = (await runBatch(ctx.db, [
+  const [changed] = await runBatch(ctx.db, [
     ctx.db
       .update(identities)
       .set({ profile, updatedDate })
       .where(and(eq(identities.id, row.id), eq(identities.updatedDate, row.updatedDate)))
       .returning({ id: identities.id }),
-  ])) as [{ id: string }[]];
+  ]);
   if (!changed.length) throw conflict("Your profile");
   return { identity: toWireIdentity({ ...row, profile, updatedDate }) };
 }

@@ -18,6 +18,7 @@ import { checkCard, paymentProvider, type ChargeResult } from "./payments";
 import type { CreateOrderRequest, UpdateCheckoutRequest } from "./schemas";
 import { contactInfo, orderEventData, orderShape, OrderEventType, type ActivityRow, type CheckoutRow, type LoadedOrder, type OrderLineRow, type OrderRow, type TransactionRow } from "./shapes";
 import { orderActivities, orderLineItems, orderNumbers, orders, transactions } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Checkouts (made from a cart by create-checkout): read with live prices, set the buyer's email, addresses and
@@ -77,7 +78,7 @@ export async function readCheckout(ctx: Ctx, id: string): Promise<CheckoutRead> 
     ...catalogue.statements,
     ...pricing.statements,
   ];
-  const results = (await db.batch(statements as unknown as [Statement, ...Statement[]])) as unknown[];
+  const results = await runBatch(db, statements);
   const [row] = results[0] as CheckoutRow[];
   if (!row || !(isMerchant(ctx.auth) || isOwner(ctx, row))) throw checkoutNotFound(id);
   const n = catalogue.statements.length;
@@ -554,7 +555,7 @@ export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOr
   let number = 0;
   let emailResult: unknown;
   try {
-    const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown[];
+    const results = await runBatch(ctx.db, statements);
     number = (results[results.length - 1] as { number: number }[])[0]?.number ?? 0;
     emailResult = confirmation ? results[results.length - 3] : undefined;
   } catch (err) {

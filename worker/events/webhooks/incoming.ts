@@ -6,7 +6,7 @@ import { rawStatement } from "../../platform/db";
 import { ApiError, badField, invalidArgument, notFound } from "../../platform/errors";
 import { newId, sha256Hex } from "../../platform/ids";
 import { violationsFrom } from "../../platform/validation";
-import { flushEvents, outboxInsertIfChanged, type EventEnvelope } from "../outbox";
+import { commit, outboxInsertIfChanged, type EventEnvelope } from "../outbox";
 import { payloadSchemas, processors } from "../registry";
 import { webhookEvents, webhookSources } from "../tables";
 import { importPublicKey, verifyJwt, verifyStandardSignature } from "./signing";
@@ -14,6 +14,7 @@ import { sourceAuthorityProblem } from "./authority";
 import { incomingEventType } from "./event-types";
 import { keyActive } from "./sources";
 import { parseWixClaims } from "./wix-format";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * `POST /webhooks/{source}`: an event from an outside system. Nothing is stored before the request is verified
@@ -171,7 +172,7 @@ export async function receiveWebhook(ctx: Ctx, sourceName: string, request: Requ
     const data = claimedId(request) ? { webhookId: claimedId(request) } : {};
     const id = newId();
     try {
-      await ctx.db.batch([
+      await runBatch(ctx.db, [
         ctx.db.insert(webhookEvents).values({ id, sourceId: source.id, webhookId: `refused:${id}`, type: refusedType(err), status: "REFUSED", data, reason: refusalReason(err), receivedDate: nowIso() }),
         trimLog(ctx, source.id),
       ]);
@@ -228,12 +229,11 @@ async function receiveFor(ctx: Ctx, source: SourceRow, request: Request): Promis
   );
   // The outbox row is written only if this request recorded the webhook id (a repeat inserts neither).
   const results = handled
-    ? await ctx.db.batch([record, outboxInsertIfChanged(ctx.db, event), logRepeat, trimLog(ctx, source.id), existing])
-    : await ctx.db.batch([record, logRepeat, trimLog(ctx, source.id), existing]);
-  const inserted = results[0] as unknown as D1Result;
+    ? await commit(ctx, [record, outboxInsertIfChanged(ctx.db, event), logRepeat, trimLog(ctx, source.id), existing], (r) => (r[0].meta.changes ? [event] : []))
+    : await runBatch(ctx.db, [record, logRepeat, trimLog(ctx, source.id), existing]);
+  const [inserted] = results;
   const [stored] = results[results.length - 1] as { id: string }[];
   if (!inserted.meta.changes) return { id: stored?.id ?? event.id, status: "DUPLICATE" };
   if (!handled) return { id: event.id, status: "UNHANDLED" };
-  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
   return { id: event.id, status: "ACCEPTED" };
 }

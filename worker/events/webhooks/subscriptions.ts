@@ -9,6 +9,7 @@ import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../tab
 import { enqueueDeliveries } from "./outgoing";
 import { targetUrlProblem } from "./addresses";
 import { generateSecret, shopKey } from "./signing";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Outgoing webhook subscriptions (merchant only): which events go to which URL, in which format. A standard
@@ -221,7 +222,7 @@ export async function listDeliveries(ctx: Ctx, subscriptionId: string, opts: { s
     .orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id))
     .limit(opts.limit)
     .offset(opts.offset);
-  const [[subscription], rows, [{ total }], attemptRows] = await ctx.db.batch([
+  const [[subscription], rows, [{ total }], attemptRows] = await runBatch(ctx.db, [
     ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, subscriptionId)),
     ctx.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id)).limit(opts.limit).offset(opts.offset),
     ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),
