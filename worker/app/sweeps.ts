@@ -9,6 +9,7 @@ import { sweepStatement as rateLimitSweep } from "#worker/platform/rate-limit";
 import { flushPending, retentionDue, runRetention } from "#worker/events";
 import { requeueOverdueDeliveries } from "#worker/webhooks";
 import { now as clockNow } from "#worker/platform/clock";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 export interface SweepOptions {
   /** The clock the sweeps judge by (tests move it forward; otherwise now). */
@@ -44,10 +45,7 @@ export async function runSweeps(
   automations.webhookDeliveriesRequeued = await requeueOverdueDeliveries(env, db, now);
   const unpaidOrdersCanceled = await cancelExpiredUnpaidOrders(env, db, now, waitUntil);
   const emailsRetried = await retryDueEmails(env, db, now);
-  const [expired] = (await db.batch([
-    expiredOneTimeTokensDelete(db, now),
-    rateLimitSweep(db),
-  ])) as unknown as D1Result[];
+  const [expired] = await runBatch(db, [expiredOneTimeTokensDelete(db, now), rateLimitSweep(db)]);
   // The shop reads the store's settings from KV: put right a copy a failed write left behind.
   await syncStoreSettingsCopy(env, db).catch((err) => console.error("store settings copy could not be synced", err));
   const retentionDeleted = retentionDue(now) ? await runRetention(db, now) : 0;

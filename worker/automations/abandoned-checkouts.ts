@@ -8,6 +8,7 @@ import { formatMoney, toDecimalString } from "../platform/money";
 import { compileQuery, type FieldMap, type QueryInput } from "../platform/query";
 import { abandonedCheckoutShape, activityStatement, customActivityType, type ActivityRow } from "./abandoned-carts";
 import { abandonedCheckoutActivities, abandonedCheckouts, ACTIVITY_ACTORS, recoveryEmails } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /** The merchant's abandoned-checkout calls: query (with the recovered revenue), get, add an activity, a summary. */
 
@@ -48,7 +49,7 @@ export async function queryAbandonedCheckouts(ctx: Ctx, query: (QueryInput & { c
   const page = () => ctx.db.select().from(abandonedCheckouts).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset);
   // The page's activities come in the same batch, selected by the same page as a subquery: one round trip.
   const pageIds = ctx.db.select({ id: abandonedCheckouts.id }).from(abandonedCheckouts).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset);
-  const [rows, [totals], activityRows] = await ctx.db.batch([
+  const [rows, [totals], activityRows] = await runBatch(ctx.db, [
     page(),
     ctx.db
       .select({
@@ -77,7 +78,7 @@ const money = (minor: number, currency: string) => ({ amount: toDecimalString(mi
 
 export async function getAbandonedCheckout(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  const [[row], activities] = await ctx.db.batch([ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id)), activitiesRead(ctx, eq(abandonedCheckoutActivities.abandonedCheckoutId, id))]);
+  const [[row], activities] = await runBatch(ctx.db, [ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id)), activitiesRead(ctx, eq(abandonedCheckoutActivities.abandonedCheckoutId, id))]);
   if (!row) throw notFound("ABANDONED_CHECKOUT_NOT_FOUND", "Abandoned checkout", id, "abandonedCheckoutId");
   return { abandonedCheckout: abandonedCheckoutShape(row, activities, ctx.origin) };
 }
@@ -100,7 +101,7 @@ export interface RecoveryEmailView {
  */
 export async function getAbandonedCheckoutWithEmails(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  const [[row], activities, sent] = await ctx.db.batch([
+  const [[row], activities, sent] = await runBatch(ctx.db, [
     ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id)),
     activitiesRead(ctx, eq(abandonedCheckoutActivities.abandonedCheckoutId, id)),
     ctx.db
@@ -143,7 +144,7 @@ export async function addAbandonedCheckoutActivity(ctx: Ctx, id: string, req: z.
   const actorType = req.actor?.type ?? "ADMIN";
   const actorId = req.actor?.id ?? (ctx.auth.kind === "member" ? ctx.auth.identityId : ctx.auth.kind === "apiKey" ? ctx.auth.keyId : null);
   const now = nowIso();
-  await ctx.db.batch([
+  await runBatch(ctx.db, [
     activityStatement(ctx.db, id, type, req.customActivity ? { ...req.customActivity } : {}, { actorType, actorId, at: now }),
     ctx.db.update(abandonedCheckouts).set({ updatedDate: now }).where(eq(abandonedCheckouts.id, id)),
   ]);

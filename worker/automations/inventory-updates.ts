@@ -6,6 +6,7 @@ import { decrementInventory, incrementInventory, readStockAvailability, updateIn
 import type { Db } from "../platform/db";
 import { loadAutomationSettings } from "./settings";
 import { taskStatement } from "#worker/tasks";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Inventory updates from a warehouse or ERP (incoming webhooks of type `inventory.updated`, actor APP named after
@@ -80,7 +81,7 @@ export async function processInventoryUpdated(event: EventEnvelope, data: Invent
 
   for (const i of resolved) touched.push({ productId: i.productId, variantId: i.variantId });
   const tasks = await lowStockTasks(db, touched);
-  await db.batch([p.done(), ...tasks]);
+  await runBatch(db, [p.done(), ...tasks]);
 }
 
 /** LOW_STOCK task statements for the tracked variants among `refs` whose quantity is now below the threshold. */
@@ -117,5 +118,5 @@ export async function processVariantsChanged(_event: EventEnvelope, raw: Record<
   const fell = parsed.data.variants.filter((v) => typeof v.quantity === "number" && (v.oldValue?.quantity ?? Infinity) > v.quantity);
   if (!fell.length) return;
   const tasks = await lowStockTasks(p.db, fell.map((v) => ({ productId: parsed.data.productId, variantId: v.variantId })));
-  await p.db.batch([p.done(), ...tasks]);
+  await runBatch(p.db, [p.done(), ...tasks]);
 }

@@ -1,5 +1,5 @@
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
-import { flushEvents, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
+import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { EventType } from "../events/types";
 import { nowIso, type Ctx, requirePermission } from "../platform/context";
 import { currencyDigits, toMajor, toMinor } from "../platform/money";
@@ -38,10 +38,11 @@ async function runPerProduct(ctx: Ctx, items: { id: string; update: Statement; e
   if (!items.length) return [];
   const statements: Statement[] = items.flatMap((i) => [i.update, outboxInsertIfChanged(ctx.db, i.event)]);
   statements.push(refreshSummary(ctx.db, items.map((i) => i.id), ctx.currency));
-  const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown as D1Result[];
-  const applied = items.map((_, n) => (results[n * 2].meta.changes ?? 0) > 0);
-  const events = items.filter((_, n) => applied[n]).map((i) => i.event);
-  if (events.length) ctx.waitUntil(flushEvents(ctx.env, ctx.db, events));
+  let applied: boolean[] = [];
+  await commit(ctx, statements, (results) => {
+    applied = items.map((_, n) => ((results[n * 2] as D1Result).meta.changes ?? 0) > 0);
+    return items.filter((_, n) => applied[n]).map((i) => i.event);
+  });
   return applied;
 }
 
@@ -162,11 +163,12 @@ export async function bulkDeleteProducts(ctx: Ctx, req: z.output<typeof bulkDele
   // Id lists travel as one JSON parameter (D1 allows 100 bound parameters per statement).
   const readMedia = ctx.db.select({ media: products.media }).from(products).where(sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`);
   const statements: Statement[] = [readMedia, ...work.flatMap((w) => [ctx.db.delete(products).where(eq(products.id, w.id)), outboxInsertIfChanged(ctx.db, w.event)])];
-  const [had, ...results] = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown as [{ media: StoredMedia[] }[], ...D1Result[]];
-  const deleted = new Map(work.map((w, n) => [w.id, (results[n * 2].meta.changes ?? 0) > 0]));
-  const events = work.filter((w) => deleted.get(w.id)).map((w) => w.event);
-  if (events.length) ctx.waitUntil(flushEvents(ctx.env, ctx.db, events));
-  ctx.waitUntil(releaseUnusedMedia(ctx, had.flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnailUrl ?? ""]))));
+  let deleted = new Map<string, boolean>();
+  const [had] = await commit(ctx, statements, (results) => {
+    deleted = new Map(work.map((w, n) => [w.id, ((results[n * 2 + 1] as D1Result).meta.changes ?? 0) > 0]));
+    return work.filter((w) => deleted.get(w.id)).map((w) => w.event);
+  });
+  ctx.waitUntil(releaseUnusedMedia(ctx, (had as { media: StoredMedia[] }[]).flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnailUrl ?? ""]))));
   return summary(
     req.ids.map((id, originalIndex) => ({
       itemMetadata: deleted.get(id) ? { id, originalIndex, success: true } : { id, originalIndex, success: false, error: notFoundError(id) },

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
-import { commit, flushEvents, newEvent, outboxInsert, outboxInsertIfChanged } from "../events/outbox";
+import { commit, newEvent, outboxInsert, outboxInsertIfChanged } from "../events/outbox";
 import { EventType } from "../events/types";
 import { isUniqueViolation } from "../platform/batch";
 import { isMerchant, nowIso, type Ctx, requireMerchant, requirePermission } from "../platform/context";
@@ -10,6 +10,7 @@ import type { CollectionInput, CollectionPatch } from "./schemas";
 import { freeSlug } from "./slugs";
 import { collectionShape } from "./shapes";
 import { collectionProducts, collections, products } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /** Collections: manual membership, plus the built-in "All Products" collection that holds every product. */
 
@@ -49,7 +50,7 @@ export async function getCollection(ctx: Ctx, by: { id: string } | { slug: strin
 export async function getCollectionWithProducts(ctx: Ctx, id: string, paging: { limit: number; offset: number }) {
   requireMerchant(ctx);
   const membersOf = eq(collectionProducts.collectionId, id);
-  const [found, members, [{ total }]] = await ctx.db.batch([
+  const [found, members, [{ total }]] = await runBatch(ctx.db, [
     selectCollections(ctx).where(eq(collections.id, id)).limit(1),
     ctx.db
       .select({ id: products.id, name: products.name, slug: products.slug, visible: products.visible, media: products.media, addedDate: collectionProducts.addedDate })
@@ -87,7 +88,7 @@ export async function queryCollections(ctx: Ctx, query: QueryInput | undefined) 
     defaultSort: [sql`${collections.name} ASC`],
   });
   const where = and(compiled.where, visibleOnly(ctx));
-  const [rows, [{ total }]] = await ctx.db.batch([
+  const [rows, [{ total }]] = await runBatch(ctx.db, [
     selectCollections(ctx).where(where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
     ctx.db.select({ total: sql<number>`count(*)` }).from(collections).where(where),
   ]);
@@ -151,20 +152,20 @@ export async function updateCollection(ctx: Ctx, id: string, patch: CollectionPa
   }
   const { id: _ignored, ...fields } = patch;
   const event = newEvent(ctx, EventType.collectionChanged, id, { collectionId: id, changedFields: changed });
-  let results: unknown[];
-  try {
-    results = await ctx.db.batch([
+  const results = await commit(
+    ctx,
+    [
       ctx.db.update(collections).set({ ...fields, updatedDate: nowIso() }).where(eq(collections.id, id)),
       outboxInsertIfChanged(ctx.db, event),
       selectCollections(ctx).where(eq(collections.id, id)),
-    ]);
-  } catch (err) {
+    ],
+    (r) => (r[2][0] ? [event] : []),
+  ).catch((err) => {
     if (isUniqueViolation(err, "collections.slug")) throw duplicateSlug(patch.slug ?? "");
     throw err;
-  }
+  });
   const rows = results[2] as Row[];
   if (!rows[0]) throw notFound("COLLECTION_NOT_FOUND", "Collection", id, "collectionId");
-  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
   return shape(ctx, rows[0]);
 }
 
@@ -172,9 +173,10 @@ export async function deleteCollection(ctx: Ctx, id: string): Promise<void> {
   requirePermission(ctx, "catalog.write");
   refuseBuiltIn(id);
   const event = newEvent(ctx, EventType.collectionDeleted, id, { collectionId: id });
-  const [deleted] = (await ctx.db.batch([ctx.db.delete(collections).where(eq(collections.id, id)), outboxInsertIfChanged(ctx.db, event)])) as unknown as D1Result[];
+  const [deleted] = await commit(ctx, [ctx.db.delete(collections).where(eq(collections.id, id)), outboxInsertIfChanged(ctx.db, event)], (r) =>
+    r[0].meta.changes ? [event] : [],
+  );
   if (!deleted.meta.changes) throw notFound("COLLECTION_NOT_FOUND", "Collection", id, "collectionId");
-  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
 }
 
 /**
@@ -187,7 +189,7 @@ export async function changeMembership(ctx: Ctx, id: string, productIds: string[
   const unique = [...new Set(productIds)];
   // Id lists travel as one JSON parameter (D1 allows 100 bound parameters per statement).
   const inList = (column: typeof products.id | typeof collectionProducts.productId) => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`;
-  const [found, existing, members] = await ctx.db.batch([
+  const [found, existing, members] = await runBatch(ctx.db, [
     ctx.db.select({ id: collections.id }).from(collections).where(eq(collections.id, id)),
     ctx.db.select({ id: products.id }).from(products).where(inList(products.id)),
     ctx.db.select({ productId: collectionProducts.productId }).from(collectionProducts).where(and(eq(collectionProducts.collectionId, id), inList(collectionProducts.productId))),

@@ -11,6 +11,7 @@ import type { QueryInput } from "../platform/query";
 import { changeMembership } from "./collections";
 import { CHUNK_ROWS, MAX_IMPORT_BYTES } from "./csv-columns";
 import { csvHeader, parseCsv, planProduct, productCsvRows, readProducts, toCsv, type CellError, type CsvRow, type FileProduct, type PlanContext } from "./csv";
+import { runBatch } from "#worker/platform/unit-of-work";
 export { CHUNK_ROWS, MAX_IMPORT_BYTES };
 import { createProduct, loadedProducts, loadProductsBy, productsByQuery, queryProducts, resetProductVariants, updateProduct, updateProductVariants } from "./products";
 import type { LoadedProduct } from "./shapes";
@@ -55,7 +56,7 @@ export function exportProductsCsv(ctx: Ctx, q: ExportQuery): ReadableStream<Uint
       try {
         if (!setup) {
           // As many option column pairs as the store's product with most options needs (at least 3).
-          const [cols, [widest]] = await ctx.db.batch([
+          const [cols, [widest]] = await runBatch(ctx.db, [
             ctx.db.select({ id: collections.id, slug: collections.slug }).from(collections),
             ctx.db.select({ n: sql<number>`coalesce(max(json_array_length(${products.productOptions})), 0)` }).from(products),
           ]);
@@ -171,7 +172,7 @@ export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Ar
       ),
     );
   }
-  await ctx.db.batch([
+  await runBatch(ctx.db, [
     ctx.db.insert(importJobs).values({
       id,
       status: "READY",
@@ -194,7 +195,7 @@ export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Ar
 async function loadState(ctx: Ctx, slugs: string[]) {
   const unique = [...new Set(slugs)];
   const pages = Array.from({ length: Math.ceil(unique.length / 500) }, (_, i) => productsByQuery(ctx.db, "slug", unique.slice(i * 500, i * 500 + 500)));
-  const [cols, ...loaded] = await ctx.db.batch([ctx.db.select({ id: collections.id, slug: collections.slug }).from(collections), ...pages]);
+  const [cols, ...loaded] = await runBatch(ctx.db, [ctx.db.select({ id: collections.id, slug: collections.slug }).from(collections), ...pages]);
   const current = new Map<string, LoadedProduct>();
   for (const page of loaded) for (const p of loadedProducts(page as Parameters<typeof loadedProducts>[0])) current.set(p.row.slug, p);
   return { current, collectionIds: new Map((cols as { id: string; slug: string }[]).map((c) => [c.slug, c.id])) };
@@ -250,7 +251,7 @@ async function continueJob(env: Env, db: Db, jobId: string): Promise<void> {
   }
   // Rows the services refused: a task in the merchant's inbox, opened only by the statement that finishes the job
   // (a redelivered last chunk finds it DONE already and opens nothing).
-  await db.batch([
+  await runBatch(db, [
     finish,
     taskStatement(
       db,
@@ -273,9 +274,9 @@ async function continueJob(env: Env, db: Db, jobId: string): Promise<void> {
 export async function applyImport(ctx: Ctx, jobId: string): Promise<void> {
   requirePermission(ctx, "catalog.write");
   const now = nowIso();
-  const [started] = (await ctx.db.batch([
+  const [started] = await runBatch(ctx.db, [
     ctx.db.update(importJobs).set({ status: "APPLYING", appliedDate: now, updatedDate: now }).where(and(eq(importJobs.id, jobId), eq(importJobs.status, "READY"))),
-  ])) as unknown as D1Result[];
+  ]);
   if (!started.meta.changes) {
     await loadJob(ctx.db, jobId); // 404 for an unknown job; an import already under way is left to run.
     return;
@@ -425,7 +426,7 @@ export const importChunkJob: JobHandler = async (message, p) => {
     // Rows without a product (no Handle) cannot be pending; any row the grouping left out is marked failed.
     for (const r of rows) if (!results.has(r.row)) results.set(r.row, { status: "FAILED", outcome: null, errors: errors.filter((e) => e.row === r.row).map(({ column, message }) => ({ column, message })) });
     const data = JSON.stringify([...results].map(([row, res]) => [row, res.status, res.outcome, JSON.stringify(res.errors)]));
-    await p.db.batch([
+    await runBatch(p.db, [
       rawStatement(
         p.db,
         sql`UPDATE import_rows SET status = json_extract(d.value, '$[1]'), outcome = json_extract(d.value, '$[2]'),
@@ -469,7 +470,7 @@ export interface ImportProgress {
 /** One import with its progress and problem rows, in one D1 round trip. Needs catalog.write. */
 export async function importProgress(ctx: Ctx, jobId: string): Promise<ImportProgress> {
   requirePermission(ctx, "catalog.write");
-  const [jobs, counts, problems, outcomes] = await ctx.db.batch([
+  const [jobs, counts, problems, outcomes] = await runBatch(ctx.db, [
     ctx.db.select().from(importJobs).where(eq(importJobs.id, jobId)).limit(1),
     ctx.db.select({ status: importRows.status, n: sql<number>`count(*)` }).from(importRows).where(eq(importRows.jobId, jobId)).groupBy(importRows.status),
     ctx.db

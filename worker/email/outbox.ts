@@ -4,6 +4,7 @@ import { notFound } from "../platform/errors";
 import type { EmailStatus } from "./send";
 import { emails } from "./tables";
 import type { EmailTemplate } from "./templates";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * The outbox as the merchant reads it (staff only): every email the shop sent or tried, newest first, and one
@@ -82,7 +83,7 @@ function filterOf(f: EmailListFilters): SQL | undefined {
 export async function listEmails(ctx: Ctx, f: EmailListFilters): Promise<{ emails: EmailSummary[]; total: number }> {
   requireMerchant(ctx);
   const where = filterOf(f);
-  const [rows, [{ total }]] = await ctx.db.batch([
+  const [rows, [{ total }]] = await runBatch(ctx.db, [
     ctx.db.select(summaryColumns).from(emails).where(where).orderBy(desc(emails.createdDate), desc(emails.id)).limit(f.limit).offset(f.offset),
     ctx.db.select({ total: count() }).from(emails).where(where),
   ]);

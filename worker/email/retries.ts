@@ -7,6 +7,7 @@ import { loadStoreSettings, shopSettings } from "../store/settings";
 import { deliver, EMAIL_LEASE_MS, outcomeColumns, transportOf, type EmailStatus } from "./send";
 import { emails, emailSubscriptions } from "./tables";
 import { now as clockNow } from "#worker/platform/clock";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * The email retry sweep: a message whose hand-over to the transport failed (FAILED) or never reported back (QUEUED
@@ -26,7 +27,7 @@ export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<numbe
   const at = now.toISOString();
   const lease = new Date(now.getTime() + EMAIL_LEASE_MS).toISOString();
   const isDue = sql`${emails.nextAttemptAt} <= ${at} AND ${emails.status} IN ('QUEUED', 'FAILED')`;
-  const [, due] = await db.batch([
+  const [, due] = await runBatch(db, [
     db
       .update(emails)
       .set({ status: "SUPPRESSED", nextAttemptAt: null })
@@ -52,7 +53,7 @@ export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<numbe
     ),
   );
   const recorded: Statement[] = due.map((m, i) => db.update(emails).set(outcomeColumns(m.attempts, outcomes[i], now)).where(eq(emails.id, m.id)));
-  await db.batch(recorded as [Statement, ...Statement[]]);
+  await runBatch(db, recorded);
   return due.length;
 }
 
@@ -72,7 +73,7 @@ export async function retryEmail(ctx: Ctx, id: string): Promise<{ email: { id: s
   const configured = transportOf(ctx.env, await shopSettings(ctx));
   const now = clockNow();
   const failed = and(eq(emails.id, id), eq(emails.status, "FAILED"));
-  const [suppressed, claimed, [current]] = await db.batch([
+  const [suppressed, claimed, [current]] = await runBatch(db, [
     db
       .update(emails)
       .set({ status: "SUPPRESSED", nextAttemptAt: null })

@@ -3,6 +3,7 @@ import { hasPermission, nowIso, requireMerchant, type Ctx, type Permission, requ
 import type { Db } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
 import { eventFailures, webhookDeliveries } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * The merchant's view of queue messages that failed (worker/events/consumer.ts records them): list them, and replay
@@ -45,7 +46,7 @@ function failureFilter(opts: { state?: FailureState; type?: string }) {
 export async function listFailures(ctx: Ctx, opts: { state?: FailureState; type?: string; limit: number; offset: number }) {
   requireMerchant(ctx);
   const where = failureFilter(opts);
-  const [rows, [{ total }]] = await ctx.db.batch([
+  const [rows, [{ total }]] = await runBatch(ctx.db, [
     ctx.db.select().from(eventFailures).where(where).orderBy(desc(eventFailures.lastFailedAt)).limit(opts.limit).offset(opts.offset),
     ctx.db.select({ total: count() }).from(eventFailures).where(where),
   ]);
@@ -98,7 +99,7 @@ export async function replayAllFailures(ctx: Ctx, guards: readonly ReplayGuard[]
   if (rows.length === 0) return { replayed: 0, remaining: 0 };
   await ctx.env.EVENTS.sendBatch(rows.map((r) => ({ body: r.body, contentType: "json" as const })));
   const ids = JSON.stringify(rows.map((r) => r.id));
-  const [, [{ remaining }]] = await ctx.db.batch([
+  const [, [{ remaining }]] = await runBatch(ctx.db, [
     ctx.db
       .update(eventFailures)
       .set({ state: "REPLAYED", replayedAt: nowIso() })

@@ -56,21 +56,41 @@ export interface CommitScope {
   waitUntil?: (promise: Promise<unknown>) => void;
 }
 
+/** The events a change recorded, or a function of its results for events that only happened if a guarded statement changed a row. */
+export type CommitEvents<R> = EventEnvelope[] | ((results: R) => EventEnvelope[]);
+
 /**
  * The unit of work: runs a change's statements (its outbox rows among them) as one D1 batch, then flushes the
  * events it recorded to the queue. Returns each statement's result, typed per position for a tuple of statements.
  */
-export async function commit<T extends Statements>(scope: CommitScope, statements: T, events: EventEnvelope[]): Promise<BatchResponse<T>>;
-export async function commit(scope: CommitScope, statements: readonly Statement[], events: EventEnvelope[]): Promise<unknown[]>;
-export async function commit(scope: CommitScope, statements: readonly Statement[], events: EventEnvelope[]): Promise<unknown[]> {
+export async function commit<T extends Statements>(scope: CommitScope, statements: T, events: CommitEvents<BatchResponse<T>>): Promise<BatchResponse<T>>;
+export async function commit(scope: CommitScope, statements: readonly Statement[], events: CommitEvents<unknown[]>): Promise<unknown[]>;
+export async function commit(scope: CommitScope, statements: readonly Statement[], events: CommitEvents<unknown[]>): Promise<unknown[]> {
   if (statements.length === 0) return [];
   const results = await runBatch(scope.db, statements);
-  if (events.length) {
-    const flushed = flushEvents(scope.env, scope.db, events);
+  const happened = typeof events === "function" ? events(results) : events;
+  if (happened.length) {
+    const flushed = flushEvents(scope.env, scope.db, happened);
     if (scope.waitUntil) scope.waitUntil(flushed);
     else await flushed;
   }
   return results;
+}
+
+/**
+ * Flushes those of these events whose outbox rows exist and are still unflushed: for a change made of several
+ * batches whose guarded statements may have written only some of the events it prepared.
+ */
+export async function flushRecorded(scope: CommitScope, events: EventEnvelope[]): Promise<void> {
+  if (!events.length) return;
+  const flushed = (async () => {
+    const ids = events.map((e) => e.id);
+    const existing = new Set((await scope.db.select({ id: outbox.id }).from(outbox).where(unflushedRowsOf(ids))).map((r) => r.id));
+    const toSend = events.filter((e) => existing.has(e.id));
+    if (toSend.length) await flushEvents(scope.env, scope.db, toSend);
+  })();
+  if (scope.waitUntil) scope.waitUntil(flushed);
+  else await flushed;
 }
 
 /** Queue messages are at most 128 KB; a batch at most 100 messages and 256 KB. */

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rawStatement, type Db } from "../platform/db";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Retention: the event pipeline's bookkeeping grows with every event, so once an hour the sweep deletes what is
@@ -19,7 +20,7 @@ export function retentionDue(now: Date): boolean {
 
 export async function runRetention(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * 24 * 3600_000).toISOString();
-  const results = (await db.batch([
+  const results = await runBatch(db, [
     rawStatement(db, sql`DELETE FROM outbox WHERE rowid IN (SELECT rowid FROM outbox WHERE flushed_at IS NOT NULL AND event_time < ${cutoff} LIMIT ${BATCH_LIMIT})`),
     // An event with a failure on record keeps its processed records: replaying it must not re-run what succeeded.
     rawStatement(
@@ -30,6 +31,6 @@ export async function runRetention(db: Db, now: Date): Promise<number> {
     ),
     rawStatement(db, sql`DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries WHERE status <> 'PENDING' AND updated_date < ${cutoff} LIMIT ${BATCH_LIMIT})`),
     rawStatement(db, sql`DELETE FROM event_failures WHERE rowid IN (SELECT rowid FROM event_failures WHERE state = 'REPLAYED' AND replayed_at < ${cutoff} LIMIT ${BATCH_LIMIT})`),
-  ])) as unknown as D1Result[];
+  ]);
   return results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
 }

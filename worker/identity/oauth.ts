@@ -21,6 +21,7 @@ import {
 import { consumeOneTime, discardOneTime, peekOneTime, prepareOneTime, putOneTime } from "./one-time";
 import { identities } from "./tables";
 import { expireRefreshHashSoon, issueAccessToken, issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash, revokeSessionOf, type TokenResponse } from "./tokens";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * OAuth2 for the storefront, as the Wix SDK's OAuthStrategy uses it: the token grants, PKCE S256, the authorize
@@ -277,7 +278,7 @@ export async function authorize(ctx: Ctx, request: AuthRequest, sessionToken: st
     visitorId: pending?.visitorId ?? null,
   });
   // The pending request is done with: /v1/callback cannot replay it.
-  if (pending) await ctx.db.batch([code.statement, (await discardOneTime(ctx.db, "auth_request", request.state)).statement]);
+  if (pending) await runBatch(ctx.db, [code.statement, (await discardOneTime(ctx.db, "auth_request", request.state)).statement]);
   else await code.statement;
   return respond(request, { code: code.token }, targets);
 }

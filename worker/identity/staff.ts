@@ -7,6 +7,7 @@ import { newId, sha256Hex } from "../platform/ids";
 import { emailLinkOrigin } from "../platform/public-origin";
 import { prepareOneTime, randomSecret, revokeOneTimeFor } from "./one-time";
 import { apiKeys, identities } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * The store's staff and API keys (a merchant extension, not a Wix call): the owner invites staff, who set their
@@ -165,7 +166,7 @@ export async function inviteStaff(ctx: Ctx, input: z.output<typeof inviteStaffRe
   const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id);
   try {
     // An existing account (a member, or staff already invited) keeps its email: inviting never takes it over.
-    await ctx.db.batch([ctx.db.insert(identities).values(row), activation.statement]);
+    await runBatch(ctx.db, [ctx.db.insert(identities).values(row), activation.statement]);
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken(input.email);
     throw err;
@@ -193,7 +194,7 @@ export async function resendActivation(ctx: Ctx, id: string): Promise<StaffMembe
     throw new ApiError(400, "STAFF_MEMBER_NOT_PENDING", `Staff member ${id} is ${row.status}, not waiting for activation`, { data: { id, status: row.status } });
   }
   const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id);
-  await ctx.db.batch([revokeOneTimeFor(ctx.db, "activation", row.id), activation.statement]);
+  await runBatch(ctx.db, [revokeOneTimeFor(ctx.db, "activation", row.id), activation.statement]);
   await emailActivation(ctx, origin, row, activation.token);
   return toStaff(row);
 }
@@ -219,7 +220,7 @@ export async function blockStaff(ctx: Ctx, id: string): Promise<StaffMember> {
   if (row.role === "OWNER") throw forbidden("The store owner cannot be removed");
   if (row.status === "BLOCKED") return toStaff(row);
   const updatedDate = nowIso();
-  await ctx.db.batch([
+  await runBatch(ctx.db, [
     ctx.db.update(identities).set({ status: "BLOCKED", updatedDate }).where(eq(identities.id, id)),
     revokeOneTimeFor(ctx.db, "activation", id),
   ]);

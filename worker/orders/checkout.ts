@@ -1,27 +1,22 @@
 import { and, eq, sql } from "drizzle-orm";
-import { cartReads, completeCartStatements, pricingReadsFor, resolveLine, totalsFor, type CartTotals } from "../cart/cart";
-import { appliedCouponCode, loadPricingConfig, recordRuleUsageStatements, redeemCouponStatement, type PricingConfig } from "../cart/pricing";
+import { cartReads, pricingReadsFor, resolveLine, totalsFor, type CartTotals } from "../cart/cart";
+import { loadPricingConfig, type PricingConfig } from "../cart/pricing";
 import { cleanAddress, lineItemShape, type CartRow, type CatalogProduct, type LineRow, type ResolvedLine } from "../cart/shapes";
 import { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, type StoredContactDetails } from "../cart/tables";
-import { emailStatement } from "../email/send";
-import { shopSettings } from "../store/settings";
-import { newEvent, outboxInsert, type Statement } from "../events/outbox";
-import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
-import { actorOf, isMerchant, nowIso, requirePermission, type Ctx } from "../platform/context";
-import { ApiError, badField, invalidArgument, notFound, unauthenticated, type FieldViolation } from "../platform/errors";
+import { conflict } from "../platform/batch";
+import { isMerchant, nowIso, requirePermission, type Ctx } from "../platform/context";
+import { ApiError, badField, notFound, unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
-import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
-import { toDecimalString, toMinor } from "../platform/money";
-import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "./inventory";
-import { orderLimits, type ShopperClient } from "./limits";
-import { checkCard, paymentProvider, type ChargeResult } from "./payments";
-import type { CreateOrderRequest, UpdateCheckoutRequest } from "./schemas";
-import { contactInfo, orderEventData, orderShape, OrderEventType, type ActivityRow, type CheckoutRow, type LoadedOrder, type OrderLineRow, type OrderRow, type TransactionRow } from "./shapes";
-import { orderActivities, orderLineItems, orderNumbers, orders, transactions } from "./tables";
+import { toMinor } from "../platform/money";
+import type { UpdateCheckoutRequest } from "./schemas";
+import { contactInfo, type CheckoutRow } from "./shapes";
+import { orders } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
+export { createOrder, placeOrderFrom } from "./place-order";
 
 /**
  * Checkouts (made from a cart by create-checkout): read with live prices, set the buyer's email, addresses and
- * shipping option, and place the order. Placing an order re-prices everything on the server and writes the order,
+ * shipping option, and place the order (place-order.ts). Placing an order re-prices everything on the server and writes the order,
  * its lines and activities, the stock reservation, coupon use, the cart's completion, the checkout's completion
  * and the events as ONE D1 batch: all of it or nothing.
  */
@@ -77,7 +72,7 @@ export async function readCheckout(ctx: Ctx, id: string): Promise<CheckoutRead> 
     ...catalogue.statements,
     ...pricing.statements,
   ];
-  const results = (await db.batch(statements as unknown as [Statement, ...Statement[]])) as unknown[];
+  const results = await runBatch(db, statements);
   const [row] = results[0] as CheckoutRow[];
   if (!row || !(isMerchant(ctx.auth) || isOwner(ctx, row))) throw checkoutNotFound(id);
   const n = catalogue.statements.length;
@@ -128,11 +123,11 @@ function toMinorFrom(amount: string | undefined, fallback: number, currency: str
 }
 
 /** Extra checkout fields the checkouts table has no column for, kept in its `totals` JSON. */
-interface CheckoutExtras {
+export interface CheckoutExtras {
   billingContactDetails?: StoredContactDetails | null;
   buyerNote?: string | null;
 }
-const extrasOf = (row: CheckoutRow): CheckoutExtras => ((row.totals as Record<string, unknown>)?.extras as CheckoutExtras) ?? {};
+export const extrasOf = (row: CheckoutRow): CheckoutExtras => ((row.totals as Record<string, unknown>)?.extras as CheckoutExtras) ?? {};
 
 export interface PricedCheckout {
   resolved: ResolvedLine[];
@@ -210,7 +205,7 @@ export function checkoutShape(ctx: Ctx, row: CheckoutRow, priced: PricedCheckout
   };
 }
 
-async function orderIdOfCheckout(ctx: Ctx, checkoutId: string): Promise<string | null> {
+export async function orderIdOfCheckout(ctx: Ctx, checkoutId: string): Promise<string | null> {
   const [o] = await ctx.db.select({ id: orders.id }).from(orders).where(eq(orders.checkoutId, checkoutId)).limit(1);
   return o?.id ?? null;
 }
@@ -226,7 +221,7 @@ export async function shapeOfRead(ctx: Ctx, read: CheckoutRead) {
   return checkoutShape(ctx, read.row, priced, read.row.status === "COMPLETED" ? read.orderId : null);
 }
 
-function checkoutCompleted(id: string): ApiError {
+export function checkoutCompleted(id: string): ApiError {
   return new ApiError(400, "CHECKOUT_ALREADY_COMPLETED", `Checkout ${id} was already used to place an order and cannot be changed`, {
     data: { checkoutId: id },
     message: "Checkout already completed",
@@ -258,7 +253,7 @@ export async function updateCheckoutFrom(ctx: Ctx, read: CheckoutRead, req: Upda
 }
 
 /** The columns an update writes (the totals keep the extras the table has no column for). */
-function checkoutChanges(next: CheckoutRow, priced: PricedCheckout, extras: CheckoutExtras) {
+export function checkoutChanges(next: CheckoutRow, priced: PricedCheckout, extras: CheckoutExtras) {
   return {
     buyerInfo: next.buyerInfo,
     shippingAddress: next.shippingAddress,
@@ -272,7 +267,7 @@ function checkoutChanges(next: CheckoutRow, priced: PricedCheckout, extras: Chec
 }
 
 /** Works out an update on a checkout read (no round trip): the changed row, re-priced, or the error it gets. */
-async function applyCheckoutUpdate(ctx: Ctx, read: CheckoutRead, req: UpdateCheckoutRequest): Promise<{ next: CheckoutRow; priced: PricedCheckout; extras: CheckoutExtras }> {
+export async function applyCheckoutUpdate(ctx: Ctx, read: CheckoutRead, req: UpdateCheckoutRequest): Promise<{ next: CheckoutRow; priced: PricedCheckout; extras: CheckoutExtras }> {
   const row = read.row;
   const id = row.id;
   if (row.status !== "OPEN") throw checkoutCompleted(id);
@@ -310,271 +305,4 @@ async function applyCheckoutUpdate(ctx: Ctx, read: CheckoutRead, req: UpdateChec
     }
   }
   return { next, priced, extras };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Placing the order
-
-const REQUIRED = (field: string, description: string): FieldViolation => ({ field, description, violatedRule: "REQUIRED_FIELD", data: {} });
-
-/**
- * POST /ecom/v1/checkouts/{id}/create-order → {orderId}. A checkout that already made its order answers that order.
- * Two D1 round trips: the checkout read (row, catalogue, pricing rules, order) and the order's batch.
- */
-export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest, client: ShopperClient = {}): Promise<{ orderId: string }> {
-  return placeOrderFrom(ctx, await readCheckout(ctx, id), req, undefined, client);
-}
-
-/**
- * Places the order of a checkout already read in this request (readCheckout, or the checkout page's one read of the
- * cart and its checkout): one D1 round trip, the order's batch. With `update` (the page's last step sets the billing
- * address), the update is worked out as updateCheckout would and written by the batch's guard on the checkout,
- * which then also checks that the checkout is still the one read. A shopper's orders count against the limits of
- * limits.ts in the same batch (429 TOO_MANY_REQUESTS over them, with nothing written and no card charged).
- */
-export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOrderRequest, update?: UpdateCheckoutRequest, client: ShopperClient = {}): Promise<{ orderId: string }> {
-  requireCheckoutChange(ctx, read.row);
-  const id = read.row.id;
-  if (read.row.status === "COMPLETED") {
-    if (read.orderId) return { orderId: read.orderId };
-    throw checkoutCompleted(id);
-  }
-  const updated = update ? await applyCheckoutUpdate(ctx, read, update) : null;
-  const row = updated?.next ?? read.row;
-  const payment = req.paymentOption ?? "OFFLINE";
-  if (payment !== "OFFLINE") checkCard(payment.card);
-
-  const priced = updated?.priced ?? (await priceCheckoutWith(ctx, row, read.products, read.pricing));
-  const { resolved, totals } = priced;
-  const result = totals.result;
-  if (!resolved.length) throw new ApiError(400, "EMPTY_CHECKOUT", "The checkout has no line items", { message: "Checkout is empty" });
-
-  // What the buyer must have given.
-  const email = row.buyerInfo.email;
-  const physical = resolved.some((r) => (r.row.custom ? (r.row.snapshot.shippable ?? r.row.snapshot.itemType?.preset !== "DIGITAL") : r.row.snapshot.productType !== "digital"));
-  const missing: FieldViolation[] = [];
-  if (!email) missing.push(REQUIRED("checkout.buyerInfo.email", "is required to place an order (set it with PATCH /ecom/v1/checkouts/{id})"));
-  if (physical && !row.shippingAddress?.country) {
-    missing.push(REQUIRED("checkout.shippingInfo.shippingDestination.address", "is required to ship the physical items of this order (at least the country)"));
-  }
-  if (missing.length) throw invalidArgument(missing);
-
-  // Lines that cannot be bought as they are.
-  const blocked = resolved.filter((r) => r.status !== "AVAILABLE");
-  if (blocked.length) {
-    const names = blocked.map((r) => `"${r.row.snapshot.productName}" (${r.status === "PARTIALLY_AVAILABLE" ? `only ${r.quantityAvailable} left` : r.status === "NOT_FOUND" ? "no longer for sale" : "out of stock"})`);
-    throw new ApiError(409, "LINE_ITEMS_NOT_AVAILABLE", `These items cannot be bought as they are: ${names.join(", ")}`, {
-      data: { lineItems: blocked.map((r) => ({ id: r.row.id, productName: r.row.snapshot.productName, status: r.status, quantityAvailable: r.quantityAvailable ?? 0 })) },
-      message: "Items not available",
-    });
-  }
-  if (row.couponCode && result.couponProblem) {
-    throw new ApiError(400, result.couponProblem.code, `Coupon "${row.couponCode}" cannot be used: ${result.couponProblem.description}`, {
-      data: { couponCode: row.couponCode },
-      message: "Coupon cannot be used",
-    });
-  }
-
-  const now = nowIso();
-  const orderId = newId();
-  const actor = actorOf(ctx.auth);
-  const currency = row.currency;
-  const total = result.priceSummary.total;
-  const wire = totals.wire;
-  const lineShapes = resolved.map((r) => lineItemShape(r, currency, ctx.origin));
-  const calculated = new Map(wire.calculatedLineItems.map((c) => [c.lineItemId, c.pricesBreakdown]));
-
-  // The payment: charged before anything is written, so a decline writes nothing.
-  let charge: ChargeResult | null = null;
-  const provider = paymentProvider(ctx.env);
-  const limits = orderLimits(ctx, client);
-  if (payment !== "OFFLINE") {
-    // A card is never charged for an order the limits would refuse (the batch checks them again).
-    const refusal = await limitRefusal(ctx.db, limits);
-    if (refusal) throw refusal;
-    charge = await provider.charge(total, currency, payment.card);
-    if (charge.status === "DECLINED") {
-      throw new ApiError(402, "PAYMENT_DECLINED", `The card payment was declined (${charge.reason ?? "declined"}); nothing was charged and no order was placed. Try another card or pay offline.`, {
-        data: { reason: charge.reason, checkoutId: id },
-        message: "Payment declined",
-      });
-    }
-  }
-  const paid = charge?.status === "APPROVED";
-  const paymentStatus = paid ? "PAID" : charge?.status === "PENDING" ? "PENDING" : "NOT_PAID";
-  const status = charge?.status === "PENDING" ? "INITIALIZED" : "APPROVED";
-
-  const buyerInfo = row.buyerInfo;
-  const shippingDestination = contactInfo(row.shippingAddress, row.contactDetails);
-  const selected = wire.shippingInfo.selectedCarrierServiceOption as Record<string, any> | null;
-  const billing = contactInfo(row.billingAddress ?? row.shippingAddress, extrasOf(row).billingContactDetails ?? row.contactDetails);
-  const details: Record<string, unknown> = {
-    buyerInfo,
-    cartId: row.cartId,
-    purchaseFlowId: row.purchaseFlowId,
-    weightUnit: row.weightUnit,
-    taxIncludedInPrices: result.taxIncludedInPrices,
-    siteLanguage: "en",
-    buyerLanguage: "en",
-    priceSummary: wire.priceSummary,
-    appliedDiscounts: wire.appliedDiscounts,
-    additionalFees: wire.additionalFees,
-    taxSummary: wire.taxSummary,
-    shippingInfo: {
-      ...(selected ? { title: selected.title, code: selected.code, carrierId: selected.carrierId, cost: selected.cost } : {}),
-      logistics: { shippingDestination },
-    },
-    billingInfo: billing,
-    recipientInfo: shippingDestination,
-    ...(extrasOf(row).buyerNote ? { buyerNote: extrasOf(row).buyerNote } : {}),
-    ...(payment === "OFFLINE" ? { paymentOption: "FULL_PAYMENT_OFFLINE" } : { paymentOption: "FULL_PAYMENT_ONLINE" }),
-  };
-  const orderRow: OrderRow = {
-    id: orderId,
-    number: 0,
-    checkoutId: id,
-    cartId: row.cartId,
-    ownerKind: row.ownerKind,
-    ownerId: row.ownerId,
-    buyerEmail: email ?? null,
-    status,
-    paymentStatus,
-    fulfillmentStatus: "NOT_FULFILLED",
-    currency,
-    subtotal: result.priceSummary.subtotal,
-    total,
-    channelType: row.channelType,
-    details,
-    purchasedDate: now,
-    createdDate: now,
-    updatedDate: now,
-  };
-  const lineRows: OrderLineRow[] = resolved.map((r, i) => ({
-    id: r.row.id,
-    orderId,
-    position: i,
-    catalogItemId: r.row.catalogItemId,
-    variantId: r.row.variantId,
-    name: r.row.snapshot.productName,
-    quantity: r.row.quantity,
-    fulfilledQuantity: 0,
-    price: r.row.price,
-    details: { ...lineShapes[i], ...(calculated.get(r.row.id) ? calculated.get(r.row.id) : {}), availability: undefined } as Record<string, unknown>,
-  }));
-  const activity = (type: string, extra: Record<string, unknown> | null = null): ActivityRow => ({
-    id: newId(),
-    orderId,
-    type,
-    details: extra,
-    actorType: actor.type,
-    actorId: actor.id,
-    createdDate: now,
-  });
-  const activityRows = [activity("ORDER_PLACED"), ...(paid ? [activity("ORDER_PAID", { transactionId: charge!.transactionId })] : [])];
-  const transactionRows: TransactionRow[] = charge
-    ? [{ id: newId(), orderId, amount: total, currency, status: charge.status, provider: provider.name, providerTransactionId: charge.transactionId, createdDate: now }]
-    : [];
-
-  const stockLines: StockLine[] = resolved
-    .filter((r) => !r.row.custom && r.row.catalogItemId && r.row.variantId)
-    .map((r) => ({ productId: r.row.catalogItemId!, variantId: r.row.variantId!, quantity: r.row.quantity, name: r.row.snapshot.productName }));
-  const stock = stockLines.length ? reserveStockStatements(ctx, stockLines, "ORDER", orderId, `Order for checkout ${id}`) : { statements: [], eventIds: [] };
-  const couponCode = appliedCouponCode(result);
-  const cart = completeCartStatements(ctx, row.cartId, orderId);
-
-  const loadedShape = (number: number): LoadedOrder => ({
-    order: { ...orderRow, number },
-    lines: lineRows,
-    activities: activityRows,
-    fulfillments: [],
-    transactions: transactionRows,
-  });
-  const createdEvent = newEvent(ctx, OrderEventType.created, orderId, orderEventData("created", { ...orderShape(loadedShape(0)), number: undefined } as never));
-  const paymentEvent = paid
-    ? newEvent(ctx, OrderEventType.paymentStatusUpdated, orderId, { entityId: orderId, entityFqdn: "wix.ecom.v1.order", slug: "payment_status_updated", actionEvent: { body: { order: { id: orderId, paymentStatus } , previousPaymentStatus: "NOT_PAID" } } })
-    : null;
-
-  // The confirmation email, recorded by the order's batch; its order number is the one the batch assigns.
-  const numberToken = `ORDERNUMBER${newId().replace(/[^A-Za-z0-9]/g, "")}`;
-  let confirmation: ReturnType<typeof emailStatement> | null = null;
-  if (email) {
-    try {
-      // The store's name and sender for the email (the KV copy of the store settings: no D1 round trip).
-      const shop = await shopSettings(ctx);
-      confirmation = emailStatement(
-        ctx,
-        email,
-        "order-confirmation",
-        {
-          orderNumber: numberToken,
-          orderId,
-          lines: lineRows.map((l) => ({ name: l.name, quantity: l.quantity, total: toDecimalString(l.price * l.quantity, currency) })),
-          subtotal: toDecimalString(result.priceSummary.subtotal, currency),
-          shipping: toDecimalString(result.priceSummary.shipping, currency),
-          tax: toDecimalString(result.priceSummary.tax, currency),
-          discount: toDecimalString(result.priceSummary.discount, currency),
-          total: toDecimalString(total, currency),
-          currency,
-          paid,
-          name: row.contactDetails?.firstName ?? undefined,
-        },
-        { shop, idempotencyKey: `order-confirmation:${orderId}`, placeholder: { token: numberToken, value: sql`(SELECT CAST(${orders.number} AS TEXT) FROM ${orders} WHERE ${orders.id} = ${orderId})` } },
-      );
-    } catch (e) {
-      console.error("order confirmation email could not be recorded", e);
-    }
-  }
-
-  const { number: _n, ...insertable } = orderRow;
-  const statements: Statement[] = [
-    ...(inBatchLimitStatements(ctx.db, limits) as Statement[]),
-    // The guard: only one order per checkout, however many requests race. With an update, it writes the update
-    // too, and only onto the checkout as read (a change made since, e.g. in another tab, makes the batch fail).
-    ctx.db
-      .update(checkouts)
-      .set({ ...(updated ? checkoutChanges(updated.next, updated.priced, updated.extras) : {}), status: "COMPLETED", updatedDate: now })
-      .where(and(eq(checkouts.id, id), eq(checkouts.status, "OPEN"), updated ? eq(checkouts.updatedDate, read.row.updatedDate) : undefined)),
-    assertPreviousChanged(ctx.db),
-    ctx.db.insert(orderNumbers).values({}),
-    ctx.db.insert(orders).values({ ...insertable, number: sql`last_insert_rowid()` }),
-    ...lineRows.map((l) => ctx.db.insert(orderLineItems).values(l)),
-    ...activityRows.map((a) => ctx.db.insert(orderActivities).values(a)),
-    ...transactionRows.map((t) => ctx.db.insert(transactions).values(t)),
-    ...stock.statements,
-    ...(couponCode ? [redeemCouponStatement(ctx.db, couponCode), assertPreviousChanged(ctx.db)] : []),
-    ...recordRuleUsageStatements(ctx.db, result),
-    ...cart.statements,
-    outboxInsert(ctx.db, createdEvent),
-    ...(paymentEvent ? [outboxInsert(ctx.db, paymentEvent)] : []),
-    ...(confirmation ? [confirmation.statement as Statement] : []),
-    clearAssertions(ctx.db),
-    // The order number the batch assigned, read back in the same round trip.
-    ctx.db.select({ number: orders.number }).from(orders).where(eq(orders.id, orderId)),
-  ];
-  let number = 0;
-  let emailResult: unknown;
-  try {
-    const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown[];
-    number = (results[results.length - 1] as { number: number }[])[0]?.number ?? 0;
-    emailResult = confirmation ? results[results.length - 3] : undefined;
-  } catch (err) {
-    if (charge) await provider.refund(charge.transactionId, total, currency).catch((e) => console.error("refund after failed order", e));
-    // Another request placed this checkout's order first: answer it (idempotent).
-    const existing = await orderIdOfCheckout(ctx, id).catch(() => null);
-    if (existing) return { orderId: existing };
-    const refused = limits.length && isAssertionFailure(err) ? await limitRefusal(ctx.db, limits).catch(() => null) : null;
-    if (refused) throw refused;
-    const explained = stockLines.length ? await explainStockFailure(ctx, err, stockLines) : err;
-    if (explained instanceof ApiError) throw explained;
-    if (couponCode && isAssertionFailure(err)) {
-      throw new ApiError(400, "COUPON_USAGE_EXCEEDED", `Coupon "${couponCode}" has no uses left`, { data: { couponCode }, message: "Coupon cannot be used" });
-    }
-    if (isAssertionFailure(err)) throw conflict("Checkout");
-    throw err;
-  }
-  flushStockEvents(ctx, stock, { statements: [], eventIds: [createdEvent.id, ...(paymentEvent ? [paymentEvent.id] : []), ...cart.events.map((e) => e.id)] });
-  // The confirmation is recorded (the mailbox); it goes to the transport after the response, when one is configured.
-  confirmation?.deliver(emailResult, { [numberToken]: String(number) });
-
-  return { orderId };
 }

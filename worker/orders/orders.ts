@@ -12,6 +12,7 @@ import { flushStockEvents, releaseStockStatements, type StockChange } from "./in
 import type { FulfillmentRequest, SearchOrdersRequest } from "./schemas";
 import { orderEventData, orderShape, OrderEventType, UNPAID_CANCEL_REASON, unpaidExpiry, type LoadedOrder, type OrderRow } from "./shapes";
 import { orderActivities, orderFulfillments, orderLineItems, orders, transactions, type PaymentStatus } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Orders: the buyer reads their own, the merchant reads, searches and changes any. Every change is one D1 batch:
@@ -33,7 +34,7 @@ export async function loadOrders(ctx: Ctx, ids: string[]): Promise<LoadedOrder[]
   if (!ids.length) return [];
   const list = JSON.stringify(ids);
   const inIds = (col: unknown) => sql`${col} IN (SELECT value FROM json_each(${list}))`;
-  const [orderRows, lines, activities, fulfillments, txs] = await ctx.db.batch([
+  const [orderRows, lines, activities, fulfillments, txs] = await runBatch(ctx.db, [
     ctx.db.select().from(orders).where(inIds(orders.id)),
     ctx.db.select().from(orderLineItems).where(inIds(orderLineItems.orderId)).orderBy(orderLineItems.position),
     ctx.db.select().from(orderActivities).where(inIds(orderActivities.orderId)).orderBy(orderActivities.createdDate, sql`rowid`),
@@ -186,7 +187,7 @@ export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Pro
     clearAssertions(ctx.db),
   ];
   try {
-    await ctx.db.batch(statements as [Statement, ...Statement[]]);
+    await runBatch(ctx.db, statements);
   } catch (err) {
     if (isAssertionFailure(err)) throw conflict("Order");
     throw err;

@@ -137,7 +137,7 @@ function countingD1(d1: D1Database, trips: RoundTrips): D1Database {
 }
 
 /**
- * A raw SQL statement that can go into `db.batch()`. drizzle 0.45's D1 batch expects every parameterised item to
+ * A raw SQL statement that can go into `runBatch`. drizzle 0.45's D1 batch expects every parameterised item to
  * carry a prepared `stmt`, which `db.run(sql)` lacks, so it is attached here.
  */
 export function rawStatement(db: Db, query: SQL) {

@@ -6,6 +6,7 @@ import type { Db } from "./db";
 import { ApiError } from "./errors";
 import { sha256Hex } from "./ids";
 import { nowMs } from "./clock";
+import { runBatch } from "./unit-of-work";
 
 /**
  * Fixed-window rate limits, counted in the D1 `rate_limits` table (never in isolate memory: a Worker runs in many
@@ -68,10 +69,7 @@ export async function hitLimits(db: Db, limits: Limit[]): Promise<void> {
   if (limits.length === 0) return;
   const now = nowSeconds();
   const statements = limits.map((l) => hitStatement(db, l, now));
-  const results = (await db.batch(statements as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as {
-    count: number;
-    windowStart: number;
-  }[][];
+  const results = (await runBatch(db, statements)) as { count: number; windowStart: number }[][];
   checkHits(limits, results, now);
 }
 
@@ -110,7 +108,7 @@ export function lastTurnStatement(db: Db, key: string) {
 /** Takes a turn (turnStatement), or throws 429 with the wait until the next one; one round trip. */
 export async function takeTurn(db: Db, key: string, delaySeconds: number, limit: Limit): Promise<void> {
   const now = nowSeconds();
-  const [taken, last] = await db.batch([turnStatement(db, key, delaySeconds, now), lastTurnStatement(db, key)]);
+  const [taken, last] = await runBatch(db, [turnStatement(db, key, delaySeconds, now), lastTurnStatement(db, key)]);
   if (taken.length) return;
   throw tooManyRequests(limit, (last[0]?.windowStart ?? now) + delaySeconds - now);
 }
@@ -182,7 +180,7 @@ export const LIMITS = {
  */
 export function inBatchLimitStatements(db: Db, limits: Limit[], now = nowSeconds()): BatchItem<"sqlite">[] {
   return limits.flatMap((l) => [
-    hitStatement(db, l, now) as unknown as BatchItem<"sqlite">,
+    hitStatement(db, l, now),
     assertInBatch(db, sql`(SELECT ${rateLimits.count} FROM ${rateLimits} WHERE ${rateLimits.key} = ${l.key}) <= ${l.max}`),
   ]);
 }

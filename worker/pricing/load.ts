@@ -9,6 +9,7 @@ import { computePricing } from "./engine";
 import { additionalFees, coupons, discountRuleCodes, discountRules, liveRuleEnd, shippingRegions, taxGroups, taxRegions } from "./tables";
 import type { PricingInput, PricingResult } from "./types";
 import { now as clockNow } from "#worker/platform/clock";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /** The "pricing" key of the settings table. */
 export const PRICING_SETTINGS_KEY = "pricing";
@@ -109,8 +110,7 @@ export function pricingReads(db: Db, couponCode: string | null | undefined, now:
 /** Loads the pricing configuration in one D1 round trip. */
 export async function loadPricingConfig(ctx: Ctx, couponCode: string | null | undefined, now?: Date): Promise<PricingConfig> {
   const reads = pricingReads(ctx.db, couponCode, now);
-  const results = await ctx.db.batch(reads.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  return reads.finish(results as unknown[]);
+  return reads.finish(await runBatch(ctx.db, reads.statements));
 }
 
 /**

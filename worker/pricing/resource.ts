@@ -8,6 +8,7 @@ import { newId } from "../platform/ids";
 import { compileQuery, pagingMetadata, type FieldMap } from "../platform/query";
 import { parseWith } from "../platform/validation";
 import { queryRequestSchema } from "./schemas";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * One merchant resource of the pricing configuration (a discount rule, a coupon, a shipping region...): create,
@@ -117,7 +118,7 @@ export function resource<Row extends BaseRow, Input, Values extends object>(spec
       const now = nowIso();
       const [updated, rows] = (await write(
         () =>
-          ctx.db.batch([
+          runBatch(ctx.db, [
             ctx.db
               .update(t)
               .set({ ...values, revision: current.revision + 1, updatedDate: now } as never)
@@ -153,7 +154,7 @@ export function resource<Row extends BaseRow, Input, Values extends object>(spec
         tieBreaker: t.id,
         defaultSort: spec.defaultSort(),
       });
-      const [rows, [{ total }]] = (await ctx.db.batch([
+      const [rows, [{ total }]] = (await runBatch(ctx.db, [
         ctx.db
           .select()
           .from(t)

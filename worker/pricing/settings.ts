@@ -6,6 +6,7 @@ import { pricingSettingsFrom, type PricingSettings } from "./config";
 import { PRICING_SETTINGS_KEY } from "./load";
 import type { PricingSettingsPatch } from "./schemas";
 import { shippingRegions } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /** The store's pricing settings (D1 `settings`, key "pricing"): merchant read and change at /api/v1/pricing-settings. */
 
@@ -19,7 +20,7 @@ export async function getPricingSettings(ctx: Ctx): Promise<{ settings: PricingS
 export async function updatePricingSettings(ctx: Ctx, patch: PricingSettingsPatch): Promise<{ settings: PricingSettings }> {
   requirePermission(ctx, "settings.manage");
   if (patch.businessAddress && !patch.businessAddress.country) throw badField("settings.businessAddress.country", "is required", "REQUIRED_FIELD");
-  const [[row], regions] = await ctx.db.batch([
+  const [[row], regions] = await runBatch(ctx.db, [
     ctx.db.select({ value: settings.value }).from(settings).where(eq(settings.key, PRICING_SETTINGS_KEY)),
     ctx.db.select({ id: shippingRegions.id }).from(shippingRegions).where(eq(shippingRegions.id, patch.defaultShippingRegionId ?? "")),
   ]);

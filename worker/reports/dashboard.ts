@@ -10,6 +10,7 @@ import { formatMoney } from "../platform/money";
 import { settings } from "../platform/tables";
 import { STORE_SETTINGS_KEY } from "../store/settings";
 import { now as clockNow } from "#worker/platform/clock";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * The console's dashboard: the store's figures at a glance, all from SQL aggregates in ONE D1 batch (no rows are
@@ -98,7 +99,7 @@ export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise
   const { db, currency } = ctx;
   // Far enough back for eight weeks in any zone (offsets reach ±14 hours); each figure then keeps its own days.
   const since = new Date(now.getTime() - (RECOVERY_WEEKS * 7 + 1) * 24 * 3600_000).toISOString().slice(0, 13);
-  const [[store], sales, abandoned, [bis], [lowStock], [tasks], [attention]] = await db.batch([
+  const [[store], sales, abandoned, [bis], [lowStock], [tasks], [attention]] = await runBatch(db, [
     db.select({ value: settings.value }).from(settings).where(eq(settings.key, STORE_SETTINGS_KEY)),
     salesByHourRead(db, since, currency),
     abandonedByHourRead(db, since),

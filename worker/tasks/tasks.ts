@@ -5,6 +5,7 @@ import { rawStatement, type Db } from "#worker/platform/db";
 import { ApiError, notFound } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { tasks } from "./tables";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /** Merchant tasks: created by automations in the same batch as the change that calls for them. */
 
@@ -48,7 +49,7 @@ export function taskShape(r: typeof tasks.$inferSelect) {
 export async function listTasks(ctx: Ctx, opts: { status?: "OPEN" | "DONE"; kind?: string; limit: number; offset: number }) {
   requireMerchant(ctx);
   const where = and(opts.status ? eq(tasks.status, opts.status) : undefined, opts.kind ? eq(tasks.kind, opts.kind) : undefined);
-  const [rows, [{ total }]] = await ctx.db.batch([
+  const [rows, [{ total }]] = await runBatch(ctx.db, [
     ctx.db.select().from(tasks).where(where).orderBy(desc(tasks.createdDate)).limit(opts.limit).offset(opts.offset),
     ctx.db.select({ total: count() }).from(tasks).where(where),
   ]);

@@ -5,6 +5,7 @@ import { hasPermission, isPermission, PERMISSIONS, type Auth, type Ctx, type Per
 import type { Db } from "#worker/platform/db";
 import { type EventRegistry, EventType, type SourceConfigurer } from "#worker/events";
 import { emittedEventTypes, incomingEventType, INCOMING_EVENT_TYPES } from "./event-types";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * What an incoming webhook source may do: the event types it may send (only types the shop takes from outside),
@@ -114,6 +115,6 @@ export function authorityProblem(configurer: SourceConfigurer | null, type: stri
 /** authorityProblem for one source, reading its configurer's rows now (one D1 round trip, none when no permission is needed). */
 export async function sourceAuthorityProblem(db: Db, source: { id: string; configuredBy: SourceConfigurer | null }, type: string): Promise<string | null> {
   if (!incomingEventType(type)?.permission || !source.configuredBy) return authorityProblem(source.configuredBy, type, undefined, undefined);
-  const [[identity], [key]] = await db.batch(configurerReads(db, source.id));
+  const [[identity], [key]] = await runBatch(db, configurerReads(db, source.id));
   return authorityProblem(source.configuredBy, type, identity, key);
 }

@@ -6,12 +6,13 @@ import { rawStatement } from "#worker/platform/db";
 import { ApiError, badField, invalidArgument, notFound } from "#worker/platform/errors";
 import { newId, sha256Hex } from "#worker/platform/ids";
 import { violationsFrom } from "#worker/platform/validation";
-import { flushEvents, outboxInsertIfChanged, type EventEnvelope, webhookEvents, webhookSources } from "#worker/events";
+import { commit, outboxInsertIfChanged, type EventEnvelope, webhookEvents, webhookSources } from "#worker/events";
 import { importPublicKey, verifyJwt, verifyStandardSignature } from "./signing";
 import { sourceAuthorityProblem, type KnownEvents } from "./authority";
 import { incomingEventType } from "./event-types";
 import { keyActive } from "./sources";
 import { parseWixClaims } from "./wix-format";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * `POST /webhooks/{source}`: an event from an outside system. Nothing is stored before the request is verified
@@ -169,7 +170,7 @@ export async function receiveWebhook(ctx: Ctx, known: KnownEvents, sourceName: s
     const data = claimedId(request) ? { webhookId: claimedId(request) } : {};
     const id = newId();
     try {
-      await ctx.db.batch([
+      await runBatch(ctx.db, [
         ctx.db.insert(webhookEvents).values({ id, sourceId: source.id, webhookId: `refused:${id}`, type: refusedType(err), status: "REFUSED", data, reason: refusalReason(err), receivedDate: nowIso() }),
         trimLog(ctx, source.id),
       ]);
@@ -226,12 +227,11 @@ async function receiveFor(ctx: Ctx, known: KnownEvents, source: SourceRow, reque
   );
   // The outbox row is written only if this request recorded the webhook id (a repeat inserts neither).
   const results = handled
-    ? await ctx.db.batch([record, outboxInsertIfChanged(ctx.db, event), logRepeat, trimLog(ctx, source.id), existing])
-    : await ctx.db.batch([record, logRepeat, trimLog(ctx, source.id), existing]);
-  const inserted = results[0] as unknown as D1Result;
+    ? await commit(ctx, [record, outboxInsertIfChanged(ctx.db, event), logRepeat, trimLog(ctx, source.id), existing], (r) => (r[0].meta.changes ? [event] : []))
+    : await runBatch(ctx.db, [record, logRepeat, trimLog(ctx, source.id), existing]);
+  const [inserted] = results;
   const [stored] = results[results.length - 1] as { id: string }[];
   if (!inserted.meta.changes) return { id: stored?.id ?? event.id, status: "DUPLICATE" };
   if (!handled) return { id: event.id, status: "UNHANDLED" };
-  ctx.waitUntil(flushEvents(ctx.env, ctx.db, [event]));
   return { id: event.id, status: "ACCEPTED" };
 }

@@ -9,6 +9,7 @@ import { shopKey, signJwt, standardSignature } from "./signing";
 import { wixClaims } from "./wix-format";
 import { config } from "#worker/platform/config";
 import { nowMs } from "#worker/platform/clock";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Outgoing webhooks. The processor turns each event that an enabled subscription wants into a delivery row (with
@@ -54,7 +55,7 @@ const outgoingProcessor: Processor = {
     // An event that came in through a webhook is not echoed out (a sender subscribed to "*" would loop).
     const echo = sql`EXISTS (SELECT 1 FROM ${webhookEvents} WHERE ${webhookEvents.id} = ${event.id})`;
     const recordDone = p.done();
-    const [subscriptions, , incoming] = await p.db.batch([
+    const [subscriptions, , incoming] = await runBatch(p.db, [
       p.db.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions).where(wants),
       // Most events match no subscription: then this is the whole job, recorded in the same round trip.
       rawStatement(
@@ -78,7 +79,7 @@ const outgoingProcessor: Processor = {
       updatedDate: now,
     }));
     const inserts: Statement[] = rows.map((r) => p.db.insert(webhookDeliveries).values(r).onConflictDoNothing());
-    await p.db.batch([recordDone, ...inserts]);
+    await runBatch(p.db, [recordDone, ...inserts]);
     await enqueueDeliveries(p.env, rows.map((r) => r.id));
   },
 };
@@ -161,7 +162,7 @@ async function attempt(env: Env, subscription: typeof webhookSubscriptions.$infe
 const deliver: JobHandler = async (job, p) => {
   const db = p.db;
   const now = nowMs();
-  const [claimed, [subscription]] = await db.batch([
+  const [claimed, [subscription]] = await runBatch(db, [
     db
       .update(webhookDeliveries)
       .set({
@@ -194,7 +195,7 @@ const deliver: JobHandler = async (job, p) => {
   if (refused) {
     const error = `Not sent: the URL ${refused}`.slice(0, 1000);
     const at = nowIso();
-    await db.batch([
+    await runBatch(db, [
       db.insert(webhookAttempts).values({ id: newId(), deliveryId: delivery.id, attempt: delivery.attempts, startedDate: new Date(now).toISOString(), succeeded: false, responseStatus: null, latencyMs: 0, responseExcerpt: null, error }),
       db.update(webhookDeliveries).set({ status: "FAILED", nextAttemptAt: null, lastError: error, updatedDate: at }).where(eq(webhookDeliveries.id, delivery.id)),
       db
@@ -210,7 +211,7 @@ const deliver: JobHandler = async (job, p) => {
   const log = db.insert(webhookAttempts).values({ id: newId(), deliveryId: delivery.id, attempt: delivery.attempts, startedDate: new Date(now).toISOString(), ...result });
 
   if (result.succeeded) {
-    await db.batch([
+    await runBatch(db, [
       log,
       db.update(webhookDeliveries).set({ status: "SUCCEEDED", nextAttemptAt: null, lastError: null, updatedDate: at }).where(eq(webhookDeliveries.id, delivery.id)),
       db.update(webhookSubscriptions).set({ consecutiveFailures: 0 }).where(and(eq(webhookSubscriptions.id, subscription.id), sql`${webhookSubscriptions.consecutiveFailures} > 0`)),
@@ -221,7 +222,7 @@ const deliver: JobHandler = async (job, p) => {
   const schedule = retrySchedule(p.env);
   if (delivery.scheduleAttempts <= schedule.length) {
     const delay = schedule[delivery.scheduleAttempts - 1];
-    await db.batch([
+    await runBatch(db, [
       log,
       db
         .update(webhookDeliveries)
@@ -264,7 +265,7 @@ const deliver: JobHandler = async (job, p) => {
       sql`${reached} AND (SELECT enabled FROM webhook_subscriptions WHERE id = ${subscription.id}) = 0`,
     ),
   ];
-  await db.batch(statements as [Statement, ...Statement[]]);
+  await runBatch(db, statements);
 };
 
 /** Sweep: enqueues PENDING deliveries whose job message is overdue (never sent, or lost). Returns how many. */

@@ -7,6 +7,7 @@ import { webhookEvents, webhookSources, type WebhookKey } from "#worker/events";
 import { authorityProblem, checkSourceEventTypes, configurerOf, configurerReads, requireSourcePermissions, type IdentityNow, type KeyNow, type KnownEvents } from "./authority";
 import { DEFAULT_SOURCE_EVENT_TYPES } from "./event-types";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Incoming webhook sources (merchant only): a system allowed to post events to `/webhooks/{name}`, verified with its
@@ -153,7 +154,7 @@ export async function listSources(ctx: Ctx) {
 
 export async function getSource(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  const [[row], [identity], [key]] = await ctx.db.batch([ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)), ...configurerReads(ctx.db, id)]);
+  const [[row], [identity], [key]] = await runBatch(ctx.db, [ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)), ...configurerReads(ctx.db, id)]);
   if (!row) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
   return { source: { ...sourceShape(ctx, row), refusing: refusing(row, identity, key) } };
 }
@@ -270,7 +271,7 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
     WHERE f.id = "webhook_events"."id" OR substr(f.id, 1, length("webhook_events"."id") + 1) = "webhook_events"."id" || '#'
     ORDER BY CASE f.state WHEN 'DEAD' THEN 0 WHEN 'RETRYING' THEN 1 ELSE 2 END LIMIT 1)`;
   // The source with its page of events, in one round trip.
-  const [[source], rows, [{ total }], [identity], [key]] = await ctx.db.batch([
+  const [[source], rows, [{ total }], [identity], [key]] = await runBatch(ctx.db, [
     ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)),
     ctx.db
       .select({ ...getTableColumns(webhookEvents), failure })

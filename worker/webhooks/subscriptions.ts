@@ -10,6 +10,7 @@ import { targetUrlProblem } from "./addresses";
 import { generateSecret, shopKey } from "./signing";
 import { config } from "#worker/platform/config";
 import { nowMs } from "#worker/platform/clock";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Outgoing webhook subscriptions (merchant only): which events go to which URL, in which format. A standard
@@ -222,7 +223,7 @@ export async function listDeliveries(ctx: Ctx, subscriptionId: string, opts: { s
     .orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id))
     .limit(opts.limit)
     .offset(opts.offset);
-  const [[subscription], rows, [{ total }], attemptRows] = await ctx.db.batch([
+  const [[subscription], rows, [{ total }], attemptRows] = await runBatch(ctx.db, [
     ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, subscriptionId)),
     ctx.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id)).limit(opts.limit).offset(opts.offset),
     ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),

@@ -6,6 +6,7 @@ import { prepareCreateCollection } from "../collections";
 import { prepareCreateProduct } from "../products";
 import { collectionInputSchema, productInputSchema } from "../schemas";
 import { demoCollections, demoProducts } from "./catalogue";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 const MARKER = "demo_catalogue";
 
@@ -17,7 +18,7 @@ const MARKER = "demo_catalogue";
  */
 export async function loadDemoCatalogue(ctx: Ctx, alongside: (ctx: Ctx) => Statement[] = () => []): Promise<{ loaded: boolean; products: number; collections: number; reason?: string }> {
   requirePermission(ctx, "catalog.write");
-  const [[state]] = await ctx.db.batch([
+  const [[state]] = await runBatch(ctx.db, [
     ctx.db.select({
       products: sql<number>`(SELECT count(*) FROM products)`,
       collections: sql<number>`(SELECT count(*) FROM collections WHERE id <> '00000000-000000-000000-000000000001')`,
