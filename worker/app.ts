@@ -7,7 +7,7 @@ import { resolvePageSession, SESSION_COOKIE, withSessionCookie, type PageSession
 import { currentCartRoutes } from "./cart/routes";
 import { pricingRoutes } from "./cart/pricing-routes";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
-import { inventoryRoutes } from "./orders/inventory-routes";
+import { inventoryRoutes } from "./catalog/inventory-routes";
 import { orderRoutes } from "./orders/routes";
 import { loadDemoCatalogue } from "./catalog/demo/load";
 import { mediaApi, mediaFiles } from "./media/routes";

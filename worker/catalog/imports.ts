@@ -2,7 +2,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { taskStatement } from "../automations/tasks";
 import type { JobHandler } from "../events/consumer";
 import type { Statement } from "../events/outbox";
-import { updateInventoryItem } from "../orders/inventory";
+import { updateInventoryItem } from "./inventory";
 import { nowIso, requireMerchant, requirePermission, hasPermission, type Auth, type Ctx } from "../platform/context";
 import { rawStatement, type Db } from "../platform/db";
 import { ApiError, badField, notFound } from "../platform/errors";

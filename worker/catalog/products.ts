@@ -11,7 +11,7 @@ import { currencyDigits, toMajor, toMinor } from "../platform/money";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
 import { unitsCompatible } from "./pricing";
 import type { MediaInput, ProductInput, ProductPatch, VariantOverride } from "./schemas";
-import { flushStockEvents, manualStockChange, type StockChange } from "../orders/inventory";
+import { flushStockEvents, manualStockChange, type StockChange } from "./inventory";
 import { freeSlug } from "./slugs";
 import { releaseUnusedMedia } from "./media";
 import { descriptionToPlain, descriptionToRich, richToPlain } from "./rich-text";

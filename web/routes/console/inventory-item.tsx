@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { decrementInventory, incrementInventory, inventoryOverview, updateInventoryItem } from "../../../worker/orders/inventory";
-import { decrementRequest, incrementRequest, updateRequest } from "../../../worker/orders/inventory-routes";
+import { decrementInventory, incrementInventory, inventoryOverview, updateInventoryItem } from "#worker/catalog/inventory";
+import { decrementRequest, incrementRequest, updateRequest } from "#worker/catalog/inventory-routes";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge } from "../../components/console/badge";

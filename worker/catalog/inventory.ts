@@ -1,6 +1,6 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
-import { refreshSummary } from "../catalog/products";
-import { products, variants } from "../catalog/tables";
+import { refreshSummary } from "./products";
+import { inventoryChanges, preorderSettings, products, variants, type InventoryCause } from "./tables";
 import { AUTOMATION_SETTINGS_KEY, DEFAULT_AUTOMATION_SETTINGS } from "../automations/settings";
 import { flushEvents, unflushedRowsOf, type EventEnvelope, type Statement } from "../events/outbox";
 import { outbox } from "../events/tables";
@@ -11,7 +11,6 @@ import { rawStatement, type Db } from "../platform/db";
 import { ApiError, badField, invalidArgument, notFound, type FieldViolation } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
-import { inventoryChanges, preorderSettings, type InventoryCause } from "./tables";
 
 /**
  * Inventory: per-variant stock (a tracked quantity, or an in/out-of-stock flag), preorder, the change log and the
