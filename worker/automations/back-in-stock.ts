@@ -1,8 +1,6 @@
 import { and, count, eq, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { discountedPrice } from "../catalog/pricing";
-import { loadProduct } from "../catalog/products";
-import { products, variants } from "../catalog/tables";
+import { discountedPrice, loadProduct, products, variants } from "#worker/catalog";
 import { STORES_APP_ID } from "../cart/schemas";
 import { emailOutcomes, sendEmail } from "../email/send";
 import { flushEvents, newEvent, outboxInsertIfChanged, unflushedRowsOf, type EventEnvelope, type Statement } from "../events/outbox";

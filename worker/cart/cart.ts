@@ -1,8 +1,6 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { discountedPrice } from "../catalog/pricing";
-import { products, variants } from "../catalog/tables";
-import { matching, type VariantRow } from "../catalog/variants";
+import { discountedPrice, matching, products, type VariantRow, variants } from "#worker/catalog";
 import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { identities } from "../identity/tables";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";

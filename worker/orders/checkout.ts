@@ -12,7 +12,7 @@ import { ApiError, badField, invalidArgument, notFound, unauthenticated, type Fi
 import { newId } from "../platform/ids";
 import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
 import { toDecimalString, toMinor } from "../platform/money";
-import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "#worker/catalog/inventory";
+import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "#worker/catalog";
 import { orderLimits, type ShopperClient } from "./limits";
 import { checkCard, paymentProvider, type ChargeResult } from "./payments";
 import type { CreateOrderRequest, UpdateCheckoutRequest } from "./schemas";

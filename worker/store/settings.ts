@@ -5,7 +5,7 @@ import type { Db } from "../platform/db";
 import { invalidArgument } from "../platform/errors";
 import { settings } from "../platform/tables";
 import { uploadImage, type UploadFile } from "../media/store";
-import { cachedCatalogRead, purgeCatalogCache } from "../catalog/cache";
+import { cachedCatalogRead, purgeCatalogCache } from "#worker/catalog";
 
 /**
  * The store's own settings (D1 `settings`, key "store"): its name, contact email, logo, the checkout's brand header

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { queryCollections } from "../../../worker/catalog/collections";
+import { queryCollections } from "#worker/catalog";
 import { ALL_PRODUCTS_COLLECTION_ID } from "../../../worker/platform/ids";
 import { taxGroupService } from "../../../worker/pricing/taxes";
 import { FieldError } from "../../components/console/forms";

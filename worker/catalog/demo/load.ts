@@ -3,7 +3,7 @@ import { commit, type EventEnvelope, type Statement } from "../../events/outbox"
 import { nowIso, type Ctx, requirePermission } from "../../platform/context";
 import { settings } from "../../platform/tables";
 import { prepareCreateCollection } from "../collections";
-import { prepareCreateProduct } from "../products";
+import { prepareCreateProduct } from "../product-writes";
 import { collectionInputSchema, productInputSchema } from "../schemas";
 import { demoPricingStatements } from "../../pricing/demo";
 import { demoCollections, demoProducts } from "./catalogue";
