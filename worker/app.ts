@@ -5,7 +5,7 @@ import { createRequestHandler, type RequestHandler } from "react-router";
 import { isConsolePath, resolveConsoleSession } from "../web/console.server";
 import { resolvePageSession, SESSION_COOKIE, withSessionCookie, type PageSession } from "../web/session.server";
 import { currentCartRoutes } from "./cart/routes";
-import { pricingRoutes } from "./cart/pricing-routes";
+import { pricingRoutes } from "#worker/pricing";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
 import { inventoryRoutes } from "./catalog/inventory-routes";
 import { orderRoutes } from "./orders/routes";

@@ -11,9 +11,8 @@ import { newId } from "../platform/ids";
 import { toMinor } from "../platform/money";
 import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
 import { checkoutLimits, type ShopperClient } from "../orders/limits";
-import { codeKey } from "../pricing/discounts";
-import { coupons, discountRuleCodes, discountRules } from "../pricing/tables";
-import { computePricing, estimateTotalsWire, loadPricingConfig, priceCart, pricingReads, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "./pricing";
+import { codeKey, coupons, discountRuleCodes, discountRules } from "#worker/pricing";
+import { computePricing, estimateTotalsWire, loadPricingConfig, priceCart, pricingReads, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "#worker/pricing";
 import {
   CART_INFO_FIELDS,
   MAX_LINE_ITEMS,

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { cartReads, completeCartStatements, pricingReadsFor, resolveLine, totalsFor, type CartTotals } from "../cart/cart";
-import { appliedCouponCode, loadPricingConfig, recordRuleUsageStatements, redeemCouponStatement, type PricingConfig } from "../cart/pricing";
+import { appliedCouponCode, loadPricingConfig, recordRuleUsageStatements, redeemCouponStatement, type PricingConfig } from "#worker/pricing";
 import { cleanAddress, lineItemShape, type CartRow, type CatalogProduct, type LineRow, type ResolvedLine } from "../cart/shapes";
 import { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, type StoredContactDetails } from "../cart/tables";
 import { emailStatement } from "../email/send";

@@ -5,7 +5,7 @@ import { settings } from "../../platform/tables";
 import { prepareCreateCollection } from "../collections";
 import { prepareCreateProduct } from "../product-writes";
 import { collectionInputSchema, productInputSchema } from "../schemas";
-import { demoPricingStatements } from "../../pricing/demo";
+import { demoPricingStatements } from "#worker/pricing";
 import { demoCollections, demoProducts } from "./catalogue";
 
 const MARKER = "demo_catalogue";
