@@ -32,6 +32,11 @@ import { BodyTooLarge, finishBody, readBytes } from "./platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "./platform/errors";
 import type { AppEnv } from "./platform/http";
 import { armSweeper } from "./events/sweeper";
+import { mergeVisitorCart } from "./cart/merge";
+import { onSignIn } from "./identity/sign-in";
+
+// A visitor who signs in as a member keeps their cart.
+onSignIn(mergeVisitorCart);
 
 // Whether this isolate has made sure the sweeper is ticking (an optimisation only: arming is idempotent).
 let sweeperChecked = false;

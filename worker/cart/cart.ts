@@ -10,7 +10,7 @@ import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolat
 import { newId } from "../platform/ids";
 import { toMinor } from "../platform/money";
 import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
-import { checkoutLimits, type ShopperClient } from "../orders/limits";
+import { checkoutLimits, type ShopperClient } from "./limits";
 import { codeKey, coupons, discountRuleCodes, discountRules } from "#worker/pricing";
 import { computePricing, estimateTotalsWire, loadPricingConfig, priceCart, pricingReads, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "#worker/pricing";
 import {

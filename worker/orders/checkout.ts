@@ -13,7 +13,7 @@ import { newId } from "../platform/ids";
 import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
 import { toDecimalString, toMinor } from "../platform/money";
 import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "#worker/catalog";
-import { orderLimits, type ShopperClient } from "./limits";
+import { orderLimits, type ShopperClient } from "#worker/cart/limits";
 import { checkCard, paymentProvider, type ChargeResult } from "./payments";
 import type { CreateOrderRequest, UpdateCheckoutRequest } from "./schemas";
 import { contactInfo, orderEventData, orderShape, OrderEventType, type ActivityRow, type CheckoutRow, type LoadedOrder, type OrderLineRow, type OrderRow, type TransactionRow } from "./shapes";
