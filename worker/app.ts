@@ -9,7 +9,7 @@ import { pricingRoutes } from "#worker/pricing";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./catalog/routes";
 import { inventoryRoutes } from "./catalog/inventory-routes";
 import { orderRoutes } from "./orders/routes";
-import { loadDemoCatalogue } from "./catalog/demo/load";
+import { loadDemoCatalogue } from "./app/demo";
 import { mediaApi, mediaFiles } from "./media/routes";
 import { MAX_UPLOAD_FORM_BYTES } from "./media/store";
 import { resolveAuth } from "./identity/api-keys";

@@ -1,12 +1,9 @@
 import { sql } from "drizzle-orm";
-import { commit, type EventEnvelope, type Statement } from "../../events/outbox";
-import { nowIso, type Ctx, requirePermission } from "../../platform/context";
-import { settings } from "../../platform/tables";
-import { prepareCreateCollection } from "../collections";
-import { prepareCreateProduct } from "../product-writes";
-import { collectionInputSchema, productInputSchema } from "../schemas";
+import { commit, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
+import { settings } from "#worker/platform/tables";
+import { collectionInputSchema, demoCollections, demoProducts, prepareCreateCollection, prepareCreateProduct, productInputSchema } from "#worker/catalog";
 import { demoPricingStatements } from "#worker/pricing";
-import { demoCollections, demoProducts } from "./catalogue";
 
 const MARKER = "demo_catalogue";
 
