@@ -1,6 +1,4 @@
-import { cachedCatalogRead } from "../worker/catalog/cache";
-import { getCollection, queryCollections } from "../worker/catalog/collections";
-import { queryProducts as liveQueryProducts } from "../worker/catalog/products";
+import { cachedCatalogRead, getCollection, queryCollections, queryProducts as liveQueryProducts } from "#worker/catalog";
 import type { Ctx } from "../worker/platform/context";
 import { ApiError } from "../worker/platform/errors";
 import { formatMoney, toMajor, toMinor } from "../worker/platform/money";

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { describe, expect, it } from "vitest";
 import worker from "../../entry/index";
 import { cachedCatalogRead, catalogVersion, forgetHotCatalog, hashCsp, inlineScripts, pageCacheKey } from "../../worker/catalog/cache";
-import { getProductBySlug } from "../../worker/catalog/products";
+import { getProductBySlug } from "../../worker/catalog/product-pages";
 import type { EventEnvelope } from "../../worker/events/outbox";
 import { EventType } from "../../worker/events/types";
 import type { Auth, Ctx } from "../../worker/platform/context";

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addProductMedia, deleteProductOptions, updateProduct, updateProductVariants } from "../../worker/catalog/products";
+import { addProductMedia } from "../../worker/catalog/product-media";
+import { deleteProductOptions, updateProductVariants } from "../../worker/catalog/product-variants";
+import { updateProduct } from "../../worker/catalog/product-writes";
 import type { Ctx } from "../../worker/platform/context";
 import { openDb } from "../../worker/platform/db";
 import { ApiError } from "../../worker/platform/errors";

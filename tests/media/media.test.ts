@@ -1,7 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { mediaSweepDue, sweepUnusedMedia } from "../../worker/catalog/media";
-import { deleteProduct, removeProductMedia, reorderProductMedia, setProductMediaAltText } from "../../worker/catalog/products";
+import { removeProductMedia, reorderProductMedia, setProductMediaAltText } from "../../worker/catalog/product-media";
+import { deleteProduct } from "../../worker/catalog/product-writes";
 import { runSweeps } from "../../worker/app/sweeps";
 import { EventType } from "../../worker/events/types";
 import { MAX_IMAGE_BYTES, sniffImage, uploadImage, uploadImages } from "../../worker/media/store";

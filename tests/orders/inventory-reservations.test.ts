@@ -10,7 +10,7 @@ import {
   reserveStock,
   reserveStockStatements,
   type StockLine,
-} from "../../worker/orders/inventory";
+} from "../../worker/catalog/stock-changes";
 import { clearAssertions } from "../../worker/platform/batch";
 import { ApiError } from "../../worker/platform/errors";
 import { newId } from "../../worker/platform/ids";

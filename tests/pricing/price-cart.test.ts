@@ -4,7 +4,7 @@ import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "../.
 import { storeCurrency, type Ctx } from "../../worker/platform/context";
 import { sql } from "drizzle-orm";
 import { openDb, rawStatement, type RoundTrips } from "../../worker/platform/db";
-import { appliedCouponCode, computePricing, loadPricingConfig, estimateTotalsWire, priceCart, pricingReads, recordRuleUsageStatements, redeemCouponStatement, type PricingLine } from "../../worker/cart/pricing";
+import { appliedCouponCode, computePricing, loadPricingConfig, estimateTotalsWire, priceCart, pricingReads, recordRuleUsageStatements, redeemCouponStatement, type PricingLine } from "../../worker/pricing/index";
 import { couponService } from "../../worker/pricing/coupons";
 import { merchant, unique } from "../helpers";
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pricingReadsFor } from "../../worker/cart/cart";
-import { loadPricingConfig, pricingReads } from "../../worker/cart/pricing";
+import { loadPricingConfig, pricingReads } from "../../worker/pricing/index";
 import { merchant, queryPlan, serviceCtx, unique } from "../helpers";
 
 /**

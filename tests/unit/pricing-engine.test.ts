@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { CouponConfig, PricingConfig } from "#worker/pricing/config";
-import { timeStatus } from "#worker/pricing/discounts";
-import { allocate, percentOf, taxInGross, taxOnNet } from "#worker/pricing/rounding";
+import type { CouponConfig, PricingConfig } from "#worker/pricing/engine/config";
+import { timeStatus } from "#worker/pricing/engine/discounts";
+import { allocate, percentOf, taxInGross, taxOnNet } from "#worker/pricing/engine/rounding";
 import type { StoredShippingRule } from "#worker/pricing/tables";
-import type { PricingInput } from "#worker/pricing/types";
-import { toEcomMoney } from "#worker/pricing/wire";
+import type { PricingInput } from "#worker/pricing/engine/types";
+import { toEcomMoney } from "#worker/pricing/engine/wire";
 import { discount, line, NOW, option, price, rule, settingsWith, shippingRegion, taxRegion, US } from "./pricing-fixtures";
 
 /** The pricing engine, pure: table-driven cases over discounts, shipping, tax, fees and rounding. */

@@ -1,7 +1,7 @@
-import { emptyPricingConfig, type PricingConfig, type RuleConfig, type ShippingRegionConfig, type TaxRegionConfig, DEFAULT_PRICING_SETTINGS, type PricingSettings } from "#worker/pricing/config";
-import { computePricing } from "#worker/pricing/engine";
+import { emptyPricingConfig, type PricingConfig, type RuleConfig, type ShippingRegionConfig, type TaxRegionConfig, DEFAULT_PRICING_SETTINGS, type PricingSettings } from "#worker/pricing/engine/config";
+import { computePricing } from "#worker/pricing/engine/calculate";
 import type { StoredDiscount, StoredShippingOption } from "#worker/pricing/tables";
-import type { PricingInput, PricingLine } from "#worker/pricing/types";
+import type { PricingInput, PricingLine } from "#worker/pricing/engine/types";
 
 /** Builders for pure pricing cases: a line, a discount, a rule, a shipping region and option, a tax region. */
 

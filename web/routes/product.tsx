@@ -1,8 +1,6 @@
 import { useId } from "react";
 import { data, Form, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
-import { cachedCatalogRead } from "../../worker/catalog/cache";
-import { getProductBySlug, getProductPage } from "../../worker/catalog/products";
-import { plainToLine } from "../../worker/catalog/rich-text";
+import { cachedCatalogRead, getProductBySlug, getProductPage, plainToLine } from "#worker/catalog";
 import { ApiError } from "../../worker/platform/errors";
 import { createBackInStockRequest } from "../../worker/automations/back-in-stock";
 import { clientOf } from "../auth.server";

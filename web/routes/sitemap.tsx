@@ -1,5 +1,4 @@
-import { queryCollections } from "../../worker/catalog/collections";
-import { queryProducts } from "../../worker/catalog/products";
+import { queryCollections, queryProducts } from "#worker/catalog";
 import type { Route } from "./+types/sitemap";
 
 /** Most URLs one sitemap file may list (sitemaps.org). */

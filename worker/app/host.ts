@@ -1,14 +1,15 @@
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { mergeVisitorCart } from "#worker/cart/merge";
 import { currentCartRoutes } from "#worker/cart/routes";
-import { pricingRoutes } from "#worker/cart/pricing-routes";
+import { pricingRoutes } from "#worker/pricing";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "#worker/catalog/routes";
-import { inventoryRoutes } from "#worker/orders/inventory-routes";
+import { inventoryRoutes } from "#worker/catalog/inventory-routes";
 import { orderRoutes } from "#worker/orders/routes";
-import { loadDemoCatalogue } from "#worker/catalog/demo/load";
-import { demoPricingStatements } from "#worker/pricing/demo";
+import { loadDemoCatalogue } from "./demo";
+import { demoPricingStatements } from "#worker/pricing";
 import { mediaApi, mediaFiles } from "#worker/media";
-import { resolveAuth, authenticationRoutes, oauthRoutes, recoveryRoutes, redirectsRoutes, sessionEndRoutes, staffRoutes, verificationRoutes } from "#worker/identity";
+import { onSignIn, resolveAuth, authenticationRoutes, oauthRoutes, recoveryRoutes, redirectsRoutes, sessionEndRoutes, staffRoutes, verificationRoutes } from "#worker/identity";
 import { automationRoutes } from "#worker/automations";
 import { storeRoutes } from "#worker/store";
 import { taskRoutes } from "#worker/tasks";
@@ -22,6 +23,9 @@ import { finishBody } from "#worker/platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "#worker/platform/errors";
 import type { AppEnv } from "#worker/platform/http";
 import { armSweeper } from "#worker/events";
+
+// A visitor who signs in as a member keeps their cart.
+onSignIn(mergeVisitorCart);
 
 // Whether this isolate has made sure the sweeper is ticking (an optimisation only: arming is idempotent).
 let sweeperChecked = false;

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { discountedPrice } from "../catalog/pricing";
-import { loadProduct } from "../catalog/products";
+import { loadProduct } from "#worker/catalog";
 import { emailOutcomes, sendEmail } from "../email/send";
 import { flushRecorded, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
 import { nowIso, type Ctx } from "../platform/context";

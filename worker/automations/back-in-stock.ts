@@ -1,6 +1,6 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { loadProduct } from "../catalog/products";
+import { discountedPrice, loadProduct, products, variants } from "#worker/catalog";
 import { STORES_APP_ID } from "../cart/schemas";
 import { commit, newEvent, outboxInsertIfChanged } from "../events/outbox";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { loadProduct, productNames } from "../catalog/products";
+import { decrementInventory, incrementInventory, loadProduct, productNames, readStockAvailability, updateInventoryItem } from "#worker/catalog";
 import { isStepClaimed, PermanentFailure, type ProcessorContext } from "../events/consumer";
 import type { EventEnvelope, Statement } from "../events/outbox";
-import { decrementInventory, incrementInventory, readStockAvailability, updateInventoryItem } from "../orders/inventory";
 import type { Db } from "../platform/db";
 import { loadAutomationSettings } from "./settings";
 import { taskStatement } from "#worker/tasks";

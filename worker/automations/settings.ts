@@ -3,10 +3,11 @@ import { z } from "zod";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import type { Db } from "../platform/db";
 import { settings } from "../platform/tables";
+import { DEFAULT_LOW_STOCK_THRESHOLD, LOW_STOCK_SETTINGS_KEY } from "#worker/catalog";
 
 /** The automations' settings (D1 `settings`, key "automations"): merchant read and change at /api/v1/automation-settings. */
 
-export const AUTOMATION_SETTINGS_KEY = "automations";
+export const AUTOMATION_SETTINGS_KEY = LOW_STOCK_SETTINGS_KEY;
 
 export interface AutomationSettings {
   /** Abandoned-cart detection and recovery emails on or off. */
@@ -28,7 +29,7 @@ export const DEFAULT_AUTOMATION_SETTINGS: AutomationSettings = {
   abandonedCartIdleMinutes: 60,
   recoveryEmailDelaysMinutes: [60, 24 * 60, 72 * 60],
   highValueCartTotal: 200,
-  lowStockThreshold: 5,
+  lowStockThreshold: DEFAULT_LOW_STOCK_THRESHOLD,
   recoveryLinkDays: 30,
 };
 

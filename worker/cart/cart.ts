@@ -4,7 +4,7 @@ import { hasPermission, nowIso, type Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
 import { ApiError, forbidden, invalidArgument, type FieldViolation } from "../platform/errors";
 import { toMinor } from "../platform/money";
-import { priceCart } from "./pricing";
+import { priceCart } from "#worker/pricing";
 import { CART_INFO_FIELDS, type AddToCartRequest, type CartInfoInput, type UpdateCartRequest } from "./schemas";
 import { CartEventType, cartEventData, cartShape, cleanAddress, type CartShape, type ResolvedLine } from "./shapes";
 import { cartLineItems, carts, checkouts, type StoredAddress } from "./tables";

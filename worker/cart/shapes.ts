@@ -1,5 +1,4 @@
-import type { StoredMedia, StoredOption } from "../catalog/tables";
-import type { VariantRow } from "../catalog/variants";
+import type { StoredMedia, StoredOption, VariantRow } from "#worker/catalog";
 import { formatMoney, toDecimalString } from "#worker/platform/money";
 import { STORES_APP_ID } from "./schemas";
 import type { CartOwnerKind, carts, cartLineItems, LineSnapshot, StoredAddress } from "./tables";

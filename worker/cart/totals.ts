@@ -1,5 +1,5 @@
 import type { Ctx } from "../platform/context";
-import { computePricing, estimateTotalsWire, priceCart, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "./pricing";
+import { computePricing, estimateTotalsWire, priceCart, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "#worker/pricing";
 import type { EstimateTotalsRequest } from "./schemas";
 import { cartShape, type CartRow, type CatalogProduct, type ResolvedLine } from "./shapes";
 import type { StoredAddress } from "./tables";

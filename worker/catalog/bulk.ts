@@ -3,7 +3,7 @@ import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type State
 import { EventType } from "../events/types";
 import { nowIso, type Ctx, requirePermission } from "../platform/context";
 import { currencyDigits, toMajor, toMinor } from "../platform/money";
-import { refreshSummary } from "./products";
+import { refreshSummary } from "./product-reads";
 import type { z } from "zod";
 import type { bulkAdjustRequest, bulkDeleteRequest, bulkUpdateRequest } from "./schemas";
 import { releaseUnusedMedia } from "./media";

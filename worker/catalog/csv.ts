@@ -3,7 +3,7 @@ import type { Ctx } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { toDecimalString, toMajor, toMinor } from "../platform/money";
 import { parseWith } from "../platform/validation";
-import { prepareCreateProduct } from "./products";
+import { prepareCreateProduct } from "./product-writes";
 import { productInputSchema, type ProductInput, type ProductPatch, type VariantOverride } from "./schemas";
 import { v1Description, type LoadedProduct } from "./shapes";
 import { choicesKey } from "./variants";

@@ -9,26 +9,11 @@ import { parseWith, queryFlag, readBody } from "../platform/validation";
 import { bulkAdjustProducts, bulkUpdateProducts } from "./bulk";
 import { catalogJson } from "./cache";
 import { changeMembership, checkSlugParam, createCollection, deleteCollection, getCollection, queryCollections, updateCollection } from "./collections";
-import {
-  addProductMedia,
-  createProduct,
-  deleteProduct,
-  deleteProductOptions,
-  getProduct,
-  getProductV3,
-  getStoreVariant,
-  productOptionsAvailability,
-  queryProducts,
-  queryProductsV3,
-  queryProductVariants,
-  queryStoreVariants,
-  removeProductField,
-  removeProductMedia,
-  resetProductVariants,
-  setChoiceMedia,
-  updateProduct,
-  updateProductVariants,
-} from "./products";
+import { addProductMedia, removeProductMedia, setChoiceMedia } from "./product-media";
+import { getProduct, getProductV3, productOptionsAvailability } from "./product-pages";
+import { getStoreVariant, queryProducts, queryProductsV3, queryProductVariants, queryStoreVariants } from "./product-queries";
+import { deleteProductOptions, resetProductVariants, updateProductVariants } from "./product-variants";
+import { createProduct, deleteProduct, removeProductField, updateProduct } from "./product-writes";
 import {
   bulkAdjustRequest,
   bulkUpdateRequest,

@@ -4,6 +4,8 @@ export {
   commit,
   flushEvents,
   flushPending,
+  flushRecorded,
+  flushStoredEvents,
   newEvent,
   outboxInsert,
   outboxInsertIfChanged,

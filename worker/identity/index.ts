@@ -65,3 +65,4 @@ export { redirectsRoutes } from "./routes/redirects";
 export { sessionEndRoutes } from "./routes/session-end";
 export { staffRoutes } from "./routes/staff";
 export { verificationRoutes } from "./routes/verification";
+export { onSignIn, visitorSignedIn } from "./sign-in";

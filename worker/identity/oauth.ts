@@ -5,7 +5,6 @@ import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolat
 import { newId } from "../platform/ids";
 import { hitLimits, LIMITS } from "../platform/rate-limit";
 import { parseWith } from "../platform/validation";
-import { mergeVisitorCart } from "../cart/merge";
 import { accessTokenOf, tokenAuth } from "./api-keys";
 import {
   defaultClientId,
@@ -22,6 +21,7 @@ import { consumeOneTime, discardOneTime, peekOneTime, prepareOneTime, putOneTime
 import { identities } from "./tables";
 import { expireRefreshHashSoon, issueAccessToken, issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash, revokeSessionOf, type TokenResponse } from "./tokens";
 import { runBatch } from "#worker/platform/unit-of-work";
+import { visitorSignedIn } from "./sign-in";
 
 /**
  * OAuth2 for the storefront, as the Wix SDK's OAuthStrategy uses it: the token grants, PKCE S256, the authorize
@@ -413,7 +413,7 @@ async function authorizationCodeGrant(ctx: Ctx, req: TokenRequest): Promise<Toke
   if (!sameText(await challengeOf(verifier), bound.codeChallenge)) throw invalidGrant("The code verifier does not match the code challenge (PKCE S256)");
   const identity = await activeIdentity(ctx, row.identityId);
   if (!identity) throw invalidGrant("The member is not active");
-  if (bound.visitorId) await mergeVisitorCart(ctx, bound.visitorId, identity.id);
+  if (bound.visitorId) await visitorSignedIn(ctx, bound.visitorId, identity.id);
   return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: bound.visitorId ?? newId(), identityId: identity.id, generation: identity.generation });
 }
 
@@ -438,7 +438,7 @@ async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization:
   // The SDK sends "<visitor access token>,<apiKey>": keep that visitor's id so the cart can follow the member.
   const visitorToken = auth.kind === "apiKey" ? accessTokenOf(authorization) : null;
   const visitor = visitorToken ? await readAccessToken(ctx.env, visitorToken) : null;
-  if (visitor) await mergeVisitorCart(ctx, visitor.visitorId, identity.id);
+  if (visitor) await visitorSignedIn(ctx, visitor.visitorId, identity.id);
   // Without a login's session token this is the API key acting as the member: not a login that may change the password.
   const login = req.sessionToken ? {} : { authTime: undefined };
   return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: visitor?.visitorId ?? newId(), identityId: identity.id, generation: identity.generation, ...login });

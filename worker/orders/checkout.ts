@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { cartReads, pricingReadsFor, resolveLine, totalsFor, type CartTotals } from "../cart/cart";
-import { loadPricingConfig, type PricingConfig } from "../cart/pricing";
+import { loadPricingConfig, type PricingConfig } from "#worker/pricing";
 import { cleanAddress, lineItemShape, type CartRow, type CatalogProduct, type LineRow, type ResolvedLine } from "../cart/shapes";
 import { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, type StoredContactDetails } from "../cart/tables";
 import { conflict } from "../platform/batch";

@@ -7,7 +7,7 @@ import { ApiError, badField, notFound, unauthenticated } from "../platform/error
 import { newId } from "../platform/ids";
 import { compileQuery, type FieldMap } from "../platform/query";
 import { isOwner } from "./checkout";
-import { flushStockEvents, releaseStockStatements, type StockChange } from "./inventory";
+import { flushStockEvents, releaseStockStatements, type StockChange } from "#worker/catalog";
 
 import type { FulfillmentRequest, SearchOrdersRequest } from "./schemas";
 import { orderEventData, orderShape, OrderEventType, UNPAID_CANCEL_REASON, unpaidExpiry, type LoadedOrder, type OrderRow } from "./shapes";

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { completeCartStatements, type CartTotals } from "../cart/cart";
-import { appliedCouponCode, recordRuleUsageStatements, redeemCouponStatement } from "../cart/pricing";
+import { appliedCouponCode, recordRuleUsageStatements, redeemCouponStatement } from "#worker/pricing";
 import { lineItemShape, type ResolvedLine } from "../cart/shapes";
 import { checkouts } from "../cart/tables";
 import { emailStatement } from "../email/send";
@@ -25,8 +25,8 @@ import {
   type CheckoutRead,
   type PricedCheckout,
 } from "./checkout";
-import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "./inventory";
-import { orderLimits, type ShopperClient } from "./limits";
+import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "#worker/catalog";
+import { orderLimits, type ShopperClient } from "#worker/cart/limits";
 import { checkCard, paymentProvider, type ChargeResult } from "./payments";
 import type { CreateOrderRequest, UpdateCheckoutRequest } from "./schemas";
 import {

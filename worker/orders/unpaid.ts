@@ -6,7 +6,7 @@ import type { Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { formatMoney } from "../platform/money";
 import { loadStoreSettings } from "../store/settings";
-import { releaseStockStatements } from "./inventory";
+import { releaseStockStatements } from "#worker/catalog";
 import { loadOrders, writeChange } from "./orders";
 import { OrderEventType, UNPAID_CANCEL_REASON, type LoadedOrder } from "./shapes";
 import { orders, UNPAID_OFFLINE_ORDER } from "./tables";

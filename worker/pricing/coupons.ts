@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { isUniqueViolation } from "../platform/batch";
 import { ApiError } from "../platform/errors";
 import type { FieldMap } from "../platform/query";
-import { codeKey, timeStatus } from "./discounts";
+import { codeKey, timeStatus } from "./engine/discounts";
 import { isoOrNull, moneyOut, MoneyReader, resource } from "./resource";
 import { couponInputSchema, type CouponInput } from "./schemas";
 import { coupons, type StoredDiscount } from "./tables";

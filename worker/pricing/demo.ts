@@ -3,7 +3,7 @@ import type { Statement } from "../events/outbox";
 import { nowIso, type Ctx } from "../platform/context";
 import { newId } from "../platform/ids";
 import { toMinor } from "../platform/money";
-import { codeKey } from "./discounts";
+import { codeKey } from "./engine/discounts";
 import { coupons, shippingRegions, type StoredShippingOption } from "./tables";
 
 /**

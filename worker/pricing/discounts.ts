@@ -1,121 +1,128 @@
-import { allocate, percentOf } from "./rounding";
-import type { StoredDiscount, StoredTrigger } from "./tables";
-import type { PricingLine } from "./types";
+import { sql } from "drizzle-orm";
+import { now } from "#worker/platform/clock";
+import { nowIso } from "../platform/context";
+import type { FieldMap } from "../platform/query";
+import { timeStatus } from "./engine/discounts";
+import { isoOrNull, moneyOut, MoneyReader, resource } from "./resource";
+import { discountRuleInputSchema, type DiscountRuleInput, type DiscountValueInput, type TriggerInput } from "./schemas";
+import { discountRules, type StoredDiscount, type StoredTrigger } from "./tables";
 
 /**
- * Cart discounts, pure. How they combine (the documented rule):
- * 1. Discount rules that are switched on, LIVE at `now`, and whose trigger holds, apply in creation order (oldest
- *    first); then the coupon; then the merchant's discounts in the order given. They STACK: each one works on what
- *    the earlier ones left of a line, so a line never goes below zero and percentages compound.
- * 2. Triggers are measured on the cart before any cart discount (so the order of rules never changes whether one
- *    fires): a SPECIFIC_ITEMS rule measures its own items, GLOBAL and SHIPPING rules the whole cart.
- * 3. GLOBAL: a percentage takes percent × (what is left of the order), rounded once; a fixed amount comes off the
- *    order once. Either is spread over the lines in proportion to what is left of each (largest remainder).
- *    SPECIFIC_ITEMS: a percentage works like GLOBAL over the matching lines; a fixed amount comes off EACH UNIT of
- *    each matching line (capped at what is left of the line). SHIPPING: off the shipping price (after the items).
- * 4. A coupon's minimum subtotal is compared with the cart subtotal before cart discounts; an entered code that is
- *    unknown, switched off, not yet or no longer valid, used up, short of its minimum or for none of the items is
- *    not applied, and the result says why (couponProblem).
+ * Discount rules (Wix ecom Discount Rules: POST/GET/PATCH/DELETE /ecom/v1/discount-rules, POST .../query), merchant
+ * only. `status` is computed from activeTimeInfo at the moment of the call: PENDING before start, EXPIRED from end,
+ * LIVE between. A rule applies to carts when it is `active` and LIVE and its trigger holds (discounts.ts).
  */
 
-export type RuleStatus = "LIVE" | "PENDING" | "EXPIRED";
+type Row = typeof discountRules.$inferSelect;
 
-/** LIVE between start (inclusive) and end (exclusive); PENDING before; EXPIRED after. Open ends never bind. */
-export function timeStatus(start: string | null, end: string | null, now: Date): RuleStatus {
-  const t = now.getTime();
-  if (start && Date.parse(start) > t) return "PENDING";
-  if (end && Date.parse(end) <= t) return "EXPIRED";
-  return "LIVE";
-}
-
-/** A coupon code as compared: trimmed, lower case. */
-export function codeKey(code: string): string {
-  return code.trim().toLowerCase();
-}
-
-/** A line inside the engine: what it costs and what cart discounts have left of it. */
-export interface WorkingLine {
-  line: PricingLine;
-  subtotal: number;
-  remaining: number;
-}
-
-/** True when a SPECIFIC_ITEMS discount reaches the line (by product, or by one of its collections). */
-export function lineInScope(d: Pick<StoredDiscount, "catalogItemIds" | "collectionIds">, line: PricingLine): boolean {
-  if (line.catalogItemId && d.catalogItemIds.includes(line.catalogItemId)) return true;
-  return line.collectionIds.some((c) => d.collectionIds.includes(c));
-}
-
-/** The lines a discount reaches (SHIPPING reaches none; its triggers measure the whole cart). */
-export function linesInScope<T extends { line: PricingLine }>(d: StoredDiscount, lines: T[]): T[] {
-  if (d.targetType === "SPECIFIC_ITEMS") return lines.filter((l) => lineInScope(d, l.line));
-  return lines;
-}
-
-/** The coupon codes a trigger names (a rule with one only fires when its code is entered). */
-export function triggerCodes(t: StoredTrigger | null): string[] {
-  if (!t) return [];
-  if (t.conditionType === "COUPON_CODE") return [codeKey(t.code)];
-  if (t.conditionType === "AND" || t.conditionType === "OR") return t.triggers.flatMap(triggerCodes);
-  return [];
-}
-
-/** Whether a trigger holds for the measured lines (before cart discounts) and the entered code (already a codeKey). */
-export function triggerHolds(t: StoredTrigger | null, measured: WorkingLine[], enteredCode: string | null): boolean {
-  if (!t) return true;
-  const inRange = (v: number, from: number | null, to: number | null) => (from === null || v >= from) && (to === null || v <= to);
+function storedTrigger(t: TriggerInput, money: MoneyReader, at: string): StoredTrigger {
   switch (t.conditionType) {
     case "SUBTOTAL_RANGE":
-      return inRange(
-        measured.reduce((a, l) => a + l.subtotal, 0),
-        t.from,
-        t.to,
-      );
+      return {
+        conditionType: "SUBTOTAL_RANGE",
+        from: money.minorOrNull(t.subtotalRange.from, `${at}.subtotalRange.from`),
+        to: money.minorOrNull(t.subtotalRange.to, `${at}.subtotalRange.to`),
+      };
     case "ITEM_QUANTITY_RANGE":
-      return inRange(
-        measured.reduce((a, l) => a + l.line.quantity, 0),
-        t.from,
-        t.to,
-      );
+      return { conditionType: "ITEM_QUANTITY_RANGE", from: t.itemQuantityRange.from ?? null, to: t.itemQuantityRange.to ?? null };
     case "COUPON_CODE":
-      return enteredCode !== null && codeKey(t.code) === enteredCode;
+      return { conditionType: "COUPON_CODE", code: t.couponCode.code };
     case "AND":
-      return t.triggers.every((s) => triggerHolds(s, measured, enteredCode));
+      return { conditionType: "AND", triggers: t.and.triggers.map((s, i) => storedTrigger(s, money, `${at}.and.triggers[${i}]`)) };
     case "OR":
-      return t.triggers.some((s) => triggerHolds(s, measured, enteredCode));
+      return { conditionType: "OR", triggers: t.or.triggers.map((s, i) => storedTrigger(s, money, `${at}.or.triggers[${i}]`)) };
   }
 }
 
-/**
- * Takes an item discount (GLOBAL or SPECIFIC_ITEMS) off the lines it reaches, updating `remaining`. Returns the
- * amount per line id (only lines that lost something) and the total.
- */
-export function applyItemDiscount(d: StoredDiscount, lines: WorkingLine[]): { total: number; shares: Map<string, number> } {
-  const targets = linesInScope(d, lines);
-  const shares = new Map<string, number>();
-  let amounts: number[];
-  if (d.discountType === "FIXED_AMOUNT" && d.targetType === "SPECIFIC_ITEMS") {
-    const perUnit = d.fixedAmount ?? 0;
-    amounts = targets.map((l) => Math.min(l.remaining, perUnit * l.line.quantity));
-  } else {
-    const base = targets.reduce((a, l) => a + l.remaining, 0);
-    const wanted = d.discountType === "PERCENTAGE" ? percentOf(base, d.percentage ?? 0) : (d.fixedAmount ?? 0);
-    amounts = allocate(Math.min(base, wanted), targets.map((l) => l.remaining));
+function triggerWire(t: StoredTrigger, currency: string): Record<string, unknown> {
+  switch (t.conditionType) {
+    case "SUBTOTAL_RANGE":
+      return { conditionType: t.conditionType, subtotalRange: { from: moneyOut(t.from, currency), to: moneyOut(t.to, currency) } };
+    case "ITEM_QUANTITY_RANGE":
+      return { conditionType: t.conditionType, itemQuantityRange: { from: t.from, to: t.to } };
+    case "COUPON_CODE":
+      return { conditionType: t.conditionType, couponCode: { code: t.code } };
+    case "AND":
+      return { conditionType: "AND", and: { triggers: t.triggers.map((s) => triggerWire(s, currency)) } };
+    case "OR":
+      return { conditionType: "OR", or: { triggers: t.triggers.map((s) => triggerWire(s, currency)) } };
   }
-  let total = 0;
-  targets.forEach((l, i) => {
-    const a = amounts[i];
-    if (a <= 0) return;
-    l.remaining -= a;
-    total += a;
-    shares.set(l.line.id, (shares.get(l.line.id) ?? 0) + a);
-  });
-  return { total, shares };
 }
 
-/** What a SHIPPING discount takes off a shipping price (never more than the price). */
-export function shippingDiscount(d: StoredDiscount, price: number): number {
-  if (price <= 0) return 0;
-  const wanted = d.discountType === "PERCENTAGE" ? percentOf(price, d.percentage ?? 0) : (d.fixedAmount ?? 0);
-  return Math.max(0, Math.min(price, wanted));
+/** A wire discount value (rules and coupons share the stored form). */
+export function storedDiscount(d: DiscountValueInput, money: MoneyReader, at: string): StoredDiscount {
+  const specific = d.targetType === "SPECIFIC_ITEMS";
+  return {
+    targetType: d.targetType,
+    catalogItemIds: specific ? [...new Set(d.specificItemsInfo?.catalogItemIds ?? [])] : [],
+    collectionIds: specific ? [...new Set(d.specificItemsInfo?.collectionIds ?? [])] : [],
+    discountType: d.discountType,
+    percentage: d.discountType === "PERCENTAGE" ? (d.percentage ?? null) : null,
+    fixedAmount: d.discountType === "FIXED_AMOUNT" ? money.minorOrNull(d.fixedAmount, `${at}.fixedAmount`) : null,
+  };
 }
+
+function discountWire(d: StoredDiscount, currency: string) {
+  return {
+    targetType: d.targetType,
+    ...(d.targetType === "SPECIFIC_ITEMS" ? { specificItemsInfo: { catalogItemIds: d.catalogItemIds, collectionIds: d.collectionIds } } : {}),
+    discountType: d.discountType,
+    ...(d.discountType === "PERCENTAGE" ? { percentage: d.percentage } : { fixedAmount: moneyOut(d.fixedAmount, currency) }),
+  };
+}
+
+export const discountRuleService = resource<Row, DiscountRuleInput, Omit<Row, "id" | "revision" | "createdDate" | "updatedDate" | "usageCount">>({
+  entity: "Discount rule",
+  notFoundCode: "DISCOUNT_RULE_NOT_FOUND",
+  wrapper: "discountRule",
+  plural: "discountRules",
+  table: discountRules,
+  schema: discountRuleInputSchema,
+  createDefaults: { usageCount: 0 },
+  toValues(ctx, input) {
+    const money = new MoneyReader(ctx.currency);
+    const values = {
+      name: input.name,
+      active: input.active,
+      startDate: isoOrNull(input.activeTimeInfo?.start),
+      endDate: isoOrNull(input.activeTimeInfo?.end),
+      trigger: input.trigger ? storedTrigger(input.trigger, money, "discountRule.trigger") : null,
+      discount: storedDiscount(input.discounts.values[0], money, "discountRule.discounts.values[0]"),
+    };
+    money.check();
+    return values;
+  },
+  shape(ctx, row) {
+    return {
+      id: row.id,
+      revision: String(row.revision),
+      createdDate: row.createdDate,
+      updatedDate: row.updatedDate,
+      name: row.name,
+      active: row.active,
+      trigger: row.trigger ? triggerWire(row.trigger, ctx.currency) : null,
+      activeTimeInfo: { start: row.startDate, end: row.endDate },
+      discounts: { values: [discountWire(row.discount, ctx.currency)] },
+      status: timeStatus(row.startDate, row.endDate, now()),
+      usageCount: row.usageCount,
+    };
+  },
+  fields(): FieldMap {
+    const now = nowIso();
+    const status = sql`(CASE WHEN ${discountRules.startDate} IS NOT NULL AND ${discountRules.startDate} > ${now} THEN 'PENDING'
+      WHEN ${discountRules.endDate} IS NOT NULL AND ${discountRules.endDate} <= ${now} THEN 'EXPIRED' ELSE 'LIVE' END)`;
+    return {
+      id: { sql: discountRules.id, type: "string", sortable: true },
+      name: { sql: discountRules.name, type: "string", sortable: true },
+      active: { sql: discountRules.active, type: "boolean" },
+      revision: { sql: discountRules.revision, type: "number" },
+      status: { sql: status, type: "string", sortable: true },
+      usageCount: { sql: discountRules.usageCount, type: "number", sortable: true },
+      "activeTimeInfo.start": { sql: discountRules.startDate, type: "date", sortable: true },
+      "activeTimeInfo.end": { sql: discountRules.endDate, type: "date", sortable: true },
+      createdDate: { sql: discountRules.createdDate, type: "date", sortable: true },
+      updatedDate: { sql: discountRules.updatedDate, type: "date", sortable: true },
+    };
+  },
+  defaultSort: () => [sql`${discountRules.createdDate} ASC`],
+});

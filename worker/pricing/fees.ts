@@ -1,19 +1,73 @@
-import type { FeeConfig } from "./config";
-import { percentOf } from "./rounding";
-import type { AdditionalFee } from "./types";
+import { sql } from "drizzle-orm";
+import { isUniqueViolation } from "../platform/batch";
+import { ApiError } from "../platform/errors";
+import type { FieldMap } from "../platform/query";
+import { moneyOut, MoneyReader, resource } from "./resource";
+import { additionalFeeInputSchema, type AdditionalFeeInput } from "./schemas";
+import { additionalFees } from "./tables";
 
 /**
- * Additional fees, pure: each active fee is a fixed amount or a percentage of the subtotal after cart discounts
- * (rounded half away from zero), charged only when that subtotal reaches its minimum. Fees are not taxed, and an
- * empty cart pays none.
+ * Additional fees (merchant API at /api/v1/additional-fees): HANDLING_FEE or INSURANCE, a fixed amount or a
+ * percentage of the subtotal after discounts, charged from an optional minimum subtotal (fees.ts).
  */
-export function computeFees(fees: FeeConfig[], subtotalAfterDiscounts: number, hasLines: boolean): AdditionalFee[] {
-  if (!hasLines) return [];
-  const out: AdditionalFee[] = [];
-  for (const f of fees) {
-    if (f.minimumSubtotal !== null && subtotalAfterDiscounts < f.minimumSubtotal) continue;
-    const price = f.amount !== null ? f.amount : percentOf(subtotalAfterDiscounts, f.percentage ?? 0);
-    out.push({ code: f.code, name: f.name, type: f.type, price, source: "MANUAL" });
-  }
-  return out;
-}
+
+type Row = typeof additionalFees.$inferSelect;
+type Values = Omit<Row, "id" | "revision" | "createdDate" | "updatedDate">;
+
+export const additionalFeeService = resource<Row, AdditionalFeeInput, Values>({
+  entity: "Additional fee",
+  notFoundCode: "ADDITIONAL_FEE_NOT_FOUND",
+  wrapper: "additionalFee",
+  plural: "additionalFees",
+  table: additionalFees,
+  schema: additionalFeeInputSchema,
+  toValues(ctx, input) {
+    const money = new MoneyReader(ctx.currency);
+    const values: Values = {
+      code: input.code,
+      name: input.name,
+      type: input.type,
+      amount: money.minorOrNull(input.amount, "additionalFee.amount"),
+      percentage: input.percentage ?? null,
+      minimumSubtotal: money.minorOrNull(input.minimumSubtotal, "additionalFee.minimumSubtotal"),
+      active: input.active,
+    };
+    money.check();
+    return values;
+  },
+  // Naming amount or percentage in a patch replaces the other.
+  merge(current, patch) {
+    const base = { ...current };
+    if ("amount" in patch || "percentage" in patch) {
+      delete base.amount;
+      delete base.percentage;
+    }
+    return { ...base, ...patch };
+  },
+  conflict(err, values) {
+    if (!isUniqueViolation(err, "additional_fees.code")) return null;
+    return new ApiError(409, "DUPLICATE_FEE_CODE", `Another additional fee already uses the code ${values.code}`, { data: { code: values.code }, message: "Fee code already in use" });
+  },
+  shape: (ctx, row) => ({
+    id: row.id,
+    revision: String(row.revision),
+    createdDate: row.createdDate,
+    updatedDate: row.updatedDate,
+    code: row.code,
+    name: row.name,
+    type: row.type,
+    ...(row.amount !== null ? { amount: moneyOut(row.amount, ctx.currency) } : { percentage: row.percentage }),
+    minimumSubtotal: moneyOut(row.minimumSubtotal, ctx.currency),
+    active: row.active,
+  }),
+  fields: (): FieldMap => ({
+    id: { sql: additionalFees.id, type: "string", sortable: true },
+    code: { sql: additionalFees.code, type: "string", sortable: true },
+    name: { sql: additionalFees.name, type: "string", sortable: true },
+    type: { sql: additionalFees.type, type: "string", sortable: true },
+    active: { sql: additionalFees.active, type: "boolean" },
+    createdDate: { sql: additionalFees.createdDate, type: "date", sortable: true },
+    updatedDate: { sql: additionalFees.updatedDate, type: "date", sortable: true },
+  }),
+  defaultSort: () => [sql`${additionalFees.createdDate} ASC`],
+});

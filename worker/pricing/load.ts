@@ -3,11 +3,11 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Ctx } from "../platform/context";
 import type { Db } from "../platform/db";
 import { settings } from "../platform/tables";
-import { pricingSettingsFrom, type PricingConfig } from "./config";
-import { codeKey } from "./discounts";
-import { computePricing } from "./engine";
+import { pricingSettingsFrom, type PricingConfig } from "./engine/config";
+import { codeKey } from "./engine/discounts";
+import { computePricing } from "./engine/calculate";
 import { additionalFees, coupons, discountRuleCodes, discountRules, liveRuleEnd, shippingRegions, taxGroups, taxRegions } from "./tables";
-import type { PricingInput, PricingResult } from "./types";
+import type { PricingInput, PricingResult } from "./engine/types";
 import { now as clockNow } from "#worker/platform/clock";
 import { runBatch } from "#worker/platform/unit-of-work";
 

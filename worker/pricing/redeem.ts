@@ -1,9 +1,9 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../platform/db";
-import { codeKey } from "./discounts";
+import { codeKey } from "./engine/discounts";
 import { coupons, discountRules } from "./tables";
-import type { PricingResult } from "./types";
+import type { PricingResult } from "./engine/types";
 
 /**
  * Counts one use of a coupon, only while it has uses left: a guarded

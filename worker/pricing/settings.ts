@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
 import { badField } from "../platform/errors";
 import { settings } from "../platform/tables";
-import { pricingSettingsFrom, type PricingSettings } from "./config";
+import { pricingSettingsFrom, type PricingSettings } from "./engine/config";
 import { PRICING_SETTINGS_KEY } from "./load";
 import type { PricingSettingsPatch } from "./schemas";
 import { shippingRegions } from "./tables";

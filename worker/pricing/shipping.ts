@@ -1,83 +1,94 @@
-import type { ShippingRegionConfig } from "./config";
-import type { ShippingRuleOperator, StoredShippingOption } from "./tables";
-import type { PricingAddress } from "./types";
+import { sql } from "drizzle-orm";
+import type { FieldMap } from "../platform/query";
+import { isoOrNull, moneyOut, MoneyReader, resource } from "./resource";
+import { shippingRegionInputSchema, type ShippingRegionInput } from "./schemas";
+import { shippingRegions, type StoredShippingOption } from "./tables";
 
 /**
- * Shipping, pure. A destination falls in the most specific region that names it: a region listing its subdivision,
- * else a region listing its whole country, else the "rest of world" region (ties: the oldest region). Each option of
- * the region is priced by its rules over the shipped lines (PHYSICAL only): WEIGHT (kg), PRICE (their subtotal
- * after cart discounts) or QUANTITY (units), compared with EQ, GT, GTE, LT or LTE; the first rule that matches sets
- * the rate, otherwise the option's flat rate. A free-shipping threshold, when the shipped subtotal reaches it,
- * makes the option free whatever the rules say.
+ * Shipping regions (merchant API at /api/v1/shipping-regions): countries (optionally narrowed to subdivisions) or
+ * "rest of world", each with its shipping and pickup options, their rules and free-shipping thresholds (shipping.ts
+ * says how they are priced). Money is written as decimal strings (or numbers), including a PRICE rule's value.
  */
 
-/** Upper-case country code, or null. */
-export function countryOf(address: PricingAddress | null | undefined): string | null {
-  const c = address?.country?.trim().toUpperCase();
-  return c ? c : null;
-}
+type Row = typeof shippingRegions.$inferSelect;
+type Values = Omit<Row, "id" | "revision" | "createdDate" | "updatedDate">;
 
-/** ISO 3166-2 subdivision ("US-CA"); a bare "CA" is taken as a subdivision of the country. */
-export function subdivisionOf(address: PricingAddress | null | undefined): string | null {
-  const country = countryOf(address);
-  const s = address?.subdivision?.trim().toUpperCase();
-  if (!s || !country) return null;
-  return s.includes("-") ? s : `${country}-${s}`;
-}
-
-/** The region a destination falls in (regions oldest first), or null. */
-export function matchShippingRegion(regions: ShippingRegionConfig[], address: PricingAddress | null | undefined): ShippingRegionConfig | null {
-  const country = countryOf(address);
-  if (!country) return null;
-  const sub = subdivisionOf(address);
-  const ofCountry = regions.filter((r) => r.countries.includes(country));
-  return (
-    (sub ? ofCountry.find((r) => r.subdivisions.includes(sub)) : undefined) ??
-    ofCountry.find((r) => r.subdivisions.length === 0) ??
-    regions.find((r) => r.restOfWorld) ??
-    null
-  );
-}
-
-export interface ShipmentMeasures {
-  /** kg, rounded to the milligram so 0.1 × 3 equals 0.3 */
-  weight: number;
-  /** Subtotal of the shipped lines after cart discounts, minor units. */
-  price: number;
-  quantity: number;
-}
-
-export function compare(value: number, op: ShippingRuleOperator, bound: number): boolean {
-  switch (op) {
-    case "EQ":
-      return value === bound;
-    case "GT":
-      return value > bound;
-    case "GTE":
-      return value >= bound;
-    case "LT":
-      return value < bound;
-    case "LTE":
-      return value <= bound;
-  }
-}
-
-/** An option's price for a shipment, minor units. */
-export function optionPrice(option: StoredShippingOption, m: ShipmentMeasures): number {
-  if (option.freeShippingThreshold !== null && m.price >= option.freeShippingThreshold) return 0;
-  for (const rule of option.rules) {
-    const value = rule.basis === "WEIGHT" ? m.weight : rule.basis === "PRICE" ? m.price : m.quantity;
-    if (compare(value, rule.operator, rule.value)) return rule.rate;
-  }
-  return option.rate;
-}
-
-/** Options a shopper can still choose at `now`: a delivery slot that has ended is gone. */
-export function availableOptions(options: StoredShippingOption[], now: Date): StoredShippingOption[] {
-  return options.filter((o) => !o.deliveryTimeSlot || Date.parse(o.deliveryTimeSlot.to) > now.getTime());
-}
-
-/** Rounds a weight to the milligram. */
-export function roundWeight(kg: number): number {
-  return Math.round(kg * 1_000_000) / 1_000_000;
-}
+export const shippingRegionService = resource<Row, ShippingRegionInput, Values>({
+  entity: "Shipping region",
+  notFoundCode: "SHIPPING_REGION_NOT_FOUND",
+  wrapper: "shippingRegion",
+  plural: "shippingRegions",
+  table: shippingRegions,
+  schema: shippingRegionInputSchema,
+  toValues(ctx, input) {
+    const money = new MoneyReader(ctx.currency);
+    const options: StoredShippingOption[] = input.options.map((o, i) => {
+      const at = `shippingRegion.options[${i}]`;
+      return {
+        code: o.code,
+        title: o.title,
+        kind: o.kind,
+        deliveryTime: o.deliveryTime || null,
+        instructions: o.instructions || null,
+        deliveryTimeSlot: o.deliveryTimeSlot ? { from: isoOrNull(o.deliveryTimeSlot.from)!, to: isoOrNull(o.deliveryTimeSlot.to)! } : null,
+        pickupDetails: o.kind === "PICKUP" && o.pickupDetails ? { address: o.pickupDetails.address, pickupMethod: o.pickupDetails.pickupMethod } : null,
+        rate: money.minor(o.rate, `${at}.rate`),
+        rules: o.rules.map((r, j) => ({
+          basis: r.basis,
+          operator: r.operator,
+          value: r.basis === "PRICE" ? money.minor(r.value, `${at}.rules[${j}].value`) : r.value,
+          rate: money.minor(r.rate, `${at}.rules[${j}].rate`),
+        })),
+        freeShippingThreshold: money.minorOrNull(o.freeShippingThreshold, `${at}.freeShippingThreshold`),
+      };
+    });
+    money.check();
+    return {
+      name: input.name,
+      countries: [...new Set(input.countries)],
+      subdivisions: [...new Set(input.subdivisions)],
+      restOfWorld: input.restOfWorld,
+      options,
+    };
+  },
+  shape(ctx, row) {
+    return {
+      id: row.id,
+      revision: String(row.revision),
+      createdDate: row.createdDate,
+      updatedDate: row.updatedDate,
+      name: row.name,
+      countries: row.countries,
+      subdivisions: row.subdivisions,
+      restOfWorld: row.restOfWorld,
+      options: row.options.map((o) => ({
+        code: o.code,
+        title: o.title,
+        kind: o.kind,
+        deliveryTime: o.deliveryTime,
+        instructions: o.instructions,
+        deliveryTimeSlot: o.deliveryTimeSlot,
+        pickupDetails: o.pickupDetails,
+        rate: moneyOut(o.rate, ctx.currency),
+        rules: o.rules.map((r) => ({ basis: r.basis, operator: r.operator, value: r.basis === "PRICE" ? moneyOut(r.value, ctx.currency) : r.value, rate: moneyOut(r.rate, ctx.currency) })),
+        freeShippingThreshold: moneyOut(o.freeShippingThreshold, ctx.currency),
+      })),
+    };
+  },
+  fields(): FieldMap {
+    return {
+      id: { sql: shippingRegions.id, type: "string", sortable: true },
+      name: { sql: shippingRegions.name, type: "string", sortable: true },
+      restOfWorld: { sql: shippingRegions.restOfWorld, type: "boolean" },
+      countries: {
+        kind: "set",
+        hasSome: (values) => sql`EXISTS (SELECT 1 FROM json_each(${shippingRegions.countries}) c WHERE c.value IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+        hasAll: (values) =>
+          sql`NOT EXISTS (SELECT 1 FROM json_each(${JSON.stringify(values)}) v WHERE v.value NOT IN (SELECT value FROM json_each(${shippingRegions.countries})))`,
+      },
+      createdDate: { sql: shippingRegions.createdDate, type: "date", sortable: true },
+      updatedDate: { sql: shippingRegions.updatedDate, type: "date", sortable: true },
+    };
+  },
+  defaultSort: () => [sql`${shippingRegions.createdDate} ASC`],
+});

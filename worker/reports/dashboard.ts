@@ -3,7 +3,7 @@ import { abandonedByHourRead } from "../automations/abandoned-checkouts";
 import { backInStockCountsRead } from "../automations/back-in-stock";
 import { openTasksCountRead } from "#worker/tasks";
 import { attentionCountsRead } from "../events/failures";
-import { lowStockCountRead } from "../orders/inventory";
+import { lowStockCountRead } from "#worker/catalog";
 import { salesByHourRead } from "../orders/orders";
 import { requireMerchant, type Ctx } from "../platform/context";
 import { formatMoney } from "../platform/money";

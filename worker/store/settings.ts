@@ -5,7 +5,7 @@ import type { Db } from "../platform/db";
 import { invalidArgument } from "../platform/errors";
 import { settings } from "../platform/tables";
 import { uploadImage, type UploadFile } from "../media/store";
-import { cachedCatalogRead, purgeCatalogCache } from "../catalog/cache";
+import { cachedCatalogRead, purgeCatalogCache } from "#worker/catalog";
 import { config } from "#worker/platform/config";
 
 /**

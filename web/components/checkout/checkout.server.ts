@@ -1,5 +1,5 @@
 import { createCheckoutFrom, readCurrentCart } from "../../../worker/cart/cart";
-import type { ShopperClient } from "../../../worker/orders/limits";
+import type { ShopperClient } from "#worker/cart/limits";
 import { createOrder, isOwner, placeOrderFrom, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "../../../worker/orders/checkout";
 import { createOrderRequest, updateCheckoutRequest } from "../../../worker/orders/schemas";
 import { getOwnIdentity } from "../../../worker/identity/members";

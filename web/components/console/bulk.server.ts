@@ -1,8 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { bulkAdjustProducts, bulkDeleteProducts, bulkUpdateProducts } from "../../../worker/catalog/bulk";
-import { changeMembership } from "../../../worker/catalog/collections";
-import { productNames, queryProducts } from "../../../worker/catalog/products";
-import { bulkAdjustRequest, bulkDeleteRequest, bulkUpdateRequest } from "../../../worker/catalog/schemas";
+import { bulkAdjustProducts, bulkAdjustRequest, bulkDeleteProducts, bulkDeleteRequest, bulkUpdateProducts, bulkUpdateRequest, changeMembership, productNames, queryProducts } from "#worker/catalog";
 import { requirePermission, type Ctx } from "../../../worker/platform/context";
 import { ApiError, badField } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";

@@ -1,7 +1,6 @@
-import { queryCollections } from "../../../worker/catalog/collections";
+import { queryCollections, queryProducts } from "#worker/catalog";
 import type { Ctx } from "../../../worker/platform/context";
 import { ALL_PRODUCTS_COLLECTION_ID, slugify } from "../../../worker/platform/ids";
-import { queryProducts } from "../../../worker/catalog/products";
 import { uploadImage } from "../../../worker/media/store";
 import { cardOf, sameSiteUrl } from "../../catalog.server";
 import { problemOf } from "./problem.server";

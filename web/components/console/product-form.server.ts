@@ -1,6 +1,4 @@
-import { descriptionToRich, richToMarkdown, unsupportedNodes } from "../../../worker/catalog/rich-text";
-import type { RichNode } from "../../../worker/catalog/schemas";
-import type { LoadedProduct } from "../../../worker/catalog/shapes";
+import { descriptionToRich, type LoadedProduct, type RichNode, richToMarkdown, unsupportedNodes } from "#worker/catalog";
 import { toDecimalString } from "../../../worker/platform/money";
 import { formFieldId, usedOptions, withSpareRows, withSpareSection, type EditorValues } from "./product-form";
 

@@ -1,4 +1,4 @@
-import { productFilterValues, queryProducts } from "../../../worker/catalog/products";
+import { productFilterValues, queryProducts } from "#worker/catalog";
 import type { Ctx } from "../../../worker/platform/context";
 import { cardOf } from "../../catalog.server";
 import { PRODUCT_SORTS, type ProductFilters, type ProductSort } from "./products";

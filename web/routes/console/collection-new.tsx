@@ -1,6 +1,5 @@
 import { data, Link, redirect, useActionData, useNavigation } from "react-router";
-import { createCollection } from "../../../worker/catalog/collections";
-import { collectionInputSchema } from "../../../worker/catalog/schemas";
+import { collectionInputSchema, createCollection } from "#worker/catalog";
 import { PERMISSION_LABELS } from "../../../worker/platform/context";
 import { parseWith } from "../../../worker/platform/validation";
 import { CollectionForm } from "../../components/console/collection-form";

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
-import { changeMembership, deleteCollection, getCollection, getCollectionWithProducts, updateCollection } from "../../../worker/catalog/collections";
-import { collectionPatchSchema } from "../../../worker/catalog/schemas";
+import { changeMembership, collectionPatchSchema, deleteCollection, getCollection, getCollectionWithProducts, updateCollection } from "#worker/catalog";
 import { requirePermission } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID } from "../../../worker/platform/ids";

@@ -1,6 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { decrementInventory, incrementInventory, inventoryOverview, updateInventoryItem } from "../../../worker/orders/inventory";
-import { decrementRequest, incrementRequest, updateRequest } from "../../../worker/orders/inventory-routes";
+import { decrementInventory, decrementRequest, incrementInventory, incrementRequest, inventoryOverview, updateInventoryItem, updateRequest } from "#worker/catalog";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge } from "../../components/console/badge";

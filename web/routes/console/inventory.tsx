@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { automationSettingsPatch, updateAutomationSettings } from "../../../worker/automations/settings";
-import { lowStockVariants } from "../../../worker/orders/inventory";
+import { lowStockVariants } from "#worker/catalog";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge } from "../../components/console/badge";
 import { FieldError, FormProblem } from "../../components/console/forms";

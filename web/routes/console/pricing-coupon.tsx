@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { couponService } from "../../../worker/pricing/coupons";
+import { couponService } from "#worker/pricing";
 import { CheckField, isoToInput, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "../../components/console/pricing.server";
 import { orRefuse } from "../../components/console/problem.server";

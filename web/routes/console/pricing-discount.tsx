@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { discountRuleService } from "../../../worker/pricing/discount-rules";
+import { discountRuleService } from "#worker/pricing";
 import { CheckField, DeleteSection, errorsOf, formValues, isoToInput, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "../../components/console/pricing.server";
 import { orRefuse } from "../../components/console/problem.server";

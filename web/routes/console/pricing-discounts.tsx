@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { discountRuleService } from "../../../worker/pricing/discount-rules";
+import { discountRuleService } from "#worker/pricing";
 import { Pager } from "../../components/console/pager";
 import { money, Notice, NOTICE_PARAMS, PricingNav, schedule, StatusBadge, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { additionalFeeService } from "../../../worker/pricing/additional-fees";
+import { additionalFeeService } from "#worker/pricing";
 import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, type PricingActionData } from "../../components/console/pricing.server";
 import { orRefuse } from "../../components/console/problem.server";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { additionalFeeService } from "../../../worker/pricing/additional-fees";
+import { additionalFeeService } from "#worker/pricing";
 import { Badge } from "../../components/console/badge";
 import { Pager } from "../../components/console/pager";
 import { money, Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";

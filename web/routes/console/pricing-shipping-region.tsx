@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { shippingRegionService } from "../../../worker/pricing/shipping-regions";
+import { shippingRegionService } from "#worker/pricing";
 import { consoleTitle } from "../../components/console/title";
 import type { ConsoleProblem } from "../../components/console/forms";
 import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";

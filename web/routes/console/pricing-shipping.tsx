@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { shippingRegionService } from "../../../worker/pricing/shipping-regions";
+import { shippingRegionService } from "#worker/pricing";
 import { Pager } from "../../components/console/pager";
 import { money, Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { queryCollections } from "../../../worker/catalog/collections";
+import { queryCollections } from "#worker/catalog";
 import { ALL_PRODUCTS_COLLECTION_ID } from "../../../worker/platform/ids";
-import { taxGroupService } from "../../../worker/pricing/taxes";
+import { taxGroupService } from "#worker/pricing";
 import { FieldError } from "../../components/console/forms";
 import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";
 import { itemOf, listOf, saveOrDelete, text, type PricingActionData } from "../../components/console/pricing.server";

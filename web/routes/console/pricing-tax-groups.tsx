@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { taxGroupService } from "../../../worker/pricing/taxes";
+import { taxGroupService } from "#worker/pricing";
 import { Pager } from "../../components/console/pager";
 import { Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "../../components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "../../components/console/pricing.server";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { taxGroupService, taxRegionService } from "../../../worker/pricing/taxes";
+import { taxGroupService, taxRegionService } from "#worker/pricing";
 import { consoleTitle } from "../../components/console/title";
 import type { ConsoleProblem } from "../../components/console/forms";
 import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";

@@ -1,9 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { parseWith } from "../../../worker/platform/validation";
-import { pricingSettingsPatchSchema } from "../../../worker/pricing/schemas";
-import { getPricingSettings, updatePricingSettings } from "../../../worker/pricing/settings";
-import { taxRegionService } from "../../../worker/pricing/taxes";
+import { getPricingSettings, pricingSettingsPatchSchema, taxRegionService, updatePricingSettings } from "#worker/pricing";
 import { FormProblem, type ConsoleProblem } from "../../components/console/forms";
 import { Pager } from "../../components/console/pager";
 import { CheckField, errorsOf, formValues, Notice, NOTICE_PARAMS, PricingNav, SelectField, useCanManagePricing, type FieldPlaces } from "../../components/console/pricing";

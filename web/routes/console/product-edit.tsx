@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { deleteProduct, duplicateProduct, loadProductEditor, createProduct, updateProduct } from "../../../worker/catalog/products";
-import { createProductRequest, updateProductRequest } from "../../../worker/catalog/schemas";
-import { MEASUREMENT_UNITS } from "../../../worker/catalog/units";
+import { createProduct, createProductRequest, deleteProduct, duplicateProduct, loadProductEditor, MEASUREMENT_UNITS, updateProduct, updateProductRequest } from "#worker/catalog";
+import { ApiError } from "../../../worker/platform/errors";
 import { formatMoney, toMinor } from "../../../worker/platform/money";
 import { parseWith } from "../../../worker/platform/validation";
 import { Badge } from "../../components/console/badge";

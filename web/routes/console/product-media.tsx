@@ -1,7 +1,6 @@
 import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { data, Form, Link, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
-import { productMediaView, releaseUnusedMedia } from "../../../worker/catalog/media";
-import { addProductMedia, removeProductMedia, reorderProductMedia, setChoiceMedia, setProductMediaAltText } from "../../../worker/catalog/products";
+import { addProductMedia, productMediaView, releaseUnusedMedia, removeProductMedia, reorderProductMedia, setChoiceMedia, setProductMediaAltText } from "#worker/catalog";
 import { ensureStored, MAX_IMAGE_BYTES, uploadImages, type UploadFile } from "../../../worker/media/store";
 import { ApiError, badField } from "../../../worker/platform/errors";
 import { Badge } from "../../components/console/badge";

@@ -1,4 +1,4 @@
-import { exportProductsCsv } from "../../../worker/catalog/imports";
+import { exportProductsCsv } from "#worker/catalog";
 import { consoleProductQuery, readProductFilters } from "../../components/console/products.server";
 import { requireStaff } from "../../console.server";
 import type { Route } from "./+types/products-export";

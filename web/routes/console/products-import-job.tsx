@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
-import { applyImport, importProgress, resumeImport } from "../../../worker/catalog/imports";
+import { applyImport, importProgress, resumeImport } from "#worker/catalog";
 import { ApiError } from "../../../worker/platform/errors";
 import { FormProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { checkImport, recentImports } from "../../../worker/catalog/imports";
-import { CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "../../../worker/catalog/csv-columns";
+import { checkImport, CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, recentImports, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "#worker/catalog";
 import { ApiError } from "../../../worker/platform/errors";
 import { FieldError, FormProblem } from "../../components/console/forms";
 import { orRefuse, problemOf } from "../../components/console/problem.server";

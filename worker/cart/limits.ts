@@ -1,5 +1,5 @@
-import { isMerchant, type Ctx } from "../platform/context";
-import type { Limit } from "../platform/rate-limit";
+import { isMerchant, type Ctx } from "#worker/platform/context";
+import type { Limit } from "#worker/platform/rate-limit";
 
 /**
  * How many checkouts and orders one shopper may make: per buyer (the member, else the visitor token) and per client

@@ -1,5 +1,5 @@
 /**
- * The pricing engine, for the cart, estimate-totals, checkout and order (implemented in worker/pricing/).
+ * The pricing face: the engine for the cart, estimate-totals, checkout and order, and the merchant routes.
  *
  * - `priceCart(ctx, input)`: one D1 round trip, then pure computation. Amounts in and out are integer minor units.
  * - `estimateTotalsWire(result)`: the estimate-totals fields in the Wix wire shape (priceSummary, calculatedLineItems,
@@ -13,9 +13,20 @@
  *   `redeemCouponStatement(db, code)` (followed by `assertPreviousChanged`) and `recordRuleUsageStatements(db, result)`
  *   go into the order's write batch.
  */
-export { priceCart, pricingReads, loadPricingConfig } from "../pricing/load";
-export { computePricing } from "../pricing/engine";
-export { redeemCouponStatement, recordRuleUsageStatements, appliedCouponCode } from "../pricing/redeem";
-export { toEcomMoney, estimateTotalsWire, priceSummaryWire, appliedDiscountsWire, shippingInfoWire, type EcomMoney } from "../pricing/wire";
-export type * from "../pricing/types";
-export type { PricingConfig } from "../pricing/config";
+export { priceCart, pricingReads, loadPricingConfig } from "./load";
+export { computePricing } from "./engine/calculate";
+export { redeemCouponStatement, recordRuleUsageStatements, appliedCouponCode } from "./redeem";
+export { toEcomMoney, estimateTotalsWire, priceSummaryWire, appliedDiscountsWire, shippingInfoWire, type EcomMoney } from "./engine/wire";
+export type * from "./engine/types";
+export type { PricingConfig } from "./engine/config";
+export { pricingRoutes } from "./routes";
+export { couponService } from "./coupons";
+export { demoPricingStatements } from "./demo";
+export { discountRuleService } from "./discounts";
+export { codeKey } from "./engine/discounts";
+export { additionalFeeService } from "./fees";
+export { pricingSettingsPatchSchema } from "./schemas";
+export { getPricingSettings, updatePricingSettings } from "./settings";
+export { shippingRegionService } from "./shipping";
+export { coupons, discountRuleCodes, discountRules } from "./tables";
+export { taxGroupService, taxRegionService } from "./taxes";

@@ -1,4 +1,4 @@
-import { formatMoney, toDecimalString } from "../platform/money";
+import { formatMoney, toDecimalString } from "#worker/platform/money";
 import { percentToFraction } from "./rounding";
 import type { PricingAddress, PricingResult, ShippingOption, TaxDetails } from "./types";
 

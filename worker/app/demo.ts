@@ -1,11 +1,8 @@
 import { sql } from "drizzle-orm";
-import { commit, type EventEnvelope, type Statement } from "../../events/outbox";
-import { nowIso, type Ctx, requirePermission } from "../../platform/context";
-import { settings } from "../../platform/tables";
-import { prepareCreateCollection } from "../collections";
-import { prepareCreateProduct } from "../products";
-import { collectionInputSchema, productInputSchema } from "../schemas";
-import { demoCollections, demoProducts } from "./catalogue";
+import { commit, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
+import { settings } from "#worker/platform/tables";
+import { collectionInputSchema, demoCollections, demoProducts, prepareCreateCollection, prepareCreateProduct, productInputSchema } from "#worker/catalog";
 import { runBatch } from "#worker/platform/unit-of-work";
 
 const MARKER = "demo_catalogue";

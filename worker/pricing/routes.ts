@@ -1,18 +1,18 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { requireMerchant } from "../platform/context";
-import { pathId, type AppEnv } from "../platform/http";
-import { readQueryRequest } from "../platform/query";
-import { readBody, readJson } from "../platform/validation";
-import { additionalFeeService } from "../pricing/additional-fees";
-import { couponService } from "../pricing/coupons";
-import { discountRuleService } from "../pricing/discount-rules";
-import type { resource } from "../pricing/resource";
-import { pricingSettingsPatchSchema } from "../pricing/schemas";
-import { getPricingSettings, updatePricingSettings } from "../pricing/settings";
-import { shippingRegionService } from "../pricing/shipping-regions";
-import { taxGroupService, taxRegionService } from "../pricing/taxes";
+import { requireMerchant } from "#worker/platform/context";
+import { pathId, type AppEnv } from "#worker/platform/http";
+import { readQueryRequest } from "#worker/platform/query";
+import { readBody, readJson } from "#worker/platform/validation";
+import { additionalFeeService } from "./fees";
+import { couponService } from "./coupons";
+import { discountRuleService } from "./discounts";
+import type { resource } from "./resource";
+import { pricingSettingsPatchSchema } from "./schemas";
+import { getPricingSettings, updatePricingSettings } from "./settings";
+import { shippingRegionService } from "./shipping";
+import { taxGroupService, taxRegionService } from "./taxes";
 
 /**
  * Merchant configuration of discounts, coupons, shipping, tax and fees (full paths; mounted at /):

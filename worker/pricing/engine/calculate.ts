@@ -1,11 +1,11 @@
-import { formatMoney } from "../platform/money";
+import { formatMoney } from "#worker/platform/money";
 import type { PricingConfig, RuleConfig } from "./config";
 import { applyItemDiscount, codeKey, linesInScope, shippingDiscount, timeStatus, triggerCodes, triggerHolds, type WorkingLine } from "./discounts";
 import { computeFees } from "./fees";
 import { allocate, percentOf } from "./rounding";
 import { availableOptions, countryOf, matchShippingRegion, optionPrice, roundWeight, type ShipmentMeasures } from "./shipping";
-import type { StoredDiscount, StoredShippingOption } from "./tables";
-import { matchTaxRegion, rateFor, rateTypeFor, taxableAddress, taxGroupOf, taxOf } from "./tax";
+import type { StoredDiscount, StoredShippingOption } from "../tables";
+import { matchTaxRegion, rateFor, rateTypeFor, taxableAddress, taxGroupOf, taxOf } from "./taxes";
 import type {
   AppliedDiscount,
   CouponProblemCode,

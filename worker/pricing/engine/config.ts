@@ -1,4 +1,4 @@
-import type { StoredDiscount, StoredShippingOption, StoredTrigger } from "./tables";
+import type { StoredDiscount, StoredShippingOption, StoredTrigger } from "../tables";
 import type { PricingAddress, TaxableAddressType } from "./types";
 
 /**

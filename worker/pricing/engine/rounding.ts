@@ -1,4 +1,4 @@
-import { roundMinor } from "../platform/money";
+import { roundMinor } from "#worker/platform/money";
 
 /**
  * Rounding rules of the engine. Amounts are integer minor units at currency precision (2 digits for USD, 0 for
