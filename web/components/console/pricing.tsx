@@ -1,7 +1,7 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { Badge } from "./badge";
-import { FieldError, FormProblem, type ConsoleProblem } from "./forms";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 
 /**
  * UI pieces of the pricing pages: their tabs, fields that show the service's error next to themselves, the
@@ -66,7 +66,7 @@ function placeOf(path: string, places: FieldPlaces): string | undefined {
 }
 
 /** Each input id's message, and the summary's links (API path → input id). */
-export function errorsOf(problem: ConsoleProblem | null | undefined, places: FieldPlaces) {
+export function errorsOf(problem: Problem | null | undefined, places: FieldPlaces) {
   const byId: Record<string, string> = {};
   const fieldIds: Record<string, string> = {};
   for (const [path, message] of Object.entries(problem?.fields ?? {})) {
@@ -170,7 +170,7 @@ export function PricingForm({
   children,
 }: {
   label: string;
-  problem: ConsoleProblem | null | undefined;
+  problem: Problem | null | undefined;
   fieldIds: Record<string, string>;
   revision: string | null;
   canWrite: boolean;
@@ -181,7 +181,7 @@ export function PricingForm({
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   return (
     <Form method="post" className="console-form pricing-form" aria-label={label} noValidate>
-      <FormProblem problem={problem} fieldIds={fieldIds} />
+      <ErrorSummary problem={problem} fieldIds={fieldIds} />
       {!canWrite && <p className="console-muted">Changing pricing needs the permission “settings.manage”; you can look but not change.</p>}
       <fieldset disabled={!canWrite} className="pricing-fields">
         <legend className="visually-hidden">{label}</legend>
@@ -200,11 +200,11 @@ export function PricingForm({
 }
 
 /** Delete, asked twice: the first press shows the confirmation (from the action, so it works without JavaScript). */
-export function DeleteSection({ what, confirming, problem }: { what: string; confirming: boolean; problem: ConsoleProblem | null | undefined }) {
+export function DeleteSection({ what, confirming, problem }: { what: string; confirming: boolean; problem: Problem | null | undefined }) {
   return (
     <section aria-labelledby="pricing-delete-heading" className="pricing-danger">
       <h2 id="pricing-delete-heading">{`Delete ${what}`}</h2>
-      {problem && <FormProblem problem={problem} />}
+      {problem && <ErrorSummary problem={problem} />}
       <Form method="post">
         <input type="hidden" name="intent" value="delete" />
         {confirming ? (

@@ -3,9 +3,10 @@ import { backInStockItem, reportItemBackInStock } from "#worker/automations/back
 import { dateTimeText, pageOf, PastTheEnd, StatusBadge } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
 import { itemText, StockNow } from "#web/components/console/back-in-stock";
-import { FormProblem } from "#web/components/console/forms";
+import { ErrorSummary } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { orRefuse, problemOf } from "#web/components/console/problem.server";
+import { orRefuse } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
@@ -52,7 +53,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     ];
     return { ok: parts.filter(Boolean).join(" "), problem: null };
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem }, { status: problem.status ?? 400 });
   }
 }
@@ -80,7 +81,7 @@ export default function ConsoleBackInStockItem({ loaderData, actionData }: Route
           {actionData.ok}
         </p>
       )}
-      <FormProblem problem={actionData?.problem} />
+      <ErrorSummary problem={actionData?.problem} />
       <dl className="automation-facts">
         <div>
           <dt>Waiting</dt>

@@ -4,8 +4,9 @@ import { parseWith } from "#worker/platform/validation";
 import { CartStatusBadge, contactOf, itemsCount, notSentReason } from "#web/components/console/abandoned-carts";
 import { dateTimeText } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
-import { orRefuse, problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { orRefuse } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
@@ -33,9 +34,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   try {
     const req = parseWith(addActivityRequest, { customActivity: { title: values.title, ...(values.description.trim() ? { description: values.description } : {}) } });
     await addAbandonedCheckoutActivity(context.services, params.id, req);
-    return { ok: "Activity added.", problem: null as ConsoleProblem | null, values: { title: "", description: "" } };
+    return { ok: "Activity added.", problem: null as Problem | null, values: { title: "", description: "" } };
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, values }, { status: problem.status ?? 400 });
   }
 }
@@ -248,7 +249,7 @@ export default function ConsoleAbandonedCart({ loaderData, actionData }: Route.C
       {user?.permissions.includes("automations.manage") && (
         <Form method="post" className="console-form carts-activity-form" aria-labelledby="carts-activity-title" noValidate key={actionData?.ok ? cart.activities.length : "form"}>
           <h2 id="carts-activity-title">Add a custom activity</h2>
-          <FormProblem problem={problem} fieldIds={{ "customActivity.title": "activity-title", "customActivity.description": "activity-description" }} />
+          <ErrorSummary problem={problem} fieldIds={{ "customActivity.title": "activity-title", "customActivity.description": "activity-description" }} />
           <div className="console-field">
             <label htmlFor="activity-title">What happened</label>
             <input

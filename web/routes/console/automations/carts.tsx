@@ -15,9 +15,9 @@ import {
 } from "#web/components/console/abandoned-carts";
 import { dateTimeText } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
@@ -74,14 +74,14 @@ export async function action({ context, request }: Route.ActionArgs) {
     // Refused before the form is read further, so a viewer learns nothing from a validation message.
     requirePermission(context.services, "automations.manage");
     await updateAutomationSettings(context.services, settingsPatchOf(values));
-    return { ok: "Settings saved.", problem: null as ConsoleProblem | null, values };
+    return { ok: "Settings saved.", problem: null as Problem | null, values };
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, values }, { status: problem.status ?? 400 });
   }
 }
 
-function SettingsForm({ values, problem, busy }: { values: SettingsValues; problem: ConsoleProblem | null | undefined; busy: boolean }) {
+function SettingsForm({ values, problem, busy }: { values: SettingsValues; problem: Problem | null | undefined; busy: boolean }) {
   const on = stepsOn(values);
   const err = (field: string) => problem?.fields[field];
   const stepError = (step: number) => {
@@ -93,7 +93,7 @@ function SettingsForm({ values, problem, busy }: { values: SettingsValues; probl
   return (
     <Form method="post" className="console-form carts-settings" aria-labelledby="carts-settings-title" noValidate>
       <h2 id="carts-settings-title">Settings</h2>
-      <FormProblem problem={problem} fieldIds={settingsFieldIds(on)} />
+      <ErrorSummary problem={problem} fieldIds={settingsFieldIds(on)} />
       <div className="console-check">
         <input id="carts-enabled" type="checkbox" name="enabled" defaultChecked={values.enabled} />
         <label htmlFor="carts-enabled">Find abandoned carts and send recovery emails</label>

@@ -3,8 +3,9 @@ import { getEmail } from "#worker/email/outbox";
 import { retryEmail } from "#worker/email/retries";
 import { dateTimeText, StatusBadge, statusWord, templateLabel } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
-import { FormProblem } from "#web/components/console/forms";
-import { orRefuse, problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary } from "#web/components/ui/form";
+import { orRefuse } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
@@ -43,7 +44,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
             : `The retry failed too: ${email.error ?? "transport error"}.`;
     return { ok, problem: null };
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem }, { status: problem.status ?? 400 });
   }
 }
@@ -65,7 +66,7 @@ export default function ConsoleEmail({ loaderData, actionData }: Route.Component
           {actionData.ok}
         </p>
       )}
-      <FormProblem problem={actionData?.problem} />
+      <ErrorSummary problem={actionData?.problem} />
       <dl className="automation-facts">
         <div>
           <dt>Recipient</dt>

@@ -3,7 +3,7 @@ import { EMAIL_STATUSES, listEmails } from "#worker/email/outbox";
 import { dateTimeText, pageOf, PastTheEnd, StatusBadge, statusWord, TEMPLATE_LABELS, templateLabel } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
 import { readEmailFilters, EMAILS_PAGE_SIZE } from "#web/components/console/emails.server";
-import { FieldError } from "#web/components/console/forms";
+import { FieldError } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";

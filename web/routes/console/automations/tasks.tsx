@@ -2,9 +2,9 @@ import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-route
 import { completeTask, listTasks, reopenTask } from "#worker/automations/tasks";
 import { dateTimeText, pageOf, PastTheEnd, StatusBadge } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
-import { FormProblem } from "#web/components/console/forms";
+import { ErrorSummary } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { TASK_KINDS, taskKindLabel, taskSubject } from "#web/components/console/tasks";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -56,7 +56,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const { task } = intent === "done" ? await completeTask(context.services, id) : await reopenTask(context.services, id);
     return { ok: intent === "done" ? `Done: ${task.title}.` : `Reopened: ${task.title}.`, problem: null };
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem }, { status: problem.status ?? 400 });
   }
 }
@@ -78,7 +78,7 @@ export default function ConsoleTasks({ loaderData, actionData }: Route.Component
           {actionData.ok}
         </p>
       )}
-      <FormProblem problem={actionData?.problem} />
+      <ErrorSummary problem={actionData?.problem} />
       {!mayManage && <p className="console-muted">Marking tasks done needs the automations permission.</p>}
       <Form method="get" className="console-toolbar" aria-label="Filter tasks">
         <div className="console-field">

@@ -11,7 +11,7 @@ import { Badge } from "#web/components/console/badge";
 import { CollectionForm } from "#web/components/console/collection-form";
 import { collectionFormRaw, collectionImage, collectionProblem, hasImageFile, pickerMatches, postedValues, type CollectionProductRow } from "#web/components/console/collections.server";
 import { AskFirstForm } from "#web/components/console/confirm";
-import { FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -69,7 +69,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   }
 }
 
-type ActionResult = { ok: string | null; intent: string; problem: ConsoleProblem | null; values: Record<string, string> | null; confirmDelete?: boolean; productId?: string };
+type ActionResult = { ok: string | null; intent: string; problem: Problem | null; values: Record<string, string> | null; confirmDelete?: boolean; productId?: string };
 
 /**
  * Save the details, add or remove a product, delete: each through the catalogue's collection services, which refuse
@@ -185,7 +185,7 @@ function CollectionPage({ data: d, canWrite }: { data: PageData; canWrite: boole
           {result.ok}
         </p>
       )}
-      {(otherResult?.problem || (!canWrite && result?.problem)) && <FormProblem problem={otherResult?.problem ?? result?.problem} />}
+      {(otherResult?.problem || (!canWrite && result?.problem)) && <ErrorSummary problem={otherResult?.problem ?? result?.problem} />}
 
       <section aria-labelledby="collection-details-heading">
         <h2 id="collection-details-heading">Details</h2>
@@ -401,14 +401,14 @@ function PickerRow({ product: p }: { product: CollectionProductRow & { inCollect
  * Delete with a confirmation. With JavaScript the browser's own confirm dialog asks; without it, the first press
  * comes back with a confirmation form (`confirming`) whose button sends `confirm=yes`.
  */
-function DeleteCollection({ name, confirming, problem }: { name: string; confirming: boolean; problem: ConsoleProblem | null | undefined }) {
+function DeleteCollection({ name, confirming, problem }: { name: string; confirming: boolean; problem: Problem | null | undefined }) {
   const confirmButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (confirming) confirmButton.current?.focus();
   }, [confirming]);
   return (
     <>
-      <FormProblem problem={problem} />
+      <ErrorSummary problem={problem} />
       {confirming ? (
         <div className="console-error collection-confirm" role="alert">
           <p>

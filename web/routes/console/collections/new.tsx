@@ -5,7 +5,7 @@ import { PERMISSION_LABELS } from "#worker/platform/context";
 import { parseWith } from "#worker/platform/validation";
 import { CollectionForm } from "#web/components/console/collection-form";
 import { collectionFormRaw, collectionImage, collectionProblem, postedValues } from "#web/components/console/collections.server";
-import { FormProblem } from "#web/components/console/forms";
+import { ErrorSummary } from "#web/components/ui/form";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-collections.css";
@@ -66,7 +66,7 @@ export default function NewCollection({ loaderData }: Route.ComponentProps) {
         />
       ) : (
         <>
-          <FormProblem problem={result?.problem} />
+          <ErrorSummary problem={result?.problem} />
           <p className="console-error" role="alert">
           You may look at collections but not create them: creating needs the “{PERMISSION_LABELS["catalog.write"]}” permission, which the store owner grants.
           </p>

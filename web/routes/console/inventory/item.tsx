@@ -4,9 +4,9 @@ import { decrementRequest, incrementRequest, updateRequest } from "#worker/order
 import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-inventory.css";
@@ -85,7 +85,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     }
     throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
   } catch (err) {
-    const problem: ConsoleProblem = problemOf(err);
+    const problem: Problem = problemOf(err, CONSOLE);
     return data({ ok: null, intent, problem, values }, { status: problem.status ?? 400 });
   }
 }
@@ -122,10 +122,10 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
         </p>
       )}
       {!canWrite && <p className="console-muted">Changing stock needs the permission to “Change stock” from the store owner.</p>}
-      {result?.problem && !canWrite && <FormProblem problem={result.problem} />}
+      {result?.problem && !canWrite && <ErrorSummary problem={result.problem} />}
 
       <Form method="post" className="console-form inventory-form" aria-label="Stock" noValidate>
-        <FormProblem problem={saveProblem} fieldIds={fieldIds} />
+        <ErrorSummary problem={saveProblem} fieldIds={fieldIds} />
         <input type="hidden" name="intent" value="save" />
         <label className="console-check">
           <input type="checkbox" name="track" defaultChecked={values.intent === "save" ? values.track === "on" : item.trackInventory} disabled={!canWrite} /> Track quantities
@@ -227,7 +227,7 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
       {canWrite && item.trackInventory && (
         <Form method="post" className="console-toolbar inventory-adjust" aria-label="Adjust stock" noValidate>
           <h2 className="inventory-adjust-title">Adjust by an amount</h2>
-          <FormProblem problem={adjustProblem} fieldIds={{ "incrementData[0].incrementBy": "adjust-amount", "decrementData[0].decrementBy": "adjust-amount" }} />
+          <ErrorSummary problem={adjustProblem} fieldIds={{ "incrementData[0].incrementBy": "adjust-amount", "decrementData[0].decrementBy": "adjust-amount" }} />
           <input type="hidden" name="intent" value="adjust" />
           <div className="console-field">
             <label htmlFor="adjust-variant">Variant</label>

@@ -3,9 +3,9 @@ import { automationSettingsPatch, updateAutomationSettings } from "#worker/autom
 import { lowStockVariants } from "#worker/orders/inventory";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
-import { FieldError, FormProblem } from "#web/components/console/forms";
+import { ErrorSummary, FieldError } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-inventory.css";
@@ -38,7 +38,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     await updateAutomationSettings(context.services, patch);
     return { ok: raw === "" ? "Low-stock alerts are off." : `Variants with fewer than ${raw} in stock now count as low.`, problem: null, value: raw };
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, value: raw }, { status: problem.status ?? 400 });
   }
 }
@@ -63,7 +63,7 @@ export default function ConsoleInventory({ loaderData, actionData }: Route.Compo
       <h2>Running low</h2>
       {user?.permissions.includes("automations.manage") ? (
         <Form method="post" className="console-toolbar" aria-label="Low-stock threshold" noValidate>
-          <FormProblem problem={actionData?.problem} fieldIds={{ lowStockThreshold: "inventory-threshold" }} />
+          <ErrorSummary problem={actionData?.problem} fieldIds={{ lowStockThreshold: "inventory-threshold" }} />
           <div className="console-field">
             <label htmlFor="inventory-threshold">Low when fewer than</label>
             <input

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { ApiError } from "#worker/platform/errors";
 import { dateText, statusText } from "#web/components/account/order-view";
-import { FieldError } from "#web/components/console/forms";
+import { FieldError } from "#web/components/ui/form";
 import { FULFILLMENT_FILTERS, OrderBadge, PAYMENT_FILTERS, SORT_LABELS } from "#web/components/console/orders";
 import { listConsoleOrders, readOrderFilters } from "#web/components/console/orders.server";
 import { consoleTitle } from "#web/components/console/title";

@@ -5,10 +5,10 @@ import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { dateText, Shipments } from "#web/components/account/order-view";
 import { AskFirstForm } from "#web/components/console/confirm";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 import { OrderBadge } from "#web/components/console/orders";
 import { consoleOrder } from "#web/components/console/orders.server";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-orders.css";
@@ -77,7 +77,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
     }
   } catch (err) {
-    const problem: ConsoleProblem = problemOf(err);
+    const problem: Problem = problemOf(err, CONSOLE);
     return data({ ok: null, intent, problem, values }, { status: problem.status ?? 400 });
   }
 }
@@ -271,7 +271,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
               {canFulfil && (
                 <Form method="post" aria-labelledby="fulfil-heading" noValidate>
                   <h3 id="fulfil-heading">Ship items</h3>
-                  <FormProblem problem={fulfilProblem} fieldIds={fieldIds} />
+                  <ErrorSummary problem={fulfilProblem} fieldIds={fieldIds} />
                   <input type="hidden" name="intent" value="fulfil" />
                   {toShip.map((l) => {
                     const err = lineError(l.id);
@@ -328,7 +328,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
               )}
               {canMarkPaid && (
                 <Form method="post">
-                  <FormProblem problem={problemFor("mark-paid")} />
+                  <ErrorSummary problem={problemFor("mark-paid")} />
                   <input type="hidden" name="intent" value="mark-paid" />
                   <button type="submit" className="console-button" disabled={busy === "mark-paid"}>
                     Mark as paid
@@ -337,7 +337,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
               )}
               {canRefund && (
                 <Form method="post">
-                  <FormProblem problem={problemFor("refund")} />
+                  <ErrorSummary problem={problemFor("refund")} />
                   <input type="hidden" name="intent" value="refund" />
                   <fieldset>
                     <legend>Refund made outside the store</legend>
@@ -355,7 +355,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
               )}
               {canCancel && (
                 <AskFirstForm question={`Cancel order #${order.number}? This cannot be undone.`}>
-                  <FormProblem problem={problemFor("cancel")} />
+                  <ErrorSummary problem={problemFor("cancel")} />
                   <input type="hidden" name="intent" value="cancel" />
                   <label className="console-check">
                     <input type="checkbox" name="restock" defaultChecked /> Put the items back in stock
@@ -370,7 +370,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
           {!canWrite && (
             <p className="console-muted">You can look at this order; changing it needs the permission to “Mark orders paid, fulfil, cancel and refund” from the store owner.</p>
           )}
-          {result?.problem && !shown[result.intent] && <FormProblem problem={result.problem} />}
+          {result?.problem && !shown[result.intent] && <ErrorSummary problem={result.problem} />}
         </div>
       </div>
     </>

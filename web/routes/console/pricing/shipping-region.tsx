@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { shippingRegionService } from "#worker/pricing/shipping-regions";
 import { consoleTitle } from "#web/components/console/title";
-import type { ConsoleProblem } from "#web/components/console/forms";
+import type { Problem } from "#web/components/ui/form";
 import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
 import { itemOf, listOf, moneyOrNull, saveOrDelete, text, ticked, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
@@ -63,7 +63,7 @@ function regionRequest(v: Record<string, string>) {
 }
 
 /** The service names options and rules by their place in the request; the form, by their row (blank rows were skipped). */
-function toFormRows(problem: ConsoleProblem, v: Record<string, string>) {
+function toFormRows(problem: Problem, v: Record<string, string>) {
   const used = usedRows(v);
   const fields: Record<string, string> = {};
   for (const [path, message] of Object.entries(problem.fields)) {

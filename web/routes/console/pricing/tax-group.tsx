@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { queryCollections } from "#worker/catalog/collections";
 import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { taxGroupService } from "#worker/pricing/taxes";
-import { FieldError } from "#web/components/console/forms";
+import { FieldError } from "#web/components/ui/form";
 import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, TextField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
 import { itemOf, listOf, saveOrDelete, text, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { taxGroupService, taxRegionService } from "#worker/pricing/taxes";
 import { consoleTitle } from "#web/components/console/title";
-import type { ConsoleProblem } from "#web/components/console/forms";
+import type { Problem } from "#web/components/ui/form";
 import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
 import { conflictAt, itemOf, listOf, numberOrRaw, queryPage, saveOrDelete, text, ticked, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
@@ -49,7 +49,7 @@ function regionRequest(v: Record<string, string>) {
 }
 
 /** The service names a group rate by its place among the rated groups; the form, by the group. */
-function toGroupFields(problem: ConsoleProblem, v: Record<string, string>) {
+function toGroupFields(problem: Problem, v: Record<string, string>) {
   conflictAt("DUPLICATE_TAX_REGION", "taxRegion.country")(problem);
   const rated = ratedGroups(v);
   problem.fields = Object.fromEntries(

@@ -4,11 +4,11 @@ import { parseWith } from "#worker/platform/validation";
 import { pricingSettingsPatchSchema } from "#worker/pricing/schemas";
 import { getPricingSettings, updatePricingSettings } from "#worker/pricing/settings";
 import { taxRegionService } from "#worker/pricing/taxes";
-import { FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
 import { CheckField, errorsOf, formValues, Notice, NOTICE_PARAMS, PricingNav, SelectField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
 import { noticeOf, pageOf, postedValues, queryPage, text, ticked } from "#web/components/console/pricing.server";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-pricing.css";
@@ -57,7 +57,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const saved = await updatePricingSettings(context.services, settings);
     return { ok: saved.settings.pricesIncludeTax ? "Saved: prices include tax; tax is taken out of them." : "Saved: prices exclude tax; tax is added at checkout.", problem: null, values: null };
   } catch (err) {
-    const problem: ConsoleProblem = problemOf(err);
+    const problem: Problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, values }, { status: problem.status ?? 400 });
   }
 }
@@ -87,7 +87,7 @@ export default function PricingTax({ loaderData, actionData }: Route.ComponentPr
       <Notice text={actionData?.ok ?? notice} />
       <h2>Tax settings</h2>
       <Form method="post" className="console-form pricing-settings" aria-label="Tax settings" noValidate>
-        <FormProblem problem={actionData?.problem} fieldIds={fieldIds} />
+        <ErrorSummary problem={actionData?.problem} fieldIds={fieldIds} />
         <fieldset disabled={!canWrite} className="pricing-fields">
           <legend className="visually-hidden">Tax settings</legend>
           <CheckField id="tax-included" name="pricesIncludeTax" label="Prices include tax (tax is taken out of the price, totals stay as priced)" checked={f.checked("pricesIncludeTax", settings.pricesIncludeTax)} error={byId["tax-included"]} />

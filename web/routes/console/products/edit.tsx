@@ -7,7 +7,7 @@ import { ApiError } from "#worker/platform/errors";
 import { formatMoney, toMinor } from "#worker/platform/money";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 import {
   readEditorForm,
   syncVariants,
@@ -18,7 +18,7 @@ import {
   type OptionValues,
   type VariantValues,
 } from "#web/components/console/product-form";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { editorValuesFrom, productFromEditor } from "#web/components/console/product-form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -77,14 +77,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       return redirect(`/console/products/${copy.id}?duplicated=1`);
     }
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ values: null, problem, intent, stamp: Date.now() }, { status: problem.status ?? 400 });
   }
 
   const values = readEditorForm(form);
   const again = { ...values, options: withSpareRows(values.options), sections: withSpareSection(values.sections) };
   if (intent === "preview") return { values: again, problem: null, intent, stamp: Date.now() };
-  if (intent !== "save") return data({ values: again, problem: { message: "Unknown action.", fields: {} } as ConsoleProblem, intent, stamp: Date.now() }, { status: 400 });
+  if (intent !== "save") return data({ values: again, problem: { message: "Unknown action.", fields: {} } as Problem, intent, stamp: Date.now() }, { status: 400 });
 
   const { product, fieldId } = productFromEditor(values, { isNew: !id, stock: !id || user.permissions.includes("inventory.write") });
   try {
@@ -95,7 +95,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     await updateProduct(ctx, id, parseWith(updateProductRequest, { product }).product);
     return redirect(`/console/products/${id}?saved=1`);
   } catch (err) {
-    const raw = problemOf(err);
+    const raw = problemOf(err, CONSOLE);
     // Errors keyed by the form's input ids, so each shows next to its field.
     const fields: Record<string, string> = {};
     for (const [path, text] of Object.entries(raw.fields)) fields[fieldId(path) ?? path] ??= text;
@@ -169,7 +169,7 @@ export default function ProductEditPage({ loaderData, actionData }: Route.Compon
           </div>
         </Form>
       )}
-      {actionData?.intent !== "save" && actionData?.intent !== "preview" && <FormProblem problem={problem} />}
+      {actionData?.intent !== "save" && actionData?.intent !== "preview" && <ErrorSummary problem={problem} />}
       {!canWrite && <p className="console-muted">Changing products needs the permission to “Edit the catalogue” from the store owner.</p>}
       <Editor key={`${actionData?.stamp ?? ""}:${JSON.stringify(loaderData.values).length}:${id}`} data={loaderData} initial={actionData?.values ?? loaderData.values} problem={actionData?.intent === "save" ? problem : null} busy={busy} />
       {id && media.length > 0 && (
@@ -196,7 +196,7 @@ export default function ProductEditPage({ loaderData, actionData }: Route.Compon
 
 type LoaderData = Route.ComponentProps["loaderData"];
 
-function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial: EditorValues; problem: ConsoleProblem | null; busy: string }) {
+function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial: EditorValues; problem: Problem | null; busy: string }) {
   const { id, canWrite, canStock, currency } = d;
   const [options, setOptions] = useState<OptionValues[]>(initial.options);
   const [variants, setVariants] = useState<VariantValues[]>(initial.variants);
@@ -268,7 +268,7 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
         </button>
         <span className="console-muted">Ctrl+S saves</span>
       </div>
-      <FormProblem problem={problem} fieldIds={fieldIds} />
+      <ErrorSummary problem={problem} fieldIds={fieldIds} />
       <input type="hidden" name="descriptionOriginal" value={initial.descriptionOriginal} />
       <input type="hidden" name="seoExtra" value={initial.seoExtra} />
 

@@ -2,8 +2,9 @@ import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import { applyImport, importProgress, resumeImport } from "#worker/catalog/imports";
 import { ApiError } from "#worker/platform/errors";
-import { FormProblem } from "#web/components/console/forms";
-import { orRefuse, problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary } from "#web/components/ui/form";
+import { orRefuse } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-imports.css";
@@ -38,7 +39,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     else throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
     return redirect(`/console/products/import/${params.jobId}`);
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ problem }, { status: problem.status ?? 400 });
   }
 }
@@ -78,7 +79,7 @@ export default function ImportJob({ loaderData, actionData }: Route.ComponentPro
       <p className="console-muted">
         Uploaded by {job.createdBy} · {plural(job.totalRows, "row")} · {plural(s.products, "product")} that can be imported
       </p>
-      {actionData?.problem && <FormProblem problem={actionData.problem} />}
+      {actionData?.problem && <ErrorSummary problem={actionData.problem} />}
 
       {job.status === "READY" && (
         <section aria-labelledby="import-preview">

@@ -3,8 +3,9 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { checkImport, recentImports } from "#worker/catalog/imports";
 import { CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "#worker/catalog/csv-columns";
 import { ApiError } from "#worker/platform/errors";
-import { FieldError, FormProblem } from "#web/components/console/forms";
-import { orRefuse, problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary, FieldError } from "#web/components/ui/form";
+import { orRefuse } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-imports.css";
@@ -36,7 +37,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const { jobId } = await checkImport(context.services, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }, { email: user.email });
     return redirect(`/console/products/import/${jobId}`);
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ problem }, { status: problem.status ?? 400 });
   }
 }
@@ -54,7 +55,7 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
         <Link to="/console/products">← Products</Link>
       </p>
       <h1>Import products from CSV</h1>
-      {actionData?.problem && !actionData.problem.fields.file && <FormProblem problem={actionData.problem} />}
+      {actionData?.problem && !actionData.problem.fields.file && <ErrorSummary problem={actionData.problem} />}
       <Form method="post" encType="multipart/form-data" className="console-form imports-form">
         <div className="console-field">
           <label htmlFor="import-file">CSV file</label>

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "
 import { Badge } from "#web/components/console/badge";
 import { BulkBar, BulkRowCheckbox, BulkSelectAll } from "#web/components/console/bulk-bar";
 import { bulkAction, openBulkResult } from "#web/components/console/bulk.server";
-import { FieldError } from "#web/components/console/forms";
+import { FieldError } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
 import { PRODUCT_SORT_LABELS } from "#web/components/console/products";
 import { ProductsCsvLinks } from "#web/components/console/products-csv";

@@ -6,8 +6,8 @@ import { ensureStored, MAX_IMAGE_BYTES, uploadImages, type UploadFile } from "#w
 import { ApiError, badField } from "#worker/platform/errors";
 import { Badge } from "#web/components/console/badge";
 import { AskFirstForm } from "#web/components/console/confirm";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
-import { problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-media.css";
@@ -95,7 +95,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
     }
   } catch (err) {
-    const problem: ConsoleProblem = problemOf(err);
+    const problem: Problem = problemOf(err, CONSOLE);
     return data({ ok: null, intent, problem, values }, { status: problem.status ?? 400 });
   }
 }
@@ -191,7 +191,7 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
           {itemResult.ok}
         </p>
       )}
-      {itemResult?.problem && <FormProblem problem={itemResult.problem} fieldIds={itemResult.values.mediaId ? { altText: `alt-${itemResult.values.mediaId}` } : {}} />}
+      {itemResult?.problem && <ErrorSummary problem={itemResult.problem} fieldIds={itemResult.values.mediaId ? { altText: `alt-${itemResult.values.mediaId}` } : {}} />}
       {!canWrite && <p className="console-muted">Changing media needs the permission to “Edit products, collections and media” from the store owner.</p>}
 
       {canWrite && (
@@ -212,7 +212,7 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
             data-testid="media-drop"
           >
             <input type="hidden" name="intent" value="upload" />
-            <FormProblem problem={uploadResult?.problem} fieldIds={{ file: "media-file" }} />
+            <ErrorSummary problem={uploadResult?.problem} fieldIds={{ file: "media-file" }} />
             <div className="console-field">
               <label htmlFor="media-file">Images</label>
               <p className="hint" id="media-file-hint">

@@ -5,8 +5,8 @@ import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
 import { AskFirstForm } from "#web/components/console/confirm";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
-import { problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { PermissionChecks, PermissionsForm } from "#web/components/console/permissions";
 import { SettingsNav } from "#web/components/console/settings-nav";
@@ -31,7 +31,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 type ActionResult = {
   intent: string;
   ok: string | null;
-  problem: ConsoleProblem | null;
+  problem: Problem | null;
   /** The new key: in this response only (shown once), never in a loader and never stored in plain. */
   created?: { name: string; key: string } | null;
   values?: Record<string, string>;
@@ -74,7 +74,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
     }
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     const result: ActionResult = { intent, ok: null, problem, values: { name: field("name"), role: field("role") } };
     return data(result, { status: problem.status ?? 400 });
   }
@@ -105,7 +105,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
           {result.ok}
         </p>
       )}
-      {result?.problem && result.intent !== "create" && <FormProblem problem={result.problem} />}
+      {result?.problem && result.intent !== "create" && <ErrorSummary problem={result.problem} />}
       {result?.confirmRevoke && (
         <Form method="post" className="console-error" aria-label="Confirm revoking">
           <p>
@@ -195,7 +195,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
           <h2>Create a key</h2>
           <Form method="post" className="console-form settings-create" key={result?.created?.key ?? "create"} noValidate>
             <input type="hidden" name="intent" value="create" />
-            <FormProblem problem={createProblem} fieldIds={{ name: "key-name", role: "key-role" }} />
+            <ErrorSummary problem={createProblem} fieldIds={{ name: "key-name", role: "key-role" }} />
             <div className="console-row">
               <div className="console-field">
                 <label htmlFor="key-name">Name</label>

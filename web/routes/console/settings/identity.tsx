@@ -3,8 +3,8 @@ import { hasCustomCaptchaVerifier } from "#worker/identity/captcha";
 import { identitySettingsPatch } from "#worker/identity/schemas";
 import { readIdentitySettings, turnstileSecret, updateIdentitySettings } from "#worker/identity/settings";
 import { parseWith } from "#worker/platform/validation";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
-import { problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -39,7 +39,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const { settings } = await updateIdentitySettings(context.services, parseWith(identitySettingsPatch, posted));
     return { ok: "Saved: new sign-ups and sign-ins follow these rules from now on.", problem: null, settings };
   } catch (err) {
-    const problem: ConsoleProblem = problemOf(err);
+    const problem: Problem = problemOf(err, CONSOLE);
     // Captcha without a configured verifier: the service's refusal belongs next to that box.
     if (problem.code === "CAPTCHA_NOT_CONFIGURED") {
       problem.fields.captcha = "Captcha cannot be turned on before TURNSTILE_SECRET_KEY is configured: it would refuse every sign-in, yours included";
@@ -84,7 +84,7 @@ export default function IdentitySettings({ loaderData, actionData }: Route.Compo
         </>
       ) : (
         <Form method="post" className="console-form" key={actionData?.ok ?? "identity"}>
-          <FormProblem problem={problem} fieldIds={{ captcha: "identity-captcha" }} />
+          <ErrorSummary problem={problem} fieldIds={{ captcha: "identity-captcha" }} />
           <fieldset>
             <legend>New members</legend>
             {RULES.map((r) => (

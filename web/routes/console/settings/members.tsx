@@ -2,9 +2,9 @@ import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
 import { approveMember, blockMember, listMembers, rejectMember, unblockMember } from "#worker/identity/members";
 import { ApiError } from "#worker/platform/errors";
 import { Badge } from "#web/components/console/badge";
-import { FormProblem } from "#web/components/console/forms";
+import { ErrorSummary } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -73,7 +73,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     };
     return { ok: said[intent], problem: null };
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem }, { status: problem.status ?? 400 });
   }
 }
@@ -103,7 +103,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
           {actionData.ok}
         </p>
       )}
-      <FormProblem problem={actionData?.problem} />
+      <ErrorSummary problem={actionData?.problem} />
       <form method="get" className="settings-filters" role="search" aria-label="Find members">
         <div className="console-field">
           <label htmlFor="members-q">Email or name</label>

@@ -5,8 +5,8 @@ import { parseWith } from "#worker/platform/validation";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import { AskFirstForm } from "#web/components/console/confirm";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
-import { problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { PermissionChecks, PermissionsForm } from "#web/components/console/permissions";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import "#web/styles/console-settings.css";
@@ -69,7 +69,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
     }
   } catch (err) {
-    const problem: ConsoleProblem = problemOf(err);
+    const problem: Problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, intent, values: Object.fromEntries([...form].filter(([k]) => k !== "permissions")) as Record<string, string> }, { status: err instanceof ApiError ? err.status : 400 });
   }
 }
@@ -89,7 +89,7 @@ export default function StaffPage() {
           {result.ok}
         </p>
       )}
-      {result?.problem && result.intent !== "invite" && <FormProblem problem={result.problem} />}
+      {result?.problem && result.intent !== "invite" && <ErrorSummary problem={result.problem} />}
       <table className="console-table">
         <caption className="visually-hidden">Owner and staff</caption>
         <thead>
@@ -154,7 +154,7 @@ export default function StaffPage() {
       <h2>Invite a staff member</h2>
       <Form method="post" className="console-form" key={invite?.ok ?? "invite"}>
         <input type="hidden" name="intent" value="invite" />
-        {invite?.problem && <FormProblem problem={invite.problem} />}
+        {invite?.problem && <ErrorSummary problem={invite.problem} />}
         <div className="console-field">
           <label htmlFor="invite-email">Email</label>
           <input id="invite-email" name="email" type="email" required maxLength={254} defaultValue={values?.email} aria-invalid={invite?.problem?.fields.email ? true : undefined} aria-describedby={invite?.problem?.fields.email ? "invite-email-error" : undefined} />

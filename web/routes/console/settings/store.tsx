@@ -12,8 +12,8 @@ import {
   uploadStoreLogo,
   type StoreSettingsPatch,
 } from "#worker/store/settings";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
-import { problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -84,7 +84,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const saved = file ? await uploadStoreLogo(ctx, file, patch, "logo") : await updateStoreSettings(ctx, patch);
     return { ok: `Saved. The shop shows “${saved.settings.name}”${file ? " with the new logo" : ""}.`, problem: null, values: null };
   } catch (err) {
-    const problem: ConsoleProblem = problemOf(err);
+    const problem: Problem = problemOf(err, CONSOLE);
     // The checkout header's two choices are one object in the service: show each error at its own group.
     for (const part of ["logoSize", "alignment"]) {
       const key = `checkoutHeader.${part}`;
@@ -146,7 +146,7 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
       )}
       {canWrite && (
         <Form method="post" encType="multipart/form-data" className="console-form" noValidate>
-          <FormProblem problem={problem} fieldIds={FIELD_IDS} />
+          <ErrorSummary problem={problem} fieldIds={FIELD_IDS} />
           <div className="console-field">
             <label htmlFor="store-name">Store name</label>
             <input id="store-name" name="name" required maxLength={100} defaultValue={v("name", settings.name)} {...invalid("name")} />

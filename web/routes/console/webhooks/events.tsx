@@ -1,8 +1,8 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
 import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from "#worker/events/failures";
-import { FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { problemOf } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
 import { canManageWebhooks, When, WebhooksNav } from "#web/components/console/webhooks";
 import { pageParam } from "#web/components/console/webhooks.server";
@@ -38,7 +38,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 interface ActionResult {
   ok: string | null;
-  problem: ConsoleProblem | null;
+  problem: Problem | null;
 }
 
 /** Replay one, or every dead event matching the filter: through the failures service (automations.manage). */
@@ -68,7 +68,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     }
     return data({ ok: null, problem: { message: "Unknown action.", fields: {} } } satisfies ActionResult, { status: 400 });
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem } satisfies ActionResult, { status: problem.status ?? 400 });
   }
 }
@@ -91,7 +91,7 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
           {result.ok}
         </p>
       )}
-      <FormProblem problem={result?.problem} />
+      <ErrorSummary problem={result?.problem} />
       <p className="events-count" data-dead-count={allDead}>
         <strong>{allDead === 0 ? "No dead events." : `${allDead} dead ${allDead === 1 ? "event" : "events"}.`}</strong>
       </p>

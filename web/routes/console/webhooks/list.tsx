@@ -4,8 +4,8 @@ import { createSource, createSourceRequest, listSources, updateSource } from "#w
 import { createSubscription, createSubscriptionRequest, listSubscriptions, updateSubscription } from "#worker/events/webhooks/subscriptions";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
-import { problemOf } from "#web/components/console/problem.server";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { consoleTitle } from "#web/components/console/title";
 import { canManageWebhooks, SourceEventTypes, WebhooksNav } from "#web/components/console/webhooks";
@@ -33,7 +33,7 @@ type Intent = "create-source" | "create-subscription" | "source-enabled" | "subs
 interface ActionResult {
   intent: string;
   ok: string | null;
-  problem: ConsoleProblem | null;
+  problem: Problem | null;
   values: Record<string, string> | null;
   types?: string[];
   /** Shown once: a new source's secret, or a new subscription's. */
@@ -99,7 +99,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         return data({ intent, ok: null, problem: { message: "Unknown action.", fields: {} }, values } satisfies ActionResult, { status: 400 });
     }
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ intent, ok: null, problem, values, types } satisfies ActionResult, { status: problem.status ?? 400 });
   }
 }
@@ -135,7 +135,7 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
           </p>
         </>
       )}
-      <FormProblem problem={toggleProblem} />
+      <ErrorSummary problem={toggleProblem} />
 
       <section className="webhooks-section" aria-labelledby="sources-heading">
         <h2 id="sources-heading">Incoming sources</h2>
@@ -278,7 +278,7 @@ function NewSource({ result, busy }: { result: ActionResult | undefined; busy: b
     <Form method="post" className="console-form" aria-labelledby="new-source-heading" noValidate>
       <h2 id="new-source-heading">New incoming source</h2>
       <input type="hidden" name="intent" value="create-source" />
-      <FormProblem
+      <ErrorSummary
         problem={result?.problem}
         fieldIds={{ name: "source-name", format: "source-format-standard", eventTypes: "source-type-0", publicKey: "source-publicKey", description: "source-description" }}
       />
@@ -330,7 +330,7 @@ function NewSubscription({ result, busy }: { result: ActionResult | undefined; b
     <Form method="post" className="console-form" aria-labelledby="new-subscription-heading" noValidate>
       <h2 id="new-subscription-heading">New outgoing subscription</h2>
       <input type="hidden" name="intent" value="create-subscription" />
-      <FormProblem problem={result?.problem} fieldIds={{ url: "subscription-url", eventTypes: "subscription-type-all", description: "subscription-description" }} />
+      <ErrorSummary problem={result?.problem} fieldIds={{ url: "subscription-url", eventTypes: "subscription-type-all", description: "subscription-description" }} />
       <div className="console-field">
         <label htmlFor="subscription-url">URL</label>
         <input

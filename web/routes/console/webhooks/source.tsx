@@ -4,9 +4,10 @@ import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rota
 import { parseWith } from "#worker/platform/validation";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
-import { FieldError, FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { orRefuse, problemOf } from "#web/components/console/problem.server";
+import { orRefuse } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { consoleTitle } from "#web/components/console/title";
 import { canManageWebhooks, SourceEventTypes, When, WebhooksNav } from "#web/components/console/webhooks";
@@ -39,7 +40,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 interface ActionResult {
   intent: string;
   ok: string | null;
-  problem: ConsoleProblem | null;
+  problem: Problem | null;
   values: Record<string, string> | null;
   types?: string[];
   secret?: string;
@@ -76,7 +77,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
           const { source } = await updateSource(ctx, params.id, parseWith(updateSourceRequest, { eventTypes: types }));
           return { intent, ok: `The source may now send ${source.eventTypes.join(", ")}, acting for you.`, problem: null, values: null } satisfies ActionResult;
         } catch (err) {
-          const problem = problemOf(err);
+          const problem = problemOf(err, CONSOLE);
           return data({ intent, ok: null, problem, values, types } satisfies ActionResult, { status: problem.status ?? 400 });
         }
       }
@@ -95,7 +96,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         return data({ intent, ok: null, problem: { message: "Unknown action.", fields: {} }, values } satisfies ActionResult, { status: 400 });
     }
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ intent, ok: null, problem, values } satisfies ActionResult, { status: problem.status ?? 400 });
   }
 }
@@ -129,7 +130,7 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
       )}
       {result?.secret && <SecretOnce label="The new signing secret." secret={result.secret} />}
       {/* A form's own problem shows in that form; the rest (and everything for someone without the forms) here. */}
-      {result && (!manage || (result.intent !== "rotate" && result.intent !== "delete" && result.intent !== "event-types")) && <FormProblem problem={result.problem} />}
+      {result && (!manage || (result.intent !== "rotate" && result.intent !== "delete" && result.intent !== "event-types")) && <ErrorSummary problem={result.problem} />}
       {source.refusing.length > 0 && (
         <div className="console-error">
           <p>Some events of this source are refused:</p>
@@ -197,7 +198,7 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
         <Form method="post" className="console-form webhooks-section" aria-labelledby="types-heading" noValidate>
           <h2 id="types-heading">Event types</h2>
           <input type="hidden" name="intent" value="event-types" />
-          <FormProblem problem={result?.intent === "event-types" ? result.problem : null} fieldIds={{ eventTypes: "source-types-0" }} />
+          <ErrorSummary problem={result?.intent === "event-types" ? result.problem : null} fieldIds={{ eventTypes: "source-types-0" }} />
           <SourceEventTypes
             idPrefix="source-types"
             picked={new Set(result?.intent === "event-types" && result.types ? result.types : source.eventTypes)}
@@ -266,7 +267,7 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
               without a refused request; after it they stop.
             </p>
             <input type="hidden" name="intent" value="rotate" />
-            <FormProblem problem={rotateResult?.problem} fieldIds={{ overlapMinutes: "rotate-overlap", publicKey: "rotate-publicKey" }} />
+            <ErrorSummary problem={rotateResult?.problem} fieldIds={{ overlapMinutes: "rotate-overlap", publicKey: "rotate-publicKey" }} />
             <div className="console-field">
               <label htmlFor="rotate-overlap">Old keys keep working for</label>
               <select

@@ -9,9 +9,10 @@ import {
 } from "#worker/events/webhooks/subscriptions";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
-import { FormProblem, type ConsoleProblem } from "#web/components/console/forms";
+import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { orRefuse, problemOf } from "#web/components/console/problem.server";
+import { orRefuse } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { consoleTitle } from "#web/components/console/title";
 import { canManageWebhooks, When, WebhooksNav } from "#web/components/console/webhooks";
@@ -47,7 +48,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 interface ActionResult {
   intent: string;
   ok: string | null;
-  problem: ConsoleProblem | null;
+  problem: Problem | null;
   secret?: string;
 }
 
@@ -89,7 +90,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         return data({ intent, ok: null, problem: { message: "Unknown action.", fields: {} } } satisfies ActionResult, { status: 400 });
     }
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     return data({ intent, ok: null, problem } satisfies ActionResult, { status: problem.status ?? 400 });
   }
 }
@@ -119,7 +120,7 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
         </p>
       )}
       {result?.secret && <SecretOnce label="The new signing secret." secret={result.secret} />}
-      {(!manage || result?.intent !== "delete") && <FormProblem problem={result?.problem} />}
+      {(!manage || result?.intent !== "delete") && <ErrorSummary problem={result?.problem} />}
       <dl className="webhooks-dl">
         <dt>URL</dt>
         <dd className="webhooks-code">{s.url}</dd>
