@@ -1,11 +1,11 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { Badge } from "./badge";
-import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { ErrorSummary, type Problem } from "#web/components/ui/form";
 
 /**
- * UI pieces of the pricing pages: their tabs, fields that show the service's error next to themselves, the
- * delete-with-confirmation section, and how money and statuses read.
+ * UI pieces of the pricing pages: their tabs, where the service's errors show, the delete-with-confirmation
+ * section, and how money and statuses read (the fields are the form kit's, web/components/ui/form.tsx).
  */
 
 const TABS = [
@@ -84,76 +84,6 @@ export function formValues(values: Record<string, string> | null | undefined) {
     text: (name: string, stored: string | number | null | undefined) => (values ? (values[name] ?? "") : stored == null ? "" : String(stored)),
     checked: (name: string, stored: boolean) => (values ? name in values : stored),
   };
-}
-
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue">;
-
-/** A labelled text input with its hint and its error (aria-describedby ties them together). */
-export function TextField({ id, name, label, value, error, hint, ...rest }: { id: string; name: string; label: ReactNode; value: string; error?: string; hint?: ReactNode } & InputProps) {
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
-}
-
-/** A labelled select with its error. */
-export function SelectField({
-  id,
-  name,
-  label,
-  value,
-  options,
-  error,
-  hint,
-}: {
-  id: string;
-  name: string;
-  label: ReactNode;
-  value: string;
-  options: readonly (readonly [string, string])[];
-  error?: string;
-  hint?: ReactNode;
-}) {
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
-}
-
-export function CheckField({ id, name, label, checked, error }: { id: string; name: string; label: ReactNode; checked: boolean; error?: string }) {
-  return (
-    <div>
-      <div className="console-check">
-        <input type="checkbox" id={id} name={name} defaultChecked={checked} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
-        <label htmlFor={id}>{label}</label>
-      </div>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
 }
 
 /**

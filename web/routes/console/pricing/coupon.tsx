@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { couponService } from "#worker/pricing/coupons";
-import { CheckField, isoToInput, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { isoToInput, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -105,15 +106,15 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
       )}
       <PricingForm label={c ? `Coupon ${c.code}` : "New coupon"} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={c?.revision ?? null} canWrite={canWrite} submitLabel={c ? "Save coupon" : "Create coupon"}>
         <div className="console-row">
-          <TextField id="cp-code" name="code" label="Code" value={f.text("code", c?.code)} error={byId["cp-code"]} hint="What shoppers type: letters, digits, - and _. Case does not matter." autoComplete="off" spellCheck={false} />
-          <TextField id="cp-name" name="name" label="Name" value={f.text("name", c?.name)} error={byId["cp-name"]} hint="For you and the shopper's receipt." />
+          <Field id="cp-code" name="code" label="Code" defaultValue={f.text("code", c?.code)} error={byId["cp-code"]} hint="What shoppers type: letters, digits, - and _. Case does not matter." autoComplete="off" spellCheck={false} />
+          <Field id="cp-name" name="name" label="Name" defaultValue={f.text("name", c?.name)} error={byId["cp-name"]} hint="For you and the shopper's receipt." />
         </div>
         <div className="console-row">
-          <SelectField
+          <Select
             id="cp-kind"
             name="kind"
             label="Discount"
-            value={f.text("kind", kind)}
+            defaultValue={f.text("kind", kind)}
             error={byId["cp-kind"]}
             options={[
               ["PERCENT", "Percent off"],
@@ -121,11 +122,11 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
               ["FREE_SHIPPING", "Free shipping"],
             ]}
           />
-          <TextField
+          <Field
             id="cp-value"
             name="value"
             label="Percent or amount"
-            value={f.text("value", c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
+            defaultValue={f.text("value", c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
             error={byId["cp-value"]}
             inputMode="decimal"
             hint={`A percent (10) or an amount in ${currency} (5.00); empty for free shipping.`}
@@ -137,14 +138,14 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
           </p>
         )}
         <div className="console-row">
-          <TextField id="cp-minimum" name="minimum" label="Minimum subtotal" value={f.text("minimum", c?.minimumSubtotal)} error={byId["cp-minimum"]} inputMode="decimal" hint={`In ${currency}; empty: none.`} />
-          <TextField id="cp-limit" name="limit" label="Usage limit" value={f.text("limit", c?.usageLimit)} error={byId["cp-limit"]} inputMode="numeric" hint="Uses by all shoppers together; empty: no limit." />
+          <Field id="cp-minimum" name="minimum" label="Minimum subtotal" defaultValue={f.text("minimum", c?.minimumSubtotal)} error={byId["cp-minimum"]} inputMode="decimal" hint={`In ${currency}; empty: none.`} />
+          <Field id="cp-limit" name="limit" label="Usage limit" defaultValue={f.text("limit", c?.usageLimit)} error={byId["cp-limit"]} inputMode="numeric" hint="Uses by all shoppers together; empty: no limit." />
         </div>
         <div className="console-row">
-          <TextField id="cp-start" name="start" type="datetime-local" label="Valid from (UTC)" value={f.text("start", isoToInput(c?.startTime))} error={byId["cp-start"]} hint="Empty: from now." />
-          <TextField id="cp-end" name="end" type="datetime-local" label="Valid until (UTC)" value={f.text("end", isoToInput(c?.expirationTime))} error={byId["cp-end"]} hint="Empty: no end." />
+          <Field id="cp-start" name="start" type="datetime-local" label="Valid from (UTC)" defaultValue={f.text("start", isoToInput(c?.startTime))} error={byId["cp-start"]} hint="Empty: from now." />
+          <Field id="cp-end" name="end" type="datetime-local" label="Valid until (UTC)" defaultValue={f.text("end", isoToInput(c?.expirationTime))} error={byId["cp-end"]} hint="Empty: no end." />
         </div>
-        <CheckField id="cp-active" name="active" label="On (shoppers can use it)" checked={f.checked("active", c?.active ?? true)} error={byId["cp-active"]} />
+        <Checkbox id="cp-active" name="active" label="On (shoppers can use it)" defaultChecked={f.checked("active", c?.active ?? true)} error={byId["cp-active"]} />
       </PricingForm>
       {c && canWrite && <DeleteSection what={`coupon ${c.code}`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
     </>

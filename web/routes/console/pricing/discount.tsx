@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { discountRuleService } from "#worker/pricing/discount-rules";
-import { CheckField, DeleteSection, errorsOf, formValues, isoToInput, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { DeleteSection, errorsOf, formValues, isoToInput, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -137,40 +138,40 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
         </p>
       )}
       <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={r?.revision ?? null} canWrite={canWrite} submitLabel={r ? "Save rule" : "Create rule"}>
-        <TextField id="dr-name" name="name" label="Name" value={f.text("name", r?.name)} error={byId["dr-name"]} hint="Shoppers see it next to the discount on their cart." />
+        <Field id="dr-name" name="name" label="Name" defaultValue={f.text("name", r?.name)} error={byId["dr-name"]} hint="Shoppers see it next to the discount on their cart." />
         <fieldset>
           <legend>Discount</legend>
           <div className="console-row">
-            <SelectField
+            <Select
               id="dr-type"
               name="type"
               label="Kind"
-              value={f.text("type", d?.discountType ?? "PERCENTAGE")}
+              defaultValue={f.text("type", d?.discountType ?? "PERCENTAGE")}
               error={byId["dr-type"]}
               options={[
                 ["PERCENTAGE", "Percent off"],
                 ["FIXED_AMOUNT", `Amount off (${currency})`],
               ]}
             />
-            <TextField id="dr-value" name="value" label="Percent or amount" value={f.text("value", d?.percentage ?? d?.fixedAmount)} error={byId["dr-value"]} inputMode="decimal" hint={`A percent (15) or an amount in ${currency} (5.00).`} />
-            <SelectField id="dr-target" name="target" label="Taken off" value={f.text("target", d?.targetType ?? "GLOBAL")} error={byId["dr-target"]} options={targets} />
+            <Field id="dr-value" name="value" label="Percent or amount" defaultValue={f.text("value", d?.percentage ?? d?.fixedAmount)} error={byId["dr-value"]} inputMode="decimal" hint={`A percent (15) or an amount in ${currency} (5.00).`} />
+            <Select id="dr-target" name="target" label="Taken off" defaultValue={f.text("target", d?.targetType ?? "GLOBAL")} error={byId["dr-target"]} options={targets} />
           </div>
           {d?.targetType === "SPECIFIC_ITEMS" && <input type="hidden" name="items" value={JSON.stringify(d.specificItemsInfo ?? {})} />}
         </fieldset>
         <fieldset>
           <legend>Condition</legend>
           <div className="console-row">
-            <SelectField id="dr-condition" name="condition" label="Applies when" value={f.text("condition", condition)} error={byId["dr-condition"]} options={conditions} />
-            <TextField id="dr-from" name="from" label="From" value={f.text("from", from)} error={byId["dr-from"]} inputMode="decimal" hint={`Subtotal in ${currency}, or a number of items; empty: no lower bound.`} />
-            <TextField id="dr-to" name="to" label="To" value={f.text("to", to)} error={byId["dr-to"]} inputMode="decimal" hint="Empty: no upper bound." />
+            <Select id="dr-condition" name="condition" label="Applies when" defaultValue={f.text("condition", condition)} error={byId["dr-condition"]} options={conditions} />
+            <Field id="dr-from" name="from" label="From" defaultValue={f.text("from", from)} error={byId["dr-from"]} inputMode="decimal" hint={`Subtotal in ${currency}, or a number of items; empty: no lower bound.`} />
+            <Field id="dr-to" name="to" label="To" defaultValue={f.text("to", to)} error={byId["dr-to"]} inputMode="decimal" hint="Empty: no upper bound." />
           </div>
-          <TextField id="dr-code" name="code" label="Code" value={f.text("code", t?.couponCode?.code)} error={byId["dr-code"]} hint="Only for “The shopper enters a code”." autoComplete="off" spellCheck={false} />
+          <Field id="dr-code" name="code" label="Code" defaultValue={f.text("code", t?.couponCode?.code)} error={byId["dr-code"]} hint="Only for “The shopper enters a code”." autoComplete="off" spellCheck={false} />
         </fieldset>
         <div className="console-row">
-          <TextField id="dr-start" name="start" type="datetime-local" label="Starts (UTC)" value={f.text("start", isoToInput(r?.activeTimeInfo.start))} error={byId["dr-start"]} hint="Empty: now. A later start schedules the rule." />
-          <TextField id="dr-end" name="end" type="datetime-local" label="Ends (UTC)" value={f.text("end", isoToInput(r?.activeTimeInfo.end))} error={byId["dr-end"]} hint="Empty: no end." />
+          <Field id="dr-start" name="start" type="datetime-local" label="Starts (UTC)" defaultValue={f.text("start", isoToInput(r?.activeTimeInfo.start))} error={byId["dr-start"]} hint="Empty: now. A later start schedules the rule." />
+          <Field id="dr-end" name="end" type="datetime-local" label="Ends (UTC)" defaultValue={f.text("end", isoToInput(r?.activeTimeInfo.end))} error={byId["dr-end"]} hint="Empty: no end." />
         </div>
-        <CheckField id="dr-active" name="active" label="On" checked={f.checked("active", r?.active ?? true)} error={byId["dr-active"]} />
+        <Checkbox id="dr-active" name="active" label="On" defaultChecked={f.checked("active", r?.active ?? true)} error={byId["dr-active"]} />
       </PricingForm>
       {r && canWrite && <DeleteSection what={`rule “${r.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
     </>

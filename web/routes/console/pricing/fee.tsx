@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { additionalFeeService } from "#worker/pricing/additional-fees";
-import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -78,13 +79,13 @@ export default function PricingFee({ loaderData, actionData }: Route.ComponentPr
       <PricingNav />
       <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={fe?.revision ?? null} canWrite={canWrite} submitLabel={fe ? "Save fee" : "Create fee"}>
         <div className="console-row">
-          <TextField id="fee-name" name="name" label="Name" value={f.text("name", fe?.name)} error={byId["fee-name"]} hint="Shown to the shopper with the fee." />
-          <TextField id="fee-code" name="code" label="Code" value={f.text("code", fe?.code)} error={byId["fee-code"]} hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />
-          <SelectField
+          <Field id="fee-name" name="name" label="Name" defaultValue={f.text("name", fe?.name)} error={byId["fee-name"]} hint="Shown to the shopper with the fee." />
+          <Field id="fee-code" name="code" label="Code" defaultValue={f.text("code", fe?.code)} error={byId["fee-code"]} hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />
+          <Select
             id="fee-type"
             name="type"
             label="Kind"
-            value={f.text("type", fe?.type ?? "HANDLING_FEE")}
+            defaultValue={f.text("type", fe?.type ?? "HANDLING_FEE")}
             error={byId["fee-type"]}
             options={[
               ["HANDLING_FEE", "Handling"],
@@ -93,20 +94,20 @@ export default function PricingFee({ loaderData, actionData }: Route.ComponentPr
           />
         </div>
         <div className="console-row">
-          <SelectField
+          <Select
             id="fee-charge"
             name="charge"
             label="Charge"
-            value={f.text("charge", fe?.percentage != null ? "PERCENT" : "AMOUNT")}
+            defaultValue={f.text("charge", fe?.percentage != null ? "PERCENT" : "AMOUNT")}
             options={[
               ["AMOUNT", `An amount (${currency})`],
               ["PERCENT", "A percent of the subtotal after discounts"],
             ]}
           />
-          <TextField id="fee-value" name="value" label="Amount or percent" value={f.text("value", fe?.amount ?? fe?.percentage)} error={byId["fee-value"]} inputMode="decimal" hint={`E.g. 2.50 (${currency}) or 3 (%).`} />
-          <TextField id="fee-minimum" name="minimum" label="From a subtotal of" value={f.text("minimum", fe?.minimumSubtotal)} error={byId["fee-minimum"]} inputMode="decimal" hint="After discounts; empty: every order." />
+          <Field id="fee-value" name="value" label="Amount or percent" defaultValue={f.text("value", fe?.amount ?? fe?.percentage)} error={byId["fee-value"]} inputMode="decimal" hint={`E.g. 2.50 (${currency}) or 3 (%).`} />
+          <Field id="fee-minimum" name="minimum" label="From a subtotal of" defaultValue={f.text("minimum", fe?.minimumSubtotal)} error={byId["fee-minimum"]} inputMode="decimal" hint="After discounts; empty: every order." />
         </div>
-        <CheckField id="fee-active" name="active" label="On (charged at checkout)" checked={f.checked("active", fe?.active ?? true)} error={byId["fee-active"]} />
+        <Checkbox id="fee-active" name="active" label="On (charged at checkout)" defaultChecked={f.checked("active", fe?.active ?? true)} error={byId["fee-active"]} />
       </PricingForm>
       {fe && canWrite && <DeleteSection what={`fee “${fe.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
     </>

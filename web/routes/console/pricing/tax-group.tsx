@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import { queryCollections } from "#worker/catalog/collections";
 import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { taxGroupService } from "#worker/pricing/taxes";
-import { FieldError } from "#web/components/ui/form";
-import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, TextField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { Field, FieldError } from "#web/components/ui/form";
+import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
 import { itemOf, listOf, saveOrDelete, text, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -80,7 +80,7 @@ export default function PricingTaxGroup({ loaderData, actionData }: Route.Compon
       <h1>{title}</h1>
       <PricingNav />
       <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={g?.revision ?? null} canWrite={canWrite} submitLabel={g ? "Save tax group" : "Create tax group"}>
-        <TextField id="tg-name" name="name" label="Name" value={f.text("name", g?.name)} error={byId["tg-name"]} hint="E.g. Books, Food." />
+        <Field id="tg-name" name="name" label="Name" defaultValue={f.text("name", g?.name)} error={byId["tg-name"]} hint="E.g. Books, Food." />
         <fieldset id="tg-collections" tabIndex={-1} aria-describedby={byId["tg-collections"] ? "tg-collections-error" : undefined}>
           <legend>Products of these collections</legend>
           {collections.length === 0 && <p className="console-muted">No collections yet.</p>}
@@ -95,7 +95,7 @@ export default function PricingTaxGroup({ loaderData, actionData }: Route.Compon
           ))}
           <FieldError id="tg-collections-error" message={byId["tg-collections"]} />
         </fieldset>
-        <TextField id="tg-products" name="products" label="And these products (ids)" value={f.text("products", g?.catalogItemIds.join(", "))} error={byId["tg-products"]} hint="Product ids separated by commas, as the API and each product editor's address (/console/products/<id>) show them; optional." autoComplete="off" />
+        <Field id="tg-products" name="products" label="And these products (ids)" defaultValue={f.text("products", g?.catalogItemIds.join(", "))} error={byId["tg-products"]} hint="Product ids separated by commas, as the API and each product editor's address (/console/products/<id>) show them; optional." autoComplete="off" />
       </PricingForm>
       {g && canWrite && <DeleteSection what={`tax group “${g.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
     </>

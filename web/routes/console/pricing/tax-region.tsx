@@ -2,7 +2,8 @@ import { Link } from "react-router";
 import { taxGroupService, taxRegionService } from "#worker/pricing/taxes";
 import { consoleTitle } from "#web/components/console/title";
 import type { Problem } from "#web/components/ui/form";
-import { CheckField, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, SelectField, TextField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { conflictAt, itemOf, listOf, numberOrRaw, queryPage, saveOrDelete, text, ticked, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -101,17 +102,17 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
       <PricingNav />
       <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={r?.revision ?? null} canWrite={canWrite} submitLabel={r ? "Save tax region" : "Create tax region"}>
         <div className="console-row">
-          <TextField id="tr-country" name="country" label="Country" value={f.text("country", r?.country)} error={byId["tr-country"]} hint="Two-letter code, e.g. US." autoComplete="off" />
-          <TextField id="tr-subdivision" name="subdivision" label="State or province" value={f.text("subdivision", r?.subdivision)} error={byId["tr-subdivision"]} hint="Optional, e.g. US-CA; empty: the whole country." autoComplete="off" />
-          <TextField id="tr-name" name="name" label="Name" value={f.text("name", r?.name)} error={byId["tr-name"]} hint="Optional; the place's code if empty." />
+          <Field id="tr-country" name="country" label="Country" defaultValue={f.text("country", r?.country)} error={byId["tr-country"]} hint="Two-letter code, e.g. US." autoComplete="off" />
+          <Field id="tr-subdivision" name="subdivision" label="State or province" defaultValue={f.text("subdivision", r?.subdivision)} error={byId["tr-subdivision"]} hint="Optional, e.g. US-CA; empty: the whole country." autoComplete="off" />
+          <Field id="tr-name" name="name" label="Name" defaultValue={f.text("name", r?.name)} error={byId["tr-name"]} hint="Optional; the place's code if empty." />
         </div>
         <div className="console-row">
-          <TextField id="tr-rate" name="rate" label="Tax rate (%)" value={f.text("rate", r?.defaultRate)} error={byId["tr-rate"]} inputMode="decimal" hint="For products in no tax group, e.g. 8.25." />
-          <SelectField
+          <Field id="tr-rate" name="rate" label="Tax rate (%)" defaultValue={f.text("rate", r?.defaultRate)} error={byId["tr-rate"]} inputMode="decimal" hint="For products in no tax group, e.g. 8.25." />
+          <Select
             id="tr-calculation"
             name="calculation"
             label="Calculation"
-            value={f.text("calculation", r?.calculation ?? "DEFAULT")}
+            defaultValue={f.text("calculation", r?.calculation ?? "DEFAULT")}
             error={byId["tr-calculation"]}
             options={[
               ["DEFAULT", "As the store is set"],
@@ -119,7 +120,7 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
             ]}
           />
         </div>
-        <CheckField id="tr-shipping" name="taxShipping" label="Tax shipping too" checked={f.checked("taxShipping", r?.taxShipping ?? false)} error={byId["tr-shipping"]} />
+        <Checkbox id="tr-shipping" name="taxShipping" label="Tax shipping too" defaultChecked={f.checked("taxShipping", r?.taxShipping ?? false)} error={byId["tr-shipping"]} />
         <input type="hidden" name="groups" value={groups.map((g) => g.id).join(",")} />
         {groups.length > 0 && (
           <fieldset>
@@ -127,12 +128,12 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
             <p className="hint console-muted">Empty: the group's products pay the rate above.</p>
             <div className="console-row">
               {groups.map((g) => (
-                <TextField
+                <Field
                   key={g.id}
                   id={`tr-g-${g.id}`}
                   name={`g-${g.id}`}
                   label={`${g.name} (%)`}
-                  value={f.text(`g-${g.id}`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
+                  defaultValue={f.text(`g-${g.id}`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
                   error={byId[`tr-g-${g.id}`]}
                   inputMode="decimal"
                 />

@@ -4,9 +4,9 @@ import { parseWith } from "#worker/platform/validation";
 import { pricingSettingsPatchSchema } from "#worker/pricing/schemas";
 import { getPricingSettings, updatePricingSettings } from "#worker/pricing/settings";
 import { taxRegionService } from "#worker/pricing/taxes";
-import { ErrorSummary, type Problem } from "#web/components/ui/form";
+import { Checkbox, ErrorSummary, type Problem, Select } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { CheckField, errorsOf, formValues, Notice, NOTICE_PARAMS, PricingNav, SelectField, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { errorsOf, formValues, Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
 import { noticeOf, pageOf, postedValues, queryPage, text, ticked } from "#web/components/console/pricing.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -90,12 +90,12 @@ export default function PricingTax({ loaderData, actionData }: Route.ComponentPr
         <ErrorSummary problem={actionData?.problem} fieldIds={fieldIds} />
         <fieldset disabled={!canWrite} className="pricing-fields">
           <legend className="visually-hidden">Tax settings</legend>
-          <CheckField id="tax-included" name="pricesIncludeTax" label="Prices include tax (tax is taken out of the price, totals stay as priced)" checked={f.checked("pricesIncludeTax", settings.pricesIncludeTax)} error={byId["tax-included"]} />
-          <SelectField
+          <Checkbox id="tax-included" name="pricesIncludeTax" label="Prices include tax (tax is taken out of the price, totals stay as priced)" defaultChecked={f.checked("pricesIncludeTax", settings.pricesIncludeTax)} error={byId["tax-included"]} />
+          <Select
             id="tax-address"
             name="taxableAddress"
             label="Tax by the address of"
-            value={f.text("taxableAddress", settings.taxableAddress)}
+            defaultValue={f.text("taxableAddress", settings.taxableAddress)}
             error={byId["tax-address"]}
             options={[
               ["SHIPPING", "Shipping (else billing)"],
