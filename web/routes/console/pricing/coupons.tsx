@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import { couponService } from "#worker/pricing/coupons";
-import { Pager } from "#web/components/console/pager";
-import { money, Notice, NOTICE_PARAMS, PricingNav, schedule, StatusBadge, useCanManagePricing } from "#web/components/console/pricing";
+import { money, schedule, StatusBadge } from "#web/components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
 import { consoleTitle } from "#web/components/console/title";
+import { PricingList } from "#web/components/console/pricing-list";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/coupons";
@@ -57,65 +57,33 @@ function couponDiscount(c: Pick<CouponRow, "moneyOffAmount" | "percentOffRate" |
 
 export default function PricingCoupons({ loaderData }: Route.ComponentProps) {
   const { coupons, total, page, pages, currency, notice } = loaderData;
-  const canWrite = useCanManagePricing();
   return (
-    <>
-      <div className="pricing-head">
-        <h1>Pricing</h1>
-        {canWrite && (
-          <Link to="/console/pricing/coupons/new" className="console-button primary">
-            New coupon
-          </Link>
-        )}
-      </div>
-      <PricingNav />
-      <Notice text={notice} />
-      <h2>Coupons</h2>
-      <p className="console-muted" role="status">
-        {total === 0 ? "No coupons yet." : `${total} ${total === 1 ? "coupon" : "coupons"}. Shoppers enter the code on their cart; codes ignore case.`}
-      </p>
-      {coupons.length > 0 && (
-        <div className="console-scroll">
-          <table className="console-table">
-            <caption className="visually-hidden">Coupons</caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Name</th>
-                <th scope="col">Discount</th>
-                <th scope="col" className="num">
-                  Minimum subtotal
-                </th>
-                <th scope="col" className="num">
-                  Used
-                </th>
-                <th scope="col">Schedule</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {coupons.map((c) => (
-                <tr key={c.id}>
-                  <th scope="row">
-                    <Link to={`/console/pricing/coupons/${c.id}`} className="pricing-code">
-                      {c.code}
-                    </Link>
-                  </th>
-                  <td>{c.name}</td>
-                  <td>{couponDiscount(c, currency)}</td>
-                  <td className="num">{money(c.minimumSubtotal, currency)}</td>
-                  <td className="num">{c.usageLimit === null ? `${c.timesUsed} (no limit)` : `${c.timesUsed} of ${c.usageLimit}`}</td>
-                  <td>{schedule(c.startTime, c.expirationTime)}</td>
-                  <td>
-                    <StatusBadge active={c.active} status={c.status} usedUp={c.usageLimit !== null && c.timesUsed >= c.usageLimit} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} pages={pages} label="Pages of coupons" without={NOTICE_PARAMS} />
-    </>
+    <PricingList
+      heading="Coupons"
+      newPath="/console/pricing/coupons/new"
+      newLabel="New coupon"
+      notice={notice}
+      status={total === 0 ? "No coupons yet." : `${total} ${total === 1 ? "coupon" : "coupons"}. Shoppers enter the code on their cart; codes ignore case.`}
+      rows={coupons}
+      page={page}
+      pages={pages}
+      columns={[
+        {
+          header: "Code",
+          rowHeader: true,
+          cell: (c) => (
+            <Link to={`/console/pricing/coupons/${c.id}`} className="pricing-code">
+              {c.code}
+            </Link>
+          ),
+        },
+        { header: "Name", cell: (c) => c.name },
+        { header: "Discount", cell: (c) => couponDiscount(c, currency) },
+        { header: "Minimum subtotal", num: true, cell: (c) => money(c.minimumSubtotal, currency) },
+        { header: "Used", num: true, cell: (c) => (c.usageLimit === null ? `${c.timesUsed} (no limit)` : `${c.timesUsed} of ${c.usageLimit}`) },
+        { header: "Schedule", cell: (c) => schedule(c.startTime, c.expirationTime) },
+        { header: "Status", cell: (c) => <StatusBadge active={c.active} status={c.status} usedUp={c.usageLimit !== null && c.timesUsed >= c.usageLimit} /> },
+      ]}
+    />
   );
 }

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import { discountRuleService } from "#worker/pricing/discount-rules";
-import { Pager } from "#web/components/console/pager";
-import { money, Notice, NOTICE_PARAMS, PricingNav, schedule, StatusBadge, useCanManagePricing } from "#web/components/console/pricing";
+import { money, schedule, StatusBadge } from "#web/components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
 import { consoleTitle } from "#web/components/console/title";
+import { PricingList } from "#web/components/console/pricing-list";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/discounts";
@@ -85,61 +85,28 @@ function triggerText(t: Trigger | null, currency: string): string {
 
 export default function PricingDiscounts({ loaderData }: Route.ComponentProps) {
   const { rules, total, page, pages, currency, notice } = loaderData;
-  const canWrite = useCanManagePricing();
   return (
-    <>
-      <div className="pricing-head">
-        <h1>Pricing</h1>
-        {canWrite && (
-          <Link to="/console/pricing/discounts/new" className="console-button primary">
-            New discount rule
-          </Link>
-        )}
-      </div>
-      <PricingNav />
-      <Notice text={notice} />
-      <h2>Discount rules</h2>
-      <p className="console-muted" role="status">
-        {total === 0
+    <PricingList
+      heading="Discount rules"
+      newPath="/console/pricing/discounts/new"
+      newLabel="New discount rule"
+      notice={notice}
+      status={
+        total === 0
           ? "No discount rules yet."
-          : `${total} ${total === 1 ? "rule" : "rules"}. Rules that are on and within their dates apply by themselves when their condition holds, oldest first, before a coupon.`}
-      </p>
-      {rules.length > 0 && (
-        <div className="console-scroll">
-          <table className="console-table">
-            <caption className="visually-hidden">Discount rules</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Discount</th>
-                <th scope="col">Condition</th>
-                <th scope="col">Schedule</th>
-                <th scope="col" className="num">
-                  Orders
-                </th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rules.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">
-                    <Link to={`/console/pricing/discounts/${r.id}`}>{r.name}</Link>
-                  </th>
-                  <td>{discountText(r.discounts.values[0], currency)}</td>
-                  <td>{triggerText(r.trigger, currency)}</td>
-                  <td>{schedule(r.activeTimeInfo.start, r.activeTimeInfo.end)}</td>
-                  <td className="num">{r.usageCount}</td>
-                  <td>
-                    <StatusBadge active={r.active} status={r.status} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} pages={pages} label="Pages of discount rules" without={NOTICE_PARAMS} />
-    </>
+          : `${total} ${total === 1 ? "rule" : "rules"}. Rules that are on and within their dates apply by themselves when their condition holds, oldest first, before a coupon.`
+      }
+      rows={rules}
+      page={page}
+      pages={pages}
+      columns={[
+        { header: "Name", rowHeader: true, cell: (r) => <Link to={`/console/pricing/discounts/${r.id}`}>{r.name}</Link> },
+        { header: "Discount", cell: (r) => discountText(r.discounts.values[0], currency) },
+        { header: "Condition", cell: (r) => triggerText(r.trigger, currency) },
+        { header: "Schedule", cell: (r) => schedule(r.activeTimeInfo.start, r.activeTimeInfo.end) },
+        { header: "Orders", num: true, cell: (r) => r.usageCount },
+        { header: "Status", cell: (r) => <StatusBadge active={r.active} status={r.status} /> },
+      ]}
+    />
   );
 }
