@@ -1,6 +1,6 @@
-import { ApiError } from "../worker/platform/errors";
 import { cameFrom } from "./components/account/came-from";
-import { pageMessage } from "./components/checkout/form.server";
+import type { Problem } from "#web/components/ui/form";
+import type { ProblemWording } from "#web/components/ui/form.server";
 import { getIdentitySettings } from "../worker/identity/settings";
 import type { StateResult } from "../worker/identity/members";
 import type { Ctx } from "../worker/platform/context";
@@ -74,15 +74,6 @@ export function outcomeOf(result: StateResult): Outcome {
   return { state: result.state, email };
 }
 
-export interface Problem {
-  /** The summary shown at the top of the form. */
-  message: string;
-  /** Messages per form field name (email, password, code, …). */
-  fields: Record<string, string>;
-  /** The API's error code (e.g. "-19976", "INVALID_STATE_TOKEN"). */
-  code?: string;
-}
-
 const MESSAGES: Record<string, string> = {
   "-19976": "The email or password is incorrect.",
   "-19995": "An account with this email already exists. Log in, or reset your password.",
@@ -104,17 +95,11 @@ const FIELD_NAMES: Record<string, { name: string; label: string }> = {
   "profile.lastName": { name: "lastName", label: "Last name" },
 };
 
-/** An expected failure as page data; anything that is not an ApiError is rethrown (the error boundary shows it). */
-export function problemOf(err: unknown): Problem {
-  if (!(err instanceof ApiError)) throw err;
-  const fields: Record<string, string> = {};
-  for (const v of err.fieldViolations ?? []) {
-    const f = FIELD_NAMES[v.field] ?? { name: v.field, label: "This value" };
-    fields[f.name] ??= `${f.label} ${v.description}.`;
-  }
-  const message = MESSAGES[err.code] ?? (err.fieldViolations ? "Please correct the highlighted fields." : pageMessage(err));
-  return { message, fields, code: err.code };
-}
+/** How the login pages word a refusal: their own sentences for the identity codes, each field by its label. */
+export const SIGN_IN: ProblemWording = {
+  messages: MESSAGES,
+  fieldOf: (path) => FIELD_NAMES[path] ?? { name: path, label: "This value" },
+};
 
 /** The Turnstile site key to render, when the store asks for a captcha (TURNSTILE_SITE_KEY). */
 export async function captchaSiteKey(ctx: Ctx): Promise<string | null> {

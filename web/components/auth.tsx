@@ -1,87 +1,13 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, useRouteLoaderData } from "react-router";
+import { ErrorSummary, Field, type Problem } from "#web/components/ui/form";
 
 /**
- * Building blocks of the login pages. Plain HTML forms (they work without JavaScript; React Router enhances them),
- * labelled inputs, errors tied to their fields with aria-describedby, and a summary announced with role="alert".
+ * Building blocks of the login pages: plain HTML forms (they work without JavaScript; React Router enhances them) on
+ * the form kit (web/components/ui/form.tsx), whose fields here take their name as their id.
  */
 
-export interface ProblemData {
-  message: string;
-  fields: Record<string, string>;
-}
-
-/** The error summary at the top of a form. */
-export function ErrorSummary({ problem }: { problem?: ProblemData | null }) {
-  // After a failed submit, focus lands on the summary so keyboard and screen-reader users start from what went wrong.
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (problem) ref.current?.focus();
-  }, [problem]);
-  if (!problem) return null;
-  return (
-    <div className="form-error" role="alert" tabIndex={-1} ref={ref}>
-      <p>{problem.message}</p>
-      {Object.keys(problem.fields).length > 0 && (
-        <ul>
-          {Object.entries(problem.fields).map(([name, text]) => (
-            <li key={name}>
-              <a href={`#${name}`}>{text}</a>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-/** A labelled input with its error, if any. */
-export function Field(props: {
-  name: string;
-  label: string;
-  type?: string;
-  autoComplete?: string;
-  defaultValue?: string;
-  required?: boolean;
-  minLength?: number;
-  maxLength?: number;
-  inputMode?: "numeric" | "email" | "text";
-  pattern?: string;
-  hint?: string;
-  problem?: ProblemData | null;
-}) {
-  const error = props.problem?.fields[props.name];
-  const describedBy = [props.hint ? `${props.name}-hint` : null, error ? `${props.name}-error` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={props.name}>{props.label}</label>
-      {props.hint && (
-        <p className="hint" id={`${props.name}-hint`}>
-          {props.hint}
-        </p>
-      )}
-      <input
-        id={props.name}
-        name={props.name}
-        type={props.type ?? "text"}
-        autoComplete={props.autoComplete}
-        defaultValue={props.defaultValue}
-        required={props.required}
-        minLength={props.minLength}
-        maxLength={props.maxLength}
-        inputMode={props.inputMode}
-        pattern={props.pattern}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-      />
-      {error && (
-        <p className="field-error" id={`${props.name}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+/** The login pages' fields take their name as their id (`#email`): where the error summary links to. */
+export const nameIsId = (name: string) => name;
 
 /** The Turnstile widget, when the store asks for a captcha (it adds `cf-turnstile-response` to the form). */
 export function Captcha({ siteKey }: { siteKey: string | null | undefined }) {
@@ -98,18 +24,18 @@ export function Captcha({ siteKey }: { siteKey: string | null | undefined }) {
 }
 
 /** The code form that follows REQUIRE_EMAIL_VERIFICATION; it posts to /verify with the state token hidden. */
-export function VerifyCodeForm({ email, stateToken, returnTo, problem }: { email: string; stateToken: string; returnTo: string | null; problem?: ProblemData | null }) {
+export function VerifyCodeForm({ email, stateToken, returnTo, problem }: { email: string; stateToken: string; returnTo: string | null; problem?: Problem | null }) {
   return (
     <>
       <p>
         We emailed a 6-digit code to <strong>{email}</strong>. Enter it to confirm your email. It expires in 15 minutes.
       </p>
-      <ErrorSummary problem={problem} />
+      <ErrorSummary problem={problem} fieldIds={nameIsId} />
       <Form method="post" action="/verify" className="auth-form">
         <input type="hidden" name="stateToken" value={stateToken} />
         <input type="hidden" name="email" value={email} />
         {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
-        <Field name="code" label="Verification code" autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={10} required problem={problem} />
+        <Field id="code" name="code" label="Verification code" autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={10} required problem={problem} />
         <button type="submit" name="intent" value="verify">
           Confirm email
         </button>

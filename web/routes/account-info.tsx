@@ -3,8 +3,10 @@ import { changePassword, getOwnIdentity, signOutEverywhere, updateOwnProfile } f
 import { changePasswordRequest, parseIdentity } from "../../worker/identity/schemas";
 import { ApiError } from "../../worker/platform/errors";
 import { requireMember } from "../components/account/account.server";
-import { AddressFields, ErrorSummary, SelectField, TextField, type AddressValues, type FormProblem } from "../components/checkout/fields";
-import { addressFieldOf, addressFrom, countries, countryName, entered, missingAddressFields, privateHeaders, problemFrom, text } from "../components/checkout/form.server";
+import { AddressFields, type AddressValues } from "../components/checkout/fields";
+import { addressFieldOf, addressFrom, countries, countryName, missingAddressFields, privateHeaders, text } from "../components/checkout/form.server";
+import { ErrorSummary, Field, Select, type Problem } from "#web/components/ui/form";
+import { problemOf, readForm } from "#web/components/ui/form.server";
 import { readSessionCookie } from "../session.server";
 import type { Route } from "./+types/account-info";
 
@@ -53,7 +55,7 @@ function addressLines(a: Record<string, string>): string[] {
 
 interface InfoActionData {
   form: "profile" | "address" | "password" | "sessions";
-  problem: FormProblem;
+  problem: Problem;
   values: Record<string, string>;
 }
 
@@ -74,8 +76,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = text(form, "intent");
   // Passwords are never sent back to the page.
-  const values = entered(form, ["currentPassword", "newPassword"]);
-  const fail = (which: InfoActionData["form"], problem: FormProblem) => data<InfoActionData>({ form: which, problem, values }, { status: 400, headers: privateHeaders });
+  const values = readForm(form, ["currentPassword", "newPassword"]);
+  const fail = (which: InfoActionData["form"], problem: Problem) => data<InfoActionData>({ form: which, problem, values }, { status: 400, headers: privateHeaders });
   if (intent === "password") {
     const currentPassword = form.get("currentPassword");
     if (typeof currentPassword !== "string" || currentPassword === "") {
@@ -91,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       return fail(
         "password",
-        problemFrom(err, (path) => (path === "newPassword" ? { name: "newPassword", label: "New password" } : path === "currentPassword" ? { name: "currentPassword", label: "Current password" } : null)),
+        problemOf(err, { fieldOf: (path) => (path === "newPassword" ? { name: "newPassword", label: "New password" } : path === "currentPassword" ? { name: "currentPassword", label: "Current password" } : null) }),
       );
     }
   }
@@ -99,7 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await signOutEverywhere(ctx, ownSession(request));
     } catch (err) {
-      return fail("sessions", problemFrom(err, () => null));
+      return fail("sessions", problemOf(err, { fieldOf: () => null }));
     }
     return redirect("/account?saved=signed-out", { headers: privateHeaders });
   }
@@ -130,12 +132,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     const which = intent === "profile" ? "profile" : "address";
     return fail(
       which,
-      problemFrom(err, (path) => {
+      problemOf(err, { fieldOf: (path) => {
         if (path.endsWith("firstName")) return { name: "firstName", label: "First name" };
         if (path.endsWith("lastName")) return { name: "lastName", label: "Last name" };
         if (/phones/.test(path)) return { name: "phone", label: "Phone" };
         return addressFieldOf(path, "addr");
-      }),
+      } }),
     );
   }
 }
@@ -177,10 +179,10 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
         <Form method="post" className="checkout-form">
           <input type="hidden" name="intent" value="profile" />
           <div className="address-fields">
-            <TextField name="firstName" label="First name" autoComplete="given-name" maxLength={100} defaultValue={failed?.values.firstName ?? profile.firstName} problem={profileProblem} />
-            <TextField name="lastName" label="Last name" autoComplete="family-name" maxLength={100} defaultValue={failed?.values.lastName ?? profile.lastName} problem={profileProblem} />
-            <TextField name="phone" label="Phone (optional)" type="tel" autoComplete="tel" maxLength={50} defaultValue={failed?.values.phone ?? profile.phone} problem={profileProblem} />
-            <TextField
+            <Field name="firstName" label="First name" autoComplete="given-name" maxLength={100} defaultValue={failed?.values.firstName ?? profile.firstName} problem={profileProblem} />
+            <Field name="lastName" label="Last name" autoComplete="family-name" maxLength={100} defaultValue={failed?.values.lastName ?? profile.lastName} problem={profileProblem} />
+            <Field name="phone" label="Phone (optional)" type="tel" autoComplete="tel" maxLength={50} defaultValue={failed?.values.phone ?? profile.phone} problem={profileProblem} />
+            <Field
               name="email"
               label="Email"
               type="email"
@@ -242,7 +244,7 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
               <input type="hidden" name="intent" value="address-save" />
               <input type="hidden" name="index" value={editIndex >= 0 ? editIndex : ""} />
               <AddressFields prefix="addr" values={addressValues} countries={countries} problem={addressProblem} withName={false} withPhone={false} />
-              <SelectField name="tag" label="Use it for" options={TAGS} defaultValue={failed?.values.tag ?? editingAddress?.tag ?? "SHIPPING"} />
+              <Select name="tag" label="Use it for" options={TAGS.map((t) => [t.value, t.label] as const)} defaultValue={failed?.values.tag ?? editingAddress?.tag ?? "SHIPPING"} />
               <div className="button-row">
                 <button type="submit" className="button primary" disabled={busy("address-save")}>
                   {busy("address-save") ? "Saving…" : "Save address"}
@@ -261,8 +263,8 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
           <input type="hidden" name="intent" value="password" />
           <input type="hidden" name="email" value={profile.email} autoComplete="username" />
           <div className="address-fields">
-            <TextField name="currentPassword" label="Current password" type="password" autoComplete="current-password" required maxLength={1024} problem={passwordProblem} />
-            <TextField
+            <Field name="currentPassword" label="Current password" type="password" autoComplete="current-password" required maxLength={1024} problem={passwordProblem} />
+            <Field
               name="newPassword"
               label="New password"
               type="password"

@@ -1,7 +1,8 @@
 import { data, Link, redirect } from "react-router";
 import { CART_INTENTS, loadCartView, returnAfterAdd, runCartIntent } from "../components/cart/cart.server";
 import { CartLines, CartSummary, CheckoutButton, CouponForm, EstimateForm, PageProblem, type CartActionData } from "../components/cart/cart-ui";
-import { countries, entered, privateHeaders, text } from "../components/checkout/form.server";
+import { countries, privateHeaders, text } from "../components/checkout/form.server";
+import { readForm } from "#web/components/ui/form.server";
 import "../styles/commerce.css";
 import type { Route } from "./+types/cart";
 
@@ -42,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = text(form, "intent");
   const lineItemId = text(form, "lineItemId") || null;
   const { problem } = await runCartIntent(context.services, CART_INTENTS.includes(intent as never) ? intent : "unknown", form);
-  const answer: CartActionData = { intent, lineItemId, problem, values: problem ? entered(form) : undefined };
+  const answer: CartActionData = { intent, lineItemId, problem, values: problem ? readForm(form) : undefined };
   if (problem) return data(answer, { status: 400, headers: privateHeaders });
   if (form.get("_js") === "1") return data(answer, { headers: privateHeaders });
   if (intent === "add") {

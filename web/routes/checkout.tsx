@@ -2,8 +2,9 @@ import { data, Link, redirect } from "react-router";
 import { clientOf } from "../auth.server";
 import { checkoutView, currentCheckout, memberPrefill, placeOrder, saveContact, saveDelivery, waitText } from "../components/checkout/checkout.server";
 import { CheckoutBrandHeader } from "../components/checkout/brand-header";
-import { ErrorSummary, type FormProblem } from "../components/checkout/fields";
-import { countries, entered, privateHeaders, text } from "../components/checkout/form.server";
+import { countries, privateHeaders, text } from "../components/checkout/form.server";
+import { ErrorSummary, type Problem } from "#web/components/ui/form";
+import { readForm } from "#web/components/ui/form.server";
 import { ContactStep, DeliveryStep, PaymentStep, type StepName } from "../components/checkout/steps";
 import { OrderSummary } from "../components/checkout/summary";
 import type { CheckoutView } from "../components/checkout/view";
@@ -53,7 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 interface CheckoutActionData {
   step: StepName;
-  problem: FormProblem;
+  problem: Problem;
   values: Record<string, string>;
 }
 
@@ -68,8 +69,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
   const id = state.checkout.id;
   // The security code is never sent back to the page.
-  const values = entered(form, ["cardCvc"]);
-  const failed = (step: StepName, problem: FormProblem) => data<CheckoutActionData>({ step, problem, values }, { status: 400, headers: privateHeaders });
+  const values = readForm(form, ["cardCvc"]);
+  const failed = (step: StepName, problem: Problem) => data<CheckoutActionData>({ step, problem, values }, { status: 400, headers: privateHeaders });
 
   if (intent === "contact") {
     const { problem } = await saveContact(ctx, id, form, state.read);
@@ -142,7 +143,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <h1>Checkout</h1>
       <div className="commerce-layout">
         <div className="commerce-main">
-          <ErrorSummary problem={failed?.problem} />
+          <ErrorSummary problem={failed?.problem} id="error-summary" />
           <ContactStep {...props("contact")} countries={countries} />
           <DeliveryStep {...props("delivery")} />
           <PaymentStep {...props("payment")} countries={countries} />

@@ -1,8 +1,10 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { sendRecoveryEmail } from "#worker/identity/members";
 import { parseIdentity, sendRecoveryEmailRequest } from "../../worker/identity/schemas";
-import { clientOf, field, noStore, problemOf, safeReturnTo } from "../auth.server";
-import { ErrorSummary, Field, withReturnTo } from "../components/auth";
+import { SIGN_IN, clientOf, field, noStore, safeReturnTo } from "../auth.server";
+import { problemOf } from "#web/components/ui/form.server";
+import { nameIsId, withReturnTo } from "../components/auth";
+import { ErrorSummary, Field } from "#web/components/ui/form";
 import "../styles/commerce.css";
 import type { Route } from "./+types/forgot-password";
 
@@ -24,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await sendRecoveryEmail(context.services, parseIdentity(sendRecoveryEmailRequest, { email }), clientOf(request));
     return { sentTo: email.trim(), email, problem: null };
   } catch (err) {
-    return data({ sentTo: null, email, problem: problemOf(err) }, { status: 400 });
+    return data({ sentTo: null, email, problem: problemOf(err, SIGN_IN) }, { status: 400 });
   }
 }
 
@@ -47,9 +49,9 @@ export default function ForgotPassword() {
       ) : (
         <>
           <p>Enter the email you registered with and we will send you a link to choose a new password.</p>
-          <ErrorSummary problem={result?.problem} />
+          <ErrorSummary problem={result?.problem} fieldIds={nameIsId} />
           <Form method="post" className="auth-form">
-            <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
+            <Field id="email" name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
             <button type="submit">Send the link</button>
           </Form>
           <p>

@@ -1,8 +1,10 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { login } from "../../worker/identity/members";
 import { loginRequest, parseIdentity } from "../../worker/identity/schemas";
-import { captchaSiteKeyAfter, captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, signInPageData } from "../auth.server";
-import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { SIGN_IN, captchaSiteKeyAfter, captchaTokensOf, clientOf, field, noStore, outcomeOf, safeReturnTo, signInPageData } from "../auth.server";
+import { problemOf } from "#web/components/ui/form.server";
+import { Captcha, nameIsId, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { ErrorSummary, Field } from "#web/components/ui/form";
 import { continueAfterSignIn } from "../member-session.server";
 import "../styles/commerce.css";
 import type { Route } from "./+types/login";
@@ -29,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { outcome: outcomeOf(result), email, returnTo, problem: null, captchaSiteKey: null };
   } catch (err) {
     if (err instanceof Response) throw err;
-    const problem = problemOf(err);
+    const problem = problemOf(err, SIGN_IN);
     return data({ outcome: null, email, returnTo, problem, captchaSiteKey: captchaSiteKeyAfter(context.services, problem) }, { status: 400 });
   }
 }
@@ -48,11 +50,11 @@ export default function Login() {
         <OutcomeMessage state={outcome.state} email={outcome.email} />
       ) : (
         <>
-          <ErrorSummary problem={result?.problem} />
+          <ErrorSummary problem={result?.problem} fieldIds={nameIsId} />
           <Form method="post" className="auth-form">
             {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
-            <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
-            <Field name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
+            <Field id="email" name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
+            <Field id="password" name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
             <Captcha siteKey={captchaSiteKey ?? result?.captchaSiteKey} />
             <button type="submit">Log in</button>
           </Form>

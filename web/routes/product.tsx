@@ -4,7 +4,7 @@ import { cachedCatalogRead, getProductBySlug, getProductPage, plainToLine } from
 import { ApiError } from "../../worker/platform/errors";
 import { createBackInStockRequest } from "../../worker/automations/back-in-stock";
 import { clientOf } from "../auth.server";
-import { pageMessage } from "../components/checkout/form.server";
+import { pageMessage } from "#web/components/ui/form.server";
 import { cardOf, sameSiteUrl } from "../catalog.server";
 import { Price, ProductGrid } from "../components/catalog/cards";
 import { Gallery, type GalleryItem } from "../components/catalog/gallery";

@@ -2,8 +2,10 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { register } from "../../worker/identity/members";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../worker/identity/passwords";
 import { parseIdentity, registerRequest } from "../../worker/identity/schemas";
-import { captchaTokensOf, clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo, signInPageData } from "../auth.server";
-import { Captcha, ErrorSummary, Field, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { SIGN_IN, captchaTokensOf, clientOf, field, noStore, outcomeOf, safeReturnTo, signInPageData } from "../auth.server";
+import { problemOf } from "#web/components/ui/form.server";
+import { Captcha, nameIsId, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { ErrorSummary, Field } from "#web/components/ui/form";
 import { continueAfterSignIn } from "../member-session.server";
 import "../styles/commerce.css";
 import type { Route } from "./+types/register";
@@ -38,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { outcome: outcomeOf(result), entered, returnTo, problem: null };
   } catch (err) {
     if (err instanceof Response) throw err;
-    return data({ outcome: null, entered, returnTo, problem: problemOf(err) }, { status: 400 });
+    return data({ outcome: null, entered, returnTo, problem: problemOf(err, SIGN_IN) }, { status: 400 });
   }
 }
 
@@ -57,13 +59,14 @@ export default function Register() {
         <OutcomeMessage state={outcome.state} email={outcome.email} />
       ) : (
         <>
-          <ErrorSummary problem={problem} />
+          <ErrorSummary problem={problem} fieldIds={nameIsId} />
           <Form method="post" className="auth-form">
             {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
-            <Field name="firstName" label="First name (optional)" autoComplete="given-name" defaultValue={result?.entered.firstName} maxLength={100} problem={problem} />
-            <Field name="lastName" label="Last name (optional)" autoComplete="family-name" defaultValue={result?.entered.lastName} maxLength={100} problem={problem} />
-            <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.entered.email} required maxLength={254} problem={problem} />
+            <Field id="firstName" name="firstName" label="First name (optional)" autoComplete="given-name" defaultValue={result?.entered.firstName} maxLength={100} problem={problem} />
+            <Field id="lastName" name="lastName" label="Last name (optional)" autoComplete="family-name" defaultValue={result?.entered.lastName} maxLength={100} problem={problem} />
+            <Field id="email" name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.entered.email} required maxLength={254} problem={problem} />
             <Field
+              id="password"
               name="password"
               label="Password"
               type="password"

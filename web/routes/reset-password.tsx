@@ -2,8 +2,10 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { recover, recoveryLinkIsLive } from "../../worker/identity/members";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../worker/identity/passwords";
 import { parseIdentity, recoverRequest } from "../../worker/identity/schemas";
-import { field, noStore, outcomeOf, problemOf } from "../auth.server";
-import { ErrorSummary, Field, OutcomeMessage } from "../components/auth";
+import { SIGN_IN, field, noStore, outcomeOf } from "../auth.server";
+import { problemOf } from "#web/components/ui/form.server";
+import { nameIsId, OutcomeMessage } from "../components/auth";
+import { ErrorSummary, Field } from "#web/components/ui/form";
 import "../styles/commerce.css";
 import type { Route } from "./+types/reset-password";
 
@@ -36,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await recover(context.services, parseIdentity(recoverRequest, { recoveryToken: token, password }));
     return { outcome: outcomeOf(result), redirectUrl: result.redirectUrl ?? null, problem: null };
   } catch (err) {
-    return data({ outcome: null, redirectUrl: null, problem: problemOf(err) }, { status: 400 });
+    return data({ outcome: null, redirectUrl: null, problem: problemOf(err, SIGN_IN) }, { status: 400 });
   }
 }
 
@@ -69,10 +71,11 @@ export default function ResetPassword() {
         </div>
       ) : (
         <>
-          <ErrorSummary problem={result?.problem} />
+          <ErrorSummary problem={result?.problem} fieldIds={nameIsId} />
           <Form method="post" className="auth-form">
             <input type="hidden" name="token" value={token} />
             <Field
+              id="password"
               name="password"
               label="New password"
               type="password"
@@ -84,6 +87,7 @@ export default function ResetPassword() {
               problem={result?.problem}
             />
             <Field
+              id="confirmPassword"
               name="confirmPassword"
               label="Repeat the new password"
               type="password"

@@ -1,7 +1,8 @@
 import { data, Link, useActionData } from "react-router";
 import { resendCode, verifyCode } from "../../worker/identity/members";
 import { parseIdentity, resendRequest, verifyCodeRequest } from "../../worker/identity/schemas";
-import { clientOf, field, noStore, outcomeOf, problemOf, safeReturnTo } from "../auth.server";
+import { SIGN_IN, clientOf, field, noStore, outcomeOf, safeReturnTo } from "../auth.server";
+import { problemOf } from "#web/components/ui/form.server";
 import { OutcomeMessage, VerifyCodeForm } from "../components/auth";
 import { continueAfterSignIn } from "../member-session.server";
 import "../styles/commerce.css";
@@ -33,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { ...base, outcome: outcomeOf(result), resent: false, problem: null };
   } catch (err) {
     if (err instanceof Response) throw err;
-    return data({ ...base, outcome: null, resent: false, problem: problemOf(err) }, { status: 400 });
+    return data({ ...base, outcome: null, resent: false, problem: problemOf(err, SIGN_IN) }, { status: 400 });
   }
 }
 

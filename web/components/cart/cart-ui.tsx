@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useFetchers } from "react-router";
-import { fieldId, type FormProblem } from "../checkout/fields";
+import { fieldId, type Problem } from "#web/components/ui/form";
 import type { CartView, LineView } from "./view";
 
 /**
@@ -14,7 +14,7 @@ import type { CartView, LineView } from "./view";
 export interface CartActionData {
   intent: string;
   lineItemId: string | null;
-  problem: FormProblem | null;
+  problem: Problem | null;
   values?: Record<string, string>;
 }
 

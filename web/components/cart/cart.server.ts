@@ -4,8 +4,9 @@ import type { Ctx } from "../../../worker/platform/context";
 import { ApiError, invalidArgument } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
 import { safeReturnTo } from "../../auth.server";
-import type { FormProblem } from "../checkout/fields";
-import { pageMessage, problemFrom, text } from "../checkout/form.server";
+import { text } from "#web/components/checkout/form.server";
+import type { Problem } from "#web/components/ui/form";
+import { pageMessage, problemOf } from "#web/components/ui/form.server";
 import type { CartView, LineView } from "./view";
 
 /**
@@ -168,7 +169,7 @@ export async function setEstimateAddress(ctx: Ctx, form: FormData) {
 }
 
 /** Runs one intent; a service error becomes a problem tied to the field (or line) that caused it. */
-export async function runCartIntent(ctx: Ctx, intent: string, form: FormData): Promise<{ problem: FormProblem | null }> {
+export async function runCartIntent(ctx: Ctx, intent: string, form: FormData): Promise<{ problem: Problem | null }> {
   try {
     if (intent === "add") await addFromForm(ctx, form);
     else if (intent === "quantity") await setQuantity(ctx, form);
@@ -183,20 +184,20 @@ export async function runCartIntent(ctx: Ctx, intent: string, form: FormData): P
   }
 }
 
-function cartProblem(err: unknown, intent: string): FormProblem {
+function cartProblem(err: unknown, intent: string): Problem {
   if (err instanceof ApiError && err.code === "OWNED_CART_NOT_FOUND") return { message: "Your cart is empty: add something first.", fields: {}, code: err.code };
   if (intent === "coupon" && err instanceof ApiError && !err.fieldViolations) {
     // The pricing's reasons read well on their own ("There is no coupon X", "The coupon X expired on …").
     return { message: "The coupon was not applied.", fields: { couponCode: pageMessage(err) }, code: err.code };
   }
-  const problem = problemFrom(err, (path) => {
+  const problem = problemOf(err, { fieldOf: (path) => {
     if (/quantity$/.test(path)) return { name: "quantity", label: "Quantity" };
     if (path === "couponCode") return { name: "couponCode", label: "Coupon code" };
     if (path === "country") return { name: "country", label: "Country" };
     if (/catalogReference\.options/.test(path)) return { name: "options", label: "The choice" };
     if (/catalogItemId/.test(path)) return { name: "productId", label: "This product" };
     return null;
-  });
+  } });
   // A product page shows one line by its button: the reasons themselves, not "correct the highlighted fields".
   if (intent === "add" && Object.keys(problem.fields).length) problem.message = Object.values(problem.fields).join(" ");
   return problem;

@@ -6,8 +6,10 @@ import { getOwnIdentity } from "../../../worker/identity/members";
 import { isMerchant, type Ctx } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
 import { parseWith } from "../../../worker/platform/validation";
-import type { AddressValues, FormProblem } from "./fields";
-import { addressFieldOf, addressFrom, missingAddressFields, pageMessage, problemFrom, text } from "./form.server";
+import type { AddressValues } from "./fields";
+import type { Problem } from "#web/components/ui/form";
+import { pageMessage, problemOf } from "#web/components/ui/form.server";
+import { addressFieldOf, addressFrom, missingAddressFields, text } from "./form.server";
 import type { CheckoutView, DeliveryOption, SummaryLine } from "./view";
 
 /**
@@ -226,7 +228,7 @@ export async function memberPrefill(ctx: Ctx): Promise<{ email?: string; shippin
 
 export type Step = "contact" | "delivery" | "payment";
 
-const fail = (message: string, fields: Record<string, string> = {}, code?: string): { problem: FormProblem } => ({ problem: { message, fields, code } });
+const fail = (message: string, fields: Record<string, string> = {}, code?: string): { problem: Problem } => ({ problem: { message, fields, code } });
 
 function contactFieldOf(path: string): { name: string; label: string } | null {
   if (/buyerInfo\.email$/.test(path)) return { name: "email", label: "Email" };
@@ -242,7 +244,7 @@ async function save(ctx: Ctx, id: string, req: Parameters<typeof updateCheckout>
 }
 
 /** Step 1: the buyer's email and the shipping address (the delivery choice is made again for the new address). */
-export async function saveContact(ctx: Ctx, id: string, form: FormData, read?: CheckoutRead): Promise<{ problem: FormProblem | null }> {
+export async function saveContact(ctx: Ctx, id: string, form: FormData, read?: CheckoutRead): Promise<{ problem: Problem | null }> {
   const email = text(form, "email");
   const missing = missingAddressFields(form, "ship");
   if (!email) missing.email = "Email is required.";
@@ -260,19 +262,19 @@ export async function saveContact(ctx: Ctx, id: string, form: FormData, read?: C
     await save(ctx, id, req, read);
     return { problem: null };
   } catch (err) {
-    return { problem: problemFrom(err, contactFieldOf) };
+    return { problem: problemOf(err, { fieldOf: contactFieldOf }) };
   }
 }
 
 /** Step 2: delivery or pickup. */
-export async function saveDelivery(ctx: Ctx, id: string, form: FormData, read?: CheckoutRead): Promise<{ problem: FormProblem | null }> {
+export async function saveDelivery(ctx: Ctx, id: string, form: FormData, read?: CheckoutRead): Promise<{ problem: Problem | null }> {
   const code = text(form, "shippingOption");
   if (!code) return fail("Please choose how you want to get your order.", { shippingOption: "Choose a delivery or pickup option." });
   try {
     await save(ctx, id, parseWith(updateCheckoutRequest, { checkout: { shippingInfo: { selectedCarrierServiceOption: { code } } } }), read);
     return { problem: null };
   } catch (err) {
-    return { problem: problemFrom(err, (p) => (/selectedCarrierServiceOption/.test(p) ? { name: "shippingOption", label: "This option" } : null)) };
+    return { problem: problemOf(err, { fieldOf: (p) => (/selectedCarrierServiceOption/.test(p) ? { name: "shippingOption", label: "This option" } : null) }) };
   }
 }
 
@@ -302,7 +304,7 @@ export async function placeOrder(
   form: FormData,
   read?: CheckoutRead,
   client: ShopperClient = {},
-): Promise<{ orderId: string | null; problem: FormProblem | null }> {
+): Promise<{ orderId: string | null; problem: Problem | null }> {
   const payment = text(form, "payment");
   const fields: Record<string, string> = {};
   if (payment !== "card" && payment !== "offline") fields.payment = "Choose how you want to pay.";
@@ -348,7 +350,7 @@ function shippingContactOf(c: CheckoutView) {
   return Object.fromEntries(Object.entries({ firstName: s.firstName, lastName: s.lastName, phone: s.phone }).filter(([, v]) => v));
 }
 
-function orderProblem(err: unknown, checkout: CheckoutView): FormProblem {
+function orderProblem(err: unknown, checkout: CheckoutView): Problem {
   if (err instanceof ApiError) {
     if (err.status === 429) {
       return {
@@ -368,10 +370,10 @@ function orderProblem(err: unknown, checkout: CheckoutView): FormProblem {
     }
     if (err.code.startsWith("COUPON_")) return { message: pageMessage(err), fields: {}, code: err.code };
   }
-  return problemFrom(err, (path) => {
+  return problemOf(err, { fieldOf: (path) => {
     const f = paymentFieldOf(path);
     if (f) return f;
     if (/shippingDestination\.address$/.test(path)) return { name: "ship.country", label: checkout.physical ? "A shipping address" : "Country" };
     return null;
-  });
+  } });
 }

@@ -1,64 +1,12 @@
-import { ApiError } from "../../../worker/platform/errors";
-import type { FormProblem } from "./fields";
-
 /**
- * Server helpers shared by the cart, checkout and account pages: form text, service errors as words a shopper reads
- * (tied to the form field that caused them), and the list of countries for address forms.
+ * Server helpers shared by the cart, checkout and account pages: form text, addresses and the list of countries for
+ * address forms (refusals are worded by web/components/ui/form.server.ts).
  */
 
 /** A form value as text ("" when absent). */
 export function text(form: FormData, name: string): string {
   const v = form.get(name);
   return typeof v === "string" ? v.trim() : "";
-}
-
-/** Every field of a form as text, for echoing back what the shopper typed after an error (passwords and CVCs excluded). */
-export function entered(form: FormData, omit: string[] = []): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of form) if (typeof v === "string" && !omit.includes(k) && !k.startsWith("_")) out[k] = v;
-  return out;
-}
-
-/**
- * A service error as page data. `fieldOf` maps a service field path (e.g. `checkout.buyerInfo.email`) to the form
- * field it came from (`email`) and its label; paths it does not know go to the summary. Anything that is not an
- * ApiError is rethrown: the error boundary shows it.
- */
-export function problemFrom(err: unknown, fieldOf: (path: string) => { name: string; label: string } | null, summary?: string): FormProblem {
-  if (!(err instanceof ApiError)) throw err;
-  const fields: Record<string, string> = {};
-  const loose: string[] = [];
-  for (const v of err.fieldViolations ?? []) {
-    const f = fieldOf(v.field);
-    if (f) fields[f.name] ??= `${f.label} ${v.description}.`;
-    else loose.push(v.description);
-  }
-  const message = summary ?? (err.fieldViolations ? (loose.length ? `Please check: ${loose.join("; ")}.` : "Please correct the highlighted fields.") : pageMessage(err));
-  return { message, fields, code: err.code };
-}
-
-/** Words that belong to the API (its headers, tokens, clients and field paths), never to a page. */
-const API_TERMS = /authori[sz]ation|access token|api key|\btokens?\b|\bheaders?\b|\bgrant\b|oauth|\bclient\b|\bendpoint|\bjson\b|\bfield\b|\w\[\d+\]|\b[a-z]+[A-Z]\w*\.\w/;
-
-/**
- * A refused service call as a sentence for a page: the service's own words when they are written for people (a
- * coupon's reason, a sold-out item), a plain one for a lapsed session, a refusal or a limit, and never API terms.
- */
-export function pageMessage(err: ApiError): string {
-  if (err.status === 401) return "Your session has ended. Please try again.";
-  if (err.status === 403) return "This can't be done from this account.";
-  if (err.status === 429 && API_TERMS.test(err.description)) {
-    const wait = Number((err.data as { retryAfterSeconds?: unknown }).retryAfterSeconds) || 60;
-    return `Too many requests from your connection. Please try again in ${wait < 90 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}.`;
-  }
-  if (API_TERMS.test(err.description)) return "Something went wrong. Please try again.";
-  return sentence(err.description);
-}
-
-/** A description as a sentence: capitalised, ending with a full stop. */
-export function sentence(s: string): string {
-  const t = s.trim();
-  return (t.charAt(0).toUpperCase() + t.slice(1)).replace(/([^.!?])$/, "$1.");
 }
 
 // ISO 3166-1 alpha-2 codes; names come from Intl.DisplayNames on the server (so the browser never re-computes them).

@@ -1,5 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
-import { AddressFields, fieldId, TextField, type AddressValues, type FormProblem } from "./fields";
+import { AddressFields, type AddressValues } from "./fields";
+import { Field, fieldId, type Problem } from "#web/components/ui/form";
 import type { CheckoutView } from "./view";
 
 /**
@@ -13,7 +14,7 @@ export type StepName = "contact" | "delivery" | "payment";
 interface StepProps {
   checkout: CheckoutView;
   open: boolean;
-  problem: FormProblem | null;
+  problem: Problem | null;
   /** What the shopper typed in the failed submit (wins over saved values). */
   values: Record<string, string> | null;
 }
@@ -88,7 +89,7 @@ export function ContactStep({ checkout, open, problem, values, countries }: Step
     >
       <Form method="post" action="/checkout?step=contact" className="checkout-form" noValidate={false}>
         <input type="hidden" name="intent" value="contact" />
-        <TextField
+        <Field
           name="email"
           label="Email"
           type="email"
@@ -207,7 +208,7 @@ export function PaymentStep({ checkout, open, problem, values, countries }: Step
             <p className="hint" id="card-test-hint">
               Test payments: card 4242 4242 4242 4242 is approved, 4000 0000 0000 0002 is declined. Use any future expiry date and any 3 digits.
             </p>
-            <TextField
+            <Field
               name="cardNumber"
               label="Card number"
               inputMode="numeric"
@@ -217,8 +218,8 @@ export function PaymentStep({ checkout, open, problem, values, countries }: Step
               problem={problem}
               className="wide"
             />
-            <TextField name="cardExpiry" label="Expiry date (MM/YY)" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} defaultValue={values?.cardExpiry} problem={problem} />
-            <TextField name="cardCvc" label="Security code" inputMode="numeric" autoComplete="cc-csc" maxLength={4} problem={problem} />
+            <Field name="cardExpiry" label="Expiry date (MM/YY)" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} defaultValue={values?.cardExpiry} problem={problem} />
+            <Field name="cardCvc" label="Security code" inputMode="numeric" autoComplete="cc-csc" maxLength={4} problem={problem} />
           </div>
           <div className="pick">
             <input type="radio" name="payment" id="pay-offline" value="offline" defaultChecked={payment === "offline"} />

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useActionData, useLocation, useNavigation } from "react-router";
 import { BULK_ACTIONS, BULK_FORM_ID, BULK_MAX, BULK_VALUE_LABELS, isBulkOp, type BulkActionData, type BulkResult } from "./bulk";
-import { FieldError, FormProblem } from "./forms";
+import { ErrorSummary, FieldError } from "#web/components/ui/form";
 import "../../styles/console-bulk.css";
 
 /**
@@ -210,7 +210,7 @@ export function BulkBar({
       {result && <BulkSummary result={result} dismiss={action} />}
       {answer?.confirm && <BulkConfirm confirm={answer.confirm} action={action} />}
       <Form ref={form} method="post" action={action} id={BULK_FORM_ID} className="bulk-bar" aria-label="Change many products" aria-busy={busy || undefined}>
-        <FormProblem problem={problem} fieldIds={{ op: "bulk-op", value: "bulk-value", collection: "bulk-collection", selection: "bulk-scope-selected", scope: "bulk-scope-matching" }} />
+        <ErrorSummary problem={problem} fieldIds={{ op: "bulk-op", value: "bulk-value", collection: "bulk-collection", selection: "bulk-scope-selected", scope: "bulk-scope-matching" }} />
         {rows.map((r) => (
           <input key={r.id} type="hidden" name="pageIds" value={r.id} />
         ))}

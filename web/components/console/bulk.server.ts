@@ -6,7 +6,7 @@ import { parseWith } from "../../../worker/platform/validation";
 import { MAX_RETURN_PATH } from "../../auth.server";
 import { readConsoleToken, requireStaff } from "../../console.server";
 import { BULK_ACTIONS, BULK_CHUNK, BULK_FAILURES_SHOWN, BULK_MAX, BULK_RESULT_TTL_MS, isBulkOp, type BulkActionData, type BulkOp, type BulkResult, type BulkValues } from "./bulk";
-import { problemOf } from "./problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { productFilter, readProductFilters } from "./products.server";
 
 /**
@@ -217,7 +217,7 @@ export async function bulkAction(context: AppLoadContext, request: Request) {
     const back = `${url.pathname}?${url.searchParams}`;
     return redirect(back.length <= MAX_RETURN_PATH ? back : `${url.pathname}?${new URLSearchParams({ done })}`);
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     if (problem.status === 403) problem.message = "You may not edit products: ask the store owner for the catalogue permission.";
     return data({ problem, values, confirm: null } satisfies BulkActionData, { status: problem.status ?? 400 });
   }

@@ -1,4 +1,4 @@
-import type { ConsoleProblem } from "./forms";
+import type { Problem } from "#web/components/ui/form";
 
 /**
  * Bulk edits from the console's products table, shared by the server (bulk.server.ts) and the browser
@@ -94,5 +94,5 @@ export interface BulkConfirm {
   ids: string[];
 }
 
-export type BulkActionData = { problem: ConsoleProblem | null; values: BulkValues; confirm: BulkConfirm | null };
+export type BulkActionData = { problem: Problem | null; values: BulkValues; confirm: BulkConfirm | null };
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form } from "react-router";
-import { FieldError, FormProblem, type ConsoleProblem } from "./forms";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 
 /**
  * The collection details form shared by "New collection" and a collection's page: name, slug, description, image,
@@ -36,7 +36,7 @@ export function CollectionForm({
   initial: CollectionFormValues;
   /** What was posted, after a refused save. */
   values?: Record<string, string> | null;
-  problem?: ConsoleProblem | null;
+  problem?: Problem | null;
   submitLabel: string;
   busy: boolean;
   slugHint: string;
@@ -60,7 +60,7 @@ export function CollectionForm({
     <Form method="post" encType="multipart/form-data" className="console-form collection-form" ref={form} aria-label="Collection details">
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="imageUrlBefore" value={initial.imageUrl} />
-      <FormProblem problem={problem} fieldIds={COLLECTION_FIELD_IDS} />
+      <ErrorSummary problem={problem} fieldIds={COLLECTION_FIELD_IDS} />
       <div className="console-field">
         <label htmlFor="collection-name">Name</label>
         <input id="collection-name" name="name" required maxLength={50} defaultValue={text("name")} {...invalid("name")} />

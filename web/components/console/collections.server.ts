@@ -3,7 +3,7 @@ import type { Ctx } from "../../../worker/platform/context";
 import { ALL_PRODUCTS_COLLECTION_ID, slugify } from "../../../worker/platform/ids";
 import { uploadImage } from "../../../worker/media/store";
 import { cardOf, sameSiteUrl } from "../../catalog.server";
-import { problemOf } from "./problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 
 /**
  * The console's collections list, read through the catalogue's collections query (the one /v2/collections answers):
@@ -117,7 +117,7 @@ export function postedValues(form: FormData): Record<string, string> {
 
 /** A refused save as page data; a taken slug (409, no field violation from the service) is shown at the slug field. */
 export function collectionProblem(err: unknown) {
-  const problem = problemOf(err);
+  const problem = problemOf(err, CONSOLE);
   if (problem.code === "DUPLICATE_SLUG") {
     problem.fields.slug = "Another collection already uses this slug. Choose another one.";
     problem.message = "Nothing was saved. Please correct the highlighted fields.";

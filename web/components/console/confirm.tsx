@@ -1,5 +1,5 @@
 import { Form, type FormProps } from "react-router";
-import { FieldError, FormProblem, type ConsoleProblem } from "./forms";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 
 /**
  * Deleting, revoking and removing ask first, in ways that work without JavaScript: a tick the server checks too
@@ -37,7 +37,7 @@ export function TickToDelete({
   note: string;
   button: string;
   error: string | undefined;
-  problem: ConsoleProblem | null | undefined;
+  problem: Problem | null | undefined;
   busy: boolean;
   className?: string;
 }) {
@@ -47,7 +47,7 @@ export function TickToDelete({
       <p className="console-muted">{note}</p>
       <input type="hidden" name="intent" value="delete" />
       <ConfirmTick id={`${id}-confirm`} what={what} error={error} />
-      <FormProblem problem={problem} fieldIds={{ confirm: `${id}-confirm` }} />
+      <ErrorSummary problem={problem} fieldIds={{ confirm: `${id}-confirm` }} />
       <div>
         <button type="submit" className="console-button danger" disabled={busy}>
           {button}

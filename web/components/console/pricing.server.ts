@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
 import { requirePermission, type Ctx } from "../../../worker/platform/context";
 import { ApiError } from "../../../worker/platform/errors";
-import type { ConsoleProblem } from "./forms";
-import { problemOf } from "./problem.server";
+import type { Problem } from "#web/components/ui/form";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 
 /**
  * Server side of the pricing pages (coupons, discount rules, shipping, tax, fees). The forms are thin: each action
@@ -61,14 +61,14 @@ export function listOf(raw: string): string[] {
 
 /** What a pricing edit page's action answers when nothing was written. */
 export interface PricingActionData {
-  problem: ConsoleProblem | null;
+  problem: Problem | null;
   values: Record<string, string> | null;
   confirmDelete?: boolean;
 }
 
 /** A refused or failed write as page data with the service's status (400, 403, 404, 409); values keep what was typed. */
 export function refused(err: unknown, values: Record<string, string> | null) {
-  const problem = problemOf(err);
+  const problem = problemOf(err, CONSOLE);
   return data<PricingActionData>({ problem, values }, { status: problem.status ?? 400 });
 }
 
@@ -97,7 +97,7 @@ export async function saveOrDelete(opts: {
   /** The name the notice shows ("Coupon SAVE5"). */
   label: (values: Record<string, string>) => string;
   /** Rewrites the service's field paths to the form's (e.g. when blank rows were skipped). */
-  remap?: (problem: ConsoleProblem, values: Record<string, string>) => void;
+  remap?: (problem: Problem, values: Record<string, string>) => void;
 }) {
   const { ctx, form, id, service, wrapper, listPath } = opts;
   const values = postedValues(form);
@@ -121,7 +121,7 @@ export async function saveOrDelete(opts: {
     }
     return redirect(`${listPath}?saved=${encodeURIComponent(opts.label(values).slice(0, 120))}`);
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, CONSOLE);
     opts.remap?.(problem, values);
     return data<PricingActionData>({ problem, values: intent === "save" ? values : null }, { status: problem.status ?? 400 });
   }
@@ -146,7 +146,7 @@ export function noticeOf(url: URL): string | null {
  * service's own words.
  */
 export function conflictAt(code: string, path: string) {
-  return (problem: ConsoleProblem) => {
+  return (problem: Problem) => {
     if (problem.code === code && !problem.fields[path]) problem.fields[path] = problem.message.replace(/^Nothing was saved: /, "");
   };
 }

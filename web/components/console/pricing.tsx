@@ -1,11 +1,11 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { Badge } from "./badge";
-import { FieldError, FormProblem, type ConsoleProblem } from "./forms";
+import { ErrorSummary, type Problem } from "#web/components/ui/form";
 
 /**
- * UI pieces of the pricing pages: their tabs, fields that show the service's error next to themselves, the
- * delete-with-confirmation section, and how money and statuses read.
+ * UI pieces of the pricing pages: their tabs, where the service's errors show, the delete-with-confirmation
+ * section, and how money and statuses read (the fields are the form kit's, web/components/ui/form.tsx).
  */
 
 const TABS = [
@@ -66,7 +66,7 @@ function placeOf(path: string, places: FieldPlaces): string | undefined {
 }
 
 /** Each input id's message, and the summary's links (API path → input id). */
-export function errorsOf(problem: ConsoleProblem | null | undefined, places: FieldPlaces) {
+export function errorsOf(problem: Problem | null | undefined, places: FieldPlaces) {
   const byId: Record<string, string> = {};
   const fieldIds: Record<string, string> = {};
   for (const [path, message] of Object.entries(problem?.fields ?? {})) {
@@ -86,76 +86,6 @@ export function formValues(values: Record<string, string> | null | undefined) {
   };
 }
 
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue">;
-
-/** A labelled text input with its hint and its error (aria-describedby ties them together). */
-export function TextField({ id, name, label, value, error, hint, ...rest }: { id: string; name: string; label: ReactNode; value: string; error?: string; hint?: ReactNode } & InputProps) {
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
-}
-
-/** A labelled select with its error. */
-export function SelectField({
-  id,
-  name,
-  label,
-  value,
-  options,
-  error,
-  hint,
-}: {
-  id: string;
-  name: string;
-  label: ReactNode;
-  value: string;
-  options: readonly (readonly [string, string])[];
-  error?: string;
-  hint?: ReactNode;
-}) {
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
-}
-
-export function CheckField({ id, name, label, checked, error }: { id: string; name: string; label: ReactNode; checked: boolean; error?: string }) {
-  return (
-    <div>
-      <div className="console-check">
-        <input type="checkbox" id={id} name={name} defaultChecked={checked} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
-        <label htmlFor={id}>{label}</label>
-      </div>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
-}
-
 /**
  * An edit page's form: the problem summary with links to the fields, the fields (disabled for someone who may not
  * change pricing, who also gets no buttons), the revision the page was loaded at, and Save.
@@ -170,7 +100,7 @@ export function PricingForm({
   children,
 }: {
   label: string;
-  problem: ConsoleProblem | null | undefined;
+  problem: Problem | null | undefined;
   fieldIds: Record<string, string>;
   revision: string | null;
   canWrite: boolean;
@@ -181,7 +111,7 @@ export function PricingForm({
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   return (
     <Form method="post" className="console-form pricing-form" aria-label={label} noValidate>
-      <FormProblem problem={problem} fieldIds={fieldIds} />
+      <ErrorSummary problem={problem} fieldIds={fieldIds} />
       {!canWrite && <p className="console-muted">Changing pricing needs the permission “settings.manage”; you can look but not change.</p>}
       <fieldset disabled={!canWrite} className="pricing-fields">
         <legend className="visually-hidden">{label}</legend>
@@ -200,11 +130,11 @@ export function PricingForm({
 }
 
 /** Delete, asked twice: the first press shows the confirmation (from the action, so it works without JavaScript). */
-export function DeleteSection({ what, confirming, problem }: { what: string; confirming: boolean; problem: ConsoleProblem | null | undefined }) {
+export function DeleteSection({ what, confirming, problem }: { what: string; confirming: boolean; problem: Problem | null | undefined }) {
   return (
     <section aria-labelledby="pricing-delete-heading" className="pricing-danger">
       <h2 id="pricing-delete-heading">{`Delete ${what}`}</h2>
-      {problem && <FormProblem problem={problem} />}
+      {problem && <ErrorSummary problem={problem} />}
       <Form method="post">
         <input type="hidden" name="intent" value="delete" />
         {confirming ? (

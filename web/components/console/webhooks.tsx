@@ -1,6 +1,6 @@
 import { NavLink } from "react-router";
 import { INCOMING_EVENT_TYPES } from "#worker/webhooks/event-types";
-import { FieldError } from "./forms";
+import { FieldError } from "#web/components/ui/form";
 
 /** Pieces of the console's webhook and dead-event pages. */
 

@@ -2,6 +2,7 @@ import { Form, NavLink, Outlet, useLoaderData, useNavigation, type ShouldRevalid
 import { PERMISSION_LABELS } from "../../../worker/platform/context";
 import { shopSettings } from "../../../worker/store/settings";
 import { SHOP_NAME } from "../../components/catalog/shared";
+import { FormLook } from "#web/components/ui/form";
 import { consoleHeaders, requireStaff } from "../../console.server";
 import "../../styles/console.css";
 import type { Route } from "./+types/layout";
@@ -86,7 +87,9 @@ export default function ConsoleLayout() {
       </header>
       <div className="console-progress" data-active={navigation.state !== "idle" || undefined} aria-hidden="true" />
       <main id="console-main" className="console-main" tabIndex={-1}>
-        <Outlet />
+        <FormLook value="console">
+          <Outlet />
+        </FormLook>
       </main>
     </div>
   );

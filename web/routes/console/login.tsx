@@ -1,8 +1,10 @@
 import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
 import { startConsoleSession } from "../../../worker/identity/console-sessions";
 import { loginRequest, parseIdentity } from "../../../worker/identity/schemas";
-import { captchaSiteKey, captchaSiteKeyAfter, captchaTokensOf, clientOf, field, problemOf } from "../../auth.server";
-import { Captcha, ErrorSummary, Field } from "../../components/auth";
+import { SIGN_IN, captchaSiteKey, captchaSiteKeyAfter, captchaTokensOf, clientOf, field } from "../../auth.server";
+import { problemOf } from "#web/components/ui/form.server";
+import { Captcha, nameIsId } from "../../components/auth";
+import { ErrorSummary, Field } from "#web/components/ui/form";
 import { consoleCookie, consoleHeaders, consoleReturnTo } from "../../console.server";
 import "../../styles/console.css";
 import type { Route } from "./+types/login";
@@ -31,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const session = await startConsoleSession(context.services, req, clientOf(request));
     return redirect(returnTo, { headers: { "Set-Cookie": consoleCookie(session.token) } });
   } catch (err) {
-    const problem = problemOf(err);
+    const problem = problemOf(err, SIGN_IN);
     if (problem.code === "NO_CONSOLE_ACCESS") problem.message = "This account has no access to the console. Ask the store owner to invite you as staff.";
     return data({ email, problem, captchaSiteKey: captchaSiteKeyAfter(context.services, problem) }, { status: problem.code === "NO_CONSOLE_ACCESS" ? 403 : 400 });
   }
@@ -44,11 +46,11 @@ export default function ConsoleLogin() {
     <main className="console-signin" id="main">
       <h1>Sign in to the console</h1>
       <p className="console-muted">For the store's owner and staff.</p>
-      <ErrorSummary problem={result?.problem} />
+      <ErrorSummary problem={result?.problem} fieldIds={nameIsId} />
       <Form method="post" className="console-form">
         <input type="hidden" name="returnTo" value={returnTo} />
-        <Field name="email" label="Email" type="email" autoComplete="username" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
-        <Field name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
+        <Field id="email" name="email" label="Email" type="email" autoComplete="username" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
+        <Field id="password" name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
         <Captcha siteKey={captchaSiteKey ?? result?.captchaSiteKey} />
         <button type="submit" className="console-button primary">
           Sign in

@@ -1,0 +1,71 @@
+import type { ReactNode } from "react";
+
+/**
+ * The console's list pieces: a table of rows with a hidden caption, scrolling sideways on narrow screens, and the
+ * status line a list shows above it (how many, or why there is nothing).
+ */
+
+/** One column: its heading and each row's cell; `rowHeader` makes the cell the row's heading (th scope="row"). */
+export interface Column<T> {
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  /** A number column, right-aligned. */
+  num?: boolean;
+  rowHeader?: boolean;
+  /** A class for the column's cells (not its heading). */
+  className?: string;
+}
+
+/** A table of `rows`, one column each of `columns`; nothing when there are no rows. */
+export function DataTable<T>({ caption, rows, rowKey, columns, className }: { caption: string; rows: readonly T[]; rowKey: (row: T) => string; columns: readonly Column<T>[]; className?: string }) {
+  if (rows.length === 0) return null;
+  const cellClass = (c: Column<T>) => [c.num ? "num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined;
+  const headClass = (c: Column<T>) => (c.num ? "num" : undefined);
+  return (
+    <div className="console-scroll">
+      <table className={className ? `console-table ${className}` : "console-table"}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col" className={headClass(c)}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c, i) =>
+                c.rowHeader ? (
+                  <th key={i} scope="row" className={cellClass(c)}>
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={i} className={cellClass(c)}>
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The status line above a list: announced politely when it changes. */
+export function ListStatus({ children }: { children: ReactNode }) {
+  return (
+    <p className="console-muted" role="status">
+      {children}
+    </p>
+  );
+}
+
+/** "3 coupons" / "1 coupon". */
+export function counted(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,76 @@
+import { data, Link, redirect, useActionData, useNavigation } from "react-router";
+import { collectionInputSchema, createCollection } from "#worker/catalog";
+import { PERMISSION_LABELS } from "#worker/platform/context";
+import { parseWith } from "#worker/platform/validation";
+import { CollectionForm } from "#web/components/console/collection-form";
+import { collectionFormRaw, collectionImage, collectionProblem, postedValues } from "#web/components/console/collections.server";
+import { ErrorSummary } from "#web/components/ui/form";
+import { consoleTitle } from "#web/components/console/title";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console-collections.css";
+import type { Route } from "./+types/new";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "New collection — Console") }];
+}
+
+export const headers = () => consoleHeaders;
+
+/** No D1 reads of its own; staff without catalog.write are told so (the service would refuse the save anyway). */
+export function loader({ context, request }: Route.LoaderArgs) {
+  const user = requireStaff(context, request);
+  const allowed = user.permissions.includes("catalog.write");
+  return data({ allowed }, { status: allowed ? 200 : 403 });
+}
+
+/** Creates the collection through the catalogue service (catalog.write), then opens its page to add products. */
+export async function action({ context, request }: Route.ActionArgs) {
+  requireStaff(context, request);
+  const form = await request.formData();
+  const raw = collectionFormRaw(form);
+  try {
+    const input = parseWith(collectionInputSchema, {
+      name: raw.name,
+      ...(raw.slug ? { slug: raw.slug } : {}),
+      description: raw.description,
+      visible: raw.visible,
+      ...(raw.imageUrl ? { media: { url: raw.imageUrl } } : {}),
+    });
+    const media = await collectionImage(context.services, form, raw.imageUrl);
+    const created = await createCollection(context.services, { ...input, media: media ?? undefined });
+    return redirect(`/console/collections/${created.id}?created=1`);
+  } catch (err) {
+    const problem = collectionProblem(err);
+    return data({ problem, values: postedValues(form) }, { status: problem.status ?? 400 });
+  }
+}
+
+export default function NewCollection({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <>
+      <p>
+        <Link to="/console/collections">← Collections</Link>
+      </p>
+      <h1>New collection</h1>
+      {loaderData.allowed ? (
+        <CollectionForm
+          initial={{ name: "", slug: "", description: "", imageUrl: "", visible: true }}
+          values={result?.values}
+          problem={result?.problem}
+          submitLabel="Create collection"
+          busy={busy}
+          slugHint="The collection's address in the shop, /collections/<slug>: lower-case letters, digits and dashes. Leave empty to make one from the name."
+        />
+      ) : (
+        <>
+          <ErrorSummary problem={result?.problem} />
+          <p className="console-error" role="alert">
+          You may look at collections but not create them: creating needs the “{PERMISSION_LABELS["catalog.write"]}” permission, which the store owner grants.
+          </p>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+import { Link } from "react-router";
+import { couponService } from "#worker/pricing";
+import { isoToInput, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { Checkbox, Field, Select } from "#web/components/ui/form";
+import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "#web/components/console/pricing.server";
+import { orRefuse } from "#web/components/console/problem.server";
+import { consoleTitle } from "#web/components/console/title";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console-pricing.css";
+import type { Route } from "./+types/coupon";
+
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, `${d?.coupon ? `Coupon ${d.coupon.code}` : "New coupon"} — Pricing — Console`) }];
+}
+
+export const headers = () => consoleHeaders;
+
+interface Coupon {
+  id: string;
+  revision: string;
+  code: string;
+  name: string;
+  active: boolean;
+  startTime: string | null;
+  expirationTime: string | null;
+  usageLimit: number | null;
+  timesUsed: number;
+  minimumSubtotal: string | null;
+  scope: { type: string; catalogItemIds: string[]; collectionIds: string[] };
+  moneyOffAmount?: string;
+  percentOffRate?: number;
+  freeShipping?: boolean;
+}
+
+/** One coupon to edit ("new": a blank one). 2 D1 round trips with the session. */
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  const coupon = params.id === "new" ? null : itemOf<Coupon>(await orRefuse(couponService.get(context.services, params.id)), "coupon");
+  return { coupon, currency: context.services.currency };
+}
+
+/** The form's fields as the coupon service's request (worker/pricing/schemas.ts couponInputSchema). */
+function couponRequest(v: Record<string, string>) {
+  const kind = text(v, "kind");
+  const amount = text(v, "value");
+  return {
+    code: text(v, "code"),
+    name: text(v, "name"),
+    active: ticked(v, "active"),
+    startTime: utcOrRaw(text(v, "start")),
+    expirationTime: utcOrRaw(text(v, "end")),
+    usageLimit: numberOrRaw(text(v, "limit")),
+    minimumSubtotal: moneyOrNull(text(v, "minimum")),
+    ...(kind === "FREE_SHIPPING" ? { freeShipping: true } : kind === "AMOUNT" ? { moneyOffAmount: moneyOrNull(amount) } : { percentOffRate: numberOrRaw(amount) }),
+  };
+}
+
+/** Create, save or delete through the coupon service the API calls (settings.manage; 400 and 409 write nothing). */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireStaff(context, request);
+  return saveOrDelete({
+    ctx: context.services,
+    form: await request.formData(),
+    id: params.id,
+    service: couponService,
+    wrapper: "coupon",
+    listPath: "/console/pricing",
+    request: couponRequest,
+    label: (v) => `coupon ${text(v, "code") || "(no code)"}`,
+    remap: conflictAt("DUPLICATE_COUPON_CODE", "coupon.code"),
+  });
+}
+
+const PLACES: FieldPlaces = [
+  ["coupon.code", "cp-code"],
+  ["coupon.name", "cp-name"],
+  ["coupon.moneyOffAmount", "cp-value"],
+  ["coupon.percentOffRate", "cp-value"],
+  ["coupon.freeShipping", "cp-kind"],
+  ["coupon.minimumSubtotal", "cp-minimum"],
+  ["coupon.usageLimit", "cp-limit"],
+  ["coupon.startTime", "cp-start"],
+  ["coupon.expirationTime", "cp-end"],
+  ["coupon.active", "cp-active"],
+];
+
+export default function PricingCoupon({ loaderData, actionData }: Route.ComponentProps) {
+  const { coupon: c, currency } = loaderData;
+  const result = actionData as PricingActionData | undefined;
+  const canWrite = useCanManagePricing();
+  const { byId, fieldIds } = errorsOf(result?.problem, PLACES);
+  const f = formValues(result?.values);
+  const kind = c?.freeShipping ? "FREE_SHIPPING" : c?.moneyOffAmount != null ? "AMOUNT" : "PERCENT";
+  return (
+    <>
+      <p>
+        <Link to="/console/pricing">← Coupons</Link>
+      </p>
+      <h1>{c ? `Coupon ${c.code}` : "New coupon"}</h1>
+      <PricingNav />
+      {c && (
+        <p className="console-muted">
+          Used {c.timesUsed} {c.timesUsed === 1 ? "time" : "times"}
+          {c.usageLimit !== null ? ` of ${c.usageLimit}` : ""}. Each placed order that applied the code counts one use.
+        </p>
+      )}
+      <PricingForm label={c ? `Coupon ${c.code}` : "New coupon"} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={c?.revision ?? null} canWrite={canWrite} submitLabel={c ? "Save coupon" : "Create coupon"}>
+        <div className="console-row">
+          <Field id="cp-code" name="code" label="Code" defaultValue={f.text("code", c?.code)} error={byId["cp-code"]} hint="What shoppers type: letters, digits, - and _. Case does not matter." autoComplete="off" spellCheck={false} />
+          <Field id="cp-name" name="name" label="Name" defaultValue={f.text("name", c?.name)} error={byId["cp-name"]} hint="For you and the shopper's receipt." />
+        </div>
+        <div className="console-row">
+          <Select
+            id="cp-kind"
+            name="kind"
+            label="Discount"
+            defaultValue={f.text("kind", kind)}
+            error={byId["cp-kind"]}
+            options={[
+              ["PERCENT", "Percent off"],
+              ["AMOUNT", `Amount off (${currency})`],
+              ["FREE_SHIPPING", "Free shipping"],
+            ]}
+          />
+          <Field
+            id="cp-value"
+            name="value"
+            label="Percent or amount"
+            defaultValue={f.text("value", c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
+            error={byId["cp-value"]}
+            inputMode="decimal"
+            hint={`A percent (10) or an amount in ${currency} (5.00); empty for free shipping.`}
+          />
+        </div>
+        {c?.scope.type === "SPECIFIC_ITEMS" && (
+          <p className="console-muted">
+            Applies to some items only ({c.scope.catalogItemIds.length} products, {c.scope.collectionIds.length} collections, set through the API); saving keeps them.
+          </p>
+        )}
+        <div className="console-row">
+          <Field id="cp-minimum" name="minimum" label="Minimum subtotal" defaultValue={f.text("minimum", c?.minimumSubtotal)} error={byId["cp-minimum"]} inputMode="decimal" hint={`In ${currency}; empty: none.`} />
+          <Field id="cp-limit" name="limit" label="Usage limit" defaultValue={f.text("limit", c?.usageLimit)} error={byId["cp-limit"]} inputMode="numeric" hint="Uses by all shoppers together; empty: no limit." />
+        </div>
+        <div className="console-row">
+          <Field id="cp-start" name="start" type="datetime-local" label="Valid from (UTC)" defaultValue={f.text("start", isoToInput(c?.startTime))} error={byId["cp-start"]} hint="Empty: from now." />
+          <Field id="cp-end" name="end" type="datetime-local" label="Valid until (UTC)" defaultValue={f.text("end", isoToInput(c?.expirationTime))} error={byId["cp-end"]} hint="Empty: no end." />
+        </div>
+        <Checkbox id="cp-active" name="active" label="On (shoppers can use it)" defaultChecked={f.checked("active", c?.active ?? true)} error={byId["cp-active"]} />
+      </PricingForm>
+      {c && canWrite && <DeleteSection what={`coupon ${c.code}`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+import { Link } from "react-router";
+import { couponService } from "#worker/pricing/coupons";
+import { money, schedule, StatusBadge } from "#web/components/console/pricing";
+import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
+import { consoleTitle } from "#web/components/console/title";
+import { PricingList } from "#web/components/console/pricing-list";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console-pricing.css";
+import type { Route } from "./+types/coupons";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Coupons — Pricing — Console") }];
+}
+
+export const headers = () => consoleHeaders;
+
+const PAGE_SIZE = 25;
+
+/** Coupon codes shoppers enter on their cart, 25 a page: the coupon query the API answers (2 D1 round trips with the session). */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  const url = new URL(request.url);
+  const page = pageOf(url);
+  const { items, total, pages } = await queryPage<CouponRow>(couponService, context.services, "coupons", page, PAGE_SIZE);
+  return {
+    coupons: items,
+    total,
+    page,
+    pages,
+    currency: context.services.currency,
+    notice: noticeOf(url),
+  };
+}
+
+/** The coupon as the service answers it (worker/pricing/coupons.ts `shape`). */
+interface CouponRow {
+  id: string;
+  code: string;
+  name: string;
+  active: boolean;
+  startTime: string | null;
+  expirationTime: string | null;
+  usageLimit: number | null;
+  timesUsed: number;
+  minimumSubtotal: string | null;
+  scope: { type: string };
+  moneyOffAmount?: string;
+  percentOffRate?: number;
+  freeShipping?: boolean;
+  status: string;
+}
+
+function couponDiscount(c: Pick<CouponRow, "moneyOffAmount" | "percentOffRate" | "freeShipping" | "scope">, currency: string): string {
+  const what = c.freeShipping ? "Free shipping" : c.percentOffRate != null ? `${c.percentOffRate}% off` : `${money(c.moneyOffAmount, currency)} off`;
+  return c.scope.type === "SPECIFIC_ITEMS" && !c.freeShipping ? `${what} some items` : what;
+}
+
+export default function PricingCoupons({ loaderData }: Route.ComponentProps) {
+  const { coupons, total, page, pages, currency, notice } = loaderData;
+  return (
+    <PricingList
+      heading="Coupons"
+      newPath="/console/pricing/coupons/new"
+      newLabel="New coupon"
+      notice={notice}
+      status={total === 0 ? "No coupons yet." : `${total} ${total === 1 ? "coupon" : "coupons"}. Shoppers enter the code on their cart; codes ignore case.`}
+      rows={coupons}
+      page={page}
+      pages={pages}
+      columns={[
+        {
+          header: "Code",
+          rowHeader: true,
+          cell: (c) => (
+            <Link to={`/console/pricing/coupons/${c.id}`} className="pricing-code">
+              {c.code}
+            </Link>
+          ),
+        },
+        { header: "Name", cell: (c) => c.name },
+        { header: "Discount", cell: (c) => couponDiscount(c, currency) },
+        { header: "Minimum subtotal", num: true, cell: (c) => money(c.minimumSubtotal, currency) },
+        { header: "Used", num: true, cell: (c) => (c.usageLimit === null ? `${c.timesUsed} (no limit)` : `${c.timesUsed} of ${c.usageLimit}`) },
+        { header: "Schedule", cell: (c) => schedule(c.startTime, c.expirationTime) },
+        { header: "Status", cell: (c) => <StatusBadge active={c.active} status={c.status} usedUp={c.usageLimit !== null && c.timesUsed >= c.usageLimit} /> },
+      ]}
+    />
+  );
+}

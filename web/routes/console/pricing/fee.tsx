@@ -1,0 +1,115 @@
+import { Link } from "react-router";
+import { additionalFeeService } from "#worker/pricing";
+import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { Checkbox, Field, Select } from "#web/components/ui/form";
+import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, type PricingActionData } from "#web/components/console/pricing.server";
+import { orRefuse } from "#web/components/console/problem.server";
+import { consoleTitle } from "#web/components/console/title";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console-pricing.css";
+import type { Route } from "./+types/fee";
+import type { AdditionalFee } from "./fees";
+
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, `${d?.fee ? d.fee.name : "New fee"} — Additional fees — Pricing — Console`) }];
+}
+
+export const headers = () => consoleHeaders;
+
+/** One additional fee to edit ("new": a blank one). 2 D1 round trips with the session. */
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  const fee = params.id === "new" ? null : itemOf<AdditionalFee>(await orRefuse(additionalFeeService.get(context.services, params.id)), "additionalFee");
+  return { fee, currency: context.services.currency };
+}
+
+/** The form's fields as the additional-fee service's request (worker/pricing/schemas.ts additionalFeeInputSchema). */
+function feeRequest(v: Record<string, string>) {
+  const charge = text(v, "charge");
+  const value = text(v, "value");
+  return {
+    code: text(v, "code"),
+    name: text(v, "name"),
+    type: text(v, "type"),
+    active: ticked(v, "active"),
+    minimumSubtotal: moneyOrNull(text(v, "minimum")),
+    ...(charge === "PERCENT" ? { percentage: numberOrRaw(value) } : { amount: moneyOrNull(value) }),
+  };
+}
+
+/** Create, save or delete through the additional-fee service the API calls (settings.manage; 400 and 409 write nothing). */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireStaff(context, request);
+  return saveOrDelete({
+    ctx: context.services,
+    form: await request.formData(),
+    id: params.id,
+    service: additionalFeeService,
+    wrapper: "additionalFee",
+    listPath: "/console/pricing/fees",
+    request: feeRequest,
+    label: (v) => `fee “${text(v, "name") || text(v, "code") || "unnamed"}”`,
+    remap: conflictAt("DUPLICATE_FEE_CODE", "additionalFee.code"),
+  });
+}
+
+const PLACES: FieldPlaces = [
+  ["additionalFee.code", "fee-code"],
+  ["additionalFee.name", "fee-name"],
+  ["additionalFee.type", "fee-type"],
+  ["additionalFee.amount", "fee-value"],
+  ["additionalFee.percentage", "fee-value"],
+  ["additionalFee.minimumSubtotal", "fee-minimum"],
+  ["additionalFee.active", "fee-active"],
+];
+
+export default function PricingFee({ loaderData, actionData }: Route.ComponentProps) {
+  const { fee: fe, currency } = loaderData;
+  const result = actionData as PricingActionData | undefined;
+  const canWrite = useCanManagePricing();
+  const { byId, fieldIds } = errorsOf(result?.problem, PLACES);
+  const f = formValues(result?.values);
+  const title = fe ? fe.name : "New additional fee";
+  return (
+    <>
+      <p>
+        <Link to="/console/pricing/fees">← Additional fees</Link>
+      </p>
+      <h1>{title}</h1>
+      <PricingNav />
+      <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={fe?.revision ?? null} canWrite={canWrite} submitLabel={fe ? "Save fee" : "Create fee"}>
+        <div className="console-row">
+          <Field id="fee-name" name="name" label="Name" defaultValue={f.text("name", fe?.name)} error={byId["fee-name"]} hint="Shown to the shopper with the fee." />
+          <Field id="fee-code" name="code" label="Code" defaultValue={f.text("code", fe?.code)} error={byId["fee-code"]} hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />
+          <Select
+            id="fee-type"
+            name="type"
+            label="Kind"
+            defaultValue={f.text("type", fe?.type ?? "HANDLING_FEE")}
+            error={byId["fee-type"]}
+            options={[
+              ["HANDLING_FEE", "Handling"],
+              ["INSURANCE", "Insurance"],
+            ]}
+          />
+        </div>
+        <div className="console-row">
+          <Select
+            id="fee-charge"
+            name="charge"
+            label="Charge"
+            defaultValue={f.text("charge", fe?.percentage != null ? "PERCENT" : "AMOUNT")}
+            options={[
+              ["AMOUNT", `An amount (${currency})`],
+              ["PERCENT", "A percent of the subtotal after discounts"],
+            ]}
+          />
+          <Field id="fee-value" name="value" label="Amount or percent" defaultValue={f.text("value", fe?.amount ?? fe?.percentage)} error={byId["fee-value"]} inputMode="decimal" hint={`E.g. 2.50 (${currency}) or 3 (%).`} />
+          <Field id="fee-minimum" name="minimum" label="From a subtotal of" defaultValue={f.text("minimum", fe?.minimumSubtotal)} error={byId["fee-minimum"]} inputMode="decimal" hint="After discounts; empty: every order." />
+        </div>
+        <Checkbox id="fee-active" name="active" label="On (charged at checkout)" defaultChecked={f.checked("active", fe?.active ?? true)} error={byId["fee-active"]} />
+      </PricingForm>
+      {fe && canWrite && <DeleteSection what={`fee “${fe.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { Link } from "react-router";
+import { additionalFeeService } from "#worker/pricing";
+import { Badge } from "#web/components/console/badge";
+import { money } from "#web/components/console/pricing";
+import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
+import { consoleTitle } from "#web/components/console/title";
+import { PricingList } from "#web/components/console/pricing-list";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console-pricing.css";
+import type { Route } from "./+types/fees";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Additional fees — Pricing — Console") }];
+}
+
+export const headers = () => consoleHeaders;
+
+const PAGE_SIZE = 25;
+
+/** Handling and insurance fees, 25 a page: the query the API answers (2 D1 round trips with the session). */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  const url = new URL(request.url);
+  const { items, total, page, pages } = await queryPage<AdditionalFee>(additionalFeeService, context.services, "additionalFees", pageOf(url), PAGE_SIZE);
+  return { fees: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
+}
+
+/** An additional fee as the service answers it (worker/pricing/additional-fees.ts `shape`). */
+export interface AdditionalFee {
+  id: string;
+  revision: string;
+  code: string;
+  name: string;
+  type: "HANDLING_FEE" | "INSURANCE";
+  amount?: string;
+  percentage?: number;
+  minimumSubtotal: string | null;
+  active: boolean;
+}
+
+
+export default function PricingFees({ loaderData }: Route.ComponentProps) {
+  const { fees, total, page, pages, currency, notice } = loaderData;
+  return (
+    <PricingList
+      heading="Additional fees"
+      newPath="/console/pricing/fees/new"
+      newLabel="New fee"
+      notice={notice}
+      status={total === 0 ? "No additional fees." : `${total} ${total === 1 ? "fee" : "fees"}, added to every order that reaches their minimum (not taxed).`}
+      rows={fees}
+      page={page}
+      pages={pages}
+      columns={[
+        { header: "Name", rowHeader: true, cell: (f) => <Link to={`/console/pricing/fees/${f.id}`}>{f.name}</Link> },
+        { header: "Code", className: "pricing-code", cell: (f) => f.code },
+        { header: "Kind", cell: (f) => (f.type === "INSURANCE" ? "Insurance" : "Handling") },
+        { header: "Charge", num: true, cell: (f) => (f.amount != null ? money(f.amount, currency) : `${f.percentage}% of the subtotal`) },
+        { header: "From a subtotal of", num: true, cell: (f) => money(f.minimumSubtotal, currency) },
+        { header: "Status", cell: (f) => (f.active ? <Badge tone="good">Active</Badge> : <Badge>Off</Badge>) },
+      ]}
+    />
+  );
+}

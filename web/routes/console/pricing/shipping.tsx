@@ -1,0 +1,90 @@
+import { Link } from "react-router";
+import { shippingRegionService } from "#worker/pricing";
+import { money } from "#web/components/console/pricing";
+import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
+import { consoleTitle } from "#web/components/console/title";
+import { PricingList } from "#web/components/console/pricing-list";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console-pricing.css";
+import type { Route } from "./+types/shipping";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Shipping — Pricing — Console") }];
+}
+
+export const headers = () => consoleHeaders;
+
+const PAGE_SIZE = 25;
+
+/** Shipping regions with their options, 25 a page: the query the API answers (2 D1 round trips with the session). */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  const url = new URL(request.url);
+  const { items, total, page, pages } = await queryPage<ShippingRegion>(shippingRegionService, context.services, "shippingRegions", pageOf(url), PAGE_SIZE);
+  return { regions: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
+}
+
+/** A shipping region as the service answers it (worker/pricing/shipping-regions.ts `shape`). */
+export interface ShippingRegion {
+  id: string;
+  revision: string;
+  name: string;
+  countries: string[];
+  subdivisions: string[];
+  restOfWorld: boolean;
+  options: ShippingOption[];
+}
+export interface ShippingOption {
+  code: string;
+  title: string;
+  kind: "DELIVERY" | "PICKUP";
+  deliveryTime: string | null;
+  instructions: string | null;
+  deliveryTimeSlot: { from: string; to: string } | null;
+  pickupDetails: unknown;
+  rate: string;
+  rules: { basis: string; operator: string; value: string | number; rate: string }[];
+  freeShippingThreshold: string | null;
+}
+
+export default function PricingShipping({ loaderData }: Route.ComponentProps) {
+  const { regions, total, page, pages, currency, notice } = loaderData;
+  return (
+    <PricingList
+      heading="Shipping regions"
+      newPath="/console/pricing/shipping/new"
+      newLabel="New shipping region"
+      notice={notice}
+      status={
+        total === 0
+          ? "No shipping regions yet: nothing can be shipped."
+          : `${total} ${total === 1 ? "region" : "regions"}. A destination takes the options of the region that lists its country (or subdivision), else the rest-of-the-world region.`
+      }
+      rows={regions}
+      page={page}
+      pages={pages}
+      columns={[
+        { header: "Region", rowHeader: true, cell: (r) => <Link to={`/console/pricing/shipping/${r.id}`}>{r.name}</Link> },
+        { header: "Destinations", cell: (r) => (r.restOfWorld ? "Rest of the world" : [...r.countries, ...r.subdivisions].join(", ")) },
+        { header: "Options: rate, free above, rules", cell: (r) => <RegionOptions options={r.options} currency={currency} /> },
+      ]}
+    />
+  );
+}
+
+/** A region's delivery options as one line each. */
+function RegionOptions({ options, currency }: { options: ShippingRegion["options"]; currency: string }) {
+  if (options.length === 0) return <span className="console-muted">No options</span>;
+  return (
+    <ul className="pricing-options">
+      {options.map((o) => (
+        <li key={o.code}>
+          {`${o.title}: ${money(o.rate, currency)}`}
+          {o.freeShippingThreshold !== null && `, free from ${money(o.freeShippingThreshold, currency)}`}
+          {o.rules.length > 0 && `, ${o.rules.length} ${o.rules.length === 1 ? "rule" : "rules"}`}
+          {o.kind === "PICKUP" && " (pickup)"}
+        </li>
+      ))}
+    </ul>
+  );
+}

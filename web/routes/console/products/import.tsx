@@ -1,0 +1,136 @@
+import { useState } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { checkImport, CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, recentImports, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "#worker/catalog";
+import { ApiError } from "#worker/platform/errors";
+import { ErrorSummary, FieldError } from "#web/components/ui/form";
+import { orRefuse } from "#web/components/console/problem.server";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
+import { consoleTitle } from "#web/components/console/title";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console-imports.css";
+import type { Route } from "./+types/import";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: consoleTitle(matches, "Import products — Console") }];
+}
+
+export const headers = () => consoleHeaders;
+
+/** The upload form and the latest imports (catalog.write only: the service refuses others with 403). */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireStaff(context, request);
+  return { imports: await orRefuse(recentImports(context.services)) };
+}
+
+/**
+ * The dry run: the file is parsed and every row checked against the catalogue's rules, and the result stored as an
+ * import to look at before applying it. A file that cannot be read is refused next to the file field, and nothing
+ * is stored.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireStaff(context, request);
+  const form = await request.formData();
+  const file = form.get("file");
+  try {
+    if (!(file instanceof File) || file.size === 0) throw new ApiError(400, "NO_FILE", "Choose a CSV file to import", { fieldViolations: [{ field: "file", description: "Choose a CSV file to import (an export from this console is a good start)", violatedRule: "REQUIRED_FIELD", data: {} }] });
+    const { jobId } = await checkImport(context.services, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }, { email: user.email });
+    return redirect(`/console/products/import/${jobId}`);
+  } catch (err) {
+    const problem = problemOf(err, CONSOLE);
+    return data({ problem }, { status: problem.status ?? 400 });
+  }
+}
+
+const MB = MAX_IMPORT_BYTES / 1_048_576;
+
+export default function ImportProducts({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  // With JavaScript, a file past the limit is refused before it is sent (without, the server refuses it).
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
+  const fileError = tooLarge ?? actionData?.problem?.fields.file;
+  return (
+    <>
+      <p className="console-muted">
+        <Link to="/console/products">← Products</Link>
+      </p>
+      <h1>Import products from CSV</h1>
+      {actionData?.problem && !actionData.problem.fields.file && <ErrorSummary problem={actionData.problem} />}
+      <Form method="post" encType="multipart/form-data" className="console-form imports-form">
+        <div className="console-field">
+          <label htmlFor="import-file">CSV file</label>
+          <p className="hint" id="import-file-hint">
+            One row per variant, with a header row, as <strong>Export CSV</strong> on the products page writes it. Up to {MB} MB and {MAX_ROWS.toLocaleString("en-US")} rows.
+            Nothing changes until you have seen the preview and chosen Apply.
+          </p>
+          <input
+            id="import-file"
+            name="file"
+            type="file"
+            accept=".csv,text/csv"
+            required
+            aria-invalid={fileError ? true : undefined}
+            aria-describedby={fileError ? "import-file-error import-file-hint" : "import-file-hint"}
+            onChange={(e) => {
+              const f = e.currentTarget.files?.[0];
+              const message = f && f.size > MAX_IMPORT_BYTES ? `This file is ${(f.size / 1_048_576).toFixed(1)} MB; the limit is ${MB} MB. Split it into smaller files.` : null;
+              e.currentTarget.setCustomValidity(message ?? "");
+              setTooLarge(message);
+            }}
+          />
+          <FieldError id="import-file-error" message={fileError} />
+        </div>
+        <div className="console-actions">
+          <button type="submit" className="console-button primary" disabled={busy}>
+            {busy ? "Checking the file…" : "Check the file"}
+          </button>
+        </div>
+      </Form>
+
+      <details className="imports-columns">
+        <summary>Columns the file may have</summary>
+        <p>
+          Required: {REQUIRED_COLUMNS.join(", ")}. A product is found by its <strong>Handle</strong> (its URL name); an unknown handle creates a product. A
+          column the file leaves out leaves that field as it is. Rows of one product repeat its product columns; options go in pairs <em>Option1 name</em> /{" "}
+          <em>Option1 value</em> up to Option6. Applying goes {CHUNK_ROWS} rows at a time in the background.
+        </p>
+        <p>Product columns: {PRODUCT_COLUMNS.join(", ")}.</p>
+        <p>Variant columns: {VARIANT_COLUMNS.join(", ")}.</p>
+      </details>
+
+      <h2>Recent imports</h2>
+      {loaderData.imports.length === 0 ? (
+        <p className="console-muted">No imports yet.</p>
+      ) : (
+        <div className="console-scroll">
+          <table className="console-table">
+            <caption className="visually-hidden">Recent imports</caption>
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="num">
+                  Rows
+                </th>
+                <th scope="col">By</th>
+                <th scope="col">Uploaded</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaderData.imports.map((j) => (
+                <tr key={j.id}>
+                  <th scope="row">
+                    <Link to={`/console/products/import/${j.id}`}>{j.fileName}</Link>
+                  </th>
+                  <td>{j.status === "READY" ? "Checked, not applied" : j.status === "APPLYING" ? "Applying" : "Done"}</td>
+                  <td className="num">{j.totalRows}</td>
+                  <td>{j.createdBy}</td>
+                  <td>{new Date(j.createdDate).toISOString().replace("T", " ").slice(0, 16)} UTC</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
