@@ -2,7 +2,7 @@ import { and, sql, type SQL } from "drizzle-orm";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { refreshSummary } from "./product-reads";
 import { products, variants, type InventoryCause } from "./tables";
-import { flushStoredEvents, type EventEnvelope, type Statement } from "#worker/events";
+import { flushStoredEvents, type EventEnvelope, type Statement } from "#worker/events/outbox";
 import { outbox } from "../events/tables";
 import { EventType } from "../events/types";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";

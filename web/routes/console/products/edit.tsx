@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { createProduct, createProductRequest, deleteProduct, duplicateProduct, loadProductEditor, MEASUREMENT_UNITS, updateProduct, updateProductRequest } from "#worker/catalog";
+import { createProduct, createProductRequest, deleteProduct, duplicateProduct, loadProductEditor, updateProduct, updateProductRequest } from "#worker/catalog";
+// A single module on purpose: the page's browser code uses it, and the catalogue's face pulls in server-only code.
+import { MEASUREMENT_UNITS } from "#worker/catalog/units";
 import { ApiError } from "#worker/platform/errors";
 import { formatMoney, toMinor } from "#worker/platform/money";
 import { parseWith } from "#worker/platform/validation";
