@@ -1,9 +1,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../entry/index";
-import type { Auth, Ctx } from "../worker/platform/context";
-import { issueTokens } from "../worker/identity/tokens";
-import { openDb } from "../worker/platform/db";
-import { encodeDotR } from "../worker/platform/query";
+import type { Auth, Ctx } from "#worker/platform/context";
+import { issueTokens } from "#worker/identity/tokens";
+import { openDb } from "#worker/platform/db";
+import { encodeDotR } from "#worker/platform/query";
 
 /** The owner API key the test bindings configure (vitest.config.ts). */
 export const OWNER_KEY = "test-owner-key";

@@ -1,9 +1,9 @@
-import { cameFrom } from "./components/account/came-from";
+import { cameFrom } from "#web/components/account/came-from";
 import type { Problem } from "#web/components/ui/form";
 import type { ProblemWording } from "#web/components/ui/form.server";
-import { getIdentitySettings } from "../worker/identity/settings";
-import type { StateResult } from "../worker/identity/members";
-import type { Ctx } from "../worker/platform/context";
+import { getIdentitySettings } from "#worker/identity/settings";
+import type { StateResult } from "#worker/identity/members";
+import type { Ctx } from "#worker/platform/context";
 import { config } from "#worker/platform/config";
 
 /**

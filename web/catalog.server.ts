@@ -1,8 +1,8 @@
 import { cachedCatalogRead, getCollection, queryCollections, queryProducts as liveQueryProducts } from "#worker/catalog";
-import type { Ctx } from "../worker/platform/context";
-import { ApiError } from "../worker/platform/errors";
-import { formatMoney, toMajor, toMinor } from "../worker/platform/money";
-import { PAGE_SIZE, SORTS, type Facets, type ListingState, type ProductCard, type SortKey } from "./components/catalog/shared";
+import type { Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
+import { formatMoney, toMajor, toMinor } from "#worker/platform/money";
+import { PAGE_SIZE, SORTS, type Facets, type ListingState, type ProductCard, type SortKey } from "#web/components/catalog/shared";
 
 /**
  * Catalogue pages' server side: turns the URL's filter state into the catalogue's own product query

@@ -1,9 +1,9 @@
 import { redirect, type AppLoadContext } from "react-router";
-import { consoleSessionAuth, CONSOLE_SESSION_TTL_SECONDS } from "../worker/identity/console-sessions";
-import { hasPermission, isMerchant, PERMISSIONS, type Auth, type Permission } from "../worker/platform/context";
-import type { Db } from "../worker/platform/db";
-import { ApiError } from "../worker/platform/errors";
-import { isConsolePath } from "./components/console/paths";
+import { consoleSessionAuth, CONSOLE_SESSION_TTL_SECONDS } from "#worker/identity/console-sessions";
+import { hasPermission, isMerchant, PERMISSIONS, type Auth, type Permission } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { ApiError } from "#worker/platform/errors";
+import { isConsolePath } from "#web/components/console/paths";
 import { MAX_RETURN_PATH, signInPath } from "./auth.server";
 
 /**

@@ -3,7 +3,7 @@ import { renderToReadableStream } from "react-dom/server.node";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import inlineCss from "./styles.css?inline";
-import { InlineCss } from "./components/inline-styles";
+import { InlineCss } from "#web/components/inline-styles";
 
 /**
  * Streamed SSR: shoppers get the shell at once and deferred parts as they resolve; bots, and a page going into the

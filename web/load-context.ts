@@ -1,4 +1,4 @@
-import type { Ctx } from "../worker/platform/context";
+import type { Ctx } from "#worker/platform/context";
 
 // What the page host hands every loader and action: the bindings, the same service context the API
 // routes use, so pages call services in-process, and this response's Content-Security-Policy nonce.

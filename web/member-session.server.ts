@@ -1,8 +1,8 @@
 import { redirectDocument } from "react-router";
-import { authorize, challengeOf, exchangeToken, retireRefreshToken, revokeRefreshToken, savePendingAuthRequest, validateAuthRequest } from "../worker/identity/oauth";
-import { randomSecret } from "../worker/identity/one-time";
-import type { Ctx } from "../worker/platform/context";
-import { publicOrigin } from "../worker/platform/public-origin";
+import { authorize, challengeOf, exchangeToken, retireRefreshToken, revokeRefreshToken, savePendingAuthRequest, validateAuthRequest } from "#worker/identity/oauth";
+import { randomSecret } from "#worker/identity/one-time";
+import type { Ctx } from "#worker/platform/context";
+import { publicOrigin } from "#worker/platform/public-origin";
 import { withSessionToken } from "./auth.server";
 import { clearSession, commitMemberSession, readSessionCookie, storefrontClientId } from "./session.server";
 

@@ -1,10 +1,10 @@
-import { accessTokenAuth, tokenAuth } from "../worker/identity/api-keys";
-import { defaultClientId } from "../worker/identity/clients";
-import { issueAccessToken, issueTokens, readRefreshToken } from "../worker/identity/tokens";
+import { accessTokenAuth, tokenAuth } from "#worker/identity/api-keys";
+import { defaultClientId } from "#worker/identity/clients";
+import { issueAccessToken, issueTokens, readRefreshToken } from "#worker/identity/tokens";
 import { clearSession, commitMemberSession, readSessionCookie, SESSION_COOKIE, sessionCookie, sessionTokensOf, type SessionTokens } from "#worker/identity";
-import type { Auth } from "../worker/platform/context";
-import type { Db } from "../worker/platform/db";
-import { newId } from "../worker/platform/ids";
+import type { Auth } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { newId } from "#worker/platform/ids";
 
 // The cookie itself belongs to identity (the logout endpoint ends it too); the pages import it from here.
 export { clearSession, commitMemberSession, readSessionCookie, SESSION_COOKIE, sessionCookie, sessionTokensOf, type SessionTokens };

@@ -1,15 +1,15 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { restoreAbandonedCart } from "../../worker/automations/abandoned-carts";
-import { AutomationEventType } from "../../worker/automations/events";
-import { CartEventType } from "../../worker/cart/shapes";
-import { unsubscribe } from "../../worker/email/send";
+import { restoreAbandonedCart } from "#worker/automations/abandoned-carts";
+import { AutomationEventType } from "#worker/automations/events";
+import { CartEventType } from "#worker/cart/shapes";
+import { unsubscribe } from "#worker/email/send";
 import { recordingD1, type Ran } from "../d1-recording";
 import { api, createProduct, merchant, queryPlan, unique } from "../helpers";
 import { cartCalls, item, newVisitor } from "../cart/cart-fixtures";
 import { fillCheckout, placeOrder } from "../orders/order-fixtures";
-import { runSweeps } from "../../worker/app/sweeps";
-import type { EmailTransport } from "../../worker/email/send";
+import { runSweeps } from "#worker/app/sweeps";
+import type { EmailTransport } from "#worker/email/send";
 import { HOUR, MINUTE, abandonedCheckoutOf, cartRow, deliver, emailsTo, outboxEvents, serviceCtx, setCartEmail, sweepAt } from "./fixtures";
 
 /**

@@ -1,11 +1,11 @@
 import { env, SELF } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi, afterEach } from "vitest";
-import { AutomationEventType } from "../../worker/automations/events";
-import { notifyRequests, requestsForVariants } from "../../worker/automations/back-in-stock";
-import { unsubscribe, type EmailTransport } from "../../worker/email/send";
-import { runSweeps } from "../../worker/app/sweeps";
-import type { EventEnvelope } from "../../worker/events/outbox";
+import { AutomationEventType } from "#worker/automations/events";
+import { notifyRequests, requestsForVariants } from "#worker/automations/back-in-stock";
+import { unsubscribe, type EmailTransport } from "#worker/email/send";
+import { runSweeps } from "#worker/app/sweeps";
+import type { EventEnvelope } from "#worker/events/outbox";
 import { api, getQuery, merchant, unique } from "../helpers";
 import { newVisitor } from "../cart/cart-fixtures";
 import { DEFAULT_VARIANT_ID, EVENT, logRows, sizedProduct, stockOf, trackedProduct, variantOf } from "../orders/inventory-fixtures";

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { retryDueEmails } from "../../worker/email/retries";
-import { findSubscription, isUnsubscribed, sendEmail, unsubscribe, type EmailTransport } from "../../worker/email/send";
-import { openDb } from "../../worker/platform/db";
-import { renderEmail } from "../../worker/email/templates";
+import { retryDueEmails } from "#worker/email/retries";
+import { findSubscription, isUnsubscribed, sendEmail, unsubscribe, type EmailTransport } from "#worker/email/send";
+import { openDb } from "#worker/platform/db";
+import { renderEmail } from "#worker/email/templates";
 import { serviceCtx, unique } from "../helpers";
 
 /** The automations' emails: the two templates, and marketing sends (unsubscribe link and headers, suppression, idempotency). */

@@ -1,8 +1,8 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { expect } from "vitest";
 import worker from "../../entry/index";
-import type { EventEnvelope } from "../../worker/events/outbox";
-import { runSweeps } from "../../worker/app/sweeps";
+import type { EventEnvelope } from "#worker/events/outbox";
+import { runSweeps } from "#worker/app/sweeps";
 import { api, merchant } from "../helpers";
 
 /** Shared steps of the automations suites. */

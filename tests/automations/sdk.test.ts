@@ -7,7 +7,7 @@ import { CLIENT_ID } from "../identity/oauth-helpers";
 import { STORES, cartCalls, item, newVisitor } from "../cart/cart-fixtures";
 import { trackedProduct } from "../orders/inventory-fixtures";
 import { MINUTE, cartRow, deliver, outboxEvents, setCartEmail, sweepAt } from "./fixtures";
-import { AutomationEventType } from "../../worker/automations/events";
+import { AutomationEventType } from "#worker/automations/events";
 
 /** The unmodified `@wix/ecom` back-in-stock and abandoned-checkout modules against the Worker (only the host is redirected). */
 

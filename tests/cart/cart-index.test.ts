@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { cartReads } from "../../worker/cart/cart";
+import { cartReads } from "#worker/cart/cart";
 import { queryPlan, serviceCtx } from "../helpers";
 
 /**

@@ -552,7 +552,7 @@ describe("custom line items and merchant discounts", () => {
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
     await env.DB.prepare("INSERT INTO identities (id, email, status, role, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'OWNER', ?, ?)").bind(id, `owner-${id}@example.com`, now, now).run();
-    const { issueTokens } = await import("../../worker/identity/tokens");
+    const { issueTokens } = await import("#worker/identity/tokens");
     const tokens = await issueTokens(env, { role: "member", clientId: "test-client-id", visitorId: crypto.randomUUID(), identityId: id });
     const cart = cartCalls(tokens.access_token);
     const res = await cart.add({
@@ -599,8 +599,8 @@ describe("custom line items and merchant discounts", () => {
     const { token, visitorId } = await newVisitor();
     const cart = cartCalls(token);
     const created = (await cart.add({ lineItems: [item(mug.id)] })).body.cart;
-    const { completeCartStatements } = await import("../../worker/cart/cart");
-    const { openDb } = await import("../../worker/platform/db");
+    const { completeCartStatements } = await import("#worker/cart/cart");
+    const { openDb } = await import("#worker/platform/db");
     const ctx = { db: openDb(env.DB), env, auth: { kind: "visitor", visitorId, clientId: "test-client-id" }, currency: "USD", origin: "https://shop.test", waitUntil: () => {} } as any;
     const done = completeCartStatements(ctx, created.id, "order-1");
     await ctx.db.batch(done.statements);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { runCartIntent } from "../../web/components/cart/cart.server";
+import { runCartIntent } from "#web/components/cart/cart.server";
 import { pageMessage } from "#web/components/ui/form.server";
-import { startsSession } from "../../web/host/pages";
-import { ApiError, forbidden, unauthenticated } from "../../worker/platform/errors";
-import { tooManyRequests } from "../../worker/platform/rate-limit";
+import { startsSession } from "#web/host/pages";
+import { ApiError, forbidden, unauthenticated } from "#worker/platform/errors";
+import { tooManyRequests } from "#worker/platform/rate-limit";
 import { createProduct, serviceCtx, unique } from "../helpers";
 
 /**

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { pricingReadsFor } from "../../worker/cart/cart";
-import { loadPricingConfig } from "../../worker/pricing/index";
-import { storeCurrency, type Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
+import { pricingReadsFor } from "#worker/cart/cart";
+import { loadPricingConfig } from "#worker/pricing";
+import { storeCurrency, type Ctx } from "#worker/platform/context";
+import { openDb } from "#worker/platform/db";
 import { merchant, unique } from "../helpers";
 
 /**

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../worker/platform/ids";
+import { sha256Hex } from "#worker/platform/ids";
 import { api, createProduct, getQuery, merchant, OWNER_KEY, outboxRows, settledCatalogueSnapshot as snapshot, unique } from "../helpers";
 
 /** Who may call the catalogue: every write needs the merchant's API key; reads are open to everyone. */

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { bulkDeleteProducts } from "../../worker/catalog/bulk";
-import { uploadImage } from "../../worker/media/store";
-import { ApiError } from "../../worker/platform/errors";
+import { bulkDeleteProducts } from "#worker/catalog/bulk";
+import { uploadImage } from "#worker/media/store";
+import { ApiError } from "#worker/platform/errors";
 import { api, createProduct, merchant, outboxRows, serviceCtx, settledCatalogueSnapshot as snapshot, unique } from "../helpers";
 
 /** Bulk edits: set one value on many products, or adjust price/cost/weight; each id succeeds or fails on its own. */

@@ -1,11 +1,11 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../entry/index";
-import { cachedCatalogRead, catalogVersion, forgetHotCatalog, hashCsp, inlineScripts, pageCacheKey } from "../../worker/catalog/cache";
-import { getProductBySlug } from "../../worker/catalog/product-pages";
-import type { EventEnvelope } from "../../worker/events/outbox";
-import { EventType } from "../../worker/events/types";
-import type { Auth, Ctx } from "../../worker/platform/context";
+import { cachedCatalogRead, catalogVersion, forgetHotCatalog, hashCsp, inlineScripts, pageCacheKey } from "#worker/catalog/cache";
+import { getProductBySlug } from "#worker/catalog/product-pages";
+import type { EventEnvelope } from "#worker/events/outbox";
+import { EventType } from "#worker/events/types";
+import type { Auth, Ctx } from "#worker/platform/context";
 import { api, OWNER_KEY, outboxRows, serviceCtx, unique } from "../helpers";
 
 /** Shoppers' catalogue reads are cached under a version that every catalogue change bumps through the event queue. */

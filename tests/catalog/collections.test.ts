@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { getCollectionWithProducts } from "../../worker/catalog/collections";
-import { ALL_PRODUCTS_COLLECTION_ID } from "../../worker/platform/ids";
+import { getCollectionWithProducts } from "#worker/catalog/collections";
+import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { api, createProduct, getQuery, idsOf, merchant, outboxRows, OWNER_KEY, serviceCtx, settledCatalogueSnapshot, unique } from "../helpers";
 
 /** Collections: v2 and v1 reads, merchant writes, membership, the built-in All Products collection, events. */

@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { applyImport, checkImport, exportProductsCsv, importProgress, IMPORT_CHUNK, recentImports, resumeImport, type ImportChunkMessage } from "../../worker/catalog/imports";
+import { applyImport, checkImport, exportProductsCsv, importProgress, IMPORT_CHUNK, recentImports, resumeImport, type ImportChunkMessage } from "#worker/catalog/imports";
 import worker from "../../entry/index";
-import type { Auth, Permission } from "../../worker/platform/context";
-import { ApiError } from "../../worker/platform/errors";
+import type { Auth, Permission } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
 import { createProduct, merchant, serviceCtx, unique } from "../helpers";
 
 /**

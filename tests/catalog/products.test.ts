@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addProductMedia } from "../../worker/catalog/product-media";
-import { deleteProductOptions, updateProductVariants } from "../../worker/catalog/product-variants";
-import { updateProduct } from "../../worker/catalog/product-writes";
-import type { Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
-import { ApiError } from "../../worker/platform/errors";
+import { addProductMedia } from "#worker/catalog/product-media";
+import { deleteProductOptions, updateProductVariants } from "#worker/catalog/product-variants";
+import { updateProduct } from "#worker/catalog/product-writes";
+import type { Ctx } from "#worker/platform/context";
+import { openDb } from "#worker/platform/db";
+import { ApiError } from "#worker/platform/errors";
 import { api, createProduct, getQuery, merchant, outboxRows, settledCatalogueSnapshot as snapshot, unique } from "../helpers";
 
 /** Products: create, read (V1 and V3), update, delete, media and options writes, and their events. */

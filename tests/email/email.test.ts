@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sendEmail, type EmailTransport } from "../../worker/email/send";
-import { renderEmail } from "../../worker/email/templates";
+import { sendEmail, type EmailTransport } from "#worker/email/send";
+import { renderEmail } from "#worker/email/templates";
 import { serviceCtx, unique } from "../helpers";
 
 /** The shop's emails: what a reader sees (HTML and plain text), and the D1 record of each message. */

@@ -2,9 +2,9 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import worker from "../../entry/index";
-import type { Processor } from "../../worker/events/consumer";
-import type { EventEnvelope } from "../../worker/events/outbox";
-import { payloadSchemas, processors } from "../../worker/app/registry";
+import type { Processor } from "#worker/events/consumer";
+import type { EventEnvelope } from "#worker/events/outbox";
+import { payloadSchemas, processors } from "#worker/app/registry";
 import { OWNER_KEY, staffWith } from "../helpers";
 
 /**
@@ -278,7 +278,7 @@ describe("event consumer", () => {
 
   it("runs job messages through their handler and retries them on failure", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const { jobs } = await import("../../worker/app/registry");
+    const { jobs } = await import("#worker/app/registry");
     const kind = `test-job-${crypto.randomUUID()}`;
     let fail = true;
     const handled: string[] = [];
@@ -304,7 +304,7 @@ describe("event consumer", () => {
 describe("permanent failures", () => {
   it("records a processor's permanent failure dead at once, still runs the others, and replays only that one", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const { PermanentFailure } = await import("../../worker/events/consumer");
+    const { PermanentFailure } = await import("#worker/events/consumer");
     const type = `test.Permanent.${crypto.randomUUID()}`;
     const calls: string[] = [];
     let fixed = false;

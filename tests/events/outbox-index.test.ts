@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { unflushedRowsOf } from "../../worker/events/outbox";
-import { outbox } from "../../worker/events/tables";
-import { openDb } from "../../worker/platform/db";
+import { unflushedRowsOf } from "#worker/events/outbox";
+import { outbox } from "#worker/events/tables";
+import { openDb } from "#worker/platform/db";
 import { queryPlan } from "../helpers";
 
 /**

@@ -8,8 +8,8 @@ import {
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../entry/index";
-import type { EventEnvelope } from "../../worker/events/outbox";
-import { EventType } from "../../worker/events/types";
+import type { EventEnvelope } from "#worker/events/outbox";
+import { EventType } from "#worker/events/types";
 import { OWNER_KEY, unique } from "../helpers";
 
 /** The outbox pipeline: a change and its event in one batch, flushed after the response, swept when that fails. */

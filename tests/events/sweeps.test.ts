@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { retentionDue, runRetention } from "../../worker/events/retention";
-import { runSweeps } from "../../worker/app/sweeps";
-import { expiredUnpaidOrdersRead } from "../../worker/orders/unpaid";
-import { openDb } from "../../worker/platform/db";
+import { retentionDue, runRetention } from "#worker/events/retention";
+import { runSweeps } from "#worker/app/sweeps";
+import { expiredUnpaidOrdersRead } from "#worker/orders/unpaid";
+import { openDb } from "#worker/platform/db";
 import { api, merchant, queryPlan } from "../helpers";
 import { stockOf, trackedProduct } from "../orders/inventory-fixtures";
 import { placedOrder } from "../orders/order-fixtures";

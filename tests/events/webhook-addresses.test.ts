@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { hostProblem, isLoopbackHost, parseIpv4, parseIpv6, targetUrlProblem } from "../../worker/webhooks/addresses";
-import { checkTargetUrl } from "../../worker/webhooks/subscriptions";
+import { hostProblem, isLoopbackHost, parseIpv4, parseIpv6, targetUrlProblem } from "#worker/webhooks/addresses";
+import { checkTargetUrl } from "#worker/webhooks/subscriptions";
 
 /**
  * The outgoing webhook target check (worker/webhooks/addresses.ts): IP literals in every form URL parsing

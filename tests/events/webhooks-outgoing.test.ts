@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../entry/index";
-import type { EventEnvelope } from "../../worker/events/outbox";
-import { runSweeps } from "../../worker/app/sweeps";
-import { EventType } from "../../worker/events/types";
-import { checkTargetUrl } from "../../worker/webhooks/subscriptions";
+import type { EventEnvelope } from "#worker/events/outbox";
+import { runSweeps } from "#worker/app/sweeps";
+import { EventType } from "#worker/events/types";
+import { checkTargetUrl } from "#worker/webhooks/subscriptions";
 import { api, createProduct, merchant, unique } from "../helpers";
 import { waitFor } from "../wait";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { issueTokens } from "../../worker/identity/tokens";
+import { issueTokens } from "#worker/identity/tokens";
 import { api, merchant, unique } from "../helpers";
 
 /** Shared steps of the member, verification, recovery and password tests. */

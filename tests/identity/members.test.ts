@@ -1,10 +1,10 @@
 import { env, SELF } from "cloudflare:test";
 import { createClient, OAuthStrategy } from "@wix/sdk";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setCaptchaVerifier } from "../../worker/identity/captcha";
-import { issueTokens } from "../../worker/identity/tokens";
-import { sha256Hex } from "../../worker/platform/ids";
-import { emailKey } from "../../worker/platform/rate-limit";
+import { setCaptchaVerifier } from "#worker/identity/captcha";
+import { issueTokens } from "#worker/identity/tokens";
+import { sha256Hex } from "#worker/platform/ids";
+import { emailKey } from "#worker/platform/rate-limit";
 import { api, merchant, OWNER_KEY } from "../helpers";
 import {
   activeMember,

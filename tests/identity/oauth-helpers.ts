@@ -1,10 +1,10 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../entry/index";
-import { createOneTime } from "../../worker/identity/one-time";
-import { challengeOf } from "../../worker/identity/oauth";
-import { accessKey, refreshKey, type TokenRecord } from "../../worker/identity/tokens";
-import { openDb } from "../../worker/platform/db";
-import { sha256Hex } from "../../worker/platform/ids";
+import { createOneTime } from "#worker/identity/one-time";
+import { challengeOf } from "#worker/identity/oauth";
+import { accessKey, refreshKey, type TokenRecord } from "#worker/identity/tokens";
+import { openDb } from "#worker/platform/db";
+import { sha256Hex } from "#worker/platform/ids";
 import { api, unique } from "../helpers";
 
 /** The store's default OAuth client in the test bindings (vitest.config.ts). */

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createOAuthClient, getOAuthClient, isRedirectAllowed } from "../../worker/identity/clients";
-import type { Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
-import { sha256Hex } from "../../worker/platform/ids";
-import { putOneTime } from "../../worker/identity/one-time";
-import { sessionCookie, sessionTokensOf } from "../../web/session.server";
+import { createOAuthClient, getOAuthClient, isRedirectAllowed } from "#worker/identity/clients";
+import type { Ctx } from "#worker/platform/context";
+import { openDb } from "#worker/platform/db";
+import { sha256Hex } from "#worker/platform/ids";
+import { putOneTime } from "#worker/identity/one-time";
+import { sessionCookie, sessionTokensOf } from "#web/session.server";
 import { api, OWNER_KEY } from "../helpers";
 import {
   authBody,

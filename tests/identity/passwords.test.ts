@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/identity/passwords";
+import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "#worker/identity/passwords";
 import { api } from "../helpers";
 import { expectIdentityError, loginCall, newEmail, registerCall, resetIdentitySettings, setIdentitySettings } from "./member-fixtures";
 

@@ -1,6 +1,6 @@
 
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS, type Permission } from "../../worker/platform/context";
+import { PERMISSIONS, type Permission } from "#worker/platform/context";
 import { api, catalogueSnapshot, createProduct, merchant, staffWith, unique } from "../helpers";
 
 /**

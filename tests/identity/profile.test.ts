@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { getOwnIdentity, updateOwnProfile } from "../../worker/identity/members";
-import type { Auth, Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
-import { ApiError } from "../../worker/platform/errors";
+import { getOwnIdentity, updateOwnProfile } from "#worker/identity/members";
+import type { Auth, Ctx } from "#worker/platform/context";
+import { openDb } from "#worker/platform/db";
+import { ApiError } from "#worker/platform/errors";
 import { activeMember, identityRow } from "./member-fixtures";
 
 /** The member's own profile, as the account pages change it (updateOwnProfile / getOwnIdentity). */

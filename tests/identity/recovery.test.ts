@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../worker/platform/ids";
+import { sha256Hex } from "#worker/platform/ids";
 import { api, merchant, OWNER_KEY } from "../helpers";
 import {
   activeMember,

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS, type Permission } from "../../worker/platform/context";
+import { PERMISSIONS, type Permission } from "#worker/platform/context";
 import { cartCalls, createPlain, item } from "../cart/cart-fixtures";
 import { ADDRESS, fillCheckout, row, visitorCheckout } from "../orders/order-fixtures";
 import { api, merchant, OWNER_KEY, staffWith, unique } from "../helpers";
@@ -190,7 +190,7 @@ describe("scoped API keys", () => {
 
   it("a STAFF key made before keys had permissions keeps the merchant work it was made for, without impersonation", async () => {
     const key = `sk_legacy_${unique()}`;
-    const { sha256Hex } = await import("../../worker/platform/ids");
+    const { sha256Hex } = await import("#worker/platform/ids");
     // As the migration leaves an existing row: the column's default.
     await env.DB.prepare("INSERT INTO api_keys (id, name, key_hash, role, created_date) VALUES (?, 'legacy', ?, 'STAFF', ?)")
       .bind(crypto.randomUUID(), await sha256Hex(key), new Date().toISOString())

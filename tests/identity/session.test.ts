@@ -9,10 +9,10 @@ import {
   sessionCookie,
   withSessionCookie,
   type SessionTokens,
-} from "../../web/session.server";
-import { issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash } from "../../worker/identity/tokens";
-import { openDb } from "../../worker/platform/db";
-import { sha256Hex } from "../../worker/platform/ids";
+} from "#web/session.server";
+import { issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash } from "#worker/identity/tokens";
+import { openDb } from "#worker/platform/db";
+import { sha256Hex } from "#worker/platform/ids";
 import { api, unique } from "../helpers";
 
 /**

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolvePageSession, SESSION_COOKIE } from "../../web/session.server";
-import { setCaptchaVerifier } from "../../worker/identity/captcha";
-import { consoleSessionAuth, endConsoleSessionsEverywhere, startConsoleSession } from "../../worker/identity/console-sessions";
-import { hashPassword } from "../../worker/identity/passwords";
-import { accessKey, refreshKey, type TokenRecord } from "../../worker/identity/tokens";
-import { openDb } from "../../worker/platform/db";
-import { sha256Hex } from "../../worker/platform/ids";
-import { emailKey } from "../../worker/platform/rate-limit";
+import { resolvePageSession, SESSION_COOKIE } from "#web/session.server";
+import { setCaptchaVerifier } from "#worker/identity/captcha";
+import { consoleSessionAuth, endConsoleSessionsEverywhere, startConsoleSession } from "#worker/identity/console-sessions";
+import { hashPassword } from "#worker/identity/passwords";
+import { accessKey, refreshKey, type TokenRecord } from "#worker/identity/tokens";
+import { openDb } from "#worker/platform/db";
+import { sha256Hex } from "#worker/platform/ids";
+import { emailKey } from "#worker/platform/rate-limit";
 import { api, OWNER_KEY, serviceCtx, unique } from "../helpers";
 import {
   activeMember,

@@ -1,12 +1,12 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiHost } from "../../worker/app";
-import { ensureOwner } from "../../worker/identity/owner";
-import { verifyPassword } from "../../worker/identity/passwords";
-import { issueTokens } from "../../worker/identity/tokens";
-import type { Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
-import { sha256Hex } from "../../worker/platform/ids";
+import { apiHost } from "#worker/app";
+import { ensureOwner } from "#worker/identity/owner";
+import { verifyPassword } from "#worker/identity/passwords";
+import { issueTokens } from "#worker/identity/tokens";
+import type { Ctx } from "#worker/platform/context";
+import { openDb } from "#worker/platform/db";
+import { sha256Hex } from "#worker/platform/ids";
 import { api, merchant, OWNER_KEY, unique } from "../helpers";
 import { apiWithEnv } from "./oauth-helpers";
 

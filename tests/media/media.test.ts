@@ -1,13 +1,13 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { mediaSweepDue, sweepUnusedMedia } from "../../worker/catalog/media";
-import { removeProductMedia, reorderProductMedia, setProductMediaAltText } from "../../worker/catalog/product-media";
-import { deleteProduct } from "../../worker/catalog/product-writes";
-import { runSweeps } from "../../worker/app/sweeps";
-import { EventType } from "../../worker/events/types";
-import { MAX_IMAGE_BYTES, sniffImage, uploadImage, uploadImages } from "../../worker/media/store";
-import { openDb } from "../../worker/platform/db";
-import { ApiError } from "../../worker/platform/errors";
+import { mediaSweepDue, sweepUnusedMedia } from "#worker/catalog/media";
+import { removeProductMedia, reorderProductMedia, setProductMediaAltText } from "#worker/catalog/product-media";
+import { deleteProduct } from "#worker/catalog/product-writes";
+import { runSweeps } from "#worker/app/sweeps";
+import { EventType } from "#worker/events/types";
+import { MAX_IMAGE_BYTES, sniffImage, uploadImage, uploadImages } from "#worker/media/store";
+import { openDb } from "#worker/platform/db";
+import { ApiError } from "#worker/platform/errors";
 import { createProduct, merchant, OWNER_KEY, outboxRows, serviceCtx, unique } from "../helpers";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accountSections, holdings, orderHolds } from "../../web/components/account/sections";
-import type { OrderShape } from "../../worker/orders/shapes";
+import { accountSections, holdings, orderHolds } from "#web/components/account/sections";
+import type { OrderShape } from "#worker/orders/shapes";
 
 /** Which account sections a member sees, from what their orders hold. */
 

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import { hashPassword } from "../../worker/identity/passwords";
-import type { Permission } from "../../worker/platform/context";
+import { hashPassword } from "#worker/identity/passwords";
+import type { Permission } from "#worker/platform/context";
 import { BROWSER_UA, type RunningWorker } from "./worker";
 import { newContext } from "./chromium";
 

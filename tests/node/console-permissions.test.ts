@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_ACTIONS } from "../../web/components/console/action-permissions";
-import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "../../worker/platform/context";
+import { CONSOLE_ACTIONS } from "#web/components/console/action-permissions";
+import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "#worker/platform/context";
 import { consoleAccount, consoleCookie, postConsoleForm } from "./console-fixtures";
 import { BROWSER_UA, startWorker, type RunningWorker } from "./worker";
 

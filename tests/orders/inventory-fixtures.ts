@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import type { Ctx } from "../../worker/platform/context";
-import { openDb } from "../../worker/platform/db";
+import type { Ctx } from "#worker/platform/context";
+import { openDb } from "#worker/platform/db";
 import { catalogueSnapshot, createProduct, merchant, unique } from "../helpers";
 
 /** Shared fixtures of the inventory suites. */

@@ -10,11 +10,11 @@ import {
   reserveStock,
   reserveStockStatements,
   type StockLine,
-} from "../../worker/catalog/stock-changes";
-import { clearAssertions } from "../../worker/platform/batch";
-import { ApiError } from "../../worker/platform/errors";
-import { newId } from "../../worker/platform/ids";
-import { settings } from "../../worker/platform/tables";
+} from "#worker/catalog/stock-changes";
+import { clearAssertions } from "#worker/platform/batch";
+import { ApiError } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { settings } from "#worker/platform/tables";
 import {
   DEFAULT_VARIANT_ID,
   EVENT,

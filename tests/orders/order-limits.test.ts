@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SHOPPER_LIMITS } from "../../worker/cart/limits";
+import { SHOPPER_LIMITS } from "#worker/cart/limits";
 import { api, merchant } from "../helpers";
 import { cartCalls, item, newVisitor } from "../cart/cart-fixtures";
 import { stockOf, trackedProduct } from "./inventory-fixtures";

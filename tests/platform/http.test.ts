@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES } from "../../worker/platform/validation";
+import { MAX_BODY_BYTES } from "#worker/platform/validation";
 import { api, catalogueSnapshot, merchant } from "../helpers";
 
 describe("HTTP conventions", () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { encodeDotR, MAX_LIMIT } from "../../worker/platform/query";
-import { ALL_PRODUCTS_COLLECTION_ID } from "../../worker/platform/ids";
+import { encodeDotR, MAX_LIMIT } from "#worker/platform/query";
+import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { api, createProduct, getQuery, idsOf, merchant, OWNER_KEY, unique } from "../helpers";
 
 /**

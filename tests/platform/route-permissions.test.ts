@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { apiHost } from "../../worker/app";
-import { PERMISSIONS } from "../../worker/platform/context";
-import { ROUTE_PERMISSIONS } from "../../worker/platform/route-permissions";
+import { apiHost } from "#worker/app";
+import { PERMISSIONS } from "#worker/platform/context";
+import { ROUTE_PERMISSIONS } from "#worker/platform/route-permissions";
 import { walkRoutes } from "./route-walk";
 
 /** The API host alone, without the page host. */

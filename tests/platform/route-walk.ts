@@ -1,7 +1,7 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { PERMISSIONS, type Permission } from "../../worker/platform/context";
-import { ROUTE_PERMISSIONS, type Need } from "../../worker/platform/route-permissions";
+import { PERMISSIONS, type Permission } from "#worker/platform/context";
+import { ROUTE_PERMISSIONS, type Need } from "#worker/platform/route-permissions";
 import { api, createProduct, merchant, staffWith, unique, type ApiResult } from "../helpers";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiHost } from "../../worker/app";
+import { apiHost } from "#worker/app";
 import apiRoutes from "../hostile/api-routes.json";
 
 /** The API host alone, without the page host. */

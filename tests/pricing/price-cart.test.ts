@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "../../worker/platform/batch";
-import { storeCurrency, type Ctx } from "../../worker/platform/context";
+import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "#worker/platform/batch";
+import { storeCurrency, type Ctx } from "#worker/platform/context";
 import { sql } from "drizzle-orm";
-import { openDb, rawStatement, type RoundTrips } from "../../worker/platform/db";
-import { appliedCouponCode, computePricing, loadPricingConfig, estimateTotalsWire, priceCart, pricingReads, recordRuleUsageStatements, redeemCouponStatement, type PricingLine } from "../../worker/pricing/index";
-import { couponService } from "../../worker/pricing/coupons";
+import { openDb, rawStatement, type RoundTrips } from "#worker/platform/db";
+import { appliedCouponCode, computePricing, loadPricingConfig, estimateTotalsWire, priceCart, pricingReads, recordRuleUsageStatements, redeemCouponStatement, type PricingLine } from "#worker/pricing";
+import { couponService } from "#worker/pricing/coupons";
 import { merchant, unique } from "../helpers";
 
 /**

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { pricingReadsFor } from "../../worker/cart/cart";
-import { loadPricingConfig, pricingReads } from "../../worker/pricing/index";
+import { pricingReadsFor } from "#worker/cart/cart";
+import { loadPricingConfig, pricingReads } from "#worker/pricing";
 import { merchant, queryPlan, serviceCtx, unique } from "../helpers";
 
 /**

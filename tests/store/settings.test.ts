@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { catalogVersion } from "../../worker/catalog/cache";
-import { emailSender, getStoreSettings, loadStoreSettings, pageShopSettings, syncStoreSettingsCopy, updateStoreSettings } from "../../worker/store/settings";
+import { catalogVersion } from "#worker/catalog/cache";
+import { emailSender, getStoreSettings, loadStoreSettings, pageShopSettings, syncStoreSettingsCopy, updateStoreSettings } from "#worker/store/settings";
 import { merchant, serviceCtx } from "../helpers";
 
 /**

@@ -6,8 +6,8 @@ import { cachedPage, keepPage, pageCacheKey } from "#worker/catalog/cache";
 import { MAX_UPLOAD_FORM_BYTES } from "#worker/media";
 import { BodyTooLarge, readBytes } from "#worker/platform/body";
 import type { AppEnv } from "#worker/platform/http";
-import { isConsolePath, resolveConsoleSession } from "../console.server";
-import { resolvePageSession, SESSION_COOKIE, withSessionCookie, type PageSession } from "../session.server";
+import { isConsolePath, resolveConsoleSession } from "#web/console.server";
+import { resolvePageSession, SESSION_COOKIE, withSessionCookie, type PageSession } from "#web/session.server";
 
 /**
  * The page host: what the Worker entry hands every path the API does not own. It runs after the API host's

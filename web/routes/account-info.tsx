@@ -1,13 +1,13 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { changePassword, getOwnIdentity, signOutEverywhere, updateOwnProfile } from "../../worker/identity/members";
-import { changePasswordRequest, parseIdentity } from "../../worker/identity/schemas";
-import { ApiError } from "../../worker/platform/errors";
-import { requireMember } from "../components/account/account.server";
-import { AddressFields, type AddressValues } from "../components/checkout/fields";
-import { addressFieldOf, addressFrom, countries, countryName, missingAddressFields, privateHeaders, text } from "../components/checkout/form.server";
+import { changePassword, getOwnIdentity, signOutEverywhere, updateOwnProfile } from "#worker/identity/members";
+import { changePasswordRequest, parseIdentity } from "#worker/identity/schemas";
+import { ApiError } from "#worker/platform/errors";
+import { requireMember } from "#web/components/account/account.server";
+import { AddressFields, type AddressValues } from "#web/components/checkout/fields";
+import { addressFieldOf, addressFrom, countries, countryName, missingAddressFields, privateHeaders, text } from "#web/components/checkout/form.server";
 import { ErrorSummary, Field, Select, type Problem } from "#web/components/ui/form";
 import { problemOf, readForm } from "#web/components/ui/form.server";
-import { readSessionCookie } from "../session.server";
+import { readSessionCookie } from "#web/session.server";
 import type { Route } from "./+types/account-info";
 
 export function meta() {

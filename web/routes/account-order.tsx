@@ -1,8 +1,8 @@
 import { data, Link } from "react-router";
-import { requireMember } from "../components/account/account.server";
-import { ownOrder } from "../components/account/order.server";
-import { OrderDetails } from "../components/account/order-view";
-import { privateHeaders } from "../components/checkout/form.server";
+import { requireMember } from "#web/components/account/account.server";
+import { ownOrder } from "#web/components/account/order.server";
+import { OrderDetails } from "#web/components/account/order-view";
+import { privateHeaders } from "#web/components/checkout/form.server";
 import type { Route } from "./+types/account-order";
 
 export function meta({ data: d }: Route.MetaArgs) {

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { requireMember } from "../components/account/account.server";
-import { ownOrders } from "../components/account/order.server";
-import { dateText, StatusBadge } from "../components/account/order-view";
-import { privateHeaders } from "../components/checkout/form.server";
-import { SECTION_HOLDINGS, type AccountSection } from "../components/account/sections";
+import { requireMember } from "#web/components/account/account.server";
+import { ownOrders } from "#web/components/account/order.server";
+import { dateText, StatusBadge } from "#web/components/account/order-view";
+import { privateHeaders } from "#web/components/checkout/form.server";
+import { SECTION_HOLDINGS, type AccountSection } from "#web/components/account/sections";
 import type { Route } from "./+types/account-orders";
 
 export function meta() {

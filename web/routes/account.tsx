@@ -1,10 +1,10 @@
 import { Link, Outlet, redirect, useLocation } from "react-router";
-import { getOwnIdentity } from "../../worker/identity/members";
-import { listOwnOrders } from "../../worker/orders/orders";
-import { signInPath } from "../auth.server";
-import { accountSections, holdings } from "../components/account/sections";
-import { privateHeaders } from "../components/checkout/form.server";
-import "../styles/commerce.css";
+import { getOwnIdentity } from "#worker/identity/members";
+import { listOwnOrders } from "#worker/orders/orders";
+import { signInPath } from "#web/auth.server";
+import { accountSections, holdings } from "#web/components/account/sections";
+import { privateHeaders } from "#web/components/checkout/form.server";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/account";
 
 export const headers = () => privateHeaders;

@@ -1,6 +1,6 @@
 import { Link, redirect, useLoaderData } from "react-router";
-import { restoreAbandonedCart } from "../../worker/automations/abandoned-carts";
-import { noStore } from "../auth.server";
+import { restoreAbandonedCart } from "#worker/automations/abandoned-carts";
+import { noStore } from "#web/auth.server";
 import type { Route } from "./+types/cart-recover";
 
 export function meta() {

@@ -1,9 +1,9 @@
 import { data, Link, redirect } from "react-router";
-import { CART_INTENTS, loadCartView, returnAfterAdd, runCartIntent } from "../components/cart/cart.server";
-import { CartLines, CartSummary, CheckoutButton, CouponForm, EstimateForm, PageProblem, type CartActionData } from "../components/cart/cart-ui";
-import { countries, privateHeaders, text } from "../components/checkout/form.server";
+import { CART_INTENTS, loadCartView, returnAfterAdd, runCartIntent } from "#web/components/cart/cart.server";
+import { CartLines, CartSummary, CheckoutButton, CouponForm, EstimateForm, PageProblem, type CartActionData } from "#web/components/cart/cart-ui";
+import { countries, privateHeaders, text } from "#web/components/checkout/form.server";
 import { readForm } from "#web/components/ui/form.server";
-import "../styles/commerce.css";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/cart";
 
 /**

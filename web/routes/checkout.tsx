@@ -1,14 +1,14 @@
 import { data, Link, redirect } from "react-router";
-import { clientOf } from "../auth.server";
-import { checkoutView, currentCheckout, memberPrefill, placeOrder, saveContact, saveDelivery, waitText } from "../components/checkout/checkout.server";
-import { CheckoutBrandHeader } from "../components/checkout/brand-header";
-import { countries, privateHeaders, text } from "../components/checkout/form.server";
+import { clientOf } from "#web/auth.server";
+import { checkoutView, currentCheckout, memberPrefill, placeOrder, saveContact, saveDelivery, waitText } from "#web/components/checkout/checkout.server";
+import { CheckoutBrandHeader } from "#web/components/checkout/brand-header";
+import { countries, privateHeaders, text } from "#web/components/checkout/form.server";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { readForm } from "#web/components/ui/form.server";
-import { ContactStep, DeliveryStep, PaymentStep, type StepName } from "../components/checkout/steps";
-import { OrderSummary } from "../components/checkout/summary";
-import type { CheckoutView } from "../components/checkout/view";
-import "../styles/commerce.css";
+import { ContactStep, DeliveryStep, PaymentStep, type StepName } from "#web/components/checkout/steps";
+import { OrderSummary } from "#web/components/checkout/summary";
+import type { CheckoutView } from "#web/components/checkout/view";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/checkout";
 
 export function meta() {

@@ -1,6 +1,6 @@
-import { collectionOr404, listingFacets, listProducts, readListingState } from "../catalog.server";
-import { Listing } from "../components/catalog/listing";
-import { hasFilters, seoMeta, SHOP_NAME } from "../components/catalog/shared";
+import { collectionOr404, listingFacets, listProducts, readListingState } from "#web/catalog.server";
+import { Listing } from "#web/components/catalog/listing";
+import { hasFilters, seoMeta, SHOP_NAME } from "#web/components/catalog/shared";
 import { NoMatches } from "./shop";
 import type { Route } from "./+types/collection";
 

@@ -1,11 +1,11 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { sendRecoveryEmail } from "#worker/identity/members";
-import { parseIdentity, sendRecoveryEmailRequest } from "../../worker/identity/schemas";
-import { SIGN_IN, clientOf, field, noStore, safeReturnTo } from "../auth.server";
+import { parseIdentity, sendRecoveryEmailRequest } from "#worker/identity/schemas";
+import { SIGN_IN, clientOf, field, noStore, safeReturnTo } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
-import { nameIsId, withReturnTo } from "../components/auth";
+import { nameIsId, withReturnTo } from "#web/components/auth";
 import { ErrorSummary, Field } from "#web/components/ui/form";
-import "../styles/commerce.css";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/forgot-password";
 
 export function meta() {

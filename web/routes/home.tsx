@@ -1,10 +1,10 @@
 import { Suspense } from "react";
 import { Await, useRouteLoaderData } from "react-router";
-import { productCards } from "../catalog.server";
-import { ProductGrid } from "../components/catalog/cards";
-import { ShopLink } from "../components/shop-links";
-import { seoMeta, SHOP_NAME, type ProductCard } from "../components/catalog/shared";
-import type { loader as rootLoader } from "../root";
+import { productCards } from "#web/catalog.server";
+import { ProductGrid } from "#web/components/catalog/cards";
+import { ShopLink } from "#web/components/shop-links";
+import { seoMeta, SHOP_NAME, type ProductCard } from "#web/components/catalog/shared";
+import type { loader as rootLoader } from "#web/root";
 import type { Route } from "./+types/home";
 
 export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);

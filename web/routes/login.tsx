@@ -1,12 +1,12 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { login } from "../../worker/identity/members";
-import { loginRequest, parseIdentity } from "../../worker/identity/schemas";
-import { SIGN_IN, captchaSiteKeyAfter, captchaTokensOf, clientOf, field, noStore, outcomeOf, safeReturnTo, signInPageData } from "../auth.server";
+import { login } from "#worker/identity/members";
+import { loginRequest, parseIdentity } from "#worker/identity/schemas";
+import { SIGN_IN, captchaSiteKeyAfter, captchaTokensOf, clientOf, field, noStore, outcomeOf, safeReturnTo, signInPageData } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
-import { Captcha, nameIsId, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { Captcha, nameIsId, OutcomeMessage, VerifyCodeForm, withReturnTo } from "#web/components/auth";
 import { ErrorSummary, Field } from "#web/components/ui/form";
-import { continueAfterSignIn } from "../member-session.server";
-import "../styles/commerce.css";
+import { continueAfterSignIn } from "#web/member-session.server";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/login";
 
 export function meta() {

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { memberLogout } from "../member-session.server";
+import { memberLogout } from "#web/member-session.server";
 import type { Route } from "./+types/logout";
 
 /** Logging out is a POST (a link prefetch must not end a session); GET just goes home. */

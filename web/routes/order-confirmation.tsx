@@ -1,9 +1,9 @@
 import { data, Link } from "react-router";
-import { ownOrder } from "../components/account/order.server";
-import { OrderDetails } from "../components/account/order-view";
-import { privateHeaders } from "../components/checkout/form.server";
-import { shopSettings } from "../../worker/store/settings";
-import "../styles/commerce.css";
+import { ownOrder } from "#web/components/account/order.server";
+import { OrderDetails } from "#web/components/account/order-view";
+import { privateHeaders } from "#web/components/checkout/form.server";
+import { shopSettings } from "#worker/store/settings";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/order-confirmation";
 
 export function meta({ data: d }: Route.MetaArgs) {

@@ -1,19 +1,19 @@
 import { useId } from "react";
 import { data, Form, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { cachedCatalogRead, getProductBySlug, getProductPage, plainToLine } from "#worker/catalog";
-import { ApiError } from "../../worker/platform/errors";
-import { createBackInStockRequest } from "../../worker/automations/back-in-stock";
-import { clientOf } from "../auth.server";
+import { ApiError } from "#worker/platform/errors";
+import { createBackInStockRequest } from "#worker/automations/back-in-stock";
+import { clientOf } from "#web/auth.server";
 import { pageMessage } from "#web/components/ui/form.server";
-import { cardOf, sameSiteUrl } from "../catalog.server";
-import { Price, ProductGrid } from "../components/catalog/cards";
-import { Gallery, type GalleryItem } from "../components/catalog/gallery";
-import { OptionPicker, selectionSearch, type PickerOption } from "../components/catalog/option-picker";
-import { RichContent, type RichNode } from "../components/catalog/rich-content";
-import { seoMeta, SHOP_NAME } from "../components/catalog/shared";
-import type { loader as rootLoader } from "../root";
+import { cardOf, sameSiteUrl } from "#web/catalog.server";
+import { Price, ProductGrid } from "#web/components/catalog/cards";
+import { Gallery, type GalleryItem } from "#web/components/catalog/gallery";
+import { OptionPicker, selectionSearch, type PickerOption } from "#web/components/catalog/option-picker";
+import { RichContent, type RichNode } from "#web/components/catalog/rich-content";
+import { seoMeta, SHOP_NAME } from "#web/components/catalog/shared";
+import type { loader as rootLoader } from "#web/root";
 import type { Route } from "./+types/product";
-import { ShopLink } from "../components/shop-links";
+import { ShopLink } from "#web/components/shop-links";
 
 export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);
 

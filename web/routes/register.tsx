@@ -1,13 +1,13 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { register } from "../../worker/identity/members";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../worker/identity/passwords";
-import { parseIdentity, registerRequest } from "../../worker/identity/schemas";
-import { SIGN_IN, captchaTokensOf, clientOf, field, noStore, outcomeOf, safeReturnTo, signInPageData } from "../auth.server";
+import { register } from "#worker/identity/members";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#worker/identity/passwords";
+import { parseIdentity, registerRequest } from "#worker/identity/schemas";
+import { SIGN_IN, captchaTokensOf, clientOf, field, noStore, outcomeOf, safeReturnTo, signInPageData } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
-import { Captcha, nameIsId, OutcomeMessage, VerifyCodeForm, withReturnTo } from "../components/auth";
+import { Captcha, nameIsId, OutcomeMessage, VerifyCodeForm, withReturnTo } from "#web/components/auth";
 import { ErrorSummary, Field } from "#web/components/ui/form";
-import { continueAfterSignIn } from "../member-session.server";
-import "../styles/commerce.css";
+import { continueAfterSignIn } from "#web/member-session.server";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/register";
 
 export function meta() {

@@ -1,12 +1,12 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { recover, recoveryLinkIsLive } from "../../worker/identity/members";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../worker/identity/passwords";
-import { parseIdentity, recoverRequest } from "../../worker/identity/schemas";
-import { SIGN_IN, field, noStore, outcomeOf } from "../auth.server";
+import { recover, recoveryLinkIsLive } from "#worker/identity/members";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#worker/identity/passwords";
+import { parseIdentity, recoverRequest } from "#worker/identity/schemas";
+import { SIGN_IN, field, noStore, outcomeOf } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
-import { nameIsId, OutcomeMessage } from "../components/auth";
+import { nameIsId, OutcomeMessage } from "#web/components/auth";
 import { ErrorSummary, Field } from "#web/components/ui/form";
-import "../styles/commerce.css";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/reset-password";
 
 export function meta() {

@@ -1,8 +1,8 @@
-import { listingFacets, listProducts, navCollections, readListingState } from "../catalog.server";
-import { Listing } from "../components/catalog/listing";
-import { hasFilters, seoMeta, SHOP_NAME } from "../components/catalog/shared";
+import { listingFacets, listProducts, navCollections, readListingState } from "#web/catalog.server";
+import { Listing } from "#web/components/catalog/listing";
+import { hasFilters, seoMeta, SHOP_NAME } from "#web/components/catalog/shared";
 import type { Route } from "./+types/search";
-import { ShopLink } from "../components/shop-links";
+import { ShopLink } from "#web/components/shop-links";
 
 export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);
 

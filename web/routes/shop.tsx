@@ -1,6 +1,6 @@
-import { listingFacets, listProducts, readListingState } from "../catalog.server";
-import { Listing } from "../components/catalog/listing";
-import { hasFilters, seoMeta, SHOP_NAME } from "../components/catalog/shared";
+import { listingFacets, listProducts, readListingState } from "#web/catalog.server";
+import { Listing } from "#web/components/catalog/listing";
+import { hasFilters, seoMeta, SHOP_NAME } from "#web/components/catalog/shared";
 import type { Route } from "./+types/shop";
 
 export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);

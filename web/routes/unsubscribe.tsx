@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, useLoaderData } from "react-router";
-import { findSubscription, unsubscribe } from "../../worker/email/send";
-import { noStore } from "../auth.server";
+import { findSubscription, unsubscribe } from "#worker/email/send";
+import { noStore } from "#web/auth.server";
 import type { Route } from "./+types/unsubscribe";
 
 export function meta() {

@@ -1,11 +1,11 @@
 import { data, Link, useActionData } from "react-router";
-import { resendCode, verifyCode } from "../../worker/identity/members";
-import { parseIdentity, resendRequest, verifyCodeRequest } from "../../worker/identity/schemas";
-import { SIGN_IN, clientOf, field, noStore, outcomeOf, safeReturnTo } from "../auth.server";
+import { resendCode, verifyCode } from "#worker/identity/members";
+import { parseIdentity, resendRequest, verifyCodeRequest } from "#worker/identity/schemas";
+import { SIGN_IN, clientOf, field, noStore, outcomeOf, safeReturnTo } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
-import { OutcomeMessage, VerifyCodeForm } from "../components/auth";
-import { continueAfterSignIn } from "../member-session.server";
-import "../styles/commerce.css";
+import { OutcomeMessage, VerifyCodeForm } from "#web/components/auth";
+import { continueAfterSignIn } from "#web/member-session.server";
+import "#web/styles/commerce.css";
 import type { Route } from "./+types/verify";
 
 export function meta() {

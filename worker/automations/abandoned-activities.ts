@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { ecomMoney } from "../cart/shapes";
-import type { Statement } from "../events/outbox";
-import { nowIso } from "../platform/context";
-import { rawStatement, type Db } from "../platform/db";
-import { invalidArgument } from "../platform/errors";
-import { newId } from "../platform/ids";
+import { ecomMoney } from "#worker/cart/shapes";
+import type { Statement } from "#worker/events/outbox";
+import { nowIso } from "#worker/platform/context";
+import { rawStatement, type Db } from "#worker/platform/db";
+import { invalidArgument } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
 import { abandonedCheckoutActivities, abandonedCheckouts, type ACTIVITY_TYPES } from "./tables";
 
 /** Abandoned checkouts' shared parts: activity types and statements, the sweeps' limits, and the wire shape. */

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { nowMs } from "#worker/platform/clock";
-import { addToCurrentCart, cartOwnerOf, loadCarts, ownerKey, type CartOwner } from "../cart/cart";
-import { nowIso, type Ctx } from "../platform/context";
-import { ApiError } from "../platform/errors";
+import { addToCurrentCart, cartOwnerOf, loadCarts, ownerKey, type CartOwner } from "#worker/cart/cart";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
 import { automationSettingsFrom, automationSettingsRead } from "./settings";
 import { abandonedCheckouts } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";

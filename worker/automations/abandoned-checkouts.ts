@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { emails } from "../email/tables";
+import { emails } from "#worker/email/tables";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
-import type { Db } from "../platform/db";
-import { notFound } from "../platform/errors";
-import { formatMoney, toDecimalString } from "../platform/money";
-import { compileQuery, type FieldMap, type QueryInput } from "../platform/query";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { notFound } from "#worker/platform/errors";
+import { formatMoney, toDecimalString } from "#worker/platform/money";
+import { compileQuery, type FieldMap, type QueryInput } from "#worker/platform/query";
 import { abandonedCheckoutShape, activityStatement, customActivityType, type ActivityRow } from "./abandoned-carts";
 import { abandonedCheckoutActivities, abandonedCheckouts, ACTIVITY_ACTORS, recoveryEmails } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";

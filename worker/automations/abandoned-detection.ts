@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { checkoutEmailRead, loadCarts, ownerKey, resolveAll, totalsFor, type CartOwner } from "../cart/cart";
-import { cartShape, type CartRow, type CartShape } from "../cart/shapes";
-import { commit, newEvent, outboxInsertIfChanged } from "../events/outbox";
-import { memberContactRead } from "../identity/members";
-import { nowIso, systemCtx, type Ctx } from "../platform/context";
-import { rawStatement, type Db } from "../platform/db";
-import { formatMoney, toMajor } from "../platform/money";
+import { checkoutEmailRead, loadCarts, ownerKey, resolveAll, totalsFor, type CartOwner } from "#worker/cart/cart";
+import { cartShape, type CartRow, type CartShape } from "#worker/cart/shapes";
+import { commit, newEvent, outboxInsertIfChanged } from "#worker/events/outbox";
+import { memberContactRead } from "#worker/identity/members";
+import { nowIso, systemCtx, type Ctx } from "#worker/platform/context";
+import { rawStatement, type Db } from "#worker/platform/db";
+import { formatMoney, toMajor } from "#worker/platform/money";
 import { AutomationEventType } from "./events";
 import { loadAutomationSettings } from "./settings";
 import { JOB, SWEEP_CHUNK, SWEEP_MAX_CARTS } from "./abandoned-activities";

@@ -1,20 +1,20 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { cartSummaryRead } from "../cart/cart";
-import type { ProcessorContext } from "../events/consumer";
-import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
-import { orderTotalRead } from "../orders/orders";
-import { isUniqueViolation } from "../platform/batch";
-import { nowIso } from "../platform/context";
-import { newId } from "../platform/ids";
-import { formatMoney, toMinor } from "../platform/money";
+import { cartSummaryRead } from "#worker/cart/cart";
+import type { ProcessorContext } from "#worker/events/consumer";
+import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { orderTotalRead } from "#worker/orders/orders";
+import { isUniqueViolation } from "#worker/platform/batch";
+import { nowIso } from "#worker/platform/context";
+import { newId } from "#worker/platform/ids";
+import { formatMoney, toMinor } from "#worker/platform/money";
 import { AutomationEventType } from "./events";
 import { loadAutomationSettings } from "./settings";
 import { abandonedCheckoutActivities, abandonedCheckouts, recoveryEmails } from "./tables";
 import { taskStatement } from "#worker/tasks";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { abandonedCheckoutShape, activityRow, activityStatement, type AbandonedCheckoutRow, type ActivityRow } from "./abandoned-activities";
-import type { Db } from "../platform/db";
+import type { Db } from "#worker/platform/db";
 import type { AutomationSettings } from "./settings";
 
 /** Abandoned carts, steps 2 and 4: the processors that make or refresh the abandoned checkout, and mark it recovered. */

@@ -1,10 +1,10 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { products, variants } from "../catalog/tables";
-import { requireMerchant, type Ctx, requirePermission } from "../platform/context";
-import { notFound } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { parseWith } from "../platform/validation";
+import { products, variants } from "#worker/catalog/tables";
+import { requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import { notFound } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { parseWith } from "#worker/platform/validation";
 import { backInStockRequests } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { notifyRequests } from "./back-in-stock-notify";

@@ -1,11 +1,11 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { discountedPrice } from "../catalog/pricing";
+import { discountedPrice } from "#worker/catalog/pricing";
 import { loadProduct } from "#worker/catalog";
-import { emailOutcomes, sendEmail } from "../email/send";
-import { flushRecorded, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
-import { nowIso, type Ctx } from "../platform/context";
-import { formatMoney } from "../platform/money";
-import { publicOrigin } from "../platform/public-origin";
+import { emailOutcomes, sendEmail } from "#worker/email/send";
+import { flushRecorded, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import { formatMoney } from "#worker/platform/money";
+import { publicOrigin } from "#worker/platform/public-origin";
 import { AutomationEventType } from "./events";
 import { backInStockRequests } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { decrementInventory, incrementInventory, loadProduct, productNames, readStockAvailability, updateInventoryItem } from "#worker/catalog";
-import { isStepClaimed, PermanentFailure, type ProcessorContext } from "../events/consumer";
-import type { EventEnvelope, Statement } from "../events/outbox";
-import type { Db } from "../platform/db";
+import { isStepClaimed, PermanentFailure, type ProcessorContext } from "#worker/events/consumer";
+import type { EventEnvelope, Statement } from "#worker/events/outbox";
+import type { Db } from "#worker/platform/db";
 import { loadAutomationSettings } from "./settings";
 import { taskStatement } from "#worker/tasks";
 import { runBatch } from "#worker/platform/unit-of-work";

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { requireMerchant } from "../platform/context";
-import { pathId, type AppEnv } from "../platform/http";
-import { readQueryRequest } from "../platform/query";
-import { clientAddress } from "../platform/rate-limit";
-import { httpUrl, parseWith, readBody, readJson } from "../platform/validation";
+import { requireMerchant } from "#worker/platform/context";
+import { pathId, type AppEnv } from "#worker/platform/http";
+import { readQueryRequest } from "#worker/platform/query";
+import { clientAddress } from "#worker/platform/rate-limit";
+import { httpUrl, parseWith, readBody, readJson } from "#worker/platform/validation";
 import { abandonedCheckoutSummary, addAbandonedCheckoutActivity, addActivityRequest, getAbandonedCheckout, queryAbandonedCheckouts } from "./abandoned-checkouts";
 import {
   createBackInStockRequest,

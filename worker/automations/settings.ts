@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
-import type { Db } from "../platform/db";
-import { settings } from "../platform/tables";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { settings } from "#worker/platform/tables";
 import { DEFAULT_LOW_STOCK_THRESHOLD, LOW_STOCK_SETTINGS_KEY } from "#worker/catalog";
 
 /** The automations' settings (D1 `settings`, key "automations"): merchant read and change at /api/v1/automation-settings. */

@@ -1,5 +1,5 @@
-import { systemCtx } from "../platform/context";
-import type { Db } from "../platform/db";
+import { systemCtx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
 import { detectAbandonedCarts, sendDueRecoveryEmails, settleSendingRecoveryEmails } from "./abandoned-carts";
 import { settleWaitingRequests } from "./back-in-stock";
 

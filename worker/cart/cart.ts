@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
-import { hasPermission, nowIso, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { ApiError, forbidden, invalidArgument, type FieldViolation } from "../platform/errors";
-import { toMinor } from "../platform/money";
+import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { hasPermission, nowIso, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { ApiError, forbidden, invalidArgument, type FieldViolation } from "#worker/platform/errors";
+import { toMinor } from "#worker/platform/money";
 import { priceCart } from "#worker/pricing";
 import { CART_INFO_FIELDS, type AddToCartRequest, type CartInfoInput, type UpdateCartRequest } from "./schemas";
 import { CartEventType, cartEventData, cartShape, cleanAddress, type CartShape, type ResolvedLine } from "./shapes";

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, type Statement } from "../events/outbox";
-import { identities } from "../identity/tables";
-import { clearAssertions, isAssertionFailure } from "../platform/batch";
-import type { Ctx } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { inBatchLimitStatements, limitRefusal } from "../platform/rate-limit";
+import { commit, newEvent, outboxInsert, type Statement } from "#worker/events/outbox";
+import { identities } from "#worker/identity/tables";
+import { clearAssertions, isAssertionFailure } from "#worker/platform/batch";
+import type { Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { inBatchLimitStatements, limitRefusal } from "#worker/platform/rate-limit";
 import { checkoutLimits, type ShopperClient } from "./limits";
 import type { PricingConfig } from "#worker/pricing";
 import type { CreateCheckoutRequest } from "./schemas";

@@ -1,9 +1,9 @@
-import { discountedPrice } from "../catalog/pricing";
-import { matching, type VariantRow } from "../catalog/variants";
-import { nowIso, type Ctx } from "../platform/context";
-import type { FieldViolation } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { toMinor } from "../platform/money";
+import { discountedPrice } from "#worker/catalog/pricing";
+import { matching, type VariantRow } from "#worker/catalog/variants";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import type { FieldViolation } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { toMinor } from "#worker/platform/money";
 import { MAX_QUANTITY, STORES_APP_ID, type CustomLineItemInput, type LineItemInput } from "./schemas";
 import { lineImage, optionDescriptionLines, type CartRow, type CatalogProduct, type LineRow, type ResolvedLine } from "./shapes";
 import type { LineSnapshot } from "./tables";

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, type Statement } from "../events/outbox";
-import { assertPreviousChanged, clearAssertions } from "../platform/batch";
-import { nowIso, type Ctx } from "../platform/context";
+import { commit, newEvent, outboxInsert, type Statement } from "#worker/events/outbox";
+import { assertPreviousChanged, clearAssertions } from "#worker/platform/batch";
+import { nowIso, type Ctx } from "#worker/platform/context";
 import { MAX_QUANTITY } from "./schemas";
 import { cartChangeEvent, cartStatements, draftOf, loadCarts, nextPosition, ownerKey, resolveAll, stamp, withRetry, type CartOwner } from "./cart";
 import { CartEventType, cartEventData, cartShape } from "./shapes";

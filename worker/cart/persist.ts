@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, type EventEnvelope, type Statement } from "../events/outbox";
-import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "../platform/batch";
-import { nowIso, type Ctx } from "../platform/context";
-import { invalidArgument, type FieldViolation } from "../platform/errors";
+import { commit, newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "#worker/platform/batch";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import { invalidArgument, type FieldViolation } from "#worker/platform/errors";
 import { MAX_LINE_ITEMS } from "./schemas";
 import { CartEventType, cartEventData, cartShape, type CartShape, type ResolvedLine } from "./shapes";
 import { cartLineItems, carts } from "./tables";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../platform/http";
-import { clientAddress } from "../platform/rate-limit";
-import { readBody } from "../platform/validation";
+import type { AppEnv } from "#worker/platform/http";
+import { clientAddress } from "#worker/platform/rate-limit";
+import { readBody } from "#worker/platform/validation";
 import {
   addToCurrentCart,
   cartOwnerOf,

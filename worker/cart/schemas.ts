@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { emailSchema as email } from "../identity/schemas";
-import { httpUrl } from "../platform/validation";
+import { emailSchema as email } from "#worker/identity/schemas";
+import { httpUrl } from "#worker/platform/validation";
 
 /**
  * Wire schemas of the current cart (the REST shapes the Wix SDK sends). Unknown keys are dropped, as

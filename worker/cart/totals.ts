@@ -1,4 +1,4 @@
-import type { Ctx } from "../platform/context";
+import type { Ctx } from "#worker/platform/context";
 import { computePricing, estimateTotalsWire, priceCart, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "#worker/pricing";
 import type { EstimateTotalsRequest } from "./schemas";
 import { cartShape, type CartRow, type CatalogProduct, type ResolvedLine } from "./shapes";

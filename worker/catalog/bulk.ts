@@ -1,8 +1,8 @@
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
-import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "../events/outbox";
-import { EventType } from "../events/types";
-import { nowIso, type Ctx, requirePermission } from "../platform/context";
-import { currencyDigits, toMajor, toMinor } from "../platform/money";
+import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { EventType } from "#worker/events/types";
+import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
+import { currencyDigits, toMajor, toMinor } from "#worker/platform/money";
 import { refreshSummary } from "./product-reads";
 import type { z } from "zod";
 import type { bulkAdjustRequest, bulkDeleteRequest, bulkUpdateRequest } from "./schemas";

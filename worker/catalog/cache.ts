@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { LRUCache } from "lru-cache";
-import type { Processor } from "../events/consumer";
-import type { AppEnv } from "../platform/http";
-import { EventType } from "../events/types";
-import { isMerchant, type Ctx } from "../platform/context";
-import { sha256Hex } from "../platform/ids";
+import type { Processor } from "#worker/events/consumer";
+import type { AppEnv } from "#worker/platform/http";
+import { EventType } from "#worker/events/types";
+import { isMerchant, type Ctx } from "#worker/platform/context";
+import { sha256Hex } from "#worker/platform/ids";
 
 /**
  * The storefront's catalogue reads, cached at the edge (Cache API) under a catalogue version kept in KV. Any

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, outboxInsertIfChanged } from "../events/outbox";
-import { EventType } from "../events/types";
-import { isUniqueViolation } from "../platform/batch";
-import { isMerchant, nowIso, type Ctx, requireMerchant, requirePermission } from "../platform/context";
-import { ApiError, badField, invalidArgument, notFound } from "../platform/errors";
-import { ALL_PRODUCTS_COLLECTION_ID, newId, slugify } from "../platform/ids";
-import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
+import { commit, newEvent, outboxInsert, outboxInsertIfChanged } from "#worker/events/outbox";
+import { EventType } from "#worker/events/types";
+import { isUniqueViolation } from "#worker/platform/batch";
+import { isMerchant, nowIso, type Ctx, requireMerchant, requirePermission } from "#worker/platform/context";
+import { ApiError, badField, invalidArgument, notFound } from "#worker/platform/errors";
+import { ALL_PRODUCTS_COLLECTION_ID, newId, slugify } from "#worker/platform/ids";
+import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "#worker/platform/query";
 import type { CollectionInput, CollectionPatch } from "./schemas";
 import { freeSlug } from "./slugs";
 import { collectionShape } from "./shapes";

@@ -1,8 +1,8 @@
 import Papa from "papaparse";
-import type { Ctx } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { toDecimalString, toMajor, toMinor } from "../platform/money";
-import { parseWith } from "../platform/validation";
+import type { Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
+import { toDecimalString, toMajor, toMinor } from "#worker/platform/money";
+import { parseWith } from "#worker/platform/validation";
 import { prepareCreateProduct } from "./product-writes";
 import { productInputSchema, type ProductInput, type ProductPatch, type VariantOverride } from "./schemas";
 import { v1Description, type LoadedProduct } from "./shapes";

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { requireMerchant } from "../platform/context";
-import { pathId, type AppEnv } from "../platform/http";
-import { readQueryRequest } from "../platform/query";
-import { parseWith, readBody } from "../platform/validation";
+import { requireMerchant } from "#worker/platform/context";
+import { pathId, type AppEnv } from "#worker/platform/http";
+import { readQueryRequest } from "#worker/platform/query";
+import { parseWith, readBody } from "#worker/platform/validation";
 import {
   decrementInventory,
   getInventoryVariants,

@@ -1,12 +1,12 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { inventoryChanges, preorderSettings, products, variants, type InventoryCause } from "./tables";
-import { type Statement } from "../events/outbox";
-import { assertInBatch, conflict, isAssertionFailure } from "../platform/batch";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
-import { rawStatement, type Db } from "../platform/db";
-import { invalidArgument, notFound, type FieldViolation } from "../platform/errors";
-import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "../platform/query";
+import { type Statement } from "#worker/events/outbox";
+import { assertInBatch, conflict, isAssertionFailure } from "#worker/platform/batch";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import { rawStatement, type Db } from "#worker/platform/db";
+import { invalidArgument, notFound, type FieldViolation } from "#worker/platform/errors";
+import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "#worker/platform/query";
 import { type BatchOptions, flushStockEvents, insufficientInventory, NO_LIMIT, readStockAvailability, runChange, stockChange, type StockLine, tracked, withAlso } from "./stock-changes";
 import { lowStockThresholdSql } from "./stock-settings";
 

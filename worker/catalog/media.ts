@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { deleteMediaObjects, MEDIA_FILE, mediaKeyOf } from "../media/store";
-import { requireMerchant, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { notFound } from "../platform/errors";
+import { deleteMediaObjects, MEDIA_FILE, mediaKeyOf } from "#worker/media/store";
+import { requireMerchant, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { notFound } from "#worker/platform/errors";
 import { products, type StoredMedia, type StoredOption } from "./tables";
 
 /**

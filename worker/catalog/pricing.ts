@@ -1,4 +1,4 @@
-import { roundMinor, toMinor } from "../platform/money";
+import { roundMinor, toMinor } from "#worker/platform/money";
 
 /** Catalogue pricing rules in minor units: discounts, price per unit, profit. Pure functions. */
 

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { requirePermission } from "../platform/context";
-import { badField } from "../platform/errors";
-import { pathId, type AppEnv } from "../platform/http";
-import { readQueryRequest } from "../platform/query";
-import { parseWith, queryFlag, readBody } from "../platform/validation";
+import { requirePermission } from "#worker/platform/context";
+import { badField } from "#worker/platform/errors";
+import { pathId, type AppEnv } from "#worker/platform/http";
+import { readQueryRequest } from "#worker/platform/query";
+import { parseWith, queryFlag, readBody } from "#worker/platform/validation";
 import { bulkAdjustProducts, bulkUpdateProducts } from "./bulk";
 import { catalogJson } from "./cache";
 import { changeMembership, checkSlugParam, createCollection, deleteCollection, getCollection, queryCollections, updateCollection } from "./collections";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MEASUREMENT_UNITS } from "./units";
-import { httpUrl } from "../platform/validation";
+import { httpUrl } from "#worker/platform/validation";
 
 /**
  * Wire schemas of the catalogue (V1 shapes, as the Wix SDK sends them). Shared by the API routes, the console

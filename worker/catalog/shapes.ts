@@ -1,4 +1,4 @@
-import { formatMoney, toDecimalString, toMajor } from "../platform/money";
+import { formatMoney, toDecimalString, toMajor } from "#worker/platform/money";
 import { discountedPrice, pricePerUnit, profitOf, type DiscountType } from "./pricing";
 import type { collections, products, StoredMedia } from "./tables";
 import { richToDescription } from "./rich-text";

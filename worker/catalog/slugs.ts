@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db } from "../platform/db";
+import type { Db } from "#worker/platform/db";
 
 /**
  * Picks a free slug in a table: `base`, or `base-2`, `base-3`… (one query). `exceptId` ignores the row being renamed.

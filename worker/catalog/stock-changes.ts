@@ -3,13 +3,13 @@ import { runBatch } from "#worker/platform/unit-of-work";
 import { refreshSummary } from "./product-reads";
 import { products, variants, type InventoryCause } from "./tables";
 import { flushStoredEvents, type EventEnvelope, type Statement } from "#worker/events/outbox";
-import { outbox } from "../events/tables";
-import { EventType } from "../events/types";
-import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
-import { actorOf, nowIso, type Actor, type Ctx } from "../platform/context";
-import { rawStatement, type Db } from "../platform/db";
-import { ApiError, badField } from "../platform/errors";
-import { newId } from "../platform/ids";
+import { outbox } from "#worker/events/tables";
+import { EventType } from "#worker/events/types";
+import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "#worker/platform/batch";
+import { actorOf, nowIso, type Actor, type Ctx } from "#worker/platform/context";
+import { rawStatement, type Db } from "#worker/platform/db";
+import { ApiError, badField } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
 
 /**
  * Inventory: per-variant stock (a tracked quantity, or an in/out-of-stock flag), preorder, the change log and the

@@ -1,4 +1,4 @@
-import { DEFAULT_VARIANT_ID, newId } from "../platform/ids";
+import { DEFAULT_VARIANT_ID, newId } from "#worker/platform/ids";
 import type { StoredOption } from "./tables";
 
 /** Variant generation and availability: pure functions over a product's options and variant rows. */

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
-import { requireMerchant, type Ctx } from "../platform/context";
-import { notFound } from "../platform/errors";
+import { requireMerchant, type Ctx } from "#worker/platform/context";
+import { notFound } from "#worker/platform/errors";
 import type { EmailStatus } from "./send";
 import { emails } from "./tables";
 import type { EmailTemplate } from "./templates";

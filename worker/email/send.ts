@@ -1,10 +1,10 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { nowIso, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { newId } from "../platform/ids";
-import { publicOrigin } from "../platform/public-origin";
-import { defaultStoreSettings, emailSender, shopSettings, type StoreSettings } from "../store/settings";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { newId } from "#worker/platform/ids";
+import { publicOrigin } from "#worker/platform/public-origin";
+import { defaultStoreSettings, emailSender, shopSettings, type StoreSettings } from "#worker/store/settings";
 import { emails, emailSubscriptions } from "./tables";
 import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
 import { config } from "#worker/platform/config";

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { isUniqueViolation } from "../platform/batch";
-import { nowIso, systemCtx, type Ctx } from "../platform/context";
-import { openDb, type Db } from "../platform/db";
-import { ApiError } from "../platform/errors";
+import { isUniqueViolation } from "#worker/platform/batch";
+import { nowIso, systemCtx, type Ctx } from "#worker/platform/context";
+import { openDb, type Db } from "#worker/platform/db";
+import { ApiError } from "#worker/platform/errors";
 import type { EventEnvelope, Statement } from "./outbox";
 import { eventFailures, processedEvents } from "./tables";
 import { config } from "#worker/platform/config";

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, notInArray, sql } from "drizzle-orm";
-import { hasPermission, nowIso, requireMerchant, type Ctx, type Permission, requirePermission } from "../platform/context";
-import type { Db } from "../platform/db";
-import { ApiError, notFound } from "../platform/errors";
+import { hasPermission, nowIso, requireMerchant, type Ctx, type Permission, requirePermission } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { ApiError, notFound } from "#worker/platform/errors";
 import { eventFailures, webhookDeliveries } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";
 

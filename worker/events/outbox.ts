@@ -1,10 +1,10 @@
-import { rawStatement } from "../platform/db";
+import { rawStatement } from "#worker/platform/db";
 import { and, asc, isNull, lt, sql } from "drizzle-orm";
 import type { BatchResponse } from "drizzle-orm/batch";
-import { actorOf, nowIso, type Actor, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { newId } from "../platform/ids";
-import { runBatch, type Statement, type Statements } from "../platform/unit-of-work";
+import { actorOf, nowIso, type Actor, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { newId } from "#worker/platform/ids";
+import { runBatch, type Statement, type Statements } from "#worker/platform/unit-of-work";
 import { outbox } from "./tables";
 import { nowMs } from "#worker/platform/clock";
 

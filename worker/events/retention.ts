@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rawStatement, type Db } from "../platform/db";
+import { rawStatement, type Db } from "#worker/platform/db";
 import { runBatch } from "#worker/platform/unit-of-work";
 
 /**

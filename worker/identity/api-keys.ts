@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { isPermission, type Auth } from "../platform/context";
-import type { Db } from "../platform/db";
-import { unauthenticated } from "../platform/errors";
-import { sha256Hex } from "../platform/ids";
+import { isPermission, type Auth } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { unauthenticated } from "#worker/platform/errors";
+import { sha256Hex } from "#worker/platform/ids";
 import { identities, apiKeys } from "./tables";
 import { readAccessToken, type TokenRecord } from "./tokens";
 import { config } from "#worker/platform/config";

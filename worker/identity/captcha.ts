@@ -1,5 +1,5 @@
-import type { Ctx } from "../platform/context";
-import { ApiError } from "../platform/errors";
+import type { Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
 import type { CaptchaTokenInput } from "./schemas";
 import { config } from "#worker/platform/config";
 

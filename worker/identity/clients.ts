@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireOwner, type Ctx } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { publicOrigin } from "../platform/public-origin";
-import { parseWith } from "../platform/validation";
+import { nowIso, requireOwner, type Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { publicOrigin } from "#worker/platform/public-origin";
+import { parseWith } from "#worker/platform/validation";
 import { oauthClients } from "./tables";
 import { config } from "#worker/platform/config";
 

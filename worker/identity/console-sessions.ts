@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { isPermission, type Auth, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { ApiError } from "../platform/errors";
-import { sha256Hex } from "../platform/ids";
+import { isPermission, type Auth, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { ApiError } from "#worker/platform/errors";
+import { sha256Hex } from "#worker/platform/ids";
 import { endSessions, login, type ClientInfo } from "./members";
 import { consumeOneTime, randomSecret } from "./one-time";
 import type { LoginRequest } from "./schemas";

@@ -1,6 +1,6 @@
-import type { Ctx } from "../platform/context";
-import { sha256Hex } from "../platform/ids";
-import { emailKey, growingDelaySeconds, takeTurn, type Limit } from "../platform/rate-limit";
+import type { Ctx } from "#worker/platform/context";
+import { sha256Hex } from "#worker/platform/ids";
+import { emailKey, growingDelaySeconds, takeTurn, type Limit } from "#worker/platform/rate-limit";
 import { hasCustomCaptchaVerifier, requireCaptcha } from "./captcha";
 import type { CaptchaTokenInput } from "./schemas";
 import { turnstileSecret } from "./settings";

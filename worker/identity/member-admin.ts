@@ -1,8 +1,8 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
-import { conflict } from "../platform/batch";
-import { ApiError, forbidden } from "../platform/errors";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import { conflict } from "#worker/platform/batch";
+import { ApiError, forbidden } from "#worker/platform/errors";
 import { identities, oneTimeTokens } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { byId, type IdentityRow, memberNotFound, toWireIdentity, type WireIdentity, withoutReason } from "./member-common";

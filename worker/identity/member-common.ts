@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { sendEmail } from "../email/send";
-import type { Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { ApiError, notFound } from "../platform/errors";
-import { sha256Hex } from "../platform/ids";
-import { hitLimits, LIMITS } from "../platform/rate-limit";
+import { sendEmail } from "#worker/email/send";
+import type { Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { ApiError, notFound } from "#worker/platform/errors";
+import { sha256Hex } from "#worker/platform/ids";
+import { hitLimits, LIMITS } from "#worker/platform/rate-limit";
 import { prepareOneTime, randomSecret, revokeOneTimeFor } from "./one-time";
 import type { StoredProfile } from "./schemas";
 import { identities } from "./tables";

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { nowIso, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { conflict } from "../platform/batch";
-import { forbidden, unauthenticated } from "../platform/errors";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { conflict } from "#worker/platform/batch";
+import { forbidden, unauthenticated } from "#worker/platform/errors";
 import { identities } from "./tables";
-import { invalidArgument } from "../platform/errors";
-import { violationsFrom } from "../platform/validation";
+import { invalidArgument } from "#worker/platform/errors";
+import { violationsFrom } from "#worker/platform/validation";
 import { profileSchema } from "./schemas";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { byId, memberNotFound, toWireIdentity, type WireIdentity } from "./member-common";

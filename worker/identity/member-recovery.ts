@@ -1,11 +1,11 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { config } from "#worker/platform/config";
-import { sendEmail } from "../email/send";
-import { nowIso, type Ctx, requirePermission } from "../platform/context";
-import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "../platform/batch";
-import { forbidden } from "../platform/errors";
-import { hitLimits, hitStatement, LIMITS, resetPrefixStatement } from "../platform/rate-limit";
-import { emailLinkOrigin, publicOrigin } from "../platform/public-origin";
+import { sendEmail } from "#worker/email/send";
+import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
+import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "#worker/platform/batch";
+import { forbidden } from "#worker/platform/errors";
+import { hitLimits, hitStatement, LIMITS, resetPrefixStatement } from "#worker/platform/rate-limit";
+import { emailLinkOrigin, publicOrigin } from "#worker/platform/public-origin";
 import { prepareOneTime, revokeOneTimeFor } from "./one-time";
 import { hashPassword } from "./passwords";
 import { identities, oauthClients, oneTimeTokens } from "./tables";

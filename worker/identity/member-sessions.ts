@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { nowMs } from "#worker/platform/clock";
 import type { BatchItem } from "drizzle-orm/batch";
-import { nowIso, type Ctx, requirePermission } from "../platform/context";
-import type { Db } from "../platform/db";
-import { conflict, isUniqueViolation } from "../platform/batch";
-import { ApiError, forbidden, unauthenticated } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { checkHits, hitStatement, LIMITS } from "../platform/rate-limit";
+import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { conflict, isUniqueViolation } from "#worker/platform/batch";
+import { ApiError, forbidden, unauthenticated } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { checkHits, hitStatement, LIMITS } from "#worker/platform/rate-limit";
 import { revokeOneTimeFor } from "./one-time";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { SignOnRequest } from "./schemas";

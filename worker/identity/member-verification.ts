@@ -1,9 +1,9 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { nowMs } from "#worker/platform/clock";
-import { nowIso, type Ctx } from "../platform/context";
-import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "../platform/batch";
-import { ApiError, forbidden, unauthenticated } from "../platform/errors";
-import { hitLimits, LIMITS } from "../platform/rate-limit";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "#worker/platform/batch";
+import { ApiError, forbidden, unauthenticated } from "#worker/platform/errors";
+import { hitLimits, LIMITS } from "#worker/platform/rate-limit";
 import { revokeOneTimeFor } from "./one-time";
 import { identities, oneTimeTokens } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { nowIso, type Ctx } from "../platform/context";
-import { isUniqueViolation } from "../platform/batch";
-import { newId } from "../platform/ids";
-import { checkHits, hitLimits, hitStatement, LIMITS, resetStatement, sweepStatement, type Limit } from "../platform/rate-limit";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import { isUniqueViolation } from "#worker/platform/batch";
+import { newId } from "#worker/platform/ids";
+import { checkHits, hitLimits, hitStatement, LIMITS, resetStatement, sweepStatement, type Limit } from "#worker/platform/rate-limit";
 import { requireCaptcha } from "./captcha";
 import { knownAddressSince, rememberAddress, slowStranger } from "./login-guard";
 import { hashPassword, verifyPassword } from "./passwords";

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { requirePermission, type Ctx } from "../platform/context";
-import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { hitLimits, LIMITS } from "../platform/rate-limit";
-import { parseWith } from "../platform/validation";
+import { requirePermission, type Ctx } from "#worker/platform/context";
+import { ApiError, forbidden, invalidArgument, unauthenticated, type FieldViolation } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { hitLimits, LIMITS } from "#worker/platform/rate-limit";
+import { parseWith } from "#worker/platform/validation";
 import { accessTokenOf, tokenAuth } from "./api-keys";
 import {
   defaultClientId,

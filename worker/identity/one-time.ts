@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../platform/db";
-import { sha256Hex } from "../platform/ids";
+import type { Db } from "#worker/platform/db";
+import { sha256Hex } from "#worker/platform/ids";
 import { oneTimeTokens } from "./tables";
 import { now, nowMs } from "#worker/platform/clock";
 

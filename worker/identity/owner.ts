@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { nowIso, type Ctx } from "../platform/context";
-import { newId } from "../platform/ids";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import { newId } from "#worker/platform/ids";
 import { hashPassword, PASSWORD_MIN_LENGTH } from "./passwords";
 import { identities } from "./tables";
 import { config } from "#worker/platform/config";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { Ctx } from "../platform/context";
-import { invalidArgument, type FieldViolation } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { parseWith } from "../platform/validation";
-import { publicOrigin } from "../platform/public-origin";
+import type { Ctx } from "#worker/platform/context";
+import { invalidArgument, type FieldViolation } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { parseWith } from "#worker/platform/validation";
+import { publicOrigin } from "#worker/platform/public-origin";
 import { defaultClientId, getOAuthClient, isRedirectAllowed, isWebOrigin, redirectUriProblem, type OAuthClient } from "./clients";
 import { createLogoutSession, savePendingAuthRequest, validateAuthRequest, type AuthRequestInput } from "./oauth";
 

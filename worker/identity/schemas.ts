@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ApiError, invalidArgument, type FieldViolation } from "../platform/errors";
-import { violationsFrom } from "../platform/validation";
+import { ApiError, invalidArgument, type FieldViolation } from "#worker/platform/errors";
+import { violationsFrom } from "#worker/platform/validation";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords";
 
 /**

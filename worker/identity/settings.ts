@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { nowIso, requireMerchant, requireOwner, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { ApiError } from "../platform/errors";
-import { settings } from "../platform/tables";
+import { nowIso, requireMerchant, requireOwner, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { ApiError } from "#worker/platform/errors";
+import { settings } from "#worker/platform/tables";
 import { hasCustomCaptchaVerifier } from "./captcha";
 import type { IdentitySettingsPatch } from "./schemas";
 import { config } from "#worker/platform/config";

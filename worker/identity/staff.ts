@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { sendEmail } from "../email/send";
-import { isPermission, nowIso, PERMISSIONS, requireMerchant, requireOwner, type Ctx, type Permission } from "../platform/context";
-import { ApiError, forbidden, notFound } from "../platform/errors";
-import { newId, sha256Hex } from "../platform/ids";
-import { emailLinkOrigin } from "../platform/public-origin";
+import { sendEmail } from "#worker/email/send";
+import { isPermission, nowIso, PERMISSIONS, requireMerchant, requireOwner, type Ctx, type Permission } from "#worker/platform/context";
+import { ApiError, forbidden, notFound } from "#worker/platform/errors";
+import { newId, sha256Hex } from "#worker/platform/ids";
+import { emailLinkOrigin } from "#worker/platform/public-origin";
 import { prepareOneTime, randomSecret, revokeOneTimeFor } from "./one-time";
 import { apiKeys, identities } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";

@@ -1,4 +1,4 @@
-import { sha256Hex } from "../platform/ids";
+import { sha256Hex } from "#worker/platform/ids";
 import { nowMs } from "#worker/platform/clock";
 
 /**

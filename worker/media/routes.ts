@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { requirePermission } from "../platform/context";
-import { BodyTooLarge, readBytes } from "../platform/body";
-import { ApiError, badField, notFound } from "../platform/errors";
-import type { AppEnv } from "../platform/http";
+import { requirePermission } from "#worker/platform/context";
+import { BodyTooLarge, readBytes } from "#worker/platform/body";
+import { ApiError, badField, notFound } from "#worker/platform/errors";
+import type { AppEnv } from "#worker/platform/http";
 import { MAX_UPLOAD_FORM_BYTES, MEDIA_CACHE_CONTROL, MEDIA_FILE, notMultipart, uploadImage } from "./store";
 
 /**

@@ -1,5 +1,5 @@
-import { requirePermission, type Ctx, type Permission } from "../platform/context";
-import { ApiError, invalidArgument, type FieldViolation } from "../platform/errors";
+import { requirePermission, type Ctx, type Permission } from "#worker/platform/context";
+import { ApiError, invalidArgument, type FieldViolation } from "#worker/platform/errors";
 
 /**
  * Product media in R2 (binding MEDIA), uploaded through the Worker and served back by it (./routes.ts).

@@ -1,11 +1,11 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "../events/outbox";
-import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
-import { actorOf, isMerchant, nowIso, type Ctx, requirePermission } from "../platform/context";
-import type { Db } from "../platform/db";
-import { ApiError, badField, notFound, unauthenticated } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { compileQuery, type FieldMap } from "../platform/query";
+import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "#worker/platform/batch";
+import { actorOf, isMerchant, nowIso, type Ctx, requirePermission } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { ApiError, badField, notFound, unauthenticated } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { compileQuery, type FieldMap } from "#worker/platform/query";
 import { isOwner } from "./checkout";
 import { flushStockEvents, releaseStockStatements, type StockChange } from "#worker/catalog";
 

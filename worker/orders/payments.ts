@@ -1,5 +1,5 @@
-import { badField } from "../platform/errors";
-import { newId } from "../platform/ids";
+import { badField } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
 import type { CardInput } from "./schemas";
 
 /**

@@ -1,17 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
-import { completeCartStatements, type CartTotals } from "../cart/cart";
+import { completeCartStatements, type CartTotals } from "#worker/cart/cart";
 import { appliedCouponCode, recordRuleUsageStatements, redeemCouponStatement } from "#worker/pricing";
-import { lineItemShape, type ResolvedLine } from "../cart/shapes";
-import { checkouts } from "../cart/tables";
-import { emailStatement } from "../email/send";
-import { shopSettings } from "../store/settings";
-import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "../events/outbox";
-import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "../platform/batch";
-import { actorOf, nowIso, type Ctx } from "../platform/context";
-import { ApiError, invalidArgument, type FieldViolation } from "../platform/errors";
-import { newId } from "../platform/ids";
-import { inBatchLimitStatements, limitRefusal, type Limit } from "../platform/rate-limit";
-import { toDecimalString } from "../platform/money";
+import { lineItemShape, type ResolvedLine } from "#worker/cart/shapes";
+import { checkouts } from "#worker/cart/tables";
+import { emailStatement } from "#worker/email/send";
+import { shopSettings } from "#worker/store/settings";
+import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "#worker/platform/batch";
+import { actorOf, nowIso, type Ctx } from "#worker/platform/context";
+import { ApiError, invalidArgument, type FieldViolation } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { inBatchLimitStatements, limitRefusal, type Limit } from "#worker/platform/rate-limit";
+import { toDecimalString } from "#worker/platform/money";
 import { runBatch } from "#worker/platform/unit-of-work";
 import {
   applyCheckoutUpdate,

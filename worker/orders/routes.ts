@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { pathId, type AppEnv } from "../platform/http";
-import { clientAddress } from "../platform/rate-limit";
-import { readBody } from "../platform/validation";
+import { pathId, type AppEnv } from "#worker/platform/http";
+import { clientAddress } from "#worker/platform/rate-limit";
+import { readBody } from "#worker/platform/validation";
 import { createOrder, getCheckout, updateCheckout } from "./checkout";
 import { cancelOrder, createFulfillment, getOrder, markAsPaid, searchOrders, setRefundStatus } from "./orders";
 import { cancelOrderRequest, createOrderRequest, fulfillmentRequest, refundStatusRequest, searchOrdersRequest, updateCheckoutRequest } from "./schemas";

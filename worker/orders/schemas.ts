@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { addressSchema, contactDetailsSchema } from "../cart/schemas";
-import { emailSchema } from "../identity/schemas";
-import { httpUrl } from "../platform/validation";
+import { addressSchema, contactDetailsSchema } from "#worker/cart/schemas";
+import { emailSchema } from "#worker/identity/schemas";
+import { httpUrl } from "#worker/platform/validation";
 
 /** Wire schemas of the checkout and order calls (the Wix ecom REST shapes). Unknown keys are dropped, as the Wix APIs do. */
 

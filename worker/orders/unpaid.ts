@@ -1,11 +1,11 @@
 import { asc, sql } from "drizzle-orm";
 import { unpaidOrderCanceledTask } from "#worker/tasks";
-import { isAssertionFailure } from "../platform/batch";
-import { systemCtx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { ApiError } from "../platform/errors";
-import { formatMoney } from "../platform/money";
-import { loadStoreSettings } from "../store/settings";
+import { isAssertionFailure } from "#worker/platform/batch";
+import { systemCtx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { ApiError } from "#worker/platform/errors";
+import { formatMoney } from "#worker/platform/money";
+import { loadStoreSettings } from "#worker/store/settings";
 import { releaseStockStatements } from "#worker/catalog";
 import { loadOrders, writeChange } from "./orders";
 import { OrderEventType, UNPAID_CANCEL_REASON, type LoadedOrder } from "./shapes";

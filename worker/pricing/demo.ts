@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Statement } from "../events/outbox";
-import { nowIso, type Ctx } from "../platform/context";
-import { newId } from "../platform/ids";
-import { toMinor } from "../platform/money";
+import type { Statement } from "#worker/events/outbox";
+import { nowIso, type Ctx } from "#worker/platform/context";
+import { newId } from "#worker/platform/ids";
+import { toMinor } from "#worker/platform/money";
 import { codeKey } from "./engine/discounts";
 import { coupons, shippingRegions, type StoredShippingOption } from "./tables";
 

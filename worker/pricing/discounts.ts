@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { now } from "#worker/platform/clock";
-import { nowIso } from "../platform/context";
-import type { FieldMap } from "../platform/query";
+import { nowIso } from "#worker/platform/context";
+import type { FieldMap } from "#worker/platform/query";
 import { timeStatus } from "./engine/discounts";
 import { isoOrNull, moneyOut, MoneyReader, resource } from "./resource";
 import { discountRuleInputSchema, type DiscountRuleInput, type DiscountValueInput, type TriggerInput } from "./schemas";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { isUniqueViolation } from "../platform/batch";
-import { ApiError } from "../platform/errors";
-import type { FieldMap } from "../platform/query";
+import { isUniqueViolation } from "#worker/platform/batch";
+import { ApiError } from "#worker/platform/errors";
+import type { FieldMap } from "#worker/platform/query";
 import { moneyOut, MoneyReader, resource } from "./resource";
 import { additionalFeeInputSchema, type AdditionalFeeInput } from "./schemas";
 import { additionalFees } from "./tables";

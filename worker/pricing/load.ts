@@ -1,8 +1,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { settings } from "../platform/tables";
+import type { Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { settings } from "#worker/platform/tables";
 import { pricingSettingsFrom, type PricingConfig } from "./engine/config";
 import { codeKey } from "./engine/discounts";
 import { computePricing } from "./engine/calculate";

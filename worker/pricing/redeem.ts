@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../platform/db";
+import type { Db } from "#worker/platform/db";
 import { codeKey } from "./engine/discounts";
 import { coupons, discountRules } from "./tables";
 import type { PricingResult } from "./engine/types";

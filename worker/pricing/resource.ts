@@ -1,12 +1,12 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
-import { ApiError, badField, invalidArgument, notFound, type FieldViolation } from "../platform/errors";
-import { currencyDigits, toDecimalString, toMajor, toMinor } from "../platform/money";
-import { newId } from "../platform/ids";
-import { compileQuery, pagingMetadata, type FieldMap } from "../platform/query";
-import { parseWith } from "../platform/validation";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import { ApiError, badField, invalidArgument, notFound, type FieldViolation } from "#worker/platform/errors";
+import { currencyDigits, toDecimalString, toMajor, toMinor } from "#worker/platform/money";
+import { newId } from "#worker/platform/ids";
+import { compileQuery, pagingMetadata, type FieldMap } from "#worker/platform/query";
+import { parseWith } from "#worker/platform/validation";
 import { queryRequestSchema } from "./schemas";
 import { runBatch } from "#worker/platform/unit-of-work";
 

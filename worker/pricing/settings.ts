@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { nowIso, requireMerchant, type Ctx, requirePermission } from "../platform/context";
-import { badField } from "../platform/errors";
-import { settings } from "../platform/tables";
+import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
+import { badField } from "#worker/platform/errors";
+import { settings } from "#worker/platform/tables";
 import { pricingSettingsFrom, type PricingSettings } from "./engine/config";
 import { PRICING_SETTINGS_KEY } from "./load";
 import type { PricingSettingsPatch } from "./schemas";

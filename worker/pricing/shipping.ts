@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { FieldMap } from "../platform/query";
+import type { FieldMap } from "#worker/platform/query";
 import { isoOrNull, moneyOut, MoneyReader, resource } from "./resource";
 import { shippingRegionInputSchema, type ShippingRegionInput } from "./schemas";
 import { shippingRegions, type StoredShippingOption } from "./tables";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { isUniqueViolation } from "../platform/batch";
-import { ApiError, invalidArgument } from "../platform/errors";
-import type { FieldMap } from "../platform/query";
+import { isUniqueViolation } from "#worker/platform/batch";
+import { ApiError, invalidArgument } from "#worker/platform/errors";
+import type { FieldMap } from "#worker/platform/query";
 import { resource } from "./resource";
 import { taxGroupInputSchema, taxRegionInputSchema, type TaxGroupInput, type TaxRegionInput } from "./schemas";
 import { taxGroups, taxRegions } from "./tables";

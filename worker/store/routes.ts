@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../platform/http";
-import { readBody } from "../platform/validation";
+import type { AppEnv } from "#worker/platform/http";
+import { readBody } from "#worker/platform/validation";
 import { getStoreSettings, storeSettingsPatch, updateStoreSettings } from "./settings";
 
 /**

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireMerchant, requirePermission, type Ctx } from "../platform/context";
-import type { Db } from "../platform/db";
-import { invalidArgument } from "../platform/errors";
-import { settings } from "../platform/tables";
-import { uploadImage, type UploadFile } from "../media/store";
+import { nowIso, requireMerchant, requirePermission, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
+import { invalidArgument } from "#worker/platform/errors";
+import { settings } from "#worker/platform/tables";
+import { uploadImage, type UploadFile } from "#worker/media/store";
 import { cachedCatalogRead, purgeCatalogCache } from "#worker/catalog";
 import { config } from "#worker/platform/config";
 

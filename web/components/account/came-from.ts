@@ -1,4 +1,4 @@
-import { safeReturnTo } from "../../auth.server";
+import { safeReturnTo } from "#web/auth.server";
 
 const AUTH_PAGES = ["/login", "/register", "/verify", "/forgot-password", "/reset-password", "/logout"];
 

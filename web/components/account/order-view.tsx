@@ -1,4 +1,4 @@
-import { httpHref } from "../../../worker/platform/urls";
+import { httpHref } from "#worker/platform/urls";
 import { OrderSummary } from "../checkout/summary";
 import type { SummaryLine, Totals } from "../checkout/view";
 

@@ -1,8 +1,8 @@
-import { getOrder, listOwnOrders } from "../../../worker/orders/orders";
-import { unpaidExpiry, type OrderShape } from "../../../worker/orders/shapes";
-import { httpHref } from "../../../worker/platform/urls";
-import type { Ctx } from "../../../worker/platform/context";
-import { ApiError } from "../../../worker/platform/errors";
+import { getOrder, listOwnOrders } from "#worker/orders/orders";
+import { unpaidExpiry, type OrderShape } from "#worker/orders/shapes";
+import { httpHref } from "#worker/platform/urls";
+import type { Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
 import { countryName } from "../checkout/form.server";
 import type { SummaryLine } from "../checkout/view";
 import type { OrderListItem, OrderView } from "./order-view";

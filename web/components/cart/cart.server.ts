@@ -1,9 +1,9 @@
-import { addToCurrentCart, estimateCurrentCart, type estimateTotals, removeCoupon, removeLineItems, updateCurrentCart, updateLineItemsQuantity } from "../../../worker/cart/cart";
-import { addToCartRequest, updateQuantityRequest } from "../../../worker/cart/schemas";
-import type { Ctx } from "../../../worker/platform/context";
-import { ApiError, invalidArgument } from "../../../worker/platform/errors";
-import { parseWith } from "../../../worker/platform/validation";
-import { safeReturnTo } from "../../auth.server";
+import { addToCurrentCart, estimateCurrentCart, type estimateTotals, removeCoupon, removeLineItems, updateCurrentCart, updateLineItemsQuantity } from "#worker/cart/cart";
+import { addToCartRequest, updateQuantityRequest } from "#worker/cart/schemas";
+import type { Ctx } from "#worker/platform/context";
+import { ApiError, invalidArgument } from "#worker/platform/errors";
+import { parseWith } from "#worker/platform/validation";
+import { safeReturnTo } from "#web/auth.server";
 import { text } from "#web/components/checkout/form.server";
 import type { Problem } from "#web/components/ui/form";
 import { pageMessage, problemOf } from "#web/components/ui/form.server";

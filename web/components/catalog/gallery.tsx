@@ -1,4 +1,4 @@
-import { httpHref } from "../../../worker/platform/urls";
+import { httpHref } from "#worker/platform/urls";
 import { srcSetOf } from "./cards";
 
 /** One picture or video of a product, as the product page shows it. */

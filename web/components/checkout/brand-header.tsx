@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import type { loader as rootLoader } from "../../root";
+import type { loader as rootLoader } from "#web/root";
 
 /** Logo heights of the checkout's brand header per size (the store's checkout settings: logo size and alignment). */
 const LOGO_HEIGHT = { SMALL: 32, MEDIUM: 48, LARGE: 72 } as const;

@@ -1,11 +1,11 @@
-import { createCheckoutFrom, readCurrentCart } from "../../../worker/cart/cart";
+import { createCheckoutFrom, readCurrentCart } from "#worker/cart/cart";
 import type { ShopperClient } from "#worker/cart/limits";
-import { createOrder, isOwner, placeOrderFrom, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "../../../worker/orders/checkout";
-import { createOrderRequest, updateCheckoutRequest } from "../../../worker/orders/schemas";
-import { getOwnIdentity } from "../../../worker/identity/members";
-import { isMerchant, type Ctx } from "../../../worker/platform/context";
-import { ApiError } from "../../../worker/platform/errors";
-import { parseWith } from "../../../worker/platform/validation";
+import { createOrder, isOwner, placeOrderFrom, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "#worker/orders/checkout";
+import { createOrderRequest, updateCheckoutRequest } from "#worker/orders/schemas";
+import { getOwnIdentity } from "#worker/identity/members";
+import { isMerchant, type Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
+import { parseWith } from "#worker/platform/validation";
 import type { AddressValues } from "./fields";
 import type { Problem } from "#web/components/ui/form";
 import { pageMessage, problemOf } from "#web/components/ui/form.server";

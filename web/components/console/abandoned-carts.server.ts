@@ -1,6 +1,6 @@
-import { automationSettingsPatch, type AutomationSettings, type AutomationSettingsPatch } from "../../../worker/automations/settings";
-import { invalidArgument, type FieldViolation } from "../../../worker/platform/errors";
-import { parseWith } from "../../../worker/platform/validation";
+import { automationSettingsPatch, type AutomationSettings, type AutomationSettingsPatch } from "#worker/automations/settings";
+import { invalidArgument, type FieldViolation } from "#worker/platform/errors";
+import { parseWith } from "#worker/platform/validation";
 import { CART_STATUSES, SCHEDULE_STEPS, stepsOn, type SettingsValues } from "./abandoned-carts";
 
 export const CARTS_PAGE_SIZE = 25;

@@ -1,4 +1,4 @@
-import type { Need } from "../../../worker/platform/route-permissions";
+import type { Need } from "#worker/platform/route-permissions";
 
 /**
  * What every console form action needs, by page (its route pattern) and intent ("" for a page whose action has

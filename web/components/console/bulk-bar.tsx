@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useActionData, useLocation, useNavigation } from "react-router";
 import { BULK_ACTIONS, BULK_FORM_ID, BULK_MAX, BULK_VALUE_LABELS, isBulkOp, type BulkActionData, type BulkResult } from "./bulk";
 import { ErrorSummary, FieldError } from "#web/components/ui/form";
-import "../../styles/console-bulk.css";
+import "#web/styles/console-bulk.css";
 
 /**
  * Bulk edits on the products table. One plain form (id BULK_FORM_ID) holds the scope, the action and its value;

@@ -1,10 +1,10 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { bulkAdjustProducts, bulkAdjustRequest, bulkDeleteProducts, bulkDeleteRequest, bulkUpdateProducts, bulkUpdateRequest, changeMembership, productNames, queryProducts } from "#worker/catalog";
-import { requirePermission, type Ctx } from "../../../worker/platform/context";
-import { ApiError, badField } from "../../../worker/platform/errors";
-import { parseWith } from "../../../worker/platform/validation";
-import { MAX_RETURN_PATH } from "../../auth.server";
-import { readConsoleToken, requireStaff } from "../../console.server";
+import { requirePermission, type Ctx } from "#worker/platform/context";
+import { ApiError, badField } from "#worker/platform/errors";
+import { parseWith } from "#worker/platform/validation";
+import { MAX_RETURN_PATH } from "#web/auth.server";
+import { readConsoleToken, requireStaff } from "#web/console.server";
 import { BULK_ACTIONS, BULK_CHUNK, BULK_FAILURES_SHOWN, BULK_MAX, BULK_RESULT_TTL_MS, isBulkOp, type BulkActionData, type BulkOp, type BulkResult, type BulkValues } from "./bulk";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { productFilter, readProductFilters } from "./products.server";

@@ -1,6 +1,6 @@
-import { getOrder, searchOrders } from "../../../worker/orders/orders";
-import { UNPAID_CANCEL_REASON, type OrderShape } from "../../../worker/orders/shapes";
-import type { Ctx } from "../../../worker/platform/context";
+import { getOrder, searchOrders } from "#worker/orders/orders";
+import { UNPAID_CANCEL_REASON, type OrderShape } from "#worker/orders/shapes";
+import type { Ctx } from "#worker/platform/context";
 import { orderView } from "../account/order.server";
 import type { OrderView } from "../account/order-view";
 import { FULFILLMENT_FILTERS, PAYMENT_FILTERS, SORTS } from "./orders";

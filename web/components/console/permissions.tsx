@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "../../../worker/platform/context";
+import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "#worker/platform/context";
 
 /** One checkbox a permission, named `permissions`, in the owner's words: the staff and API-key forms share it. */
 export function PermissionChecks({ checked = [], disabled = false }: { checked?: readonly Permission[]; disabled?: boolean }) {

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
-import { requirePermission, type Ctx } from "../../../worker/platform/context";
-import { ApiError } from "../../../worker/platform/errors";
+import { requirePermission, type Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
 import type { Problem } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 

@@ -1,5 +1,5 @@
 import { descriptionToRich, type LoadedProduct, type RichNode, richToMarkdown, unsupportedNodes } from "#worker/catalog";
-import { toDecimalString } from "../../../worker/platform/money";
+import { toDecimalString } from "#worker/platform/money";
 import { formFieldId, usedOptions, withSpareRows, withSpareSection, type EditorValues } from "./product-form";
 
 /**

@@ -1,5 +1,5 @@
 import { Link, useRouteLoaderData, useSearchParams } from "react-router";
-import type { loader as layoutLoader } from "../../routes/console/layout";
+import type { loader as layoutLoader } from "#web/routes/console/layout";
 
 /**
  * The products table's CSV links: "Export CSV" downloads what the current filters match (any staff member);

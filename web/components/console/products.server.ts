@@ -1,6 +1,6 @@
 import { productFilterValues, queryProducts } from "#worker/catalog";
-import type { Ctx } from "../../../worker/platform/context";
-import { cardOf } from "../../catalog.server";
+import type { Ctx } from "#worker/platform/context";
+import { cardOf } from "#web/catalog.server";
 import { PRODUCT_SORTS, type ProductFilters, type ProductSort } from "./products";
 
 /**

@@ -1,5 +1,5 @@
 import { NavLink, useRouteLoaderData } from "react-router";
-import type { loader as layoutLoader } from "../../routes/console/layout";
+import type { loader as layoutLoader } from "#web/routes/console/layout";
 
 /**
  * The tabs of the console's Settings: the store itself, who works in it (staff, owner only), API keys, the shop's

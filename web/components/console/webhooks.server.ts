@@ -1,4 +1,4 @@
-import { badField } from "../../../worker/platform/errors";
+import { badField } from "#worker/platform/errors";
 
 /**
  * Form handling shared by the console's webhook and dead-event pages. The services check automations.manage on

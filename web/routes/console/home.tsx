@@ -1,9 +1,9 @@
 import { Link, useRouteLoaderData } from "react-router";
-import { dashboardReport } from "../../../worker/reports/dashboard";
-import { BarChart } from "../../components/console/dashboard-charts";
-import { consoleTitle } from "../../components/console/title";
-import { consoleHeaders, requireStaff } from "../../console.server";
-import "../../styles/console-dashboard.css";
+import { dashboardReport } from "#worker/reports/dashboard";
+import { BarChart } from "#web/components/console/dashboard-charts";
+import { consoleTitle } from "#web/components/console/title";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console-dashboard.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/home";
 

@@ -1,10 +1,10 @@
 import { Form, NavLink, Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
-import { PERMISSION_LABELS } from "../../../worker/platform/context";
-import { shopSettings } from "../../../worker/store/settings";
-import { SHOP_NAME } from "../../components/catalog/shared";
+import { PERMISSION_LABELS } from "#worker/platform/context";
+import { shopSettings } from "#worker/store/settings";
+import { SHOP_NAME } from "#web/components/catalog/shared";
 import { FormLook } from "#web/components/ui/form";
-import { consoleHeaders, requireStaff } from "../../console.server";
-import "../../styles/console.css";
+import { consoleHeaders, requireStaff } from "#web/console.server";
+import "#web/styles/console.css";
 import type { Route } from "./+types/layout";
 
 /**

@@ -1,12 +1,12 @@
 import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
-import { startConsoleSession } from "../../../worker/identity/console-sessions";
-import { loginRequest, parseIdentity } from "../../../worker/identity/schemas";
-import { SIGN_IN, captchaSiteKey, captchaSiteKeyAfter, captchaTokensOf, clientOf, field } from "../../auth.server";
+import { startConsoleSession } from "#worker/identity/console-sessions";
+import { loginRequest, parseIdentity } from "#worker/identity/schemas";
+import { SIGN_IN, captchaSiteKey, captchaSiteKeyAfter, captchaTokensOf, clientOf, field } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
-import { Captcha, nameIsId } from "../../components/auth";
+import { Captcha, nameIsId } from "#web/components/auth";
 import { ErrorSummary, Field } from "#web/components/ui/form";
-import { consoleCookie, consoleHeaders, consoleReturnTo } from "../../console.server";
-import "../../styles/console.css";
+import { consoleCookie, consoleHeaders, consoleReturnTo } from "#web/console.server";
+import "#web/styles/console.css";
 import type { Route } from "./+types/login";
 
 export function meta() {

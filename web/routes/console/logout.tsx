@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { endConsoleSession, endConsoleSessionsEverywhere } from "../../../worker/identity/console-sessions";
-import { clearConsoleCookie, readConsoleToken } from "../../console.server";
+import { endConsoleSession, endConsoleSessionsEverywhere } from "#worker/identity/console-sessions";
+import { clearConsoleCookie, readConsoleToken } from "#web/console.server";
 import type { Route } from "./+types/logout";
 
 /** Signing out is a POST (a prefetch must not end a session); GET goes to the sign-in page. */

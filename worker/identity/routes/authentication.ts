@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ApiError } from "../../platform/errors";
-import { pathId, type AppContext, type AppEnv } from "../../platform/http";
-import { clientAddress } from "../../platform/rate-limit";
-import { parseWith, readJson } from "../../platform/validation";
+import { ApiError } from "#worker/platform/errors";
+import { pathId, type AppContext, type AppEnv } from "#worker/platform/http";
+import { clientAddress } from "#worker/platform/rate-limit";
+import { parseWith, readJson } from "#worker/platform/validation";
 import {
   approveMember,
   blockMember,

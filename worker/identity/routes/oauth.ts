@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { BodyTooLarge, readText } from "../../platform/body";
-import { badField } from "../../platform/errors";
-import { clientAddress } from "../../platform/rate-limit";
-import type { AppContext, AppEnv } from "../../platform/http";
-import { readJson } from "../../platform/validation";
+import { BodyTooLarge, readText } from "#worker/platform/body";
+import { badField } from "#worker/platform/errors";
+import { clientAddress } from "#worker/platform/rate-limit";
+import type { AppContext, AppEnv } from "#worker/platform/http";
+import { readJson } from "#worker/platform/validation";
 import { authorize, exchangeToken, validateAuthRequest, type AuthRequestInput } from "../oauth";
 import { returnToWithoutSession, sendAuthorizeOutcome } from "./session-end";
 

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { requirePermission } from "../../platform/context";
-import type { AppEnv } from "../../platform/http";
-import { clientAddress } from "../../platform/rate-limit";
-import { readJson } from "../../platform/validation";
+import { requirePermission } from "#worker/platform/context";
+import type { AppEnv } from "#worker/platform/http";
+import { clientAddress } from "#worker/platform/rate-limit";
+import { readJson } from "#worker/platform/validation";
 import { recover, sendActivationEmail, sendRecoveryEmail } from "../members";
 import { activationEmailRequest, parseIdentity, recoverRequest, sendRecoveryEmailRequest } from "../schemas";
 

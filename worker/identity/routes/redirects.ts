@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../../platform/http";
-import { readJson } from "../../platform/validation";
+import type { AppEnv } from "#worker/platform/http";
+import { readJson } from "#worker/platform/validation";
 import { createRedirectSession } from "../redirects";
 
 /** Redirect sessions: /v1/redirect-session and the SDK's /_api/redirects-api/v1/redirect-session. */

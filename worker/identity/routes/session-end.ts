@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { clearSession, readSessionCookie } from "../page-session";
-import type { AppContext, AppEnv } from "../../platform/http";
+import type { AppContext, AppEnv } from "#worker/platform/http";
 import { continueAuthorization, endLogoutSession, logoutCaller, postLogoutTarget, revokeRefreshToken, type AuthorizeOutcome } from "../oauth";
 
 /**

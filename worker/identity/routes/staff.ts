@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { requireOwner } from "../../platform/context";
-import { pathId, type AppEnv } from "../../platform/http";
-import { readBody } from "../../platform/validation";
+import { requireOwner } from "#worker/platform/context";
+import { pathId, type AppEnv } from "#worker/platform/http";
+import { readBody } from "#worker/platform/validation";
 import { ensureDemoShopper, ensureOwner } from "../owner";
 import {
   blockStaff,

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import type { AppContext, AppEnv } from "../../platform/http";
-import { clientAddress } from "../../platform/rate-limit";
-import { readJson } from "../../platform/validation";
+import type { AppContext, AppEnv } from "#worker/platform/http";
+import { clientAddress } from "#worker/platform/rate-limit";
+import { readJson } from "#worker/platform/validation";
 import { resendCode, startVerification, verifyCode } from "../members";
 import { parseIdentity, resendRequest, startVerificationRequest, verifyCodeRequest } from "../schemas";
 
