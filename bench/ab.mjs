@@ -37,7 +37,9 @@ const loadPage = async (base, path) => {
 };
 
 try {
-  console.log(`A: ${resolve(other)}\nB: ${new URL("..", import.meta.url).pathname} (this checkout)\n${cached ? "cached" : "uncached"}, ${ROUNDS} turns of ${SECONDS} s each\n`);
+  console.log(
+    `A: ${resolve(other)}\nB: ${new URL("..", import.meta.url).pathname} (this checkout)\n${cached ? "cached" : "uncached"}, ${ROUNDS} turns of ${SECONDS} s each\n`,
+  );
   for (const path of paths) {
     // A warm-up for both (the first requests load the code and fill the catalogue cache).
     await loadPage(a.base, path);
@@ -55,7 +57,9 @@ try {
       }
     }
     const ratios = as.map((x, i) => bs[i] / x);
-    console.log(`${path}\n  A req/s ${as.join(" ")}\n  B req/s ${bs.join(" ")}\n  B/A     ${ratios.map((r) => r.toFixed(2)).join(" ")}   median ${median(ratios).toFixed(3)}`);
+    console.log(
+      `${path}\n  A req/s ${as.join(" ")}\n  B req/s ${bs.join(" ")}\n  B/A     ${ratios.map((r) => r.toFixed(2)).join(" ")}   median ${median(ratios).toFixed(3)}`,
+    );
   }
 } finally {
   a.stop();

@@ -14,9 +14,13 @@ const floor = await startFloor();
 
 try {
   const dotR = (payload) => Buffer.from(JSON.stringify(payload)).toString("base64url");
-  const listing = await (await fetch(`${base}/v1/products/query-platformized`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
+  const listing = await (
+    await fetch(`${base}/v1/products/query-platformized`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+  ).json();
   const productId = listing.products[0].id;
-  const queryOf = (bound) => ({ query: { filter: { price: { $lt: bound } }, sort: [{ fieldName: "price", order: "ASC" }], paging: { limit: 20, offset: 0 } } });
+  const queryOf = (bound) => ({
+    query: { filter: { price: { $lt: bound } }, sort: [{ fieldName: "price", order: "ASC" }], paging: { limit: 20, offset: 0 } },
+  });
   const queryPath = (bound) => `/stores-reader/v1/products/query-platformized?.r=${dotR(queryOf(bound))}`;
   let bust = 0;
   // 100 + n·1e-7 for n < 10^6 stays below 100.1: no demo product is priced in between, so the answer is the same.
@@ -24,16 +28,37 @@ try {
 
   // Visitors with a cart each: the cart calls rotate over them, as separate shoppers would (one shared cart would
   // measure the optimistic-concurrency retries instead).
-  const untracked = (await (await fetch(`${base}/v1/products/query-platformized`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query: { paging: { limit: 100 } }, includeVariants: true }),
-  })).json()).products.find((p) => !p.stock.trackInventory && p.stock.inStock);
-  const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: untracked.id, options: { variantId: untracked.variants[0].id } }, quantity: 1 };
+  const untracked = (
+    await (
+      await fetch(`${base}/v1/products/query-platformized`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: { paging: { limit: 100 } }, includeVariants: true }),
+      })
+    ).json()
+  ).products.find((p) => !p.stock.trackInventory && p.stock.inStock);
+  const line = {
+    catalogReference: {
+      appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e",
+      catalogItemId: untracked.id,
+      options: { variantId: untracked.variants[0].id },
+    },
+    quantity: 1,
+  };
   const visitors = [];
   for (let i = 0; i < 50; i++) {
-    const t = await (await fetch(`${base}/oauth2/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId }) })).json();
-    await fetch(`${base}/ecom/v1/carts/current/add-to-cart`, { method: "POST", headers: { "content-type": "application/json", authorization: t.access_token }, body: JSON.stringify({ lineItems: [line] }) });
+    const t = await (
+      await fetch(`${base}/oauth2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ grantType: "anonymous", clientId }),
+      })
+    ).json();
+    await fetch(`${base}/ecom/v1/carts/current/add-to-cart`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: t.access_token },
+      body: JSON.stringify({ lineItems: [line] }),
+    });
     visitors.push(t.access_token);
   }
   let turn = 0;
@@ -75,7 +100,12 @@ try {
     const res = await fetch(base + path, { method: "POST", body, headers: { ...cartHeaders, authorization: visitors[0] } });
     if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
     const bytes = (await res.arrayBuffer()).byteLength;
-    rows.push({ name, shop: await load(base + path, { method: "POST", body, headers: cartHeaders, setupRequest: asVisitor }), bytes, trips: roundTrips(res) });
+    rows.push({
+      name,
+      shop: await load(base + path, { method: "POST", body, headers: cartHeaders, setupRequest: asVisitor }),
+      bytes,
+      trips: roundTrips(res),
+    });
   }
 
   printComparison(

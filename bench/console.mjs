@@ -16,7 +16,26 @@ const STATE = ".wrangler/bench-console-state";
 const root = new URL("..", import.meta.url).pathname;
 const json = { "content-type": "application/json" };
 const ADDRESS = { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" };
-const WORDS = ["linen", "organic", "wool", "canvas", "cotton", "denim", "merino", "silk", "bamboo", "hemp", "tee", "cap", "scarf", "tote", "sock", "shirt", "jacket", "apron"];
+const WORDS = [
+  "linen",
+  "organic",
+  "wool",
+  "canvas",
+  "cotton",
+  "denim",
+  "merino",
+  "silk",
+  "bamboo",
+  "hemp",
+  "tee",
+  "cap",
+  "scarf",
+  "tote",
+  "sock",
+  "shirt",
+  "jacket",
+  "apron",
+];
 const BRANDS = ["Fernhill", "Northwind", "Saltmarsh", "Juniper", "Oakline", "Riverstone", "Tidewater", "Larkspur"];
 
 rmSync(new URL(`../${STATE}`, import.meta.url), { recursive: true, force: true });
@@ -24,7 +43,11 @@ let server = await startServer({ state: STATE });
 const { OWNER_EMAIL, OWNER_PASSWORD } = readDevVars();
 
 async function call(method, path, body, authorization, headers = {}) {
-  const res = await fetch(server.base + path, { method, headers: { ...json, ...headers, ...(authorization ? { authorization } : {}) }, body: body && JSON.stringify(body) });
+  const res = await fetch(server.base + path, {
+    method,
+    headers: { ...json, ...headers, ...(authorization ? { authorization } : {}) },
+    body: body && JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   return JSON.parse(text);
@@ -32,9 +55,11 @@ async function call(method, path, body, authorization, headers = {}) {
 
 async function pool(count, concurrency, task) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 // ---- Products
@@ -56,7 +81,14 @@ await pool(PRODUCTS, 8, async (i) => {
         sku: `B-${i}`,
         productOptions: [
           { name: "Size", choices: [{ value: "S" }, { value: "M" }, { value: "L" }] },
-          { name: "Colour", optionType: "color", choices: [{ value: "#aa0000", description: "Red" }, { value: "#0000aa", description: "Blue" }] },
+          {
+            name: "Colour",
+            optionType: "color",
+            choices: [
+              { value: "#aa0000", description: "Red" },
+              { value: "#0000aa", description: "Blue" },
+            ],
+          },
         ],
         stock: { trackInventory: true, quantity: i % 11 === 0 ? 0 : 1 + (i % 40) },
       },
@@ -68,7 +100,12 @@ await pool(PRODUCTS, 8, async (i) => {
 const productSeconds = (performance.now() - started) / 1000;
 const { collection } = await call("POST", "/v1/collections", { collection: { name: "Bench picks" } }, server.ownerKey);
 for (let i = 0; i < Math.min(1000, ids.length); i += 100) {
-  await call("POST", `/v1/collections/${collection.id}/productIds`, { productIds: ids.slice(i, i + 100).filter((_, k) => (i + k) % 5 === 0) }, server.ownerKey);
+  await call(
+    "POST",
+    `/v1/collections/${collection.id}/productIds`,
+    { productIds: ids.slice(i, i + 100).filter((_, k) => (i + k) % 5 === 0) },
+    server.ownerKey,
+  );
 }
 
 // ---- Orders: real ones to copy
@@ -79,12 +116,25 @@ for (let i = 0; i < TEMPLATES; i++) {
   while (at % 13 === 0 || at % 11 === 0) at = (at + 1) % ids.length;
   const p = await call("GET", `/v1/products/${ids[at]}`);
   const variant = p.product.variants.find((v) => v.stock.inStock) ?? p.product.variants[0];
-  const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: p.product.id, options: { variantId: variant.id } }, quantity: 1 };
+  const line = {
+    catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: p.product.id, options: { variantId: variant.id } },
+    quantity: 1,
+  };
   await call("POST", "/ecom/v1/carts/current/add-to-cart", { lineItems: [line] }, token);
   // Each template buyer from its own address (198.18.0.0/15): checkouts and orders are limited per address.
   const address = { "cf-connecting-ip": `198.18.1.${i + 1}` };
   const co = await call("POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, token, address);
-  await call("PATCH", `/ecom/v1/checkouts/${co.checkoutId}`, { checkout: { buyerInfo: { email: `template${i}@example.com` }, shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: { firstName: "Sam", lastName: `Buyer${i}` } } } } }, token);
+  await call(
+    "PATCH",
+    `/ecom/v1/checkouts/${co.checkoutId}`,
+    {
+      checkout: {
+        buyerInfo: { email: `template${i}@example.com` },
+        shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: { firstName: "Sam", lastName: `Buyer${i}` } } },
+      },
+    },
+    token,
+  );
   try {
     await call("POST", `/ecom/v1/checkouts/${co.checkoutId}/create-order`, { id: co.checkoutId }, token, address);
   } catch (err) {
@@ -117,7 +167,12 @@ INSERT INTO order_numbers (id) SELECT MAX(number) FROM orders;
 `;
 const file = new URL(`../${STATE}/copy-orders.sql`, import.meta.url).pathname;
 writeFileSync(file, sql);
-const wrangler = (...args) => execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", STATE, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" } });
+const wrangler = (...args) =>
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", STATE, ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" },
+  });
 wrangler("--file", file);
 const orderCount = JSON.parse(wrangler("--json", "--command", "SELECT COUNT(*) AS n FROM orders"))[0].results[0].n;
 
@@ -163,7 +218,10 @@ const rows = [
     `/console/products?ribbon=New&sort=name&page=20`,
     `/console/products?page=150`,
   ]),
-  await measure("product editor (6 variants)", Array.from({ length: 10 }, (_, k) => `/console/products/${pick(k)}`)),
+  await measure(
+    "product editor (6 variants)",
+    Array.from({ length: 10 }, (_, k) => `/console/products/${pick(k)}`),
+  ),
   await measure("orders list, newest first", ["/console/orders"]),
   await measure("orders list, filters", [
     "/console/orders?payment=PAID&fulfillment=NOT_FULFILLED",
@@ -175,5 +233,7 @@ const rows = [
 server.stop();
 
 console.log(`\nConsole on the local server (wrangler dev, production build), ${new Date().toISOString()}`);
-console.log(`Store: ${totalProducts} products (${PRODUCTS} created through the API in ${productSeconds.toFixed(0)} s, 6 variants each), ${orderCount} orders (${TEMPLATES} placed, the rest copied in SQL).`);
+console.log(
+  `Store: ${totalProducts} products (${PRODUCTS} created through the API in ${productSeconds.toFixed(0)} s, 6 variants each), ${orderCount} orders (${TEMPLATES} placed, the rest copied in SQL).`,
+);
 console.table(rows);

@@ -18,12 +18,16 @@ const root = new URL("..", import.meta.url).pathname;
  */
 function outboxRows(state) {
   try {
-    const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", state, "--command", "SELECT count(*) AS n FROM outbox", "--json"], {
-      cwd: root,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
-    });
+    const out = execFileSync(
+      "npx",
+      ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", state, "--command", "SELECT count(*) AS n FROM outbox", "--json"],
+      {
+        cwd: root,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
+      },
+    );
     return JSON.parse(out)[0].results[0].n;
   } catch {
     return null;
@@ -90,7 +94,11 @@ async function cartFlow(base, clientId, line, total) {
   const t = await fetch(`${base}/oauth2/token`, { method: "POST", headers: json, body: JSON.stringify({ grantType: "anonymous", clientId }) });
   add(total, t);
   const token = (await t.json()).access_token;
-  const a = await fetch(`${base}/ecom/v1/carts/current/add-to-cart`, { method: "POST", headers: { ...json, authorization: token }, body: JSON.stringify({ lineItems: [line] }) });
+  const a = await fetch(`${base}/ecom/v1/carts/current/add-to-cart`, {
+    method: "POST",
+    headers: { ...json, authorization: token },
+    body: JSON.stringify({ lineItems: [line] }),
+  });
   await a.arrayBuffer();
   add(total, a);
   const e = await fetch(`${base}/ecom/v1/carts/current/estimate-totals`, { method: "POST", headers: { ...json, authorization: token }, body: "{}" });
@@ -102,7 +110,11 @@ async function cartFlow(base, clientId, line, total) {
 
 /** An order from a cart: create checkout, set email and address, create the order. */
 async function orderFlow(base, token, total) {
-  const c = await fetch(`${base}/ecom/v1/carts/current/create-checkout`, { method: "POST", headers: { ...json, authorization: token }, body: JSON.stringify({ channelType: "WEB" }) });
+  const c = await fetch(`${base}/ecom/v1/carts/current/create-checkout`, {
+    method: "POST",
+    headers: { ...json, authorization: token },
+    body: JSON.stringify({ channelType: "WEB" }),
+  });
   add(total, c);
   const { checkoutId } = await c.json();
   const address = { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" };
@@ -113,7 +125,11 @@ async function orderFlow(base, token, total) {
   });
   await p.arrayBuffer();
   add(total, p);
-  const o = await fetch(`${base}/ecom/v1/checkouts/${checkoutId}/create-order`, { method: "POST", headers: { ...json, authorization: token }, body: JSON.stringify({ id: checkoutId }) });
+  const o = await fetch(`${base}/ecom/v1/checkouts/${checkoutId}/create-order`, {
+    method: "POST",
+    headers: { ...json, authorization: token },
+    body: JSON.stringify({ id: checkoutId }),
+  });
   await o.arrayBuffer();
   add(total, o);
   if (o.status !== 200) throw new Error(`order flow: create-order HTTP ${o.status}`);
@@ -137,7 +153,10 @@ export async function measureCosts(base, clientId, line, state) {
     cart.queueMessages = carted - before;
     order.queueMessages = ordered - carted;
   }
-  const queueSource = before !== null && carted !== null && ordered !== null ? "the outbox rows each flow added" : "Server-Timing only (the outbox count failed), so sends after the response are missing";
+  const queueSource =
+    before !== null && carted !== null && ordered !== null
+      ? "the outbox rows each flow added"
+      : "Server-Timing only (the outbox count failed), so sends after the response are missing";
   return { perPage, view, cart: scale(cart, 1 / RUNS), order: scale(order, 1 / RUNS), queueSource };
 }
 
@@ -145,7 +164,14 @@ const fmt = (n) => (n >= 100 ? Math.round(n).toLocaleString("en-US") : String(Nu
 const usd = (n) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;
 
 /** Billed units of one flow's usage: queue messages become operations. */
-const billed = (u) => ({ workerRequests: u.workerRequests, kvReads: u.kvReads, kvWrites: u.kvWrites, d1RowsRead: u.d1RowsRead, d1RowsWritten: u.d1RowsWritten, queueOperations: u.queueMessages * QUEUE_OPS_PER_MESSAGE });
+const billed = (u) => ({
+  workerRequests: u.workerRequests,
+  kvReads: u.kvReads,
+  kvWrites: u.kvWrites,
+  d1RowsRead: u.d1RowsRead,
+  d1RowsWritten: u.d1RowsWritten,
+  queueOperations: u.queueMessages * QUEUE_OPS_PER_MESSAGE,
+});
 
 /** The KV and D1 writes (and reads) of each anonymous page view, first request and repeats. */
 export function printPageWrites(perPage) {
@@ -186,7 +212,11 @@ export function printCosts({ perPage, view, cart, order, queueSource }) {
   const million = 1_000_000;
   const counts = { pageViews: million * SHOPPER.pageViews, carts: million * SHOPPER.carts, orders: million * SHOPPER.orders };
   const units = {};
-  for (const [flow, u] of [["pageViews", view], ["carts", cart], ["orders", order]]) {
+  for (const [flow, u] of [
+    ["pageViews", view],
+    ["carts", cart],
+    ["orders", order],
+  ]) {
     for (const [k, v] of Object.entries(billed(u))) units[k] = (units[k] ?? 0) + v * counts[flow];
   }
   console.log(

@@ -42,7 +42,9 @@ await new Promise((r) => receiver.listen(0, "127.0.0.1", r));
 try {
   const products = [];
   for (let i = 0; i < PRODUCTS; i++) {
-    const { product } = await call("POST", "/v1/products", { product: { name: `Bench stock ${run} ${i}`, priceData: { price: 10 }, stock: { trackInventory: true, quantity: 1000 } } });
+    const { product } = await call("POST", "/v1/products", {
+      product: { name: `Bench stock ${run} ${i}`, priceData: { price: 10 }, stock: { trackInventory: true, quantity: 1000 } },
+    });
     products.push(product);
   }
   const { secret, source } = await call("POST", "/api/v1/webhook-sources", { name: `bench-${run}`, description: "events benchmark" });
@@ -55,7 +57,11 @@ try {
 
   // Each event adds 1 to one product, so the end state does not depend on the order the queue processes them in.
   const bodies = Array.from({ length: EVENTS }, (_, i) =>
-    JSON.stringify({ type: "inventory.updated", timestamp: new Date().toISOString(), data: { items: [{ productId: products[i % PRODUCTS].id, adjustBy: 1 }] } }),
+    JSON.stringify({
+      type: "inventory.updated",
+      timestamp: new Date().toISOString(),
+      data: { items: [{ productId: products[i % PRODUCTS].id, adjustBy: 1 }] },
+    }),
   );
   /** Posts signed webhooks CONCURRENCY at a time; returns the rate, latency percentiles, statuses and round trips. */
   async function ingest(list, tag) {
@@ -88,11 +94,21 @@ try {
     const seconds = (performance.now() - t) / 1000;
     latencies.sort((a, b) => a - b);
     const pct = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]);
-    return { rate: (list.length / seconds).toFixed(1), p50: pct(50), p99: pct(99), statuses: JSON.stringify(statuses), trips: Object.entries(trips).map(([n, c]) => `${n} round trips ×${c}`).join(", ") };
+    return {
+      rate: (list.length / seconds).toFixed(1),
+      p50: pct(50),
+      p99: pct(99),
+      statuses: JSON.stringify(statuses),
+      trips: Object.entries(trips)
+        .map(([n, c]) => `${n} round trips ×${c}`)
+        .join(", "),
+    };
   }
 
   // Baseline: an event type nothing handles is verified and stored, but never queued.
-  const unhandled = Array.from({ length: EVENTS }, (_, i) => JSON.stringify({ type: "bench.unhandled", timestamp: new Date().toISOString(), data: { n: i } }));
+  const unhandled = Array.from({ length: EVENTS }, (_, i) =>
+    JSON.stringify({ type: "bench.unhandled", timestamp: new Date().toISOString(), data: { n: i } }),
+  );
   const baseline = await ingest(unhandled, "u");
 
   const started = performance.now();
@@ -105,9 +121,15 @@ try {
   for (const p of products) stock += (await call("GET", `/v1/products/${p.id}`)).product.stock.quantity - 1000;
 
   console.log(`events benchmark: ${EVENTS} signed webhooks per phase, ${CONCURRENCY} at a time; inventory.updated over ${PRODUCTS} products`);
-  console.log(`  ingest only (unhandled type)  ${baseline.rate} events/s   p50 ${baseline.p50} ms   p99 ${baseline.p99} ms   statuses ${baseline.statuses}   D1: ${baseline.trips}`);
-  console.log(`  ingest inventory.updated      ${loaded.rate} events/s   p50 ${loaded.p50} ms   p99 ${loaded.p99} ms   statuses ${loaded.statuses}   D1: ${loaded.trips}`);
-  console.log(`  end to end    ${(delivered.size / endSeconds).toFixed(1)} events/s   (${delivered.size}/${EVENTS} stock changes delivered to the receiver in ${endSeconds.toFixed(1)} s)`);
+  console.log(
+    `  ingest only (unhandled type)  ${baseline.rate} events/s   p50 ${baseline.p50} ms   p99 ${baseline.p99} ms   statuses ${baseline.statuses}   D1: ${baseline.trips}`,
+  );
+  console.log(
+    `  ingest inventory.updated      ${loaded.rate} events/s   p50 ${loaded.p50} ms   p99 ${loaded.p99} ms   statuses ${loaded.statuses}   D1: ${loaded.trips}`,
+  );
+  console.log(
+    `  end to end    ${(delivered.size / endSeconds).toFixed(1)} events/s   (${delivered.size}/${EVENTS} stock changes delivered to the receiver in ${endSeconds.toFixed(1)} s)`,
+  );
   console.log(`  stock         +${stock} units applied (expected +${EVENTS})`);
   await call("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
   await call("DELETE", `/api/v1/webhook-sources/${source.id}`);

@@ -13,12 +13,21 @@ const json = { "content-type": "application/json" };
 const ADDRESS = { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" };
 
 async function call(method, path, body, authorization, headers = {}) {
-  const res = await fetch(base + path, { method, headers: { ...json, ...headers, ...(authorization ? { authorization } : {}) }, body: body && JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...json, ...headers, ...(authorization ? { authorization } : {}) },
+    body: body && JSON.stringify(body),
+  });
   return { res, body: await res.json() };
 }
 
 async function product(name, quantity) {
-  const { body } = await call("POST", "/v1/products", { product: { name, priceData: { price: 12 }, stock: { trackInventory: true, quantity } } }, ownerKey);
+  const { body } = await call(
+    "POST",
+    "/v1/products",
+    { product: { name, priceData: { price: 12 }, stock: { trackInventory: true, quantity } } },
+    ownerKey,
+  );
   return body.product;
 }
 
@@ -34,10 +43,18 @@ const shopperAddress = () => {
 async function readyCheckout(p) {
   const address = shopperAddress();
   const { body: t } = await call("POST", "/oauth2/token", { grantType: "anonymous", clientId });
-  const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: p.id, options: { variantId: p.variants[0].id } }, quantity: 1 };
+  const line = {
+    catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: p.id, options: { variantId: p.variants[0].id } },
+    quantity: 1,
+  };
   await call("POST", "/ecom/v1/carts/current/add-to-cart", { lineItems: [line] }, t.access_token);
   const { body: co } = await call("POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, t.access_token, address);
-  await call("PATCH", `/ecom/v1/checkouts/${co.checkoutId}`, { checkout: { buyerInfo: { email: "bench@example.com" }, shippingInfo: { shippingDestination: { address: ADDRESS } } } }, t.access_token);
+  await call(
+    "PATCH",
+    `/ecom/v1/checkouts/${co.checkoutId}`,
+    { checkout: { buyerInfo: { email: "bench@example.com" }, shippingInfo: { shippingDestination: { address: ADDRESS } } } },
+    t.access_token,
+  );
   return { token: t.access_token, checkoutId: co.checkoutId, address };
 }
 
@@ -52,7 +69,11 @@ async function placeAll(checkouts, concurrency) {
       while (next < checkouts.length) {
         const c = checkouts[next++];
         const t0 = performance.now();
-        const res = await fetch(`${base}/ecom/v1/checkouts/${c.checkoutId}/create-order`, { method: "POST", headers: { ...json, ...c.address, authorization: c.token }, body: JSON.stringify({ id: c.checkoutId }) });
+        const res = await fetch(`${base}/ecom/v1/checkouts/${c.checkoutId}/create-order`, {
+          method: "POST",
+          headers: { ...json, ...c.address, authorization: c.token },
+          body: JSON.stringify({ id: c.checkoutId }),
+        });
         await res.arrayBuffer();
         latencies.push(performance.now() - t0);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;

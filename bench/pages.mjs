@@ -62,8 +62,27 @@ try {
         dataFloor: [dataFloorUrl],
         cached: [base + path],
       });
-      rows.push({ name: `${name} ${path}, cached`, shop: cached, dataFloor, framework, target: 0.8, bytes, trips: roundTrips(res), cache: cacheState(res) });
-      rows.push({ name: `${name} ${path}, uncached`, shop: uncached, dataFloor, framework, frameworkKept, target: 0.5, bytes, trips: uncachedTrips, cache: cacheState(uncachedProbe) });
+      rows.push({
+        name: `${name} ${path}, cached`,
+        shop: cached,
+        dataFloor,
+        framework,
+        target: 0.8,
+        bytes,
+        trips: roundTrips(res),
+        cache: cacheState(res),
+      });
+      rows.push({
+        name: `${name} ${path}, uncached`,
+        shop: uncached,
+        dataFloor,
+        framework,
+        frameworkKept,
+        target: 0.5,
+        bytes,
+        trips: uncachedTrips,
+        cache: cacheState(uncachedProbe),
+      });
     }
     const when = `${connections} connections, ${duration} s each in ${process.env.ROUNDS || 3} turns (the median turn), ${new Date().toISOString()}`;
     printComparison(
@@ -159,8 +178,14 @@ try {
     await chrome.kill();
   }
 
-  console.log(`Lighthouse mobile, median of ${RUNS} (targets: ${Object.entries(TARGETS).map(([k, v]) => `${k} ${v}`).join(", ")}):`);
-  console.log(`  ${"page".padEnd(11)} ${"perf".padStart(5)} ${"a11y".padStart(5)} ${"b-p".padStart(5)} ${"seo".padStart(5)}   LCP ms   CLS    TBT ms  path`);
+  console.log(
+    `Lighthouse mobile, median of ${RUNS} (targets: ${Object.entries(TARGETS)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}):`,
+  );
+  console.log(
+    `  ${"page".padEnd(11)} ${"perf".padStart(5)} ${"a11y".padStart(5)} ${"b-p".padStart(5)} ${"seo".padStart(5)}   LCP ms   CLS    TBT ms  path`,
+  );
   for (const r of rows) {
     const m = r.median;
     const ok = Object.entries(TARGETS).every(([k, v]) => m[k] >= v);

@@ -49,13 +49,20 @@ try {
   await send("Profiler.start");
   let n = 0;
   const busted = () => `${path}${path.includes("?") ? "&" : "?"}_bench=${++n}`;
-  const result = await autocannon({ url: base + path, duration: seconds, connections: 10, ...(bust ? { requests: [{ setupRequest: (req) => ({ ...req, path: busted() }) }] } : {}) });
+  const result = await autocannon({
+    url: base + path,
+    duration: seconds,
+    connections: 10,
+    ...(bust ? { requests: [{ setupRequest: (req) => ({ ...req, path: busted() }) }] } : {}),
+  });
   const { profile } = await send("Profiler.stop");
   socket.close();
   mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
   writeFileSync(new URL("./results/last.cpuprofile", import.meta.url), JSON.stringify(profile));
 
-  console.log(`${path}${bust ? " (uncached)" : ""}: ${Math.round(result.requests.average)} req/s under the profiler, p50 ${result.latency.p50} ms, ${result.non2xx} non-2xx`);
+  console.log(
+    `${path}${bust ? " (uncached)" : ""}: ${Math.round(result.requests.average)} req/s under the profiler, p50 ${result.latency.p50} ms, ${result.non2xx} non-2xx`,
+  );
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);

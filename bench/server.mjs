@@ -26,7 +26,21 @@ export async function startServer({ build = !process.argv.includes("--no-build")
   const port = await freePort();
   const server = spawn(
     "npx",
-    ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", ...(process.env.INSPECTOR_PORT ? ["--inspector-port", process.env.INSPECTOR_PORT] : []), "--log-level", "error", ...Object.entries(overrides).flatMap(([k, v]) => ["--var", `${k}:${v}`])],
+    [
+      "wrangler",
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      state,
+      "--show-interactive-dev-session=false",
+      ...(process.env.INSPECTOR_PORT ? ["--inspector-port", process.env.INSPECTOR_PORT] : []),
+      "--log-level",
+      "error",
+      ...Object.entries(overrides).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ],
     { cwd: root, stdio: "ignore", env, detached: true },
   );
   const stop = () => {
@@ -56,5 +70,12 @@ export const roundTrips = (res) => /desc="(\d+) round trips"/.exec(res.headers.g
 export function usage(res) {
   const header = res.headers.get("server-timing") ?? "";
   const n = (label) => Number(new RegExp(`desc="(\\d+) ${label}"`).exec(header)?.[1] ?? 0);
-  return { d1Trips: n("round trips"), d1RowsRead: n("rows read"), d1RowsWritten: n("rows written"), kvReads: n("KV reads"), kvWrites: n("KV writes"), queueMessages: n("messages") };
+  return {
+    d1Trips: n("round trips"),
+    d1RowsRead: n("rows read"),
+    d1RowsWritten: n("rows written"),
+    kvReads: n("KV reads"),
+    kvWrites: n("KV writes"),
+    queueMessages: n("messages"),
+  };
 }

@@ -51,14 +51,19 @@ async function timed(kind, url, init = {}) {
   return { status, body };
 }
 
-const owner = (method, url, body) => fetch(base + url, { method, headers: { ...json, authorization: ownerKey }, body: body && JSON.stringify(body) }).then((r) => r.json());
+const owner = (method, url, body) =>
+  fetch(base + url, { method, headers: { ...json, authorization: ownerKey }, body: body && JSON.stringify(body) }).then((r) => r.json());
 
 async function d1(sql) {
-  const { stdout } = await promisify(execFile)("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", state, "--json", "--command", sql], {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" },
-  });
+  const { stdout } = await promisify(execFile)(
+    "npx",
+    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", state, "--json", "--command", sql],
+    {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" },
+    },
+  );
   return JSON.parse(stdout)[0].results;
 }
 
@@ -97,21 +102,37 @@ await new Promise((r) => receiver.listen(0, "127.0.0.1", r));
 // subscription.
 
 const run = Math.random().toString(36).slice(2, 8);
-const { product: buyProduct } = await owner("POST", "/v1/products", { product: { name: `Soak tee ${run}`, priceData: { price: 12 }, stock: { trackInventory: true, quantity: 1_000_000 } } });
-const { product: stormProduct } = await owner("POST", "/v1/products", { product: { name: `Soak stock ${run}`, priceData: { price: 5 }, stock: { trackInventory: true, quantity: 1000 } } });
-const { product: soldOut } = await owner("POST", "/v1/products", { product: { name: `Soak restock ${run}`, priceData: { price: 9 }, stock: { trackInventory: true, quantity: 0 } } });
+const { product: buyProduct } = await owner("POST", "/v1/products", {
+  product: { name: `Soak tee ${run}`, priceData: { price: 12 }, stock: { trackInventory: true, quantity: 1_000_000 } },
+});
+const { product: stormProduct } = await owner("POST", "/v1/products", {
+  product: { name: `Soak stock ${run}`, priceData: { price: 5 }, stock: { trackInventory: true, quantity: 1000 } },
+});
+const { product: soldOut } = await owner("POST", "/v1/products", {
+  product: { name: `Soak restock ${run}`, priceData: { price: 9 }, stock: { trackInventory: true, quantity: 0 } },
+});
 for (let i = 0; i < SUBSCRIBERS; i++) {
   const res = await fetch(`${base}/back-in-stock-service/v1/back-in-stock-notification-requests`, {
     method: "POST",
     headers: json,
-    body: JSON.stringify({ request: { email: `soak-${run}-${i}@example.com`, catalogReference: { appId: STORES_APP, catalogItemId: soldOut.id, options: { variantId: soldOut.variants[0].id } } } }),
+    body: JSON.stringify({
+      request: {
+        email: `soak-${run}-${i}@example.com`,
+        catalogReference: { appId: STORES_APP, catalogItemId: soldOut.id, options: { variantId: soldOut.variants[0].id } },
+      },
+    }),
   });
   if (!res.ok) throw new Error(`back-in-stock request: HTTP ${res.status} ${await res.text()}`);
 }
 const { secret, source } = await owner("POST", "/api/v1/webhook-sources", { name: `soak-${run}` });
-const { subscription } = await owner("POST", "/api/v1/webhook-subscriptions", { url: `http://127.0.0.1:${receiver.address().port}/hooks`, eventTypes: [INVENTORY_ITEM_CHANGED] });
+const { subscription } = await owner("POST", "/api/v1/webhook-subscriptions", {
+  url: `http://127.0.0.1:${receiver.address().port}/hooks`,
+  eventTypes: [INVENTORY_ITEM_CHANGED],
+});
 const signingKey = Buffer.from(secret.slice("whsec_".length), "base64");
-const listing = JSON.parse((await timed("setup", "/stores-reader/v1/products/query-platformized", { method: "POST", headers: json, body: "{}" })).body);
+const listing = JSON.parse(
+  (await timed("setup", "/stores-reader/v1/products/query-platformized", { method: "POST", headers: json, body: "{}" })).body,
+);
 const slugs = listing.products.map((p) => p.slug).filter(Boolean);
 // Collections of the demo catalogue (worker/catalog/demo/catalogue.ts).
 const collections = ["t-shirts", "hoodies", "bags", "coffee", "sale"];
@@ -125,24 +146,51 @@ let buyers = 0;
 
 async function shopper() {
   for (let round = 0; !stopping; round++) {
-    await timed("page", pick(["/", `/products/${pick(slugs)}`, `/search?q=${pick(["tee", "mug", "bag", "zzz"])}`, ...collections.map((c) => `/collections/${c}`)]));
-    await timed("api read", "/stores-reader/v1/products/query-platformized", { method: "POST", headers: json, body: JSON.stringify({ query: { paging: { limit: 20 } } }) });
+    await timed(
+      "page",
+      pick(["/", `/products/${pick(slugs)}`, `/search?q=${pick(["tee", "mug", "bag", "zzz"])}`, ...collections.map((c) => `/collections/${c}`)]),
+    );
+    await timed("api read", "/stores-reader/v1/products/query-platformized", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ query: { paging: { limit: 20 } } }),
+    });
     if (round % 4 !== 3) continue;
-    const token = JSON.parse((await timed("buy: token", "/oauth2/token", { method: "POST", headers: json, body: JSON.stringify({ grantType: "anonymous", clientId }) })).body).access_token;
+    const token = JSON.parse(
+      (await timed("buy: token", "/oauth2/token", { method: "POST", headers: json, body: JSON.stringify({ grantType: "anonymous", clientId }) }))
+        .body,
+    ).access_token;
     // Each purchase from its own address (198.18.0.0/15), as real shoppers: checkouts and orders are limited per address.
     const buyer = ++buyers;
     const auth = { ...json, authorization: token, "cf-connecting-ip": `198.18.${(buyer >> 8) & 255}.${buyer & 255}` };
-    const line = { catalogReference: { appId: STORES_APP, catalogItemId: buyProduct.id, options: { variantId: buyProduct.variants[0].id } }, quantity: 1 };
-    await timed("buy: add to cart", "/ecom/v1/carts/current/add-to-cart", { method: "POST", headers: auth, body: JSON.stringify({ lineItems: [line] }) });
-    const checkout = await timed("buy: checkout", "/ecom/v1/carts/current/create-checkout", { method: "POST", headers: auth, body: JSON.stringify({ channelType: "WEB" }) });
+    const line = {
+      catalogReference: { appId: STORES_APP, catalogItemId: buyProduct.id, options: { variantId: buyProduct.variants[0].id } },
+      quantity: 1,
+    };
+    await timed("buy: add to cart", "/ecom/v1/carts/current/add-to-cart", {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ lineItems: [line] }),
+    });
+    const checkout = await timed("buy: checkout", "/ecom/v1/carts/current/create-checkout", {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ channelType: "WEB" }),
+    });
     if (checkout.status !== 200) continue;
     const { checkoutId } = JSON.parse(checkout.body);
     await timed("buy: checkout details", `/ecom/v1/checkouts/${checkoutId}`, {
       method: "PATCH",
       headers: auth,
-      body: JSON.stringify({ checkout: { buyerInfo: { email: `buyer-${run}@example.com` }, shippingInfo: { shippingDestination: { address: ADDRESS } } } }),
+      body: JSON.stringify({
+        checkout: { buyerInfo: { email: `buyer-${run}@example.com` }, shippingInfo: { shippingDestination: { address: ADDRESS } } },
+      }),
     });
-    const order = await timed("buy: place order", `/ecom/v1/checkouts/${checkoutId}/create-order`, { method: "POST", headers: auth, body: JSON.stringify({ id: checkoutId }) });
+    const order = await timed("buy: place order", `/ecom/v1/checkouts/${checkoutId}/create-order`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ id: checkoutId }),
+    });
     if (order.status === 200) ordersPlaced++;
   }
 }
@@ -168,9 +216,19 @@ async function deliverThrice(id, body) {
 
 async function erp() {
   // The restock first: its back-in-stock emails must each go out once, duplicates or not.
-  await deliverThrice(`soak_${run}_restock`, JSON.stringify({ type: "inventory.updated", timestamp: new Date().toISOString(), data: { items: [{ productId: soldOut.id, adjustBy: 5 }] } }));
+  await deliverThrice(
+    `soak_${run}_restock`,
+    JSON.stringify({ type: "inventory.updated", timestamp: new Date().toISOString(), data: { items: [{ productId: soldOut.id, adjustBy: 5 }] } }),
+  );
   for (let i = 0; !stopping; i++) {
-    await deliverThrice(`soak_${run}_${i}`, JSON.stringify({ type: "inventory.updated", timestamp: new Date().toISOString(), data: { items: [{ productId: stormProduct.id, adjustBy: 1 }] } }));
+    await deliverThrice(
+      `soak_${run}_${i}`,
+      JSON.stringify({
+        type: "inventory.updated",
+        timestamp: new Date().toISOString(),
+        data: { items: [{ productId: stormProduct.id, adjustBy: 1 }] },
+      }),
+    );
     webhooksSent++;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -207,7 +265,8 @@ try {
 
   // Settle: every accepted stock change applied and delivered, every subscriber emailed.
   const stockOf = async (id) => (await owner("GET", `/v1/products/${id}`)).product.stock.quantity;
-  const backInStockEmails = async () => Number((await d1(`SELECT COUNT(*) AS n FROM emails WHERE template = 'back-in-stock' AND "to" LIKE 'soak-${run}-%'`))[0].n);
+  const backInStockEmails = async () =>
+    Number((await d1(`SELECT COUNT(*) AS n FROM emails WHERE template = 'back-in-stock' AND "to" LIKE 'soak-${run}-%'`))[0].n);
   const deadline = Date.now() + SETTLE_SECONDS * 1000;
   let settled = false;
   while (Date.now() < deadline) {
@@ -232,19 +291,33 @@ try {
   for (const [kind, { latencies, statuses }] of stats) {
     if (kind === "setup") continue;
     latencies.sort((a, b) => a - b);
-    const fives = Object.entries(statuses).filter(([s]) => !/^[1-4]\d\d$/.test(s)).reduce((n, [, c]) => n + c, 0);
+    const fives = Object.entries(statuses)
+      .filter(([s]) => !/^[1-4]\d\d$/.test(s))
+      .reduce((n, [, c]) => n + c, 0);
     requests += latencies.length;
     errors += fives;
-    console.log(`  ${kind.padEnd(22)} ${String(latencies.length).padStart(6)} requests   5xx/dropped ${fives}   p50 ${pct(latencies, 50)} ms   p99 ${pct(latencies, 99)} ms   ${JSON.stringify(statuses)}`);
+    console.log(
+      `  ${kind.padEnd(22)} ${String(latencies.length).padStart(6)} requests   5xx/dropped ${fives}   p50 ${pct(latencies, 50)} ms   p99 ${pct(latencies, 99)} ms   ${JSON.stringify(statuses)}`,
+    );
   }
-  console.log(`  requests ${requests} in ${loadSeconds.toFixed(0)} s (${(requests / loadSeconds).toFixed(1)}/s); 5xx or dropped: ${errors} (must be 0)`);
+  console.log(
+    `  requests ${requests} in ${loadSeconds.toFixed(0)} s (${(requests / loadSeconds).toFixed(1)}/s); 5xx or dropped: ${errors} (must be 0)`,
+  );
   console.log(`  orders placed ${ordersPlaced}; confirmation emails ${emailCounts.confirmations}`);
-  console.log(`  webhooks in: ${webhooksSent + 1} events sent ×3: ${JSON.stringify(webhookResults)}; stock changes applied ${applied}/${webhooksSent}`);
-  console.log(`  webhooks out: ${delivered.size}/${webhooksSent} stock changes delivered; receiver answered 500 ×${attemptsByStatus[500]}, 200 ×${attemptsByStatus[200]}`);
-  console.log(`  back-in-stock emails ${emailCounts.backInStock}/${SUBSCRIBERS}; settled ${settled ? "in" : "NOT within"} ${settleSeconds.toFixed(0)} s`);
+  console.log(
+    `  webhooks in: ${webhooksSent + 1} events sent ×3: ${JSON.stringify(webhookResults)}; stock changes applied ${applied}/${webhooksSent}`,
+  );
+  console.log(
+    `  webhooks out: ${delivered.size}/${webhooksSent} stock changes delivered; receiver answered 500 ×${attemptsByStatus[500]}, 200 ×${attemptsByStatus[200]}`,
+  );
+  console.log(
+    `  back-in-stock emails ${emailCounts.backInStock}/${SUBSCRIBERS}; settled ${settled ? "in" : "NOT within"} ${settleSeconds.toFixed(0)} s`,
+  );
   const lost = Math.max(0, webhooksSent - applied) + Math.max(0, webhooksSent - delivered.size);
   const emailsLost = Math.max(0, SUBSCRIBERS - emailCounts.backInStock) + Math.max(0, ordersPlaced - emailCounts.confirmations);
-  console.log(`  events lost ${lost} (must be 0); events applied twice ${Math.max(0, applied - webhooksSent)} (must be 0); emails duplicated ${emailCounts.duplicated} (must be 0); emails lost ${emailsLost} (must be 0)`);
+  console.log(
+    `  events lost ${lost} (must be 0); events applied twice ${Math.max(0, applied - webhooksSent)} (must be 0); emails duplicated ${emailCounts.duplicated} (must be 0); emails lost ${emailsLost} (must be 0)`,
+  );
   await owner("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
   if (errors || lost || emailCounts.duplicated || emailsLost || applied !== webhooksSent) process.exitCode = 1;
 } finally {

@@ -68,10 +68,8 @@ const STEEL = "#c9ccd0";
 
 /* ---------------------------------------------------------------- shapes (800×800), c: main, d: darker, l: lighter */
 
-const shirt =
-  "M300 170L355 150Q400 185 445 150L500 170L640 250L595 345L535 318V650H265V318L205 345L160 250Z";
-const longShirt =
-  "M300 170L355 150Q400 185 445 150L500 170L600 230L665 560L605 578L535 330V650H265V330L195 578L135 560L200 230Z";
+const shirt = "M300 170L355 150Q400 185 445 150L500 170L640 250L595 345L535 318V650H265V318L205 345L160 250Z";
+const longShirt = "M300 170L355 150Q400 185 445 150L500 170L600 230L665 560L605 578L535 330V650H265V330L195 578L135 560L200 230Z";
 const collar = (d) => `<path fill="none" stroke="${d}" stroke-width="16" d="M355 152Q400 195 445 152"/>`;
 const sparkle = (fill, x, y, s) =>
   `<path fill="${fill}" transform="translate(${x} ${y}) scale(${s})" d="M0-220Q20-20 220 0Q20 20 0 220Q-20 20-220 0Q-20-20 0-220Z"/>`;

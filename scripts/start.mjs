@@ -16,11 +16,25 @@ execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: ["ignore", "i
 console.log("Applying D1 migrations…");
 applyMigrations();
 
-const server = spawn("npx", ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--var", `PUBLIC_URL:http://localhost:${port}`], {
-  cwd: root,
-  stdio: ["ignore", "inherit", "inherit"],
-  env,
-});
+const server = spawn(
+  "npx",
+  [
+    "wrangler",
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--show-interactive-dev-session=false",
+    "--var",
+    `PUBLIC_URL:http://localhost:${port}`,
+  ],
+  {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env,
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));
 

@@ -104,7 +104,10 @@ export const idsOf = (list: { id: string }[]) => list.map((x) => x.id);
  * A service context for calling services directly, whose background work (`waitUntil`) the test can wait for, as
  * `auth` (default: the owner's API key), with env overrides (e.g. a fake email transport).
  */
-export function serviceCtx(auth: Auth = { kind: "apiKey", keyId: "test", role: "OWNER" }, envOverrides: Record<string, unknown> = {}): { ctx: Ctx; settled: () => Promise<unknown> } {
+export function serviceCtx(
+  auth: Auth = { kind: "apiKey", keyId: "test", role: "OWNER" },
+  envOverrides: Record<string, unknown> = {},
+): { ctx: Ctx; settled: () => Promise<unknown> } {
   const pending: Promise<unknown>[] = [];
   const ctx: Ctx = {
     db: openDb(env.DB),

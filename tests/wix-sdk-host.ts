@@ -31,8 +31,20 @@ export function redirectWixHosts(): SentRequest[] {
       if (!WIX_HOSTS.has(url.host)) return realFetch(input, init);
       const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
       const headers = new Headers(request.headers);
-      sent.push({ method: request.method, host: url.host, path: url.pathname, search: url.search, headers, authorization: headers.get("authorization"), body });
-      return SELF.fetch(`https://shop.test${url.pathname}${url.search}`, { method: request.method, headers, body: body === "" && request.method !== "POST" ? undefined : body });
+      sent.push({
+        method: request.method,
+        host: url.host,
+        path: url.pathname,
+        search: url.search,
+        headers,
+        authorization: headers.get("authorization"),
+        body,
+      });
+      return SELF.fetch(`https://shop.test${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        body: body === "" && request.method !== "POST" ? undefined : body,
+      });
     };
   });
   afterEach(() => {

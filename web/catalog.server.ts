@@ -68,7 +68,9 @@ type V1Product = Awaited<ReturnType<typeof liveQueryProducts>>["products"][numbe
 /** The lowest price a shopper can pay (over visible variants), in minor units, and the price before discount. */
 function lowestPrices(p: V1Product, currency: string) {
   const variants = p.variants ?? [];
-  const actual = variants.length ? variants.map((v) => toMinor(v.variant.priceData.discountedPrice, currency)) : [toMinor(p.price.discountedPrice, currency)];
+  const actual = variants.length
+    ? variants.map((v) => toMinor(v.variant.priceData.discountedPrice, currency))
+    : [toMinor(p.price.discountedPrice, currency)];
   const base = variants.length ? variants.map((v) => toMinor(v.variant.priceData.price, currency)) : [toMinor(p.price.price, currency)];
   return { min: Math.min(...actual), max: Math.max(...actual), base: Math.min(...base) };
 }
@@ -88,7 +90,9 @@ export function cardOf(p: V1Product, ctx: Ctx): ProductCard {
     name: p.name,
     brand: p.brand,
     ribbon: p.ribbon,
-    image: image ? { url: sameSiteUrl(image.url, ctx.origin), alt: image.altText || p.name, width: image.width || 800, height: image.height || 800 } : null,
+    image: image
+      ? { url: sameSiteUrl(image.url, ctx.origin), alt: image.altText || p.name, width: image.width || 800, height: image.height || 800 }
+      : null,
     price: formatMoney(min, ctx.currency),
     compareAt: base > min ? formatMoney(base, ctx.currency) : null,
     from: max > min,
@@ -113,7 +117,11 @@ async function liveListProducts(ctx: Ctx, s: ListingState, collectionId: string 
       ...(s.q ? { search: { expression: s.q } } : {}),
     },
   });
-  return { cards: result.products.map((p) => cardOf(p, ctx)), total: result.metadata.total, pages: Math.max(1, Math.ceil(result.metadata.total / limit)) };
+  return {
+    cards: result.products.map((p) => cardOf(p, ctx)),
+    total: result.metadata.total,
+    pages: Math.max(1, Math.ceil(result.metadata.total / limit)),
+  };
 }
 
 /** A few products by a plain query (home page rows, related products). */
@@ -156,7 +164,11 @@ async function liveListingFacets(ctx: Ctx, s: ListingState, collectionId: string
   for (let offset = 0; offset < FACET_SCAN_LIMIT; offset += 100) {
     const page = await liveQueryProducts(ctx, {
       includeVariants: true,
-      query: { ...(collectionId ? { filter: { collectionIds: { $hasSome: [collectionId] } } } : {}), paging: { limit: 100, offset }, ...(s.q ? { search: { expression: s.q } } : {}) },
+      query: {
+        ...(collectionId ? { filter: { collectionIds: { $hasSome: [collectionId] } } } : {}),
+        paging: { limit: 100, offset },
+        ...(s.q ? { search: { expression: s.q } } : {}),
+      },
     });
     for (const p of page.products) {
       const options = new Map<string, Set<string>>();
@@ -191,7 +203,9 @@ async function liveListingFacets(ctx: Ctx, s: ListingState, collectionId: string
   const brandCounts = new Map<string, number>();
   for (const it of items) if (it.brand && passes(it, "brand")) brandCounts.set(it.brand, (brandCounts.get(it.brand) ?? 0) + 1);
   for (const b of s.brands) if (!brandCounts.has(b)) brandCounts.set(b, 0);
-  const brands = [...brandCounts].sort(([a], [b]) => a.localeCompare(b)).map(([b, count]) => ({ value: b, label: b, count, selected: s.brands.includes(b) }));
+  const brands = [...brandCounts]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([b, count]) => ({ value: b, label: b, count, selected: s.brands.includes(b) }));
 
   const options = [...optionOrder].map(([name, order]) => {
     const chosen = s.options[name] ?? [];
@@ -210,9 +224,15 @@ async function liveListingFacets(ctx: Ctx, s: ListingState, collectionId: string
   return {
     brands,
     // Options with only one choice across the scope do not narrow anything.
-    options: options.filter((o) => o.choices.length > 1 || o.choices.some((c) => c.selected)).sort((a, b) => Number(b.color) - Number(a.color) || a.name.localeCompare(b.name)),
+    options: options
+      .filter((o) => o.choices.length > 1 || o.choices.some((c) => c.selected))
+      .sort((a, b) => Number(b.color) - Number(a.color) || a.name.localeCompare(b.name)),
     inStock: { count: items.filter((it) => it.inStock && passes(it, "inStock")).length, selected: s.inStock },
-    price: { min: Math.floor(toMajor(Math.min(...prices), ctx.currency)), max: Math.ceil(toMajor(Math.max(...prices), ctx.currency)), currencySymbol: symbol },
+    price: {
+      min: Math.floor(toMajor(Math.min(...prices), ctx.currency)),
+      max: Math.ceil(toMajor(Math.max(...prices), ctx.currency)),
+      currencySymbol: symbol,
+    },
   };
 }
 
@@ -231,7 +251,9 @@ async function liveNavCollections(ctx: Ctx) {
       name: c.name,
       count: c.numberOfProducts,
       description: c.description ?? "",
-      image: c.media?.mainMedia?.image ? { url: sameSiteUrl(c.media.mainMedia.image.url, ctx.origin), alt: c.media.mainMedia.image.altText ?? "" } : null,
+      image: c.media?.mainMedia?.image
+        ? { url: sameSiteUrl(c.media.mainMedia.image.url, ctx.origin), alt: c.media.mainMedia.image.altText ?? "" }
+        : null,
     }));
 }
 
@@ -244,4 +266,3 @@ export async function collectionOr404(ctx: Ctx, slug: string) {
     throw err;
   }
 }
-

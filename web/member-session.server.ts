@@ -1,5 +1,13 @@
 import { redirectDocument } from "react-router";
-import { authorize, challengeOf, exchangeToken, retireRefreshToken, revokeRefreshToken, savePendingAuthRequest, validateAuthRequest } from "#worker/identity/oauth";
+import {
+  authorize,
+  challengeOf,
+  exchangeToken,
+  retireRefreshToken,
+  revokeRefreshToken,
+  savePendingAuthRequest,
+  validateAuthRequest,
+} from "#worker/identity/oauth";
 import { randomSecret } from "#worker/identity/one-time";
 import type { Ctx } from "#worker/platform/context";
 import { publicOrigin } from "#worker/platform/public-origin";

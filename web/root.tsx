@@ -1,5 +1,17 @@
 import { useEffect } from "react";
-import { Form, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { findCurrentCart } from "#worker/cart/cart";
 import { navCollections } from "./catalog.server";
 import { isConsolePath } from "#web/components/console/paths";
@@ -18,7 +30,8 @@ import type { Route } from "./+types/root";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.services;
   // The merchant console draws its own frame (web/routes/console/layout.tsx): no cart, no shop navigation.
-  if (isConsolePath(new URL(request.url).pathname)) return { signedIn: false, cartCount: 0, collections: [], cspNonce: context.cspNonce, console: true, shop: null };
+  if (isConsolePath(new URL(request.url).pathname))
+    return { signedIn: false, cartCount: 0, collections: [], cspNonce: context.cspNonce, console: true, shop: null };
   const hasCart = ctx.auth.kind === "visitor" || ctx.auth.kind === "member";
   const [cart, collections, settings] = await Promise.all([
     hasCart ? findCurrentCart(ctx).catch(() => null) : null,
@@ -27,7 +40,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     pageShopSettings(ctx).catch(() => null),
   ]);
   return {
-    shop: settings ? { name: settings.name, logo: settings.logo, checkoutHeader: settings.checkoutHeader, contactEmail: settings.contactEmail } : null,
+    shop: settings
+      ? { name: settings.name, logo: settings.logo, checkoutHeader: settings.checkoutHeader, contactEmail: settings.contactEmail }
+      : null,
     signedIn: ctx.auth.kind === "member",
     cartCount: cart ? cart.lineItems.reduce((n, l) => n + l.quantity, 0) : 0,
     collections: collections.map((c) => ({ slug: c.slug, name: c.name, count: c.count, image: c.image })),
@@ -103,7 +118,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <ShopLink to="/" className="brand" aria-label={`${shopName} home`}>
               {logo ? (
                 // The store's logo (console Settings); the name beside it is the link's text, so the image is decorative.
-                <img className="brand-logo" src={logo.url} alt="" height={28} width={logo.width && logo.height ? Math.round((28 * logo.width) / logo.height) : undefined} />
+                <img
+                  className="brand-logo"
+                  src={logo.url}
+                  alt=""
+                  height={28}
+                  width={logo.width && logo.height ? Math.round((28 * logo.width) / logo.height) : undefined}
+                />
               ) : (
                 <svg className="brand-mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
                   <rect width="28" height="28" rx="7" fill="#1f3a5f" />
@@ -145,7 +166,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
               )}
               <ShopLink to="/cart" className="cart-link">
                 <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
-                  <path d="M3 4h2.2l2.3 11.2a1.5 1.5 0 0 0 1.5 1.2h8.6a1.5 1.5 0 0 0 1.5-1.1L21 8H6.2" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+                  <path
+                    d="M3 4h2.2l2.3 11.2a1.5 1.5 0 0 0 1.5 1.2h8.6a1.5 1.5 0 0 0 1.5-1.1L21 8H6.2"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    fill="none"
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  />
                   <circle cx="9.5" cy="20" r="1.4" fill="currentColor" />
                   <circle cx="17.5" cy="20" r="1.4" fill="currentColor" />
                 </svg>
@@ -246,7 +274,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="page error-page">
       <p className="error-code">{notFound ? "404" : "Error"}</p>
       <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p className="lede">{notFound ? "We could not find that page. It may have moved, or the link may be mistyped." : "Please try again in a moment."}</p>
+      <p className="lede">
+        {notFound ? "We could not find that page. It may have moved, or the link may be mistyped." : "Please try again in a moment."}
+      </p>
       <form method="get" action="/search" role="search" className="search-page-form" aria-label="Search the shop">
         <label htmlFor="error-q">Search products</label>
         <div className="search-row">

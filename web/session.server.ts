@@ -1,7 +1,15 @@
 import { accessTokenAuth, tokenAuth } from "#worker/identity/api-keys";
 import { defaultClientId } from "#worker/identity/clients";
 import { issueAccessToken, issueTokens, readRefreshToken } from "#worker/identity/tokens";
-import { clearSession, commitMemberSession, readSessionCookie, SESSION_COOKIE, sessionCookie, sessionTokensOf, type SessionTokens } from "#worker/identity";
+import {
+  clearSession,
+  commitMemberSession,
+  readSessionCookie,
+  SESSION_COOKIE,
+  sessionCookie,
+  sessionTokensOf,
+  type SessionTokens,
+} from "#worker/identity";
 import type { Auth } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { newId } from "#worker/platform/ids";

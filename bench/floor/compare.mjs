@@ -7,7 +7,15 @@ export const connections = Number(process.env.CONNECTIONS || 10);
 
 /** req/s, p50 and p99 of `url`; `setupRequest` may change each request (e.g. a cache-busting parameter). */
 export async function load(url, { method = "GET", body, headers, setupRequest, seconds = duration } = {}) {
-  const result = await autocannon({ url, method, body, headers, duration: seconds, connections, ...(setupRequest ? { requests: [{ setupRequest }] } : {}) });
+  const result = await autocannon({
+    url,
+    method,
+    body,
+    headers,
+    duration: seconds,
+    connections,
+    ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
+  });
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 

@@ -24,7 +24,21 @@ async function serve(config, state, label) {
   const port = await freePort();
   const server = spawn(
     "npx",
-    ["wrangler", "dev", "-c", config, "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "error"],
+    [
+      "wrangler",
+      "dev",
+      "-c",
+      config,
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      state,
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      "error",
+    ],
     { cwd: root, stdio: "ignore", env, detached: true },
   );
   const stop = () => {
@@ -76,6 +90,10 @@ export async function startFrameworkFloor({ build = !process.argv.includes("--no
   // `react-router build <dir>` takes that directory as the Vite root: its vite.config.ts, react-router.config.ts and
   // wrangler.jsonc, with the output in bench/floor/framework/build/ (the server's wrangler.json included).
   if (build) execFileSync("npx", ["react-router", "build", "bench/floor/framework"], { cwd: root, stdio: "ignore", env });
-  const { base, stop } = await serve("bench/floor/framework/build/server/wrangler.json", ".wrangler/bench-floor-framework-state", "framework floor worker");
+  const { base, stop } = await serve(
+    "bench/floor/framework/build/server/wrangler.json",
+    ".wrangler/bench-floor-framework-state",
+    "framework floor worker",
+  );
   return { base, stop, page: (name, size) => preparePage(base, "framework floor", name, size) };
 }

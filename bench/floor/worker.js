@@ -40,7 +40,11 @@ function Page() {
       "ul",
       { className: "grid" },
       items.map((p) =>
-        h("li", { key: p.id }, h("a", { href: p.href }, h("img", { src: p.image, alt: "", width: 400, height: 400 }), h("h2", null, p.name), h("p", null, p.price))),
+        h(
+          "li",
+          { key: p.id },
+          h("a", { href: p.href }, h("img", { src: p.image, alt: "", width: 400, height: 400 }), h("h2", null, p.name), h("p", null, p.price)),
+        ),
       ),
     ),
     h("p", null, padding),
@@ -61,7 +65,12 @@ async function render(request, padding) {
   if (context instanceof Response) return context;
   const router = createStaticRouter(handler.dataRoutes, context);
   const stream = await renderToReadableStream(
-    h("html", { lang: "en" }, h("head", null, h("meta", { charSet: "utf-8" }), h("title", null, "Floor")), h("body", null, h(Padding.Provider, { value: padding }, h(StaticRouterProvider, { router, context })))),
+    h(
+      "html",
+      { lang: "en" },
+      h("head", null, h("meta", { charSet: "utf-8" }), h("title", null, "Floor")),
+      h("body", null, h(Padding.Provider, { value: padding }, h(StaticRouterProvider, { router, context }))),
+    ),
   );
   await stream.allReady;
   return new Response(stream, { status: context.statusCode, headers: { "content-type": "text/html; charset=utf-8" } });

@@ -75,7 +75,9 @@ describe("abandoned carts", () => {
       itemsCount: 2,
     });
     expect(typeof (event.data.totals as { total: unknown }).total).toBe("number");
-    expect((await env.DB.prepare("SELECT flushed_at FROM outbox WHERE id = ?").bind(event.id).first<{ flushed_at: string | null }>())!.flushed_at).not.toBeNull();
+    expect(
+      (await env.DB.prepare("SELECT flushed_at FROM outbox WHERE id = ?").bind(event.id).first<{ flushed_at: string | null }>())!.flushed_at,
+    ).not.toBeNull();
 
     // The processor: record ABANDONED, three emails scheduled (1 h, 24 h, 72 h), a recovery link, no task (a small cart).
     await deliver([event]);
@@ -83,10 +85,22 @@ describe("abandoned carts", () => {
     const abandonTime = Date.parse(event.data.abandonTime as string);
     // The record's own domain event carries it as the API shows it (subscribers of abandoned_checkout_created); its
     // link is on the shop's public address (the API answers on the address it was called at).
-    const sameLink = (r: { checkoutUrl: string }) => ({ ...r, checkoutUrl: expect.stringMatching(new RegExp(`/cart/recover/${r.checkoutUrl.split("/").pop()}$`)) });
+    const sameLink = (r: { checkoutUrl: string }) => ({
+      ...r,
+      checkoutUrl: expect.stringMatching(new RegExp(`/cart/recover/${r.checkoutUrl.split("/").pop()}$`)),
+    });
     const [createdEvent] = await outboxEvents(record.id, AutomationEventType.abandonedCheckoutCreated);
-    expect(createdEvent.data).toMatchObject({ entityFqdn: "wix.ecom.v1.abandoned_checkout", slug: "created", createdEvent: { entity: sameLink(record) } });
-    expect(record).toMatchObject({ cartId: c.cartId, status: "ABANDONED", buyerInfo: { visitorId: c.visitor.visitorId, email: c.email }, subtotalPrice: { amount: "60.00" } });
+    expect(createdEvent.data).toMatchObject({
+      entityFqdn: "wix.ecom.v1.abandoned_checkout",
+      slug: "created",
+      createdEvent: { entity: sameLink(record) },
+    });
+    expect(record).toMatchObject({
+      cartId: c.cartId,
+      status: "ABANDONED",
+      buyerInfo: { visitorId: c.visitor.visitorId, email: c.email },
+      subtotalPrice: { amount: "60.00" },
+    });
     expect(record.checkoutUrl).toMatch(/\/cart\/recover\/[A-Za-z0-9_-]{20,}$/);
     expect(record.activities.map((a: any) => [a.type, a.details.step, a.details.dueDate])).toEqual([
       ["SCHEDULED", 1, new Date(abandonTime + HOUR).toISOString()],
@@ -132,13 +146,28 @@ describe("abandoned carts", () => {
     await deliver(completed);
 
     const recovered = await abandonedCheckoutOf(c.cartId);
-    expect(recovered).toMatchObject({ status: "RECOVERED", recoveredOrderId: placed.body.orderId, checkoutRecoveredDate: expect.stringMatching(/^\d{4}-/) });
+    expect(recovered).toMatchObject({
+      status: "RECOVERED",
+      recoveredOrderId: placed.body.orderId,
+      checkoutRecoveredDate: expect.stringMatching(/^\d{4}-/),
+    });
     expect(Number(recovered.recoveredRevenue.amount)).toBeGreaterThanOrEqual(60);
     const [recoveredEvent] = await outboxEvents(c.cartId, AutomationEventType.cartRecovered);
-    expect(recoveredEvent.data).toMatchObject({ cartId: c.cartId, creationTime: event.data.creationTime, abandonedTime: event.data.abandonTime, recoveredTime: expect.stringMatching(/^\d{4}-/) });
+    expect(recoveredEvent.data).toMatchObject({
+      cartId: c.cartId,
+      creationTime: event.data.creationTime,
+      abandonedTime: event.data.abandonTime,
+      recoveredTime: expect.stringMatching(/^\d{4}-/),
+    });
     const [recordRecovered] = await outboxEvents(record.id, AutomationEventType.abandonedCheckoutRecovered);
-    expect(recordRecovered.data).toMatchObject({ entityFqdn: "wix.ecom.v1.abandoned_checkout", slug: "recovered", actionEvent: { body: { abandonedCheckout: sameLink(recovered) } } });
-    const steps = await env.DB.prepare("SELECT step, status, reason FROM recovery_emails WHERE abandoned_checkout_id = ? ORDER BY step").bind(record.id).all();
+    expect(recordRecovered.data).toMatchObject({
+      entityFqdn: "wix.ecom.v1.abandoned_checkout",
+      slug: "recovered",
+      actionEvent: { body: { abandonedCheckout: sameLink(recovered) } },
+    });
+    const steps = await env.DB.prepare("SELECT step, status, reason FROM recovery_emails WHERE abandoned_checkout_id = ? ORDER BY step")
+      .bind(record.id)
+      .all();
     expect(steps.results).toEqual([
       { step: 1, status: "SENT", reason: null },
       { step: 2, status: "SENT", reason: null },
@@ -185,7 +214,9 @@ describe("abandoned carts", () => {
     const cartRead = ran.find((r) => r.sql.includes("FROM carts c INDEXED BY carts_abandon_pending_idx"));
     expect(cartRead, "the sweep reads the undecided carts").toBeDefined();
     expect(await queryPlan(cartRead!)).toMatch(/SEARCH c USING INDEX carts_abandon_pending_idx \(last_activity<\?\)/);
-    const undecided = await env.DB.prepare("SELECT id FROM carts INDEXED BY carts_abandon_pending_idx WHERE status = 'ACTIVE' AND abandon_checked IS NOT last_activity AND last_activity < ?")
+    const undecided = await env.DB.prepare(
+      "SELECT id FROM carts INDEXED BY carts_abandon_pending_idx WHERE status = 'ACTIVE' AND abandon_checked IS NOT last_activity AND last_activity < ?",
+    )
       .bind(new Date(at).toISOString())
       .all<{ id: string }>();
     expect(undecided.results.map((r) => r.id)).not.toContain(noEmail.cartId);
@@ -209,7 +240,10 @@ describe("abandoned carts", () => {
     expect(await outboxEvents(c.cartId, AutomationEventType.cartAbandoned)).toHaveLength(0);
     expect((await cartRow(c.cartId))!.abandon_checked).toBeNull();
     // The email arrives on the checkout only (the cart itself does not change): the next sweep reports the cart.
-    const patched = await api("PATCH", `/ecom/v1/checkouts/${checkout.body.checkoutId}`, { key: c.visitor.token, body: { checkout: { buyerInfo: { email: `checkout-${unique()}@example.com` } } } });
+    const patched = await api("PATCH", `/ecom/v1/checkouts/${checkout.body.checkoutId}`, {
+      key: c.visitor.token,
+      body: { checkout: { buyerInfo: { email: `checkout-${unique()}@example.com` } } },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     await sweepAt(idleSince + 2 * HOUR + MINUTE);
     expect(await outboxEvents(c.cartId, AutomationEventType.cartAbandoned)).toHaveLength(1);
@@ -239,7 +273,9 @@ describe("abandoned carts", () => {
     await abandon(b);
     const lines = (await b.cart.get()).body.cart.lineItems.map((l: any) => l.id);
     expect((await b.cart.remove(lines)).status).toBe(200);
-    const { abandonTime: tb } = { abandonTime: Date.parse((await outboxEvents(b.cartId, AutomationEventType.cartAbandoned))[0].data.abandonTime as string) };
+    const { abandonTime: tb } = {
+      abandonTime: Date.parse((await outboxEvents(b.cartId, AutomationEventType.cartAbandoned))[0].data.abandonTime as string),
+    };
     await sweepAt(tb + HOUR + MINUTE);
     expect(await emailsTo(b.email!)).toHaveLength(0);
     rec = await abandonedCheckoutOf(b.cartId);
@@ -285,7 +321,10 @@ describe("abandoned carts", () => {
     const withMail = { ...env, SEND_EMAIL: transport, EMAIL_FROM: "shop@shop.test" } as Env;
     const at = abandonTime + HOUR + MINUTE;
     await runSweeps(withMail, { now: new Date(at) });
-    const step = () => env.DB.prepare("SELECT status, reason, email_id FROM recovery_emails WHERE abandoned_checkout_id = ? AND step = 1").bind(record.id).first<Record<string, any>>();
+    const step = () =>
+      env.DB.prepare("SELECT status, reason, email_id FROM recovery_emails WHERE abandoned_checkout_id = ? AND step = 1")
+        .bind(record.id)
+        .first<Record<string, any>>();
     expect(await step()).toMatchObject({ status: "SENDING", email_id: expect.any(String) });
     expect(activityTypes(await abandonedCheckoutOf(c.cartId))).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED"]);
 
@@ -349,7 +388,9 @@ describe("abandoned carts", () => {
     const again = await abandonedCheckoutOf(c.cartId);
     expect(again.id).toBe(record.id);
     const second = Date.parse(events[1].data.abandonTime as string);
-    const steps = await env.DB.prepare("SELECT step, status, due_date FROM recovery_emails WHERE abandoned_checkout_id = ? ORDER BY step").bind(record.id).all<any>();
+    const steps = await env.DB.prepare("SELECT step, status, due_date FROM recovery_emails WHERE abandoned_checkout_id = ? ORDER BY step")
+      .bind(record.id)
+      .all<any>();
     expect(steps.results.map((s) => [s.step, s.status, s.due_date])).toEqual([
       [1, "SENT", new Date(abandonTime + HOUR).toISOString()],
       [2, "SCHEDULED", new Date(second + 24 * HOUR).toISOString()],
@@ -399,7 +440,9 @@ describe("abandoned carts", () => {
     const start = (await merchant("GET", "/api/v1/automation-settings")).body.settings;
     expect(start.recoveryLinkDays).toBe(30);
     // Abandoned ten days ago: too old for a 7-day link, fine for 30 days.
-    await env.DB.prepare("UPDATE abandoned_checkouts SET abandon_time = ? WHERE id = ?").bind(new Date(Date.now() - 10 * 24 * HOUR).toISOString(), record.id).run();
+    await env.DB.prepare("UPDATE abandoned_checkouts SET abandon_time = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 10 * 24 * HOUR).toISOString(), record.id)
+      .run();
     try {
       expect((await merchant("PATCH", "/api/v1/automation-settings", { settings: { recoveryLinkDays: 7 } })).body.settings.recoveryLinkDays).toBe(7);
       expect(await restoreAbandonedCart(ctx, token)).toEqual({ ok: false, reason: "EXPIRED" });
@@ -440,20 +483,27 @@ describe("abandoned-checkout API", () => {
       actor: { type: "ADMIN" },
     });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
-    const member = await merchant("POST", `/ecom/v1/abandoned-checkouts/${record.id}/add-activity`, { customActivity: { title: "Replied by email" }, actor: { type: "CONTACT", id: "contact-1" } });
+    const member = await merchant("POST", `/ecom/v1/abandoned-checkouts/${record.id}/add-activity`, {
+      customActivity: { title: "Replied by email" },
+      actor: { type: "CONTACT", id: "contact-1" },
+    });
     const activities = member.body.abandonedCheckout.activities;
     expect(activities.slice(-2)).toMatchObject([
       { type: "CUSTOM_ACTIVITY", actor: { type: "ADMIN" }, details: { title: "Called the shopper", description: "Left a voicemail" } },
       { type: "CUSTOM_ACTIVITY", actor: { type: "CONTACT", id: "contact-1" }, details: { title: "Replied by email" } },
     ]);
 
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM abandoned_checkout_activities WHERE abandoned_checkout_id = ?").bind(record.id).first<{ n: number }>();
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM abandoned_checkout_activities WHERE abandoned_checkout_id = ?")
+      .bind(record.id)
+      .first<{ n: number }>();
     const bad = await merchant("POST", `/ecom/v1/abandoned-checkouts/${record.id}/add-activity`, { actor: { type: "ROBOT" } });
     expect(bad.status).toBe(400);
     expect(bad.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "actor.type", violatedRule: "INVALID_ENUM_VALUE" });
     const badType = await merchant("POST", `/ecom/v1/abandoned-checkouts/${record.id}/add-activity`, { activityType: "DELETED_EVERYTHING" });
     expect(badType.status).toBe(400);
-    const after = await env.DB.prepare("SELECT count(*) AS n FROM abandoned_checkout_activities WHERE abandoned_checkout_id = ?").bind(record.id).first<{ n: number }>();
+    const after = await env.DB.prepare("SELECT count(*) AS n FROM abandoned_checkout_activities WHERE abandoned_checkout_id = ?")
+      .bind(record.id)
+      .first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
     expect((await merchant("GET", "/ecom/v1/abandoned-checkout/no-such-id")).status).toBe(404);
     const badQuery = await merchant("POST", "/ecom/v1/abandoned-checkout/query", { query: { filter: { nope: "x" } } });
@@ -463,9 +513,14 @@ describe("abandoned-checkout API", () => {
   it("reads and changes the automation settings; bad values change nothing", async () => {
     const start = (await merchant("GET", "/api/v1/automation-settings")).body.settings;
     expect(start).toMatchObject({ abandonedCartIdleMinutes: expect.any(Number), recoveryEmailDelaysMinutes: expect.any(Array) });
-    const bad = await merchant("PATCH", "/api/v1/automation-settings", { settings: { abandonedCartIdleMinutes: 0, recoveryEmailDelaysMinutes: [60, 30] } });
+    const bad = await merchant("PATCH", "/api/v1/automation-settings", {
+      settings: { abandonedCartIdleMinutes: 0, recoveryEmailDelaysMinutes: [60, 30] },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.details.validationError.fieldViolations.map((v: any) => v.field)).toEqual(["settings.abandonedCartIdleMinutes", "settings.recoveryEmailDelaysMinutes"]);
+    expect(bad.body.details.validationError.fieldViolations.map((v: any) => v.field)).toEqual([
+      "settings.abandonedCartIdleMinutes",
+      "settings.recoveryEmailDelaysMinutes",
+    ]);
     expect((await merchant("GET", "/api/v1/automation-settings")).body.settings).toEqual(start);
     const changed = await merchant("PATCH", "/api/v1/automation-settings", { settings: { lowStockThreshold: start.lowStockThreshold } });
     expect(changed.status).toBe(200);

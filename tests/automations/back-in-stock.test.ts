@@ -25,7 +25,14 @@ const STORES = "215238eb-22a5-4c36-9e7b-e7c08025e04e";
 const ask = (email: string, catalogItemId: string, variantId?: string, key?: string) =>
   api("POST", BIS, {
     ...(key ? { key } : {}),
-    body: { request: { email, catalogReference: { appId: STORES, catalogItemId, ...(variantId ? { options: { variantId } } : {}) }, itemUrl: "https://evil.example/phish" }, itemDetails: { name: "Spoofed", price: "1" } },
+    body: {
+      request: {
+        email,
+        catalogReference: { appId: STORES, catalogItemId, ...(variantId ? { options: { variantId } } : {}) },
+        itemUrl: "https://evil.example/phish",
+      },
+      itemDetails: { name: "Spoofed", price: "1" },
+    },
   });
 
 const requestRow = (id: string) => env.DB.prepare("SELECT * FROM back_in_stock_requests WHERE id = ?").bind(id).first<Record<string, any>>();
@@ -50,7 +57,10 @@ describe("back-in-stock requests", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { request } = created.body;
     expect(request).toMatchObject({ email, status: "RECEIVED", catalogReference: { appId: STORES, catalogItemId: p.id } });
-    expect((await outboxEvents(request.id, AutomationEventType.backInStockCreated))[0].data).toMatchObject({ slug: "created", createdEvent: { entity: { id: request.id, email } } });
+    expect((await outboxEvents(request.id, AutomationEventType.backInStockCreated))[0].data).toMatchObject({
+      slug: "created",
+      createdEvent: { entity: { id: request.id, email } },
+    });
     // The same email and item again answers the same request.
     const again = await ask(email.toUpperCase(), p.id);
     expect(again.status).toBe(200);
@@ -63,7 +73,9 @@ describe("back-in-stock requests", () => {
     expect(delivered.some((e) => e.type === EVENT.stockStatus)).toBe(true);
     const done = await merchant("GET", `${BIS}/${request.id}?id=${request.id}`);
     expect(done.body.request).toMatchObject({ status: "NOTIFICATION_SENT", autoNotified: true });
-    const updates = (await outboxEvents(request.id, AutomationEventType.backInStockUpdated)).map((e) => (e.data.updatedEvent as any).currentEntity.status);
+    const updates = (await outboxEvents(request.id, AutomationEventType.backInStockUpdated)).map(
+      (e) => (e.data.updatedEvent as any).currentEntity.status,
+    );
     expect(updates).toEqual(["PROCESSING", "NOTIFICATION_SENT"]);
 
     const [mail, ...more] = await emailsTo(email);
@@ -131,14 +143,21 @@ describe("back-in-stock requests", () => {
     const { body } = await ask(email, p.id);
     const id = body.request.id;
 
-    const byGet = await getQuery(BIS, { query: { filter: { "catalogReference.catalogItemId": p.id }, cursorPaging: { limit: 5 } } }, "test-owner-key");
+    const byGet = await getQuery(
+      BIS,
+      { query: { filter: { "catalogReference.catalogItemId": p.id }, cursorPaging: { limit: 5 } } },
+      "test-owner-key",
+    );
     expect(byGet.status, JSON.stringify(byGet.body)).toBe(200);
     expect(byGet.body.requests.map((r: any) => r.id)).toEqual([id]);
     const byPost = await merchant("POST", `${BIS}/query`, { query: { filter: { email: { $eq: email } } } });
     expect(byPost.body.requests.map((r: any) => r.id)).toEqual([id]);
     expect(byPost.body.metadata).toMatchObject({ count: 1, total: 1 });
 
-    const reported = await merchant("POST", `${BIS}/report-items-back-in-stock`, { catalogReference: { appId: STORES, catalogItemId: p.id }, itemDetails: { name: "x" } });
+    const reported = await merchant("POST", `${BIS}/report-items-back-in-stock`, {
+      catalogReference: { appId: STORES, catalogItemId: p.id },
+      itemDetails: { name: "x" },
+    });
     expect(reported.status, JSON.stringify(reported.body)).toBe(200);
     expect(reported.body).toEqual({});
     expect((await requestRow(id))!).toMatchObject({ status: "NOTIFICATION_SENT" });
@@ -155,7 +174,8 @@ describe("back-in-stock requests", () => {
 
   it("refuses bad input with field violations and stores nothing; reading needs the merchant", async () => {
     const p = await trackedProduct(0);
-    const count = async () => (await env.DB.prepare("SELECT count(*) AS n FROM back_in_stock_requests WHERE catalog_item_id = ?").bind(p.id).first<{ n: number }>())!.n;
+    const count = async () =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM back_in_stock_requests WHERE catalog_item_id = ?").bind(p.id).first<{ n: number }>())!.n;
     const badEmail = await ask("not-an-email", p.id);
     expect(badEmail.status).toBe(400);
     expect(badEmail.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "request.email", violatedRule: "FORMAT" });
@@ -277,7 +297,9 @@ describe("inventory updates from a warehouse (inventory.updated)", () => {
     expect(await stockOf(p.id)).toMatchObject({ quantity: 15 });
     expect((await logRows(p.id)).filter((r) => r.delta === -5)).toHaveLength(1);
     // And the record of the step is what stops it.
-    const claims = await env.DB.prepare("SELECT processor FROM processed_events WHERE event_id = ? ORDER BY processor").bind(event.id).all<{ processor: string }>();
+    const claims = await env.DB.prepare("SELECT processor FROM processed_events WHERE event_id = ? ORDER BY processor")
+      .bind(event.id)
+      .all<{ processor: string }>();
     expect(claims.results.map((r) => r.processor)).toContain("inventory-updates/adjust-down");
   });
 
@@ -287,7 +309,9 @@ describe("inventory updates from a warehouse (inventory.updated)", () => {
     const event = update("erp", [{ productId: p.id, adjustBy: "many" }]);
     await deliver([event]);
     expect(await stockOf(p.id)).toMatchObject({ quantity: 7 });
-    const failure = await env.DB.prepare("SELECT state, error FROM event_failures WHERE id = ?").bind(event.id).first<{ state: string; error: string }>();
+    const failure = await env.DB.prepare("SELECT state, error FROM event_failures WHERE id = ?")
+      .bind(event.id)
+      .first<{ state: string; error: string }>();
     expect(failure).toMatchObject({ state: "DEAD" });
     expect(failure!.error).toContain("adjustBy");
   });
@@ -302,8 +326,16 @@ describe("inventory updates from a warehouse (inventory.updated)", () => {
     const post = (data: unknown) => {
       const body = JSON.stringify({ type: "inventory.updated", timestamp: new Date().toISOString(), data });
       const id = `msg_${unique()}${unique()}`;
-      const headers = { "webhook-id": id, "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": new Webhook(secret).sign(id, new Date(), body) };
-      return SELF.fetch(`https://shop.test/webhooks/${source.name}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+      const headers = {
+        "webhook-id": id,
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+        "webhook-signature": new Webhook(secret).sign(id, new Date(), body),
+      };
+      return SELF.fetch(`https://shop.test/webhooks/${source.name}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
     };
 
     // A payload this part's schema refuses never reaches the queue: 400 with the field.

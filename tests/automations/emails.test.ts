@@ -48,7 +48,14 @@ describe("abandoned-cart and back-in-stock templates", () => {
   });
 
   it("back in stock: the item's name, options, price, image and link", () => {
-    const m = renderEmail("back-in-stock", { item: { name: "Linen Shirt", price: "$49.00", imageUrl: "https://images.example/shirt.jpg", options: "M / Navy" }, itemUrl: "https://shop.test/products/linen-shirt" }, shop);
+    const m = renderEmail(
+      "back-in-stock",
+      {
+        item: { name: "Linen Shirt", price: "$49.00", imageUrl: "https://images.example/shirt.jpg", options: "M / Navy" },
+        itemUrl: "https://shop.test/products/linen-shirt",
+      },
+      shop,
+    );
     expect(m.subject).toBe("Linen Shirt is back in stock at Fernhill Goods");
     expect(m.html).toContain("<strong>Linen Shirt</strong> (M / Navy) · $49.00");
     expect(m.html).toContain('src="https://images.example/shirt.jpg"');
@@ -62,7 +69,13 @@ describe("marketing sends", () => {
   it("go through the real send_email binding with List-Unsubscribe and List-Unsubscribe-Post, recorded SENT", async () => {
     const { ctx } = testCtx({ EMAIL_FROM: "shop@shop.test" });
     const to = `real-${unique()}@example.com`;
-    const result = await sendEmail(ctx, to, "abandoned-cart", { ...cart, unsubscribeUrl: undefined }, { marketing: true, awaitDelivery: true, idempotencyKey: `t:${unique()}` });
+    const result = await sendEmail(
+      ctx,
+      to,
+      "abandoned-cart",
+      { ...cart, unsubscribeUrl: undefined },
+      { marketing: true, awaitDelivery: true, idempotencyKey: `t:${unique()}` },
+    );
     expect(result).toMatchObject({ status: "SENT", duplicate: false });
     const row = await env.DB.prepare("SELECT * FROM emails WHERE id = ?").bind(result.id).first<Record<string, any>>();
     const headers = JSON.parse(row!.headers);
@@ -92,14 +105,26 @@ describe("marketing sends", () => {
     const transport: EmailTransport = { send: async (m) => void sent.push(m.subject) };
     const { ctx, settled } = testCtx({ SEND_EMAIL: transport, EMAIL_FROM: "shop@shop.test" });
     const to = `Opt-Out-${unique()}@Example.com`;
-    await sendEmail(ctx, to, "back-in-stock", { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" }, { marketing: true, awaitDelivery: true });
-    const row = await env.DB.prepare("SELECT headers FROM emails WHERE \"to\" = ?").bind(to).first<{ headers: string }>();
+    await sendEmail(
+      ctx,
+      to,
+      "back-in-stock",
+      { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" },
+      { marketing: true, awaitDelivery: true },
+    );
+    const row = await env.DB.prepare('SELECT headers FROM emails WHERE "to" = ?').bind(to).first<{ headers: string }>();
     const token = /token=([A-Za-z0-9_-]+)>/.exec(JSON.parse(row!.headers)["List-Unsubscribe"])![1];
     expect(await findSubscription(ctx, token)).toEqual({ email: to.toLowerCase(), unsubscribed: false });
     expect(await unsubscribe(ctx, token)).toEqual({ email: to.toLowerCase() });
     expect(await unsubscribe(ctx, token)).toEqual({ email: to.toLowerCase() });
     expect(await isUnsubscribed(ctx, to.toUpperCase())).toBe(true);
-    const suppressed = await sendEmail(ctx, to, "back-in-stock", { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" }, { marketing: true, awaitDelivery: true });
+    const suppressed = await sendEmail(
+      ctx,
+      to,
+      "back-in-stock",
+      { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" },
+      { marketing: true, awaitDelivery: true },
+    );
     expect(suppressed.status).toBe("SUPPRESSED");
     // Account emails are not marketing: they still arrive.
     await sendEmail(ctx, to, "verification-code", { code: "123456" });
@@ -112,7 +137,8 @@ describe("marketing sends", () => {
 
 describe("the email retry sweep", () => {
   const MIN = 60_000;
-  const emailRow = (id: string) => env.DB.prepare("SELECT status, attempts, next_attempt_at, error, sent_date FROM emails WHERE id = ?").bind(id).first<Record<string, any>>();
+  const emailRow = (id: string) =>
+    env.DB.prepare("SELECT status, attempts, next_attempt_at, error, sent_date FROM emails WHERE id = ?").bind(id).first<Record<string, any>>();
   /** A transport that fails the first `failures` hand-overs, recording every one. */
   const flaky = (failures: number) => {
     const calls: Parameters<EmailTransport["send"]>[0][] = [];
@@ -169,7 +195,13 @@ describe("the email retry sweep", () => {
     const { ctx } = testCtx({ SEND_EMAIL: { send: () => new Promise(() => {}) } satisfies EmailTransport, EMAIL_FROM: "shop@shop.test" });
     const to = `stuck-${unique()}@example.com`;
     const start = Date.now();
-    const { id } = await sendEmail(ctx, to, "back-in-stock", { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" }, { marketing: true });
+    const { id } = await sendEmail(
+      ctx,
+      to,
+      "back-in-stock",
+      { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" },
+      { marketing: true },
+    );
     expect(await emailRow(id)).toMatchObject({ status: "QUEUED", attempts: 1 });
     const t = flaky(0);
     await sweep(t.env, start + 5 * MIN);
@@ -184,9 +216,17 @@ describe("the email retry sweep", () => {
     const { ctx } = testCtx({ SEND_EMAIL: t.transport, EMAIL_FROM: "shop@shop.test" });
     const to = `Changed-Mind-${unique()}@Example.com`;
     const start = Date.now();
-    const marketing = await sendEmail(ctx, to, "back-in-stock", { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" }, { marketing: true, awaitDelivery: true });
+    const marketing = await sendEmail(
+      ctx,
+      to,
+      "back-in-stock",
+      { item: { name: "Lamp" }, itemUrl: "https://shop.test/products/lamp" },
+      { marketing: true, awaitDelivery: true },
+    );
     expect(marketing.status).toBe("FAILED");
-    const { token } = (await env.DB.prepare("SELECT token FROM email_subscriptions WHERE email = ?").bind(to.toLowerCase()).first<{ token: string }>())!;
+    const { token } = (await env.DB.prepare("SELECT token FROM email_subscriptions WHERE email = ?")
+      .bind(to.toLowerCase())
+      .first<{ token: string }>())!;
     expect(await unsubscribe(ctx, token)).toEqual({ email: to.toLowerCase() });
     const account = await sendEmail(ctx, to, "verification-code", { code: "424242" }, { awaitDelivery: true });
     expect(account.status).toBe("SENT");

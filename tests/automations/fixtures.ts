@@ -13,10 +13,19 @@ export const HOUR = 60 * MINUTE;
 
 /** The outbox rows of one entity (optionally of one type) as the envelopes the queue carries. */
 export async function outboxEvents(entityId: string, type?: string): Promise<EventEnvelope[]> {
-  const { results } = await env.DB.prepare("SELECT * FROM outbox WHERE entity_id = ? ORDER BY event_time, rowid").bind(entityId).all<Record<string, string>>();
+  const { results } = await env.DB.prepare("SELECT * FROM outbox WHERE entity_id = ? ORDER BY event_time, rowid")
+    .bind(entityId)
+    .all<Record<string, string>>();
   return results
     .filter((r) => !type || r.type === type)
-    .map((r) => ({ id: r.id, type: r.type, entityId: r.entity_id, eventTime: r.event_time, actor: { type: r.actor_type as EventEnvelope["actor"]["type"], id: r.actor_id }, data: JSON.parse(r.data) }));
+    .map((r) => ({
+      id: r.id,
+      type: r.type,
+      entityId: r.entity_id,
+      eventTime: r.event_time,
+      actor: { type: r.actor_type as EventEnvelope["actor"]["type"], id: r.actor_id },
+      data: JSON.parse(r.data),
+    }));
 }
 
 /** Delivers events to the worker's queue consumer (as the EVENTS queue would) and checks each was acknowledged. */
@@ -38,7 +47,7 @@ export const sweepAt = (now: number | Date) => runSweeps(env, { now: new Date(no
 
 /** Emails sent to an address, oldest first. */
 export async function emailsTo(to: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM emails WHERE \"to\" = ? ORDER BY created_date, rowid").bind(to).all<Record<string, any>>();
+  const { results } = await env.DB.prepare('SELECT * FROM emails WHERE "to" = ? ORDER BY created_date, rowid').bind(to).all<Record<string, any>>();
   return results.map((r) => ({ ...r, headers: r.headers ? JSON.parse(r.headers) : null }) as Record<string, any>);
 }
 

@@ -53,8 +53,23 @@ export async function createTee(opts: { price?: number; quantity?: number; disco
     stock: { trackInventory: true, quantity: opts.quantity ?? 10 },
     media: [{ url: "https://images.example/tee.jpg", width: 1000, height: 800, altText: "A tee" }],
     productOptions: [
-      { name: "Size", optionType: "drop_down", choices: [{ value: "S", description: "S" }, { value: "M", description: "M" }, { value: "L", description: "L" }] },
-      { name: "Color", optionType: "color", choices: [{ value: "#1F3A5F", description: "Navy" }, { value: "#B5532C", description: "Rust" }] },
+      {
+        name: "Size",
+        optionType: "drop_down",
+        choices: [
+          { value: "S", description: "S" },
+          { value: "M", description: "M" },
+          { value: "L", description: "L" },
+        ],
+      },
+      {
+        name: "Color",
+        optionType: "color",
+        choices: [
+          { value: "#1F3A5F", description: "Navy" },
+          { value: "#B5532C", description: "Rust" },
+        ],
+      },
     ],
   });
 }
@@ -89,9 +104,16 @@ export async function lineRows(cartId: string) {
 export async function ownerSnapshot(ownerId: string) {
   const cartRows = (await env.DB.prepare("SELECT * FROM carts WHERE owner_id = ? ORDER BY created_date").bind(ownerId).all()).results;
   const ids = cartRows.map((r) => r.id as string);
-  const lines = (await env.DB.prepare("SELECT * FROM cart_line_items WHERE cart_id IN (SELECT value FROM json_each(?)) ORDER BY id").bind(JSON.stringify(ids)).all()).results;
-  const events = (await env.DB.prepare("SELECT id, type, entity_id FROM outbox WHERE entity_id IN (SELECT value FROM json_each(?)) ORDER BY id").bind(JSON.stringify(ids)).all())
-    .results;
+  const lines = (
+    await env.DB.prepare("SELECT * FROM cart_line_items WHERE cart_id IN (SELECT value FROM json_each(?)) ORDER BY id")
+      .bind(JSON.stringify(ids))
+      .all()
+  ).results;
+  const events = (
+    await env.DB.prepare("SELECT id, type, entity_id FROM outbox WHERE entity_id IN (SELECT value FROM json_each(?)) ORDER BY id")
+      .bind(JSON.stringify(ids))
+      .all()
+  ).results;
   const checkoutRows = (await env.DB.prepare("SELECT id, updated_date FROM checkouts WHERE owner_id = ? ORDER BY id").bind(ownerId).all()).results;
   return { cartRows, lines, events, checkoutRows };
 }

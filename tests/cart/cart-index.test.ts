@@ -15,7 +15,13 @@ const plan = (statement: unknown) => queryPlan(statement as Parameters<typeof qu
 describe("cart reads", () => {
   it.each([
     ["a visitor", [{ kind: "visitor" as const, id: "v-1" }]],
-    ["a member and the visitor cart they bring", [{ kind: "member" as const, id: "m-1" }, { kind: "visitor" as const, id: "v-1" }]],
+    [
+      "a member and the visitor cart they bring",
+      [
+        { kind: "member" as const, id: "m-1" },
+        { kind: "visitor" as const, id: "v-1" },
+      ],
+    ],
   ])("find %s's active cart and its lines through the owner index", async (_label, owners) => {
     const [cartsRead, linesRead, productsRead, variantsRead] = cartReads(ctx(), owners, ["p-1"]).statements;
     for (const p of [await plan(cartsRead), await plan(linesRead), await plan(productsRead), await plan(variantsRead)]) {

@@ -21,7 +21,12 @@ import {
 /** The current cart: the nine calls on both mounts, for the caller's own cart only. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const money = (amount: string, formatted: string) => ({ amount, convertedAmount: amount, formattedAmount: formatted, formattedConvertedAmount: formatted });
+const money = (amount: string, formatted: string) => ({
+  amount,
+  convertedAmount: amount,
+  formattedAmount: formatted,
+  formattedConvertedAmount: formatted,
+});
 
 describe.each(MOUNTS)("the current cart at %s", (mount) => {
   it("a visitor adds, reads, changes, estimates, checks out and deletes their cart", async () => {
@@ -91,7 +96,10 @@ describe.each(MOUNTS)("the current cart at %s", (mount) => {
       cartInfo: {
         buyerNote: "Leave at the door",
         buyerInfo: { email: "Shopper@Example.com" },
-        contactInfo: { address: { country: "us", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" }, contactDetails: { firstName: "Ada" } },
+        contactInfo: {
+          address: { country: "us", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" },
+          contactDetails: { firstName: "Ada" },
+        },
         selectedShippingOption: { code: "standard" },
       },
       lineItems: [item(tee.id, 1, { options: { Size: "S", Color: "Rust" } })],
@@ -100,7 +108,10 @@ describe.each(MOUNTS)("the current cart at %s", (mount) => {
     expect(patched.body.cart).toMatchObject({
       buyerNote: "Leave at the door",
       buyerInfo: { visitorId, email: "shopper@example.com" },
-      contactInfo: { address: { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" }, contactDetails: { firstName: "Ada" } },
+      contactInfo: {
+        address: { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" },
+        contactDetails: { firstName: "Ada" },
+      },
       selectedShippingOption: { code: "standard" },
     });
     expect(patched.body.cart.lineItems).toHaveLength(3);
@@ -151,13 +162,30 @@ describe.each(MOUNTS)("the current cart at %s", (mount) => {
     expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
     expect(Object.keys(checkout.body)).toEqual(["checkoutId"]);
     const row = await env.DB.prepare("SELECT * FROM checkouts WHERE id = ?").bind(checkout.body.checkoutId).first<Record<string, any>>();
-    expect(row).toMatchObject({ cart_id: c.id, owner_kind: "visitor", owner_id: visitorId, status: "OPEN", channel_type: "WEB", currency: "USD", subtotal: 12500 });
+    expect(row).toMatchObject({
+      cart_id: c.id,
+      owner_kind: "visitor",
+      owner_id: visitorId,
+      status: "OPEN",
+      channel_type: "WEB",
+      currency: "USD",
+      subtotal: 12500,
+    });
     expect(JSON.parse(row!.buyer_info)).toEqual({ visitorId, email: "shopper@example.com" });
     expect(JSON.parse(row!.shipping_address)).toMatchObject({ country: "US", city: "New York" });
     expect(JSON.parse(row!.billing_address)).toEqual({ country: "US", city: "Boston" });
     expect(JSON.parse(row!.selected_shipping_option)).toEqual({ code: "standard" });
     const lines = JSON.parse(row!.line_items);
-    expect(lines).toEqual([{ lineItem: expect.objectContaining({ id: teeLine.id, quantity: 5 }), catalogItemId: tee.id, variantId: navyM, quantity: 5, price: 2500, custom: false }]);
+    expect(lines).toEqual([
+      {
+        lineItem: expect.objectContaining({ id: teeLine.id, quantity: 5 }),
+        catalogItemId: tee.id,
+        variantId: navyM,
+        quantity: 5,
+        price: 2500,
+        custom: false,
+      },
+    ]);
     expect(JSON.parse(row!.totals).priceSummary.subtotal.amount).toBe("125.00");
     expect((await cart.get()).body.cart.checkoutId).toBe(checkout.body.checkoutId);
     const second = await cart.checkout({});
@@ -227,7 +255,9 @@ describe("who may use the current cart", () => {
     await b.add({ lineItems: [item(mug.id)] });
     const foreign = await b.remove([lineId]);
     expect(foreign.status).toBe(400);
-    expect(foreign.body.details.validationError.fieldViolations).toEqual([expect.objectContaining({ field: "lineItemIds[0]", description: "is not a line item of this cart" })]);
+    expect(foreign.body.details.validationError.fieldViolations).toEqual([
+      expect.objectContaining({ field: "lineItemIds[0]", description: "is not a line item of this cart" }),
+    ]);
     expect((await b.quantities([{ id: lineId, quantity: 9 }])).status).toBe(400);
 
     expect(await ownerSnapshot(alice.visitorId)).toEqual(before);
@@ -244,7 +274,13 @@ describe("bad input is refused with field violations and changes nothing", () =>
     const cart = cartCalls(token, MOUNTS[1]);
 
     // Without a cart, the calls that need one are 404 and create nothing.
-    for (const res of [await cart.remove(["x"]), await cart.quantities([{ id: "x", quantity: 1 }]), await cart.removeCoupon(), await cart.checkout(), await cart.estimate()]) {
+    for (const res of [
+      await cart.remove(["x"]),
+      await cart.quantities([{ id: "x", quantity: 1 }]),
+      await cart.removeCoupon(),
+      await cart.checkout(),
+      await cart.estimate(),
+    ]) {
       expect(res.status).toBe(404);
     }
     // A refused first add creates no cart either.
@@ -257,13 +293,33 @@ describe("bad input is refused with field violations and changes nothing", () =>
 
     const refused: [string, () => Promise<{ status: number; body: any }>, string[]][] = [
       ["unknown product", () => cart.add({ lineItems: [item("no-such-product")] }), ["lineItems[0].catalogReference.catalogItemId"]],
-      ["unknown variant", () => cart.add({ lineItems: [item(tee.id, 1, { variantId: "nope" })] }), ["lineItems[0].catalogReference.options.variantId"]],
-      ["unknown option", () => cart.add({ lineItems: [item(tee.id, 1, { options: { Size: "M", Colour: "Navy" } })] }), ["lineItems[0].catalogReference.options", "lineItems[0].catalogReference.options.options.Colour"]],
-      ["unknown choice", () => cart.add({ lineItems: [item(tee.id, 1, { options: { Size: "XXL", Color: "Navy" } })] }), ["lineItems[0].catalogReference.options.options.Size"]],
+      [
+        "unknown variant",
+        () => cart.add({ lineItems: [item(tee.id, 1, { variantId: "nope" })] }),
+        ["lineItems[0].catalogReference.options.variantId"],
+      ],
+      [
+        "unknown option",
+        () => cart.add({ lineItems: [item(tee.id, 1, { options: { Size: "M", Colour: "Navy" } })] }),
+        ["lineItems[0].catalogReference.options", "lineItems[0].catalogReference.options.options.Colour"],
+      ],
+      [
+        "unknown choice",
+        () => cart.add({ lineItems: [item(tee.id, 1, { options: { Size: "XXL", Color: "Navy" } })] }),
+        ["lineItems[0].catalogReference.options.options.Size"],
+      ],
       ["missing option", () => cart.add({ lineItems: [item(tee.id, 1, { options: { Size: "M" } })] }), ["lineItems[0].catalogReference.options"]],
       ["no options at all", () => cart.add({ lineItems: [item(tee.id, 1)] }), ["lineItems[0].catalogReference.options"]],
-      ["options on a plain product", () => cart.add({ lineItems: [item(mug.id, 1, { options: { Size: "M" } })] }), ["lineItems[0].catalogReference.options.options"]],
-      ["another catalogue", () => cart.add({ lineItems: [{ catalogReference: { appId: "13d21c63-b5ec-5912-8397-c3a5ddb27a97", catalogItemId: mug.id }, quantity: 1 }] }), ["lineItems[0].catalogReference.appId"]],
+      [
+        "options on a plain product",
+        () => cart.add({ lineItems: [item(mug.id, 1, { options: { Size: "M" } })] }),
+        ["lineItems[0].catalogReference.options.options"],
+      ],
+      [
+        "another catalogue",
+        () => cart.add({ lineItems: [{ catalogReference: { appId: "13d21c63-b5ec-5912-8397-c3a5ddb27a97", catalogItemId: mug.id }, quantity: 1 }] }),
+        ["lineItems[0].catalogReference.appId"],
+      ],
       ["quantity 0", () => cart.add({ lineItems: [item(mug.id, 0)] }), ["lineItems[0].quantity"]],
       ["quantity 10000", () => cart.add({ lineItems: [item(mug.id, 10_000)] }), ["lineItems[0].quantity"]],
       ["fractional quantity", () => cart.add({ lineItems: [item(mug.id, 1.5)] }), ["lineItems[0].quantity"]],
@@ -272,18 +328,34 @@ describe("bad input is refused with field violations and changes nothing", () =>
       ["nothing to add", () => cart.add({}), ["lineItems"]],
       ["empty list", () => cart.add({ lineItems: [] }), ["lineItems"]],
       ["over 100 in one call", () => cart.add({ lineItems: Array.from({ length: 101 }, () => item(mug.id)) }), ["lineItems"]],
-      ["missing catalogItemId", () => cart.add({ lineItems: [{ catalogReference: { appId: STORES }, quantity: 1 }] }), ["lineItems[0].catalogReference.catalogItemId"]],
+      [
+        "missing catalogItemId",
+        () => cart.add({ lineItems: [{ catalogReference: { appId: STORES }, quantity: 1 }] }),
+        ["lineItems[0].catalogReference.catalogItemId"],
+      ],
       ["bad email", () => cart.patch({ cartInfo: { buyerInfo: { email: "not-an-email" } } }), ["cartInfo.buyerInfo.email"]],
       ["bad country", () => cart.patch({ cartInfo: { contactInfo: { address: { country: "USA" } } } }), ["cartInfo.contactInfo.address.country"]],
       ["unknown mask path", () => cart.patch({ cartInfo: { buyerNote: "x" }, cartFieldmask: "buyerNote,lineItems" }), ["cartFieldmask.paths[1]"]],
       ["empty coupon", () => cart.patch({ couponCode: "" }), ["couponCode"]],
-      ["bad line in PATCH", () => cart.patch({ cartInfo: { buyerNote: "x" }, lineItems: [item("no-such-product")] }), ["lineItems[0].catalogReference.catalogItemId"]],
+      [
+        "bad line in PATCH",
+        () => cart.patch({ cartInfo: { buyerNote: "x" }, lineItems: [item("no-such-product")] }),
+        ["lineItems[0].catalogReference.catalogItemId"],
+      ],
       ["no ids", () => cart.remove([]), ["lineItemIds"]],
       ["unknown id", () => cart.remove([lineId, "nope"]), ["lineItemIds[1]"]],
       ["ids not a list", () => cart.remove("nope"), ["lineItemIds"]],
       ["negative quantity", () => cart.quantities([{ id: lineId, quantity: -1 }]), ["lineItems[0].quantity"]],
       ["unknown line", () => cart.quantities([{ id: "nope", quantity: 1 }]), ["lineItems[0].id"]],
-      ["the same line twice", () => cart.quantities([{ id: lineId, quantity: 1 }, { id: lineId, quantity: 3 }]), ["lineItems[1].id"]],
+      [
+        "the same line twice",
+        () =>
+          cart.quantities([
+            { id: lineId, quantity: 1 },
+            { id: lineId, quantity: 3 },
+          ]),
+        ["lineItems[1].id"],
+      ],
       ["no lines", () => cart.quantities([]), ["lineItems"]],
       ["bad channel", () => cart.checkout({ channelType: "PIGEON" }), ["channelType"]],
       ["bad checkout email", () => cart.checkout({ email: "nope" }), ["email"]],
@@ -293,7 +365,10 @@ describe("bad input is refused with field violations and changes nothing", () =>
     for (const [what, call, fields] of refused) {
       const res = await call();
       expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(400);
-      expect(res.body.details.validationError.fieldViolations.map((v: any) => v.field), what).toEqual(fields);
+      expect(
+        res.body.details.validationError.fieldViolations.map((v: any) => v.field),
+        what,
+      ).toEqual(fields);
       for (const v of res.body.details.validationError.fieldViolations) expect(v.data, what).toEqual(expect.any(Object));
       expect(res.body.message, what).toMatch(/^INVALID_ARGUMENT: "/);
     }
@@ -365,7 +440,12 @@ describe("availability and prices come from the catalogue on every read", () => 
     expect(byId.get(soldOut.id)).toMatchObject({ availability: { status: "NOT_AVAILABLE", quantityAvailable: 0 }, quantity: 3 });
     expect(byId.get(partial.id)).toMatchObject({ availability: { status: "PARTIALLY_AVAILABLE", quantityAvailable: 2 }, quantity: 4 });
     // A deleted product still shows what the shopper last saw.
-    expect(byId.get(deleted.id)).toMatchObject({ availability: { status: "NOT_FOUND" }, productName: { original: gone.name }, price: { amount: "4.00" }, quantity: 1 });
+    expect(byId.get(deleted.id)).toMatchObject({
+      availability: { status: "NOT_FOUND" },
+      productName: { original: gone.name },
+      price: { amount: "4.00" },
+      quantity: 1,
+    });
     expect(byId.get(hiddenLine.id)).toMatchObject({ availability: { status: "NOT_FOUND" }, productName: { original: hidden.name } });
 
     // estimate-totals: errors (remove the line) for gone and sold-out items, a warning for the short one; only
@@ -375,9 +455,21 @@ describe("availability and prices come from the catalogue on every read", () => 
     const lineViolations = estimate.body.violations.filter((v: any) => v.target?.lineItem);
     expect(lineViolations).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ severity: "ERROR", target: { lineItem: { id: soldOut.id, name: "LINE_ITEM_DEFAULT" } }, suggestedFix: "REMOVE_LINE_ITEM" }),
-        expect.objectContaining({ severity: "ERROR", target: { lineItem: { id: deleted.id, name: "LINE_ITEM_DEFAULT" } }, suggestedFix: "REMOVE_LINE_ITEM" }),
-        expect.objectContaining({ severity: "ERROR", target: { lineItem: { id: hiddenLine.id, name: "LINE_ITEM_DEFAULT" } }, suggestedFix: "REMOVE_LINE_ITEM" }),
+        expect.objectContaining({
+          severity: "ERROR",
+          target: { lineItem: { id: soldOut.id, name: "LINE_ITEM_DEFAULT" } },
+          suggestedFix: "REMOVE_LINE_ITEM",
+        }),
+        expect.objectContaining({
+          severity: "ERROR",
+          target: { lineItem: { id: deleted.id, name: "LINE_ITEM_DEFAULT" } },
+          suggestedFix: "REMOVE_LINE_ITEM",
+        }),
+        expect.objectContaining({
+          severity: "ERROR",
+          target: { lineItem: { id: hiddenLine.id, name: "LINE_ITEM_DEFAULT" } },
+          suggestedFix: "REMOVE_LINE_ITEM",
+        }),
         expect.objectContaining({ severity: "WARNING", target: { lineItem: { id: partial.id, name: "LINE_ITEM_DEFAULT" } } }),
       ]),
     );
@@ -388,7 +480,9 @@ describe("availability and prices come from the catalogue on every read", () => 
     const checkout = await cart.checkout();
     expect(checkout.status).toBe(400);
     expect(checkout.body.details.applicationError.code).toBe("LINE_ITEMS_NOT_AVAILABLE");
-    expect(checkout.body.details.applicationError.data.lineItems.map((l: any) => l.id).sort()).toEqual([soldOut.id, partial.id, deleted.id, hiddenLine.id].sort());
+    expect(checkout.body.details.applicationError.data.lineItems.map((l: any) => l.id).sort()).toEqual(
+      [soldOut.id, partial.id, deleted.id, hiddenLine.id].sort(),
+    );
 
     // Asking for more than is in stock is refused; lowering a short line is fine.
     const more = await cart.quantities([{ id: partial.id, quantity: 5 }]);
@@ -396,14 +490,17 @@ describe("availability and prices come from the catalogue on every read", () => 
     expect(more.body.details.validationError.fieldViolations).toEqual([
       expect.objectContaining({ field: "lineItems[0].quantity", violatedRule: "MAX", data: { lineItemId: partial.id, quantityAvailable: 2 } }),
     ]);
-    expect((await cart.add({ lineItems: [item(tee.id, 1, { options: { Size: "S", Color: "Navy" } })] })).body.details.validationError.fieldViolations).toEqual([
-      expect.objectContaining({ field: "lineItems[0].quantity", data: { lineItemId: soldOut.id, quantityAvailable: 0 } }),
-    ]);
+    expect(
+      (await cart.add({ lineItems: [item(tee.id, 1, { options: { Size: "S", Color: "Navy" } })] })).body.details.validationError.fieldViolations,
+    ).toEqual([expect.objectContaining({ field: "lineItems[0].quantity", data: { lineItemId: soldOut.id, quantityAvailable: 0 } })]);
     expect((await cart.add({ lineItems: [item(tee.id, 4, { options: { Size: "L", Color: "Rust" } })] })).status).toBe(200);
     expect((await cart.add({ lineItems: [item(tee.id, 2, { options: { Size: "L", Color: "Rust" } })] })).status).toBe(400);
     const lower = await cart.quantities([{ id: partial.id, quantity: 3 }]);
     expect(lower.status).toBe(200);
-    expect(lower.body.cart.lineItems.find((l: any) => l.id === partial.id).availability).toEqual({ status: "PARTIALLY_AVAILABLE", quantityAvailable: 2 });
+    expect(lower.body.cart.lineItems.find((l: any) => l.id === partial.id).availability).toEqual({
+      status: "PARTIALLY_AVAILABLE",
+      quantityAvailable: 2,
+    });
 
     // Removing what cannot be bought makes the cart checkout-ready again.
     await cart.remove([soldOut.id, deleted.id, hiddenLine.id]);
@@ -417,7 +514,9 @@ describe("availability and prices come from the catalogue on every read", () => 
     const cart = cartCalls(token);
     const refused = await cart.add({ lineItems: [item(mug.id, 1)] });
     expect(refused.status).toBe(400);
-    const preorder = await merchant("PATCH", `/stores/v2/inventoryItems/product/${mug.id}`, { inventoryItem: { preorderInfo: { enabled: true, limit: 3 } } });
+    const preorder = await merchant("PATCH", `/stores/v2/inventoryItems/product/${mug.id}`, {
+      inventoryItem: { preorderInfo: { enabled: true, limit: 3 } },
+    });
     expect(preorder.status, JSON.stringify(preorder.body)).toBe(200);
     const added = await cart.add({ lineItems: [item(mug.id, 2)] });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
@@ -433,9 +532,21 @@ describe("availability and prices come from the catalogue on every read", () => 
     const lineId = added.lineItems[0].id;
     expect((await lineRows(added.id))[0]).toMatchObject({ price: 2000, full_price: 2000 });
 
-    expect((await merchant("PATCH", `/v1/products/${tee.id}`, { product: { priceData: { price: 30 }, discount: { type: "PERCENT", value: 10 }, name: "Renamed Tee" } })).status).toBe(200);
+    expect(
+      (
+        await merchant("PATCH", `/v1/products/${tee.id}`, {
+          product: { priceData: { price: 30 }, discount: { type: "PERCENT", value: 10 }, name: "Renamed Tee" },
+        })
+      ).status,
+    ).toBe(200);
     const read = (await cart.get()).body.cart.lineItems[0];
-    expect(read).toMatchObject({ price: { amount: "27.00" }, fullPrice: { amount: "30.00" }, priceBeforeDiscounts: { amount: "27.00" }, lineItemPrice: { amount: "54.00" }, productName: { original: "Renamed Tee" } });
+    expect(read).toMatchObject({
+      price: { amount: "27.00" },
+      fullPrice: { amount: "30.00" },
+      priceBeforeDiscounts: { amount: "27.00" },
+      lineItemPrice: { amount: "54.00" },
+      productName: { original: "Renamed Tee" },
+    });
     // A read writes nothing.
     expect((await lineRows(added.id))[0]).toMatchObject({ price: 2000, full_price: 2000 });
 
@@ -469,7 +580,9 @@ describe("coupons", () => {
       expect(applied.body.cart.appliedDiscounts).toEqual([{ coupon: { code: code.toLowerCase() } }]);
       const estimate = await cart.estimate({ calculateShipping: false, calculateTax: false });
       expect(estimate.body.priceSummary).toMatchObject({ subtotal: { amount: "20.00" }, discount: { amount: "4.00" }, total: { amount: "16.00" } });
-      expect(estimate.body.appliedDiscounts).toEqual([expect.objectContaining({ discountType: "GLOBAL", coupon: expect.objectContaining({ code }) })]);
+      expect(estimate.body.appliedDiscounts).toEqual([
+        expect.objectContaining({ discountType: "GLOBAL", coupon: expect.objectContaining({ code }) }),
+      ]);
 
       const removed = await cart.removeCoupon();
       expect(removed.status).toBe(200);
@@ -524,8 +637,17 @@ describe("cart events", () => {
     const events = await outboxRows(created.id);
     expect(events.map((e) => e.type)).toEqual(["wix.ecom.v1.cart_created", "wix.ecom.v1.cart_updated", "wix.ecom.v1.cart_deleted"]);
     expect(events[0]).toMatchObject({ actor_type: "ANONYMOUS_VISITOR", actor_id: visitorId });
-    expect(events[0].data).toMatchObject({ entityId: created.id, entityFqdn: "wix.ecom.v1.cart", slug: "created", createdEvent: { entity: { id: created.id, lineItems: [{ quantity: 1 }] } } });
-    expect(events[1].data).toMatchObject({ entityId: created.id, slug: "updated", updatedEvent: { currentEntity: { id: created.id, lineItems: [{ quantity: 4 }] } } });
+    expect(events[0].data).toMatchObject({
+      entityId: created.id,
+      entityFqdn: "wix.ecom.v1.cart",
+      slug: "created",
+      createdEvent: { entity: { id: created.id, lineItems: [{ quantity: 1 }] } },
+    });
+    expect(events[1].data).toMatchObject({
+      entityId: created.id,
+      slug: "updated",
+      updatedEvent: { currentEntity: { id: created.id, lineItems: [{ quantity: 4 }] } },
+    });
     expect(events[2].data).toEqual({ entityId: created.id, entityFqdn: "wix.ecom.v1.cart", slug: "deleted", deletedEvent: {} });
   });
 
@@ -539,10 +661,12 @@ describe("cart events", () => {
     const rows = (await env.DB.prepare("SELECT id FROM carts WHERE owner_id = ?").bind(visitorId).all()).results;
     expect(rows).toHaveLength(1);
     const lines = (await cart.get()).body.cart.lineItems.map((l: any) => [l.catalogReference.catalogItemId, l.quantity]);
-    expect(lines.sort()).toEqual([
-      [cup.id, 3],
-      [mug.id, 2],
-    ].sort());
+    expect(lines.sort()).toEqual(
+      [
+        [cup.id, 3],
+        [mug.id, 2],
+      ].sort(),
+    );
   });
 });
 
@@ -551,7 +675,9 @@ describe("custom line items and merchant discounts", () => {
     // The owner is a member with role OWNER: mint a member token for an owner identity.
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
-    await env.DB.prepare("INSERT INTO identities (id, email, status, role, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'OWNER', ?, ?)").bind(id, `owner-${id}@example.com`, now, now).run();
+    await env.DB.prepare("INSERT INTO identities (id, email, status, role, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'OWNER', ?, ?)")
+      .bind(id, `owner-${id}@example.com`, now, now)
+      .run();
     const { issueTokens } = await import("#worker/identity/tokens");
     const tokens = await issueTokens(env, { role: "member", clientId: "test-client-id", visitorId: crypto.randomUUID(), identityId: id });
     const cart = cartCalls(tokens.access_token);
@@ -589,7 +715,9 @@ describe("custom line items and merchant discounts", () => {
     // A member's checkout carries their email from their identity.
     const checkout = await cart.checkout();
     expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
-    const row = await env.DB.prepare("SELECT buyer_info, owner_kind, total FROM checkouts WHERE id = ?").bind(checkout.body.checkoutId).first<Record<string, any>>();
+    const row = await env.DB.prepare("SELECT buyer_info, owner_kind, total FROM checkouts WHERE id = ?")
+      .bind(checkout.body.checkoutId)
+      .first<Record<string, any>>();
     expect(JSON.parse(row!.buyer_info)).toEqual({ memberId: id, email: `owner-${id}@example.com` });
     expect(row).toMatchObject({ owner_kind: "member", total: 2000 });
   });
@@ -601,7 +729,14 @@ describe("custom line items and merchant discounts", () => {
     const created = (await cart.add({ lineItems: [item(mug.id)] })).body.cart;
     const { completeCartStatements } = await import("#worker/cart/cart");
     const { openDb } = await import("#worker/platform/db");
-    const ctx = { db: openDb(env.DB), env, auth: { kind: "visitor", visitorId, clientId: "test-client-id" }, currency: "USD", origin: "https://shop.test", waitUntil: () => {} } as any;
+    const ctx = {
+      db: openDb(env.DB),
+      env,
+      auth: { kind: "visitor", visitorId, clientId: "test-client-id" },
+      currency: "USD",
+      origin: "https://shop.test",
+      waitUntil: () => {},
+    } as any;
     const done = completeCartStatements(ctx, created.id, "order-1");
     await ctx.db.batch(done.statements);
     expect(await cartRow(created.id)).toMatchObject({ status: "COMPLETED", revision: 2 });

@@ -7,7 +7,9 @@ import { cartCalls, cartRow, createPlain, createTee, item, lineRows, MOUNTS } fr
 /** Logging in merges the visitor's cart into the member's (no item lost, quantities combined, visitor cart closed). */
 
 const lineSummary = (cart: any) =>
-  cart.lineItems.map((l: any) => ({ id: l.id, catalogItemId: l.catalogReference.catalogItemId, quantity: l.quantity })).sort((a: any, b: any) => a.catalogItemId.localeCompare(b.catalogItemId));
+  cart.lineItems
+    .map((l: any) => ({ id: l.id, catalogItemId: l.catalogReference.catalogItemId, quantity: l.quantity }))
+    .sort((a: any, b: any) => a.catalogItemId.localeCompare(b.catalogItemId));
 
 describe("member merge at login", () => {
   it("the authorization_code login combines the visitor's cart with the member's existing cart", async () => {
@@ -54,7 +56,10 @@ describe("member merge at login", () => {
     expect(memberEvents.at(-1)).toMatchObject({ type: "wix.ecom.v1.cart_updated", actor_type: "MEMBER", actor_id: member.id });
     expect(memberEvents.at(-1)!.data.updatedEvent.currentEntity.lineItems).toHaveLength(3);
     const visitorEvents = await outboxRows(visitorCart.id);
-    expect(visitorEvents.at(-1)).toMatchObject({ type: "wix.ecom.v1.cart_deleted", data: { entityId: visitorCart.id, deletedEvent: {}, mergedIntoCartId: memberCart.id } });
+    expect(visitorEvents.at(-1)).toMatchObject({
+      type: "wix.ecom.v1.cart_deleted",
+      data: { entityId: visitorCart.id, deletedEvent: {}, mergedIntoCartId: memberCart.id },
+    });
 
     // Exactly one ACTIVE cart for the member.
     const active = await env.DB.prepare("SELECT count(*) AS n FROM carts WHERE owner_id = ? AND status = 'ACTIVE'").bind(member.id).first("n");

@@ -38,10 +38,19 @@ describe("a page action", () => {
 
   it("words every refusal for people: sessions, permissions, limits and API-only descriptions", () => {
     const cases: [ApiError, string][] = [
-      [unauthenticated("The current cart needs a visitor's or member's access token in the Authorization header"), "Your session has ended. Please try again."],
+      [
+        unauthenticated("The current cart needs a visitor's or member's access token in the Authorization header"),
+        "Your session has ended. Please try again.",
+      ],
       [forbidden("This call needs the merchant's API key"), "This can't be done from this account."],
-      [tooManyRequests({ key: "k", max: 1, windowSeconds: 600, what: "visitor token requests from this address" }, 600), "Too many requests from your connection. Please try again in 10 minutes."],
-      [tooManyRequests({ key: "k", max: 1, windowSeconds: 900, what: "login attempts for this account" }, 30), "Too many login attempts for this account; try again in 30 seconds."],
+      [
+        tooManyRequests({ key: "k", max: 1, windowSeconds: 600, what: "visitor token requests from this address" }, 600),
+        "Too many requests from your connection. Please try again in 10 minutes.",
+      ],
+      [
+        tooManyRequests({ key: "k", max: 1, windowSeconds: 900, what: "login attempts for this account" }, 30),
+        "Too many login attempts for this account; try again in 30 seconds.",
+      ],
       [new ApiError(400, "X", "lineItems[0].catalogReference.catalogItemId is not a product"), "Something went wrong. Please try again."],
       [new ApiError(400, "COUPON_EXPIRED", "The coupon SAVE has expired"), "The coupon SAVE has expired."],
     ];

@@ -15,7 +15,14 @@ import { merchant, unique } from "../helpers";
 const uid = unique();
 
 function ctx(): Ctx {
-  return { db: openDb(env.DB), env, auth: { kind: "apiKey", keyId: "owner", role: "OWNER" }, currency: storeCurrency(env), origin: "https://shop.test", waitUntil: () => {} };
+  return {
+    db: openDb(env.DB),
+    env,
+    auth: { kind: "apiKey", keyId: "owner", role: "OWNER" },
+    currency: storeCurrency(env),
+    origin: "https://shop.test",
+    waitUntil: () => {},
+  };
 }
 
 describe("pricingReadsFor", () => {
@@ -39,7 +46,11 @@ describe("pricingReadsFor", () => {
     const c = ctx();
     const now = new Date();
     const codes = [null, `OLD${uid}`, ` old${uid} `, `save${uid}`, `Nope${uid}`, ""];
-    const reads = pricingReadsFor(c.db, codes.map((code) => sql`${code}`), now);
+    const reads = pricingReadsFor(
+      c.db,
+      codes.map((code) => sql`${code}`),
+      now,
+    );
     const results = (await c.db.batch(reads.statements as never)) as unknown[];
     const configs = reads.finish(results, codes);
     for (const [i, code] of codes.entries()) {

@@ -21,7 +21,6 @@ function storefront() {
 
 type Storefront = ReturnType<typeof storefront>;
 
-
 /** Member tokens the headless way (tests/wix-sdk-host.ts), set on the client. */
 async function logIn(client: Storefront, identityId: string) {
   client.auth.setTokens((await sdkMemberTokens(client.auth, await sessionTokenFor(identityId), REDIRECT_URI)).tokens);
@@ -45,7 +44,12 @@ async function shop(client: Storefront) {
       { catalogReference: { appId: STORES, catalogItemId: mug.id }, quantity: 1 },
     ],
   });
-  expect(sent.at(-1)).toMatchObject({ method: "POST", host: "edge.wixapis.com", path: "/ecom/v1/carts/current/add-to-cart", authorization: client.auth.getTokens().accessToken.value });
+  expect(sent.at(-1)).toMatchObject({
+    method: "POST",
+    host: "edge.wixapis.com",
+    path: "/ecom/v1/carts/current/add-to-cart",
+    authorization: client.auth.getTokens().accessToken.value,
+  });
   const teeLine = cart!.lineItems!.find((l) => l.catalogReference?.catalogItemId === tee.id)!;
   const mugLine = cart!.lineItems!.find((l) => l.catalogReference?.catalogItemId === mug.id)!;
   expect(cart!._id).toMatch(/^[0-9a-f-]{36}$/);
@@ -102,9 +106,13 @@ async function shop(client: Storefront) {
   expect((await client.currentCart.getCurrentCart()).checkoutId).toBe(checkoutId);
 
   // A validation error surfaces the SDK's way.
-  const invalid = await rejection(client.currentCart.addToCurrentCart({ lineItems: [{ catalogReference: { appId: STORES, catalogItemId: mug.id }, quantity: 0 }] }));
+  const invalid = await rejection(
+    client.currentCart.addToCurrentCart({ lineItems: [{ catalogReference: { appId: STORES, catalogItemId: mug.id }, quantity: 0 }] }),
+  );
   // The SDK names the field after its own argument (options.lineItems…).
-  expect(invalid.details.validationError.fieldViolations).toEqual([expect.objectContaining({ field: "options.lineItems[0].quantity", description: "must be at least 1", violatedRule: "MIN" })]);
+  expect(invalid.details.validationError.fieldViolations).toEqual([
+    expect.objectContaining({ field: "options.lineItems[0].quantity", description: "must be at least 1", violatedRule: "MIN" }),
+  ]);
   expect(invalid.message).toContain('INVALID_ARGUMENT: \\"options.lineItems[0].quantity\\" must be at least 1');
 
   expect(await client.currentCart.deleteCurrentCart()).toBeUndefined();
@@ -126,7 +134,9 @@ describe("the Wix SDK's currentCart against the Worker", () => {
     const client = storefront();
     client.auth.setTokens(await client.auth.generateVisitorTokens());
     const mug = await createPlain(4);
-    const { cart: visitorCart } = await client.currentCart.addToCurrentCart({ lineItems: [{ catalogReference: { appId: STORES, catalogItemId: mug.id }, quantity: 2 }] });
+    const { cart: visitorCart } = await client.currentCart.addToCurrentCart({
+      lineItems: [{ catalogReference: { appId: STORES, catalogItemId: mug.id }, quantity: 2 }],
+    });
 
     const member = await createIdentity();
     await logIn(client, member.id);

@@ -54,7 +54,8 @@ function writeRoutes(): [string, string, unknown][] {
 }
 
 /** The same writes at the gateway prefix the SDK uses. */
-const gateway = (routes: [string, string, unknown][]) => routes.map(([m, p, b]) => [m, p.replace(/^\/v1\//, "/stores/v1/"), b] as [string, string, unknown]);
+const gateway = (routes: [string, string, unknown][]) =>
+  routes.map(([m, p, b]) => [m, p.replace(/^\/v1\//, "/stores/v1/"), b] as [string, string, unknown]);
 
 function expect401(res: { status: number; body: any; headers: Headers }, label: string) {
   expect(res.status, label).toBe(401);
@@ -108,9 +109,15 @@ describe("catalogue writes without the merchant's key", () => {
 
 describe("catalogue writes with the merchant's key", () => {
   it("accept the raw key (as the SDK's ApiKeyStrategy sends it) and a Bearer token; events name the APP actor", async () => {
-    const raw = await api("POST", "/stores/v1/products", { body: { product: { name: `Raw Key ${unique()}`, priceData: { price: 2 } } }, key: OWNER_KEY });
+    const raw = await api("POST", "/stores/v1/products", {
+      body: { product: { name: `Raw Key ${unique()}`, priceData: { price: 2 } } },
+      key: OWNER_KEY,
+    });
     expect(raw.status).toBe(200);
-    const bearer = await api("PATCH", `/stores/v1/products/${raw.body.product.id}`, { body: { product: { name: "Bearer Renamed" } }, key: `Bearer ${OWNER_KEY}` });
+    const bearer = await api("PATCH", `/stores/v1/products/${raw.body.product.id}`, {
+      body: { product: { name: "Bearer Renamed" } },
+      key: `Bearer ${OWNER_KEY}`,
+    });
     expect(bearer.status).toBe(200);
     expect(bearer.body.product.name).toBe("Bearer Renamed");
     const events = await outboxRows(raw.body.product.id);

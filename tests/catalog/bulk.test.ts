@@ -24,7 +24,11 @@ const product = (extra: Record<string, unknown> = {}) => createProduct({ name: `
 
 describe("bulk update", () => {
   it("sets the value on every product (SDK body at the gateway path) and answers per item in request order", async () => {
-    const ps = [await product(), await product({ discount: { type: "PERCENT", value: 10 } }), await product({ productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "M" }] }] })];
+    const ps = [
+      await product(),
+      await product({ discount: { type: "PERCENT", value: 10 } }),
+      await product({ productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "M" }] }] }),
+    ];
     const ids = ps.map((p) => p.id);
     const res = await merchant("POST", "/stores/v1/bulk/products/update", { ids, set: { price: 9.99 } });
     expect(res.status).toBe(200);
@@ -52,13 +56,30 @@ describe("bulk update", () => {
   it("sets cost, weight, visibility, brand, ribbon and product type together", async () => {
     const a = await product({ brand: "Old", ribbon: "Old" });
     const b = await product();
-    const res = await merchant("POST", "/v1/bulk/products/update", { ids: [a.id, b.id], set: { cost: 4, weight: 1.25, visible: false, brand: "Fernhill", ribbon: "Sale", productType: "digital" } });
+    const res = await merchant("POST", "/v1/bulk/products/update", {
+      ids: [a.id, b.id],
+      set: { cost: 4, weight: 1.25, visible: false, brand: "Fernhill", ribbon: "Sale", productType: "digital" },
+    });
     expect(res.body.bulkActionMetadata).toEqual({ totalSuccesses: 2, totalFailures: 0, undetailedFailures: 0 });
     for (const id of [a.id, b.id]) {
       const p = await getAsMerchant(id);
-      expect(p).toMatchObject({ weight: 1.25, visible: false, brand: "Fernhill", ribbon: "Sale", productType: "digital", costAndProfitData: { itemCost: 4, profit: 6 } });
+      expect(p).toMatchObject({
+        weight: 1.25,
+        visible: false,
+        brand: "Fernhill",
+        ribbon: "Sale",
+        productType: "digital",
+        costAndProfitData: { itemCost: 4, profit: 6 },
+      });
       expect((await api("GET", `/v1/products/${id}`)).status).toBe(404);
-      expect((await changedEvents(id))[0].data.changedFields.sort()).toEqual(["brand", "costAndProfitData", "productType", "ribbon", "visible", "weight"]);
+      expect((await changedEvents(id))[0].data.changedFields.sort()).toEqual([
+        "brand",
+        "costAndProfitData",
+        "productType",
+        "ribbon",
+        "visible",
+        "weight",
+      ]);
     }
     // An empty brand clears it.
     await merchant("POST", "/v1/bulk/products/update", { ids: [a.id], set: { brand: "" } });
@@ -73,7 +94,14 @@ describe("bulk update", () => {
     expect(res.status).toBe(200);
     expect(res.body.results).toEqual([
       { itemMetadata: { id: a.id, originalIndex: 0, success: true } },
-      { itemMetadata: { id: ghost, originalIndex: 1, success: false, error: { code: "PRODUCT_NOT_FOUND", description: `Product ${ghost} not found`, data: { productId: ghost } } } },
+      {
+        itemMetadata: {
+          id: ghost,
+          originalIndex: 1,
+          success: false,
+          error: { code: "PRODUCT_NOT_FOUND", description: `Product ${ghost} not found`, data: { productId: ghost } },
+        },
+      },
       { itemMetadata: { id: b.id, originalIndex: 2, success: true } },
     ]);
     expect(res.body.bulkActionMetadata).toEqual({ totalSuccesses: 2, totalFailures: 1, undetailedFailures: 0 });
@@ -88,7 +116,10 @@ describe("bulk update", () => {
     const res = await merchant("POST", "/v1/bulk/products/update", { ids, set: { price: 1 } });
     expect(res.status).toBe(200);
     expect(res.body.bulkActionMetadata).toEqual({ totalSuccesses: 0, totalFailures: 2, undetailedFailures: 0 });
-    expect(res.body.results.map((r: any) => [r.itemMetadata.originalIndex, r.itemMetadata.success])).toEqual([[0, false], [1, false]]);
+    expect(res.body.results.map((r: any) => [r.itemMetadata.originalIndex, r.itemMetadata.success])).toEqual([
+      [0, false],
+      [1, false],
+    ]);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -137,10 +168,7 @@ describe("bulk adjust", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      results: [
-        { itemMetadata: { id: a.id, originalIndex: 0, success: true } },
-        { itemMetadata: { id: b.id, originalIndex: 1, success: true } },
-      ],
+      results: [{ itemMetadata: { id: a.id, originalIndex: 0, success: true } }, { itemMetadata: { id: b.id, originalIndex: 1, success: true } }],
       bulkActionMetadata: { totalSuccesses: 2, totalFailures: 0, undetailedFailures: 0 },
     });
     expect(await getAsMerchant(a.id)).toMatchObject({ priceData: { price: 11.5 }, costAndProfitData: { itemCost: 3.5 }, weight: 1.25 });
@@ -154,7 +182,10 @@ describe("bulk adjust", () => {
     const a = await product({ priceData: { price: 9.99 } });
     const b = await product({ priceData: { price: 9.99 } });
     const c = await product({ priceData: { price: 10 } });
-    await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [a.id], adjust: { price: { percentage: { rate: 10, roundToInt: false } } } });
+    await merchant("POST", "/v1/bulk/products/adjust-properties", {
+      ids: [a.id],
+      adjust: { price: { percentage: { rate: 10, roundToInt: false } } },
+    });
     await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [b.id], adjust: { price: { percentage: { rate: 10, roundToInt: true } } } });
     await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [c.id], adjust: { price: { percentage: { rate: -50 } } } });
     expect((await getAsMerchant(a.id)).priceData.price).toBe(10.99); // 10.989 → 10.99
@@ -162,7 +193,10 @@ describe("bulk adjust", () => {
     expect((await getAsMerchant(c.id)).priceData).toMatchObject({ price: 5, formatted: { price: "$5.00" } });
 
     const w = await product({ weight: 2.4 });
-    await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [w.id], adjust: { weight: { percentage: { rate: 10, roundToInt: true } } } });
+    await merchant("POST", "/v1/bulk/products/adjust-properties", {
+      ids: [w.id],
+      adjust: { weight: { percentage: { rate: 10, roundToInt: true } } },
+    });
     expect((await getAsMerchant(w.id)).weight).toBe(3); // 2.64 → 3
   });
 
@@ -173,7 +207,12 @@ describe("bulk adjust", () => {
     const res = await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [cheap.id, ghost, rich.id], adjust: { price: { amount: -5 } } });
     expect(res.status).toBe(200);
     const [first, second, third] = res.body.results.map((r: any) => r.itemMetadata);
-    expect(first).toMatchObject({ id: cheap.id, originalIndex: 0, success: false, error: { code: "INVALID_ADJUSTMENT", data: { productId: cheap.id } } });
+    expect(first).toMatchObject({
+      id: cheap.id,
+      originalIndex: 0,
+      success: false,
+      error: { code: "INVALID_ADJUSTMENT", data: { productId: cheap.id } },
+    });
     expect(first.error.description).toContain("negative");
     expect(second).toMatchObject({ id: ghost, originalIndex: 1, success: false, error: { code: "PRODUCT_NOT_FOUND" } });
     expect(third).toEqual({ id: rich.id, originalIndex: 2, success: true });
@@ -189,7 +228,10 @@ describe("bulk adjust", () => {
 
   it("fails a product that has no cost (or weight) to adjust, and one property's failure fails the whole item", async () => {
     const noCost = await product();
-    const res = await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [noCost.id], adjust: { price: { amount: 1 }, cost: { amount: 1 } } });
+    const res = await merchant("POST", "/v1/bulk/products/adjust-properties", {
+      ids: [noCost.id],
+      adjust: { price: { amount: 1 }, cost: { amount: 1 } },
+    });
     expect(res.body.results[0].itemMetadata).toMatchObject({ success: false, error: { code: "INVALID_ADJUSTMENT" } });
     expect((await getAsMerchant(noCost.id)).priceData.price).toBe(10);
     const noWeight = await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [noCost.id], adjust: { weight: { amount: 1 } } });
@@ -199,7 +241,10 @@ describe("bulk adjust", () => {
   it("adjusts an id given twice once, reporting both positions", async () => {
     const p = await product();
     const res = await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [p.id, p.id], adjust: { price: { amount: 1 } } });
-    expect(res.body.results.map((r: any) => [r.itemMetadata.originalIndex, r.itemMetadata.success])).toEqual([[0, true], [1, true]]);
+    expect(res.body.results.map((r: any) => [r.itemMetadata.originalIndex, r.itemMetadata.success])).toEqual([
+      [0, true],
+      [1, true],
+    ]);
     expect((await getAsMerchant(p.id)).priceData.price).toBe(11);
     expect(await changedEvents(p.id)).toHaveLength(1);
   });
@@ -211,8 +256,18 @@ describe("bulk adjust", () => {
     ["an adjustment with both amount and percentage", { ids: ["x"], adjust: { price: { amount: 1, percentage: { rate: 5 } } } }, "adjust.price"],
     ["an amount given as a string", { ids: ["x"], adjust: { cost: { amount: "1" } } }, "adjust.cost.amount", "VALIDATION"],
     ["a percentage below -100", { ids: ["x"], adjust: { price: { percentage: { rate: -101 } } } }, "adjust.price.percentage.rate", "MIN"],
-    ["a percentage without its rate", { ids: ["x"], adjust: { weight: { percentage: { roundToInt: true } } } }, "adjust.weight.percentage.rate", "REQUIRED_FIELD"],
-    ["roundToInt as a string", { ids: ["x"], adjust: { price: { percentage: { rate: 5, roundToInt: "yes" } } } }, "adjust.price.percentage.roundToInt", "VALIDATION"],
+    [
+      "a percentage without its rate",
+      { ids: ["x"], adjust: { weight: { percentage: { roundToInt: true } } } },
+      "adjust.weight.percentage.rate",
+      "REQUIRED_FIELD",
+    ],
+    [
+      "roundToInt as a string",
+      { ids: ["x"], adjust: { price: { percentage: { rate: 5, roundToInt: "yes" } } } },
+      "adjust.price.percentage.roundToInt",
+      "VALIDATION",
+    ],
   ];
   it.each(badBodies)("refuses %s with 400 naming the field, writing nothing", async (_label, body, field, rule) => {
     const p = await product({ costAndProfitData: { itemCost: 1 }, weight: 1 });
@@ -239,7 +294,14 @@ describe("bulk delete (the console's)", () => {
     await settled();
     expect(res.results).toEqual([
       { itemMetadata: { id: a.id, originalIndex: 0, success: true } },
-      { itemMetadata: { id: ghost, originalIndex: 1, success: false, error: { code: "PRODUCT_NOT_FOUND", description: `Product ${ghost} not found`, data: { productId: ghost } } } },
+      {
+        itemMetadata: {
+          id: ghost,
+          originalIndex: 1,
+          success: false,
+          error: { code: "PRODUCT_NOT_FOUND", description: `Product ${ghost} not found`, data: { productId: ghost } },
+        },
+      },
       { itemMetadata: { id: b.id, originalIndex: 2, success: true } },
     ]);
     expect(res.bulkActionMetadata).toEqual({ totalSuccesses: 2, totalFailures: 1, undetailedFailures: 0 });
@@ -248,14 +310,19 @@ describe("bulk delete (the console's)", () => {
       expect((await outboxRows(id)).filter((e) => e.type === DELETED)).toHaveLength(1);
     }
     expect(await outboxRows(ghost)).toEqual([]);
-    const members = await env.DB.prepare("SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?").bind(col.body.collection.id).first<{ n: number }>();
+    const members = await env.DB.prepare("SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?")
+      .bind(col.body.collection.id)
+      .first<{ n: number }>();
     expect(members!.n).toBe(0);
   });
 
   it("deletes the deleted products' own image files and keeps those another product still shows", async () => {
     const { ctx, settled } = serviceCtx();
     // A GIF header with random trailing bytes: new content, so a new file, in every run.
-    const gif = () => new File([new Uint8Array([71, 73, 70, 56, 57, 97, 4, 0, 4, 0, 0, 0, 0, ...crypto.getRandomValues(new Uint8Array(16))])], "a.gif", { type: "image/gif" });
+    const gif = () =>
+      new File([new Uint8Array([71, 73, 70, 56, 57, 97, 4, 0, 4, 0, 0, 0, 0, ...crypto.getRandomValues(new Uint8Array(16))])], "a.gif", {
+        type: "image/gif",
+      });
     const own = await uploadImage(ctx, gif());
     const shared = await uploadImage(ctx, gif());
     const a = await product({ media: [{ url: own.url }, { url: shared.url }] });

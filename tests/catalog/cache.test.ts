@@ -204,7 +204,7 @@ describe("catalogue cache", () => {
                   await new Promise((r) => setTimeout(r, 300));
                   return target.put(...args);
                 }
-              : (target as any)[key]?.bind?.(target) ?? (target as any)[key],
+              : ((target as any)[key]?.bind?.(target) ?? (target as any)[key]),
         });
       Object.defineProperty(caches, "open", { configurable: true, value: async (name: string) => slowPut(await open(name)) });
       try {
@@ -246,7 +246,9 @@ describe("a cached page's script hashes", () => {
   it("allows exactly those scripts in the CSP, by their SHA-256 hashes", async () => {
     const csp = await hashCsp(bytes("<html><script>one()</script><script>one()</script><script>two()</script></html>"));
     const sha = async (s: string) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes(s)))));
-    expect(csp).toBe(`script-src 'sha256-${await sha("one()")}' 'sha256-${await sha("two()")}' 'strict-dynamic'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'`);
+    expect(csp).toBe(
+      `script-src 'sha256-${await sha("one()")}' 'sha256-${await sha("two()")}' 'strict-dynamic'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'`,
+    );
   });
 
   it("finds nothing past a script cut short", () => {

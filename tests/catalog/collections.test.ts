@@ -17,7 +17,8 @@ async function createCollection(collection: Record<string, unknown>): Promise<Co
   return res.body.collection;
 }
 
-const violations = (res: { body: any }) => res.body.details.validationError.fieldViolations as { field: string; violatedRule: string; data: unknown }[];
+const violations = (res: { body: any }) =>
+  res.body.details.validationError.fieldViolations as { field: string; violatedRule: string; data: unknown }[];
 
 let prodA: { id: string };
 let prodB: { id: string };
@@ -136,7 +137,12 @@ describe("reads", () => {
   });
 
   it("answers an unknown id or slug with 404 COLLECTION_NOT_FOUND", async () => {
-    for (const path of [`/v2/collections/nope-${uid}?id=nope-${uid}`, `/v2/collections/slug/nope-${uid}`, `/v1/collections/slug/nope-${uid}`, `/stores-reader/v1/collections/slug/nope-${uid}`]) {
+    for (const path of [
+      `/v2/collections/nope-${uid}?id=nope-${uid}`,
+      `/v2/collections/slug/nope-${uid}`,
+      `/v1/collections/slug/nope-${uid}`,
+      `/stores-reader/v1/collections/slug/nope-${uid}`,
+    ]) {
       const res = await api("GET", path);
       expect(res.status, path).toBe(404);
       expect(res.body.details.applicationError.code, path).toBe("COLLECTION_NOT_FOUND");
@@ -155,7 +161,11 @@ describe("reads", () => {
 
   it("hides a hidden collection from anonymous callers but not from the merchant", async () => {
     const hidden = await createCollection({ name: `${N} Secret`, visible: false });
-    for (const path of [`/v2/collections/${hidden.id}?id=${hidden.id}`, `/v2/collections/slug/${hidden.slug}`, `/v1/collections/slug/${hidden.slug}`]) {
+    for (const path of [
+      `/v2/collections/${hidden.id}?id=${hidden.id}`,
+      `/v2/collections/slug/${hidden.slug}`,
+      `/v1/collections/slug/${hidden.slug}`,
+    ]) {
       expect((await api("GET", path)).status, path).toBe(404);
       const asMerchant = await api("GET", path, { key: OWNER_KEY });
       expect(asMerchant.status, path).toBe(200);
@@ -163,7 +173,10 @@ describe("reads", () => {
     }
     const anon = await api("POST", "/v2/collections/query", { body: { query: { filter: { name: { $startsWith: `${N} Secret` } } } } });
     expect(anon.body).toMatchObject({ collections: [], metadata: { items: 0, offset: 0, total: 0 } });
-    const mine = await api("POST", "/v2/collections/query", { body: { query: { filter: { name: { $startsWith: `${N} Secret` } } } }, key: OWNER_KEY });
+    const mine = await api("POST", "/v2/collections/query", {
+      body: { query: { filter: { name: { $startsWith: `${N} Secret` } } } },
+      key: OWNER_KEY,
+    });
     expect(idsOf(mine.body.collections)).toEqual([hidden.id]);
   });
 
@@ -210,7 +223,13 @@ describe("query", () => {
   });
 
   it("counts only visible products in numberOfProducts, and filters and sorts on it", async () => {
-    const all = await query({ filter: { name: { $startsWith: Q } }, sort: [{ fieldName: "numberOfProducts", order: "DESC" }, { fieldName: "name", order: "ASC" }] });
+    const all = await query({
+      filter: { name: { $startsWith: Q } },
+      sort: [
+        { fieldName: "numberOfProducts", order: "DESC" },
+        { fieldName: "name", order: "ASC" },
+      ],
+    });
     expect(all.status).toBe(200);
     expect(all.body.collections.map((c: Collection) => [c.name.slice(Q.length + 1), c.numberOfProducts])).toEqual([
       ["A", 2],
@@ -226,7 +245,9 @@ describe("query", () => {
   });
 
   it("answers the same in the GET ?.r= encoding as in POST", async () => {
-    const payload = { query: { filter: { name: { $startsWith: Q } }, sort: [{ fieldName: "name", order: "DESC" }], paging: { offset: 1, limit: 3 } } };
+    const payload = {
+      query: { filter: { name: { $startsWith: Q } }, sort: [{ fieldName: "name", order: "DESC" }], paging: { offset: 1, limit: 3 } },
+    };
     const viaGet = await getQuery("/v2/collections/query", payload);
     const viaPost = await api("POST", "/v2/collections/query", { body: payload });
     expect(viaGet.status).toBe(200);
@@ -262,7 +283,10 @@ describe("update", () => {
     const got = await api("GET", `/v2/collections/${c.id}`);
     expect(got.body.collection).toEqual(res.body.collection);
     const rows = await outboxRows(c.id);
-    expect(rows.map((r) => r.type)).toEqual(["com.wix.ecommerce.catalog.api.v1.CollectionCreated", "com.wix.ecommerce.catalog.api.v1.CollectionChanged"]);
+    expect(rows.map((r) => r.type)).toEqual([
+      "com.wix.ecommerce.catalog.api.v1.CollectionCreated",
+      "com.wix.ecommerce.catalog.api.v1.CollectionChanged",
+    ]);
     expect(rows[1].data).toMatchObject({ collectionId: c.id });
     expect([...(rows[1].data.changedFields as string[])].sort()).toEqual(["description", "name"]);
 
@@ -399,7 +423,9 @@ describe("membership", () => {
     const before = await settledCatalogueSnapshot();
     const res = await merchant("POST", `/v1/collections/${c.id}/productIds`, { productIds: [prodA.id, `ghost-${uid}`] });
     expect(res.status).toBe(400);
-    expect(violations(res)).toEqual([{ field: "productIds[1]", description: expect.stringContaining(`ghost-${uid}`), violatedRule: "VALIDATION", data: {} }]);
+    expect(violations(res)).toEqual([
+      { field: "productIds[1]", description: expect.stringContaining(`ghost-${uid}`), violatedRule: "VALIDATION", data: {} },
+    ]);
     expect(await settledCatalogueSnapshot()).toEqual(before);
     expect(await inCollection(c.id)).toEqual([]);
     // An empty list and an unknown collection are refused too.
@@ -413,7 +439,9 @@ describe("membership", () => {
     const c = await createCollection({ name: `${N} Hundred` });
     const extra: string[] = [];
     for (let i = 0; i < 98; i += 14) {
-      const batch = await Promise.all(Array.from({ length: 14 }, (_, j) => createProduct({ name: `${N} Bulk ${i + j}`, brand: `${N}-bulk`, priceData: { price: 1 } })));
+      const batch = await Promise.all(
+        Array.from({ length: 14 }, (_, j) => createProduct({ name: `${N} Bulk ${i + j}`, brand: `${N}-bulk`, priceData: { price: 1 } })),
+      );
       extra.push(...batch.map((p) => p.id));
     }
     const ids = [prodA.id, prodB.id, ...extra];
@@ -441,9 +469,14 @@ describe("the merchant's collection page read", () => {
     const second = await getCollectionWithProducts(ctx, c.id, { limit: 2, offset: 2 });
     expect(second.products).toHaveLength(1);
     expect([first.products[1].id, second.products[0].id].sort()).toEqual([prodA.id, prodHidden.id].sort());
-    await expect(getCollectionWithProducts(ctx, `ghost-${uid}`, { limit: 2, offset: 0 })).rejects.toMatchObject({ status: 404, code: "COLLECTION_NOT_FOUND" });
+    await expect(getCollectionWithProducts(ctx, `ghost-${uid}`, { limit: 2, offset: 0 })).rejects.toMatchObject({
+      status: 404,
+      code: "COLLECTION_NOT_FOUND",
+    });
     // Shoppers never get the merchant's view (hidden members).
-    await expect(getCollectionWithProducts(serviceCtx({ kind: "anonymous" }).ctx, c.id, { limit: 2, offset: 0 })).rejects.toMatchObject({ status: 401 });
+    await expect(getCollectionWithProducts(serviceCtx({ kind: "anonymous" }).ctx, c.id, { limit: 2, offset: 0 })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 });
 

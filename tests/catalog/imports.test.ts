@@ -1,7 +1,16 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { applyImport, checkImport, exportProductsCsv, importProgress, IMPORT_CHUNK, recentImports, resumeImport, type ImportChunkMessage } from "#worker/catalog/imports";
+import {
+  applyImport,
+  checkImport,
+  exportProductsCsv,
+  importProgress,
+  IMPORT_CHUNK,
+  recentImports,
+  resumeImport,
+  type ImportChunkMessage,
+} from "#worker/catalog/imports";
 import worker from "../../entry/index";
 import type { Auth, Permission } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
@@ -15,7 +24,14 @@ import { createProduct, merchant, serviceCtx, unique } from "../helpers";
 
 const MAIN = "edge-storefront-events";
 
-const staff = (permissions: Permission[]): Auth => ({ kind: "member", identityId: crypto.randomUUID(), visitorId: "v", clientId: "console", role: "STAFF", permissions });
+const staff = (permissions: Permission[]): Auth => ({
+  kind: "member",
+  identityId: crypto.randomUUID(),
+  visitorId: "v",
+  clientId: "console",
+  role: "STAFF",
+  permissions,
+});
 const writer = () => staff(["catalog.write", "inventory.write"]);
 
 /** The queue as the test's: every message the import sends is kept, so the test delivers them itself, one at a time. */
@@ -31,7 +47,10 @@ function recordingQueue() {
 
 /** Delivers messages to the Worker's queue consumer as the queue would; answers the acks. */
 async function deliver(e: Env, bodies: unknown[], attempts = 1) {
-  const batch = createMessageBatch(MAIN, bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts, body })));
+  const batch = createMessageBatch(
+    MAIN,
+    bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts, body })),
+  );
   const exec = createExecutionContext();
   await worker.queue(batch, e, exec);
   return getQueueResult(batch, exec);
@@ -82,8 +101,17 @@ describe("CSV import", () => {
       [6, expect.arrayContaining([{ column: "Name", message: "is required for a new product" }])],
     ]);
     // The discount rule is the service's own (at most 100 for PERCENT).
-    const worse = await checkImport(ctx, file([["Handle", "Name", "Price", "Discount"], [`worse-${u}`, "Worse", "5", "150%"]]), { email: "s@example.test" });
-    expect((await importProgress(ctx, worse.jobId)).problems[0].errors).toEqual([{ column: "Discount", message: "must be at most 100 for a PERCENT discount" }]);
+    const worse = await checkImport(
+      ctx,
+      file([
+        ["Handle", "Name", "Price", "Discount"],
+        [`worse-${u}`, "Worse", "5", "150%"],
+      ]),
+      { email: "s@example.test" },
+    );
+    expect((await importProgress(ctx, worse.jobId)).problems[0].errors).toEqual([
+      { column: "Discount", message: "must be at most 100 for a PERCENT discount" },
+    ]);
     expect(await count("products")).toBe(before.products);
     expect(await count("outbox")).toBe(before.outbox);
   });
@@ -97,8 +125,17 @@ describe("CSV import", () => {
       expect((err as ApiError).status).toBe(400);
       return (err as ApiError).fieldViolations!.map((v) => [v.field, v.description]);
     };
-    expect(await refusal(file([["Handle", "Name"], ["a", "A"]]))).toEqual([["file", 'The file has no "Price" column. The first row must name the columns, as an export does.']]);
-    expect((await refusal({ name: "photo.png", bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0xff, 0xfe]) }))[0][0]).toBe("file");
+    expect(
+      await refusal(
+        file([
+          ["Handle", "Name"],
+          ["a", "A"],
+        ]),
+      ),
+    ).toEqual([["file", 'The file has no "Price" column. The first row must name the columns, as an export does.']]);
+    expect(
+      (await refusal({ name: "photo.png", bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0xff, 0xfe]) }))[0][0],
+    ).toBe("file");
     expect(await refusal({ name: "empty.csv", bytes: new Uint8Array() })).toEqual([["file", "The file is empty."]]);
     expect(await count("import_jobs")).toBe(jobs);
   });
@@ -109,20 +146,43 @@ describe("CSV import", () => {
     const u = unique();
     await createProduct({ name: `Stocked ${u}`, slug: `stocked-${u}`, stock: { trackInventory: true, quantity: 4 } });
     const { ctx } = serviceCtx(staff(["catalog.write"]));
-    const { jobId } = await checkImport(ctx, file([["Handle", "Name", "Price", "Quantity"], [`stocked-${u}`, `Stocked ${u}`, "10", "9"]]), { email: "s@example.test" });
-    expect((await importProgress(ctx, jobId)).problems[0].errors).toEqual([{ column: "Quantity", message: "changes stock, which needs the inventory.write permission" }]);
+    const { jobId } = await checkImport(
+      ctx,
+      file([
+        ["Handle", "Name", "Price", "Quantity"],
+        [`stocked-${u}`, `Stocked ${u}`, "10", "9"],
+      ]),
+      { email: "s@example.test" },
+    );
+    expect((await importProgress(ctx, jobId)).problems[0].errors).toEqual([
+      { column: "Quantity", message: "changes stock, which needs the inventory.write permission" },
+    ]);
   });
 
   it("refuses every import step to staff without catalog.write, and the queue applies with the importer's recorded permissions", async () => {
     const u = unique();
     const { ctx } = serviceCtx(writer());
-    const { jobId } = await checkImport(ctx, file([["Handle", "Name", "Price"], [`perm-${u}`, "Perm", "3"]]), { email: "s@example.test" });
+    const { jobId } = await checkImport(
+      ctx,
+      file([
+        ["Handle", "Name", "Price"],
+        [`perm-${u}`, "Perm", "3"],
+      ]),
+      { email: "s@example.test" },
+    );
     const viewer = serviceCtx(staff(["orders.write"])).ctx;
-    for (const step of [() => applyImport(viewer, jobId), () => resumeImport(viewer, jobId), () => importProgress(viewer, jobId), () => recentImports(viewer)]) {
+    for (const step of [
+      () => applyImport(viewer, jobId),
+      () => resumeImport(viewer, jobId),
+      () => importProgress(viewer, jobId),
+      () => recentImports(viewer),
+    ]) {
       expect(((await step().catch((e: unknown) => e)) as ApiError).status).toBe(403);
     }
     // The job remembers who uploaded it: had they lost catalog.write by then, the queue's service calls refuse the rows.
-    await env.DB.prepare("UPDATE import_jobs SET auth = ? WHERE id = ?").bind(JSON.stringify(staff(["orders.write"])), jobId).run();
+    await env.DB.prepare("UPDATE import_jobs SET auth = ? WHERE id = ?")
+      .bind(JSON.stringify(staff(["orders.write"])), jobId)
+      .run();
     const q = recordingQueue();
     await applyImport({ ...ctx, env: q.env }, jobId);
     await drain(q);
@@ -164,9 +224,15 @@ describe("CSV import", () => {
     expect(await env.DB.prepare("SELECT count(*) AS n FROM tasks WHERE entity_id = ?").bind(jobId).first("n")).toBe(0); // nothing failed: no task
     const mug = await bySlug(`mug-${u}`);
     expect([mug!.id, mug!.price, mug!.brand]).toEqual([existing.id, 950, "Acme"]);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM collection_products WHERE collection_id = ? AND product_id = ?").bind(collection.id, existing.id).first("n")).toBe(1);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM collection_products WHERE collection_id = ? AND product_id = ?")
+        .bind(collection.id, existing.id)
+        .first("n"),
+    ).toBe(1);
     const tee = await bySlug(`tee-${u}`);
-    const variants = (await env.DB.prepare("SELECT choices, price, quantity FROM variants WHERE product_id = ? ORDER BY position").bind(tee!.id).all()).results;
+    const variants = (
+      await env.DB.prepare("SELECT choices, price, quantity FROM variants WHERE product_id = ? ORDER BY position").bind(tee!.id).all()
+    ).results;
     expect(variants).toEqual([
       { choices: '{"Size":"S"}', price: null, quantity: 3 },
       { choices: '{"Size":"M"}', price: 2200, quantity: 0 },
@@ -174,10 +240,14 @@ describe("CSV import", () => {
     ]);
     expect([tee!.track_inventory, tee!.manage_variants, tee!.quantity]).toEqual([1, 1, 10]);
     // The events name the staff member as the actor, as they would for the same calls through the API.
-    const created = await env.DB.prepare("SELECT actor_type, actor_id FROM outbox WHERE entity_id = ? AND type LIKE '%ProductCreated%'").bind(tee!.id).first();
+    const created = await env.DB.prepare("SELECT actor_type, actor_id FROM outbox WHERE entity_id = ? AND type LIKE '%ProductCreated%'")
+      .bind(tee!.id)
+      .first();
     expect(created).toEqual({ actor_type: "SITE_USER", actor_id: (who as { identityId: string }).identityId });
     // Stock went through the inventory service (its change log, cause MANUAL, reason "CSV import").
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM inventory_changes WHERE product_id = ? AND reason = 'CSV import'").bind(tee!.id).first("n")).toBeGreaterThan(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM inventory_changes WHERE product_id = ? AND reason = 'CSV import'").bind(tee!.id).first("n"),
+    ).toBeGreaterThan(0);
 
     // Delivered again (at least once): nothing more happens.
     const rowsBefore = await count("products");
@@ -199,7 +269,10 @@ describe("CSV import", () => {
       variants: [{ choices: { Colour: "Red" }, price: 18, sku: `CAP-R-${u}` }],
     });
     const { ctx } = serviceCtx(writer());
-    const exported = Papa.parse<Record<string, string>>(await new Response(exportProductsCsv(ctx, { filter: { slug: `cap-${u}` } })).text(), { header: true, skipEmptyLines: true });
+    const exported = Papa.parse<Record<string, string>>(await new Response(exportProductsCsv(ctx, { filter: { slug: `cap-${u}` } })).text(), {
+      header: true,
+      skipEmptyLines: true,
+    });
     const fields = exported.meta.fields!;
     const [red, blue] = exported.data;
     expect([red["Variant price"], blue["Variant price"], red.Quantity]).toEqual(["18.00", "", "5"]);
@@ -213,7 +286,9 @@ describe("CSV import", () => {
     await applyImport({ ...ctx, env: q.env }, jobId);
     await drain(q);
     expect((await importProgress(ctx, jobId)).counts).toMatchObject({ DONE: 3, FAILED: 0 });
-    const variants = (await env.DB.prepare("SELECT choices, price, sku, quantity FROM variants WHERE product_id = ? ORDER BY position").bind(p.id).all()).results;
+    const variants = (
+      await env.DB.prepare("SELECT choices, price, sku, quantity FROM variants WHERE product_id = ? ORDER BY position").bind(p.id).all()
+    ).results;
     expect(variants).toEqual([
       { choices: '{"Colour":"Red"}', price: null, sku: `CAP-R-${u}`, quantity: 5 },
       { choices: '{"Colour":"Blue"}', price: null, sku: null, quantity: 9 },
@@ -249,7 +324,9 @@ describe("CSV import", () => {
     // 500 products of 4 sizes: 2,000 rows.
     const brand = `Bulk ${u}`;
     const rows: (string | number)[][] = [["Handle", "Name", "Brand", "Price", "Option1 name", "Option1 value", "Variant price"]];
-    for (let i = 0; i < 500; i++) for (const [j, size] of ["S", "M", "L", "XL"].entries()) rows.push([`bulk-${u}-${i}`, `Bulk ${i}`, brand, `${10 + (i % 7)}`, "Size", size, j === 3 ? `${20 + (i % 5)}.50` : ""]);
+    for (let i = 0; i < 500; i++)
+      for (const [j, size] of ["S", "M", "L", "XL"].entries())
+        rows.push([`bulk-${u}-${i}`, `Bulk ${i}`, brand, `${10 + (i % 7)}`, "Size", size, j === 3 ? `${20 + (i % 5)}.50` : ""]);
     const started = Date.now();
     const { jobId } = await checkImport(ctx, file(rows), { email: "s@example.test" });
     const checkMs = Date.now() - started;
@@ -261,7 +338,9 @@ describe("CSV import", () => {
     const q = recordingQueue();
     await applyImport({ ...ctx, env: q.env }, jobId);
     expect(await drain(q)).toBe(42);
-    const chunkSizes = (await env.DB.prepare("SELECT chunk, count(*) AS n FROM import_rows WHERE job_id = ? GROUP BY chunk").bind(jobId).all<{ n: number }>()).results.map((r) => r.n);
+    const chunkSizes = (
+      await env.DB.prepare("SELECT chunk, count(*) AS n FROM import_rows WHERE job_id = ? GROUP BY chunk").bind(jobId).all<{ n: number }>()
+    ).results.map((r) => r.n);
     expect(Math.max(...chunkSizes)).toBeLessThanOrEqual(50);
     const progress = await importProgress(ctx, jobId);
     expect(progress.job.status).toBe("DONE");
@@ -290,7 +369,15 @@ describe("CSV descriptions", () => {
     const html = "<p>A tee.</p><ul><li>soft</li><li>organic</li></ul><script>alert(1)</script>";
     const { ctx } = serviceCtx(writer());
     const q = recordingQueue();
-    const { jobId } = await checkImport(ctx, file([["Handle", "Name", "Price", "Description"], [`html-tee-${u}`, `Html Tee ${u}`, "20", html], [`md-tee-${u}`, `Md Tee ${u}`, "20", "Soft **organic** cotton.\n\n- Wash cold"]]), { email: "s@example.test" });
+    const { jobId } = await checkImport(
+      ctx,
+      file([
+        ["Handle", "Name", "Price", "Description"],
+        [`html-tee-${u}`, `Html Tee ${u}`, "20", html],
+        [`md-tee-${u}`, `Md Tee ${u}`, "20", "Soft **organic** cotton.\n\n- Wash cold"],
+      ]),
+      { email: "s@example.test" },
+    );
     await applyImport({ ...ctx, env: q.env }, jobId);
     await drain(q);
     const row = await bySlug(`html-tee-${u}`);
@@ -299,9 +386,14 @@ describe("CSV descriptions", () => {
     expect(JSON.parse(row!.rich_description).nodes.map((n: any) => n.type)).toEqual(["PARAGRAPH", "BULLETED_LIST"]);
     expect((await bySlug(`md-tee-${u}`))!.description).toBe("Soft organic cotton.\n\nWash cold");
 
-    const text = await new Response(exportProductsCsv(ctx, { filter: { slug: { $in: [`html-tee-${u}`, `md-tee-${u}`] } }, sort: [{ fieldName: "name", order: "ASC" }] })).text();
+    const text = await new Response(
+      exportProductsCsv(ctx, { filter: { slug: { $in: [`html-tee-${u}`, `md-tee-${u}`] } }, sort: [{ fieldName: "name", order: "ASC" }] }),
+    ).text();
     const exported = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
-    expect(exported.map((r) => r.Description)).toEqual(["<p>A tee.</p><ul><li>soft</li><li>organic</li></ul>", "<p>Soft <strong>organic</strong> cotton.</p><ul><li>Wash cold</li></ul>"]);
+    expect(exported.map((r) => r.Description)).toEqual([
+      "<p>A tee.</p><ul><li>soft</li><li>organic</li></ul>",
+      "<p>Soft <strong>organic</strong> cotton.</p><ul><li>Wash cold</li></ul>",
+    ]);
     const again = await checkImport(ctx, { name: "export.csv", bytes: new TextEncoder().encode(text) }, { email: "s@example.test" });
     expect((await importProgress(ctx, again.jobId)).job.summary).toMatchObject({ create: 0, update: 0, unchanged: 2 });
   });
@@ -311,7 +403,14 @@ describe("CSV export", () => {
   it("exports what the filter matches, one row per variant, and reads back in as unchanged", async () => {
     const u = unique();
     const brand = `Brand ${u}`;
-    await createProduct({ name: `Lamp ${u}`, slug: `lamp-${u}`, brand, description: "=cmd|' /C calc'!A0", priceData: { price: 30 }, discount: { type: "PERCENT", value: 10 } });
+    await createProduct({
+      name: `Lamp ${u}`,
+      slug: `lamp-${u}`,
+      brand,
+      description: "=cmd|' /C calc'!A0",
+      priceData: { price: 30 },
+      discount: { type: "PERCENT", value: 10 },
+    });
     await createProduct({
       name: `Sock ${u}`,
       slug: `sock-${u}`,
@@ -335,12 +434,23 @@ describe("CSV export", () => {
       [`sock-${u}`, "Blue", "S"],
       [`sock-${u}`, "Blue", "L"],
     ]);
-    expect(parsed.data[0]).toMatchObject({ Price: "30.00", Discount: "10%", Visible: "true", Brand: brand, "Track inventory": "false", "In stock": "true" });
+    expect(parsed.data[0]).toMatchObject({
+      Price: "30.00",
+      Discount: "10%",
+      Visible: "true",
+      Brand: brand,
+      "Track inventory": "false",
+      "In stock": "true",
+    });
     // A cell a spreadsheet would run as a formula is written as text.
     expect(parsed.data[0].Description).toBe("'=cmd|' /C calc'!A0");
     expect(parsed.data[4]).toMatchObject({ "Variant price": "14.00", "Variant SKU": `SOCK-${u}`, Quantity: "2", "Option1 name": "Colour" });
     // The file as exported changes nothing when imported.
-    const { jobId } = await checkImport(serviceCtx(writer()).ctx, { name: "export.csv", bytes: new TextEncoder().encode(text) }, { email: "s@example.test" });
+    const { jobId } = await checkImport(
+      serviceCtx(writer()).ctx,
+      { name: "export.csv", bytes: new TextEncoder().encode(text) },
+      { email: "s@example.test" },
+    );
     const job = (await importProgress(serviceCtx(writer()).ctx, jobId)).job;
     expect(job.summary).toEqual({ create: 0, update: 0, unchanged: 2, invalidRows: 0, products: 2 });
   });

@@ -102,8 +102,23 @@ describe("create product", () => {
 
     // Options as given: a colour option keeps its code as the value and its name as the description.
     expect(p.productOptions.map((o: any) => [o.name, o.optionType, o.choices.map((c: any) => [c.value, c.description])])).toEqual([
-      ["Size", "drop_down", [["S", "S"], ["M", "M"], ["L", "L"]]],
-      ["Color", "color", [["#1F3A5F", "Navy"], ["#B5532C", "Rust"]]],
+      [
+        "Size",
+        "drop_down",
+        [
+          ["S", "S"],
+          ["M", "M"],
+          ["L", "L"],
+        ],
+      ],
+      [
+        "Color",
+        "color",
+        [
+          ["#1F3A5F", "Navy"],
+          ["#B5532C", "Rust"],
+        ],
+      ],
     ]);
     expect(choiceOf(p, "Size", "M")).toMatchObject({ inStock: true, visible: true });
 
@@ -119,7 +134,14 @@ describe("create product", () => {
     }
 
     // Floats are JSON numbers, never strings.
-    for (const n of [p.weight, p.priceData.price, p.priceData.discountedPrice, p.costAndProfitData.profitMargin, p.priceRange.minValue, p.variants[0].variant.priceData.price]) {
+    for (const n of [
+      p.weight,
+      p.priceData.price,
+      p.priceData.discountedPrice,
+      p.costAndProfitData.profitMargin,
+      p.priceRange.minValue,
+      p.variants[0].variant.priceData.price,
+    ]) {
       expect(typeof n).toBe("number");
     }
 
@@ -129,7 +151,12 @@ describe("create product", () => {
     const events = await outboxRows(p.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: EVENT.created, entity_id: p.id, actor_type: "APP" });
-    expect(events[0].data).toMatchObject({ productId: p.id, name: `Trail Tee ${u}`, slug: `trail-tee-${u}`, price: { currency: "USD", price: 19.99 } });
+    expect(events[0].data).toMatchObject({
+      productId: p.id,
+      name: `Trail Tee ${u}`,
+      slug: `trail-tee-${u}`,
+      price: { currency: "USD", price: 19.99 },
+    });
   });
 
   it("gives a product without options the single default variant", async () => {
@@ -179,7 +206,12 @@ describe("create product", () => {
     expect(variantWith(p, { Size: "S", Color: "Navy" }).variant.priceData.price).toBe(20);
     expect(variantWith(p, { Size: "S", Color: "Rust" }).stock).toEqual({ trackQuantity: true, quantity: 0, inStock: false });
     expect(variantWith(p, { Size: "S", Color: "Navy" }).stock).toEqual({ trackQuantity: true, quantity: 4, inStock: true });
-    expect(variantWith(p, { Size: "M", Color: "Navy" }).variant).toMatchObject({ sku: `MN-${u}`, weight: 0.4, visible: false, costAndProfitData: { itemCost: 6 } });
+    expect(variantWith(p, { Size: "M", Color: "Navy" }).variant).toMatchObject({
+      sku: `MN-${u}`,
+      weight: 0.4,
+      visible: false,
+      costAndProfitData: { itemCost: 6 },
+    });
     expect(p.priceRange).toEqual({ minValue: 20, maxValue: 24.5 });
     // 5 visible variants: four with 4 each, S/Rust with 0.
     expect(p.stock).toEqual({ trackInventory: true, quantity: 16, inStock: true, inventoryStatus: "PARTIALLY_OUT_OF_STOCK" });
@@ -191,9 +223,19 @@ describe("create product", () => {
   });
 
   it("computes discountedPrice and the formatted prices for AMOUNT and PERCENT discounts", async () => {
-    const amount = await createProduct({ name: `Amount ${unique()}`, priceData: { price: 20 }, costAndProfitData: { itemCost: 5 }, discount: { type: "AMOUNT", value: 2.5 } });
+    const amount = await createProduct({
+      name: `Amount ${unique()}`,
+      priceData: { price: 20 },
+      costAndProfitData: { itemCost: 5 },
+      discount: { type: "AMOUNT", value: 2.5 },
+    });
     expect(amount.discount).toEqual({ type: "AMOUNT", value: 2.5 });
-    expect(amount.priceData).toEqual({ currency: "USD", price: 20, discountedPrice: 17.5, formatted: { price: "$20.00", discountedPrice: "$17.50" } });
+    expect(amount.priceData).toEqual({
+      currency: "USD",
+      price: 20,
+      discountedPrice: 17.5,
+      formatted: { price: "$20.00", discountedPrice: "$17.50" },
+    });
     expect(amount.variants[0].variant.priceData.discountedPrice).toBe(17.5);
     // Profit is earned on the discounted price.
     expect(amount.costAndProfitData).toMatchObject({ itemCost: 5, profit: 12.5, profitMargin: 0.7143 });
@@ -213,7 +255,12 @@ describe("create product", () => {
     expect(p.priceData).toMatchObject({ price: 12, pricePerUnit: 4.8, formatted: { pricePerUnit: "$4.80" } });
     expect(p.variants[0].variant.priceData.pricePerUnit).toBe(4.8);
 
-    const kg = await createProduct({ name: `Coffee KG ${unique()}`, priceData: { price: 12 }, discount: { type: "PERCENT", value: 50 }, pricePerUnitData: { ...ppu, baseQuantity: 1, baseMeasurementUnit: "KG" } });
+    const kg = await createProduct({
+      name: `Coffee KG ${unique()}`,
+      priceData: { price: 12 },
+      discount: { type: "PERCENT", value: 50 },
+      pricePerUnitData: { ...ppu, baseQuantity: 1, baseMeasurementUnit: "KG" },
+    });
     // $6.00 for 250 g = $24.00 per kg.
     expect(kg.priceData).toMatchObject({ discountedPrice: 6, pricePerUnit: 24, formatted: { pricePerUnit: "$24.00" } });
   });
@@ -261,7 +308,11 @@ describe("create product", () => {
     const items = p.media.items;
     expect(items).toHaveLength(3);
     expect(p.media.mainMedia).toEqual(items[0]);
-    expect(items[0]).toMatchObject({ mediaType: "image", title: "Front", image: { url: "https://cdn.example.com/tee-front.jpg", width: 1200, height: 1600, altText: "Tee, front" } });
+    expect(items[0]).toMatchObject({
+      mediaType: "image",
+      title: "Front",
+      image: { url: "https://cdn.example.com/tee-front.jpg", width: 1200, height: 1600, altText: "Tee, front" },
+    });
     // Site paths become absolute URLs on this origin.
     expect(items[1].image.url).toBe("https://shop.test/demo/tee-b5532c.svg");
     expect(items[2]).toMatchObject({ mediaType: "video", thumbnail: { url: "https://cdn.example.com/tee-poster.jpg" } });
@@ -295,7 +346,12 @@ describe("create product", () => {
 
   it("keeps a rich description as the V3 nodes and derives the plain one, and the other way round", async () => {
     const nodes = [
-      { type: "HEADING", id: "h1", nodes: [{ type: "TEXT", id: "", textData: { text: "Built for trails", decorations: [] } }], headingData: { level: 2 } },
+      {
+        type: "HEADING",
+        id: "h1",
+        nodes: [{ type: "TEXT", id: "", textData: { text: "Built for trails", decorations: [] } }],
+        headingData: { level: 2 },
+      },
       {
         type: "PARAGRAPH",
         id: "p1",
@@ -332,12 +388,16 @@ describe("create product", () => {
     expect(JSON.stringify(v3.description.nodes)).not.toMatch(/<|alert|javascript/);
     // Search reads the words, not the tags.
     const search = async (expression: string) =>
-      (await api("POST", "/v1/products/query-platformized", { body: { query: { filter: { id: p.id }, search: { expression } } } })).body.products.map((x: any) => x.id);
+      (await api("POST", "/v1/products/query-platformized", { body: { query: { filter: { id: p.id }, search: { expression } } } })).body.products.map(
+        (x: any) => x.id,
+      );
     expect(await search("organic")).toEqual([p.id]);
     expect(await search("li")).toEqual([]);
 
     // An update in HTML is read the same way; one in Markdown (plain text is Markdown) too.
-    const patched = await merchant("PATCH", `/v1/products/${p.id}`, { product: { description: "<h3>Care</h3><p>Wash <b>cold</b>.<br>Dry flat.</p>" } });
+    const patched = await merchant("PATCH", `/v1/products/${p.id}`, {
+      product: { description: "<h3>Care</h3><p>Wash <b>cold</b>.<br>Dry flat.</p>" },
+    });
     expect(patched.body.product.description).toBe("<h3>Care</h3><p>Wash <strong>cold</strong>.<br>Dry flat.</p>");
     expect((await api("GET", `/stores/v3/products/${p.id}`)).body.product.plainDescription).toBe("Care\n\nWash cold.\nDry flat.");
     const md = await merchant("PATCH", `/v1/products/${p.id}`, { product: { description: "Soft **organic** cotton.\n\n- Wash cold\n- Dry flat" } });
@@ -352,7 +412,9 @@ describe("create product", () => {
   });
 
   it("is served at the gateway path the SDK uses, with the SDK's body", async () => {
-    const res = await merchant("POST", "/stores/v1/products", { product: { name: `Tee ${unique()}`, productType: "physical", priceData: { price: 10.5 }, description: "d", visible: true } });
+    const res = await merchant("POST", "/stores/v1/products", {
+      product: { name: `Tee ${unique()}`, productType: "physical", priceData: { price: 10.5 }, description: "d", visible: true },
+    });
     expect(res.status).toBe(200);
     expect(res.body.product).toMatchObject({ priceData: { price: 10.5 }, description: "d", visible: true });
   });
@@ -371,7 +433,12 @@ describe("get product", () => {
   });
 
   it("shows cost and profit only to the merchant who asks with includeMerchantSpecificData", async () => {
-    const p = await createProduct({ name: `Costly ${unique()}`, priceData: { price: 30 }, costAndProfitData: { itemCost: 12 }, productOptions: [SIZE] });
+    const p = await createProduct({
+      name: `Costly ${unique()}`,
+      priceData: { price: 30 },
+      costAndProfitData: { itemCost: 12 },
+      productOptions: [SIZE],
+    });
     const anonymous = (await api("GET", `/v1/products/${p.id}?includeMerchantSpecificData=true`)).body.product;
     const anonymousGateway = (await api("GET", `/stores-reader/v1/products/${p.id}?id=${p.id}&includeMerchantSpecificData=true`)).body.product;
     const merchantPlain = (await merchant("GET", `/v1/products/${p.id}`)).body.product;
@@ -447,7 +514,12 @@ describe("update product", () => {
   });
 
   it("takes the SDK's updateProduct body at the gateway path and re-prices variants and ranges", async () => {
-    const p = await createProduct({ name: `Reprice ${unique()}`, priceData: { price: 10 }, discount: { type: "PERCENT", value: 10 }, productOptions: [SIZE] });
+    const p = await createProduct({
+      name: `Reprice ${unique()}`,
+      priceData: { price: 10 },
+      discount: { type: "PERCENT", value: 10 },
+      productOptions: [SIZE],
+    });
     const res = await merchant("PATCH", `/stores/v1/products/${p.id}`, { product: { priceData: { price: 12 }, id: p.id } });
     expect(res.status).toBe(200);
     expect(res.body.product.priceData).toMatchObject({ price: 12, discountedPrice: 10.8, formatted: { discountedPrice: "$10.80" } });
@@ -498,8 +570,16 @@ describe("update product", () => {
     expect(changed.data.changedFields).toEqual(expect.arrayContaining(["productOptions", "variants"]));
     const variantsEvent = events.find((e) => e.type === EVENT.variants)!;
     expect(variantsEvent).toMatchObject({ entity_id: before.id, actor_type: "APP", data: { productId: before.id } });
-    const removed = variantsEvent.data.variants.filter((v: any) => v.removed).map((v: any) => v.variantId).sort();
-    expect(removed).toEqual(before.variants.filter((v: any) => v.choices.Size === "L").map((v: any) => v.id).sort());
+    const removed = variantsEvent.data.variants
+      .filter((v: any) => v.removed)
+      .map((v: any) => v.variantId)
+      .sort();
+    expect(removed).toEqual(
+      before.variants
+        .filter((v: any) => v.choices.Size === "L")
+        .map((v: any) => v.id)
+        .sort(),
+    );
   });
 
   it("turns inventory tracking on and off and sets every variant's stock", async () => {
@@ -511,7 +591,8 @@ describe("update product", () => {
     const empty = (await merchant("PATCH", `/v1/products/${p.id}`, { product: { stock: { quantity: 0 } } })).body.product;
     expect(empty.stock).toEqual({ trackInventory: true, quantity: 0, inStock: false, inventoryStatus: "OUT_OF_STOCK" });
 
-    const untracked = (await merchant("PATCH", `/v1/products/${p.id}`, { product: { stock: { trackInventory: false, inStock: true } } })).body.product;
+    const untracked = (await merchant("PATCH", `/v1/products/${p.id}`, { product: { stock: { trackInventory: false, inStock: true } } })).body
+      .product;
     expect(untracked.stock).toEqual({ trackInventory: false, inStock: true, inventoryStatus: "IN_STOCK" });
     expect(untracked.variants[0].stock).toEqual({ trackQuantity: false, inStock: true });
 
@@ -562,7 +643,13 @@ describe("update product", () => {
     const p = await createProduct({ name: `Clear ${unique()}`, brand: "Fernhill", ribbon: "Sale", discount: { type: "AMOUNT", value: 1 } });
     const res = await merchant("PATCH", `/v1/products/${p.id}`, { product: { brand: null, ribbon: null, discount: null } });
     expect(res.status).toBe(200);
-    expect(res.body.product).toMatchObject({ brand: "", ribbon: "", ribbons: [], discount: { type: "NONE", value: 0 }, priceData: { discountedPrice: 10 } });
+    expect(res.body.product).toMatchObject({
+      brand: "",
+      ribbon: "",
+      ribbons: [],
+      discount: { type: "NONE", value: 0 },
+      priceData: { discountedPrice: 10 },
+    });
   });
 
   it("answers 404 for an unknown id and writes no event", async () => {
@@ -580,7 +667,10 @@ describe("update product", () => {
       get(target, prop) {
         if (prop === "batch")
           return async (statements: D1PreparedStatement[]) => {
-            await target.prepare("UPDATE products SET name = 'Other writer', updated_date = ? WHERE id = ?").bind(new Date(Date.now() + 60_000).toISOString(), p.id).run();
+            await target
+              .prepare("UPDATE products SET name = 'Other writer', updated_date = ? WHERE id = ?")
+              .bind(new Date(Date.now() + 60_000).toISOString(), p.id)
+              .run();
             return target.batch(statements);
           };
         const value = Reflect.get(target, prop, target);
@@ -615,7 +705,14 @@ describe("update product", () => {
   });
 
   it("leaves the right events for every successful product write, each naming the product and the APP actor", async () => {
-    const p = await createProduct({ name: `Eventful ${unique()}`, brand: "B", ribbon: "R", manageVariants: true, productOptions: [COLOR], media: [{ url: "https://cdn.example.com/a.jpg" }] });
+    const p = await createProduct({
+      name: `Eventful ${unique()}`,
+      brand: "B",
+      ribbon: "R",
+      manageVariants: true,
+      productOptions: [COLOR],
+      media: [{ url: "https://cdn.example.com/a.jpg" }],
+    });
     const m = p.media.items[0].id;
     const steps: [string, string, unknown, string[]][] = [
       ["PATCH", `/v1/products/${p.id}`, { product: { description: "New words." } }, [EVENT.changed]],
@@ -692,7 +789,10 @@ describe("media and options writes", () => {
     const p = await createProduct({ name: `Add Media ${unique()}`, productOptions: [COLOR], media: [{ url: "https://cdn.example.com/first.jpg" }] });
     const res = await merchant("POST", `/stores/v1/products/${p.id}/media`, {
       id: p.id,
-      media: [{ url: "https://cdn.example.com/second.jpg" }, { url: "https://cdn.example.com/navy.jpg", choice: { option: "Color", choice: "Navy" } }],
+      media: [
+        { url: "https://cdn.example.com/second.jpg" },
+        { url: "https://cdn.example.com/navy.jpg", choice: { option: "Color", choice: "Navy" } },
+      ],
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
@@ -730,9 +830,16 @@ describe("media and options writes", () => {
   });
 
   it("links media to choices and unlinks it again", async () => {
-    const p = await createProduct({ name: `Choice Media ${unique()}`, productOptions: [SIZE, COLOR], media: [{ url: "https://cdn.example.com/a.jpg" }, { url: "https://cdn.example.com/b.jpg" }] });
+    const p = await createProduct({
+      name: `Choice Media ${unique()}`,
+      productOptions: [SIZE, COLOR],
+      media: [{ url: "https://cdn.example.com/a.jpg" }, { url: "https://cdn.example.com/b.jpg" }],
+    });
     const [a, b] = p.media.items.map((m: any) => m.id);
-    const add = await merchant("PATCH", `/stores/v1/products/${p.id}/choices/media`, { id: p.id, media: [{ option: "Color", choice: "Rust", mediaIds: [b, a] }] });
+    const add = await merchant("PATCH", `/stores/v1/products/${p.id}/choices/media`, {
+      id: p.id,
+      media: [{ option: "Color", choice: "Rust", mediaIds: [b, a] }],
+    });
     expect(add.status).toBe(200);
     expect(add.body).toEqual({});
     let after = await getAsMerchant(p.id);
@@ -741,9 +848,14 @@ describe("media and options writes", () => {
     // Choosing Rust shows its media.
     const availability = await api("POST", `/v1/products/${p.id}/productOptionsAvailability`, { body: { options: { Color: "Rust" } } });
     expect(availability.body.media.items.map((m: any) => m.id)).toEqual([b, a]);
-    expect((await api("GET", `/stores/v3/products/${p.id}`)).body.product.options[1].choicesSettings.choices[1].linkedMedia.map((m: any) => m.id)).toEqual([b, a]);
+    expect(
+      (await api("GET", `/stores/v3/products/${p.id}`)).body.product.options[1].choicesSettings.choices[1].linkedMedia.map((m: any) => m.id),
+    ).toEqual([b, a]);
 
-    const remove = await merchant("POST", `/stores/v1/products/${p.id}/choices/media/delete`, { id: p.id, media: [{ option: "Color", choice: "Rust", mediaIds: [b] }] });
+    const remove = await merchant("POST", `/stores/v1/products/${p.id}/choices/media/delete`, {
+      id: p.id,
+      media: [{ option: "Color", choice: "Rust", mediaIds: [b] }],
+    });
     expect(remove.status).toBe(200);
     expect(remove.body).toEqual({});
     after = await getAsMerchant(p.id);
@@ -751,10 +863,22 @@ describe("media and options writes", () => {
     expect(after.media.items).toHaveLength(2);
 
     const before = await snapshot();
-    expectInvalid(await merchant("PATCH", `/v1/products/${p.id}/choices/media`, { media: [{ option: "Fabric", choice: "Rust", mediaIds: [a] }] }), "media[0].option");
-    expectInvalid(await merchant("PATCH", `/v1/products/${p.id}/choices/media`, { media: [{ option: "Color", choice: "Teal", mediaIds: [a] }] }), "media[0].choice");
-    expectInvalid(await merchant("PATCH", `/v1/products/${p.id}/choices/media`, { media: [{ option: "Color", choice: "Navy", mediaIds: [a, "nope"] }] }), "media[0].mediaIds[1]");
-    expectInvalid(await merchant("POST", `/v1/products/${p.id}/choices/media/delete`, { media: [{ option: "Size", choice: "XXL", mediaIds: [a] }] }), "media[0].choice");
+    expectInvalid(
+      await merchant("PATCH", `/v1/products/${p.id}/choices/media`, { media: [{ option: "Fabric", choice: "Rust", mediaIds: [a] }] }),
+      "media[0].option",
+    );
+    expectInvalid(
+      await merchant("PATCH", `/v1/products/${p.id}/choices/media`, { media: [{ option: "Color", choice: "Teal", mediaIds: [a] }] }),
+      "media[0].choice",
+    );
+    expectInvalid(
+      await merchant("PATCH", `/v1/products/${p.id}/choices/media`, { media: [{ option: "Color", choice: "Navy", mediaIds: [a, "nope"] }] }),
+      "media[0].mediaIds[1]",
+    );
+    expectInvalid(
+      await merchant("POST", `/v1/products/${p.id}/choices/media/delete`, { media: [{ option: "Size", choice: "XXL", mediaIds: [a] }] }),
+      "media[0].choice",
+    );
     expect(await snapshot()).toEqual(before);
   });
 
@@ -837,7 +961,10 @@ describe("V3 shape", () => {
       pricePerUnitData: { totalQuantity: 1, totalMeasurementUnit: "KG", baseQuantity: 100, baseMeasurementUnit: "G" },
       productOptions: [SIZE, COLOR],
       variants: [{ choices: { Size: "L" }, price: 25, weight: 0.7 }],
-      media: [{ url: "https://cdn.example.com/jacket.jpg", altText: "Jacket" }, { url: "https://cdn.example.com/rust.jpg", choice: { option: "Color", choice: "Rust" } }],
+      media: [
+        { url: "https://cdn.example.com/jacket.jpg", altText: "Jacket" },
+        { url: "https://cdn.example.com/rust.jpg", choice: { option: "Color", choice: "Rust" } },
+      ],
       additionalInfoSections: [{ title: "Care", description: "Dry clean." }],
       description: "Warm.",
     });
@@ -863,7 +990,10 @@ describe("V3 shape", () => {
       url: { relativePath: `/products/${p.slug}`, url: `https://shop.test/products/${p.slug}` },
       actualPriceRange: { minValue: { amount: "18.00", formattedAmount: "$18.00" }, maxValue: { amount: "23.00", formattedAmount: "$23.00" } },
       compareAtPriceRange: { minValue: { amount: "20.00" }, maxValue: { amount: "25.00" } },
-      physicalProperties: { shippingWeightRange: { minValue: 0.5, maxValue: 0.7 }, pricePerUnit: { settings: { quantity: 1, measurementUnit: "KG" } } },
+      physicalProperties: {
+        shippingWeightRange: { minValue: 0.5, maxValue: 0.7 },
+        pricePerUnit: { settings: { quantity: 1, measurementUnit: "KG" } },
+      },
       pricePerUnit: { quantity: 100, measurementUnit: "G" },
       inventory: { availabilityStatus: "IN_STOCK" },
       variantSummary: { variantCount: 6 },
@@ -875,7 +1005,11 @@ describe("V3 shape", () => {
 
     const [size, color] = v3.options;
     expect(size).toMatchObject({ name: "Size", optionRenderType: "TEXT_CHOICES" });
-    expect(size.choicesSettings.choices.map((c: any) => [c.name, c.choiceType])).toEqual([["S", "CHOICE_TEXT"], ["M", "CHOICE_TEXT"], ["L", "CHOICE_TEXT"]]);
+    expect(size.choicesSettings.choices.map((c: any) => [c.name, c.choiceType])).toEqual([
+      ["S", "CHOICE_TEXT"],
+      ["M", "CHOICE_TEXT"],
+      ["L", "CHOICE_TEXT"],
+    ]);
     expect(color).toMatchObject({ name: "Color", optionRenderType: "SWATCH_CHOICES" });
     expect(color.choicesSettings.choices.map((c: any) => [c.name, c.choiceType, c.colorCode, c.inStock, c.visible])).toEqual([
       ["Navy", "ONE_COLOR", "#1F3A5F", true, true],
@@ -908,7 +1042,11 @@ describe("V3 shape", () => {
     for (const money of [v3.actualPriceRange.minValue.amount, large.price.actualPrice.amount]) expect(money).toMatch(/^\d+\.\d{2}$/);
 
     const asMerchant = (await merchant("GET", `/stores/v3/products/${p.id}`)).body.product;
-    expect(asMerchant.minVariantPriceInfo.revenueDetails).toMatchObject({ cost: { amount: "8.00" }, profit: { amount: "10.00" }, profitMargin: 0.5556 });
+    expect(asMerchant.minVariantPriceInfo.revenueDetails).toMatchObject({
+      cost: { amount: "8.00" },
+      profit: { amount: "10.00" },
+      profitMargin: 0.5556,
+    });
   });
 
   it("answers the V3 query (GET .r and POST) with the same V3 products, cursor-paged", async () => {
@@ -927,13 +1065,19 @@ describe("V3 shape", () => {
     const page1 = await api("POST", "/stores/v3/products/query", { body: { query: { ...query.query, cursorPaging: { limit: 1 } } } });
     expect(page1.body.products.map((p: any) => p.id)).toEqual([sorted[0].id]);
     expect(page1.body.pagingMetadata.hasNext).toBe(true);
-    const page2 = await api("POST", "/stores/v3/products/query", { body: { query: { ...query.query, cursorPaging: { limit: 1, cursor: page1.body.pagingMetadata.cursors.next } } } });
+    const page2 = await api("POST", "/stores/v3/products/query", {
+      body: { query: { ...query.query, cursorPaging: { limit: 1, cursor: page1.body.pagingMetadata.cursors.next } } },
+    });
     expect(page2.body.products.map((p: any) => p.id)).toEqual([sorted[1].id]);
     expect(page2.body.pagingMetadata.hasNext).toBe(false);
 
     // A cursor this server did not issue is a bad argument, never a 500.
     for (const cursor of ["!!!", "not a cursor", "LTE"]) {
-      expectInvalid(await api("POST", "/stores/v3/products/query", { body: { query: { cursorPaging: { cursor } } } }), "query.cursorPaging.cursor", "FORMAT");
+      expectInvalid(
+        await api("POST", "/stores/v3/products/query", { body: { query: { cursorPaging: { cursor } } } }),
+        "query.cursorPaging.cursor",
+        "FORMAT",
+      );
     }
   });
 });
@@ -951,27 +1095,96 @@ describe("bad input on product writes", () => {
     ["an unknown product type", { productType: "service" }, "product.productType", "INVALID_ENUM_VALUE"],
     ["an unknown discount type", { discount: { type: "HALF", value: 1 } }, "product.discount.type", "INVALID_ENUM_VALUE"],
     ["a PERCENT discount over 100", { discount: { type: "PERCENT", value: 101 } }, "product.discount.value"],
-    ["a bad colour code", { productOptions: [{ name: "Color", optionType: "color", choices: [{ value: "red" }] }] }, "product.productOptions[0].choices[0].value", "FORMAT"],
-    ["an unknown option type", { productOptions: [{ name: "Color", optionType: "swatch", choices: [{ value: "#000000" }] }] }, "product.productOptions[0].optionType", "INVALID_ENUM_VALUE"],
+    [
+      "a bad colour code",
+      { productOptions: [{ name: "Color", optionType: "color", choices: [{ value: "red" }] }] },
+      "product.productOptions[0].choices[0].value",
+      "FORMAT",
+    ],
+    [
+      "an unknown option type",
+      { productOptions: [{ name: "Color", optionType: "swatch", choices: [{ value: "#000000" }] }] },
+      "product.productOptions[0].optionType",
+      "INVALID_ENUM_VALUE",
+    ],
     ["an option without choices", { productOptions: [{ name: "Size", choices: [] }] }, "product.productOptions[0].choices", "MIN_SIZE"],
     ["a repeated option", { productOptions: [SIZE, SIZE] }, "product.productOptions[1].name"],
-    ["a repeated choice", { productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "S" }] }] }, "product.productOptions[0].choices[1].description"],
-    ["options making more than 1000 variants", { productOptions: [tooManyChoices(11, "A"), tooManyChoices(10, "B"), tooManyChoices(10, "C")] }, "product.productOptions", "MAX_SIZE"],
-    ["seven options", { productOptions: Array.from({ length: 7 }, (_, i) => ({ name: `O${i}`, choices: [{ value: "x" }] })) }, "product.productOptions", "MAX_SIZE"],
+    [
+      "a repeated choice",
+      { productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "S" }] }] },
+      "product.productOptions[0].choices[1].description",
+    ],
+    [
+      "options making more than 1000 variants",
+      { productOptions: [tooManyChoices(11, "A"), tooManyChoices(10, "B"), tooManyChoices(10, "C")] },
+      "product.productOptions",
+      "MAX_SIZE",
+    ],
+    [
+      "seven options",
+      { productOptions: Array.from({ length: 7 }, (_, i) => ({ name: `O${i}`, choices: [{ value: "x" }] })) },
+      "product.productOptions",
+      "MAX_SIZE",
+    ],
     ["a slug with spaces and capitals", { slug: "Not A Slug" }, "product.slug", "FORMAT"],
     ["a media URL that is not http(s)", { media: [{ url: "javascript:alert(1)" }] }, "product.media[0].url", "FORMAT"],
     ["a weight given as a word", { weight: "heavy" }, "product.weight", "VALIDATION"],
     ["a negative stock quantity", { stock: { trackInventory: true, quantity: -1 } }, "product.stock.quantity", "MIN"],
-    ["incompatible price-per-unit units", { pricePerUnitData: { totalQuantity: 1, totalMeasurementUnit: "KG", baseQuantity: 1, baseMeasurementUnit: "L" } }, "product.pricePerUnitData.baseMeasurementUnit"],
-    ["an unknown measurement unit", { pricePerUnitData: { totalQuantity: 1, totalMeasurementUnit: "STONE", baseQuantity: 1, baseMeasurementUnit: "KG" } }, "product.pricePerUnitData.totalMeasurementUnit", "INVALID_ENUM_VALUE"],
-    ["an unknown rich-content node type", { richDescription: { nodes: [{ type: "BLINK" }] } }, "product.richDescription.nodes[0].type", "INVALID_ENUM_VALUE"],
-    ["variant overrides without manageVariants", { productOptions: [SIZE], variants: [{ choices: { Size: "S" }, price: 1 }] }, "product.manageVariants"],
-    ["an override naming no variant", { manageVariants: true, productOptions: [SIZE], variants: [{ choices: { Size: "XXL" }, price: 1 }] }, "product.variants[0].choices"],
-    ["an override with a negative price", { manageVariants: true, productOptions: [SIZE], variants: [{ choices: { Size: "S" }, price: -3 }] }, "product.variants[0].price", "MIN"],
-    ["an override quantity on an untracked product", { manageVariants: true, productOptions: [SIZE], variants: [{ choices: { Size: "S" }, stock: { quantity: 3 } }] }, "product.variants[0].stock.quantity"],
-    ["choice media naming no choice", { productOptions: [COLOR], media: [{ url: "https://cdn.example.com/a.jpg", choice: { option: "Color", choice: "Teal" } }] }, "product.media[0].choice"],
-    ["more than 50 media items", { media: Array.from({ length: 51 }, (_, i) => ({ url: `https://cdn.example.com/${i}.jpg` })) }, "product.media", "MAX_SIZE"],
-    ["more than 1000 variant overrides", { manageVariants: true, productOptions: [SIZE], variants: Array.from({ length: 1001 }, () => ({ choices: { Size: "S" } })) }, "product.variants", "MAX_SIZE"],
+    [
+      "incompatible price-per-unit units",
+      { pricePerUnitData: { totalQuantity: 1, totalMeasurementUnit: "KG", baseQuantity: 1, baseMeasurementUnit: "L" } },
+      "product.pricePerUnitData.baseMeasurementUnit",
+    ],
+    [
+      "an unknown measurement unit",
+      { pricePerUnitData: { totalQuantity: 1, totalMeasurementUnit: "STONE", baseQuantity: 1, baseMeasurementUnit: "KG" } },
+      "product.pricePerUnitData.totalMeasurementUnit",
+      "INVALID_ENUM_VALUE",
+    ],
+    [
+      "an unknown rich-content node type",
+      { richDescription: { nodes: [{ type: "BLINK" }] } },
+      "product.richDescription.nodes[0].type",
+      "INVALID_ENUM_VALUE",
+    ],
+    [
+      "variant overrides without manageVariants",
+      { productOptions: [SIZE], variants: [{ choices: { Size: "S" }, price: 1 }] },
+      "product.manageVariants",
+    ],
+    [
+      "an override naming no variant",
+      { manageVariants: true, productOptions: [SIZE], variants: [{ choices: { Size: "XXL" }, price: 1 }] },
+      "product.variants[0].choices",
+    ],
+    [
+      "an override with a negative price",
+      { manageVariants: true, productOptions: [SIZE], variants: [{ choices: { Size: "S" }, price: -3 }] },
+      "product.variants[0].price",
+      "MIN",
+    ],
+    [
+      "an override quantity on an untracked product",
+      { manageVariants: true, productOptions: [SIZE], variants: [{ choices: { Size: "S" }, stock: { quantity: 3 } }] },
+      "product.variants[0].stock.quantity",
+    ],
+    [
+      "choice media naming no choice",
+      { productOptions: [COLOR], media: [{ url: "https://cdn.example.com/a.jpg", choice: { option: "Color", choice: "Teal" } }] },
+      "product.media[0].choice",
+    ],
+    [
+      "more than 50 media items",
+      { media: Array.from({ length: 51 }, (_, i) => ({ url: `https://cdn.example.com/${i}.jpg` })) },
+      "product.media",
+      "MAX_SIZE",
+    ],
+    [
+      "more than 1000 variant overrides",
+      { manageVariants: true, productOptions: [SIZE], variants: Array.from({ length: 1001 }, () => ({ choices: { Size: "S" } })) },
+      "product.variants",
+      "MAX_SIZE",
+    ],
   ];
 
   it.each(createCases)("create refuses %s with 400 naming the field, and writes nothing", async (_label, patch, field, rule) => {
@@ -993,8 +1206,18 @@ describe("bad input on product writes", () => {
     ["an empty name", { name: "" }, "product.name", "REQUIRED_FIELD"],
     ["a negative price", { priceData: { price: -5 } }, "product.priceData.price", "MIN"],
     ["visible as a string", { visible: "yes" }, "product.visible", "VALIDATION"],
-    ["a bad colour code", { productOptions: [{ name: "Color", optionType: "color", choices: [{ value: "#12345" }] }] }, "product.productOptions[0].choices[0].value", "FORMAT"],
-    ["options making more than 1000 variants", { productOptions: [tooManyChoices(11, "A"), tooManyChoices(10, "B"), tooManyChoices(10, "C")] }, "product.productOptions", "MAX_SIZE"],
+    [
+      "a bad colour code",
+      { productOptions: [{ name: "Color", optionType: "color", choices: [{ value: "#12345" }] }] },
+      "product.productOptions[0].choices[0].value",
+      "FORMAT",
+    ],
+    [
+      "options making more than 1000 variants",
+      { productOptions: [tooManyChoices(11, "A"), tooManyChoices(10, "B"), tooManyChoices(10, "C")] },
+      "product.productOptions",
+      "MAX_SIZE",
+    ],
     ["an id that differs from the path", { id: "00000000-0000-4000-8000-000000000000" }, "product.id"],
     ["a bad slug", { slug: "bad_slug" }, "product.slug", "FORMAT"],
     ["an unknown product type", { productType: "bundle" }, "product.productType", "INVALID_ENUM_VALUE"],

@@ -33,8 +33,23 @@ async function createTee(client: Client, name = `SDK Tee ${unique()}`) {
     ribbon: "New",
     manageVariants: true,
     productOptions: [
-      { name: "Size", optionType: "drop_down", choices: [{ value: "S", description: "S" }, { value: "M", description: "M" }, { value: "L", description: "L" }] },
-      { name: "Color", optionType: "color", choices: [{ value: "#1F3A5F", description: "Navy" }, { value: "#B5532C", description: "Rust" }] },
+      {
+        name: "Size",
+        optionType: "drop_down",
+        choices: [
+          { value: "S", description: "S" },
+          { value: "M", description: "M" },
+          { value: "L", description: "L" },
+        ],
+      },
+      {
+        name: "Color",
+        optionType: "color",
+        choices: [
+          { value: "#1F3A5F", description: "Navy" },
+          { value: "#B5532C", description: "Rust" },
+        ],
+      },
     ],
   });
   return product!;
@@ -42,10 +57,14 @@ async function createTee(client: Client, name = `SDK Tee ${unique()}`) {
 
 /** A plain product (no options) at a given price. */
 async function createPlain(client: Client, name: string, price: number) {
-  const { product } = await client.products.createProduct({ name, productType: "physical", priceData: { price }, costAndProfitData: { itemCost: 1 } });
+  const { product } = await client.products.createProduct({
+    name,
+    productType: "physical",
+    priceData: { price },
+    costAndProfitData: { itemCost: 1 },
+  });
   return product!;
 }
-
 
 describe("the Wix SDK against the Worker: products", () => {
   it("creates a product with options and priceData, and reads it back with Dates and numbers", async () => {
@@ -120,7 +139,10 @@ describe("the Wix SDK against the Worker: products", () => {
     const made = [];
     for (const price of [18, 10, 14, 12, 16]) made.push(await createPlain(client, `Query ${tag} ${price}`, price));
     const { collection } = await client.products.createCollection({ name: `Query ${tag}` });
-    await client.products.addProductsToCollection(collection!._id!, made.map((p) => p._id!));
+    await client.products.addProductsToCollection(
+      collection!._id!,
+      made.map((p) => p._id!),
+    );
 
     sent.length = 0;
     const page = await reader()
@@ -163,7 +185,11 @@ describe("the Wix SDK against the Worker: products", () => {
   it("falls back to POST for a query longer than 4000 characters (120 ids in $in)", async () => {
     const client = merchant();
     const tag = unique();
-    const real = [await createPlain(client, `In ${tag} a`, 5), await createPlain(client, `In ${tag} b`, 6), await createPlain(client, `In ${tag} c`, 7)];
+    const real = [
+      await createPlain(client, `In ${tag} a`, 5),
+      await createPlain(client, `In ${tag} b`, 6),
+      await createPlain(client, `In ${tag} c`, 7),
+    ];
     const ids = [...real.map((p) => p._id!), ...Array.from({ length: 117 }, () => crypto.randomUUID())];
     sent.length = 0;
     const result = await reader().products.queryProducts().in("_id", ids).ascending("priceData.price").find();
@@ -181,7 +207,9 @@ describe("the Wix SDK against the Worker: products", () => {
     expect(sent.at(-1)).toMatchObject({ method: "POST", path: `/stores-reader/v1/products/${tee._id}/productOptionsAvailability` });
     expect(full.availableForPurchase).toBe(true);
     // The typings omit it, but the variant's id arrives renamed like every other id.
-    expect((full.selectedVariant as { _id?: string })._id).toBe(tee.variants!.find((v) => v.choices!.Size === "M" && v.choices!.Color === "Navy")!._id);
+    expect((full.selectedVariant as { _id?: string })._id).toBe(
+      tee.variants!.find((v) => v.choices!.Size === "M" && v.choices!.Color === "Navy")!._id,
+    );
     expect(full.selectedVariant!.price!.price).toBe(24.5);
     expect(typeof full.selectedVariant!.weight).toBe("number");
     expect(full.productOptions!.map((o) => o.name)).toEqual(["Size", "Color"]);
@@ -234,7 +262,9 @@ describe("the Wix SDK against the Worker: products", () => {
     const tee = await createTee(client);
     const navyUrl = "https://shop.test/demo/tee-1f3a5f.svg";
     const rustUrl = "https://shop.test/demo/tee-b5532c.svg";
-    await expect(client.products.addProductMedia(tee._id!, [{ url: navyUrl }, { url: rustUrl, choice: { option: "Color", choice: "Rust" } }])).resolves.toBeUndefined();
+    await expect(
+      client.products.addProductMedia(tee._id!, [{ url: navyUrl }, { url: rustUrl, choice: { option: "Color", choice: "Rust" } }]),
+    ).resolves.toBeUndefined();
     expect(sent.at(-1)).toMatchObject({ method: "POST", path: `/stores/v1/products/${tee._id}/media` });
 
     let { product } = await reader().products.getProduct(tee._id!);
@@ -246,7 +276,9 @@ describe("the Wix SDK against the Worker: products", () => {
     const navyChoice = () => product!.productOptions!.find((o) => o.name === "Color")!.choices!.find((c) => c.description === "Navy")!;
     expect(rustChoice().media!.items!.map((m) => m._id)).toEqual([items[1]._id]);
 
-    await expect(client.products.addProductMediaToChoices(tee._id!, [{ option: "Color", choice: "Navy", mediaIds: [items[0]._id!] }])).resolves.toBeUndefined();
+    await expect(
+      client.products.addProductMediaToChoices(tee._id!, [{ option: "Color", choice: "Navy", mediaIds: [items[0]._id!] }]),
+    ).resolves.toBeUndefined();
     expect(sent.at(-1)).toMatchObject({ method: "PATCH", path: `/stores/v1/products/${tee._id}/choices/media` });
     ({ product } = await reader().products.getProduct(tee._id!));
     expect(navyChoice().media!.items!.map((m) => m._id)).toEqual([items[0]._id]);

@@ -22,7 +22,12 @@ const p: Record<string, { id: string; name: string }> = {};
 
 beforeAll(async () => {
   // Created name-match first, so "newest first" would put the description-only match on top: relevance must not.
-  p.lamp = await createProduct({ name: `Brass ${word("glow")} Lamp`, brand: BRAND, priceData: { price: 40 }, description: "A warm light for the desk." });
+  p.lamp = await createProduct({
+    name: `Brass ${word("glow")} Lamp`,
+    brand: BRAND,
+    priceData: { price: 40 },
+    description: "A warm light for the desk.",
+  });
   p.candle = await createProduct({
     name: "Beeswax Candle",
     brand: BRAND,
@@ -87,7 +92,11 @@ describe("product search", () => {
 
   it("combines with a filter, paging and the GET encoding", async () => {
     expect(idsOf(await search(word("glow"), { filter: { price: { $lt: 20 } } }))).toEqual([p.candle.id]);
-    expect(idsOf(await search(BRAND, { filter: { price: { $gte: 25 } }, sort: [{ fieldName: "price", order: "DESC" }] }))).toEqual([p.lamp.id, p.shirt.id, p.lantern.id]);
+    expect(idsOf(await search(BRAND, { filter: { price: { $gte: 25 } }, sort: [{ fieldName: "price", order: "DESC" }] }))).toEqual([
+      p.lamp.id,
+      p.shirt.id,
+      p.lantern.id,
+    ]);
     const page = await api("POST", "/v1/products/query-platformized", {
       body: { query: { search: { expression: BRAND }, sort: [{ fieldName: "price", order: "ASC" }], paging: { limit: 2, offset: 4 } } },
     });

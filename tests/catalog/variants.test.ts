@@ -25,12 +25,15 @@ function expectInvalid(res: { status: number; body: any }, field: string, rule?:
 }
 
 function variantWith(product: { variants: any[] }, choices: Record<string, string>) {
-  const found = product.variants.filter((v) => Object.entries(choices).every(([k, c]) => v.choices[k] === c) && Object.keys(v.choices).length === Object.keys(choices).length);
+  const found = product.variants.filter(
+    (v) => Object.entries(choices).every(([k, c]) => v.choices[k] === c) && Object.keys(v.choices).length === Object.keys(choices).length,
+  );
   expect(found, JSON.stringify(choices)).toHaveLength(1);
   return found[0];
 }
 
-const choiceOf = (options: any[], option: string, choice: string) => options.find((o) => o.name === option).choices.find((c: any) => c.description === choice);
+const choiceOf = (options: any[], option: string, choice: string) =>
+  options.find((o) => o.name === option).choices.find((c: any) => c.description === choice);
 
 const getAsMerchant = async (id: string) => (await merchant("GET", `/v1/products/${id}?includeMerchantSpecificData=true`)).body.product;
 
@@ -60,12 +63,19 @@ async function tee(extra: Record<string, unknown> = {}) {
 describe("PATCH product variants", () => {
   it("sets price, cost, weight and SKU on every variant matching the choices; reads and priceRange follow; events are written", async () => {
     const p = await tee();
-    const res = await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ choices: { Size: "M" }, price: 12.5, cost: 4, weight: 0.3, sku: `M-${p.id.slice(0, 4)}` }] });
+    const res = await merchant("PATCH", `/v1/products/${p.id}/variants`, {
+      variants: [{ choices: { Size: "M" }, price: 12.5, cost: 4, weight: 0.3, sku: `M-${p.id.slice(0, 4)}` }],
+    });
     expect(res.status).toBe(200);
     expect(res.body.variants).toHaveLength(4);
     for (const color of ["Navy", "Rust"]) {
       const v = variantWith(res.body, { Size: "M", Color: color });
-      expect(v.variant).toMatchObject({ priceData: { price: 12.5, formatted: { price: "$12.50" } }, costAndProfitData: { itemCost: 4, profit: 8.5 }, weight: 0.3, sku: `M-${p.id.slice(0, 4)}` });
+      expect(v.variant).toMatchObject({
+        priceData: { price: 12.5, formatted: { price: "$12.50" } },
+        costAndProfitData: { itemCost: 4, profit: 8.5 },
+        weight: 0.3,
+        sku: `M-${p.id.slice(0, 4)}`,
+      });
       expect(v.id).toBe(variantWith(p, { Size: "M", Color: color }).id);
     }
     // Untouched variants keep their own data.
@@ -83,7 +93,12 @@ describe("PATCH product variants", () => {
     expect(events.map((e) => e.type).sort()).toEqual([EVENT.changed, EVENT.variants]);
     const variantsEvent = events.find((e) => e.type === EVENT.variants)!;
     expect(variantsEvent).toMatchObject({ entity_id: p.id, actor_type: "APP", data: { productId: p.id } });
-    expect(variantsEvent.data.variants.map((v: any) => v.variantId).sort()).toEqual(p.variants.filter((v: any) => v.choices.Size === "M").map((v: any) => v.id).sort());
+    expect(variantsEvent.data.variants.map((v: any) => v.variantId).sort()).toEqual(
+      p.variants
+        .filter((v: any) => v.choices.Size === "M")
+        .map((v: any) => v.id)
+        .sort(),
+    );
     expect(events.find((e) => e.type === EVENT.changed)!.data).toEqual({ productId: p.id, changedFields: ["variants"] });
   });
 
@@ -119,10 +134,25 @@ describe("PATCH product variants", () => {
 
   it("sells out the whole product when every variant's stock reaches 0, and brings it back", async () => {
     const p = await tee();
-    await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ choices: { Size: "S" }, stock: { quantity: 0 } }, { choices: { Size: "M" }, stock: { quantity: 0 } }] });
-    expect((await api("GET", `/v1/products/${p.id}`)).body.product.stock).toEqual({ trackInventory: true, quantity: 0, inStock: false, inventoryStatus: "OUT_OF_STOCK" });
+    await merchant("PATCH", `/v1/products/${p.id}/variants`, {
+      variants: [
+        { choices: { Size: "S" }, stock: { quantity: 0 } },
+        { choices: { Size: "M" }, stock: { quantity: 0 } },
+      ],
+    });
+    expect((await api("GET", `/v1/products/${p.id}`)).body.product.stock).toEqual({
+      trackInventory: true,
+      quantity: 0,
+      inStock: false,
+      inventoryStatus: "OUT_OF_STOCK",
+    });
     await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ choices: {}, stock: { quantity: 1 } }] });
-    expect((await api("GET", `/v1/products/${p.id}`)).body.product.stock).toEqual({ trackInventory: true, quantity: 4, inStock: true, inventoryStatus: "IN_STOCK" });
+    expect((await api("GET", `/v1/products/${p.id}`)).body.product.stock).toEqual({
+      trackInventory: true,
+      quantity: 4,
+      inStock: true,
+      inventoryStatus: "IN_STOCK",
+    });
   });
 
   it("refuses variant data on a product whose manageVariants is off, changing nothing", async () => {
@@ -138,11 +168,28 @@ describe("PATCH product variants", () => {
     const untracked = await createProduct({ name: `Untracked ${unique()}`, manageVariants: true, productOptions: [SIZE] });
     const before = await snapshot();
     // A valid first entry does not get written when a later one is refused.
-    expectInvalid(await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ choices: { Size: "S" }, price: 1 }, { choices: { Size: "XL" }, price: 2 }] }), "variants[1].choices");
-    expectInvalid(await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ choices: { Fabric: "Wool" }, price: 2 }] }), "variants[0].choices");
-    expectInvalid(await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ variantIds: [crypto.randomUUID()], price: 2 }] }), "variants[0].variantIds");
+    expectInvalid(
+      await merchant("PATCH", `/v1/products/${p.id}/variants`, {
+        variants: [
+          { choices: { Size: "S" }, price: 1 },
+          { choices: { Size: "XL" }, price: 2 },
+        ],
+      }),
+      "variants[1].choices",
+    );
+    expectInvalid(
+      await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ choices: { Fabric: "Wool" }, price: 2 }] }),
+      "variants[0].choices",
+    );
+    expectInvalid(
+      await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ variantIds: [crypto.randomUUID()], price: 2 }] }),
+      "variants[0].variantIds",
+    );
     expectInvalid(await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ price: 2 }] }), "variants[0].choices", "REQUIRED_FIELD");
-    expectInvalid(await merchant("PATCH", `/v1/products/${untracked.id}/variants`, { variants: [{ choices: { Size: "S" }, stock: { quantity: 3 } }] }), "variants[0].stock.quantity");
+    expectInvalid(
+      await merchant("PATCH", `/v1/products/${untracked.id}/variants`, { variants: [{ choices: { Size: "S" }, stock: { quantity: 3 } }] }),
+      "variants[0].stock.quantity",
+    );
     expect(await snapshot()).toEqual(before);
   });
 
@@ -178,7 +225,9 @@ describe("PATCH product variants", () => {
 describe("reset variants to default", () => {
   it("gives every variant the product's price, cost, weight and SKU again and shows hidden ones, keeping stock", async () => {
     const p = await tee();
-    await merchant("PATCH", `/v1/products/${p.id}/variants`, { variants: [{ choices: { Size: "M" }, price: 40, weight: 2, sku: "X", cost: 9, visible: false }] });
+    await merchant("PATCH", `/v1/products/${p.id}/variants`, {
+      variants: [{ choices: { Size: "M" }, price: 40, weight: 2, sku: "X", cost: 9, visible: false }],
+    });
     const res = await merchant("POST", `/stores/v1/products/${p.id}/variants/resetToDefault`, { id: p.id });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
@@ -251,7 +300,10 @@ describe("product options availability", () => {
     const hidden = await availability(p.id, { Size: "S", Color: "Navy" });
     expect(hidden.body.selectedVariant).toBeNull();
     expect(hidden.body.availableForPurchase).toBe(false);
-    expect(choiceOf((await availability(p.id, { Size: "S" })).body.productOptions, "Color", "Navy")).toMatchObject({ visible: false, inStock: false });
+    expect(choiceOf((await availability(p.id, { Size: "S" })).body.productOptions, "Color", "Navy")).toMatchObject({
+      visible: false,
+      inStock: false,
+    });
   });
 
   it("selects the default variant of a product without options", async () => {
@@ -374,7 +426,13 @@ describe("store variants", () => {
     const storeId = `${p.id}-${v.id}`;
     const res = await api("GET", `/stores-reader/v1/variants/${storeId}?id=${storeId}`);
     expect(res.status).toBe(200);
-    expect(res.body.variant).toMatchObject({ id: storeId, productId: p.id, variantId: v.id, choices: { Size: "M", Color: "Navy" }, variant: { priceData: { price: 10 } } });
+    expect(res.body.variant).toMatchObject({
+      id: storeId,
+      productId: p.id,
+      variantId: v.id,
+      choices: { Size: "M", Color: "Navy" },
+      variant: { priceData: { price: 10 } },
+    });
     expect((await api("GET", `/v1/variants/${storeId}`)).body).toEqual(res.body);
 
     for (const unknown of [`${p.id}-${crypto.randomUUID()}`, `${crypto.randomUUID()}-${v.id}`, "not-a-variant"]) {

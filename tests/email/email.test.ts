@@ -14,7 +14,16 @@ const testCtx = (overrides: Record<string, unknown> = {}) => serviceCtx({ kind: 
 async function emailRow(id: string) {
   return env.DB.prepare("SELECT * FROM emails WHERE id = ?")
     .bind(id)
-    .first<{ to: string; template: string; subject: string; html: string; text: string; status: string; error: string | null; sent_date: string | null }>();
+    .first<{
+      to: string;
+      template: string;
+      subject: string;
+      html: string;
+      text: string;
+      status: string;
+      error: string | null;
+      sent_date: string | null;
+    }>();
 }
 
 /** A transport that records what it was asked to send (or fails, when told to). */
@@ -88,7 +97,11 @@ describe("email templates", () => {
   });
 
   it("keeps subjects on one line", () => {
-    const m = renderEmail("activation-link", { url: "https://shop.test/a" }, { storeName: "Evil\r\nBcc: victim@example.com", origin: "https://shop.test" });
+    const m = renderEmail(
+      "activation-link",
+      { url: "https://shop.test/a" },
+      { storeName: "Evil\r\nBcc: victim@example.com", origin: "https://shop.test" },
+    );
     expect(m.subject).not.toMatch(/[\r\n]/);
   });
 });

@@ -53,7 +53,11 @@ afterEach(() => {
 
 const failure = (id: string) => env.DB.prepare("SELECT * FROM event_failures WHERE id = ?").bind(id).first<Record<string, unknown>>();
 const api = (path: string, init: RequestInit = {}) =>
-  worker.fetch(new Request(`http://shop.test${path}`, { ...init, headers: { authorization: OWNER_KEY, "content-type": "application/json", ...init.headers } }), env, createExecutionContext());
+  worker.fetch(
+    new Request(`http://shop.test${path}`, { ...init, headers: { authorization: OWNER_KEY, "content-type": "application/json", ...init.headers } }),
+    env,
+    createExecutionContext(),
+  );
 
 describe("event consumer", () => {
   it("runs each processor once per event, however often the event is delivered", async () => {
@@ -75,7 +79,9 @@ describe("event consumer", () => {
     expect(again.result.explicitAcks).toHaveLength(2);
     expect(calls).toEqual([e.id]);
     // (The outgoing-webhook processor, types "*", records every event too.)
-    const done = await env.DB.prepare("SELECT processor FROM processed_events WHERE event_id = ? AND processor != 'webhooks:outgoing'").bind(e.id).all();
+    const done = await env.DB.prepare("SELECT processor FROM processed_events WHERE event_id = ? AND processor != 'webhooks:outgoing'")
+      .bind(e.id)
+      .all();
     expect(done.results).toEqual([{ processor: `once-${type}` }]);
   });
 
@@ -202,7 +208,9 @@ describe("event consumer", () => {
     expect(await failure(e.id)).toMatchObject({ state: "DEAD", attempts: 6 });
     expect(String((await failure(e.id))!.error)).toContain("cannot process yet");
 
-    const list = (await (await api("/api/v1/events/failures?state=DEAD&limit=100")).json()) as { failures: { id: string; state: string; message: EventEnvelope }[] };
+    const list = (await (await api("/api/v1/events/failures?state=DEAD&limit=100")).json()) as {
+      failures: { id: string; state: string; message: EventEnvelope }[];
+    };
     const listed = list.failures.find((f) => f.id === e.id);
     expect(listed).toMatchObject({ state: "DEAD", type, processor: "poison" });
     expect(listed!.message.id).toBe(e.id);
@@ -210,7 +218,10 @@ describe("event consumer", () => {
     // Anonymous callers cannot see or replay failures.
     const anon = await worker.fetch(new Request("http://shop.test/api/v1/events/failures"), env, createExecutionContext());
     expect(anon.status).toBe(401);
-    expect((await worker.fetch(new Request(`http://shop.test/api/v1/events/failures/${e.id}/replay`, { method: "POST" }), env, createExecutionContext())).status).toBe(401);
+    expect(
+      (await worker.fetch(new Request(`http://shop.test/api/v1/events/failures/${e.id}/replay`, { method: "POST" }), env, createExecutionContext()))
+        .status,
+    ).toBe(401);
 
     // Replay: the event goes back on the queue as it was.
     const queue = env.EVENTS as Queue;

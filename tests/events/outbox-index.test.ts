@@ -12,7 +12,12 @@ import { queryPlan } from "../helpers";
  */
 describe("the outbox read of a request's own events", () => {
   it("finds them by id, not by walking the unflushed rows", async () => {
-    const p = await queryPlan(openDb(env.DB).select().from(outbox).where(unflushedRowsOf(["e-1", "e-2"])));
+    const p = await queryPlan(
+      openDb(env.DB)
+        .select()
+        .from(outbox)
+        .where(unflushedRowsOf(["e-1", "e-2"])),
+    );
     expect(p).toMatch(/SEARCH outbox USING (COVERING )?INDEX sqlite_autoindex_outbox_1 \(id=\?\)/);
     expect(p).not.toContain("outbox_unflushed_idx");
     expect(p).not.toMatch(/SCAN outbox\b/);

@@ -205,7 +205,12 @@ describe("outbox", () => {
     expect(flushed.attempts).toBe(2);
     const event = sent.find((e) => e.id === failed.id)!;
     expectEnvelope(event);
-    expect(event).toMatchObject({ type: EventType.productCreated, entityId: product.id, eventTime: failed.event_time, actor: { type: "APP", id: "owner" } });
+    expect(event).toMatchObject({
+      type: EventType.productCreated,
+      entityId: product.id,
+      eventTime: failed.event_time,
+      actor: { type: "APP", id: "owner" },
+    });
   });
 
   it("flushes more than a hundred events at once (chunks and marks them all)", async () => {

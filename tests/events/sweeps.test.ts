@@ -14,8 +14,12 @@ describe("sweeps", () => {
     const future = new Date(Date.now() + 600_000).toISOString();
     const now = new Date().toISOString();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO one_time_tokens (token_hash, kind, identity_id, data, expires_at, created_date) VALUES (?, 'session', NULL, '{}', ?, ?)").bind("sweep-expired", past, now),
-      env.DB.prepare("INSERT INTO one_time_tokens (token_hash, kind, identity_id, data, expires_at, created_date) VALUES (?, 'session', NULL, '{}', ?, ?)").bind("sweep-live", future, now),
+      env.DB.prepare(
+        "INSERT INTO one_time_tokens (token_hash, kind, identity_id, data, expires_at, created_date) VALUES (?, 'session', NULL, '{}', ?, ?)",
+      ).bind("sweep-expired", past, now),
+      env.DB.prepare(
+        "INSERT INTO one_time_tokens (token_hash, kind, identity_id, data, expires_at, created_date) VALUES (?, 'session', NULL, '{}', ?, ?)",
+      ).bind("sweep-live", future, now),
       env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES ('sweep:old', ?, 3), ('sweep:new', ?, 3)").bind(
         Math.floor(Date.now() / 1000) - 2 * 24 * 3600,
         Math.floor(Date.now() / 1000),
@@ -42,8 +46,11 @@ describe("retention", () => {
     const id = (s: string) => `retention-${s}-${crypto.randomUUID()}`;
     const ids = { oldFlushed: id("of"), oldUnflushed: id("ou"), newFlushed: id("nf"), oldDone: id("od"), newDone: id("nd"), failed: id("fd") };
     const outbox = (rowId: string, time: string, flushed: string | null) =>
-      env.DB.prepare("INSERT INTO outbox (id, type, entity_id, event_time, actor_type, actor_id, data, flushed_at, attempts) VALUES (?, 'test.Retention', 'e', ?, 'APP', NULL, '{}', ?, 0)").bind(rowId, time, flushed);
-    const processed = (eventId: string, time: string) => env.DB.prepare("INSERT INTO processed_events (event_id, processor, processed_at) VALUES (?, 'p', ?)").bind(eventId, time);
+      env.DB.prepare(
+        "INSERT INTO outbox (id, type, entity_id, event_time, actor_type, actor_id, data, flushed_at, attempts) VALUES (?, 'test.Retention', 'e', ?, 'APP', NULL, '{}', ?, 0)",
+      ).bind(rowId, time, flushed);
+    const processed = (eventId: string, time: string) =>
+      env.DB.prepare("INSERT INTO processed_events (event_id, processor, processed_at) VALUES (?, 'p', ?)").bind(eventId, time);
     await env.DB.batch([
       outbox(ids.oldFlushed, old, old),
       outbox(ids.oldUnflushed, old, null),
@@ -52,13 +59,21 @@ describe("retention", () => {
       processed(ids.newDone, recent),
       processed(ids.failed, old),
       // A dead event keeps the records of the processors that succeeded, so a replay runs only the failed one.
-      env.DB.prepare("INSERT INTO event_failures (id, type, body, state, processor, error, attempts, first_failed_at, last_failed_at) VALUES (?, 't', '{}', 'DEAD', 'q', 'boom', 1, ?, ?)").bind(`${ids.failed}#q`, old, old),
+      env.DB.prepare(
+        "INSERT INTO event_failures (id, type, body, state, processor, error, attempts, first_failed_at, last_failed_at) VALUES (?, 't', '{}', 'DEAD', 'q', 'boom', 1, ?, ?)",
+      ).bind(`${ids.failed}#q`, old, old),
     ]);
     const deleted = await runRetention(openDb(env.DB), new Date());
     expect(deleted).toBeGreaterThanOrEqual(2);
-    const outboxLeft = (await env.DB.prepare("SELECT id FROM outbox WHERE id LIKE 'retention-%'").all<{ id: string }>()).results.map((r) => r.id).sort();
+    const outboxLeft = (await env.DB.prepare("SELECT id FROM outbox WHERE id LIKE 'retention-%'").all<{ id: string }>()).results
+      .map((r) => r.id)
+      .sort();
     expect(outboxLeft).toEqual([ids.oldUnflushed, ids.newFlushed].sort());
-    const processedLeft = (await env.DB.prepare("SELECT event_id FROM processed_events WHERE event_id LIKE 'retention-%'").all<{ event_id: string }>()).results.map((r) => r.event_id).sort();
+    const processedLeft = (
+      await env.DB.prepare("SELECT event_id FROM processed_events WHERE event_id LIKE 'retention-%'").all<{ event_id: string }>()
+    ).results
+      .map((r) => r.event_id)
+      .sort();
     expect(processedLeft).toEqual([ids.newDone, ids.failed].sort());
   });
 });
@@ -70,11 +85,28 @@ describe("unpaid offline orders", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
   /** Moves an order's placing back in time: the sweep judges by created_date. */
-  const age = (orderId: string, hours: number) => env.DB.prepare("UPDATE orders SET created_date = ? WHERE id = ?").bind(new Date(Date.now() - hours * HOUR).toISOString(), orderId).run();
-  const orderRow = (id: string) => env.DB.prepare("SELECT status, payment_status AS paymentStatus FROM orders WHERE id = ?").bind(id).first<{ status: string; paymentStatus: string }>();
-  const activities = async (id: string) => (await env.DB.prepare("SELECT type, details FROM order_activities WHERE order_id = ? ORDER BY rowid").bind(id).all<{ type: string; details: string | null }>()).results;
-  const tasksFor = async (id: string) => (await env.DB.prepare("SELECT kind, title, status FROM tasks WHERE entity_id = ?").bind(id).all<{ kind: string; title: string; status: string }>()).results;
-  const emailCount = async (to: string) => (await env.DB.prepare('SELECT count(*) AS n FROM emails WHERE "to" = ?').bind(to).first<{ n: number }>())!.n;
+  const age = (orderId: string, hours: number) =>
+    env.DB.prepare("UPDATE orders SET created_date = ? WHERE id = ?")
+      .bind(new Date(Date.now() - hours * HOUR).toISOString(), orderId)
+      .run();
+  const orderRow = (id: string) =>
+    env.DB.prepare("SELECT status, payment_status AS paymentStatus FROM orders WHERE id = ?")
+      .bind(id)
+      .first<{ status: string; paymentStatus: string }>();
+  const activities = async (id: string) =>
+    (
+      await env.DB.prepare("SELECT type, details FROM order_activities WHERE order_id = ? ORDER BY rowid")
+        .bind(id)
+        .all<{ type: string; details: string | null }>()
+    ).results;
+  const tasksFor = async (id: string) =>
+    (
+      await env.DB.prepare("SELECT kind, title, status FROM tasks WHERE entity_id = ?")
+        .bind(id)
+        .all<{ kind: string; title: string; status: string }>()
+    ).results;
+  const emailCount = async (to: string) =>
+    (await env.DB.prepare('SELECT count(*) AS n FROM emails WHERE "to" = ?').bind(to).first<{ n: number }>())!.n;
 
   it("cancel those unpaid past the store's hold (48 h by default), release their stock, record why and raise one task; a second sweep does nothing", async () => {
     const p = await trackedProduct(100, { priceData: { price: 8 } });
@@ -95,7 +127,9 @@ describe("unpaid offline orders", () => {
     expect(await orderRow(paid.orderId)).toEqual({ status: "APPROVED", paymentStatus: "PAID" });
     expect(await orderRow(recent.orderId)).toEqual({ status: "APPROVED", paymentStatus: "NOT_PAID" });
     expect(await stockOf(p.id)).toMatchObject({ quantity: 90 });
-    const log = await env.DB.prepare("SELECT delta, cause FROM inventory_changes WHERE order_id = ? ORDER BY rowid").bind(expired.orderId).all<{ delta: number; cause: string }>();
+    const log = await env.DB.prepare("SELECT delta, cause FROM inventory_changes WHERE order_id = ? ORDER BY rowid")
+      .bind(expired.orderId)
+      .all<{ delta: number; cause: string }>();
     expect(log.results).toEqual([
       { delta: -5, cause: "ORDER" },
       { delta: 5, cause: "REVERT_INVENTORY_CHANGE" },
@@ -103,7 +137,9 @@ describe("unpaid offline orders", () => {
     const acts = await activities(expired.orderId);
     expect(acts.map((a) => a.type)).toEqual(["ORDER_PLACED", "ORDER_CANCELED"]);
     expect(JSON.parse(acts[1].details!)).toMatchObject({ reason: "NOT_PAID_IN_TIME", holdHours: 48, restockAllItems: true });
-    expect(await tasksFor(expired.orderId)).toEqual([{ kind: "UNPAID_ORDER_CANCELED", title: expect.stringMatching(/^Order #\d+ canceled: not paid within 48 hours$/), status: "OPEN" }]);
+    expect(await tasksFor(expired.orderId)).toEqual([
+      { kind: "UNPAID_ORDER_CANCELED", title: expect.stringMatching(/^Order #\d+ canceled: not paid within 48 hours$/), status: "OPEN" },
+    ]);
     // The buyer is not emailed about it (the address is the buyer's own choice), and sees the order cancelled.
     expect(await emailCount(buyer)).toBe(emailsBefore);
     const seen = await api("GET", `/ecom/v1/orders/${expired.orderId}`, { key: expired.token });

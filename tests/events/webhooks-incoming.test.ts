@@ -44,7 +44,8 @@ beforeAll(() => {
   };
 });
 
-const validBody = (items: unknown = [{ productId: "p-1", setQuantity: "7" }]) => JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: { items } });
+const validBody = (items: unknown = [{ productId: "p-1", setQuantity: "7" }]) =>
+  JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: { items } });
 
 async function createSource(body: Record<string, unknown> = {}) {
   const res = await merchant("POST", "/api/v1/webhook-sources", { name: `erp-${unique()}`, eventTypes: [TYPE], ...body });
@@ -56,25 +57,41 @@ async function createSource(body: Record<string, unknown> = {}) {
 function signed(secret: string, body: string, opts: { id?: string; at?: Date } = {}) {
   const id = opts.id ?? `msg_${unique()}${unique()}`;
   const at = opts.at ?? new Date();
-  return { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign(id, at, body) };
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(id, at, body),
+  };
 }
 
 const post = (source: string, body: string | ReadableStream, headers: Record<string, string> = {}) =>
-  SELF.fetch(`https://shop.test/webhooks/${source}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, duplex: "half" } as RequestInit);
+  SELF.fetch(`https://shop.test/webhooks/${source}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+    duplex: "half",
+  } as RequestInit);
 
 /** The webhooks taken (ACCEPTED or UNHANDLED); repeats and refusals are only logged (see `logged`). */
 async function stored(sourceId: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM webhook_events WHERE source_id = ? AND status IN ('ACCEPTED', 'UNHANDLED') ORDER BY received_date").bind(sourceId).all<Record<string, any>>();
+  const { results } = await env.DB.prepare(
+    "SELECT * FROM webhook_events WHERE source_id = ? AND status IN ('ACCEPTED', 'UNHANDLED') ORDER BY received_date",
+  )
+    .bind(sourceId)
+    .all<Record<string, any>>();
   return results;
 }
 /** The log rows of repeats and refused requests: an outcome and a reason, never a body. */
 async function logged(sourceId: string) {
-  const { results } = await env.DB.prepare("SELECT status, reason, data FROM webhook_events WHERE source_id = ? AND status IN ('DUPLICATE', 'REFUSED') ORDER BY received_date").bind(sourceId).all<Record<string, any>>();
+  const { results } = await env.DB.prepare(
+    "SELECT status, reason, data FROM webhook_events WHERE source_id = ? AND status IN ('DUPLICATE', 'REFUSED') ORDER BY received_date",
+  )
+    .bind(sourceId)
+    .all<Record<string, any>>();
   return results;
 }
 const outboxFor = async (sourceName: string) =>
   (await env.DB.prepare("SELECT * FROM outbox WHERE actor_type = 'APP' AND actor_id = ?").bind(sourceName).all<Record<string, any>>()).results;
-
 
 /** Nothing was stored for the source: no webhook record and no outbox row. */
 async function expectNothingStored(source: { id: string; name: string }) {
@@ -94,7 +111,13 @@ describe("incoming webhook sources (merchant API)", () => {
     const got = await merchant("GET", `/api/v1/webhook-sources/${source.id}`);
     expect(got.status).toBe(200);
     expect(JSON.stringify(got.body)).not.toContain(secret!.slice(6));
-    expect(got.body.source).toMatchObject({ id: source.id, name: source.name, format: "standard", description: "warehouse", keys: [{ id: source.keys[0].id }] });
+    expect(got.body.source).toMatchObject({
+      id: source.id,
+      name: source.name,
+      format: "standard",
+      description: "warehouse",
+      keys: [{ id: source.keys[0].id }],
+    });
     const list = await merchant("GET", "/api/v1/webhook-sources");
     expect(list.body.sources.map((s: { id: string }) => s.id)).toContain(source.id);
     expect(JSON.stringify(list.body)).not.toContain(secret!.slice(6));
@@ -172,7 +195,11 @@ describe("Standard Webhooks source", () => {
     const body = validBody();
     const cases: Record<string, string>[] = [
       // Signed with another secret.
-      { "webhook-id": "msg_a", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": other.sign("msg_a", new Date(), body) },
+      {
+        "webhook-id": "msg_a",
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+        "webhook-signature": other.sign("msg_a", new Date(), body),
+      },
       // No signature header at all.
       { "webhook-id": "msg_b", "webhook-timestamp": String(Math.floor(Date.now() / 1000)) },
       // Right secret, but over another body.
@@ -181,7 +208,10 @@ describe("Standard Webhooks source", () => {
       signed(secret!, body, { id: "msg_d", at: new Date(Date.now() - 6 * 60_000) }),
       signed(secret!, body, { id: "msg_e", at: new Date(Date.now() + 6 * 60_000) }),
       // A signature of the wrong version.
-      { ...signed(secret!, body, { id: "msg_f" }), "webhook-signature": signed(secret!, body, { id: "msg_f" })["webhook-signature"].replace("v1,", "v1a,") },
+      {
+        ...signed(secret!, body, { id: "msg_f" }),
+        "webhook-signature": signed(secret!, body, { id: "msg_f" })["webhook-signature"].replace("v1,", "v1a,"),
+      },
     ];
     for (const headers of cases) {
       const res = await post(source.name, body, headers);
@@ -232,7 +262,8 @@ describe("Standard Webhooks source", () => {
     const body = validBody();
     // The sender signs with both while switching over (two signatures in one header), then with the new one alone.
     const both = signed(oldSecret!, body, { id: "msg_both" });
-    both["webhook-signature"] = `${new Webhook(newSecret).sign("msg_both", new Date(Number(both["webhook-timestamp"]) * 1000), body)} ${both["webhook-signature"]}`;
+    both["webhook-signature"] =
+      `${new Webhook(newSecret).sign("msg_both", new Date(Number(both["webhook-timestamp"]) * 1000), body)} ${both["webhook-signature"]}`;
     expect((await post(source.name, body, both)).status).toBe(200);
     expect((await post(source.name, body, signed(newSecret, body))).status).toBe(200);
     expect((await post(source.name, body, signed(oldSecret!, body))).status).toBe(200);
@@ -256,7 +287,10 @@ describe("Standard Webhooks source", () => {
       [JSON.stringify({ timestamp: new Date().toISOString(), data: {} }), ["type"]],
       [JSON.stringify({ type: TYPE, timestamp: "yesterday", data: {} }), ["timestamp"]],
       [JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: [1, 2] }), ["data"]],
-      [JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: { items: [{ productId: "p", setQuantity: 1 }] }, extra: 1 }), ["extra"]],
+      [
+        JSON.stringify({ type: TYPE, timestamp: new Date().toISOString(), data: { items: [{ productId: "p", setQuantity: 1 }] }, extra: 1 }),
+        ["extra"],
+      ],
       [validBody([{ productId: "", setQuantity: -1 }]), ["data.items[0].productId", "data.items[0].setQuantity"]],
       [validBody([]), ["data.items"]],
     ];
@@ -296,7 +330,10 @@ describe("Standard Webhooks source", () => {
     const body = JSON.stringify({ type: "com.example.unknown", timestamp: new Date().toISOString(), data: { anything: true } });
     const res = await post(source.name, body, signed(secret!, body, { id: "msg_unknown" }));
     expect(res.status).toBe(403);
-    expect(((await res.json()) as any).details.applicationError).toMatchObject({ code: "WEBHOOK_EVENT_TYPE_NOT_ALLOWED", data: { type: "com.example.unknown", allowed: [TYPE] } });
+    expect(((await res.json()) as any).details.applicationError).toMatchObject({
+      code: "WEBHOOK_EVENT_TYPE_NOT_ALLOWED",
+      data: { type: "com.example.unknown", allowed: [TYPE] },
+    });
     await expectNothingStored(source);
     // The merchant sees the refusal, with the type it claimed and why.
     const listed = await merchant("GET", `/api/v1/webhook-sources/${source.id}/events?status=REFUSED`);
@@ -312,7 +349,8 @@ describe("Standard Webhooks source", () => {
       const { id } = (await (await post(source.name, body, signed(secret!, body))).json()) as { id: string };
       await waitFor(() => received.find((r) => r.event.id === id), "the processor");
       await waitFor(
-        async () => (await env.DB.prepare("SELECT 1 FROM processed_events WHERE event_id = ? AND processor = 'webhooks:outgoing'").bind(id).first()) !== null,
+        async () =>
+          (await env.DB.prepare("SELECT 1 FROM processed_events WHERE event_id = ? AND processor = 'webhooks:outgoing'").bind(id).first()) !== null,
         "the outgoing processor",
       );
       expect((await merchant("GET", `/api/v1/webhook-subscriptions/${sub.body.subscription.id}/deliveries`)).body.deliveries).toEqual([]);
@@ -351,22 +389,34 @@ describe("Wix-format source (RS256 JWT)", () => {
   const RS = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
 
   async function rsaPair() {
-    const pair = (await crypto.subtle.generateKey({ ...RS, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const pair = (await crypto.subtle.generateKey({ ...RS, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }, true, [
+      "sign",
+      "verify",
+    ])) as CryptoKeyPair;
     const spki = new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer);
-    const pem = `-----BEGIN PUBLIC KEY-----\n${btoa(String.fromCharCode(...spki)).match(/.{1,64}/g)!.join("\n")}\n-----END PUBLIC KEY-----\n`;
+    const pem = `-----BEGIN PUBLIC KEY-----\n${btoa(String.fromCharCode(...spki))
+      .match(/.{1,64}/g)!
+      .join("\n")}\n-----END PUBLIC KEY-----\n`;
     return { privateKey: pair.privateKey, pem };
   }
 
   /** The Wix envelope: JWT payload {data: JSON({data: JSON(payload), instanceId, eventType, identity: JSON})}. */
   function wixClaims(eventType: string, payload: unknown, extra: Record<string, unknown> = {}) {
     const identity = JSON.stringify({ identityType: "APP", appId: "erp" });
-    return { data: JSON.stringify({ data: JSON.stringify(payload), instanceId: "inst-1", eventType, identity }), iat: Math.floor(Date.now() / 1000), ...extra };
+    return {
+      data: JSON.stringify({ data: JSON.stringify(payload), instanceId: "inst-1", eventType, identity }),
+      iat: Math.floor(Date.now() / 1000),
+      ...extra,
+    };
   }
 
   async function jwt(claims: Record<string, unknown>, key: CryptoKey, alg = "RS256") {
     const head = b64url(enc.encode(JSON.stringify({ alg, typ: "JWT" })));
     const body = b64url(enc.encode(JSON.stringify(claims)));
-    const sig = alg === "RS256" ? await crypto.subtle.sign(RS, key, enc.encode(`${head}.${body}`)) : await crypto.subtle.sign("HMAC", key, enc.encode(`${head}.${body}`));
+    const sig =
+      alg === "RS256"
+        ? await crypto.subtle.sign(RS, key, enc.encode(`${head}.${body}`))
+        : await crypto.subtle.sign("HMAC", key, enc.encode(`${head}.${body}`));
     return `${head}.${body}.${b64url(sig)}`;
   }
 
@@ -382,16 +432,26 @@ describe("Wix-format source (RS256 JWT)", () => {
   it("accepts a JWT signed with the configured key, unwrapping the JSON-in-JSON envelope", async () => {
     const got = await merchant("GET", `/api/v1/webhook-sources/${source.id}`);
     expect(got.body.source.keys[0].publicKey).toBe(keys.pem);
-    const token = await jwt(wixClaims(TYPE, { items: [{ productId: "w-1", setQuantity: 3 }] }, { exp: Math.floor(Date.now() / 1000) + 300 }), keys.privateKey);
+    const token = await jwt(
+      wixClaims(TYPE, { items: [{ productId: "w-1", setQuantity: 3 }] }, { exp: Math.floor(Date.now() / 1000) + 300 }),
+      keys.privateKey,
+    );
     const res = await postJwt(token);
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { id: string; status: string };
     expect(answer.status).toBe("ACCEPTED");
     const processed = await waitFor(() => received.find((r) => r.event.id === answer.id), "the processor");
-    expect(processed.event).toMatchObject({ type: TYPE, actor: { type: "APP", id: source.name }, data: { items: [{ productId: "w-1", setQuantity: 3 }] } });
+    expect(processed.event).toMatchObject({
+      type: TYPE,
+      actor: { type: "APP", id: source.name },
+      data: { items: [{ productId: "w-1", setQuantity: 3 }] },
+    });
     // The same token again is a repeat, whatever (unsigned) headers come with it.
     expect(await (await postJwt(token)).json()).toEqual({ id: answer.id, status: "DUPLICATE" });
-    expect(await (await post(source.name, token, { "content-type": "text/plain", "webhook-id": "another-id" })).json()).toEqual({ id: answer.id, status: "DUPLICATE" });
+    expect(await (await post(source.name, token, { "content-type": "text/plain", "webhook-id": "another-id" })).json()).toEqual({
+      id: answer.id,
+      status: "DUPLICATE",
+    });
   });
 
   it("refuses a wrong key, HS256, an expired or not-yet-valid token, and a non-JWT with 401", async () => {
@@ -426,8 +486,16 @@ describe("Wix-format source (RS256 JWT)", () => {
     const refused: [string, Record<string, unknown>, string][] = [
       ["issued in 2020, no exp", wixClaims(TYPE, payload(), { iat: 1_577_836_800 }), "the JWT needs an exp claim, or an iat within 5 minutes of now"],
       ["neither iat nor exp", noIat({}), "the JWT needs an exp claim, or an iat within 5 minutes of now"],
-      ["issued ten minutes ago, no exp", wixClaims(TYPE, payload(), { iat: now - 600 }), "the JWT needs an exp claim, or an iat within 5 minutes of now"],
-      ["issued in the future", wixClaims(TYPE, payload(), { iat: now + 600, exp: now + 900 }), "the JWT was issued in the future (its iat is ahead of now)"],
+      [
+        "issued ten minutes ago, no exp",
+        wixClaims(TYPE, payload(), { iat: now - 600 }),
+        "the JWT needs an exp claim, or an iat within 5 minutes of now",
+      ],
+      [
+        "issued in the future",
+        wixClaims(TYPE, payload(), { iat: now + 600, exp: now + 900 }),
+        "the JWT was issued in the future (its iat is ahead of now)",
+      ],
       ["exp as text", wixClaims(TYPE, payload(), { exp: String(now + 300) }), "the JWT's exp claim must be a number (seconds)"],
       ["expired a minute ago", wixClaims(TYPE, payload(), { iat: now - 120, exp: now - 60 }), "the JWT has expired"],
     ];
@@ -438,7 +506,11 @@ describe("Wix-format source (RS256 JWT)", () => {
     }
     expect(await stored(source.id)).toHaveLength(count);
     // Fresh enough: an iat of four minutes ago, an exp ahead without iat, and one a few seconds past (clock skew).
-    for (const claims of [wixClaims(TYPE, payload(), { iat: now - 240 }), noIat({ exp: now + 300 }), wixClaims(TYPE, payload(), { iat: now - 60, exp: now - 5 })]) {
+    for (const claims of [
+      wixClaims(TYPE, payload(), { iat: now - 240 }),
+      noIat({ exp: now + 300 }),
+      wixClaims(TYPE, payload(), { iat: now - 60, exp: now - 5 }),
+    ]) {
       const res = await postJwt(await jwt(claims, keys.privateKey));
       expect(res.status, JSON.stringify(claims)).toBe(200);
     }
@@ -446,7 +518,14 @@ describe("Wix-format source (RS256 JWT)", () => {
   });
 
   it("takes the shop's own outgoing wix-format tokens (iat now, exp ten minutes on) for as long as they are valid", async () => {
-    const event: EventEnvelope = { id: crypto.randomUUID(), type: TYPE, entityId: "w-9", eventTime: new Date().toISOString(), actor: { type: "APP", id: "erp" }, data: { items: [{ productId: "w-9", setQuantity: 2 }] } };
+    const event: EventEnvelope = {
+      id: crypto.randomUUID(),
+      type: TYPE,
+      entityId: "w-9",
+      eventTime: new Date().toISOString(),
+      actor: { type: "APP", id: "erp" },
+      data: { items: [{ productId: "w-9", setQuantity: 2 }] },
+    };
     const now = Math.floor(Date.now() / 1000);
     const claims = outgoingWixClaims(event, "inst-1", now);
     expect(claims).toMatchObject({ iat: now, exp: now + 600 });
@@ -462,7 +541,12 @@ describe("Wix-format source (RS256 JWT)", () => {
   it("refuses a signed token of an internal event type with 403, storing nothing", async () => {
     const count = (await stored(source.id)).length;
     const payload = { productId: "p-1", variants: [{ variantId: "v-1", inStock: true, oldValue: { inStock: false } }] };
-    const res = await postJwt(await jwt(wixClaims("wix.stores.catalog.v3.inventory_item_stock_status_updated", payload, { exp: Math.floor(Date.now() / 1000) + 300 }), keys.privateKey));
+    const res = await postJwt(
+      await jwt(
+        wixClaims("wix.stores.catalog.v3.inventory_item_stock_status_updated", payload, { exp: Math.floor(Date.now() / 1000) + 300 }),
+        keys.privateKey,
+      ),
+    );
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).details.applicationError.code).toBe("WEBHOOK_EVENT_TYPE_NOT_ALLOWED");
     expect(await stored(source.id)).toHaveLength(count);
@@ -530,7 +614,10 @@ describe("the event types a source may send", () => {
       const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
       const res = await post(source.name, body, signed(secret, body));
       expect(res.status, type).toBe(403);
-      expect(((await res.json()) as any).details.applicationError).toMatchObject({ code: "WEBHOOK_EVENT_TYPE_NOT_ALLOWED", data: { type, allowed: ["inventory.updated"] } });
+      expect(((await res.json()) as any).details.applicationError).toMatchObject({
+        code: "WEBHOOK_EVENT_TYPE_NOT_ALLOWED",
+        data: { type, allowed: ["inventory.updated"] },
+      });
     }
     await expectNothingStored(source);
     const refused = await logged(source.id);
@@ -544,15 +631,22 @@ describe("what a source may do is bounded by whoever configured it", () => {
   async function staffWith(permissions: Permission[]) {
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
-    await env.DB.prepare("INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'STAFF', ?, 1, ?, ?)")
+    await env.DB.prepare(
+      "INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'STAFF', ?, 1, ?, ?)",
+    )
       .bind(id, `staff-${unique()}@example.com`, JSON.stringify(permissions), now, now)
       .run();
     const tokens = await issueTokens(env, { role: "member", clientId: "test-client", visitorId: crypto.randomUUID(), identityId: id });
     return { id, token: tokens.access_token };
   }
-  const as = (token: string, method: string, path: string, body?: unknown) => api(method, path, { key: token, ...(body === undefined ? {} : { body }) });
+  const as = (token: string, method: string, path: string, body?: unknown) =>
+    api(method, path, { key: token, ...(body === undefined ? {} : { body }) });
   const setStock = (secret: string, sourceName: string, productId: string, quantity: number) => {
-    const body = JSON.stringify({ type: "inventory.updated", timestamp: new Date().toISOString(), data: { items: [{ productId, setQuantity: quantity }] } });
+    const body = JSON.stringify({
+      type: "inventory.updated",
+      timestamp: new Date().toISOString(),
+      data: { items: [{ productId, setQuantity: quantity }] },
+    });
     return post(sourceName, body, signed(secret, body));
   };
 
@@ -560,7 +654,11 @@ describe("what a source may do is bounded by whoever configured it", () => {
     const staff = await staffWith(["automations.manage"]);
     const before = (await merchant("GET", "/api/v1/webhook-sources")).body.sources.length;
     // The exploit: a source of their own, signing inventory.updated with setQuantity 777.
-    for (const body of [{ name: `wh-${unique()}` }, { name: `wh-${unique()}`, eventTypes: ["inventory.updated"] }, { name: `wh-${unique()}`, eventTypes: [TYPE, "inventory.updated"] }]) {
+    for (const body of [
+      { name: `wh-${unique()}` },
+      { name: `wh-${unique()}`, eventTypes: ["inventory.updated"] },
+      { name: `wh-${unique()}`, eventTypes: [TYPE, "inventory.updated"] },
+    ]) {
       const res = await as(staff.token, "POST", "/api/v1/webhook-sources", body);
       expect(res.status, JSON.stringify(body)).toBe(403);
       expect(res.body.details.applicationError.description).toMatch(/inventory\.write/);
@@ -574,7 +672,9 @@ describe("what a source may do is bounded by whoever configured it", () => {
     expect((await as(staff.token, "PATCH", `/api/v1/webhook-sources/${owned.id}`, { enabled: true })).status).toBe(403);
     const theirs = await as(staff.token, "POST", "/api/v1/webhook-sources", { name: `wh-${unique()}`, eventTypes: [TYPE] });
     expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
-    expect((await as(staff.token, "PATCH", `/api/v1/webhook-sources/${theirs.body.source.id}`, { eventTypes: ["inventory.updated"] })).status).toBe(403);
+    expect((await as(staff.token, "PATCH", `/api/v1/webhook-sources/${theirs.body.source.id}`, { eventTypes: ["inventory.updated"] })).status).toBe(
+      403,
+    );
     const after = (await merchant("GET", `/api/v1/webhook-sources/${owned.id}`)).body.source;
     expect(after.keys.map((k: { id: string }) => k.id)).toEqual(owned.keys.map((k: { id: string }) => k.id));
     expect(after.configuredBy).toMatchObject({ type: "API_KEY", id: "owner" });
@@ -587,14 +687,21 @@ describe("what a source may do is bounded by whoever configured it", () => {
     const created = await as(staff.token, "POST", "/api/v1/webhook-sources", { name: `wh-${unique()}` });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { source, secret } = created.body as { source: { id: string; name: string; configuredBy: unknown }; secret: string };
-    expect(source.configuredBy).toMatchObject({ type: "MEMBER", id: staff.id, role: "STAFF", permissions: ["inventory.write", "automations.manage"] });
+    expect(source.configuredBy).toMatchObject({
+      type: "MEMBER",
+      id: staff.id,
+      role: "STAFF",
+      permissions: ["inventory.write", "automations.manage"],
+    });
 
     const first = await setStock(secret, source.name, product.id, 5);
     expect(first.status).toBe(200);
     await waitFor(async () => ((await stockOf(product.id))?.quantity === 5 ? true : undefined), "the stock to be set");
 
     // The owner takes inventory.write away: the next event is refused, and stock stays.
-    await env.DB.prepare("UPDATE identities SET permissions = ? WHERE id = ?").bind(JSON.stringify(["automations.manage"]), staff.id).run();
+    await env.DB.prepare("UPDATE identities SET permissions = ? WHERE id = ?")
+      .bind(JSON.stringify(["automations.manage"]), staff.id)
+      .run();
     const refused = await setStock(secret, source.name, product.id, 777);
     expect(refused.status).toBe(403);
     const err = (await refused.json()) as any;
@@ -606,7 +713,9 @@ describe("what a source may do is bounded by whoever configured it", () => {
     const shown = (await merchant("GET", `/api/v1/webhook-sources/${source.id}`)).body.source;
     expect(shown.refusing).toEqual([{ type: "inventory.updated", reason: err.details.applicationError.description.slice("Not applied: ".length) }]);
     // Removed altogether: refused as well.
-    await env.DB.prepare("UPDATE identities SET status = 'DELETED', permissions = ? WHERE id = ?").bind(JSON.stringify(["automations.manage", "inventory.write"]), staff.id).run();
+    await env.DB.prepare("UPDATE identities SET status = 'DELETED', permissions = ? WHERE id = ?")
+      .bind(JSON.stringify(["automations.manage", "inventory.write"]), staff.id)
+      .run();
     expect((await setStock(secret, source.name, product.id, 777)).status).toBe(403);
     const events = (await merchant("GET", `/api/v1/webhook-sources/${source.id}/events?status=REFUSED`)).body.events;
     expect(events.map((e: any) => e.type)).toEqual(["inventory.updated", "inventory.updated"]);
@@ -632,12 +741,22 @@ describe("what a source may do is bounded by whoever configured it", () => {
     expect(((await res.json()) as any).details.applicationError.description).toMatch(/nobody is recorded as having configured this source/);
 
     const keyId = crypto.randomUUID();
-    await env.DB.prepare("INSERT INTO api_keys (id, name, key_hash, role, created_date, revoked_date) VALUES (?, 'old', ?, 'OWNER', ?, ?)").bind(keyId, `hash-${keyId}`, new Date().toISOString(), new Date().toISOString()).run();
-    const configurer = { kind: "apiKey", id: keyId, role: "OWNER", permissions: ["inventory.write", "automations.manage"], date: new Date().toISOString() };
+    await env.DB.prepare("INSERT INTO api_keys (id, name, key_hash, role, created_date, revoked_date) VALUES (?, 'old', ?, 'OWNER', ?, ?)")
+      .bind(keyId, `hash-${keyId}`, new Date().toISOString(), new Date().toISOString())
+      .run();
+    const configurer = {
+      kind: "apiKey",
+      id: keyId,
+      role: "OWNER",
+      permissions: ["inventory.write", "automations.manage"],
+      date: new Date().toISOString(),
+    };
     await env.DB.prepare("UPDATE webhook_sources SET configured_by = ? WHERE id = ?").bind(JSON.stringify(configurer), source.id).run();
     const revoked = await setStock(secret, source.name, product.id, 777);
     expect(revoked.status).toBe(403);
-    expect(((await revoked.json()) as any).details.applicationError.description).toMatch(new RegExp(`API key ${keyId}, who configured this source, is no longer staff or was revoked`));
+    expect(((await revoked.json()) as any).details.applicationError.description).toMatch(
+      new RegExp(`API key ${keyId}, who configured this source, is no longer staff or was revoked`),
+    );
     expect(await stored(source.id)).toEqual([]);
     expect((await stockOf(product.id))?.quantity).toBe(1);
   });

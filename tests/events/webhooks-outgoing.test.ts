@@ -50,8 +50,8 @@ async function queue(bodies: unknown[]) {
   return getQueueResult(batch, ctx);
 }
 
-const deliveriesOf = async (subscriptionId: string, query = "") => (await merchant("GET", `/api/v1/webhook-subscriptions/${subscriptionId}/deliveries${query}`)).body;
-
+const deliveriesOf = async (subscriptionId: string, query = "") =>
+  (await merchant("GET", `/api/v1/webhook-subscriptions/${subscriptionId}/deliveries${query}`)).body;
 
 describe("webhook subscriptions (merchant API)", () => {
   it("shows the secret once, lists and updates without it, rotates it, and is merchant only", async () => {
@@ -124,8 +124,16 @@ describe("deliveries", () => {
   it("feeds catalogue events from the outbox to a subscription", async () => {
     const { subscription } = await subscribe({ eventTypes: [EventType.productCreated] });
     const product = await createProduct({ name: `Hooked tee ${unique()}` });
-    const delivery = await waitFor(async () => (await deliveriesOf(subscription.id)).deliveries.find((d: any) => d.event.entityId === product.id), "the delivery");
-    expect(delivery.event).toMatchObject({ type: EventType.productCreated, entityId: product.id, actor: { type: "APP", id: "owner" }, data: { productId: product.id } });
+    const delivery = await waitFor(
+      async () => (await deliveriesOf(subscription.id)).deliveries.find((d: any) => d.event.entityId === product.id),
+      "the delivery",
+    );
+    expect(delivery.event).toMatchObject({
+      type: EventType.productCreated,
+      entityId: product.id,
+      actor: { type: "APP", id: "owner" },
+      data: { productId: product.id },
+    });
   });
 
   it("disables the subscription once when its deliveries fail side by side", { timeout: 60_000 }, async () => {
@@ -141,13 +149,19 @@ describe("deliveries", () => {
     expect(tasks.filter((t: any) => t.entityId === subscription.id)).toHaveLength(1);
   });
 
-  it("logs every failed attempt, retries on the schedule, fails the delivery, and disables the subscription with a task", { timeout: 90_000 }, async () => {
+  it("logs every failed attempt, retries on the schedule, fails the delivery, and disables the subscription with a task", {
+    timeout: 90_000,
+  }, async () => {
     const type = `test.out.${unique()}`;
     const { subscription } = await subscribe({ eventTypes: [type] });
     const [e1, e2] = [envelope(type), envelope(type)];
     await queue([e1]);
     // The real queue runs the job: 3 attempts (now, +1 s, +1 s), each refused, then FAILED.
-    const failed = await waitFor(async () => (await deliveriesOf(subscription.id, "?status=FAILED")).deliveries[0], "the first delivery to fail", 25_000);
+    const failed = await waitFor(
+      async () => (await deliveriesOf(subscription.id, "?status=FAILED")).deliveries[0],
+      "the first delivery to fail",
+      25_000,
+    );
     expect(failed.attemptCount).toBe(3);
     expect(failed.attempts.map((a: any) => a.attempt)).toEqual([1, 2, 3]);
     for (const a of failed.attempts) {
@@ -162,7 +176,11 @@ describe("deliveries", () => {
 
     // A second delivery failing every attempt disables it (WEBHOOK_DISABLE_AFTER=2) and tells the merchant.
     await queue([e2]);
-    await waitFor(async () => !(await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription.enabled, "the subscription to be disabled", 25_000);
+    await waitFor(
+      async () => !(await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription.enabled,
+      "the subscription to be disabled",
+      25_000,
+    );
     sub = (await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription;
     expect(sub.disabledReason).toMatch(/2 deliveries in a row failed/);
     const tasks = (await merchant("GET", "/api/v1/tasks?status=OPEN&kind=WEBHOOK_DISABLED")).body.tasks;
@@ -259,10 +277,15 @@ describe("deliveries", () => {
     const wanted = await counted(envelope(type));
     const [delivery] = (await deliveriesOf(subscription.id)).deliveries;
     // Let the real queue's copy of the job make its attempt, then count one (redelivered by hand) attempt.
-    await waitFor(async () => (await merchant("GET", `/api/v1/webhook-deliveries/${delivery.id}`)).body.delivery.attemptCount >= 1, "the first attempt");
+    await waitFor(
+      async () => (await merchant("GET", `/api/v1/webhook-deliveries/${delivery.id}`)).body.delivery.attemptCount >= 1,
+      "the first attempt",
+    );
     await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?").bind(new Date().toISOString(), delivery.id).run();
     const perAttempt = await counted({ kind: "webhook-delivery", id: delivery.id });
-    console.log(`D1 round trips in the consumer: event without subscribers ${unwanted}, event with one delivery ${wanted}, one delivery attempt ${perAttempt}`);
+    console.log(
+      `D1 round trips in the consumer: event without subscribers ${unwanted}, event with one delivery ${wanted}, one delivery attempt ${perAttempt}`,
+    );
     expect(unwanted).toBe(2);
     expect(wanted).toBe(3);
     expect(perAttempt).toBe(2);
@@ -283,7 +306,9 @@ describe("target addresses at delivery time", () => {
     return id;
   }
   const runJob = async (id: string, jobEnv: Env) => {
-    const batch = createMessageBatch("edge-storefront-events", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { kind: "webhook-delivery", id } }]);
+    const batch = createMessageBatch("edge-storefront-events", [
+      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { kind: "webhook-delivery", id } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, jobEnv, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
@@ -292,8 +317,16 @@ describe("target addresses at delivery time", () => {
   it("never sends to a URL saved before it was refused: the delivery fails unsent and the subscription is disabled", async () => {
     const production = { ...env, ENVIRONMENT: "production" } as Env;
     const cases: [string, Env, string][] = [
-      ["https://[::ffff:127.0.0.1]/in", production, "Not sent: the URL must be a public address: [::ffff:7f00:1] is the IPv4-mapped form of a loopback address (127.0.0.0/8)"],
-      ["https://metadata.google.internal/computeMetadata/v1/", production, "Not sent: the URL must be a public address: metadata.google.internal is under .internal, which is not public DNS"],
+      [
+        "https://[::ffff:127.0.0.1]/in",
+        production,
+        "Not sent: the URL must be a public address: [::ffff:7f00:1] is the IPv4-mapped form of a loopback address (127.0.0.0/8)",
+      ],
+      [
+        "https://metadata.google.internal/computeMetadata/v1/",
+        production,
+        "Not sent: the URL must be a public address: metadata.google.internal is under .internal, which is not public DNS",
+      ],
       ["http://10.0.0.1:9/hooks", env, "Not sent: the URL must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])"],
     ];
     const fetched: string[] = [];
@@ -310,10 +343,16 @@ describe("target addresses at delivery time", () => {
         const id = await pendingDelivery(subscription.id);
         await runJob(id, jobEnv);
         const { delivery } = (await merchant("GET", `/api/v1/webhook-deliveries/${id}`)).body;
-        expect(delivery).toMatchObject({ status: "FAILED", lastError: error, attempts: [{ attempt: 1, succeeded: false, responseStatus: null, error }] });
+        expect(delivery).toMatchObject({
+          status: "FAILED",
+          lastError: error,
+          attempts: [{ attempt: 1, succeeded: false, responseStatus: null, error }],
+        });
         const sub = (await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription;
         expect(sub.enabled, url).toBe(false);
-        expect(sub.disabledReason).toBe(`Disabled: its URL ${error.slice("Not sent: the URL ".length)}. Change it to an allowed URL, then enable it.`);
+        expect(sub.disabledReason).toBe(
+          `Disabled: its URL ${error.slice("Not sent: the URL ".length)}. Change it to an allowed URL, then enable it.`,
+        );
       }
     } finally {
       globalThis.fetch = realFetch;
@@ -326,7 +365,10 @@ describe("target addresses at delivery time", () => {
     await env.DB.prepare("UPDATE webhook_subscriptions SET url = ? WHERE id = ?").bind("http://192.168.1.10/hooks", subscription.id).run();
     const refused = await merchant("PATCH", `/api/v1/webhook-subscriptions/${subscription.id}`, { enabled: true });
     expect(refused.status).toBe(400);
-    expect(refused.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "url", description: "must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])" });
+    expect(refused.body.details.validationError.fieldViolations[0]).toMatchObject({
+      field: "url",
+      description: "must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])",
+    });
     expect((await merchant("GET", `/api/v1/webhook-subscriptions/${subscription.id}`)).body.subscription.enabled).toBe(false);
     const fixed = await merchant("PATCH", `/api/v1/webhook-subscriptions/${subscription.id}`, { enabled: true, url: DEAD_URL });
     expect(fixed.body.subscription).toMatchObject({ enabled: true, url: DEAD_URL });

@@ -32,7 +32,7 @@ export interface EmailRow {
 
 /** Every email sent to an address, oldest first. */
 export async function emailsTo(to: string): Promise<EmailRow[]> {
-  const { results } = await env.DB.prepare("SELECT * FROM emails WHERE \"to\" = ? ORDER BY created_date, rowid").bind(to).all<EmailRow>();
+  const { results } = await env.DB.prepare('SELECT * FROM emails WHERE "to" = ? ORDER BY created_date, rowid').bind(to).all<EmailRow>();
   return results;
 }
 

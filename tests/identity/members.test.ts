@@ -35,7 +35,9 @@ afterAll(async () => {
 });
 
 async function sessionTokenExists(token: string, identityId: string) {
-  const row = await env.DB.prepare("SELECT * FROM one_time_tokens WHERE token_hash = ?").bind(await sha256Hex(`session:${token}`)).first<Record<string, string>>();
+  const row = await env.DB.prepare("SELECT * FROM one_time_tokens WHERE token_hash = ?")
+    .bind(await sha256Hex(`session:${token}`))
+    .first<Record<string, string>>();
   return row?.kind === "session" && row.identity_id === identityId;
 }
 
@@ -111,8 +113,20 @@ describe("register", () => {
       emails: ["second@example.test", { email: "Work@Example.test", tag: "WORK" }],
       phonesV2: [{ phone: "+1 555 0100", tag: "MOBILE" }],
       addresses: [
-        { address: { addressLine1: "1 Navy Way", city: "Arlington", country: "us", postalCode: "22201", location: { latitude: 38.8, longitude: -77.1 } }, tag: "HOME" },
-        { address: { addressLine: "2 Main St", formattedAddress: "2 Main St, Springfield", streetAddress: { name: "Main St", number: "2" } }, tag: "SHIPPING" },
+        {
+          address: {
+            addressLine1: "1 Navy Way",
+            city: "Arlington",
+            country: "us",
+            postalCode: "22201",
+            location: { latitude: 38.8, longitude: -77.1 },
+          },
+          tag: "HOME",
+        },
+        {
+          address: { addressLine: "2 Main St", formattedAddress: "2 Main St, Springfield", streetAddress: { name: "Main St", number: "2" } },
+          tag: "SHIPPING",
+        },
       ],
       customFields: [
         { name: "shoeSize", value: { numValue: 41.5 } },
@@ -132,8 +146,14 @@ describe("register", () => {
     expect(p.phones).toEqual([{ phone: "+1 555 0100", tag: "MOBILE" }]);
     expect(p.phonesV2).toEqual(p.phones);
     expect(p.addresses).toEqual([
-      { address: { addressLine: "1 Navy Way", city: "Arlington", country: "US", postalCode: "22201", geocode: { latitude: 38.8, longitude: -77.1 } }, tag: "HOME" },
-      { address: { addressLine: "2 Main St", formattedAddress: "2 Main St, Springfield", streetAddress: { name: "Main St", number: "2" } }, tag: "SHIPPING" },
+      {
+        address: { addressLine: "1 Navy Way", city: "Arlington", country: "US", postalCode: "22201", geocode: { latitude: 38.8, longitude: -77.1 } },
+        tag: "HOME",
+      },
+      {
+        address: { addressLine: "2 Main St", formattedAddress: "2 Main St, Springfield", streetAddress: { name: "Main St", number: "2" } },
+        tag: "SHIPPING",
+      },
     ]);
     expect(p.customFields).toEqual(profile.customFields);
     expect(p.unknownKey).toBeUndefined();
@@ -173,9 +193,7 @@ describe("register", () => {
     });
     expectIdentityError(res, 400, "INVALID_ARGUMENT");
     const fields = res.body.details.validationError.fieldViolations.map((v: { field: string }) => v.field);
-    expect(fields).toEqual(
-      expect.arrayContaining(["profile.addresses[0].address.country", "profile.customFields[0].value", "profile.firstName"]),
-    );
+    expect(fields).toEqual(expect.arrayContaining(["profile.addresses[0].address.country", "profile.customFields[0].value", "profile.firstName"]));
     expect(fields).toEqual([...fields].sort());
     for (const v of res.body.details.validationError.fieldViolations) expect(v.data).toEqual({});
   });
@@ -212,7 +230,11 @@ describe("login", () => {
     const firstCode = await lastCode(email);
     const res = await loginCall(email);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ state: "REQUIRE_EMAIL_VERIFICATION", stateToken: expect.any(String), identity: { status: { name: "PENDING" } } });
+    expect(res.body).toMatchObject({
+      state: "REQUIRE_EMAIL_VERIFICATION",
+      stateToken: expect.any(String),
+      identity: { status: { name: "PENDING" } },
+    });
     expect(res.body.sessionToken).toBeUndefined();
     expect((await emailsTo(email)).length).toBe(2);
     const stale = await verifyCall(reg.body.stateToken, firstCode);
@@ -246,7 +268,11 @@ describe("login", () => {
     expect(res.body.details.applicationError.data.fieldViolations[0]).toMatchObject({ field: "loginId.email", data: { type: "EMAIL" } });
     const noPassword = await api("POST", "/v2/login", { body: { loginId: { email: newEmail() } } });
     expectIdentityError(noPassword, 400, "INVALID_ARGUMENT");
-    expect(noPassword.body.details.applicationError.data.fieldViolations[0]).toMatchObject({ field: "password", violatedRule: "REQUIRED_FIELD", data: {} });
+    expect(noPassword.body.details.applicationError.data.fieldViolations[0]).toMatchObject({
+      field: "password",
+      violatedRule: "REQUIRED_FIELD",
+      data: {},
+    });
     const malformed = await api("POST", "/v2/login", { rawBody: "{" });
     expectIdentityError(malformed, 400, "INVALID_ARGUMENT");
     expect(malformed.body.details.validationError).toBeUndefined();
@@ -265,7 +291,10 @@ describe("owner approval", () => {
     const email = newEmail();
     const reg = await registerCall(email);
     expect(reg.status).toBe(200);
-    expect(reg.body).toMatchObject({ state: "REQUIRE_OWNER_APPROVAL", identity: { status: { name: "PENDING", reasons: ["PENDING_ADMIN_APPROVAL_REQUIRED"] } } });
+    expect(reg.body).toMatchObject({
+      state: "REQUIRE_OWNER_APPROVAL",
+      identity: { status: { name: "PENDING", reasons: ["PENDING_ADMIN_APPROVAL_REQUIRED"] } },
+    });
     expect(reg.body.sessionToken).toBeUndefined();
     expect(reg.body.stateToken).toBeUndefined();
     const id = reg.body.identity.id;
@@ -301,7 +330,10 @@ describe("owner approval", () => {
     expect(reg.body.identity.status.reasons).toEqual(["PENDING_EMAIL_VERIFICATION_REQUIRED", "PENDING_ADMIN_APPROVAL_REQUIRED"]);
     const verified = await verifyCall(reg.body.stateToken, await lastCode(email));
     expect(verified.status).toBe(200);
-    expect(verified.body).toMatchObject({ state: "REQUIRE_OWNER_APPROVAL", identity: { status: { name: "PENDING", reasons: ["PENDING_ADMIN_APPROVAL_REQUIRED"] }, email: { isVerified: true } } });
+    expect(verified.body).toMatchObject({
+      state: "REQUIRE_OWNER_APPROVAL",
+      identity: { status: { name: "PENDING", reasons: ["PENDING_ADMIN_APPROVAL_REQUIRED"] }, email: { isVerified: true } },
+    });
     expect(verified.body.sessionToken).toBeUndefined();
     expect((await loginCall(email)).body.state).toBe("REQUIRE_OWNER_APPROVAL");
     await merchant("POST", `/api/v1/members/${reg.body.identity.id}/approve`);
@@ -335,7 +367,11 @@ describe("identity settings", () => {
     const read = await merchant("GET", "/api/v1/identity-settings");
     expect(read.body).toEqual({ settings: { requireEmailVerification: true, requireOwnerApproval: false, captcha: false } });
     const m = await activeMember();
-    expectIdentityError(await api("PATCH", "/api/v1/identity-settings", { key: await memberToken(m.id), body: { settings: { requireOwnerApproval: true } } }), 403, "PERMISSION_DENIED");
+    expectIdentityError(
+      await api("PATCH", "/api/v1/identity-settings", { key: await memberToken(m.id), body: { settings: { requireOwnerApproval: true } } }),
+      403,
+      "PERMISSION_DENIED",
+    );
     expectIdentityError(await api("GET", "/api/v1/identity-settings"), 401, "UNAUTHENTICATED");
     const bad = await merchant("PATCH", "/api/v1/identity-settings", { settings: { requireOwnerApproval: "yes" } });
     expectIdentityError(bad, 400, "INVALID_ARGUMENT");
@@ -383,13 +419,21 @@ describe("change-password", () => {
   it("needs a member token; the old password stops working and the new one works", async () => {
     const m = await activeMember();
     const before = await identitySnapshot();
-    expectIdentityError(await api("POST", "/_api/iam/authentication/v2/change-password", { body: { newPassword: "brand new password" } }), 401, "UNAUTHENTICATED");
+    expectIdentityError(
+      await api("POST", "/_api/iam/authentication/v2/change-password", { body: { newPassword: "brand new password" } }),
+      401,
+      "UNAUTHENTICATED",
+    );
     expectIdentityError(
       await api("POST", "/_api/iam/authentication/v2/change-password", { key: await visitorToken(), body: { newPassword: "brand new password" } }),
       403,
       "PERMISSION_DENIED",
     );
-    expectIdentityError(await api("POST", "/_api/iam/authentication/v2/change-password", { key: OWNER_KEY, body: { newPassword: "brand new password" } }), 403, "PERMISSION_DENIED");
+    expectIdentityError(
+      await api("POST", "/_api/iam/authentication/v2/change-password", { key: OWNER_KEY, body: { newPassword: "brand new password" } }),
+      403,
+      "PERMISSION_DENIED",
+    );
     const token = await memberToken(m.id);
     const short = await api("POST", "/_api/iam/authentication/v2/change-password", { key: token, body: { newPassword: "short" } });
     expectIdentityError(short, 400, "INVALID_ARGUMENT");
@@ -398,7 +442,10 @@ describe("change-password", () => {
     ]);
     expect(await identitySnapshot()).toEqual(before);
 
-    const res = await api("POST", "/_api/iam/authentication/v2/change-password", { key: `Bearer ${token}`, body: { newPassword: "brand new password" } });
+    const res = await api("POST", "/_api/iam/authentication/v2/change-password", {
+      key: `Bearer ${token}`,
+      body: { newPassword: "brand new password" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     expectIdentityError(await loginCall(m.email, PASSWORD), 401, "-19976");
@@ -411,14 +458,21 @@ describe("sign-on", () => {
     const email = newEmail();
     const before = await identitySnapshot();
     expectIdentityError(await api("POST", "/_api/iam/authentication/v2/sign-on", { body: { loginId: { email } } }), 401, "UNAUTHENTICATED");
-    expectIdentityError(await api("POST", "/_api/iam/authentication/v2/sign-on", { key: await visitorToken(), body: { loginId: { email } } }), 403, "PERMISSION_DENIED");
+    expectIdentityError(
+      await api("POST", "/_api/iam/authentication/v2/sign-on", { key: await visitorToken(), body: { loginId: { email } } }),
+      403,
+      "PERMISSION_DENIED",
+    );
     expect(await identitySnapshot()).toEqual(before);
   });
 
   it("creates an active member (no password), then finds the same one; the SDK's '<visitor>,<apiKey>' header works", async () => {
     const email = newEmail("sso");
     const header = `${await visitorToken()},${OWNER_KEY}`;
-    const first = await api("POST", "/_api/iam/authentication/v2/sign-on", { key: header, body: { loginId: { email }, profile: { nickname: "sso" }, verifyEmail: true } });
+    const first = await api("POST", "/_api/iam/authentication/v2/sign-on", {
+      key: header,
+      body: { loginId: { email }, profile: { nickname: "sso" }, verifyEmail: true },
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toMatchObject({
       sessionToken: expect.any(String),
@@ -485,7 +539,9 @@ describe("rate limits", () => {
 
   it("limits registrations per client address", async () => {
     const ip = `192.0.2.${Math.floor(Math.random() * 250)}`;
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 20)").bind(`register:ip:${ip}`, Math.floor(Date.now() / 1000)).run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 20)")
+      .bind(`register:ip:${ip}`, Math.floor(Date.now() / 1000))
+      .run();
     const before = await identitySnapshot();
     expectIdentityError(await registerCall(newEmail(), PASSWORD, {}, { "cf-connecting-ip": ip }), 429, "TOO_MANY_REQUESTS");
     expect(await identitySnapshot()).toEqual(before);
@@ -496,7 +552,9 @@ describe("factor verify and validate-email", () => {
   it("POST /v2/email/verify takes the code in emailData", async () => {
     const email = newEmail();
     const reg = await registerCall(email);
-    const res = await api("POST", "/_api/iam/authentication/v2/email/verify", { body: { stateToken: reg.body.stateToken, emailData: { code: await lastCode(email) } } });
+    const res = await api("POST", "/_api/iam/authentication/v2/email/verify", {
+      body: { stateToken: reg.body.stateToken, emailData: { code: await lastCode(email) } },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.state).toBe("SUCCESS");
     expectIdentityError(await api("POST", "/v2/sms/verify", { body: { stateToken: "x", smsData: { code: "1" } } }), 400, "UNSUPPORTED_FACTOR");
@@ -506,8 +564,14 @@ describe("factor verify and validate-email", () => {
   });
 
   it("validate-email checks the format only", async () => {
-    expect((await api("POST", "/_api/iam/authentication/v2/validate-email", { body: { email: "a@b.co" } })).body).toEqual({ valid: true, formatInvalid: false });
-    expect((await api("POST", "/_api/iam/authentication/v2/validate-email", { body: { email: "nope" } })).body).toEqual({ valid: false, formatInvalid: true });
+    expect((await api("POST", "/_api/iam/authentication/v2/validate-email", { body: { email: "a@b.co" } })).body).toEqual({
+      valid: true,
+      formatInvalid: false,
+    });
+    expect((await api("POST", "/_api/iam/authentication/v2/validate-email", { body: { email: "nope" } })).body).toEqual({
+      valid: false,
+      formatInvalid: true,
+    });
   });
 });
 
@@ -549,15 +613,27 @@ describe("the unmodified Wix SDK (OAuthStrategy) against these calls", () => {
   it("maps every error code: invalidPassword, resetPassword, emailAlreadyExists, invalidEmail", async () => {
     const client = sdk();
     const m = await activeMember();
-    expect(await client.auth.login({ email: m.email, password: "wrong password" })).toMatchObject({ loginState: "FAILURE", errorCode: "invalidPassword" });
-    expect(await client.auth.login({ email: newEmail("nobody"), password: "wrong password" })).toMatchObject({ loginState: "FAILURE", errorCode: "invalidPassword" });
-    expect(await client.auth.register({ email: m.email, password: PASSWORD })).toMatchObject({ loginState: "FAILURE", errorCode: "emailAlreadyExists" });
+    expect(await client.auth.login({ email: m.email, password: "wrong password" })).toMatchObject({
+      loginState: "FAILURE",
+      errorCode: "invalidPassword",
+    });
+    expect(await client.auth.login({ email: newEmail("nobody"), password: "wrong password" })).toMatchObject({
+      loginState: "FAILURE",
+      errorCode: "invalidPassword",
+    });
+    expect(await client.auth.register({ email: m.email, password: PASSWORD })).toMatchObject({
+      loginState: "FAILURE",
+      errorCode: "emailAlreadyExists",
+    });
     expect(await client.auth.register({ email: "not-an-email", password: PASSWORD })).toMatchObject({
       loginState: "FAILURE",
       errorCode: "invalidEmail",
       error: "must be a valid email address",
     });
-    expect(await client.auth.login({ email: "not-an-email", password: PASSWORD })).toMatchObject({ loginState: "FAILURE", errorCode: "invalidEmail" });
+    expect(await client.auth.login({ email: "not-an-email", password: PASSWORD })).toMatchObject({
+      loginState: "FAILURE",
+      errorCode: "invalidEmail",
+    });
     await env.DB.prepare("UPDATE identities SET password_reset_required = 1 WHERE id = ?").bind(m.id).run();
     expect(await client.auth.login({ email: m.email, password: PASSWORD })).toMatchObject({ loginState: "FAILURE", errorCode: "resetPassword" });
   });
@@ -569,10 +645,16 @@ describe("the unmodified Wix SDK (OAuthStrategy) against these calls", () => {
       const client = sdk();
       const email = newEmail("sdk");
       expect(await client.auth.register({ email, password: PASSWORD })).toMatchObject({ errorCode: "missingCaptchaToken" });
-      expect(await client.auth.register({ email, password: PASSWORD, captchaTokens: { recaptchaToken: "forged" } })).toMatchObject({ errorCode: "invalidCaptchaToken" });
+      expect(await client.auth.register({ email, password: PASSWORD, captchaTokens: { recaptchaToken: "forged" } })).toMatchObject({
+        errorCode: "invalidCaptchaToken",
+      });
       expect(await client.auth.login({ email, password: PASSWORD })).toMatchObject({ errorCode: "missingCaptchaToken" });
-      expect(await client.auth.login({ email, password: PASSWORD, captchaTokens: { invisibleRecaptchaToken: "forged" } })).toMatchObject({ errorCode: "invalidCaptchaToken" });
-      expect((await client.auth.register({ email, password: PASSWORD, captchaTokens: { invisibleRecaptchaToken: "solved" } })).loginState).toBe("EMAIL_VERIFICATION_REQUIRED");
+      expect(await client.auth.login({ email, password: PASSWORD, captchaTokens: { invisibleRecaptchaToken: "forged" } })).toMatchObject({
+        errorCode: "invalidCaptchaToken",
+      });
+      expect((await client.auth.register({ email, password: PASSWORD, captchaTokens: { invisibleRecaptchaToken: "solved" } })).loginState).toBe(
+        "EMAIL_VERIFICATION_REQUIRED",
+      );
     } finally {
       await setIdentitySettings({ captcha: false });
     }

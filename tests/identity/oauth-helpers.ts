@@ -62,7 +62,10 @@ export async function pkce(length = 43) {
 }
 
 /** The `auth` redirect-session body the SDK's getAuthUrl sends. */
-export function authBody(p: { challenge: string; state: string }, opts: { responseMode?: string; prompt?: string; redirectUri?: string | null; sessionToken?: string; clientId?: string } = {}) {
+export function authBody(
+  p: { challenge: string; state: string },
+  opts: { responseMode?: string; prompt?: string; redirectUri?: string | null; sessionToken?: string; clientId?: string } = {},
+) {
   const redirectUri = opts.redirectUri === undefined ? REDIRECT_URI : opts.redirectUri;
   return {
     auth: {
@@ -83,7 +86,8 @@ export function authBody(p: { challenge: string; state: string }, opts: { respon
 }
 
 /** Follows a URL on the Worker without following its redirect. */
-export const visit = (url: string, headers: Record<string, string> = {}) => SELF.fetch(new URL(url, "https://shop.test").toString(), { redirect: "manual", headers });
+export const visit = (url: string, headers: Record<string, string> = {}) =>
+  SELF.fetch(new URL(url, "https://shop.test").toString(), { redirect: "manual", headers });
 
 /** The code and state a query-mode redirect carries. */
 export function codeFrom(res: Response) {
@@ -120,7 +124,8 @@ export async function expireToken(token: string) {
 }
 
 /** A catalogue read with a token: the simplest call every visitor and member may make. */
-export const readCatalogue = (token: string) => api("POST", "/stores-reader/v1/products/query", { body: { query: { paging: { limit: 1 } } }, key: token });
+export const readCatalogue = (token: string) =>
+  api("POST", "/stores-reader/v1/products/query", { body: { query: { paging: { limit: 1 } } }, key: token });
 
 /** An extra OAuth client with listed redirect URIs only (as the owner would create one). */
 export async function createRestrictedClient(redirectUris: string[]) {

@@ -74,14 +74,22 @@ describe("anonymous grant", () => {
   it("answers visitor tokens the SDK can use, in camelCase, snake_case or a form", async () => {
     const camel = await tokenCall({ clientId: CLIENT_ID, grantType: "anonymous" });
     expect(camel.status).toBe(200);
-    expect(camel.body).toEqual({ access_token: expect.stringMatching(/^at_/), refresh_token: expect.stringMatching(/^rt_/), expires_in: 14400, token_type: "Bearer" });
+    expect(camel.body).toEqual({
+      access_token: expect.stringMatching(/^at_/),
+      refresh_token: expect.stringMatching(/^rt_/),
+      expires_in: 14400,
+      token_type: "Bearer",
+    });
     expect(camel.headers.get("cache-control")).toBe("no-store");
 
     const snake = await tokenCall({ client_id: CLIENT_ID, grant_type: "anonymous" });
     expect(snake.status).toBe(200);
     expect(snake.body.access_token).not.toBe(camel.body.access_token);
 
-    const form = await api("POST", "/oauth2/token", { rawBody: `grant_type=anonymous&client_id=${CLIENT_ID}`, contentType: "application/x-www-form-urlencoded" });
+    const form = await api("POST", "/oauth2/token", {
+      rawBody: `grant_type=anonymous&client_id=${CLIENT_ID}`,
+      contentType: "application/x-www-form-urlencoded",
+    });
     expect(form.status).toBe(200);
     remember(form.body.access_token);
     remember(form.body.refresh_token);
@@ -108,7 +116,9 @@ describe("anonymous grant", () => {
     expectError(await tokenCall({ clientId: "no-such-client", grantType: "anonymous" }), 400, "INVALID_CLIENT");
     const missingClient = await tokenCall({ grantType: "anonymous" });
     expectError(missingClient, 400, "INVALID_ARGUMENT");
-    expect(missingClient.body.details.validationError.fieldViolations).toEqual([{ field: "clientId", description: "is required", violatedRule: "REQUIRED_FIELD", data: {} }]);
+    expect(missingClient.body.details.validationError.fieldViolations).toEqual([
+      { field: "clientId", description: "is required", violatedRule: "REQUIRED_FIELD", data: {} },
+    ]);
     const missingGrant = await tokenCall({ clientId: CLIENT_ID });
     expectError(missingGrant, 400, "INVALID_ARGUMENT");
     expect(missingGrant.body.message).toBe('INVALID_ARGUMENT: "grantType" is required');
@@ -121,7 +131,9 @@ describe("anonymous grant", () => {
     const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
     const key = `anon-token:ip:${ip}`;
     // Start just under the ceiling rather than minting 300 tokens.
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 299)").bind(key, Math.floor(Date.now() / 1000)).run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 299)")
+      .bind(key, Math.floor(Date.now() / 1000))
+      .run();
     const call = () => api("POST", "/oauth2/token", { body: { clientId: CLIENT_ID, grantType: "anonymous" }, headers: { "cf-connecting-ip": ip } });
     const last = await call();
     expect(last.status).toBe(200);
@@ -131,7 +143,10 @@ describe("anonymous grant", () => {
     expectError(over, 429, "TOO_MANY_REQUESTS");
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another address is not affected.
-    const other = await api("POST", "/oauth2/token", { body: { clientId: CLIENT_ID, grantType: "anonymous" }, headers: { "cf-connecting-ip": "198.51.100.7" } });
+    const other = await api("POST", "/oauth2/token", {
+      body: { clientId: CLIENT_ID, grantType: "anonymous" },
+      headers: { "cf-connecting-ip": "198.51.100.7" },
+    });
     expect(other.status).toBe(200);
     remember(other.body.access_token);
     remember(other.body.refresh_token);
@@ -196,7 +211,11 @@ describe("authorization_code grant (PKCE S256)", () => {
     expect(await tokenRecord(tokens.refresh_token)).toMatchObject({ role: "member", identityId: member.id, visitorId });
     expect((await readCatalogue(tokens.access_token)).status).toBe(200);
     // A member is not a merchant.
-    expectError(await api("POST", "/v1/products", { body: { product: { name: "Nope", priceData: { price: 1 } } }, key: tokens.access_token }), 403, "PERMISSION_DENIED");
+    expectError(
+      await api("POST", "/v1/products", { body: { product: { name: "Nope", priceData: { price: 1 } } }, key: tokens.access_token }),
+      403,
+      "PERMISSION_DENIED",
+    );
 
     // Renewing a member's token keeps the member.
     const renewed = await tokenCall({ clientId: CLIENT_ID, refreshToken: tokens.refresh_token, grantType: "refresh_token" });
@@ -217,7 +236,11 @@ describe("authorization_code grant (PKCE S256)", () => {
     const res = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code, codeVerifier: wrong });
     expectError(res, 400, "INVALID_GRANT");
     expect(res.body.details.applicationError.description).toContain("PKCE");
-    expectError(await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code, codeVerifier: verifier }), 400, "INVALID_GRANT");
+    expectError(
+      await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code, codeVerifier: verifier }),
+      400,
+      "INVALID_GRANT",
+    );
   });
 
   it("refuses a reused code", async () => {
@@ -235,19 +258,57 @@ describe("authorization_code grant (PKCE S256)", () => {
     const other = await createRestrictedClient([REDIRECT_URI]);
 
     const a = await codeFor(member.id);
-    expectError(await tokenCall({ clientId: other, grantType: "authorization_code", redirectUri: REDIRECT_URI, code: a.code, codeVerifier: a.verifier }), 400, "INVALID_GRANT");
+    expectError(
+      await tokenCall({ clientId: other, grantType: "authorization_code", redirectUri: REDIRECT_URI, code: a.code, codeVerifier: a.verifier }),
+      400,
+      "INVALID_GRANT",
+    );
 
     const b = await codeFor(member.id);
-    expectError(await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: "https://evil.example/cb", code: b.code, codeVerifier: b.verifier }), 400, "INVALID_GRANT");
+    expectError(
+      await tokenCall({
+        clientId: CLIENT_ID,
+        grantType: "authorization_code",
+        redirectUri: "https://evil.example/cb",
+        code: b.code,
+        codeVerifier: b.verifier,
+      }),
+      400,
+      "INVALID_GRANT",
+    );
     const c = await codeFor(member.id);
-    expectError(await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", code: c.code, codeVerifier: c.verifier }), 400, "INVALID_GRANT");
+    expectError(
+      await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", code: c.code, codeVerifier: c.verifier }),
+      400,
+      "INVALID_GRANT",
+    );
 
     const d = await codeFor(member.id);
-    await env.DB.prepare("UPDATE one_time_tokens SET expires_at = ? WHERE kind = 'auth_code' AND identity_id = ?").bind(new Date(Date.now() - 1000).toISOString(), member.id).run();
-    expectError(await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code: d.code, codeVerifier: d.verifier }), 400, "INVALID_GRANT");
+    await env.DB.prepare("UPDATE one_time_tokens SET expires_at = ? WHERE kind = 'auth_code' AND identity_id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), member.id)
+      .run();
+    expectError(
+      await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code: d.code, codeVerifier: d.verifier }),
+      400,
+      "INVALID_GRANT",
+    );
 
-    expectError(await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code: "made-up", codeVerifier: d.verifier }), 400, "INVALID_GRANT");
-    expectError(await tokenCall({ clientId: "no-such-client", grantType: "authorization_code", redirectUri: REDIRECT_URI, code: "x", codeVerifier: d.verifier }), 400, "INVALID_CLIENT");
+    expectError(
+      await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code: "made-up", codeVerifier: d.verifier }),
+      400,
+      "INVALID_GRANT",
+    );
+    expectError(
+      await tokenCall({
+        clientId: "no-such-client",
+        grantType: "authorization_code",
+        redirectUri: REDIRECT_URI,
+        code: "x",
+        codeVerifier: d.verifier,
+      }),
+      400,
+      "INVALID_CLIENT",
+    );
   });
 
   it("uses the spec's text for a verifier of the wrong length, and names missing fields", async () => {
@@ -270,7 +331,13 @@ describe("authorization_code grant (PKCE S256)", () => {
     const sessionToken = await sessionTokenFor(member.id);
     const rs = await api("POST", "/v1/redirect-session", { body: authBody(p, { sessionToken }) });
     const { code } = codeFrom(await visit(rs.body.redirectSession.fullUrl));
-    const res = await tokenCall({ client_id: CLIENT_ID, grant_type: "authorization_code", redirect_uri: REDIRECT_URI, code, code_verifier: p.verifier });
+    const res = await tokenCall({
+      client_id: CLIENT_ID,
+      grant_type: "authorization_code",
+      redirect_uri: REDIRECT_URI,
+      code,
+      code_verifier: p.verifier,
+    });
     expect(res.status).toBe(200);
   });
 
@@ -286,7 +353,11 @@ describe("authorization_code grant (PKCE S256)", () => {
     const member = await createIdentity();
     const { code, verifier } = await codeFor(member.id);
     await env.DB.prepare("UPDATE identities SET status = 'BLOCKED' WHERE id = ?").bind(member.id).run();
-    expectError(await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code, codeVerifier: verifier }), 400, "INVALID_GRANT");
+    expectError(
+      await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code, codeVerifier: verifier }),
+      400,
+      "INVALID_GRANT",
+    );
   });
 });
 
@@ -341,7 +412,12 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
     expect(page.origins).toEqual(["https://shop.test"]);
     expect(csp).toContain("frame-ancestors https://shop.test");
     // The SDK's direct login sends no redirectUri, here or at the token call.
-    const tokens = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", code: remember(page.message.code), codeVerifier: w.verifier });
+    const tokens = await tokenCall({
+      clientId: CLIENT_ID,
+      grantType: "authorization_code",
+      code: remember(page.message.code),
+      codeVerifier: w.verifier,
+    });
     expect(tokens.status).toBe(200);
   });
 
@@ -369,7 +445,9 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
   it("refuses web_message without prompt=none, before a session token is spent or a code issued", async () => {
     const member = await createIdentity();
     // Through the redirect session (the SDK's way).
-    const rs = await api("POST", "/v1/redirect-session", { body: authBody(await pkce(), { responseMode: "web_message", prompt: "login", redirectUri: null }) });
+    const rs = await api("POST", "/v1/redirect-session", {
+      body: authBody(await pkce(), { responseMode: "web_message", prompt: "login", redirectUri: null }),
+    });
     expectError(rs, 400, "INVALID_ARGUMENT");
     expect(rs.body.details.validationError.fieldViolations).toEqual([
       { field: "auth.prompt", description: "must be none for responseMode web_message", violatedRule: "VALIDATION", data: {} },
@@ -381,10 +459,17 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
     for (const prompt of [undefined, "login", "consent", "select_account"]) {
       const res = await visit(`/oauth2/authorize?${new URLSearchParams({ ...base, ...(prompt && { prompt }), sessionToken })}`);
       expect(res.status, prompt).toBe(400);
-      expect(((await res.json()) as any).details.validationError.fieldViolations[0]).toMatchObject({ field: "prompt", description: "must be none for responseMode web_message" });
+      expect(((await res.json()) as any).details.validationError.fieldViolations[0]).toMatchObject({
+        field: "prompt",
+        description: "must be none for responseMode web_message",
+      });
     }
     // Not to the login page either; and the session token is still unspent.
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM one_time_tokens WHERE kind = 'auth_code' AND identity_id = ?").bind(member.id).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM one_time_tokens WHERE kind = 'auth_code' AND identity_id = ?")
+        .bind(member.id)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
     const ok = await visit(`/oauth2/authorize?${new URLSearchParams({ ...base, prompt: "none", sessionToken })}`);
     expect(webMessagePage(await ok.text()).message.code).toBeTruthy();
   });
@@ -394,7 +479,15 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
     const client = await createRestrictedClient(["https://headless.example/callback", "myapp://callback"]);
     const hand = async (extra: Record<string, string>) => {
       const p = await pkce();
-      const q = { client_id: client, response_type: "code", response_mode: "web_message", prompt: "none", state: p.state, code_challenge: p.challenge, ...extra };
+      const q = {
+        client_id: client,
+        response_type: "code",
+        response_mode: "web_message",
+        prompt: "none",
+        state: p.state,
+        code_challenge: p.challenge,
+        ...extra,
+      };
       return visit(`/oauth2/authorize?${new URLSearchParams(q)}`);
     };
     for (const origin of ["https://evil.example", "https://headless.example.evil.example", "http://headless.example"]) {
@@ -402,7 +495,9 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
       const res = await hand({ origin, sessionToken });
       expect(res.status, origin).toBe(400);
       const body = (await res.json()) as any;
-      expect(body.details.validationError.fieldViolations).toEqual([{ field: "origin", description: "is not an origin registered for this client", violatedRule: "VALIDATION", data: {} }]);
+      expect(body.details.validationError.fieldViolations).toEqual([
+        { field: "origin", description: "is not an origin registered for this client", violatedRule: "VALIDATION", data: {} },
+      ]);
     }
     for (const origin of ["*", "https://headless.example/callback", "null"]) {
       const res = await hand({ origin });
@@ -432,12 +527,17 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
     expect(page.origins).toEqual(["https://headless.example"]);
     remember(page.message.code);
 
-    const fromBody = await api("POST", "/v1/redirect-session", { body: await body({ origin: "https://shop.test" }), headers: { origin: "https://headless.example" } });
+    const fromBody = await api("POST", "/v1/redirect-session", {
+      body: await body({ origin: "https://shop.test" }),
+      headers: { origin: "https://headless.example" },
+    });
     expect(fromBody.body.redirectSession.urlDetails.searchParams.origin).toBe("https://shop.test");
 
     const evil = await api("POST", "/v1/redirect-session", { body: await body(), headers: { origin: "https://evil.example" } });
     expectError(evil, 400, "INVALID_ARGUMENT");
-    expect(evil.body.details.validationError.fieldViolations).toEqual([{ field: "origin", description: "is not an origin registered for this client", violatedRule: "VALIDATION", data: {} }]);
+    expect(evil.body.details.validationError.fieldViolations).toEqual([
+      { field: "origin", description: "is not an origin registered for this client", violatedRule: "VALIDATION", data: {} },
+    ]);
     // A tampered URL cannot swap the origin for an unregistered one.
     const tampered = new URL(fromHeader.body.redirectSession.fullUrl);
     tampered.searchParams.set("origin", "https://evil.example");
@@ -505,7 +605,13 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
     const back = await visit(`${returnTo}&sessionToken=${encodeURIComponent(await sessionTokenFor(member.id))}`);
     const { code, state } = codeFrom(back);
     expect(state).toBe(a.state);
-    const tokens = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code, codeVerifier: a.verifier });
+    const tokens = await tokenCall({
+      clientId: CLIENT_ID,
+      grantType: "authorization_code",
+      redirectUri: REDIRECT_URI,
+      code,
+      codeVerifier: a.verifier,
+    });
     expect(tokens.status).toBe(200);
     // The pending request remembered the visitor who asked.
     expect((await tokenRecord(tokens.body.access_token))!.visitorId).toBe((await tokenRecord(visitor.access_token))!.visitorId);
@@ -531,7 +637,15 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
 
   it("validates a hand-made authorize URL like the redirect session does", async () => {
     const p = await pkce();
-    const base = { client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, response_type: "code", response_mode: "query", state: p.state, code_challenge: p.challenge, prompt: "none" };
+    const base = {
+      client_id: CLIENT_ID,
+      redirect_uri: REDIRECT_URI,
+      response_type: "code",
+      response_mode: "query",
+      state: p.state,
+      code_challenge: p.challenge,
+      prompt: "none",
+    };
     const ok = await visit(`/oauth2/authorize?${new URLSearchParams(base)}`);
     expect(ok.status).toBe(302);
     expect(new URL(ok.headers.get("location")!).searchParams.get("error")).toBe("login_required");
@@ -540,7 +654,12 @@ describe("authorize (the auth redirect session's fullUrl)", () => {
     const bad = await visit(`/oauth2/authorize?${new URLSearchParams({ ...rest, client_id: "no-such-client", code_challenge_method: "plain" })}`);
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as any;
-    expect(body.details.validationError.fieldViolations.map((v: any) => v.field)).toEqual(["client_id", "code_challenge", "code_challenge_method", "state"]);
+    expect(body.details.validationError.fieldViolations.map((v: any) => v.field)).toEqual([
+      "client_id",
+      "code_challenge",
+      "code_challenge_method",
+      "state",
+    ]);
   });
 });
 
@@ -550,14 +669,24 @@ describe("/v1/callback", () => {
     const visitor = await visitorTokens();
     const a = await authUrl({ responseMode: "query", prompt: "login" }, visitor.access_token);
     const sessionToken = await sessionTokenFor(member.id);
-    const res = await visit(`/_api/iam/authentication/v1/callback?state=${encodeURIComponent(a.state)}&sessionToken=${encodeURIComponent(sessionToken)}`);
+    const res = await visit(
+      `/_api/iam/authentication/v1/callback?state=${encodeURIComponent(a.state)}&sessionToken=${encodeURIComponent(sessionToken)}`,
+    );
     const { code, state } = codeFrom(res);
     expect(state).toBe(a.state);
-    const tokens = await tokenCall({ clientId: CLIENT_ID, grantType: "authorization_code", redirectUri: REDIRECT_URI, code, codeVerifier: a.verifier });
+    const tokens = await tokenCall({
+      clientId: CLIENT_ID,
+      grantType: "authorization_code",
+      redirectUri: REDIRECT_URI,
+      code,
+      codeVerifier: a.verifier,
+    });
     expect(tokens.status).toBe(200);
     expect((await tokenRecord(tokens.body.access_token))!.visitorId).toBe((await tokenRecord(visitor.access_token))!.visitorId);
 
-    const replay = await visit(`/v1/callback?state=${encodeURIComponent(a.state)}&sessionToken=${encodeURIComponent(await sessionTokenFor(member.id))}`);
+    const replay = await visit(
+      `/v1/callback?state=${encodeURIComponent(a.state)}&sessionToken=${encodeURIComponent(await sessionTokenFor(member.id))}`,
+    );
     expect(replay.status).toBe(400);
     expect(((await replay.json()) as any).message).toBe("Invalid _state");
   });
@@ -602,21 +731,33 @@ describe("/v1/callback", () => {
 describe("authorized_client grant", () => {
   it("gives member tokens to the store's API key, keeping the visitor of the token beside it", async () => {
     const member = await createIdentity();
-    const bare = await tokenCall({ grant_type: "authorized_client", scope: "offline_access", member_id: member.id }, { authorization: `,${OWNER_KEY}` });
+    const bare = await tokenCall(
+      { grant_type: "authorized_client", scope: "offline_access", member_id: member.id },
+      { authorization: `,${OWNER_KEY}` },
+    );
     expect(bare.status).toBe(200);
     expect(await tokenRecord(bare.body.access_token)).toMatchObject({ role: "member", identityId: member.id, clientId: CLIENT_ID });
 
     const visitor = await visitorTokens();
-    const withVisitor = await tokenCall({ grant_type: "authorized_client", scope: "offline_access", member_id: member.id }, { authorization: `${visitor.access_token},${OWNER_KEY}` });
+    const withVisitor = await tokenCall(
+      { grant_type: "authorized_client", scope: "offline_access", member_id: member.id },
+      { authorization: `${visitor.access_token},${OWNER_KEY}` },
+    );
     expect(withVisitor.status).toBe(200);
     expect((await tokenRecord(withVisitor.body.access_token))!.visitorId).toBe((await tokenRecord(visitor.access_token))!.visitorId);
     expect((await readCatalogue(withVisitor.body.access_token)).status).toBe(200);
 
     // With a session token (getMemberTokensForExternalLoginWithSession): it must be the member's.
     const session = await sessionTokenFor(member.id);
-    expect((await tokenCall({ grant_type: "authorized_client", member_id: member.id, session_token: session }, { authorization: `,${OWNER_KEY}` })).status).toBe(200);
+    expect(
+      (await tokenCall({ grant_type: "authorized_client", member_id: member.id, session_token: session }, { authorization: `,${OWNER_KEY}` })).status,
+    ).toBe(200);
     const otherSession = await sessionTokenFor((await createIdentity()).id);
-    expectError(await tokenCall({ grant_type: "authorized_client", member_id: member.id, session_token: otherSession }, { authorization: `,${OWNER_KEY}` }), 400, "INVALID_GRANT");
+    expectError(
+      await tokenCall({ grant_type: "authorized_client", member_id: member.id, session_token: otherSession }, { authorization: `,${OWNER_KEY}` }),
+      400,
+      "INVALID_GRANT",
+    );
   });
 
   it("is refused without an API key (401) or with only a visitor's or member's token (403)", async () => {
@@ -642,7 +783,9 @@ describe("authorized_client grant", () => {
 
   it("lets a staff API key holding members.impersonate log in members but not the owner", async () => {
     const key = `sk_staff_${crypto.randomUUID()}`;
-    await env.DB.prepare("INSERT INTO api_keys (id, name, key_hash, role, permissions, created_date) VALUES (?, 'staff key', ?, 'STAFF', '[\"members.impersonate\"]', ?)")
+    await env.DB.prepare(
+      "INSERT INTO api_keys (id, name, key_hash, role, permissions, created_date) VALUES (?, 'staff key', ?, 'STAFF', '[\"members.impersonate\"]', ?)",
+    )
       .bind(crypto.randomUUID(), await sha256Hex(key), new Date().toISOString())
       .run();
     const member = await createIdentity();
@@ -657,7 +800,11 @@ describe("logout", () => {
   it("GET /v1/logout with the member's token ends both tokens", async () => {
     const member = await createIdentity();
     const tokens = await memberTokens(member.id);
-    const res = await api("GET", `/_api/iam/authentication/v1/logout?postLogoutRedirectUri=${encodeURIComponent("https://app.example/")}&clientId=${CLIENT_ID}`, { key: tokens.access_token });
+    const res = await api(
+      "GET",
+      `/_api/iam/authentication/v1/logout?postLogoutRedirectUri=${encodeURIComponent("https://app.example/")}&clientId=${CLIENT_ID}`,
+      { key: tokens.access_token },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     expectError(await readCatalogue(tokens.access_token), 401, "UNAUTHENTICATED");
@@ -723,7 +870,9 @@ describe("logout", () => {
     const script = await visit(`/v1/logout?clientId=${CLIENT_ID}&postLogoutRedirectUri=${encodeURIComponent("javascript:alert(1)")}`);
     expect(script.headers.get("location")).toBe("/");
 
-    const refused = await api("POST", "/v1/redirect-session", { body: { logout: { clientId: client }, callbacks: { postFlowUrl: "https://evil.example/" } } });
+    const refused = await api("POST", "/v1/redirect-session", {
+      body: { logout: { clientId: client }, callbacks: { postFlowUrl: "https://evil.example/" } },
+    });
     expectError(refused, 400, "INVALID_ARGUMENT");
     expect(refused.body.details.validationError.fieldViolations[0].field).toBe("callbacks.postFlowUrl");
   });
@@ -764,7 +913,9 @@ describe("OAuth clients", () => {
 
     await expect(createOAuthClient(ctx, { name: "Bad", redirectUris: ["javascript:alert(1)"] })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
     await expect(createOAuthClient({ ...ctx, auth: { kind: "anonymous" } }, { name: "Nope" })).rejects.toMatchObject({ status: 401 });
-    await expect(createOAuthClient({ ...ctx, auth: { kind: "apiKey", keyId: "k", role: "STAFF" } }, { name: "Nope" })).rejects.toMatchObject({ status: 403 });
+    await expect(createOAuthClient({ ...ctx, auth: { kind: "apiKey", keyId: "k", role: "STAFF" } }, { name: "Nope" })).rejects.toMatchObject({
+      status: 403,
+    });
   });
 });
 

@@ -43,14 +43,27 @@ describe("hashPassword / verifyPassword", () => {
     const salt = crypto.getRandomValues(new Uint8Array(16));
     const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("older password"), "PBKDF2", false, ["deriveBits"]);
     const bits = new Uint8Array(await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations: 1000 }, key, 256));
-    const b64 = (u: Uint8Array) => btoa(String.fromCharCode(...u)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const b64 = (u: Uint8Array) =>
+      btoa(String.fromCharCode(...u))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
     const stored = `pbkdf2-sha256$1000$${b64(salt)}$${b64(bits)}`;
     expect(await verifyPassword("older password", stored)).toBe(true);
     expect(await verifyPassword("other password", stored)).toBe(false);
   });
 
   it("answers false for a missing or malformed hash (and never throws)", async () => {
-    for (const stored of [null, undefined, "", "plain-text", "md5$1$2$3", "pbkdf2-sha256$abc$AAAA$AAAA", "pbkdf2-sha256$999999999$AAAA$AAAA", "pbkdf2-sha256$100000$!!$!!"]) {
+    for (const stored of [
+      null,
+      undefined,
+      "",
+      "plain-text",
+      "md5$1$2$3",
+      "pbkdf2-sha256$abc$AAAA$AAAA",
+      "pbkdf2-sha256$999999999$AAAA$AAAA",
+      "pbkdf2-sha256$100000$!!$!!",
+    ]) {
       expect(await verifyPassword("anything", stored)).toBe(false);
     }
   });

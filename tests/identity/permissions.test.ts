@@ -1,4 +1,3 @@
-
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS, type Permission } from "#worker/platform/context";
 import { api, catalogueSnapshot, createProduct, merchant, staffWith, unique } from "../helpers";
@@ -18,7 +17,10 @@ const UNKNOWN = "00000000-0000-4000-8000-00000000dead";
  */
 const WRITES: Record<Permission, { name: string; call: (token: string) => Promise<{ status: number }> }[]> = {
   "catalog.write": [
-    { name: "create a product", call: (t) => api("POST", "/v1/products", { key: t, body: { product: { name: `P ${unique()}`, priceData: { price: 5 } } } }) },
+    {
+      name: "create a product",
+      call: (t) => api("POST", "/v1/products", { key: t, body: { product: { name: `P ${unique()}`, priceData: { price: 5 } } } }),
+    },
     { name: "update a product", call: (t) => api("PATCH", `/v1/products/${UNKNOWN}`, { key: t, body: { product: { name: "New name" } } }) },
     { name: "delete a product", call: (t) => api("DELETE", `/v1/products/${UNKNOWN}`, { key: t }) },
     { name: "create a collection", call: (t) => api("POST", "/v1/collections", { key: t, body: { collection: { name: `C ${unique()}` } } }) },
@@ -29,32 +31,69 @@ const WRITES: Record<Permission, { name: string; call: (token: string) => Promis
         api("POST", "/api/media", {
           key: t,
           contentType: "multipart/form-data; boundary=XyZ",
-          rawBody: '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--XyZ--\r\n',
+          rawBody:
+            '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--XyZ--\r\n',
         }),
     },
-    { name: "bulk update", call: (t) => api("POST", "/v1/bulk/products/update", { key: t, body: { productIds: [UNKNOWN], set: { ribbon: "Sale" } } }) },
+    {
+      name: "bulk update",
+      call: (t) => api("POST", "/v1/bulk/products/update", { key: t, body: { productIds: [UNKNOWN], set: { ribbon: "Sale" } } }),
+    },
   ],
   "inventory.write": [
-    { name: "increment stock", call: (t) => api("POST", "/v2/inventoryItems/increment", { key: t, body: { incrementData: [{ productId: UNKNOWN, variantId: "00000000-0000-0000-0000-000000000000", incrementBy: 1 }] } }) },
-    { name: "update an inventory item", call: (t) => api("PATCH", `/v2/inventoryItems/product/${UNKNOWN}`, { key: t, body: { inventoryItem: { trackQuantity: false } } }) },
+    {
+      name: "increment stock",
+      call: (t) =>
+        api("POST", "/v2/inventoryItems/increment", {
+          key: t,
+          body: { incrementData: [{ productId: UNKNOWN, variantId: "00000000-0000-0000-0000-000000000000", incrementBy: 1 }] },
+        }),
+    },
+    {
+      name: "update an inventory item",
+      call: (t) => api("PATCH", `/v2/inventoryItems/product/${UNKNOWN}`, { key: t, body: { inventoryItem: { trackQuantity: false } } }),
+    },
   ],
   "orders.write": [
     { name: "mark an order paid", call: (t) => api("POST", `/ecom/v1/orders/${UNKNOWN}/mark-as-paid`, { key: t, body: {} }) },
     { name: "cancel an order", call: (t) => api("POST", `/ecom/v1/orders/${UNKNOWN}/cancel`, { key: t, body: { restockAllItems: true } }) },
-    { name: "fulfil an order", call: (t) => api("POST", `/ecom/v1/orders/${UNKNOWN}/fulfillments`, { key: t, body: { trackingInfo: { trackingNumber: "1Z", shippingProvider: "UPS" } } }) },
-    { name: "set the refund status", call: (t) => api("POST", `/ecom/v1/orders/${UNKNOWN}/refund-status`, { key: t, body: { status: "FULLY_REFUNDED" } }) },
+    {
+      name: "fulfil an order",
+      call: (t) =>
+        api("POST", `/ecom/v1/orders/${UNKNOWN}/fulfillments`, { key: t, body: { trackingInfo: { trackingNumber: "1Z", shippingProvider: "UPS" } } }),
+    },
+    {
+      name: "set the refund status",
+      call: (t) => api("POST", `/ecom/v1/orders/${UNKNOWN}/refund-status`, { key: t, body: { status: "FULLY_REFUNDED" } }),
+    },
   ],
   "automations.manage": [
-    { name: "change automation settings", call: (t) => api("PATCH", "/api/v1/automation-settings", { key: t, body: { settings: { lowStockThreshold: 3 } } }) },
+    {
+      name: "change automation settings",
+      call: (t) => api("PATCH", "/api/v1/automation-settings", { key: t, body: { settings: { lowStockThreshold: 3 } } }),
+    },
     { name: "complete a task", call: (t) => api("POST", `/api/v1/tasks/${UNKNOWN}/complete`, { key: t }) },
     // A loopback port nothing listens on and an event type nothing sends: the subscription made never reaches out.
-    { name: "create a webhook subscription", call: (t) => api("POST", "/api/v1/webhook-subscriptions", { key: t, body: { url: "http://127.0.0.1:9/hook", eventTypes: [`test.permissions.${unique()}`] } }) },
+    {
+      name: "create a webhook subscription",
+      call: (t) =>
+        api("POST", "/api/v1/webhook-subscriptions", {
+          key: t,
+          body: { url: "http://127.0.0.1:9/hook", eventTypes: [`test.permissions.${unique()}`] },
+        }),
+    },
     { name: "replay a failed event", call: (t) => api("POST", `/api/v1/events/failures/${UNKNOWN}/replay`, { key: t }) },
     { name: "run the sweeps", call: (t) => api("POST", "/api/v1/events/sweep", { key: t }) },
   ],
   "settings.manage": [
-    { name: "change pricing settings", call: (t) => api("PATCH", "/api/v1/pricing-settings", { key: t, body: { settings: { pricesIncludeTax: false } } }) },
-    { name: "create a coupon", call: (t) => api("POST", "/api/v1/coupons", { key: t, body: { coupon: { code: `C${unique().slice(0, 8)}`, name: "Ten", percentOff: 10 } } }) },
+    {
+      name: "change pricing settings",
+      call: (t) => api("PATCH", "/api/v1/pricing-settings", { key: t, body: { settings: { pricesIncludeTax: false } } }),
+    },
+    {
+      name: "create a coupon",
+      call: (t) => api("POST", "/api/v1/coupons", { key: t, body: { coupon: { code: `C${unique().slice(0, 8)}`, name: "Ten", percentOff: 10 } } }),
+    },
     { name: "approve a member", call: (t) => api("POST", `/api/v1/members/${UNKNOWN}/approve`, { key: t }) },
   ],
   "members.impersonate": [

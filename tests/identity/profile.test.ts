@@ -12,7 +12,8 @@ function ctxAs(auth: Auth): Ctx {
   return { db: openDb(env.DB), env, auth, currency: "USD", origin: "https://shop.test", waitUntil: () => {} };
 }
 
-const asMember = (identityId: string) => ctxAs({ kind: "member", identityId, visitorId: crypto.randomUUID(), clientId: "test-client-id", role: "MEMBER" });
+const asMember = (identityId: string) =>
+  ctxAs({ kind: "member", identityId, visitorId: crypto.randomUUID(), clientId: "test-client-id", role: "MEMBER" });
 
 async function refusal(run: () => Promise<unknown>): Promise<ApiError> {
   try {
@@ -60,7 +61,9 @@ describe("a member's own profile", () => {
     const ctx = asMember(m.id);
     await updateOwnProfile(ctx, { firstName: "Grace" });
     const before = await identityRow(m.email);
-    const err = await refusal(() => updateOwnProfile(ctx, { firstName: "x".repeat(101), addresses: [{ address: { country: "Narnia" }, tag: "HOME" }] }));
+    const err = await refusal(() =>
+      updateOwnProfile(ctx, { firstName: "x".repeat(101), addresses: [{ address: { country: "Narnia" }, tag: "HOME" }] }),
+    );
     expect(err.status).toBe(400);
     expect(err.code).toBe("INVALID_ARGUMENT");
     expect(err.fieldViolations!.map((v) => v.field)).toEqual(["profile.addresses[0].address.country", "profile.firstName"]);
@@ -69,7 +72,9 @@ describe("a member's own profile", () => {
 
   it("is only for the member themselves", async () => {
     expect((await refusal(() => updateOwnProfile(ctxAs({ kind: "anonymous" }), { firstName: "A" }))).status).toBe(401);
-    expect((await refusal(() => updateOwnProfile(ctxAs({ kind: "visitor", visitorId: crypto.randomUUID(), clientId: "c" }), { firstName: "A" }))).status).toBe(403);
+    expect(
+      (await refusal(() => updateOwnProfile(ctxAs({ kind: "visitor", visitorId: crypto.randomUUID(), clientId: "c" }), { firstName: "A" }))).status,
+    ).toBe(403);
     expect((await refusal(() => getOwnIdentity(ctxAs({ kind: "apiKey", keyId: "k", role: "OWNER" })))).status).toBe(403);
     // A deleted member's token no longer reaches a profile.
     const m = await activeMember();

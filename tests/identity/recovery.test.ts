@@ -93,7 +93,9 @@ describe("send-email", () => {
 
   it("limits requests per client address with a 429", async () => {
     const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 20)").bind(`recovery:ip:${ip}`, Math.floor(Date.now() / 1000)).run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 20)")
+      .bind(`recovery:ip:${ip}`, Math.floor(Date.now() / 1000))
+      .run();
     expectIdentityError(await sendRecovery(newEmail(), {}, { "cf-connecting-ip": ip }), 429, "TOO_MANY_REQUESTS");
   });
 
@@ -133,7 +135,9 @@ describe("recover", () => {
     const m = await activeMember();
     await sendRecovery(m.email);
     const { token } = await lastLink(m.email, "recovery-link");
-    await env.DB.prepare("UPDATE one_time_tokens SET expires_at = ? WHERE identity_id = ? AND kind = 'recovery'").bind(new Date(Date.now() - 1).toISOString(), m.id).run();
+    await env.DB.prepare("UPDATE one_time_tokens SET expires_at = ? WHERE identity_id = ? AND kind = 'recovery'")
+      .bind(new Date(Date.now() - 1).toISOString(), m.id)
+      .run();
     const before = await identitySnapshot();
     expectIdentityError(await recoverCall(token, "a new password"), 400, "INVALID_RECOVERY_TOKEN");
     expectIdentityError(await recoverCall("forged-token-that-was-never-issued", "a new password"), 400, "INVALID_RECOVERY_TOKEN");
@@ -202,7 +206,11 @@ describe("activation-email", () => {
     const m = await activeMember();
     const before = await identitySnapshot();
     expectIdentityError(await api("POST", "/v1/activation-email", { body: { identityId: m.id } }), 401, "UNAUTHENTICATED");
-    expectIdentityError(await api("POST", "/v1/activation-email", { key: await memberToken(m.id), body: { identityId: m.id } }), 403, "PERMISSION_DENIED");
+    expectIdentityError(
+      await api("POST", "/v1/activation-email", { key: await memberToken(m.id), body: { identityId: m.id } }),
+      403,
+      "PERMISSION_DENIED",
+    );
     expect(await identitySnapshot()).toEqual(before);
     expectIdentityError(await merchant("POST", "/v1/activation-email", { identityId: "nobody" }), 404, "MEMBER_NOT_FOUND");
   });
@@ -215,7 +223,10 @@ describe("activation-email", () => {
     await env.DB.prepare("UPDATE identities SET status = 'OFFLINE' WHERE id = ?").bind(id).run();
     expectIdentityError(await loginCall(email, "anything at all"), 401, "-19976");
 
-    const res = await api("POST", "/_api/iam/recovery/v1/activation-email", { key: OWNER_KEY, body: { identityId: id, emailOptions: { language: "en" } } });
+    const res = await api("POST", "/_api/iam/recovery/v1/activation-email", {
+      key: OWNER_KEY,
+      body: { identityId: id, emailOptions: { language: "en" } },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({});
     const { url, token } = await lastLink(email, "activation-link");
@@ -226,7 +237,10 @@ describe("activation-email", () => {
     expect(days).toBeLessThanOrEqual(7);
 
     const done = await recoverCall(token, "activated password");
-    expect(done.body).toMatchObject({ state: "SUCCESS", identity: { status: { name: "ACTIVE" }, factors: [{ type: "PASSWORD", status: "ENABLED" }] } });
+    expect(done.body).toMatchObject({
+      state: "SUCCESS",
+      identity: { status: { name: "ACTIVE" }, factors: [{ type: "PASSWORD", status: "ENABLED" }] },
+    });
     expect((await loginCall(email, "activated password")).body.state).toBe("SUCCESS");
     expectIdentityError(await recoverCall(token, "activated password"), 400, "INVALID_RECOVERY_TOKEN");
   });
@@ -260,9 +274,13 @@ describe("links on the shop's public origin", () => {
 
   it("keeps a post-reset redirect only on PUBLIC_URL's origin, not on a forged Host's", async () => {
     const m = await activeMember();
-    await apiWithEnv(PUBLIC, "POST", "https://evil.example/v1/send-email", { body: { email: m.email, redirect: { url: "https://evil.example/after" } } });
+    await apiWithEnv(PUBLIC, "POST", "https://evil.example/v1/send-email", {
+      body: { email: m.email, redirect: { url: "https://evil.example/after" } },
+    });
     expect((await oneTimeRows(m.id, "recovery"))[0].data).toEqual({});
-    await apiWithEnv(PUBLIC, "POST", "https://evil.example/v1/send-email", { body: { email: m.email, redirect: { url: "https://shop.example/account" } } });
+    await apiWithEnv(PUBLIC, "POST", "https://evil.example/v1/send-email", {
+      body: { email: m.email, redirect: { url: "https://shop.example/account" } },
+    });
     expect((await oneTimeRows(m.id, "recovery"))[0].data).toEqual({ redirectUrl: "https://shop.example/account" });
   });
 
@@ -270,16 +288,33 @@ describe("links on the shop's public origin", () => {
     const m = await activeMember();
     const production = { ENVIRONMENT: "production", PUBLIC_URL: "" };
     const before = await counts();
-    const recovery = await apiWithEnv(production, "POST", "https://shop.test/v1/send-email", { body: { email: m.email }, headers: { "cf-connecting-ip": "192.0.2.77" } });
+    const recovery = await apiWithEnv(production, "POST", "https://shop.test/v1/send-email", {
+      body: { email: m.email },
+      headers: { "cf-connecting-ip": "192.0.2.77" },
+    });
     expectIdentityError(recovery, 503, "PUBLIC_URL_NOT_CONFIGURED");
     expect(recovery.body.details.applicationError.description).toContain("PUBLIC_URL");
     // The same answer for an address with no account: the refusal tells nothing about who has one.
-    expectIdentityError(await apiWithEnv(production, "POST", "https://shop.test/v1/send-email", { body: { email: newEmail("nobody") } }), 503, "PUBLIC_URL_NOT_CONFIGURED");
-    expectIdentityError(await apiWithEnv(production, "POST", "https://shop.test/v1/activation-email", { key: OWNER_KEY, body: { identityId: m.id } }), 503, "PUBLIC_URL_NOT_CONFIGURED");
+    expectIdentityError(
+      await apiWithEnv(production, "POST", "https://shop.test/v1/send-email", { body: { email: newEmail("nobody") } }),
+      503,
+      "PUBLIC_URL_NOT_CONFIGURED",
+    );
+    expectIdentityError(
+      await apiWithEnv(production, "POST", "https://shop.test/v1/activation-email", { key: OWNER_KEY, body: { identityId: m.id } }),
+      503,
+      "PUBLIC_URL_NOT_CONFIGURED",
+    );
     expect(await counts()).toEqual(before);
     expect((await emailsTo(m.email)).map((r) => r.template)).not.toContain("recovery-link");
     // With PUBLIC_URL, production sends.
-    expect((await apiWithEnv({ ...production, PUBLIC_URL: "https://shop.example/" }, "POST", "https://shop.test/v1/send-email", { body: { email: m.email } })).status).toBe(200);
+    expect(
+      (
+        await apiWithEnv({ ...production, PUBLIC_URL: "https://shop.example/" }, "POST", "https://shop.test/v1/send-email", {
+          body: { email: m.email },
+        })
+      ).status,
+    ).toBe(200);
     expect((await lastLink(m.email, "recovery-link")).url.origin).toBe("https://shop.example");
   });
 });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers";
-import { apiWithEnv, authBody, CLIENT_ID, createIdentity, createRestrictedClient, pkce, REDIRECT_URI, sessionTokenFor, visit, visitorTokens } from "./oauth-helpers";
+import {
+  apiWithEnv,
+  authBody,
+  CLIENT_ID,
+  createIdentity,
+  createRestrictedClient,
+  pkce,
+  REDIRECT_URI,
+  sessionTokenFor,
+  visit,
+  visitorTokens,
+} from "./oauth-helpers";
 
 /** Redirect sessions: one URL on this store's origin per intent. */
 
@@ -21,7 +32,10 @@ describe("auth redirect sessions", () => {
       const res = await api("POST", path, { body: authBody(q, { responseMode: "fragment", prompt: "login" }), key: visitor.access_token });
       expect(res.status).toBe(200);
       const rs = res.body.redirectSession;
-      expect(rs).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), fullUrl: expect.stringMatching(/^https:\/\/shop\.test\/oauth2\/authorize\?/) });
+      expect(rs).toMatchObject({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        fullUrl: expect.stringMatching(/^https:\/\/shop\.test\/oauth2\/authorize\?/),
+      });
       expect(rs.shortCompleteUrl).toBe(rs.fullUrl);
       expect(rs.urlDetails.endpoint).toBe("https://shop.test/oauth2/authorize");
       expect(rs.urlDetails.searchParams).toEqual({
@@ -72,7 +86,9 @@ describe("auth redirect sessions", () => {
     ]);
     for (const x of v) expect(x.data).toEqual({});
 
-    const noChallenge = violations(await create({ auth: { authRequest: { clientId: CLIENT_ID, state: p.state, redirectUri: REDIRECT_URI, responseMode: "query" } } }));
+    const noChallenge = violations(
+      await create({ auth: { authRequest: { clientId: CLIENT_ID, state: p.state, redirectUri: REDIRECT_URI, responseMode: "query" } } }),
+    );
     expect(noChallenge).toEqual([{ field: "auth.authRequest.codeChallenge", description: "is required", violatedRule: "REQUIRED_FIELD", data: {} }]);
 
     const tooLong = violations(await create(authBody({ challenge: `${p.challenge}A`, state: p.state })));
@@ -88,7 +104,9 @@ describe("auth redirect sessions", () => {
   it("refuse an unknown client and a redirect URI the client does not allow", async () => {
     const p = await pkce();
     const unknown = violations(await create(authBody(p, { clientId: "no-such-client" })));
-    expect(unknown).toEqual([{ field: "auth.authRequest.clientId", description: "is not a known OAuth client", violatedRule: "VALIDATION", data: {} }]);
+    expect(unknown).toEqual([
+      { field: "auth.authRequest.clientId", description: "is not a known OAuth client", violatedRule: "VALIDATION", data: {} },
+    ]);
 
     const client = await createRestrictedClient(["https://headless.example/callback"]);
     expect((await create(authBody(await pkce(), { clientId: client, redirectUri: "https://headless.example/callback" }))).status).toBe(200);
@@ -97,7 +115,10 @@ describe("auth redirect sessions", () => {
     expect(elsewhere[0]).toMatchObject({ field: "auth.authRequest.redirectUri", description: "is not an allowed redirect URI for this client" });
 
     for (const bad of ["javascript:alert(1)", "/relative", "https://app.example/cb#frag"]) {
-      expect(violations(await create(authBody(await pkce(), { redirectUri: bad })))[0]).toMatchObject({ field: "auth.authRequest.redirectUri", violatedRule: "FORMAT" });
+      expect(violations(await create(authBody(await pkce(), { redirectUri: bad })))[0]).toMatchObject({
+        field: "auth.authRequest.redirectUri",
+        violatedRule: "FORMAT",
+      });
     }
   });
 
@@ -116,7 +137,11 @@ describe("other redirect sessions", () => {
     expect(res.status).toBe(200);
     const rs = res.body.redirectSession;
     expect(rs.urlDetails.endpoint).toBe("https://shop.test/v1/logout");
-    expect(rs.urlDetails.searchParams).toMatchObject({ clientId: CLIENT_ID, postLogoutRedirectUri: "https://app.example/", logoutSession: expect.any(String) });
+    expect(rs.urlDetails.searchParams).toMatchObject({
+      clientId: CLIENT_ID,
+      postLogoutRedirectUri: "https://app.example/",
+      logoutSession: expect.any(String),
+    });
     expect((await visit(rs.fullUrl)).headers.get("location")).toBe("https://app.example/");
 
     expect(violations(await create({ logout: {} }))[0]).toMatchObject({ field: "logout.clientId", violatedRule: "REQUIRED_FIELD" });
@@ -126,7 +151,10 @@ describe("other redirect sessions", () => {
   });
 
   it("ecomCheckout, storesProduct, login and membersAccount land on the store's pages", async () => {
-    const checkout = await create({ ecomCheckout: { checkoutId: "chk-1" }, callbacks: { postFlowUrl: "https://app.example/", thankYouPageUrl: "https://app.example/thanks" } });
+    const checkout = await create({
+      ecomCheckout: { checkoutId: "chk-1" },
+      callbacks: { postFlowUrl: "https://app.example/", thankYouPageUrl: "https://app.example/thanks" },
+    });
     expect(checkout.status).toBe(200);
     expect(checkout.body.redirectSession.urlDetails).toEqual({
       endpoint: "https://shop.test/checkout",
@@ -165,7 +193,10 @@ describe("other redirect sessions", () => {
   });
 
   it("pass the preferences' extra query parameters on", async () => {
-    const res = await create({ storesProduct: { productSlug: "tee" }, preferences: { additionalQueryParameters: { lang: "fr", utm_source: "app" } } });
+    const res = await create({
+      storesProduct: { productSlug: "tee" },
+      preferences: { additionalQueryParameters: { lang: "fr", utm_source: "app" } },
+    });
     expect(res.body.redirectSession.fullUrl).toBe("https://shop.test/products/tee?lang=fr&utm_source=app");
   });
 
@@ -177,15 +208,27 @@ describe("other redirect sessions", () => {
     ]);
     expect(violations(await create({ ecomCheckout: {} }))[0]).toMatchObject({ field: "ecomCheckout.checkoutId", violatedRule: "REQUIRED_FIELD" });
     expect(violations(await create({ storesProduct: {} }))[0]).toMatchObject({ field: "storesProduct.productSlug", violatedRule: "REQUIRED_FIELD" });
-    expect(violations(await create({ membersAccount: { section: "WISHLIST" } }))[0]).toMatchObject({ field: "membersAccount.section", violatedRule: "INVALID_ENUM_VALUE" });
-    expect(violations(await create({ login: {}, callbacks: { postFlowUrl: "javascript:alert(1)" } }))[0]).toMatchObject({ field: "callbacks.postFlowUrl", violatedRule: "FORMAT" });
+    expect(violations(await create({ membersAccount: { section: "WISHLIST" } }))[0]).toMatchObject({
+      field: "membersAccount.section",
+      violatedRule: "INVALID_ENUM_VALUE",
+    });
+    expect(violations(await create({ login: {}, callbacks: { postFlowUrl: "javascript:alert(1)" } }))[0]).toMatchObject({
+      field: "callbacks.postFlowUrl",
+      violatedRule: "FORMAT",
+    });
 
     // A caller whose token belongs to a restricted client is held to that client's redirect URIs.
     const client = await createRestrictedClient(["https://headless.example/done"]);
     const tokens = await api("POST", "/oauth2/token", { body: { clientId: client, grantType: "anonymous" } });
-    const ok = await create({ ecomCheckout: { checkoutId: "c" }, callbacks: { postFlowUrl: "https://headless.example/done" } }, tokens.body.access_token);
+    const ok = await create(
+      { ecomCheckout: { checkoutId: "c" }, callbacks: { postFlowUrl: "https://headless.example/done" } },
+      tokens.body.access_token,
+    );
     expect(ok.status).toBe(200);
-    const refused = await create({ ecomCheckout: { checkoutId: "c" }, callbacks: { postFlowUrl: "https://evil.example/" } }, tokens.body.access_token);
+    const refused = await create(
+      { ecomCheckout: { checkoutId: "c" }, callbacks: { postFlowUrl: "https://evil.example/" } },
+      tokens.body.access_token,
+    );
     expect(violations(refused)[0]).toMatchObject({ field: "callbacks.postFlowUrl", description: "is not an allowed redirect URI for this client" });
   });
 
@@ -209,7 +252,10 @@ describe("redirect sessions on the shop's public origin", () => {
     const own = await at("evil.example", authBody(await pkce(), { clientId: client, redirectUri: "https://shop.example/account" }));
     expect(own.status).toBe(200);
     const forged = await at("evil.example", authBody(await pkce(), { clientId: client, redirectUri: "https://evil.example/account" }));
-    expect(violations(forged)[0]).toMatchObject({ field: "auth.authRequest.redirectUri", description: "is not an allowed redirect URI for this client" });
+    expect(violations(forged)[0]).toMatchObject({
+      field: "auth.authRequest.redirectUri",
+      description: "is not an allowed redirect URI for this client",
+    });
   });
 
   it("check a logout's postFlowUrl against PUBLIC_URL's origin, not the Host's", async () => {

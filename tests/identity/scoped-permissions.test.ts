@@ -34,7 +34,9 @@ describe("prices set on a staff member's own cart", () => {
     expect(custom.status).toBe(403);
     const viaPatch = await cart.patch({ customLineItems: [{ quantity: 1, price: "0.00", productName: { original: "Anything" } }] });
     expect(viaPatch.status).toBe(403);
-    expect(await env.DB.prepare("SELECT merchant_discounts FROM carts WHERE owner_id = ? AND status = 'ACTIVE'").bind(staff.id).first()).toEqual(before);
+    expect(await env.DB.prepare("SELECT merchant_discounts FROM carts WHERE owner_id = ? AND status = 'ACTIVE'").bind(staff.id).first()).toEqual(
+      before,
+    );
     expect(
       (await env.DB.prepare("SELECT count(*) AS n FROM cart_line_items l JOIN carts c ON c.id = l.cart_id WHERE c.owner_id = ? AND l.custom = 1")
         .bind(staff.id)
@@ -94,7 +96,9 @@ describe("another person's checkout", () => {
     const product = await createPlain(15);
     const shopper = await visitorCheckout(product.id);
     const other = await visitorCheckout(product.id);
-    expect((await api("PATCH", `/ecom/v1/checkouts/${shopper.checkoutId}`, { key: other.token, body: { checkout: { buyerNote: "x" } } })).status).toBe(404);
+    expect(
+      (await api("PATCH", `/ecom/v1/checkouts/${shopper.checkoutId}`, { key: other.token, body: { checkout: { buyerNote: "x" } } })).status,
+    ).toBe(404);
     await fillCheckout(shopper.token, shopper.checkoutId);
   });
 });

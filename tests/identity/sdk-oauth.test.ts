@@ -21,7 +21,6 @@ function storefront() {
 
 type Storefront = ReturnType<typeof storefront>;
 
-
 /** Member tokens the headless way, through the SDK's own auth calls (tests/wix-sdk-host.ts). */
 async function memberLogin(client: Storefront, sessionToken: string) {
   const result = await sdkMemberTokens(client.auth, sessionToken, REDIRECT_URI);
@@ -64,7 +63,11 @@ describe("the Wix SDK's OAuthStrategy against the Worker", () => {
 
     const asVisitor = await client.products.queryProducts().limit(2).find();
     expect(asVisitor.items).toBeInstanceOf(Array);
-    expect(sent.at(-1)).toMatchObject({ host: "edge.wixapis.com", path: "/stores-reader/v1/products/query-platformized", authorization: visitor.accessToken.value });
+    expect(sent.at(-1)).toMatchObject({
+      host: "edge.wixapis.com",
+      path: "/stores-reader/v1/products/query-platformized",
+      authorization: visitor.accessToken.value,
+    });
 
     // register → login (the SDK's own calls) → member tokens.
     const member = await loggedInMember(client);
@@ -193,7 +196,10 @@ describe("the Wix SDK's OAuthStrategy against the Worker", () => {
     expect(JSON.parse(call.body!)).toEqual({ grant_type: "authorized_client", scope: "offline_access", member_id: member.id });
     expect(call.authorization).toBe(`${visitor.accessToken.value},${OWNER_KEY}`);
     expect(tokens.refreshToken.role).toBe("member");
-    expect(await tokenRecord(tokens.accessToken.value)).toMatchObject({ identityId: member.id, visitorId: (await tokenRecord(visitor.accessToken.value))!.visitorId });
+    expect(await tokenRecord(tokens.accessToken.value)).toMatchObject({
+      identityId: member.id,
+      visitorId: (await tokenRecord(visitor.accessToken.value))!.visitorId,
+    });
 
     const stranger = storefront();
     const err = await rejection(stranger.auth.getMemberTokensForExternalLogin(member.id, "sk_not_a_key"));
@@ -206,4 +212,3 @@ describe("the Wix SDK's OAuthStrategy against the Worker", () => {
     expect(err.message).toMatch(/^Failed to fetch tokens from OAuth API: Bad Request\. request id: [0-9a-f-]{36}\. Response: .*INVALID_CLIENT/);
   });
 });
-

@@ -45,7 +45,9 @@ async function identity(status: "ACTIVE" | "BLOCKED" = "ACTIVE", role = "MEMBER"
   const now = new Date().toISOString();
   // Staff here hold catalog.write, so their token's API writes pass the permission check.
   const permissions = role === "STAFF" ? '["catalog.write"]' : "[]";
-  await env.DB.prepare("INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, ?, ?, ?, 1, ?, ?)")
+  await env.DB.prepare(
+    "INSERT INTO identities (id, email, status, role, permissions, email_verified, created_date, updated_date) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+  )
     .bind(id, `m-${unique()}@example.com`, status, role, permissions, now, now)
     .run();
   return id;
@@ -57,7 +59,9 @@ describe("a page request without a session cookie", () => {
     const session = await resolvePageSession(testEnv, db, page());
     expect(session.auth).toEqual({ kind: "visitor", visitorId: expect.stringMatching(/^[0-9a-f-]{36}$/), clientId: CLIENT_ID });
     expect(session.setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=v1\\.at_[A-Za-z0-9_-]{43}\\.\\d+\\.rt_[A-Za-z0-9_-]{43};`));
-    expect(attributes(session.setCookie!)).toEqual(expect.arrayContaining(["Path=/", "HttpOnly", "Secure", "SameSite=Lax", expect.stringMatching(/^Max-Age=\d{7}$/)]));
+    expect(attributes(session.setCookie!)).toEqual(
+      expect.arrayContaining(["Path=/", "HttpOnly", "Secure", "SameSite=Lax", expect.stringMatching(/^Max-Age=\d{7}$/)]),
+    );
     expect(session.setCookie).not.toMatch(/Domain=/i);
     expect(await tokenKeyCount()).toBe(before + 2);
 
@@ -79,7 +83,12 @@ describe("a page request without a session cookie", () => {
   });
 
   it("a cookie that is not ours (or malformed) counts as none", async () => {
-    for (const cookie of [`${SESSION_COOKIE}=garbage`, `${SESSION_COOKIE}=v1.at_x.notanumber.rt_y`, `${SESSION_COOKIE}=v1.at_x.1.`, `other=v1.at_x.1.rt_y`]) {
+    for (const cookie of [
+      `${SESSION_COOKIE}=garbage`,
+      `${SESSION_COOKIE}=v1.at_x.notanumber.rt_y`,
+      `${SESSION_COOKIE}=v1.at_x.1.`,
+      `other=v1.at_x.1.rt_y`,
+    ]) {
       expect(readSessionCookie(page(cookie)), cookie).toBeNull();
       const session = await resolvePageSession(testEnv, db, page(cookie));
       expect(session.auth.kind).toBe("visitor");
@@ -109,7 +118,11 @@ describe("a page request with a session cookie", () => {
     expect(renewed.tokens!.expiresAt).toBeGreaterThan(Date.now() + 3_600_000);
     expect(renewed.setCookie).toBe(sessionCookie(renewed.tokens!));
     const access = await readAccessToken(env, renewed.tokens!.accessToken);
-    expect(access).toMatchObject({ role: "visitor", visitorId: (first.auth as { visitorId: string }).visitorId, refreshHash: await sha256Hex(first.tokens!.refreshToken) });
+    expect(access).toMatchObject({
+      role: "visitor",
+      visitorId: (first.auth as { visitorId: string }).visitorId,
+      refreshHash: await sha256Hex(first.tokens!.refreshToken),
+    });
   });
 
   it("renews an empty access token, and one that the server no longer knows", async () => {
@@ -133,7 +146,11 @@ describe("a page request with a session cookie", () => {
     expect(fallback.tokens!.refreshToken).not.toBe(first.tokens!.refreshToken);
     expect(fallback.setCookie).toBeTruthy();
 
-    const unknown = await resolvePageSession(testEnv, db, page(sent(sessionCookie({ accessToken: "", expiresAt: 0, refreshToken: `rt_${"B".repeat(43)}` }))));
+    const unknown = await resolvePageSession(
+      testEnv,
+      db,
+      page(sent(sessionCookie({ accessToken: "", expiresAt: 0, refreshToken: `rt_${"B".repeat(43)}` }))),
+    );
     expect(unknown.auth.kind).toBe("visitor");
     expect(unknown.tokens!.refreshToken).not.toBe(`rt_${"B".repeat(43)}`);
   });

@@ -63,7 +63,9 @@ async function ageLogin(tokens: { access_token: string; refresh_token: string },
 
 /** A storefront page request carrying a session cookie with these tokens. */
 function pageRequest(tokens: { access_token: string; refresh_token: string }, expiresAt = Date.now() + 3_600_000) {
-  return new Request("https://shop.test/account", { headers: { cookie: `${SESSION_COOKIE}=v1.${tokens.access_token}.${expiresAt}.${tokens.refresh_token}` } });
+  return new Request("https://shop.test/account", {
+    headers: { cookie: `${SESSION_COOKIE}=v1.${tokens.access_token}.${expiresAt}.${tokens.refresh_token}` },
+  });
 }
 
 /** An active staff member with a password, who can sign in to the console. */
@@ -141,9 +143,16 @@ describe("logins under way when the sessions end", () => {
 describe("change-password needs proof it is the member", () => {
   it("tokens the store's API key minted for a member (no login) are no fresh login", async () => {
     const m = await activeMember();
-    const minted = await tokenCall({ grantType: "authorized_client", clientId: CLIENT_ID, memberId: m.id, scope: "offline_access" }, { authorization: OWNER_KEY });
+    const minted = await tokenCall(
+      { grantType: "authorized_client", clientId: CLIENT_ID, memberId: m.id, scope: "offline_access" },
+      { authorization: OWNER_KEY },
+    );
     expect(minted.status, JSON.stringify(minted.body)).toBe(200);
-    expectIdentityError(await changePasswordCall(minted.body.access_token, { newPassword: "a brand new password" }), 403, "REAUTHENTICATION_REQUIRED");
+    expectIdentityError(
+      await changePasswordCall(minted.body.access_token, { newPassword: "a brand new password" }),
+      403,
+      "REAUTHENTICATION_REQUIRED",
+    );
     expect((await changePasswordCall(minted.body.access_token, { currentPassword: PASSWORD, newPassword: "a brand new password" })).status).toBe(200);
   });
 
@@ -153,8 +162,16 @@ describe("change-password needs proof it is the member", () => {
     await ageLogin(tokens, 10);
     const before = await identitySnapshot();
     expectIdentityError(await changePasswordCall(tokens.access_token, { newPassword: "a brand new password" }), 403, "REAUTHENTICATION_REQUIRED");
-    expectIdentityError(await changePasswordCall(tokens.access_token, { currentPassword: "not my password", newPassword: "a brand new password" }), 403, "CURRENT_PASSWORD_INCORRECT");
-    expectIdentityError(await changePasswordCall(tokens.access_token, { currentPassword: "", newPassword: "a brand new password" }), 403, "CURRENT_PASSWORD_INCORRECT");
+    expectIdentityError(
+      await changePasswordCall(tokens.access_token, { currentPassword: "not my password", newPassword: "a brand new password" }),
+      403,
+      "CURRENT_PASSWORD_INCORRECT",
+    );
+    expectIdentityError(
+      await changePasswordCall(tokens.access_token, { currentPassword: "", newPassword: "a brand new password" }),
+      403,
+      "CURRENT_PASSWORD_INCORRECT",
+    );
     const badType = await changePasswordCall(tokens.access_token, { currentPassword: 12345678, newPassword: "a brand new password" });
     expectIdentityError(badType, 400, "INVALID_ARGUMENT");
     expect(await identitySnapshot()).toEqual(before);
@@ -180,9 +197,17 @@ describe("change-password needs proof it is the member", () => {
     const m = await activeMember();
     const tokens = await memberTokens(m.id);
     for (let i = 0; i < 10; i++) {
-      expectIdentityError(await changePasswordCall(tokens.access_token, { currentPassword: `guess ${i}`, newPassword: "a brand new password" }), 403, "CURRENT_PASSWORD_INCORRECT");
+      expectIdentityError(
+        await changePasswordCall(tokens.access_token, { currentPassword: `guess ${i}`, newPassword: "a brand new password" }),
+        403,
+        "CURRENT_PASSWORD_INCORRECT",
+      );
     }
-    expectIdentityError(await changePasswordCall(tokens.access_token, { currentPassword: PASSWORD, newPassword: "a brand new password" }), 429, "TOO_MANY_REQUESTS");
+    expectIdentityError(
+      await changePasswordCall(tokens.access_token, { currentPassword: PASSWORD, newPassword: "a brand new password" }),
+      429,
+      "TOO_MANY_REQUESTS",
+    );
   });
 });
 
@@ -197,7 +222,9 @@ describe("a password reset ends every session", () => {
 
     for (const person of [m.email, staff.email]) {
       expect((await api("POST", "/v1/send-email", { body: { email: person } })).status).toBe(200);
-      const res = await api("POST", "/v1/recover", { body: { recoveryToken: (await lastLink(person, "recovery-link")).token, password: "a reset password" } });
+      const res = await api("POST", "/v1/recover", {
+        body: { recoveryToken: (await lastLink(person, "recovery-link")).token, password: "a reset password" },
+      });
       expect(res.body.state, JSON.stringify(res.body)).toBe("SUCCESS");
     }
     await expectEnded(before);
@@ -260,7 +287,10 @@ describe("logins: no lockout of the account's owner", () => {
     const staff = await staffWithPassword();
     const { ctx } = serviceCtx();
     await startConsoleSession(ctx, loginRequest(staff.email), { ip: home });
-    for (let i = 0; i < 12; i++) await expect(startConsoleSession(ctx, loginRequest(staff.email, `wrong ${i}`), { ip: `192.0.2.${i + 1}` })).rejects.toMatchObject({ status: 401 });
+    for (let i = 0; i < 12; i++)
+      await expect(startConsoleSession(ctx, loginRequest(staff.email, `wrong ${i}`), { ip: `192.0.2.${i + 1}` })).rejects.toMatchObject({
+        status: 401,
+      });
     const session = await startConsoleSession(ctx, loginRequest(staff.email), { ip: home });
     expect(await consoleSessionAuth(env, ctx.db, session.token)).not.toBeNull();
   });
@@ -282,7 +312,9 @@ describe("logins: no lockout of the account's owner", () => {
     const home = "198.51.100.20";
     expect((await loginCall(m.email, PASSWORD, {}, from(home))).body.state).toBe("SUCCESS");
     // 30 attempts from many addresses this hour (set directly, to keep the test fast).
-    await env.DB.prepare("UPDATE rate_limits SET count = 30 WHERE key = ?").bind(await wideKey(m.email)).run();
+    await env.DB.prepare("UPDATE rate_limits SET count = 30 WHERE key = ?")
+      .bind(await wideKey(m.email))
+      .run();
     expectIdentityError(await loginCall(m.email, "wrong password", {}, from("192.0.2.31")), 401, "-19976");
     const waiting = await loginCall(m.email, PASSWORD, {}, from("192.0.2.32"));
     expectIdentityError(waiting, 429, "TOO_MANY_REQUESTS");
@@ -291,12 +323,16 @@ describe("logins: no lockout of the account's owner", () => {
     expect(first).toBeLessThanOrEqual(300);
     expect((await loginCall(m.email, PASSWORD, {}, from(home))).body.state).toBe("SUCCESS");
     // The wait grows with every attempt over the limit.
-    await env.DB.prepare("UPDATE rate_limits SET count = 40 WHERE key = ?").bind(await wideKey(m.email)).run();
+    await env.DB.prepare("UPDATE rate_limits SET count = 40 WHERE key = ?")
+      .bind(await wideKey(m.email))
+      .run();
     const later = await loginCall(m.email, PASSWORD, {}, from("192.0.2.33"));
     expectIdentityError(later, 429, "TOO_MANY_REQUESTS");
     expect(Number(later.headers.get("retry-after"))).toBeGreaterThan(first);
     // When the turn comes, the right password from a new address works.
-    await env.DB.prepare("UPDATE rate_limits SET window_start = window_start - 600 WHERE key = ?").bind(await emailKey("login:account-turn", m.email)).run();
+    await env.DB.prepare("UPDATE rate_limits SET window_start = window_start - 600 WHERE key = ?")
+      .bind(await emailKey("login:account-turn", m.email))
+      .run();
     expect((await loginCall(m.email, PASSWORD, {}, from("192.0.2.34"))).body.state).toBe("SUCCESS");
   });
 
@@ -306,7 +342,9 @@ describe("logins: no lockout of the account's owner", () => {
     const m = await activeMember();
     const home = "198.51.100.30";
     expect((await loginCall(m.email, PASSWORD, {}, from(home))).body.state).toBe("SUCCESS");
-    await env.DB.prepare("UPDATE rate_limits SET count = 30 WHERE key = ?").bind(await wideKey(m.email)).run();
+    await env.DB.prepare("UPDATE rate_limits SET count = 30 WHERE key = ?")
+      .bind(await wideKey(m.email))
+      .run();
     expectIdentityError(await loginCall(m.email, PASSWORD, {}, from("192.0.2.41")), 400, "-19971");
     expectIdentityError(await loginCall(m.email, PASSWORD, { captchaTokens: [{ Turnstile: "forged" }] }, from("192.0.2.41")), 400, "-19970");
     expect((await loginCall(m.email, PASSWORD, { captchaTokens: [{ Turnstile: "solved" }] }, from("192.0.2.41"))).body.state).toBe("SUCCESS");

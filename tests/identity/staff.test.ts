@@ -41,7 +41,7 @@ async function visitorToken() {
 }
 
 async function latestEmailTo(to: string) {
-  return env.DB.prepare("SELECT * FROM emails WHERE \"to\" = ? ORDER BY created_date DESC, rowid DESC LIMIT 1")
+  return env.DB.prepare('SELECT * FROM emails WHERE "to" = ? ORDER BY created_date DESC, rowid DESC LIMIT 1')
     .bind(to)
     .first<{ template: string; subject: string; html: string; text: string; status: string }>();
 }
@@ -57,7 +57,12 @@ describe("the owner's account (ensureOwner, POST /api/v1/bootstrap)", () => {
   /** Calls the Worker with extra env values (the owner's credentials), as `npm start` does with .dev.vars. */
   async function bootstrap(extra: Record<string, string>) {
     const execution = createExecutionContext();
-    const res = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...extra }, execution);
+    const res = await app.request(
+      "https://shop.test/api/v1/bootstrap",
+      { method: "POST", headers: { authorization: OWNER_KEY } },
+      { ...env, ...extra },
+      execution,
+    );
     await waitOnExecutionContext(execution);
     return { status: res.status, body: (await res.json()) as { owner: { created: boolean; email: string | null; reason?: string } } };
   }
@@ -116,16 +121,33 @@ describe("the owner's account (ensureOwner, POST /api/v1/bootstrap)", () => {
 
   it("creates the demo shopper in development only, once, as an active member who can log in", async () => {
     const shopper = { DEMO_SHOPPER_EMAIL: "Demo-Shopper@Example.test", DEMO_SHOPPER_PASSWORD: "demo shopper password" };
-    const prod = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "production" }, createExecutionContext());
+    const prod = await app.request(
+      "https://shop.test/api/v1/bootstrap",
+      { method: "POST", headers: { authorization: OWNER_KEY } },
+      { ...env, ...credentials, ...shopper, ENVIRONMENT: "production" },
+      createExecutionContext(),
+    );
     expect(((await prod.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: false, email: null });
     expect(await env.DB.prepare("SELECT 1 FROM identities WHERE email = 'demo-shopper@example.test'").first()).toBeNull();
 
-    const dev = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "development" }, createExecutionContext());
+    const dev = await app.request(
+      "https://shop.test/api/v1/bootstrap",
+      { method: "POST", headers: { authorization: OWNER_KEY } },
+      { ...env, ...credentials, ...shopper, ENVIRONMENT: "development" },
+      createExecutionContext(),
+    );
     expect(((await dev.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: true, email: "demo-shopper@example.test" });
-    const again = await app.request("https://shop.test/api/v1/bootstrap", { method: "POST", headers: { authorization: OWNER_KEY } }, { ...env, ...credentials, ...shopper, ENVIRONMENT: "development" }, createExecutionContext());
+    const again = await app.request(
+      "https://shop.test/api/v1/bootstrap",
+      { method: "POST", headers: { authorization: OWNER_KEY } },
+      { ...env, ...credentials, ...shopper, ENVIRONMENT: "development" },
+      createExecutionContext(),
+    );
     expect(((await again.json()) as { demoShopper: unknown }).demoShopper).toEqual({ created: false, email: "demo-shopper@example.test" });
 
-    const login = await api("POST", "/_api/iam/authentication/v2/login", { body: { loginId: { email: "demo-shopper@example.test" }, password: shopper.DEMO_SHOPPER_PASSWORD } });
+    const login = await api("POST", "/_api/iam/authentication/v2/login", {
+      body: { loginId: { email: "demo-shopper@example.test" }, password: shopper.DEMO_SHOPPER_PASSWORD },
+    });
     expect(login.status).toBe(200);
     expect(login.body.state).toBe("SUCCESS");
   });
@@ -155,7 +177,9 @@ describe("inviting staff (POST /api/v1/staff)", () => {
 
     // The token is stored only as a hash, as an activation token that lives 7 days.
     const token = decodeURIComponent(link![1]);
-    const row = await env.DB.prepare("SELECT * FROM one_time_tokens WHERE identity_id = ?").bind(member.id).first<{ kind: string; token_hash: string; expires_at: string }>();
+    const row = await env.DB.prepare("SELECT * FROM one_time_tokens WHERE identity_id = ?")
+      .bind(member.id)
+      .first<{ kind: string; token_hash: string; expires_at: string }>();
     expect(row!.kind).toBe("activation");
     expect(row!.token_hash).toBe(await sha256Hex(`activation:${token}`));
     const days = (Date.parse(row!.expires_at) - Date.now()) / 86_400_000;
@@ -172,7 +196,9 @@ describe("inviting staff (POST /api/v1/staff)", () => {
     const activated = await api("POST", "/v1/recover", { body: { recoveryToken: token, password: "a staff password" } });
     expect(activated.status).toBe(200);
     expect(activated.body.state).toBe("SUCCESS");
-    const row = await env.DB.prepare("SELECT status, role, email_verified, password_hash FROM identities WHERE id = ?").bind(body.staffMember.id).first<Record<string, unknown>>();
+    const row = await env.DB.prepare("SELECT status, role, email_verified, password_hash FROM identities WHERE id = ?")
+      .bind(body.staffMember.id)
+      .first<Record<string, unknown>>();
     expect(row).toMatchObject({ status: "ACTIVE", role: "STAFF", email_verified: 1 });
     expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$/);
 
@@ -206,13 +232,17 @@ describe("inviting staff (POST /api/v1/staff)", () => {
   it("sends a new activation link on request, and the old one stops working", async () => {
     const email = `resend-${unique()}@example.com`;
     const { body } = await merchant("POST", "/api/v1/staff", { email });
-    const first = await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?").bind(body.staffMember.id).first<{ token_hash: string }>();
+    const first = await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?")
+      .bind(body.staffMember.id)
+      .first<{ token_hash: string }>();
     const res = await merchant("POST", `/api/v1/staff/${body.staffMember.id}/activation-email`, {});
     expect(res.status).toBe(200);
-    const { results } = await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?").bind(body.staffMember.id).all<{ token_hash: string }>();
+    const { results } = await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?")
+      .bind(body.staffMember.id)
+      .all<{ token_hash: string }>();
     expect(results).toHaveLength(1);
     expect(results[0].token_hash).not.toBe(first!.token_hash);
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM emails WHERE \"to\" = ?").bind(email).first<{ n: number }>();
+    const count = await env.DB.prepare('SELECT count(*) AS n FROM emails WHERE "to" = ?').bind(email).first<{ n: number }>();
     expect(count!.n).toBe(2);
   });
 });
@@ -220,7 +250,10 @@ describe("inviting staff (POST /api/v1/staff)", () => {
 describe("staff activation links", () => {
   it("use PUBLIC_URL, never a forged Host; in production without PUBLIC_URL nothing is written or sent", async () => {
     const email = `public-${unique()}@example.com`;
-    const invited = await apiWithEnv({ PUBLIC_URL: "https://shop.example" }, "POST", "https://evil.example/api/v1/staff", { key: OWNER_KEY, body: { email } });
+    const invited = await apiWithEnv({ PUBLIC_URL: "https://shop.example" }, "POST", "https://evil.example/api/v1/staff", {
+      key: OWNER_KEY,
+      body: { email },
+    });
     expect(invited.status, JSON.stringify(invited.body)).toBe(200);
     const mail = await latestEmailTo(email);
     expect(mail!.text).toMatch(/https:\/\/shop\.example\/reset-password\?token=[A-Za-z0-9_%-]+&activation=1/);
@@ -235,10 +268,15 @@ describe("staff activation links", () => {
     expect(await latestEmailTo(other)).toBeFalsy();
 
     const tokensBefore = await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?").bind(invited.body.staffMember.id).all();
-    const resend = await apiWithEnv(production, "POST", `https://shop.test/api/v1/staff/${invited.body.staffMember.id}/activation-email`, { key: OWNER_KEY, body: {} });
+    const resend = await apiWithEnv(production, "POST", `https://shop.test/api/v1/staff/${invited.body.staffMember.id}/activation-email`, {
+      key: OWNER_KEY,
+      body: {},
+    });
     expect(resend.status).toBe(503);
-    expect((await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?").bind(invited.body.staffMember.id).all()).results).toEqual(tokensBefore.results);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM emails WHERE \"to\" = ?").bind(email).first<{ n: number }>())!.n).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT token_hash FROM one_time_tokens WHERE identity_id = ?").bind(invited.body.staffMember.id).all()).results,
+    ).toEqual(tokensBefore.results);
+    expect((await env.DB.prepare('SELECT count(*) AS n FROM emails WHERE "to" = ?').bind(email).first<{ n: number }>())!.n).toBe(1);
   });
 });
 
@@ -264,7 +302,11 @@ describe("who may manage staff and keys", () => {
   ];
 
   it("nobody without credentials: 401", async () => {
-    for (const [method, path, body] of [...ownerOnly, ["GET", "/api/v1/staff", undefined], ["GET", "/api/v1/api-keys", undefined]] as [string, string, unknown][]) {
+    for (const [method, path, body] of [...ownerOnly, ["GET", "/api/v1/staff", undefined], ["GET", "/api/v1/api-keys", undefined]] as [
+      string,
+      string,
+      unknown,
+    ][]) {
       const res = await api(method, path, { body });
       expect(res.status, `${method} ${path}`).toBe(401);
     }
@@ -336,7 +378,9 @@ describe("listing and removing staff", () => {
   it("blocking a pending invitee also kills their activation link", async () => {
     const { body } = await merchant("POST", "/api/v1/staff", { email: `revoked-${unique()}@example.com` });
     expect((await merchant("DELETE", `/api/v1/staff/${body.staffMember.id}`)).status).toBe(200);
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM one_time_tokens WHERE identity_id = ?").bind(body.staffMember.id).first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM one_time_tokens WHERE identity_id = ?")
+      .bind(body.staffMember.id)
+      .first<{ n: number }>();
     expect(left!.n).toBe(0);
     const resend = await merchant("POST", `/api/v1/staff/${body.staffMember.id}/activation-email`, {});
     expect(resend.status).toBe(400);
@@ -362,7 +406,14 @@ describe("API keys (POST/GET/DELETE /api/v1/api-keys)", () => {
     const { apiKey, key } = res.body;
     expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     // The prefix (`sk_` and 6 of the 43 random characters) tells keys apart in the console without revealing them.
-    expect(apiKey).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "Inventory bot", role: "STAFF", permissions: [], prefix: key.slice(0, 9), createdDate: expect.any(String) });
+    expect(apiKey).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: "Inventory bot",
+      role: "STAFF",
+      permissions: [],
+      prefix: key.slice(0, 9),
+      createdDate: expect.any(String),
+    });
     const row = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(apiKey.id).first<Record<string, unknown>>();
     expect(row!.key_hash).toBe(await sha256Hex(key));
     expect(Object.values(row!)).not.toContain(key);

@@ -67,7 +67,9 @@ describe("auth/verify", () => {
     const p = await pending();
     const wrong = otherCode(p.code);
     const results = await Promise.all(Array.from({ length: 12 }, () => verifyCall(p.stateToken, wrong)));
-    const counted = results.filter((r) => ["INVALID_VERIFICATION_CODE", "VERIFICATION_ATTEMPTS_EXCEEDED"].includes(r.body.details.applicationError.code));
+    const counted = results.filter((r) =>
+      ["INVALID_VERIFICATION_CODE", "VERIFICATION_ATTEMPTS_EXCEEDED"].includes(r.body.details.applicationError.code),
+    );
     expect(counted.length).toBe(5);
     expect(results.filter((r) => r.body.details.applicationError.code === "INVALID_STATE_TOKEN").length).toBe(7);
   });

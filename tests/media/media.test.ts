@@ -34,21 +34,92 @@ const png = (w: number, h: number, size = 0) => {
 const gif = (w: number, h: number) => new Uint8Array([...text("GIF89a"), ...le16(w), ...le16(h), 0, 0, 0, ...salt()]);
 /** SOI, an APP0 segment, then a baseline frame header (SOF0) with the size. */
 const jpeg = (w: number, h: number) =>
-  new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, ...text("JFIF\0"), 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 17, 8, (h >> 8) & 255, h & 255, (w >> 8) & 255, w & 255, 3, ...salt()]);
-const webpExtended = (w: number, h: number) => new Uint8Array([...text("RIFF"), 0, 0, 0, 0, ...text("WEBPVP8X"), 10, 0, 0, 0, 0, 0, 0, 0, ...le24(w - 1), ...le24(h - 1), ...salt()]);
+  new Uint8Array([
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0,
+    16,
+    ...text("JFIF\0"),
+    1,
+    1,
+    0,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    0xff,
+    0xc0,
+    0,
+    17,
+    8,
+    (h >> 8) & 255,
+    h & 255,
+    (w >> 8) & 255,
+    w & 255,
+    3,
+    ...salt(),
+  ]);
+const webpExtended = (w: number, h: number) =>
+  new Uint8Array([...text("RIFF"), 0, 0, 0, 0, ...text("WEBPVP8X"), 10, 0, 0, 0, 0, 0, 0, 0, ...le24(w - 1), ...le24(h - 1), ...salt()]);
 const webpLossy = (w: number, h: number) =>
   new Uint8Array([...text("RIFF"), 0, 0, 0, 0, ...text("WEBPVP8 "), 0, 0, 0, 0, 0, 0, 0, 0x9d, 0x01, 0x2a, ...le16(w), ...le16(h), ...salt()]);
 const webpLossless = (w: number, h: number) => {
   const bits = (w - 1) | ((h - 1) << 14);
-  return new Uint8Array([...text("RIFF"), 0, 0, 0, 0, ...text("WEBPVP8L"), 0, 0, 0, 0, 0x2f, bits & 255, (bits >>> 8) & 255, (bits >>> 16) & 255, (bits >>> 24) & 255, ...salt()]);
+  return new Uint8Array([
+    ...text("RIFF"),
+    0,
+    0,
+    0,
+    0,
+    ...text("WEBPVP8L"),
+    0,
+    0,
+    0,
+    0,
+    0x2f,
+    bits & 255,
+    (bits >>> 8) & 255,
+    (bits >>> 16) & 255,
+    (bits >>> 24) & 255,
+    ...salt(),
+  ]);
 };
 const avif = (w: number, h: number) =>
-  new Uint8Array([0, 0, 0, 28, ...text("ftypavif"), 0, 0, 0, 0, ...text("avifmif1miaf"), 0, 0, 0, 20, ...text("ispe"), 0, 0, 0, 0, ...be32(w), ...be32(h), ...salt()]);
-const svg = () => new TextEncoder().encode(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg><!--${unique()}-->`);
+  new Uint8Array([
+    0,
+    0,
+    0,
+    28,
+    ...text("ftypavif"),
+    0,
+    0,
+    0,
+    0,
+    ...text("avifmif1miaf"),
+    0,
+    0,
+    0,
+    20,
+    ...text("ispe"),
+    0,
+    0,
+    0,
+    0,
+    ...be32(w),
+    ...be32(h),
+    ...salt(),
+  ]);
+const svg = () =>
+  new TextEncoder().encode(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg><!--${unique()}-->`);
 
 const fileOf = (bytes: Uint8Array<ArrayBuffer>, name = "photo.png", type = "image/png") => new File([bytes], name, { type });
 
-const staff = (permissions: string[]) => serviceCtx({ kind: "member", identityId: "staff-1", visitorId: "v", clientId: "c", role: "STAFF", permissions: permissions as never });
+const staff = (permissions: string[]) =>
+  serviceCtx({ kind: "member", identityId: "staff-1", visitorId: "v", clientId: "c", role: "STAFF", permissions: permissions as never });
 
 async function refusal(p: Promise<unknown>): Promise<ApiError> {
   const err = await p.then(
@@ -163,7 +234,11 @@ describe("uploading", () => {
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as any;
     expect(body.details.validationError.fieldViolations[0]).toMatchObject({ field: "file", violatedRule: "FORMAT" });
-    const json = await SELF.fetch("https://shop.test/api/media", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: "{}" });
+    const json = await SELF.fetch("https://shop.test/api/media", {
+      method: "POST",
+      headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(json.status).toBe(415);
   });
 });
@@ -190,7 +265,13 @@ describe("serving", () => {
   });
 
   it("answers 404 for unknown and malformed names", async () => {
-    for (const path of [`/media/${"0".repeat(64)}.png`, "/media/nothing.png", `/media/${"a".repeat(64)}.svg`, "/media/..%2Fsecrets", `/media/${"A".repeat(64)}.png`]) {
+    for (const path of [
+      `/media/${"0".repeat(64)}.png`,
+      "/media/nothing.png",
+      `/media/${"a".repeat(64)}.svg`,
+      "/media/..%2Fsecrets",
+      `/media/${"A".repeat(64)}.png`,
+    ]) {
       const res = await SELF.fetch(`https://shop.test${path}`);
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as any).details.applicationError.code).toBe("MEDIA_NOT_FOUND");
@@ -204,9 +285,14 @@ describe("deleting what nobody uses", () => {
     const shared = await uploadImage(ctx, fileOf(png(8, 8)));
     const own = await uploadImage(ctx, fileOf(gif(4, 4)));
     const cover = await uploadImage(ctx, fileOf(jpeg(50, 50)));
-    const a = await createProduct({ name: `Media A ${unique()}`, media: [{ url: own.url }, { url: shared.url }, { url: cover.url }, { url: "https://cdn.example/x.png" }] });
+    const a = await createProduct({
+      name: `Media A ${unique()}`,
+      media: [{ url: own.url }, { url: shared.url }, { url: cover.url }, { url: "https://cdn.example/x.png" }],
+    });
     const b = await createProduct({ name: `Media B ${unique()}`, media: [{ url: shared.url }] });
-    const col = await merchant("POST", "/v1/collections", { collection: { name: `Media col ${unique()}`, media: { url: `https://shop.test${cover.url}` } } });
+    const col = await merchant("POST", "/v1/collections", {
+      collection: { name: `Media col ${unique()}`, media: { url: `https://shop.test${cover.url}` } },
+    });
     expect(col.status, JSON.stringify(col.body)).toBe(200);
 
     await deleteProduct(ctx, a.id);
@@ -241,7 +327,10 @@ describe("deleting what nobody uses", () => {
 describe("ordering and describing a product's media", () => {
   it("reorders (the first is the main image) with a ProductChanged event; a list that is not every item once writes nothing", async () => {
     const { ctx } = serviceCtx();
-    const p = await createProduct({ name: `Media E ${unique()}`, media: [{ url: "/media/a.png" }, { url: "/media/b.png" }, { url: "/media/c.png" }] });
+    const p = await createProduct({
+      name: `Media E ${unique()}`,
+      media: [{ url: "/media/a.png" }, { url: "/media/b.png" }, { url: "/media/c.png" }],
+    });
     const [x, y, z] = p.media.items.map((m: { id: string }) => m.id);
     await reorderProductMedia(ctx, p.id, [z, x, y]);
     const after = (await merchant("GET", `/v1/products/${p.id}`)).body.product;
@@ -251,7 +340,11 @@ describe("ordering and describing a product's media", () => {
     expect(changed.at(-1)?.data.changedFields).toEqual(["media"]);
 
     const before = await env.DB.prepare("SELECT media, updated_date FROM products WHERE id = ?").bind(p.id).first();
-    for (const bad of [[z, x], [z, x, y, y], [z, x, "nope"]]) {
+    for (const bad of [
+      [z, x],
+      [z, x, y, y],
+      [z, x, "nope"],
+    ]) {
       const err = await refusal(reorderProductMedia(ctx, p.id, bad));
       expect(err.status).toBe(400);
       expect(err.fieldViolations![0].field).toMatch(/^mediaIds/);

@@ -24,7 +24,10 @@ async function register(page: Page, s: Store, email: string, firstName = "Sam") 
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForSelector("#code");
   await page.fill("#code", await codeFor(s, email));
-  await Promise.all([page.waitForURL((u) => u.pathname !== "/verify" && u.pathname !== "/register"), page.getByRole("button", { name: "Confirm email" }).click()]);
+  await Promise.all([
+    page.waitForURL((u) => u.pathname !== "/verify" && u.pathname !== "/register"),
+    page.getByRole("button", { name: "Confirm email" }).click(),
+  ]);
 }
 
 describe("member pages", () => {
@@ -52,7 +55,9 @@ describe("member pages", () => {
     }
   });
 
-  it("register with the emailed code, keep the visitor cart, merge another at login, check out and see the order in ORDERS", { timeout: 150_000 }, async (ctx) => {
+  it("register with the emailed code, keep the visitor cart, merge another at login, check out and see the order in ORDERS", {
+    timeout: 150_000,
+  }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const { context, page, problems } = await shopper(s);

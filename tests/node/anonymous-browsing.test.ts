@@ -14,7 +14,13 @@ const header = (res: Response, metric: string) => Number(new RegExp(`(\\d+) ${me
 
 /** Every row of every table, and every KV key with its value: what a request may not change. */
 async function storeState(w: RunningWorker) {
-  const tables = (await w.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name").all<{ name: string }>()).results;
+  const tables = (
+    await w.db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name",
+      )
+      .all<{ name: string }>()
+  ).results;
   const d1: Record<string, string[]> = {};
   // Sorted as text: some tables have no rowid (WITHOUT ROWID, virtual tables).
   for (const { name } of tables) d1[name] = (await w.db.prepare(`SELECT * FROM "${name}"`).all()).results.map((r) => JSON.stringify(r)).sort();
@@ -50,7 +56,9 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     await w?.dispose();
   });
 
-  it("home → shop → collection → search → product: no Set-Cookie, no KV key, no D1 row; then add to cart starts the session", { timeout: 60_000 }, async () => {
+  it("home → shop → collection → search → product: no Set-Cookie, no KV key, no D1 row; then add to cart starts the session", {
+    timeout: 60_000,
+  }, async () => {
     const before = await storeState(w);
     for (const path of TOUR) {
       const res = await w.fetch(path, { headers: { "user-agent": BROWSER_UA, accept: "text/html" } });
@@ -68,7 +76,9 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
 
     // The first add to cart mints the visitor's tokens (KV) and the cart (D1), and sets the cookie.
     const product = (await w.db
-      .prepare("SELECT id, name FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
+      .prepare(
+        "SELECT id, name FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1",
+      )
       .first<{ id: string; name: string }>())!;
     const added = await w.fetch("/cart", {
       method: "POST",
@@ -82,7 +92,9 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(header(added, "KV writes")).toBe(2); // the visitor's refresh and access tokens
     // The write's D1 bookmark goes with the browser, so its next page reads its own cart even from a replica.
-    expect(added.headers.getSetCookie().find((c) => c.startsWith("__Host-d1="))).toMatch(/^__Host-d1=[0-9a-f-]+; Path=\/; .*HttpOnly; Secure; SameSite=Lax/);
+    expect(added.headers.getSetCookie().find((c) => c.startsWith("__Host-d1="))).toMatch(
+      /^__Host-d1=[0-9a-f-]+; Path=\/; .*HttpOnly; Secure; SameSite=Lax/,
+    );
     const after = await storeState(w);
     expect(Object.keys(after.kv).filter((k) => k.startsWith("token:")).length).toBe(sessionsBefore + 2);
     expect(after.d1.carts?.length ?? 0).toBe((before.d1.carts?.length ?? 0) + 1);
@@ -102,7 +114,10 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
   it("a product page whose cache is cold costs at most 2 D1 round trips (was 6), and none once cached", async () => {
     const kv = await w.mf.getKVNamespace("SESSIONS");
     const BOT_UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
-    for (const [who, ua] of [["shopper", BROWSER_UA], ["crawler (waits for every deferred part)", BOT_UA]]) {
+    for (const [who, ua] of [
+      ["shopper", BROWSER_UA],
+      ["crawler (waits for every deferred part)", BOT_UA],
+    ]) {
       // A new catalogue version: every cached catalogue read is cold.
       await kv.put("catalog:version", `cold-${who}-${Date.now()}`);
       await new Promise((r) => setTimeout(r, 1_100)); // the isolate reuses the version it read for a second
@@ -112,11 +127,16 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       expect(html, who).toContain("Waxed Canvas Tote");
       expect(header(cold, "round trips"), who).toBeLessThanOrEqual(2);
       // The caches are written after the response: the same page again, until it comes from them (at most 10 s).
-      const warm = await waitFor(async () => {
-        const res = await w.fetch("/products/waxed-canvas-tote?Color=Olive", { headers: { "user-agent": ua } });
-        await res.text();
-        return header(res, "round trips") === 0 ? res : null;
-      }, `${who}: the product page from the cache`, 10_000, 50);
+      const warm = await waitFor(
+        async () => {
+          const res = await w.fetch("/products/waxed-canvas-tote?Color=Olive", { headers: { "user-agent": ua } });
+          await res.text();
+          return header(res, "round trips") === 0 ? res : null;
+        },
+        `${who}: the product page from the cache`,
+        10_000,
+        50,
+      );
       expect(warm.headers.get("x-page-cache"), who).toBe("hit");
       // Another parameter makes another page (rendered, not from the page cache), but the same data: the page
       // depends on the URL only through the option names, so its data comes from the cache, Olive still chosen.
@@ -130,11 +150,16 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       // The page without a choice, each time under a parameter no page was kept for, until its data is read from the
       // cache (written after the first one's response).
       let probe = 0;
-      await waitFor(async () => {
-        const res = await w.fetch(`/products/waxed-canvas-tote?ref=plain-${who.length}-${probe++}`, { headers: { "user-agent": ua } });
-        await res.text();
-        return header(res, "round trips") === 0;
-      }, `${who}: the product's data from the cache`, 10_000, 50);
+      await waitFor(
+        async () => {
+          const res = await w.fetch(`/products/waxed-canvas-tote?ref=plain-${who.length}-${probe++}`, { headers: { "user-agent": ua } });
+          await res.text();
+          return header(res, "round trips") === 0;
+        },
+        `${who}: the product's data from the cache`,
+        10_000,
+        50,
+      );
       const madeUp = await w.fetch(`/products/waxed-canvas-tote?Color=${"x".repeat(500)}-${who.length}`, { headers: { "user-agent": ua } });
       const madeUpHtml = await madeUp.text();
       expect(madeUp.status, who).toBe(200);
@@ -150,12 +175,19 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
   const pause = (ms = 300) => new Promise((r) => setTimeout(r, ms));
   /** The anonymous page again until it comes from the page cache (kept after the first view's response), at most 10 s. */
   const untilKept = (path: string) =>
-    waitFor(async () => {
-      const view = await anonymous(path);
-      return view.res.headers.get("x-page-cache") === "hit" ? view : null;
-    }, `${path} from the page cache`, 10_000, 50);
+    waitFor(
+      async () => {
+        const view = await anonymous(path);
+        return view.res.headers.get("x-page-cache") === "hit" ? view : null;
+      },
+      `${path} from the page cache`,
+      10_000,
+      50,
+    );
 
-  it("a second anonymous view of each catalogue page comes from the edge cache: no D1 round trip, and a CSP that allows exactly its inline scripts by hash", { timeout: 60_000 }, async () => {
+  it("a second anonymous view of each catalogue page comes from the edge cache: no D1 round trip, and a CSP that allows exactly its inline scripts by hash", {
+    timeout: 60_000,
+  }, async () => {
     const kv = await w.mf.getKVNamespace("SESSIONS");
     await kv.put("catalog:version", `pages-${Date.now()}`);
     await pause(1_100); // the isolate reuses the version it read for a second
@@ -189,7 +221,9 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     await anonymous("/");
     expect((await untilKept("/")).res.headers.get("x-page-cache")).toBe("hit");
     const product = (await w.db
-      .prepare("SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
+      .prepare(
+        "SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1",
+      )
       .first<{ id: string }>())!;
     const added = await w.fetch("/cart", {
       method: "POST",
@@ -198,7 +232,10 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
       redirect: "manual",
     });
     await added.text();
-    const pair = added.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!.split(";")[0];
+    const pair = added.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${COOKIE}=`))!
+      .split(";")[0];
     const own = await w.fetch("/", { headers: { "user-agent": BROWSER_UA, cookie: pair } });
     const ownHtml = await own.text();
     expect(own.headers.get("x-page-cache")).toBeNull();
@@ -210,7 +247,9 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     expect(stranger.html).not.toContain("Log out");
   });
 
-  it("a visitor from an ad or a newsletter gets the cached page: tracking parameters are not part of the key, and the kept copy holds none", { timeout: 30_000 }, async () => {
+  it("a visitor from an ad or a newsletter gets the cached page: tracking parameters are not part of the key, and the kept copy holds none", {
+    timeout: 30_000,
+  }, async () => {
     const fromAd = await anonymous("/search?q=tote&utm_source=newsletter&utm_campaign=autumn-drop&gclid=Cj0KCQ");
     expect(fromAd.res.status).toBe(200);
     expect(fromAd.res.headers.get("x-page-cache")).toBe("miss");
@@ -219,7 +258,12 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
     expect(fromAd.html).not.toMatch(/utm_|autumn-drop|gclid|Cj0KCQ/);
     // Kept after that response: each look carries another campaign, so only a key without them can find it.
     let look = 0;
-    await waitFor(async () => (await anonymous(`/search?q=tote&utm_source=look-${look++}`)).res.headers.get("x-page-cache") === "hit", "the search page kept", 10_000, 50);
+    await waitFor(
+      async () => (await anonymous(`/search?q=tote&utm_source=look-${look++}`)).res.headers.get("x-page-cache") === "hit",
+      "the search page kept",
+      10_000,
+      50,
+    );
     for (const path of ["/search?q=tote", "/search?fbclid=IwAR2&q=tote", "/search?q=tote&utm_medium=email"]) {
       const later = await anonymous(path);
       expect(later.res.headers.get("x-page-cache"), path).toBe("hit");
@@ -248,12 +292,20 @@ describe("anonymous browsing writes nothing (built Worker)", () => {
   });
 
   it("D1 sessions: an API client gets its bookmark back and may send it (a malformed one is ignored); browsing sets no bookmark cookie", async () => {
-    const first = await w.fetch("/v1/products/query-platformized", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: { paging: { limit: 1 } } }) });
+    const first = await w.fetch("/v1/products/query-platformized", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: { paging: { limit: 1 } } }),
+    });
     expect(first.status).toBe(200);
     const bookmark = first.headers.get("x-d1-bookmark");
     expect(bookmark).toMatch(/^[0-9a-f]{8}-[0-9a-f-]+$/);
     for (const sent of [bookmark ?? "", "not a bookmark!"]) {
-      const res = await w.fetch("/v2/collections/query", { method: "POST", headers: { "content-type": "application/json", "x-d1-bookmark": sent }, body: "{}" });
+      const res = await w.fetch("/v2/collections/query", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-d1-bookmark": sent },
+        body: "{}",
+      });
       expect(res.status, sent).toBe(200);
     }
     const page = await anonymous("/shop");

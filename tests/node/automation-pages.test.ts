@@ -17,7 +17,13 @@ afterAll(async () => {
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
 const apiCall = (method: string, path: string, key: string, body?: unknown) =>
-  w.fetch(path, { method, headers: { authorization: key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).then(json);
+  w
+    .fetch(path, {
+      method,
+      headers: { authorization: key, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    .then(json);
 
 /** The session cookie a page response set, and the access token inside it (for API calls as that browser). */
 function sessionOf(res: Response) {
@@ -38,7 +44,9 @@ async function until<T>(read: () => Promise<T | null | undefined>, what: string,
 
 describe("email link pages", () => {
   it("the recovery link restores the abandoned cart in another browser and goes to /cart; a bad link gets a friendly page", async () => {
-    const created = await apiCall("POST", "/v1/products", OWNER_KEY, { product: { name: "Recovered Teapot", priceData: { price: 42 }, stock: { trackInventory: true, quantity: 9 } } });
+    const created = await apiCall("POST", "/v1/products", OWNER_KEY, {
+      product: { name: "Recovered Teapot", priceData: { price: 42 }, stock: { trackInventory: true, quantity: 9 } },
+    });
     expect(created.status).toBe(200);
     const productId = created.body.product.id;
 
@@ -58,13 +66,28 @@ describe("email link pages", () => {
     expect((await apiCall("PATCH", "/v1/carts/current", first.token, { cartInfo: { buyerInfo: { email: "teapot@example.com" } } })).status).toBe(200);
 
     // Two hours idle (the clock is the database's here), then the sweep: the real queue makes the record.
-    await w.db.prepare("UPDATE carts SET last_activity = ? WHERE id = ?").bind(new Date(Date.now() - 2 * 3600_000).toISOString(), cartId).run();
+    await w.db
+      .prepare("UPDATE carts SET last_activity = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 2 * 3600_000).toISOString(), cartId)
+      .run();
     expect((await apiCall("POST", "/api/v1/events/sweep", OWNER_KEY, {})).body.automations.abandonedCarts).toBe(1);
-    const record = await until(() => w.db.prepare("SELECT id, recovery_token FROM abandoned_checkouts WHERE cart_id = ?").bind(cartId).first<{ id: string; recovery_token: string }>(), "the abandoned checkout");
+    const record = await until(
+      () =>
+        w.db
+          .prepare("SELECT id, recovery_token FROM abandoned_checkouts WHERE cart_id = ?")
+          .bind(cartId)
+          .first<{ id: string; recovery_token: string }>(),
+      "the abandoned checkout",
+    );
     // The first reminder falls due; the next sweep sends it with the recovery link.
-    await w.db.prepare("UPDATE recovery_emails SET due_date = ? WHERE abandoned_checkout_id = ? AND step = 1").bind(new Date(Date.now() - 1000).toISOString(), record.id).run();
+    await w.db
+      .prepare("UPDATE recovery_emails SET due_date = ? WHERE abandoned_checkout_id = ? AND step = 1")
+      .bind(new Date(Date.now() - 1000).toISOString(), record.id)
+      .run();
     await apiCall("POST", "/api/v1/events/sweep", OWNER_KEY, {});
-    const mail = (await w.db.prepare("SELECT text FROM emails WHERE \"to\" = 'teapot@example.com' AND template = 'abandoned-cart'").first<{ text: string }>())!;
+    const mail = (await w.db
+      .prepare("SELECT text FROM emails WHERE \"to\" = 'teapot@example.com' AND template = 'abandoned-cart'")
+      .first<{ text: string }>())!;
     const link = /Return to your cart: (\S+)/.exec(mail.text)![1];
     expect(link).toBe(`http://localhost:8787/cart/recover/${record.recovery_token}`);
 
@@ -102,7 +125,12 @@ describe("email link pages", () => {
     expect(html).toContain(email);
     expect(html).toMatch(/<form[^>]*method="post"/);
     // Opening the page changes nothing (mail scanners follow links).
-    expect((await w.db.prepare("SELECT unsubscribed_date FROM email_subscriptions WHERE email = ?").bind(email).first<{ unsubscribed_date: string | null }>())!.unsubscribed_date).toBeNull();
+    expect(
+      (await w.db
+        .prepare("SELECT unsubscribed_date FROM email_subscriptions WHERE email = ?")
+        .bind(email)
+        .first<{ unsubscribed_date: string | null }>())!.unsubscribed_date,
+    ).toBeNull();
 
     // A mail client's one-click unsubscribe (RFC 8058): POST to the List-Unsubscribe address.
     const oneClick = await w.fetch(`/email/unsubscribe?token=${token}`, {
@@ -112,11 +140,19 @@ describe("email link pages", () => {
     });
     expect(oneClick.status).toBe(200);
     expect(await oneClick.text()).toContain("You are unsubscribed");
-    expect((await w.db.prepare("SELECT unsubscribed_date FROM email_subscriptions WHERE email = ?").bind(email).first<{ unsubscribed_date: string | null }>())!.unsubscribed_date).not.toBeNull();
+    expect(
+      (await w.db
+        .prepare("SELECT unsubscribed_date FROM email_subscriptions WHERE email = ?")
+        .bind(email)
+        .first<{ unsubscribed_date: string | null }>())!.unsubscribed_date,
+    ).not.toBeNull();
 
     // The page's own form posts the token as a field.
     const other = "page-test-token-fedcba9876543210";
-    await w.db.prepare("INSERT INTO email_subscriptions (email, token, unsubscribed_date, created_date) VALUES (?, ?, NULL, ?)").bind("second@example.com", other, new Date().toISOString()).run();
+    await w.db
+      .prepare("INSERT INTO email_subscriptions (email, token, unsubscribed_date, created_date) VALUES (?, ?, NULL, ?)")
+      .bind("second@example.com", other, new Date().toISOString())
+      .run();
     const form = await w.fetch("/email/unsubscribe", {
       method: "POST",
       headers: { "user-agent": BROWSER_UA, "content-type": "application/x-www-form-urlencoded" },

@@ -76,9 +76,7 @@ describe("the storefront in a browser", () => {
 
       // The images above the fold actually load (lazy ones below it load as the shopper scrolls).
       const first = arrivals.locator("li.card img").first();
-      await expect
-        .poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 })
-        .toBe(true);
+      await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
 
       // The collections, each with its picture and count.
       await expect(page.locator("ul.collection-grid li").count()).resolves.toBeGreaterThan(1);
@@ -110,7 +108,9 @@ describe("the storefront in a browser", () => {
       await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
       await card.click();
       await page.waitForURL((u) => u.pathname === href);
-      await expect.poll(() => page.locator("h1").textContent()).toBe(await w!.db.prepare("SELECT name FROM products WHERE slug = ?").bind(href.split("/").pop()).first("name"));
+      await expect
+        .poll(() => page.locator("h1").textContent())
+        .toBe(await w!.db.prepare("SELECT name FROM products WHERE slug = ?").bind(href.split("/").pop()).first("name"));
       expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
       // The footer's links are the same kind.
       await page.locator('footer a[href="/shop"]').click();

@@ -10,7 +10,10 @@ import { addToCart, COUPON, expectAccessible, fillContact, hydrated, screenshots
 const { store, needsChromium } = useStore("cart and checkout");
 
 const orderOf = (id: string) =>
-  store().w.db.prepare("SELECT number, payment_status AS paymentStatus, total, owner_kind AS ownerKind FROM orders WHERE id = ?").bind(id).first<{ number: number; paymentStatus: string; total: number; ownerKind: string }>();
+  store()
+    .w.db.prepare("SELECT number, payment_status AS paymentStatus, total, owner_kind AS ownerKind FROM orders WHERE id = ?")
+    .bind(id)
+    .first<{ number: number; paymentStatus: string; total: number; ownerKind: string }>();
 
 describe("cart and checkout with JavaScript", () => {
   it("adds, changes, removes and discounts items in place, then pays by card after a declined card", { timeout: 120_000 }, async (ctx) => {
@@ -262,7 +265,9 @@ describe("stock that runs out during checkout", () => {
 
       // Another buyer takes two of the three while this shopper is paying.
       await s.w.db
-        .prepare("UPDATE variants SET quantity = 1 WHERE product_id = ? AND json_extract(choices, '$.Color') = 'White' AND json_extract(choices, '$.Size') = 'XL'")
+        .prepare(
+          "UPDATE variants SET quantity = 1 WHERE product_id = ? AND json_extract(choices, '$.Color') = 'White' AND json_extract(choices, '$.Size') = 'XL'",
+        )
         .bind(s.tee.id)
         .run();
       await page.check("#pay-offline");

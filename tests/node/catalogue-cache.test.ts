@@ -58,10 +58,15 @@ describe("catalogue pages through the cache", () => {
       expect(first.res.status, path).toBe(200);
       expect(roundTrips(first.res), path).toBeGreaterThan(0);
       // The cache is written after the response: the page again until it comes from it (at most 10 s).
-      const again = await waitFor(async () => {
-        const view = await page(path);
-        return roundTrips(view.res) === 0 ? view : null;
-      }, `${path} from the cache`, 10_000, 50);
+      const again = await waitFor(
+        async () => {
+          const view = await page(path);
+          return roundTrips(view.res) === 0 ? view : null;
+        },
+        `${path} from the cache`,
+        10_000,
+        50,
+      );
       expect(again.res.status, path).toBe(200);
       // The same page (only the per-request CSP nonce differs).
       expect(withoutNonce(again), path).toBe(withoutNonce(first));

@@ -47,7 +47,11 @@ interface Watched {
 }
 
 async function open(opts: { width?: number; javaScript?: boolean } = {}): Promise<Watched> {
-  const context = await newContext(browser!, { userAgent: BROWSER_UA, viewport: { width: opts.width ?? 1280, height: 900 }, javaScriptEnabled: opts.javaScript ?? true });
+  const context = await newContext(browser!, {
+    userAgent: BROWSER_UA,
+    viewport: { width: opts.width ?? 1280, height: 900 },
+    javaScriptEnabled: opts.javaScript ?? true,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (msg) => {
@@ -61,7 +65,9 @@ async function open(opts: { width?: number; javaScript?: boolean } = {}): Promis
   // A CSP violation is also reported as an event in the page; record them where the test can read them.
   await context.addInitScript(() => {
     (window as unknown as { __csp: string[] }).__csp = [];
-    document.addEventListener("securitypolicyviolation", (e) => (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   return { page, context, problems };
 }
@@ -82,7 +88,12 @@ const skipWithoutChromium = (ctx: { skip: (note: string) => void }) => {
 };
 
 async function productsWhere(sql: string, ...binds: unknown[]) {
-  return (await w.db.prepare(`SELECT name, slug, brand, min_price AS minPrice, in_stock AS inStock FROM products WHERE visible = 1 AND ${sql}`).bind(...binds).all<{ name: string; slug: string; brand: string | null; minPrice: number; inStock: number }>()).results;
+  return (
+    await w.db
+      .prepare(`SELECT name, slug, brand, min_price AS minPrice, in_stock AS inStock FROM products WHERE visible = 1 AND ${sql}`)
+      .bind(...binds)
+      .all<{ name: string; slug: string; brand: string | null; minPrice: number; inStock: number }>()
+  ).results;
 }
 
 describe("a shopper in Chromium", () => {
@@ -235,8 +246,13 @@ describe("a shopper in Chromium", () => {
       const address = `bis-${Date.now()}@example.test`;
       await email.fill(address);
       await page.getByRole("button", { name: "Notify me" }).click();
-      await expect.poll(() => page.locator(".back-in-stock[role=status]").textContent()).toContain(`we will email ${address} when Everyday Organic Tee is back in stock`);
-      const row = await w.db.prepare("SELECT status, variant_id AS variantId, item_url AS itemUrl FROM back_in_stock_requests WHERE email = ?").bind(address).first<{ status: string; variantId: string; itemUrl: string }>();
+      await expect
+        .poll(() => page.locator(".back-in-stock[role=status]").textContent())
+        .toContain(`we will email ${address} when Everyday Organic Tee is back in stock`);
+      const row = await w.db
+        .prepare("SELECT status, variant_id AS variantId, item_url AS itemUrl FROM back_in_stock_requests WHERE email = ?")
+        .bind(address)
+        .first<{ status: string; variantId: string; itemUrl: string }>();
       expect(row).toEqual({ status: "RECEIVED", variantId, itemUrl: `${w.url}/products/everyday-organic-tee?Color=Forest&Size=XS` });
       expect(await cspViolations(page)).toEqual([]);
       expect(problems).toEqual([]);
@@ -421,7 +437,8 @@ describe("crawlers, sitemap and robots", () => {
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     const visible = (await w.db.prepare("SELECT slug FROM products WHERE visible = 1").all<{ slug: string }>()).results;
-    const collections = (await w.db.prepare("SELECT slug FROM collections WHERE visible = 1 AND slug != 'all-products'").all<{ slug: string }>()).results;
+    const collections = (await w.db.prepare("SELECT slug FROM collections WHERE visible = 1 AND slug != 'all-products'").all<{ slug: string }>())
+      .results;
     expect(locs).toContain(`${w.url}/`);
     expect(locs).toContain(`${w.url}/shop`);
     for (const c of collections) expect(locs).toContain(`${w.url}/collections/${c.slug}`);
@@ -456,7 +473,8 @@ describe("security headers and structured data", () => {
       fresh++;
       const nonce = csp.match(/script-src 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'/)?.[1];
       expect(nonce, p).toBeTruthy();
-      for (const directive of ["object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"]) expect(csp, p).toContain(directive);
+      for (const directive of ["object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"])
+        expect(csp, p).toContain(directive);
       expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       nonces.add(nonce!);
@@ -482,7 +500,14 @@ describe("security headers and structured data", () => {
     const created = await w.fetch("/v1/products", {
       method: "POST",
       headers: { authorization: OWNER_KEY, "content-type": "application/json" },
-      body: JSON.stringify({ product: { name: "Html Described Tee", slug: "html-described-tee", priceData: { price: 20 }, description: "<p>A tee.</p><ul><li>soft</li><li>organic</li></ul><script>window.__pwned=1</script>" } }),
+      body: JSON.stringify({
+        product: {
+          name: "Html Described Tee",
+          slug: "html-described-tee",
+          priceData: { price: 20 },
+          description: "<p>A tee.</p><ul><li>soft</li><li>organic</li></ul><script>window.__pwned=1</script>",
+        },
+      }),
     });
     expect(created.status).toBe(200);
     const { text } = await html("/products/html-described-tee");
@@ -508,12 +533,39 @@ describe("security headers and structured data", () => {
           priceData: { price: 12 },
           media: [
             { url: "/demo/mug-a3b59a.svg", altText: "A sage stoneware mug", width: 800, height: 800 },
-            { url: "/demo/mug-turning.mp4", mediaType: "video", title: "The mug, turning", thumbnailUrl: "/demo/mug-a3b59a.svg", width: 640, height: 360 },
+            {
+              url: "/demo/mug-turning.mp4",
+              mediaType: "video",
+              title: "The mug, turning",
+              thumbnailUrl: "/demo/mug-a3b59a.svg",
+              width: 640,
+              height: 360,
+            },
           ],
           richDescription: {
             nodes: [
-              { type: "PARAGRAPH", nodes: [{ type: "TEXT", textData: { text: "Read ", decorations: [] } }, { type: "TEXT", textData: { text: "the guide", decorations: [{ type: "LINK", linkData: { link: { url: "https://example.com/guide", target: "BLANK" } } }] } }] },
-              { type: "PARAGRAPH", nodes: [{ type: "TEXT", textData: { text: "bad link", decorations: [{ type: "LINK", linkData: { link: { url: "javascript:window.__pwned=2" } } }] } }] },
+              {
+                type: "PARAGRAPH",
+                nodes: [
+                  { type: "TEXT", textData: { text: "Read ", decorations: [] } },
+                  {
+                    type: "TEXT",
+                    textData: {
+                      text: "the guide",
+                      decorations: [{ type: "LINK", linkData: { link: { url: "https://example.com/guide", target: "BLANK" } } }],
+                    },
+                  },
+                ],
+              },
+              {
+                type: "PARAGRAPH",
+                nodes: [
+                  {
+                    type: "TEXT",
+                    textData: { text: "bad link", decorations: [{ type: "LINK", linkData: { link: { url: "javascript:window.__pwned=2" } } }] },
+                  },
+                ],
+              },
               { type: "HTML", htmlData: { html: "<img src=x onerror=window.__pwned=3><script>window.__pwned=4</script>" } },
               { type: "PARAGRAPH", nodes: [{ type: "TEXT", textData: { text: "<b>not bold</b>", decorations: [] } }] },
             ],
@@ -526,7 +578,12 @@ describe("security headers and structured data", () => {
     const blocks = [...text.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(blocks).toHaveLength(1);
     const data = JSON.parse(blocks[0]);
-    expect(data).toMatchObject({ "@context": "https://schema.org", "@type": "Product", name, offers: { "@type": "Offer", price: "12.00", priceCurrency: "USD", availability: "https://schema.org/InStock" } });
+    expect(data).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "Product",
+      name,
+      offers: { "@type": "Offer", price: "12.00", priceCurrency: "USD", availability: "https://schema.org/InStock" },
+    });
     expect(blocks[0]).not.toContain("</script");
     // The rich description: the link is kept with a safe rel, the javascript: one loses its href, HTML nodes are dropped.
     const about = text.match(/<div class="rich-content">([\s\S]*?)<\/div><\/section>/)?.[1] ?? "";
@@ -538,8 +595,12 @@ describe("security headers and structured data", () => {
     expect(about).toContain("&lt;b&gt;not bold&lt;/b&gt;");
     // The gallery: the picture first (eager, sized), then the video with its poster, and a thumbnail for each.
     const gallery = text.match(/<section class="gallery"[\s\S]*?<\/section>/)?.[0] ?? "";
-    expect(gallery).toMatch(/<img src="\/demo\/mug-a3b59a.svg"[^>]*alt="A sage stoneware mug" width="800" height="800" loading="eager" fetchPriority="high"/);
-    expect(gallery).toMatch(/<video controls="" preload="none" playsInline="" poster="\/demo\/mug-a3b59a.svg" width="640" height="360" aria-label="The mug, turning"><source src="\/demo\/mug-turning.mp4" type="video\/mp4"\/>/);
+    expect(gallery).toMatch(
+      /<img src="\/demo\/mug-a3b59a.svg"[^>]*alt="A sage stoneware mug" width="800" height="800" loading="eager" fetchPriority="high"/,
+    );
+    expect(gallery).toMatch(
+      /<video controls="" preload="none" playsInline="" poster="\/demo\/mug-a3b59a.svg" width="640" height="360" aria-label="The mug, turning"><source src="\/demo\/mug-turning.mp4" type="video\/mp4"\/>/,
+    );
     expect(gallery.match(/<ul class="gallery-thumbs"[\s\S]*?<\/ul>/)?.[0].match(/<li>/g)).toHaveLength(2);
 
     if (!haveChromium) return ctx.skip(SKIP_NOTE);
@@ -580,10 +641,25 @@ describe("accessibility and looks", () => {
           await hydrated(page);
           await page.addScriptTag({ content: axeSource });
           const result = await page.evaluate(async () => {
-            const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+            const axe = (
+              window as unknown as {
+                axe: {
+                  run: (
+                    ctx: Document,
+                    opts: object,
+                  ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+                };
+              }
+            ).axe;
             return axe.run(document, { resultTypes: ["violations"] });
           });
-          const violations = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+          const violations = result.violations.map(
+            (v) =>
+              `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+                .map((n) => n.target.join(" "))
+                .slice(0, 3)
+                .join(", ")}`,
+          );
           expect(violations, `${name} at ${width}px`).toEqual([]);
           // No horizontal scrolling at phone width.
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -22,7 +22,9 @@ afterAll(async () => {
 const trips = (res: Response) => Number(/(\d+) round trips/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? -1);
 
 describe("cart and checkout page round trips", () => {
-  it("GET /cart, GET /checkout (first visit, later, after a cart change) and placing the order stay within their budgets", { timeout: 60_000 }, async () => {
+  it("GET /cart, GET /checkout (first visit, later, after a cart change) and placing the order stay within their budgets", {
+    timeout: 60_000,
+  }, async () => {
     const b = formBrowser(w);
     const added = await b.post("/cart", { intent: "add", productId, quantity: "2" });
     expect(added.status).toBe(302);
@@ -76,7 +78,9 @@ describe("cart and checkout page round trips", () => {
     expect(changedPage).toContain("round-trips@example.test");
     const changedTrips = trips(changed);
     const kept = await w.db
-      .prepare("SELECT buyer_info, selected_shipping_option, line_items FROM checkouts WHERE owner_id = (SELECT owner_id FROM carts WHERE status = 'ACTIVE' AND checkout_id = checkouts.id)")
+      .prepare(
+        "SELECT buyer_info, selected_shipping_option, line_items FROM checkouts WHERE owner_id = (SELECT owner_id FROM carts WHERE status = 'ACTIVE' AND checkout_id = checkouts.id)",
+      )
       .first<{ buyer_info: string; selected_shipping_option: string; line_items: string }>();
     expect(JSON.parse(kept!.buyer_info).email).toBe("round-trips@example.test");
     expect(JSON.parse(kept!.selected_shipping_option).code).toBe(code);
@@ -90,7 +94,9 @@ describe("cart and checkout page round trips", () => {
     expect(orderId).toBeTruthy();
     const placedTrips = trips(placed);
 
-    console.log(`round trips: GET /cart ${cartTrips}, GET /checkout first ${firstTrips}, later ${laterTrips}, after a cart change ${changedTrips}, place order ${placedTrips}`);
+    console.log(
+      `round trips: GET /cart ${cartTrips}, GET /checkout first ${firstTrips}, later ${laterTrips}, after a cart change ${changedTrips}, place order ${placedTrips}`,
+    );
     // Where a request writes events, the header may also count the outbox flush's mark-as-sent, which runs after
     // the response (waitUntil) but sometimes starts before the header is set: BACKGROUND allows for it.
     const BACKGROUND = 1;
@@ -107,10 +113,15 @@ describe("cart and checkout page round trips", () => {
     expect(JSON.parse(order!.details).billingInfo.address.city).toBe("Seattle");
     const quantities = await w.db.prepare("SELECT quantity FROM order_line_items WHERE order_id = ?").bind(orderId).all<{ quantity: number }>();
     expect(quantities.results.map((l) => l.quantity)).toEqual([3]);
-    const checkout = await w.db.prepare("SELECT status, billing_address FROM checkouts WHERE id = (SELECT checkout_id FROM orders WHERE id = ?)").bind(orderId).first<{ status: string; billing_address: string }>();
+    const checkout = await w.db
+      .prepare("SELECT status, billing_address FROM checkouts WHERE id = (SELECT checkout_id FROM orders WHERE id = ?)")
+      .bind(orderId)
+      .first<{ status: string; billing_address: string }>();
     expect(checkout!.status).toBe("COMPLETED");
     expect(JSON.parse(checkout!.billing_address).city).toBe("Seattle");
-    const mail = await w.db.prepare("SELECT subject FROM emails WHERE \"to\" = 'round-trips@example.test' AND template = 'order-confirmation'").first<{ subject: string }>();
+    const mail = await w.db
+      .prepare("SELECT subject FROM emails WHERE \"to\" = 'round-trips@example.test' AND template = 'order-confirmation'")
+      .first<{ subject: string }>();
     expect(mail!.subject).toContain(`#${order!.number}`);
 
     const confirmation = await b.get(`/orders/${orderId}/confirmation`);

@@ -12,7 +12,15 @@ export const haveChromium = existsSync(chromiumPath);
 export const INSTALL_COMMAND = "sudo apt-get install -y chromium";
 export const SKIP_NOTE = `SKIP_BROWSER_TESTS=1 and no chromium at ${chromiumPath} (install it: ${INSTALL_COMMAND})`;
 
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: FLAGS });

@@ -26,7 +26,11 @@ export interface Store {
 }
 
 async function api(w: RunningWorker, method: string, p: string, body: unknown) {
-  const res = await w.fetch(p, { method, headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await w.fetch(p, {
+    method,
+    headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = await res.json();
   expect(res.status, `${method} ${p}: ${JSON.stringify(json)}`).toBe(200);
   return json as Record<string, unknown>;
@@ -39,9 +43,13 @@ export async function openStore(): Promise<Store> {
   // The demo data brings the coupon and the shipping options (worker/pricing/demo.ts); the tests rely on them.
   const coupon = await api(w, "GET", `/api/v1/coupons`, undefined);
   expect(JSON.stringify(coupon)).toContain(COUPON);
-  const tee = (await w.db.prepare("SELECT id, name, slug FROM products WHERE slug = 'everyday-organic-tee'").first<{ id: string; name: string; slug: string }>())!;
+  const tee = (await w.db
+    .prepare("SELECT id, name, slug FROM products WHERE slug = 'everyday-organic-tee'")
+    .first<{ id: string; name: string; slug: string }>())!;
   const plain = (await w.db
-    .prepare("SELECT id, name FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
+    .prepare(
+      "SELECT id, name FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1",
+    )
     .first<{ id: string; name: string }>())!;
   expect(tee?.id).toBeTruthy();
   expect(plain?.id).toBeTruthy();
@@ -77,7 +85,10 @@ export function useStore(label: string) {
 }
 
 /** A browser context like a shopper's (desktop Chrome user agent: isbot treats HeadlessChrome as a bot). */
-export async function shopper(store: Store, opts: { javaScriptEnabled?: boolean; width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+export async function shopper(
+  store: Store,
+  opts: { javaScriptEnabled?: boolean; width?: number; height?: number } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await newContext(store.browser, {
     userAgent: BROWSER_UA,
     javaScriptEnabled: opts.javaScriptEnabled ?? true,
@@ -119,7 +130,10 @@ export async function addToCart(page: Page, store: Store, fields: Record<string,
 
 /** The newest email of a template to an address, from the outbox table (the local mailbox). */
 export async function lastEmail(store: Store, to: string, template: string): Promise<string> {
-  const row = await store.w.db.prepare('SELECT text FROM emails WHERE "to" = ? AND template = ? ORDER BY created_date DESC, rowid DESC').bind(to, template).first<{ text: string }>();
+  const row = await store.w.db
+    .prepare('SELECT text FROM emails WHERE "to" = ? AND template = ? ORDER BY created_date DESC, rowid DESC')
+    .bind(to, template)
+    .first<{ text: string }>();
   expect(row, `an email ${template} to ${to}`).toBeTruthy();
   return row!.text;
 }
@@ -131,8 +145,19 @@ const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 export async function expectAccessible(page: Page, label: string) {
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: unknown,
+          ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+    });
     return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
   expect(violations, `axe on ${label}`).toEqual([]);
@@ -158,7 +183,11 @@ export async function screenshots(page: Page, name: string) {
 export const uniqueEmail = (prefix: string) => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
 
 /** Fills the checkout's contact and shipping step. */
-export async function fillContact(page: Page, email: string, a: { firstName?: string; lastName?: string; addressLine?: string; city?: string; postalCode?: string; country?: string } = {}) {
+export async function fillContact(
+  page: Page,
+  email: string,
+  a: { firstName?: string; lastName?: string; addressLine?: string; city?: string; postalCode?: string; country?: string } = {},
+) {
   await page.fill("#f-email", email);
   await page.fill("#f-ship-firstName", a.firstName ?? "Robin");
   await page.fill("#f-ship-lastName", a.lastName ?? "Hart");

@@ -45,7 +45,11 @@ describe("console sign-in", () => {
     const [cookie] = sessionCookies(signIn);
     expect(cookie).toMatch(/^__Host-console=cs_[\w-]+; Path=\/; Max-Age=43200; HttpOnly; Secure; SameSite=Strict$/);
     // Somewhere outside the console is never a place to return to.
-    const offsite = await postConsoleForm(w, "", "/console/login", { email: owner.email, password: owner.password, returnTo: "//evil.example/console" });
+    const offsite = await postConsoleForm(w, "", "/console/login", {
+      email: owner.email,
+      password: owner.password,
+      returnTo: "//evil.example/console",
+    });
     expect(offsite.headers.get("location")).toBe("/console");
   });
 
@@ -128,7 +132,10 @@ describe("the owner's staff page", () => {
       await tab.check('form:has(#invite-email) input[value="orders.write"]');
       await tab.getByRole("button", { name: "Send invitation", exact: true }).click();
       await tab.waitForSelector(`text=Invited ${email}`);
-      const row = await w.db.prepare("SELECT role, status, permissions FROM identities WHERE email = ?").bind(email).first<{ role: string; status: string; permissions: string }>();
+      const row = await w.db
+        .prepare("SELECT role, status, permissions FROM identities WHERE email = ?")
+        .bind(email)
+        .first<{ role: string; status: string; permissions: string }>();
       expect(row).toEqual({ role: "STAFF", status: "PENDING", permissions: '["orders.write"]' });
       expect(await tab.textContent("table")).toContain(email);
       await expectAccessible(tab, "console staff page");
@@ -188,7 +195,11 @@ describe("the owner's staff page", () => {
     const ownerCookie = await consoleCookie(w, owner);
     const staffCookie = await consoleCookie(w, staff);
     expect(await (await page(staffCookie, "/console")).text()).toContain("has not given you any permission");
-    const res = await postConsoleForm(w, ownerCookie, "/console/staff", { intent: "permissions", id: staff.id, permissions: ["orders.write", "catalog.write"] });
+    const res = await postConsoleForm(w, ownerCookie, "/console/staff", {
+      intent: "permissions",
+      id: staff.id,
+      permissions: ["orders.write", "catalog.write"],
+    });
     expect(res.status).toBe(200);
     const row = await w.db.prepare("SELECT permissions FROM identities WHERE id = ?").bind(staff.id).first<{ permissions: string }>();
     expect(JSON.parse(row!.permissions).sort()).toEqual(["catalog.write", "orders.write"]);

@@ -18,7 +18,10 @@ const shots = path.resolve(import.meta.dirname, "../../test-artifacts/screenshot
 const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { headers: { cookie, "user-agent": BROWSER_UA }, redirect: "manual" });
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
 const emailRow = async (w: RunningWorker, id: string) =>
-  (await w.db.prepare("SELECT status, attempts, error, sent_date AS sentDate FROM emails WHERE id = ?").bind(id).first<{ status: string; attempts: number; error: string | null; sentDate: string | null }>())!;
+  (await w.db
+    .prepare("SELECT status, attempts, error, sent_date AS sentDate FROM emails WHERE id = ?")
+    .bind(id)
+    .first<{ status: string; attempts: number; error: string | null; sentDate: string | null }>())!;
 
 /** Waits (outside a test, where expect.poll is not allowed) until the check holds, or fails after 15 s. */
 async function until(check: () => Promise<boolean>) {
@@ -50,7 +53,9 @@ describe("console automations: a failed email and Retry (send_email refusing the
       body: JSON.stringify({ email: invited, firstName: "Lin" }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    await until(async () => (await mail.db.prepare(`SELECT status FROM emails WHERE "to" = ?`).bind(invited).first<{ status: string }>())?.status === "FAILED");
+    await until(
+      async () => (await mail.db.prepare(`SELECT status FROM emails WHERE "to" = ?`).bind(invited).first<{ status: string }>())?.status === "FAILED",
+    );
     emailId = (await mail.db.prepare(`SELECT id FROM emails WHERE "to" = ?`).bind(invited).first<{ id: string }>())!.id;
   }, 60_000);
 
@@ -146,13 +151,18 @@ async function askBackInStock(w: RunningWorker, email: string, productId: string
   const res = await w.fetch("/back-in-stock-service/v1/back-in-stock-notification-requests", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ request: { email, catalogReference: { appId: STORES_APP, catalogItemId: productId, ...(variantId ? { options: { variantId } } : {}) } } }),
+    body: JSON.stringify({
+      request: { email, catalogReference: { appId: STORES_APP, catalogItemId: productId, ...(variantId ? { options: { variantId } } : {}) } },
+    }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
 const variantOf = async (w: RunningWorker, productId: string, choices: Record<string, string>) =>
-  (await w.db.prepare("SELECT id, quantity FROM variants WHERE product_id = ? AND choices = json(?)").bind(productId, JSON.stringify(choices)).first<{ id: string; quantity: number }>())!;
+  (await w.db
+    .prepare("SELECT id, quantity FROM variants WHERE product_id = ? AND choices = json(?)")
+    .bind(productId, JSON.stringify(choices))
+    .first<{ id: string; quantity: number }>())!;
 
 /** The counts per item straight from D1, keyed "productId/variantId". */
 async function countsInDb(w: RunningWorker) {
@@ -206,7 +216,14 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
           const href = tr.querySelector("a")!.getAttribute("href")!;
           const q = new URL(href, "http://x").searchParams;
           const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent!.trim());
-          return { key: `${q.get("productId")}/${q.get("variantId") ?? ""}`, name: tr.querySelector("a")!.textContent!, waiting: parseInt(cells[0], 10), notified: Number(cells[1]), failed: Number(cells[2]), stock: cells[3] };
+          return {
+            key: `${q.get("productId")}/${q.get("variantId") ?? ""}`,
+            name: tr.querySelector("a")!.textContent!,
+            waiting: parseInt(cells[0], 10),
+            notified: Number(cells[1]),
+            failed: Number(cells[2]),
+            stock: cells[3],
+          };
         }),
       );
       const db = await countsInDb(s.w);
@@ -254,7 +271,11 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
       await page.waitForURL((u) => u.pathname === "/console/automations/back-in-stock/item" && u.searchParams.get("variantId") === forestXs);
       await expect.poll(() => page.locator("h1").textContent()).toBe(`Back in stock: ${s.tee.name} — Forest / XS`);
       await expectAccessible(page, "console back-in-stock item");
-      const facts = () => page.locator(".automation-facts").innerText().then((t) => t.replace(/\s+/g, " ").trim());
+      const facts = () =>
+        page
+          .locator(".automation-facts")
+          .innerText()
+          .then((t) => t.replace(/\s+/g, " ").trim());
       await expect.poll(facts).toBe("Waiting 3 Notified 0 Failed 0 Stock now 0 in stock");
       await page.getByRole("button", { name: "Report back in stock" }).click();
       // The variant's three shoppers and the one waiting for any tee: three emailed, one unsubscribed.
@@ -269,10 +290,17 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
     } finally {
       await context.close();
     }
-    const status = async (email: string) => (await s.w.db.prepare("SELECT status, reason FROM back_in_stock_requests WHERE email = ?").bind(email).first<{ status: string; reason: string | null }>())!;
+    const status = async (email: string) =>
+      (await s.w.db
+        .prepare("SELECT status, reason FROM back_in_stock_requests WHERE email = ?")
+        .bind(email)
+        .first<{ status: string; reason: string | null }>())!;
     for (const email of [forest[0], forest[1], anyTee]) {
       expect(await status(email)).toEqual({ status: "NOTIFICATION_SENT", reason: null });
-      expect((await s.w.db.prepare(`SELECT status FROM emails WHERE "to" = ? AND template = 'back-in-stock'`).bind(email).first<{ status: string }>())?.status).toBe("QUEUED");
+      expect(
+        (await s.w.db.prepare(`SELECT status FROM emails WHERE "to" = ? AND template = 'back-in-stock'`).bind(email).first<{ status: string }>())
+          ?.status,
+      ).toBe("QUEUED");
     }
     expect(await status(forest[2])).toEqual({ status: "FAILED", reason: "UNSUBSCRIBED" });
     expect(await status(whiteXl)).toMatchObject({ status: "RECEIVED" });
@@ -292,7 +320,9 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
     await s.w.db.batch(
       Array.from({ length: 60 }, (_, i) =>
         s.w.db
-          .prepare(`INSERT INTO emails (id, "to", template, subject, html, text, status, created_date, attempts) VALUES (?, ?, 'order-confirmation', ?, '<p>x</p>', 'x', 'QUEUED', ?, 0)`)
+          .prepare(
+            `INSERT INTO emails (id, "to", template, subject, html, text, status, created_date, attempts) VALUES (?, ?, 'order-confirmation', ?, '<p>x</p>', 'x', 'QUEUED', ?, 0)`,
+          )
           .bind(`page-mail-${stamp}-${i}`, to, `Order #${1000 + i} confirmed`, new Date(base + i * 60_000).toISOString()),
       ),
     );
@@ -325,23 +355,42 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
     // The owner sets the low-stock threshold and sells down White/XL from 3 to 2: the automation opens a task.
     expect((await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "5" })).status).toBe(200);
     const white = await variantOf(s.w, tee, { Color: "White", Size: "XL" });
-    const adjusted = await postConsoleForm(s.w, owner, `/console/inventory/${tee}`, { intent: "adjust", variantId: white.id, direction: "remove", amount: "1", reason: "Sold at the market" });
+    const adjusted = await postConsoleForm(s.w, owner, `/console/inventory/${tee}`, {
+      intent: "adjust",
+      variantId: white.id,
+      direction: "remove",
+      amount: "1",
+      reason: "Sold at the market",
+    });
     expect(adjusted.status).toBe(200);
-    const lowStock = async () => s.w.db.prepare("SELECT id, title, status FROM tasks WHERE kind = 'LOW_STOCK' AND entity_id = ? AND dedupe_key = ?").bind(tee, `low-stock:${tee}:${white.id}`).first<{ id: string; title: string; status: string }>();
+    const lowStock = async () =>
+      s.w.db
+        .prepare("SELECT id, title, status FROM tasks WHERE kind = 'LOW_STOCK' AND entity_id = ? AND dedupe_key = ?")
+        .bind(tee, `low-stock:${tee}:${white.id}`)
+        .first<{ id: string; title: string; status: string }>();
     await expect.poll(async () => (await lowStock())?.status, { timeout: 20_000 }).toBe("OPEN");
     const task = (await lowStock())!;
     // Tasks of the other kinds, as their automations write them.
     const now = new Date().toISOString();
     const insert = (id: string, kind: string, title: string, entityId: string, status = "OPEN", dedupe = `${kind}:${entityId}`) =>
       s.w.db
-        .prepare("INSERT INTO tasks (id, kind, title, description, entity_id, dedupe_key, status, created_date, completed_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        .prepare(
+          "INSERT INTO tasks (id, kind, title, description, entity_id, dedupe_key, status, created_date, completed_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
         .bind(id, kind, title, `${title}: details`, entityId, dedupe, status, now, status === "DONE" ? now : null);
     await s.w.db.batch([
       insert(`t-cart-${stamp}`, "ABANDONED_CART", "High-value cart abandoned: $420.00", `ac-${stamp}`),
       insert(`t-hook-${stamp}`, "WEBHOOK_DISABLED", "Webhook to https://erp.example/hook was disabled", `sub-${stamp}`),
       insert(`t-import-${stamp}`, "IMPORT_FAILED", "Product import failed", `job-${stamp}`),
       // Done before, and its cause is open again in a newer task: reopening it would make two.
-      insert(`t-old-${stamp}`, "WEBHOOK_DISABLED", "Webhook to https://erp.example/hook was disabled (last week)", `sub-${stamp}`, "DONE", `WEBHOOK_DISABLED:sub-${stamp}`),
+      insert(
+        `t-old-${stamp}`,
+        "WEBHOOK_DISABLED",
+        "Webhook to https://erp.example/hook was disabled (last week)",
+        `sub-${stamp}`,
+        "DONE",
+        `WEBHOOK_DISABLED:sub-${stamp}`,
+      ),
     ]);
 
     const res = await get(s.w, viewer, "/console/automations/tasks");
@@ -355,7 +404,10 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
     expect(html).toContain(`href="/console/products/import/job-${stamp}"`);
     expect(html).not.toContain("(last week)"); // open tasks by default
     expect(html).not.toContain('aria-label="Done: ');
-    for (const [intent, id] of [["done", task.id], ["reopen", `t-old-${stamp}`]]) {
+    for (const [intent, id] of [
+      ["done", task.id],
+      ["reopen", `t-old-${stamp}`],
+    ]) {
       const refused = await postConsoleForm(s.w, viewer, "/console/automations/tasks", { intent, taskId: id });
       expect(refused.status, intent).toBe(403);
     }

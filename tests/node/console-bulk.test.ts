@@ -20,7 +20,10 @@ const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res
 
 /** The brand's products as D1 holds them (price in cents), by name. */
 async function brandRows(w: RunningWorker, brand: string) {
-  const { results } = await w.db.prepare("SELECT id, name, price, ribbon, visible FROM products WHERE brand = ? ORDER BY name").bind(brand).all<{ id: string; name: string; price: number; ribbon: string | null; visible: number }>();
+  const { results } = await w.db
+    .prepare("SELECT id, name, price, ribbon, visible FROM products WHERE brand = ? ORDER BY name")
+    .bind(brand)
+    .all<{ id: string; name: string; price: number; ribbon: string | null; visible: number }>();
   return results;
 }
 
@@ -30,7 +33,14 @@ async function createProducts(w: RunningWorker, brand: string, count: number) {
       method: "POST",
       headers: { authorization: OWNER_KEY, "content-type": "application/json" },
       // Prices with cents that do not divide evenly by ten, so rounding is exercised.
-      body: JSON.stringify({ product: { name: `${brand} item ${String(i + 1).padStart(2, "0")}`, productType: "physical", priceData: { price: (1000 + i * 137) / 100 }, brand } }),
+      body: JSON.stringify({
+        product: {
+          name: `${brand} item ${String(i + 1).padStart(2, "0")}`,
+          productType: "physical",
+          priceData: { price: (1000 + i * 137) / 100 },
+          brand,
+        },
+      }),
     });
     expect(res.status).toBe(200);
   }
@@ -172,16 +182,29 @@ describe("console bulk edits", () => {
     expect(await none.text()).toContain('id="bulk-selection-error"');
 
     // "All on this page" (the header box) without JavaScript: the page's ids come with the form.
-    const col = await w.fetch("/v1/collections", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: JSON.stringify({ collection: { name: `${brand} picks` } }) });
+    const col = await w.fetch("/v1/collections", {
+      method: "POST",
+      headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ collection: { name: `${brand} picks` } }),
+    });
     const collectionId = ((await col.json()) as { collection: { id: string } }).collection.id;
     const page1 = before.slice(0, 25).map((r) => r.id);
-    const added = await postConsoleForm(w, editor, table, { scope: "selected", page: "all", pageIds: page1, op: "collection-add", collection: collectionId });
+    const added = await postConsoleForm(w, editor, table, {
+      scope: "selected",
+      page: "all",
+      pageIds: page1,
+      op: "collection-add",
+      collection: collectionId,
+    });
     expect(added.status).toBe(302);
     const summary = await get(w, editor, added.headers.get("location")!);
     expect(roundTrips(summary)).toBeLessThanOrEqual(3);
     const summaryHtml = await summary.text();
     expect(summaryHtml).toContain("Added to a collection:</strong> 25 updated, 0 failed.");
-    const members = await w.db.prepare("SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?").bind(collectionId).first<{ n: number }>();
+    const members = await w.db
+      .prepare("SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?")
+      .bind(collectionId)
+      .first<{ n: number }>();
     expect(members!.n).toBe(25);
     // The summary link is this session's: someone else opening it sees no summary.
     const other = await consoleCookie(w, await consoleAccount(w, "STAFF", ["catalog.write"]));
@@ -211,7 +234,9 @@ describe("console bulk edits", () => {
     const took = Date.now() - started;
     expect(res.status).toBe(302);
     console.info(`bulk: ribbon-clear on all ${before.length} matching products took ${took} ms`);
-    expect(await (await get(w, editor, res.headers.get("location")!)).text()).toContain(`Removed the ribbon:</strong> ${before.length} updated, 0 failed.`);
+    expect(await (await get(w, editor, res.headers.get("location")!)).text()).toContain(
+      `Removed the ribbon:</strong> ${before.length} updated, 0 failed.`,
+    );
     const after = await brandRows(w, brand);
     expect(after.map((r) => r.ribbon ?? "")).toEqual(before.map(() => ""));
     expect(after.map((r) => r.price)).toEqual(before.map((r) => r.price));

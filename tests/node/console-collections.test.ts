@@ -18,11 +18,20 @@ const shots = path.resolve(import.meta.dirname, "../../test-artifacts/screenshot
 
 const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { headers: { cookie, "user-agent": BROWSER_UA }, redirect: "manual" });
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
-const listed = (html: string) => [...html.matchAll(/class="collections-name"[^>]*>([^<]*)</g)].map((m) => m[1].replace(/&amp;/g, "&").replace(/&#x27;/g, "'"));
-const count = async (w: RunningWorker, sql: string, ...binds: unknown[]) => (await w.db.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
+const listed = (html: string) =>
+  [...html.matchAll(/class="collections-name"[^>]*>([^<]*)</g)].map((m) => m[1].replace(/&amp;/g, "&").replace(/&#x27;/g, "'"));
+const count = async (w: RunningWorker, sql: string, ...binds: unknown[]) =>
+  (await w.db
+    .prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
 
 async function apiCollection(w: RunningWorker, collection: Record<string, unknown>): Promise<{ id: string; slug: string }> {
-  const res = await w.fetch("/v1/collections", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: JSON.stringify({ collection }) });
+  const res = await w.fetch("/v1/collections", {
+    method: "POST",
+    headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+    body: JSON.stringify({ collection }),
+  });
   const body = (await res.json()) as { collection: { id: string; slug: string } };
   expect(res.status, JSON.stringify(body)).toBe(200);
   return body.collection;
@@ -119,7 +128,10 @@ describe("console collections", () => {
     try {
       await page.goto(`${w.url}/console/collections`);
       await hydrated(page);
-      await Promise.all([page.waitForURL((u) => u.pathname === "/console/collections/new"), page.getByRole("link", { name: "New collection" }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname === "/console/collections/new"),
+        page.getByRole("link", { name: "New collection" }).click(),
+      ]);
       await page.fill("#collection-name", name);
       await page.fill("#collection-slug", "Autumn Picks!");
       await page.fill("#collection-description", "Warm layers for cold mornings.");
@@ -134,7 +146,10 @@ describe("console collections", () => {
       expect(await rows()).toBe(0);
 
       await page.fill("#collection-slug", slug);
-      await Promise.all([page.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)), page.getByRole("button", { name: "Create collection" }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)),
+        page.getByRole("button", { name: "Create collection" }).click(),
+      ]);
       const id = new URL(page.url()).pathname.split("/").pop()!;
       expect(await rows()).toBe(1);
       await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Created “${name}”`);
@@ -143,18 +158,29 @@ describe("console collections", () => {
       await page.fill("#collection-description", "Warm layers and hot drinks.");
       await page.keyboard.press("Control+s");
       await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Saved “${name}”`);
-      expect(await w.db.prepare("SELECT description FROM collections WHERE id = ?").bind(id).first("description")).toBe("Warm layers and hot drinks.");
+      expect(await w.db.prepare("SELECT description FROM collections WHERE id = ?").bind(id).first("description")).toBe(
+        "Warm layers and hot drinks.",
+      );
 
       // An image uploaded from a file (to R2, served at /media/<hash>): an SVG is refused at the file field first.
-      await page.setInputFiles("#collection-file", { name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+      await page.setInputFiles("#collection-file", {
+        name: "logo.svg",
+        mimeType: "image/svg+xml",
+        buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      });
       await page.getByRole("button", { name: "Save", exact: true }).click();
       await expect.poll(() => page.locator("#collection-file-error").textContent()).toContain("SVG");
       expect(await page.getAttribute("#collection-file", "aria-invalid")).toBe("true");
-      expect(await w.db.prepare("SELECT json_extract(media, '$.url') AS url FROM collections WHERE id = ?").bind(id).first("url")).toBe("/demo/backpack-1f3a5f.svg");
+      expect(await w.db.prepare("SELECT json_extract(media, '$.url') AS url FROM collections WHERE id = ?").bind(id).first("url")).toBe(
+        "/demo/backpack-1f3a5f.svg",
+      );
       await page.setInputFiles("#collection-file", { name: "autumn.png", mimeType: "image/png", buffer: PNG });
       await page.getByRole("button", { name: "Save", exact: true }).click();
       await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Saved “${name}”`);
-      const uploaded = (await w.db.prepare("SELECT json_extract(media, '$.url') AS url FROM collections WHERE id = ?").bind(id).first<string>("url"))!;
+      const uploaded = (await w.db
+        .prepare("SELECT json_extract(media, '$.url') AS url FROM collections WHERE id = ?")
+        .bind(id)
+        .first<string>("url"))!;
       expect(uploaded).toMatch(/^\/media\/[0-9a-f]{64}\.png$/);
       expect(await page.inputValue("#collection-image")).toBe(uploaded);
       const served = await w.fetch(uploaded);
@@ -164,11 +190,17 @@ describe("console collections", () => {
       // The picker: search, add two products without a page load (a marker on window survives), then remove one.
       await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
       await page.fill("#picker-find", "organic tee");
-      await Promise.all([page.waitForURL((u) => u.searchParams.get("find") === "organic tee"), page.getByRole("button", { name: "Find", exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get("find") === "organic tee"),
+        page.getByRole("button", { name: "Find", exact: true }).click(),
+      ]);
       await page.getByRole("button", { name: `Add ${s.tee.name}`, exact: true }).click();
       await expect.poll(() => page.locator(".collections-product").allTextContents()).toEqual([s.tee.name]);
       await page.fill("#picker-find", s.plain.name);
-      await Promise.all([page.waitForURL((u) => u.searchParams.get("find") === s.plain.name), page.getByRole("button", { name: "Find", exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get("find") === s.plain.name),
+        page.getByRole("button", { name: "Find", exact: true }).click(),
+      ]);
       await page.getByRole("button", { name: `Add ${s.plain.name}`, exact: true }).click();
       await expect.poll(() => page.locator(".collections-product").count()).toBe(2);
       expect(await count(w, "SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?", id)).toBe(2);
@@ -198,7 +230,10 @@ describe("console collections", () => {
       await page.getByRole("button", { name: "Delete collection" }).click();
       expect(await rows()).toBe(1);
       page.once("dialog", (d) => void d.accept());
-      await Promise.all([page.waitForURL((u) => u.pathname === "/console/collections"), page.getByRole("button", { name: "Delete collection" }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname === "/console/collections"),
+        page.getByRole("button", { name: "Delete collection" }).click(),
+      ]);
       await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Deleted the collection “${name}”`);
       expect(await rows()).toBe(0);
       expect(await count(w, "SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?", id)).toBe(0);
@@ -228,13 +263,19 @@ describe("console collections", () => {
       expect(await rows()).toBe(0);
       // An empty slug is made from the name.
       await page.fill("#collection-slug", "");
-      await Promise.all([page.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)), page.getByRole("button", { name: "Create collection" }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)),
+        page.getByRole("button", { name: "Create collection" }).click(),
+      ]);
       expect(await rows()).toBe(1);
       const id = new URL(page.url()).pathname.split("/").pop()!;
       expect(await w.db.prepare("SELECT slug FROM collections WHERE id = ?").bind(id).first("slug")).toBe(name.toLowerCase().replace(/ /g, "-"));
 
       await page.fill("#picker-find", s.plain.name);
-      await Promise.all([page.waitForURL((u) => u.searchParams.get("find") === s.plain.name), page.getByRole("button", { name: "Find", exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get("find") === s.plain.name),
+        page.getByRole("button", { name: "Find", exact: true }).click(),
+      ]);
       await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: `Add ${s.plain.name}`, exact: true }).click()]);
       await expect.poll(() => page.locator(".collections-product").allTextContents()).toEqual([s.plain.name]);
       expect(await count(w, "SELECT COUNT(*) AS n FROM collection_products WHERE collection_id = ?", id)).toBe(1);
@@ -242,7 +283,10 @@ describe("console collections", () => {
       await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Delete collection" }).click()]);
       await page.waitForSelector(".collection-confirm");
       expect(await rows()).toBe(1);
-      await Promise.all([page.waitForURL((u) => u.pathname === "/console/collections"), page.getByRole("button", { name: `Yes, delete “${name}”` }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname === "/console/collections"),
+        page.getByRole("button", { name: `Yes, delete “${name}”` }).click(),
+      ]);
       expect(await rows()).toBe(0);
     } finally {
       await context.close();
@@ -262,7 +306,14 @@ describe("console collections", () => {
     expect(roundTrips(await get(w, writer, `/console/collections/${c.id}`))).toBeLessThanOrEqual(3);
     expect((await get(w, writer, "/console/collections/no-such-id")).status).toBe(404);
 
-    const taken = await postConsoleForm(w, writer, `/console/collections/${c.id}`, { intent: "save", name: "Renamed", slug: "t-shirts", description: "", imageUrlBefore: "", imageUrl: "" });
+    const taken = await postConsoleForm(w, writer, `/console/collections/${c.id}`, {
+      intent: "save",
+      name: "Renamed",
+      slug: "t-shirts",
+      description: "",
+      imageUrlBefore: "",
+      imageUrl: "",
+    });
     expect(taken.status).toBe(409);
     const html = await taken.text();
     expect(html).toContain('id="collection-slug-error"');
@@ -301,7 +352,8 @@ describe("console collections", () => {
     }
     // An image upload too (multipart, as the form sends it with a file).
     const multipart = new FormData();
-    for (const [k, v] of Object.entries({ intent: "save", name: "Sneaky", slug: c.slug, description: "", imageUrl: "", imageUrlBefore: "" })) multipart.append(k, v);
+    for (const [k, v] of Object.entries({ intent: "save", name: "Sneaky", slug: c.slug, description: "", imageUrl: "", imageUrlBefore: "" }))
+      multipart.append(k, v);
     multipart.append("imageFile", new Blob([PNG], { type: "image/png" }), "sneaky.png");
     // Encoded here: Miniflare's fetch does not take Node's FormData as a body.
     const encoded = new Response(multipart);

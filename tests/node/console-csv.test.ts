@@ -51,8 +51,13 @@ describe("console CSV export and import", () => {
       const exported = readFileSync((await download.path())!, "utf8");
       const parsed = Papa.parse<Record<string, string>>(exported, { header: true, skipEmptyLines: true });
       const fields = parsed.meta.fields!;
-      const brandProducts = (await w.db.prepare("SELECT slug, price FROM products WHERE brand = ? ORDER BY slug").bind(BRAND).all<{ slug: string; price: number }>()).results;
-      const variants = (await w.db.prepare("SELECT count(*) AS n FROM variants v JOIN products p ON p.id = v.product_id WHERE p.brand = ?").bind(BRAND).first<{ n: number }>())!.n;
+      const brandProducts = (
+        await w.db.prepare("SELECT slug, price FROM products WHERE brand = ? ORDER BY slug").bind(BRAND).all<{ slug: string; price: number }>()
+      ).results;
+      const variants = (await w.db
+        .prepare("SELECT count(*) AS n FROM variants v JOIN products p ON p.id = v.product_id WHERE p.brand = ?")
+        .bind(BRAND)
+        .first<{ n: number }>())!.n;
       expect(brandProducts.length).toBeGreaterThan(1);
       expect(parsed.data).toHaveLength(variants);
       expect([...new Set(parsed.data.map((r) => r.Handle))].sort()).toEqual(brandProducts.map((p) => p.slug));
@@ -63,7 +68,17 @@ describe("console CSV export and import", () => {
       const newPrice = (target.price + 500) / 100;
       for (const r of parsed.data) if (r.Handle === target.slug) r.Price = newPrice.toFixed(2);
       const slug = `csv-lantern-${Date.now()}`;
-      parsed.data.push({ ...Object.fromEntries(fields.map((f) => [f, ""])), Handle: slug, Name: "CSV Lantern", Price: "42.50", Brand: BRAND, Visible: "true", Description: "Made in a spreadsheet.", "Track inventory": "true", Quantity: "6" });
+      parsed.data.push({
+        ...Object.fromEntries(fields.map((f) => [f, ""])),
+        Handle: slug,
+        Name: "CSV Lantern",
+        Price: "42.50",
+        Brand: BRAND,
+        Visible: "true",
+        Description: "Made in a spreadsheet.",
+        "Track inventory": "true",
+        Quantity: "6",
+      });
       const edited = Papa.unparse({ fields, data: parsed.data.map((r) => fields.map((f) => r[f] ?? "")) });
 
       await upload(page, w, "kettle.csv", edited);
@@ -82,7 +97,14 @@ describe("console CSV export and import", () => {
       expect(roundTrips(preview)).toBeLessThanOrEqual(3);
 
       await page.getByRole("button", { name: /^Apply/ }).click();
-      await expect.poll(() => page.getByRole("heading", { level: 2, name: "Applying" }).or(page.getByRole("heading", { level: 2, name: "Done" })).count()).toBe(1);
+      await expect
+        .poll(() =>
+          page
+            .getByRole("heading", { level: 2, name: "Applying" })
+            .or(page.getByRole("heading", { level: 2, name: "Done" }))
+            .count(),
+        )
+        .toBe(1);
       // The page refreshes itself until the queue has applied every row.
       const total = parsed.data.length;
       await expect.poll(() => page.locator(".imports-progress-text").textContent(), { timeout: 60_000 }).toBe(`${total} of ${total} rows applied.`);
@@ -139,7 +161,12 @@ describe("console CSV export and import", () => {
       await page.waitForURL(/\/console\/products\/import\/[^/]+$/);
       const errors = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Problem" }) });
       await expect.poll(() => errors.locator("tbody tr").count()).toBe(1);
-      expect((await errors.locator("tbody tr").first().innerText()).split("\t").map((c) => c.trim())).toEqual(["3", "csv-bad-one", "Price", 'must be an amount, such as 19.99 (got "ten dollars")']);
+      expect((await errors.locator("tbody tr").first().innerText()).split("\t").map((c) => c.trim())).toEqual([
+        "3",
+        "csv-bad-one",
+        "Price",
+        'must be an amount, such as 19.99 (got "ten dollars")',
+      ]);
       expect(await page.getByRole("list", { name: "What applying does" }).textContent()).toContain("1 row with errors");
 
       // Not a CSV: the error next to the file field, nothing stored.
@@ -167,17 +194,26 @@ describe("console CSV export and import", () => {
     try {
       const slug = `csv-resumed-${Date.now()}`;
       await page.goto(`${w.url}/console/products/import`);
-      await page.setInputFiles("#import-file", { name: "one.csv", mimeType: "text/csv", buffer: Buffer.from(`Handle,Name,Price\n${slug},Resumed,7\n`) });
+      await page.setInputFiles("#import-file", {
+        name: "one.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(`Handle,Name,Price\n${slug},Resumed,7\n`),
+      });
       await Promise.all([page.waitForURL(/\/console\/products\/import\/[^/]+$/), page.getByRole("button", { name: "Check the file" }).click()]);
       const jobId = page.url().split("/").pop()!;
       // An import whose queue message was lost: APPLYING, nothing applied, quiet for ten minutes.
-      await w.db.prepare("UPDATE import_jobs SET status = 'APPLYING', updated_date = ? WHERE id = ?").bind(new Date(Date.now() - 600_000).toISOString(), jobId).run();
+      await w.db
+        .prepare("UPDATE import_jobs SET status = 'APPLYING', updated_date = ? WHERE id = ?")
+        .bind(new Date(Date.now() - 600_000).toISOString(), jobId)
+        .run();
       await page.reload();
       expect(await page.locator(".imports-progress-text").textContent()).toBe("0 of 1 row applied…");
       // <noscript> refresh: the page loads itself again after 3 s.
       await page.waitForEvent("framenavigated", { timeout: 10_000 });
       await page.getByRole("button", { name: "Resume the import" }).click();
-      await expect.poll(async () => (await page.reload(), page.locator(".imports-progress-text").textContent()), { timeout: 30_000 }).toBe("1 of 1 row applied.");
+      await expect
+        .poll(async () => (await page.reload(), page.locator(".imports-progress-text").textContent()), { timeout: 30_000 })
+        .toBe("1 of 1 row applied.");
       expect(await w.db.prepare("SELECT price FROM products WHERE slug = ?").bind(slug).first("price")).toBe(700);
       expect(unexpected(problems)).toEqual([]);
     } finally {

@@ -18,7 +18,8 @@ const shots = path.resolve(import.meta.dirname, "../../test-artifacts/screenshot
 const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { headers: { cookie, "user-agent": BROWSER_UA }, redirect: "manual" });
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
 /** The text of the dashboard figure with this label (the link's value), from server HTML. */
-const figure = (html: string, label: string) => new RegExp(`<span class="dash-label">${label}</span> <strong class="dash-value">([^<]*)</strong>`).exec(html)?.[1];
+const figure = (html: string, label: string) =>
+  new RegExp(`<span class="dash-label">${label}</span> <strong class="dash-value">([^<]*)</strong>`).exec(html)?.[1];
 
 let orderNumber = 900_000;
 async function seedOrder(w: RunningWorker, at: Date, total: number, status = "APPROVED") {
@@ -33,8 +34,10 @@ async function seedOrder(w: RunningWorker, at: Date, total: number, status = "AP
 }
 
 const usd = (minor: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(minor / 100);
-const sweep = (w: RunningWorker) => w.fetch("/api/v1/events/sweep", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: "{}" });
-const storedSettings = async (w: RunningWorker) => (await w.db.prepare("SELECT value FROM settings WHERE key = 'automations'").first<{ value: string }>())?.value ?? null;
+const sweep = (w: RunningWorker) =>
+  w.fetch("/api/v1/events/sweep", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: "{}" });
+const storedSettings = async (w: RunningWorker) =>
+  (await w.db.prepare("SELECT value FROM settings WHERE key = 'automations'").first<{ value: string }>())?.value ?? null;
 
 async function until<T>(read: () => Promise<T | null | undefined>, what: string, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
@@ -72,8 +75,16 @@ describe("console dashboard", () => {
     await seedOrder(w, new Date(Date.now() - 40 * 24 * 3600_000), 7000); // before the 30 days
     const now = new Date().toISOString();
     await w.db.batch([
-      w.db.prepare("INSERT INTO tasks (id, kind, title, description, dedupe_key, status, created_date) VALUES ('t1', 'LOW_STOCK', 'Low', 'd', 'k1', 'OPEN', ?), ('t2', 'LOW_STOCK', 'Done', 'd', 'k2', 'DONE', ?)").bind(now, now),
-      w.db.prepare("INSERT INTO event_failures (id, type, body, state, error, attempts, first_failed_at, last_failed_at, dead_at) VALUES ('e1', 'x', '{}', 'DEAD', 'boom', 5, ?, ?, ?), ('e2', 'x', '{}', 'REPLAYED', 'boom', 5, ?, ?, ?)").bind(now, now, now, now, now, now),
+      w.db
+        .prepare(
+          "INSERT INTO tasks (id, kind, title, description, dedupe_key, status, created_date) VALUES ('t1', 'LOW_STOCK', 'Low', 'd', 'k1', 'OPEN', ?), ('t2', 'LOW_STOCK', 'Done', 'd', 'k2', 'DONE', ?)",
+        )
+        .bind(now, now),
+      w.db
+        .prepare(
+          "INSERT INTO event_failures (id, type, body, state, error, attempts, first_failed_at, last_failed_at, dead_at) VALUES ('e1', 'x', '{}', 'DEAD', 'boom', 5, ?, ?, ?), ('e2', 'x', '{}', 'REPLAYED', 'boom', 5, ?, ?, ?)",
+        )
+        .bind(now, now, now, now, now, now),
       w.db.prepare("INSERT INTO settings (key, value, updated_date) VALUES ('store', json(?), ?)").bind(JSON.stringify({ timeZone: zone }), now),
     ]);
 
@@ -89,7 +100,11 @@ describe("console dashboard", () => {
     expect(figure(html, "Average order, last 30 days")).toBe("$40.00");
     expect(figure(html, "Open tasks")).toBe("1");
     expect(figure(html, "Dead events")).toBe("1");
-    const low = (await w.db.prepare("SELECT COUNT(*) AS n FROM variants v JOIN products p ON p.id = v.product_id WHERE p.track_inventory = 1 AND v.visible = 1 AND coalesce(v.quantity, 0) < 5").first<{ n: number }>())!.n;
+    const low = (await w.db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM variants v JOIN products p ON p.id = v.product_id WHERE p.track_inventory = 1 AND v.visible = 1 AND coalesce(v.quantity, 0) < 5",
+      )
+      .first<{ n: number }>())!.n;
     expect(low).toBeGreaterThan(0);
     expect(figure(html, "Low-stock items")).toBe(String(low));
 
@@ -144,13 +159,28 @@ describe("console dashboard", () => {
 
     // Two hours pass (the cart's clock moved back past the 60-minute threshold); the sweep reports it and the
     // queue's processor makes the abandoned cart with its schedule; then the first reminder falls due and goes out.
-    await w.db.prepare("UPDATE carts SET last_activity = ? WHERE id = ?").bind(new Date(Date.now() - 2 * 3600_000).toISOString(), cartId).run();
+    await w.db
+      .prepare("UPDATE carts SET last_activity = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 2 * 3600_000).toISOString(), cartId)
+      .run();
     expect(((await (await sweep(w)).json()) as { automations: { abandonedCarts: number } }).automations.abandonedCarts).toBe(1);
-    const record = await until(() => w.db.prepare("SELECT id FROM abandoned_checkouts WHERE cart_id = ?").bind(cartId).first<{ id: string }>(), "the abandoned cart");
-    await w.db.prepare("UPDATE recovery_emails SET due_date = ? WHERE abandoned_checkout_id = ? AND step = 1").bind(new Date(Date.now() - 1000).toISOString(), record.id).run();
+    const record = await until(
+      () => w.db.prepare("SELECT id FROM abandoned_checkouts WHERE cart_id = ?").bind(cartId).first<{ id: string }>(),
+      "the abandoned cart",
+    );
+    await w.db
+      .prepare("UPDATE recovery_emails SET due_date = ? WHERE abandoned_checkout_id = ? AND step = 1")
+      .bind(new Date(Date.now() - 1000).toISOString(), record.id)
+      .run();
     await sweep(w);
     const sent = await until(
-      () => w.db.prepare("SELECT r.email_id AS emailId, e.subject AS subject FROM recovery_emails r JOIN emails e ON e.id = r.email_id WHERE r.abandoned_checkout_id = ? AND r.status = 'SENT'").bind(record.id).first<{ emailId: string; subject: string }>(),
+      () =>
+        w.db
+          .prepare(
+            "SELECT r.email_id AS emailId, e.subject AS subject FROM recovery_emails r JOIN emails e ON e.id = r.email_id WHERE r.abandoned_checkout_id = ? AND r.status = 'SENT'",
+          )
+          .bind(record.id)
+          .first<{ emailId: string; subject: string }>(),
       "the recovery email",
     );
 
@@ -158,7 +188,13 @@ describe("console dashboard", () => {
     const merchant = await consoleBrowser(s.browser, w, ownerAccount);
     const { page } = merchant;
     try {
-      const figureText = async (label: string) => (await page.getByRole("link", { name: new RegExp(`^${label}`) }).locator(".dash-value").textContent())?.trim();
+      const figureText = async (label: string) =>
+        (
+          await page
+            .getByRole("link", { name: new RegExp(`^${label}`) })
+            .locator(".dash-value")
+            .textContent()
+        )?.trim();
       await page.goto(`${w.url}/console`);
       expect(await figureText("Abandoned carts")).toBe("1");
       expect(await figureText("Recovered carts")).toBe("0");
@@ -217,7 +253,11 @@ describe("console dashboard", () => {
       await shop.page.getByRole("button", { name: /Place order/ }).click();
       await shop.page.waitForURL(/\/orders\/[^/]+\/confirmation$/);
       const recovered = await until(
-        () => w.db.prepare("SELECT recovered_total AS total FROM abandoned_checkouts WHERE id = ? AND status = 'RECOVERED'").bind(record.id).first<{ total: number }>(),
+        () =>
+          w.db
+            .prepare("SELECT recovered_total AS total FROM abandoned_checkouts WHERE id = ? AND status = 'RECOVERED'")
+            .bind(record.id)
+            .first<{ total: number }>(),
         "the recovery",
       );
       expect(recovered.total).toBeGreaterThan(0);
@@ -263,9 +303,21 @@ describe("console dashboard", () => {
     expect(await cart.text()).not.toContain('name="title"');
 
     const before = await storedSettings(w);
-    const activities = async () => (await w.db.prepare("SELECT COUNT(*) AS n FROM abandoned_checkout_activities WHERE abandoned_checkout_id = ?").bind(id).first<{ n: number }>())!.n;
+    const activities = async () =>
+      (await w.db.prepare("SELECT COUNT(*) AS n FROM abandoned_checkout_activities WHERE abandoned_checkout_id = ?").bind(id).first<{ n: number }>())!
+        .n;
     const activitiesBefore = await activities();
-    const good = { enabled: "on", idleMinutes: "30", step1On: "on", step1Hours: "1", step2On: "on", step2Hours: "24", linkDays: "30", highValue: "200", lowStock: "5" };
+    const good = {
+      enabled: "on",
+      idleMinutes: "30",
+      step1On: "on",
+      step1Hours: "1",
+      step2On: "on",
+      step2Hours: "24",
+      linkDays: "30",
+      highValue: "200",
+      lowStock: "5",
+    };
     expect((await postConsoleForm(w, viewer, "/console/automations", good)).status).toBe(403);
     expect((await postConsoleForm(w, viewer, `/console/automations/carts/${id}`, { title: "Sneaky note" })).status).toBe(403);
     expect(await storedSettings(w)).toBe(before);

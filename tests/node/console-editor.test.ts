@@ -18,11 +18,27 @@ const shots = path.resolve(import.meta.dirname, "../../test-artifacts/screenshot
 const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { headers: { cookie, "user-agent": BROWSER_UA }, redirect: "manual" });
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
 const productsNamed = async (w: RunningWorker, name: string) =>
-  (await w.db.prepare("SELECT id, slug, visible, price, brand, discount_type AS discountType, discount_value AS discountValue, rich_description AS rich FROM products WHERE name = ?").bind(name).all<Record<string, unknown>>()).results;
+  (
+    await w.db
+      .prepare(
+        "SELECT id, slug, visible, price, brand, discount_type AS discountType, discount_value AS discountValue, rich_description AS rich FROM products WHERE name = ?",
+      )
+      .bind(name)
+      .all<Record<string, unknown>>()
+  ).results;
 const variantsOf = async (w: RunningWorker, id: string) =>
-  (await w.db.prepare("SELECT choices, price, quantity, visible FROM variants WHERE product_id = ? ORDER BY position").bind(id).all<{ choices: string; price: number | null; quantity: number | null; visible: number }>()).results.map((v) => ({ ...v, choices: JSON.parse(v.choices) as Record<string, string> }));
+  (
+    await w.db
+      .prepare("SELECT choices, price, quantity, visible FROM variants WHERE product_id = ? ORDER BY position")
+      .bind(id)
+      .all<{ choices: string; price: number | null; quantity: number | null; visible: number }>()
+  ).results.map((v) => ({ ...v, choices: JSON.parse(v.choices) as Record<string, string> }));
 const api = async (w: RunningWorker, method: string, p: string, body?: unknown) => {
-  const res = await w.fetch(p, { method, headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await w.fetch(p, {
+    method,
+    headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 };
 
@@ -86,7 +102,10 @@ describe("console product editor", () => {
       ]);
       // The API reads back what the console wrote: colour values, bold text in the rich description, cost.
       const { json } = await api(s.w, "GET", `/stores-reader/v1/products/${row.id}?includeMerchantSpecificData=true`);
-      expect(json.product.productOptions[1].choices.map((c: any) => [c.value, c.description])).toEqual([["#c2b280", "Sand"], ["#1f2a44", "Navy"]]);
+      expect(json.product.productOptions[1].choices.map((c: any) => [c.value, c.description])).toEqual([
+        ["#c2b280", "Sand"],
+        ["#1f2a44", "Navy"],
+      ]);
       expect(JSON.stringify(row.rich)).toContain("BOLD");
       expect(json.product.costAndProfitData.itemCost).toBe(9.5);
       await expectAccessible(page, "console product editor");
@@ -125,7 +144,10 @@ describe("console product editor", () => {
       await page.fill("#variant-1-price", "35");
       await Promise.all([page.waitForURL(/\?saved=1$/), page.getByRole("button", { name: "Create product" }).click()]);
       const [row] = await productsNamed(s.w, name);
-      expect((await variantsOf(s.w, row.id as string)).map((v) => [v.choices.Length, v.price])).toEqual([["Short", 3000], ["Long", 3500]]);
+      expect((await variantsOf(s.w, row.id as string)).map((v) => [v.choices.Length, v.price])).toEqual([
+        ["Short", 3000],
+        ["Long", 3500],
+      ]);
     } finally {
       await context.close();
     }
@@ -219,7 +241,12 @@ describe("console product editor", () => {
       const strip = (vs: Awaited<ReturnType<typeof variantsOf>>) => vs.map((v) => [v.choices, v.quantity, v.visible]);
       expect(strip(await variantsOf(s.w, copyId))).toEqual(strip(await variantsOf(s.w, s.tee.id)));
       const collectionsOf = async (id: string) =>
-        (await s.w.db.prepare("SELECT collection_id AS c FROM collection_products WHERE product_id = ? ORDER BY collection_id").bind(id).all<{ c: string }>()).results.map((r) => r.c);
+        (
+          await s.w.db
+            .prepare("SELECT collection_id AS c FROM collection_products WHERE product_id = ? ORDER BY collection_id")
+            .bind(id)
+            .all<{ c: string }>()
+        ).results.map((r) => r.c);
       expect(await collectionsOf(copyId)).toEqual(await collectionsOf(s.tee.id));
       expect((await collectionsOf(copyId)).length).toBeGreaterThan(0);
 
@@ -262,7 +289,14 @@ describe("console product editor", () => {
     const html = await (await get(s.w, editor, `/console/products/${s.tee.id}`)).text();
     expect(html).toContain("Quantities are changed by staff with the permission");
     const stock = await variantsOf(s.w, s.tee.id);
-    const form = await postConsoleForm(s.w, editor, `/console/products/${s.plain.id}`, { intent: "save", name: s.plain.name, price: "19", visible: "on", trackInventory: "on", quantity: "999" });
+    const form = await postConsoleForm(s.w, editor, `/console/products/${s.plain.id}`, {
+      intent: "save",
+      name: s.plain.name,
+      price: "19",
+      visible: "on",
+      trackInventory: "on",
+      quantity: "999",
+    });
     expect(form.status).toBe(302);
     expect((await productsNamed(s.w, s.plain.name))[0].price).toBe(1900);
     expect((await variantsOf(s.w, s.plain.id)).map((v) => v.quantity)).toEqual([null]);

@@ -76,7 +76,11 @@ export async function consoleBrowser(
   account: Pick<ConsoleAccount, "email" | "password">,
   opts: { javaScriptEnabled?: boolean; width?: number } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await newContext(browser, { userAgent: BROWSER_UA, javaScriptEnabled: opts.javaScriptEnabled ?? true, viewport: { width: opts.width ?? 1280, height: 900 } });
+  const context = await newContext(browser, {
+    userAgent: BROWSER_UA,
+    javaScriptEnabled: opts.javaScriptEnabled ?? true,
+    viewport: { width: opts.width ?? 1280, height: 900 },
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));

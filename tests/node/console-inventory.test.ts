@@ -19,11 +19,17 @@ const STORES_APP = "215238eb-22a5-4c36-9e7b-e7c08025e04e";
 const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { headers: { cookie, "user-agent": BROWSER_UA }, redirect: "manual" });
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
 const variantOf = async (w: RunningWorker, productId: string, choices: Record<string, string>) =>
-  (await w.db.prepare("SELECT id, quantity FROM variants WHERE product_id = ? AND choices = json(?)").bind(productId, JSON.stringify(choices)).first<{ id: string; quantity: number }>())!;
-const changes = async (w: RunningWorker, productId: string) => (await w.db.prepare("SELECT COUNT(*) AS n FROM inventory_changes WHERE product_id = ?").bind(productId).first<{ n: number }>())!.n;
+  (await w.db
+    .prepare("SELECT id, quantity FROM variants WHERE product_id = ? AND choices = json(?)")
+    .bind(productId, JSON.stringify(choices))
+    .first<{ id: string; quantity: number }>())!;
+const changes = async (w: RunningWorker, productId: string) =>
+  (await w.db.prepare("SELECT COUNT(*) AS n FROM inventory_changes WHERE product_id = ?").bind(productId).first<{ n: number }>())!.n;
 const lowCount = async (w: RunningWorker, threshold: number) =>
   (await w.db
-    .prepare("SELECT COUNT(*) AS n FROM variants v JOIN products p ON p.id = v.product_id WHERE p.track_inventory = 1 AND v.visible = 1 AND coalesce(v.quantity, 0) < ?")
+    .prepare(
+      "SELECT COUNT(*) AS n FROM variants v JOIN products p ON p.id = v.product_id WHERE p.track_inventory = 1 AND v.visible = 1 AND coalesce(v.quantity, 0) < ?",
+    )
     .bind(threshold)
     .first<{ n: number }>())!.n;
 
@@ -95,9 +101,21 @@ describe("console inventory", () => {
     expect((await variantOf(s.w, tee, { Color: "Navy", Size: "M" })).quantity).toBe(17);
     expect(await changes(s.w, tee)).toBe(before + 1); // only the variant that changed
 
-    const tooMany = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { intent: "adjust", variantId: navyM.id, direction: "remove", amount: "18", reason: "Damaged" });
+    const tooMany = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, {
+      intent: "adjust",
+      variantId: navyM.id,
+      direction: "remove",
+      amount: "18",
+      reason: "Damaged",
+    });
     expect(tooMany.status).toBe(409);
-    const added = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { intent: "adjust", variantId: navyM.id, direction: "add", amount: "5", reason: "Delivery from the mill" });
+    const added = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, {
+      intent: "adjust",
+      variantId: navyM.id,
+      direction: "add",
+      amount: "5",
+      reason: "Delivery from the mill",
+    });
     expect(added.status).toBe(200);
     expect((await variantOf(s.w, tee, { Color: "Navy", Size: "M" })).quantity).toBe(22);
 
@@ -107,7 +125,12 @@ describe("console inventory", () => {
     expect(history).toMatch(/<td class="num">\+5<\/td><td class="num">22<\/td><td>Manual/);
     // The viewer sees but may not change.
     expect(history).toContain("Changing stock needs the permission");
-    const refused = await postConsoleForm(s.w, viewer, `/console/inventory/${tee}`, { intent: "adjust", variantId: navyM.id, direction: "add", amount: "5" });
+    const refused = await postConsoleForm(s.w, viewer, `/console/inventory/${tee}`, {
+      intent: "adjust",
+      variantId: navyM.id,
+      direction: "add",
+      amount: "5",
+    });
     expect(refused.status).toBe(403);
     expect((await variantOf(s.w, tee, { Color: "Navy", Size: "M" })).quantity).toBe(22);
     expect((await get(s.w, viewer, "/console/inventory/no-such-product")).status).toBe(404);
@@ -122,13 +145,26 @@ describe("console inventory", () => {
     const asked = await s.w.fetch("/back-in-stock-service/v1/back-in-stock-notification-requests", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ request: { email, catalogReference: { appId: STORES_APP, catalogItemId: s.tee.id, options: { variantId: forestXs.id } } } }),
+      body: JSON.stringify({
+        request: { email, catalogReference: { appId: STORES_APP, catalogItemId: s.tee.id, options: { variantId: forestXs.id } } },
+      }),
     });
     expect(asked.status).toBe(200);
-    const res = await postConsoleForm(s.w, stocker, `/console/inventory/${s.tee.id}`, { intent: "adjust", variantId: forestXs.id, direction: "add", amount: "4", reason: "Restock" });
+    const res = await postConsoleForm(s.w, stocker, `/console/inventory/${s.tee.id}`, {
+      intent: "adjust",
+      variantId: forestXs.id,
+      direction: "add",
+      amount: "4",
+      reason: "Restock",
+    });
     expect(res.status).toBe(200);
     await expect
-      .poll(async () => (await s.w.db.prepare(`SELECT COUNT(*) AS n FROM emails WHERE "to" = ? AND template = 'back-in-stock'`).bind(email).first<{ n: number }>())!.n, { timeout: 20_000 })
+      .poll(
+        async () =>
+          (await s.w.db.prepare(`SELECT COUNT(*) AS n FROM emails WHERE "to" = ? AND template = 'back-in-stock'`).bind(email).first<{ n: number }>())!
+            .n,
+        { timeout: 20_000 },
+      )
       .toBe(1);
   });
 

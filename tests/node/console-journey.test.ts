@@ -23,7 +23,9 @@ async function shoot(page: Page, name: string) {
 }
 
 describe("console journey", () => {
-  it("staff create, stock and collect a product; a member buys it; the owner ships it and the member sees the tracking", { timeout: 240_000 }, async (ctx) => {
+  it("staff create, stock and collect a product; a member buys it; the owner ships it and the member sees the tracking", {
+    timeout: 240_000,
+  }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const stamp = Date.now();
@@ -61,19 +63,31 @@ describe("console journey", () => {
       await hydrated(c);
       await c.setInputFiles("#media-file", { name: "beanie.png", mimeType: "image/png", buffer: PNG });
       await c.click("button:has-text('Upload')");
-      await expect.poll(async () => (await s.w.db.prepare("SELECT media FROM products WHERE id = ?").bind(productId).first<{ media: string }>())!.media, { timeout: 15_000 }).toMatch(/\/media\/[0-9a-f]{64}\.png/);
+      await expect
+        .poll(async () => (await s.w.db.prepare("SELECT media FROM products WHERE id = ?").bind(productId).first<{ media: string }>())!.media, {
+          timeout: 15_000,
+        })
+        .toMatch(/\/media\/[0-9a-f]{64}\.png/);
 
       // 3. Into a new collection, through the collection's product picker.
       await c.goto(`${s.w.url}/console/collections/new`);
       await hydrated(c);
       await c.fill("#collection-name", `Winter ${stamp}`);
       await c.fill("#collection-slug", `winter-${stamp}`);
-      await Promise.all([c.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)), c.getByRole("button", { name: "Create collection" }).click()]);
+      await Promise.all([
+        c.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)),
+        c.getByRole("button", { name: "Create collection" }).click(),
+      ]);
       await hydrated(c);
       await c.fill("#picker-find", name);
       await Promise.all([c.waitForURL((u) => u.searchParams.get("find") === name), c.getByRole("button", { name: "Find", exact: true }).click()]);
       await c.getByRole("button", { name: `Add ${name}`, exact: true }).click();
-      await expect.poll(async () => (await s.w.db.prepare("SELECT COUNT(*) AS n FROM collection_products WHERE product_id = ?").bind(productId).first<{ n: number }>())!.n).toBe(1);
+      await expect
+        .poll(
+          async () =>
+            (await s.w.db.prepare("SELECT COUNT(*) AS n FROM collection_products WHERE product_id = ?").bind(productId).first<{ n: number }>())!.n,
+        )
+        .toBe(1);
       expect(unexpected(staff.problems)).toEqual([]);
 
       // 4. A member finds it in the collection, picks Large / Navy (the last one) and buys it.
@@ -89,25 +103,45 @@ describe("console journey", () => {
       await hydrated(page);
       await expect.poll(() => page.locator("strong", { hasText: "merino" }).count()).toBe(1);
       // The choices are radio groups (drawn as swatches and buttons): pick with the keyboard, as a shopper can.
-      for (const [choice, param] of [["Large", /Size=Large/], ["Navy", /Colour=Navy/]] as const) {
+      for (const [choice, param] of [
+        ["Large", /Size=Large/],
+        ["Navy", /Colour=Navy/],
+      ] as const) {
         await page.getByRole("radio", { name: choice }).focus();
         await page.keyboard.press("Space");
         await page.waitForURL(param);
       }
       await expect.poll(() => page.locator(".stock").textContent()).toMatch(/In stock|Only 1 left/);
       await page.getByRole("button", { name: "Add to cart" }).click();
-      await expect.poll(() => s.w.db.prepare("SELECT COUNT(*) AS n FROM cart_line_items WHERE catalog_item_id = ?").bind(productId).first<{ n: number }>().then((r) => r!.n)).toBe(1);
+      await expect
+        .poll(() =>
+          s.w.db
+            .prepare("SELECT COUNT(*) AS n FROM cart_line_items WHERE catalog_item_id = ?")
+            .bind(productId)
+            .first<{ n: number }>()
+            .then((r) => r!.n),
+        )
+        .toBe(1);
       const number = await checkOutByCard(page, s, member.email);
-      const navy = await s.w.db.prepare("SELECT quantity FROM variants WHERE product_id = ? AND choices LIKE '%Large%' AND choices LIKE '%Navy%'").bind(productId).first<{ quantity: number }>();
+      const navy = await s.w.db
+        .prepare("SELECT quantity FROM variants WHERE product_id = ? AND choices LIKE '%Large%' AND choices LIKE '%Navy%'")
+        .bind(productId)
+        .first<{ quantity: number }>();
       expect(navy!.quantity).toBe(0);
 
       // 5. A staff member without orders.write cannot ship it.
       const orderId = (await s.w.db.prepare("SELECT id FROM orders WHERE number = ?").bind(Number(number)).first<{ id: string }>())!.id;
       const clerk = await consoleCookie(s.w, await consoleAccount(s.w, "STAFF", ["catalog.write"]));
       const lineId = (await s.w.db.prepare("SELECT id FROM order_line_items WHERE order_id = ?").bind(orderId).first<{ id: string }>())!.id;
-      const refused = await postConsoleForm(s.w, clerk, `/console/orders/${orderId}`, { intent: "fulfil", [`qty:${lineId}`]: "1", trackingNumber: "NOPE" });
+      const refused = await postConsoleForm(s.w, clerk, `/console/orders/${orderId}`, {
+        intent: "fulfil",
+        [`qty:${lineId}`]: "1",
+        trackingNumber: "NOPE",
+      });
       expect(refused.status).toBe(403);
-      expect((await s.w.db.prepare("SELECT fulfillment_status AS f FROM orders WHERE id = ?").bind(orderId).first<{ f: string }>())!.f).toBe("NOT_FULFILLED");
+      expect((await s.w.db.prepare("SELECT fulfillment_status AS f FROM orders WHERE id = ?").bind(orderId).first<{ f: string }>())!.f).toBe(
+        "NOT_FULFILLED",
+      );
 
       // 6. The owner ships it with a tracking number; the member sees it in their account.
       const o = owner.page;
@@ -119,7 +153,10 @@ describe("console journey", () => {
       await expect.poll(() => o.locator("[role=status]").textContent()).toContain(`Shipped, with tracking number RM${stamp}GB.`);
       expect(unexpected(owner.problems)).toEqual([]);
       await page.goto(`${s.w.url}/account/orders`);
-      await page.getByRole("link", { name: new RegExp(number) }).first().click();
+      await page
+        .getByRole("link", { name: new RegExp(number) })
+        .first()
+        .click();
       await expect.poll(() => page.locator(".order-shipments").textContent()).toContain(`RM${stamp}GB`);
 
       // Every console page the journey used, checked by axe once more in its final state.

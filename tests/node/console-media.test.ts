@@ -33,13 +33,24 @@ function png(w: number, h: number, [r, g, b]: [number, number, number]): Buffer 
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => [r, g, b]).flat())]);
   const pixels = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(pixels)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(pixels)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 const sha256 = async (bytes: Buffer) => Buffer.from(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).toString("hex");
 const roundTrips = (header: string | null | undefined) => Number(/desc="(\d+) round trips"/.exec(header ?? "")?.[1] ?? NaN);
 const mediaOf = async (w: RunningWorker, id: string) =>
-  JSON.parse((await w.db.prepare("SELECT media FROM products WHERE id = ?").bind(id).first<{ media: string }>())!.media) as { id: string; url: string; altText?: string; width: number; height: number }[];
+  JSON.parse((await w.db.prepare("SELECT media FROM products WHERE id = ?").bind(id).first<{ media: string }>())!.media) as {
+    id: string;
+    url: string;
+    altText?: string;
+    width: number;
+    height: number;
+  }[];
 const objectCount = async (w: RunningWorker) => (await (await w.mf.getR2Bucket("MEDIA")).list({ prefix: "media/" })).objects.length;
 const thumbs = (page: Page) => page.locator(".media-item .media-thumb img").evaluateAll((imgs) => imgs.map((i) => i.getAttribute("src")));
 
@@ -77,7 +88,16 @@ describe("console media", () => {
         product: {
           name: "Harbour Scarf",
           priceData: { price: 35 },
-          productOptions: [{ name: "Colour", optionType: "drop_down", choices: [{ value: "Red", description: "Red" }, { value: "Blue", description: "Blue" }] }],
+          productOptions: [
+            {
+              name: "Colour",
+              optionType: "drop_down",
+              choices: [
+                { value: "Red", description: "Red" },
+                { value: "Blue", description: "Blue" },
+              ],
+            },
+          ],
         },
       }),
     });
@@ -112,7 +132,9 @@ describe("console media", () => {
       // The second image becomes the main one.
       await page.locator(".media-item").nth(1).locator("button:has-text('Make main image')").click();
       await expect.poll(() => thumbs(page)).toEqual([`/media/${await sha256(blue)}.png`, `/media/${await sha256(red)}.png`]);
-      await expect.poll(async () => (await mediaOf(s.w, product.id)).map((m) => m.url)).toEqual([`/media/${await sha256(blue)}.png`, `/media/${await sha256(red)}.png`]);
+      await expect
+        .poll(async () => (await mediaOf(s.w, product.id)).map((m) => m.url))
+        .toEqual([`/media/${await sha256(blue)}.png`, `/media/${await sha256(red)}.png`]);
       await expect.poll(() => page.locator(".console-notice").textContent()).toBe("Order saved.");
 
       // Shown for the Blue choice, and described.
@@ -147,7 +169,14 @@ describe("console media", () => {
       expect(file.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
       expect(Buffer.from(await file.arrayBuffer()).equals(blue)).toBe(true);
       // The browser really decoded it (its srcset's `w` descriptors scale naturalWidth, so only "some width").
-      await expect.poll(() => shop.page.locator(".gallery-item img").first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await expect
+        .poll(() =>
+          shop.page
+            .locator(".gallery-item img")
+            .first()
+            .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        )
+        .toBe(true);
     } finally {
       await shop.context.close();
     }
@@ -167,12 +196,15 @@ describe("console media", () => {
         if (r.method() === "POST") posts.push(r.url());
       });
       // What a drop from the desktop delivers: a DataTransfer holding the files.
-      await page.locator("[data-testid=media-drop]").evaluate((zone, bytes) => {
-        const dt = new DataTransfer();
-        dt.items.add(new File([new Uint8Array(bytes)], "green.png", { type: "image/png" }));
-        zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
-        zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
-      }, [...green]);
+      await page.locator("[data-testid=media-drop]").evaluate(
+        (zone, bytes) => {
+          const dt = new DataTransfer();
+          dt.items.add(new File([new Uint8Array(bytes)], "green.png", { type: "image/png" }));
+          zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
+          zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+        },
+        [...green],
+      );
       await expect.poll(() => thumbs(page), { timeout: 15_000 }).toHaveLength(before + 1);
       expect((await thumbs(page)).at(-1)).toBe(`/media/${await sha256(green)}.png`);
       expect(posts).toHaveLength(1);
@@ -194,7 +226,9 @@ describe("console media", () => {
       await hydrated(page);
       await page.setInputFiles("#media-file", { name: "notes.png", mimeType: "image/png", buffer: text });
       await page.click("button:has-text('Upload')");
-      await expect.poll(() => page.locator("#media-file-error").textContent(), { timeout: 15_000 }).toMatch(/"notes\.png" is not an image this shop accepts/);
+      await expect
+        .poll(() => page.locator("#media-file-error").textContent(), { timeout: 15_000 })
+        .toMatch(/"notes\.png" is not an image this shop accepts/);
       expect(await page.locator("#media-file").getAttribute("aria-invalid")).toBe("true");
       expect(await page.locator("#media-file").getAttribute("aria-describedby")).toContain("media-file-error");
     } finally {

@@ -19,7 +19,11 @@ const STORES_APP = "215238eb-22a5-4c36-9e7b-e7c08025e04e";
 const ADDRESS = { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" };
 
 async function api(w: RunningWorker, method: string, p: string, body: unknown, authorization?: string, headers: Record<string, string> = {}) {
-  const res = await w.fetch(p, { method, headers: { "content-type": "application/json", ...headers, ...(authorization ? { authorization } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await w.fetch(p, {
+    method,
+    headers: { "content-type": "application/json", ...headers, ...(authorization ? { authorization } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = (await res.json()) as Record<string, any>;
   expect(res.status, `${method} ${p}: ${JSON.stringify(json)}`).toBe(200);
   return json;
@@ -28,7 +32,11 @@ async function api(w: RunningWorker, method: string, p: string, body: unknown, a
 let buyers = 0;
 
 /** A visitor's order placed through the API, to pay offline (NOT_PAID), for `quantity` of the tracked tee. */
-async function placeOrder(s: Store, buyer: { email: string; firstName: string; lastName: string }, quantity = 2): Promise<{ id: string; number: string }> {
+async function placeOrder(
+  s: Store,
+  buyer: { email: string; firstName: string; lastName: string },
+  quantity = 2,
+): Promise<{ id: string; number: string }> {
   const w = s.w;
   const { access_token: token } = await api(w, "POST", "/oauth2/token", { grantType: "anonymous", clientId: "storefront" });
   const variant = await w.db
@@ -41,7 +49,18 @@ async function placeOrder(s: Store, buyer: { email: string; firstName: string; l
   // Each buyer from its own address, as real shoppers are: the shop limits orders per client address.
   const address = { "cf-connecting-ip": `198.18.0.${++buyers}` };
   const { checkoutId } = await api(w, "POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, token, address);
-  await api(w, "PATCH", `/ecom/v1/checkouts/${checkoutId}`, { checkout: { buyerInfo: { email: buyer.email }, shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: { firstName: buyer.firstName, lastName: buyer.lastName } } } } }, token);
+  await api(
+    w,
+    "PATCH",
+    `/ecom/v1/checkouts/${checkoutId}`,
+    {
+      checkout: {
+        buyerInfo: { email: buyer.email },
+        shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: { firstName: buyer.firstName, lastName: buyer.lastName } } },
+      },
+    },
+    token,
+  );
   const { orderId } = await api(w, "POST", `/ecom/v1/checkouts/${checkoutId}/create-order`, {}, token, address);
   const order = await w.db.prepare("SELECT number FROM orders WHERE id = ?").bind(orderId).first<{ number: number }>();
   return { id: orderId, number: String(order!.number) };
@@ -120,7 +139,19 @@ describe("console orders", () => {
     expect(res.status).toBe(200);
     expect(roundTrips(res)).toBeLessThanOrEqual(3);
     const html = await res.text();
-    for (const text of [`Order #${ada.number}`, store().tee.name, "Ada Lovelace", `ada-${run}@example.test`, "1 Main St", "Order placed", "Not paid yet", "Mark as paid", "Mark as shipped", "Cancel order"]) expect(html).toContain(text);
+    for (const text of [
+      `Order #${ada.number}`,
+      store().tee.name,
+      "Ada Lovelace",
+      `ada-${run}@example.test`,
+      "1 Main St",
+      "Order placed",
+      "Not paid yet",
+      "Mark as paid",
+      "Mark as shipped",
+      "Cancel order",
+    ])
+      expect(html).toContain(text);
     expect((await get(w, owner, "/console/orders/no-such-order")).status).toBe(404);
   });
 
@@ -132,7 +163,12 @@ describe("console orders", () => {
     expect(view).not.toContain("Mark as shipped");
     expect(view).toContain("changing it needs the permission");
     const before = await counts(w, grace.id);
-    const refused: Record<string, string>[] = [{ intent: "mark-paid" }, { intent: "fulfil", "qty:x": "1", trackingNumber: "1Z" }, { intent: "cancel", restock: "on" }, { intent: "refund", status: "FULLY_REFUNDED" }];
+    const refused: Record<string, string>[] = [
+      { intent: "mark-paid" },
+      { intent: "fulfil", "qty:x": "1", trackingNumber: "1Z" },
+      { intent: "cancel", restock: "on" },
+      { intent: "refund", status: "FULLY_REFUNDED" },
+    ];
     for (const fields of refused) {
       const res = await postConsoleForm(w, viewer, `/console/orders/${grace.id}`, fields);
       expect(res.status, fields.intent).toBe(403);
@@ -148,12 +184,20 @@ describe("console orders", () => {
     const lineId = (await w.db.prepare("SELECT id FROM order_line_items WHERE order_id = ?").bind(ada.id).first<{ id: string }>())!.id;
     const before = await counts(w, ada.id);
 
-    const tooMany = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, { intent: "fulfil", [`qty:${lineId}`]: "5", trackingNumber: "1Z999" });
+    const tooMany = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, {
+      intent: "fulfil",
+      [`qty:${lineId}`]: "5",
+      trackingNumber: "1Z999",
+    });
     expect(tooMany.status).toBe(400);
     const tooManyHtml = await tooMany.text();
     expect(tooManyHtml).toMatch(/id="fulfil-qty-[^"]+-error"[^>]*>Is more than the 2 left to fulfil/);
     expect(tooManyHtml).toContain('value="1Z999"');
-    const badLink = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, { intent: "fulfil", [`qty:${lineId}`]: "1", trackingLink: "not a url" });
+    const badLink = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, {
+      intent: "fulfil",
+      [`qty:${lineId}`]: "1",
+      trackingLink: "not a url",
+    });
     expect(badLink.status).toBe(400);
     expect(await badLink.text()).toMatch(/id="fulfil-link-error"/);
     expect(await counts(w, ada.id)).toEqual(before);
@@ -161,11 +205,21 @@ describe("console orders", () => {
     const paid = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, { intent: "mark-paid" });
     expect(paid.status).toBe(200);
     expect(await paid.text()).toContain("Marked as paid.");
-    const part = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, { intent: "fulfil", [`qty:${lineId}`]: "1", shippingProvider: "UPS", trackingNumber: "1Z-FIRST" });
+    const part = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, {
+      intent: "fulfil",
+      [`qty:${lineId}`]: "1",
+      shippingProvider: "UPS",
+      trackingNumber: "1Z-FIRST",
+    });
     expect(part.status).toBe(200);
     expect(await part.text()).toContain("Shipped, with tracking number 1Z-FIRST.");
     expect((await counts(w, ada.id))!.state).toBe("PAID/PARTIALLY_FULFILLED/APPROVED");
-    const rest = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, { intent: "fulfil", [`qty:${lineId}`]: "1", trackingNumber: "1Z-SECOND", trackingLink: "https://carrier.example/track/1Z-SECOND" });
+    const rest = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, {
+      intent: "fulfil",
+      [`qty:${lineId}`]: "1",
+      trackingNumber: "1Z-SECOND",
+      trackingLink: "https://carrier.example/track/1Z-SECOND",
+    });
     expect(rest.status).toBe(200);
     const shipped = await (await get(w, clerk, `/console/orders/${ada.id}`)).text();
     expect(shipped).toContain("1Z-FIRST");
@@ -175,7 +229,10 @@ describe("console orders", () => {
     const after = await counts(w, ada.id);
     expect(after!.state).toBe("PAID/FULFILLED/APPROVED");
     expect(after!.activities).toBe(before!.activities + 5); // paid, 2 × shipped, 2 × tracking number
-    const events = await w.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE entity_id = ? AND type LIKE 'wix.ecom.v1.order_%'").bind(ada.id).first<{ n: number }>();
+    const events = await w.db
+      .prepare("SELECT COUNT(*) AS n FROM outbox WHERE entity_id = ? AND type LIKE 'wix.ecom.v1.order_%'")
+      .bind(ada.id)
+      .first<{ n: number }>();
     expect(events!.n).toBeGreaterThanOrEqual(6);
 
     const refund = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, { intent: "refund", status: "PARTIALLY_REFUNDED" });
@@ -191,8 +248,12 @@ describe("console orders", () => {
     needsChromium(ctx);
     const s = store();
     const order = await placeOrder(s, { email: `cancel-${run}@example.test`, firstName: "Cass", lastName: "Cancel" }, 3);
-    const line = (await s.w.db.prepare("SELECT variant_id AS variantId FROM order_line_items WHERE order_id = ?").bind(order.id).first<{ variantId: string }>())!;
-    const stock = async () => (await s.w.db.prepare("SELECT quantity FROM variants WHERE id = ?").bind(line.variantId).first<{ quantity: number }>())!.quantity;
+    const line = (await s.w.db
+      .prepare("SELECT variant_id AS variantId FROM order_line_items WHERE order_id = ?")
+      .bind(order.id)
+      .first<{ variantId: string }>())!;
+    const stock = async () =>
+      (await s.w.db.prepare("SELECT quantity FROM variants WHERE id = ?").bind(line.variantId).first<{ quantity: number }>())!.quantity;
     const before = await stock();
     const res = await postConsoleForm(s.w, owner, `/console/orders/${order.id}`, { intent: "cancel", restock: "on" });
     expect(res.status).toBe(200);
@@ -201,7 +262,9 @@ describe("console orders", () => {
     expect((await counts(s.w, order.id))!.state).toBe("NOT_PAID/NOT_FULFILLED/CANCELED");
   });
 
-  it("in Chromium: the owner finds a member's order, ships it with a tracking number, and the member sees it in their account", { timeout: 120_000 }, async (ctx) => {
+  it("in Chromium: the owner finds a member's order, ships it with a tracking number, and the member sees it in their account", {
+    timeout: 120_000,
+  }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const member = await consoleAccount(s.w, "MEMBER");
@@ -237,7 +300,10 @@ describe("console orders", () => {
       expect(unexpected(merchant.problems)).toEqual([]);
 
       await page.goto(`${s.w.url}/account/orders`);
-      await page.getByRole("link", { name: new RegExp(number) }).first().click();
+      await page
+        .getByRole("link", { name: new RegExp(number) })
+        .first()
+        .click();
       await expect.poll(() => page.locator(".order-shipments").textContent()).toContain("JD0146000012345");
       expect(await page.locator(".order-shipments").textContent()).toContain("by DHL");
       await expectAccessible(page, "account order with a shipment");

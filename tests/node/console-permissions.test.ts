@@ -180,7 +180,11 @@ describe("API keys' permissions in the console", () => {
         body: JSON.stringify({ product: { name: "Keyed", priceData: { price: 1 } } }),
       });
     expect((await write(key!)).status).toBe(403);
-    const changed = await postConsoleForm(w, owner, "/console/settings/api-keys", { intent: "permissions", id: row!.id, permissions: ["catalog.write"] });
+    const changed = await postConsoleForm(w, owner, "/console/settings/api-keys", {
+      intent: "permissions",
+      id: row!.id,
+      permissions: ["catalog.write"],
+    });
     expect(changed.status).toBe(200);
     expect((await write(key!)).status).toBe(200);
   });

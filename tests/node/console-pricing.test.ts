@@ -20,22 +20,33 @@ const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { header
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
 const count = async (w: RunningWorker, table: string) => (await w.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
 const couponRow = (w: RunningWorker, code: string) =>
-  w.db.prepare("SELECT id, code, times_used AS timesUsed, usage_limit AS usageLimit, minimum_subtotal AS minimumSubtotal, discount, revision FROM coupons WHERE code_key = lower(?)").bind(code).first<{
-    id: string;
-    code: string;
-    timesUsed: number;
-    usageLimit: number | null;
-    minimumSubtotal: number | null;
-    discount: string;
-    revision: number;
-  }>();
+  w.db
+    .prepare(
+      "SELECT id, code, times_used AS timesUsed, usage_limit AS usageLimit, minimum_subtotal AS minimumSubtotal, discount, revision FROM coupons WHERE code_key = lower(?)",
+    )
+    .bind(code)
+    .first<{
+      id: string;
+      code: string;
+      timesUsed: number;
+      usageLimit: number | null;
+      minimumSubtotal: number | null;
+      discount: string;
+      revision: number;
+    }>();
 /** "$1,234.50" → 123450 (cents). */
 const cents = (text: string | null) => Math.round(Number((text ?? "").replace(/[^0-9.]/g, "")) * 100);
 /** The fields a browser would post from a pricing page's form as served (inputs, ticked checkboxes, selected options). */
 function formFields(page: string): Record<string, string> {
   const html = /<form[^>]*pricing-form[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
   const fields: Record<string, string> = { intent: "save" };
-  const unescapeHtml = (v: string) => v.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const unescapeHtml = (v: string) =>
+    v
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
   for (const m of html.matchAll(/<input[^>]*>/g)) {
     const name = /name="([^"]+)"/.exec(m[0])?.[1];
     if (!name || (/type="checkbox"/.test(m[0]) && !/checked/.test(m[0]))) continue;
@@ -60,7 +71,9 @@ describe("console pricing", () => {
     viewer = await consoleCookie(w, await consoleAccount(w, "STAFF", ["catalog.write", "orders.write"]));
   });
 
-  it("a coupon created in the console works at checkout: the total drops by its amount and the order records it", { timeout: 120_000 }, async (ctx) => {
+  it("a coupon created in the console works at checkout: the total drops by its amount and the order records it", {
+    timeout: 120_000,
+  }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const code = `TAKE7-${Date.now() % 100000}`;
@@ -103,8 +116,14 @@ describe("console pricing", () => {
 
       const orderNumber = await checkOutByCard(page, s, uniqueEmail("console-coupon"));
       await expect(page.locator(".order-details").textContent()).resolves.toMatch(/Discount \(.*\)/i);
-      const order = (await s.w.db.prepare("SELECT subtotal, total, details FROM orders WHERE number = ?").bind(Number(orderNumber)).first<{ subtotal: number; total: number; details: string }>())!;
-      const details = JSON.parse(order.details) as { appliedDiscounts: { coupon?: { code: string; name: string } }[]; priceSummary: { discount: { amount: string }; shipping: { amount: string } } };
+      const order = (await s.w.db
+        .prepare("SELECT subtotal, total, details FROM orders WHERE number = ?")
+        .bind(Number(orderNumber))
+        .first<{ subtotal: number; total: number; details: string }>())!;
+      const details = JSON.parse(order.details) as {
+        appliedDiscounts: { coupon?: { code: string; name: string } }[];
+        priceSummary: { discount: { amount: string }; shipping: { amount: string } };
+      };
       expect(details.appliedDiscounts.map((d) => d.coupon?.code.toLowerCase())).toContain(code.toLowerCase());
       expect(details.priceSummary.discount.amount).toBe("7.50");
       // $56 − $7.50, plus standard shipping ($5.95: the $48.50 left is under the $75 free-shipping threshold); no tax regions.
@@ -123,7 +142,18 @@ describe("console pricing", () => {
     needsChromium(ctx);
     const s = store();
     const before = await count(s.w, "coupons");
-    const base = { intent: "save", code: "GOOD1", name: "Good", kind: "PERCENT", value: "10", minimum: "", limit: "", start: "", end: "", active: "on" };
+    const base = {
+      intent: "save",
+      code: "GOOD1",
+      name: "Good",
+      kind: "PERCENT",
+      value: "10",
+      minimum: "",
+      limit: "",
+      start: "",
+      end: "",
+      active: "on",
+    };
 
     const tooMuch = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, value: "150" });
     expect(tooMuch.status).toBe(400);
@@ -141,7 +171,11 @@ describe("console pricing", () => {
     expect(dup.status).toBe(409);
     expect(await dup.text()).toMatch(/id="cp-code-error"[^>]*>[^<]*already uses the code/);
 
-    const badDate = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, start: "2026-12-01T00:00", end: "2026-11-01T00:00" });
+    const badDate = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", {
+      ...base,
+      start: "2026-12-01T00:00",
+      end: "2026-11-01T00:00",
+    });
     expect(badDate.status).toBe(400);
     expect(await badDate.text()).toMatch(/id="cp-end-error"/);
 
@@ -152,7 +186,12 @@ describe("console pricing", () => {
 
     // An edit with a stale revision is a conflict and changes nothing.
     const welcome = (await couponRow(s.w, "WELCOME10"))!;
-    const stale = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${welcome.id}`, { ...base, code: "WELCOME10", name: "Renamed", revision: String(welcome.revision - 1 || 99) });
+    const stale = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${welcome.id}`, {
+      ...base,
+      code: "WELCOME10",
+      name: "Renamed",
+      revision: String(welcome.revision - 1 || 99),
+    });
     expect(stale.status).toBe(409);
     expect((await couponRow(s.w, "WELCOME10"))!.revision).toBe(welcome.revision);
   });
@@ -160,13 +199,30 @@ describe("console pricing", () => {
   it("edits, disables and deletes a coupon (delete asks first)", async (ctx) => {
     needsChromium(ctx);
     const s = store();
-    const made = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { intent: "save", code: "SHIPFREE", name: "Free shipping", kind: "FREE_SHIPPING", value: "", active: "on" });
+    const made = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", {
+      intent: "save",
+      code: "SHIPFREE",
+      name: "Free shipping",
+      kind: "FREE_SHIPPING",
+      value: "",
+      active: "on",
+    });
     expect(made.status).toBe(302);
     const row = (await couponRow(s.w, "SHIPFREE"))!;
     expect(JSON.parse(row.discount)).toMatchObject({ targetType: "SHIPPING" });
-    const off = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${row.id}`, { intent: "save", code: "SHIPFREE", name: "Free shipping", kind: "PERCENT", value: "15", revision: String(row.revision) });
+    const off = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${row.id}`, {
+      intent: "save",
+      code: "SHIPFREE",
+      name: "Free shipping",
+      kind: "PERCENT",
+      value: "15",
+      revision: String(row.revision),
+    });
     expect(off.status).toBe(302);
-    const edited = (await s.w.db.prepare("SELECT active, discount FROM coupons WHERE id = ?").bind(row.id).first<{ active: number; discount: string }>())!;
+    const edited = (await s.w.db
+      .prepare("SELECT active, discount FROM coupons WHERE id = ?")
+      .bind(row.id)
+      .first<{ active: number; discount: string }>())!;
     expect(edited.active).toBe(0);
     expect(JSON.parse(edited.discount)).toMatchObject({ targetType: "GLOBAL", discountType: "PERCENTAGE", percentage: 15 });
     expect(await (await get(s.w, owner, "/console/pricing")).text()).toMatch(/SHIPFREE[\s\S]*?15% off[\s\S]*?Off/);
@@ -187,12 +243,29 @@ describe("console pricing", () => {
     const hour = 3600_000;
     const local = (t: number) => new Date(t).toISOString().slice(0, 16);
     const name = `Night sale ${Date.now() % 100000}`;
-    const rule = { intent: "save", name, type: "PERCENTAGE", value: "20", target: "GLOBAL", condition: "NONE", from: "", to: "", code: "", end: "", active: "on" };
+    const rule = {
+      intent: "save",
+      name,
+      type: "PERCENTAGE",
+      value: "20",
+      target: "GLOBAL",
+      condition: "NONE",
+      from: "",
+      to: "",
+      code: "",
+      end: "",
+      active: "on",
+    };
     const made = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", { ...rule, start: local(Date.now() + 24 * hour) });
     expect(made.status, await made.clone().text()).toBe(302);
-    const stored = (await s.w.db.prepare("SELECT id, revision, start_date AS startDate FROM discount_rules WHERE name = ?").bind(name).first<{ id: string; revision: number; startDate: string }>())!;
+    const stored = (await s.w.db
+      .prepare("SELECT id, revision, start_date AS startDate FROM discount_rules WHERE name = ?")
+      .bind(name)
+      .first<{ id: string; revision: number; startDate: string }>())!;
     expect(Date.parse(stored.startDate)).toBeGreaterThan(Date.now() + 23 * hour);
-    expect(await (await get(s.w, owner, "/console/pricing/discounts")).text()).toMatch(new RegExp(`${name}[\\s\\S]*?20% off the order[\\s\\S]*?Scheduled`));
+    expect(await (await get(s.w, owner, "/console/pricing/discounts")).text()).toMatch(
+      new RegExp(`${name}[\\s\\S]*?20% off the order[\\s\\S]*?Scheduled`),
+    );
 
     const { context, page } = await shopper(s);
     try {
@@ -202,14 +275,23 @@ describe("console pricing", () => {
       await expect(page.locator(".summary").textContent()).resolves.not.toContain(name);
 
       // Moved to an hour ago in the console: the same cart now gets 20% off, named.
-      const now = await postConsoleForm(s.w, owner, `/console/pricing/discounts/${stored.id}`, { ...rule, start: local(Date.now() - hour), revision: String(stored.revision) });
+      const now = await postConsoleForm(s.w, owner, `/console/pricing/discounts/${stored.id}`, {
+        ...rule,
+        start: local(Date.now() - hour),
+        revision: String(stored.revision),
+      });
       expect(now.status).toBe(302);
       await page.reload();
       await expect(page.locator(".summary").textContent()).resolves.toContain(name);
       expect(await grandTotal(page)).toBe(2800 - 560);
 
       // Switched off: gone again.
-      const off = await postConsoleForm(s.w, owner, `/console/pricing/discounts/${stored.id}`, { ...rule, active: [], start: local(Date.now() - hour), revision: String(stored.revision + 1) });
+      const off = await postConsoleForm(s.w, owner, `/console/pricing/discounts/${stored.id}`, {
+        ...rule,
+        active: [],
+        start: local(Date.now() - hour),
+        revision: String(stored.revision + 1),
+      });
       expect(off.status).toBe(302);
       await page.reload();
       expect(await grandTotal(page)).toBe(2800);
@@ -224,7 +306,12 @@ describe("console pricing", () => {
     const html = await bad.text();
     expect(html).toMatch(/id="dr-value-error"/);
     expect(html).toMatch(/value="Too much"/);
-    const badRange = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", { ...rule, condition: "SUBTOTAL_RANGE", from: "ten", start: "" });
+    const badRange = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", {
+      ...rule,
+      condition: "SUBTOTAL_RANGE",
+      from: "ten",
+      start: "",
+    });
     expect(badRange.status).toBe(400);
     expect(await badRange.text()).toMatch(/id="dr-from-error"/);
     expect(await count(s.w, "discount_rules")).toBe(before);
@@ -252,8 +339,14 @@ describe("console pricing", () => {
       await merchant.context.close();
     }
     // The other options and the pickup address are as they were.
-    const options = JSON.parse((await s.w.db.prepare("SELECT options FROM shipping_regions WHERE id = ?").bind(us.id).first<{ options: string }>())!.options) as { code: string; rate: number; pickupDetails: unknown }[];
-    expect(options.map((o) => [o.code, o.rate])).toEqual([["standard", 650], ["express", 1495], ["pickup", 0]]);
+    const options = JSON.parse(
+      (await s.w.db.prepare("SELECT options FROM shipping_regions WHERE id = ?").bind(us.id).first<{ options: string }>())!.options,
+    ) as { code: string; rate: number; pickupDetails: unknown }[];
+    expect(options.map((o) => [o.code, o.rate])).toEqual([
+      ["standard", 650],
+      ["express", 1495],
+      ["pickup", 0],
+    ]);
     expect(options[2].pickupDetails).toMatchObject({ address: { city: "Portland" } });
 
     const { context, page } = await shopper(s);
@@ -261,7 +354,10 @@ describe("console pricing", () => {
       await addToCart(page, s, { productId: s.tee.id, "option.Color": "Navy", "option.Size": "S", quantity: "1", returnTo: "/cart" });
       const orderNumber = await checkOutByCard(page, s, uniqueEmail("console-shipping"));
       await expect(page.locator(".order-details").textContent()).resolves.toMatch(/Shipping\s*\$6\.50/);
-      const order = (await s.w.db.prepare("SELECT total, details FROM orders WHERE number = ?").bind(Number(orderNumber)).first<{ total: number; details: string }>())!;
+      const order = (await s.w.db
+        .prepare("SELECT total, details FROM orders WHERE number = ?")
+        .bind(Number(orderNumber))
+        .first<{ total: number; details: string }>())!;
       expect((JSON.parse(order.details) as { priceSummary: { shipping: { amount: string } } }).priceSummary.shipping.amount).toBe("6.50");
       expect(order.total).toBe(2800 + 650);
     } finally {
@@ -278,32 +374,68 @@ describe("console pricing", () => {
     expect(html).toMatch(/id="sr-countries-error"[^>]*>[^<]*country code/);
     expect(html).toMatch(/value="abc"/);
     // A new option (the blank row, after the three) repeating a code: the error sits on that row's code.
-    const again = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, { ...fields, "o3-code": "standard", "o3-title": "Again", "o3-rate": "1.00" });
+    const again = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, {
+      ...fields,
+      "o3-code": "standard",
+      "o3-title": "Again",
+      "o3-rate": "1.00",
+    });
     expect(again.status).toBe(400);
     const againHtml = await again.text();
     expect(againHtml).toMatch(/id="o3-code-error"[^>]*>[^<]*repeats the code standard/i);
     expect(againHtml).toMatch(/value="Again"/);
-    expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(before);
+    expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(
+      before,
+    );
     // Back to the demo's rate, with a weight rule on express (over 5 kg: $24.95).
-    const saved = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, { ...fields, "o0-rate": "5.95", "o1-r0-basis": "WEIGHT", "o1-r0-op": "GT", "o1-r0-value": "5", "o1-r0-rate": "24.95" });
+    const saved = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, {
+      ...fields,
+      "o0-rate": "5.95",
+      "o1-r0-basis": "WEIGHT",
+      "o1-r0-op": "GT",
+      "o1-r0-value": "5",
+      "o1-r0-rate": "24.95",
+    });
     expect(saved.status, await saved.clone().text()).toBe(302);
-    const after = JSON.parse((await s.w.db.prepare("SELECT options FROM shipping_regions WHERE id = ?").bind(us.id).first<{ options: string }>())!.options) as { code: string; rate: number; rules: unknown[] }[];
-    expect(after.map((o) => [o.code, o.rate])).toEqual([["standard", 595], ["express", 1495], ["pickup", 0]]);
+    const after = JSON.parse(
+      (await s.w.db.prepare("SELECT options FROM shipping_regions WHERE id = ?").bind(us.id).first<{ options: string }>())!.options,
+    ) as { code: string; rate: number; rules: unknown[] }[];
+    expect(after.map((o) => [o.code, o.rate])).toEqual([
+      ["standard", 595],
+      ["express", 1495],
+      ["pickup", 0],
+    ]);
     expect(after[1].rules).toEqual([{ basis: "WEIGHT", operator: "GT", value: 5, rate: 2495 }]);
   });
 
-  it("tax groups, tax regions with group rates, the prices-include-tax setting and additional fees: saved through their services, refused at their field", { timeout: 60_000 }, async (ctx) => {
+  it("tax groups, tax regions with group rates, the prices-include-tax setting and additional fees: saved through their services, refused at their field", {
+    timeout: 60_000,
+  }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const group = await postConsoleForm(s.w, owner, "/console/pricing/tax/groups/new", { intent: "save", name: "Books", products: s.plain.id });
     expect(group.status, await group.clone().text()).toBe(302);
-    const books = (await s.w.db.prepare("SELECT id, catalog_item_ids AS items FROM tax_groups WHERE name = 'Books'").first<{ id: string; items: string }>())!;
+    const books = (await s.w.db
+      .prepare("SELECT id, catalog_item_ids AS items FROM tax_groups WHERE name = 'Books'")
+      .first<{ id: string; items: string }>())!;
     expect(JSON.parse(books.items)).toEqual([s.plain.id]);
 
-    const region = { intent: "save", country: "us", subdivision: "", name: "", rate: "8.25", calculation: "DEFAULT", taxShipping: "on", groups: books.id, [`g-${books.id}`]: "2.5" };
+    const region = {
+      intent: "save",
+      country: "us",
+      subdivision: "",
+      name: "",
+      rate: "8.25",
+      calculation: "DEFAULT",
+      taxShipping: "on",
+      groups: books.id,
+      [`g-${books.id}`]: "2.5",
+    };
     const made = await postConsoleForm(s.w, owner, "/console/pricing/tax/regions/new", region);
     expect(made.status, await made.clone().text()).toBe(302);
-    const us = (await s.w.db.prepare("SELECT id, default_rate AS rate, group_rates AS groupRates, tax_shipping AS taxShipping FROM tax_regions WHERE country = 'US'").first<{ id: string; rate: number; groupRates: string; taxShipping: number }>())!;
+    const us = (await s.w.db
+      .prepare("SELECT id, default_rate AS rate, group_rates AS groupRates, tax_shipping AS taxShipping FROM tax_regions WHERE country = 'US'")
+      .first<{ id: string; rate: number; groupRates: string; taxShipping: number }>())!;
     expect(us.rate).toBe(8.25);
     expect(JSON.parse(us.groupRates)).toEqual([{ taxGroupId: books.id, rate: 2.5 }]);
     expect(us.taxShipping).toBe(1);
@@ -321,10 +453,15 @@ describe("console pricing", () => {
     expect(html).toMatch(new RegExp(`id="tr-g-${books.id}-error"`));
     expect(html).toMatch(/value="abc"/);
     expect(await count(s.w, "tax_regions")).toBe(regions);
-    expect((await s.w.db.prepare("SELECT default_rate AS rate FROM tax_regions WHERE id = ?").bind(us.id).first<{ rate: number }>())!.rate).toBe(8.25);
+    expect((await s.w.db.prepare("SELECT default_rate AS rate FROM tax_regions WHERE id = ?").bind(us.id).first<{ rate: number }>())!.rate).toBe(
+      8.25,
+    );
 
     // Prices include tax: the store setting, on and off again.
-    const setting = async () => JSON.parse((await s.w.db.prepare("SELECT value FROM settings WHERE key = 'pricing'").first<{ value: string }>())?.value ?? "{}") as { pricesIncludeTax?: boolean };
+    const setting = async () =>
+      JSON.parse((await s.w.db.prepare("SELECT value FROM settings WHERE key = 'pricing'").first<{ value: string }>())?.value ?? "{}") as {
+        pricesIncludeTax?: boolean;
+      };
     const on = await postConsoleForm(s.w, owner, "/console/pricing/tax", { pricesIncludeTax: "on", taxableAddress: "SHIPPING" });
     expect(on.status).toBe(200);
     expect(await on.text()).toContain("prices include tax");
@@ -337,7 +474,16 @@ describe("console pricing", () => {
     expect((await setting()).pricesIncludeTax).toBe(false);
 
     // Fees.
-    const fee = { intent: "save", name: "Careful packing", code: "packing", type: "HANDLING_FEE", charge: "AMOUNT", value: "2.50", minimum: "", active: "on" };
+    const fee = {
+      intent: "save",
+      name: "Careful packing",
+      code: "packing",
+      type: "HANDLING_FEE",
+      charge: "AMOUNT",
+      value: "2.50",
+      minimum: "",
+      active: "on",
+    };
     expect((await postConsoleForm(s.w, owner, "/console/pricing/fees/new", fee)).status).toBe(302);
     const stored = (await s.w.db.prepare("SELECT id, amount FROM additional_fees WHERE code = 'packing'").first<{ id: string; amount: number }>())!;
     expect(stored.amount).toBe(250);
@@ -358,7 +504,9 @@ describe("console pricing", () => {
     expect(await count(s.w, "tax_regions")).toBe(regions - 1);
   });
 
-  it("without JavaScript: a refused save shows its error and keeps what was typed; create, then delete after the confirmation page", { timeout: 60_000 }, async (ctx) => {
+  it("without JavaScript: a refused save shows its error and keeps what was typed; create, then delete after the confirmation page", {
+    timeout: 60_000,
+  }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const { context, page } = await consoleBrowser(s.browser, s.w, await consoleAccount(s.w, "OWNER"), { javaScriptEnabled: false });
@@ -373,20 +521,28 @@ describe("console pricing", () => {
       await expect(page.locator("#dr-name").inputValue()).resolves.toBe("Plain form sale");
       await expect(page.locator("#dr-condition").inputValue()).resolves.toBe("ITEM_QUANTITY_RANGE");
       await expect(page.locator("#dr-from").inputValue()).resolves.toBe("3");
-      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({ n: 0 });
+      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({
+        n: 0,
+      });
 
       await page.fill("#dr-value", "15");
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Create rule" }).click()]);
       expect(new URL(page.url()).pathname).toBe("/console/pricing/discounts");
-      await expect(page.locator("tr", { hasText: "Plain form sale" }).textContent()).resolves.toMatch(/15% off the order.*Items in the cart: at least 3/);
+      await expect(page.locator("tr", { hasText: "Plain form sale" }).textContent()).resolves.toMatch(
+        /15% off the order.*Items in the cart: at least 3/,
+      );
 
       await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Plain form sale" }).click()]);
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Delete…" }).click()]);
       await expect(page.getByRole("alert").filter({ hasText: "for good" }).count()).resolves.toBe(1);
-      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({ n: 1 });
+      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({
+        n: 1,
+      });
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: /Yes, delete/ }).click()]);
       await expect(page.locator(".console-notice").textContent()).resolves.toContain("Deleted");
-      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({ n: 0 });
+      expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({
+        n: 0,
+      });
     } finally {
       await context.close();
     }
@@ -412,7 +568,9 @@ describe("console pricing", () => {
     expect((await couponRow(s.w, "WELCOME10"))!.revision).toBe(welcome.revision);
 
     // The other pricing pages: readable, no write controls, every action refused.
-    const us = (await s.w.db.prepare("SELECT id, revision FROM shipping_regions WHERE name = 'United States'").first<{ id: string; revision: number }>())!;
+    const us = (await s.w.db
+      .prepare("SELECT id, revision FROM shipping_regions WHERE name = 'United States'")
+      .first<{ id: string; revision: number }>())!;
     for (const [list, newPath, label] of [
       ["/console/pricing/discounts", "/console/pricing/discounts/new", "New discount rule"],
       ["/console/pricing/shipping", "/console/pricing/shipping/new", "New shipping region"],
@@ -430,7 +588,9 @@ describe("console pricing", () => {
     const fields = formFields(region);
     expect((await postConsoleForm(s.w, viewer, `/console/pricing/shipping/${us.id}`, { ...fields, "o0-rate": "0.01" })).status).toBe(403);
     expect((await postConsoleForm(s.w, viewer, `/console/pricing/shipping/${us.id}`, { intent: "delete", confirm: "yes" })).status).toBe(403);
-    expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(us.revision);
+    expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(
+      us.revision,
+    );
     expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Staff made'").first<{ n: number }>()).toEqual({ n: 0 });
     const taxPage = await (await get(s.w, viewer, "/console/pricing/tax")).text();
     expect(taxPage).not.toContain("Save tax settings");

@@ -16,9 +16,14 @@ const shots = path.resolve(import.meta.dirname, "../../test-artifacts/screenshot
 
 const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { headers: { cookie, "user-agent": BROWSER_UA }, redirect: "manual" });
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
-const names = (html: string) => [...html.matchAll(/<a[^>]*class="products-name"[^>]*>([^<]*)<\/a>/g)].map((m) => m[1].replace(/&amp;/g, "&").replace(/&#x27;/g, "'"));
+const names = (html: string) =>
+  [...html.matchAll(/<a[^>]*class="products-name"[^>]*>([^<]*)<\/a>/g)].map((m) => m[1].replace(/&amp;/g, "&").replace(/&#x27;/g, "'"));
 const matched = (html: string) => Number(/(\d+) products?( match)?;/.exec(html)?.[1] ?? (/No products/.test(html) ? 0 : NaN));
-const count = async (w: RunningWorker, where: string, ...binds: unknown[]) => (await w.db.prepare(`SELECT COUNT(*) AS n FROM products WHERE ${where}`).bind(...binds).first<{ n: number }>())!.n;
+const count = async (w: RunningWorker, where: string, ...binds: unknown[]) =>
+  (await w.db
+    .prepare(`SELECT COUNT(*) AS n FROM products WHERE ${where}`)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
 
 describe("console products table", () => {
   let staff = "";
@@ -33,7 +38,9 @@ describe("console products table", () => {
     const res = await w.fetch("/v1/products", {
       method: "POST",
       headers: { authorization: OWNER_KEY, "content-type": "application/json" },
-      body: JSON.stringify({ product: { name: hiddenName, productType: "physical", visible: false, priceData: { price: 999 }, brand: "Secret Label", ribbon: "Soon" } }),
+      body: JSON.stringify({
+        product: { name: hiddenName, productType: "physical", visible: false, priceData: { price: 999 }, brand: "Secret Label", ribbon: "Soon" },
+      }),
     });
     expect(res.status).toBe(200);
   });

@@ -20,9 +20,14 @@ const shots = path.resolve(import.meta.dirname, "../../test-artifacts/screenshot
 
 const get = (w: RunningWorker, cookie: string, p: string) => w.fetch(p, { headers: { cookie, "user-agent": BROWSER_UA }, redirect: "manual" });
 const roundTrips = (res: Response) => Number(/desc="(\d+) round trips"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
-const storeRow = async (w: RunningWorker) => (await w.db.prepare("SELECT value FROM settings WHERE key = 'store'").first<{ value: string }>())?.value ?? null;
+const storeRow = async (w: RunningWorker) =>
+  (await w.db.prepare("SELECT value FROM settings WHERE key = 'store'").first<{ value: string }>())?.value ?? null;
 const api = (w: RunningWorker, method: string, p: string, body?: unknown, authorization?: string) =>
-  w.fetch(p, { method, headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  w.fetch(p, {
+    method,
+    headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 /** A real PNG (solid colour), so the browser draws it and the media service accepts it by its bytes. */
 function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
@@ -51,7 +56,12 @@ function png(width: number, height: number, [r, g, b]: [number, number, number])
   ihdr[9] = 2; // truecolour
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => [r, g, b][i % 3])]);
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 async function shot(page: Page, name: string) {
@@ -73,10 +83,18 @@ describe("console settings", () => {
     viewer = await consoleCookie(w, await consoleAccount(w, "STAFF", ["catalog.write"]));
   });
 
-  it("the store's name and logo set in the console show in the shop's header and in the checkout's brand header, large and centred", { timeout: 90_000 }, async (ctx) => {
+  it("the store's name and logo set in the console show in the shop's header and in the checkout's brand header, large and centred", {
+    timeout: 90_000,
+  }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
-    for (const p of ["/console/settings", "/console/staff", "/console/settings/api-keys", "/console/settings/members", "/console/settings/identity"]) {
+    for (const p of [
+      "/console/settings",
+      "/console/staff",
+      "/console/settings/api-keys",
+      "/console/settings/members",
+      "/console/settings/identity",
+    ]) {
       const res = await get(s.w, owner, p);
       expect(res.status, p).toBe(200);
       expect(roundTrips(res), p).toBeLessThanOrEqual(3);
@@ -84,7 +102,15 @@ describe("console settings", () => {
 
     // Bad input: the error next to its field, what was typed kept, nothing written.
     const before = await storeRow(s.w);
-    const bad = await postConsoleForm(s.w, owner, "/console/settings", { name: "  ", contactEmail: "not an email", timeZone: "Mars/Olympus", logoSize: "HUGE", alignment: "CENTER", senderName: "", senderEmail: "" });
+    const bad = await postConsoleForm(s.w, owner, "/console/settings", {
+      name: "  ",
+      contactEmail: "not an email",
+      timeZone: "Mars/Olympus",
+      logoSize: "HUGE",
+      alignment: "CENTER",
+      senderName: "",
+      senderEmail: "",
+    });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
     expect(badHtml).toMatch(/id="store-zone-error"/);
@@ -102,7 +128,11 @@ describe("console settings", () => {
       await hydrated(page);
       // Not an image: refused at the file field, nothing saved.
       await page.fill("#store-name", "Fernhill Goods");
-      await page.setInputFiles("#store-logo", { name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+      await page.setInputFiles("#store-logo", {
+        name: "logo.svg",
+        mimeType: "image/svg+xml",
+        buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      });
       await page.click("text=Save store settings");
       await expect.poll(() => page.locator("#store-logo-error").textContent()).toMatch(/SVG/);
       expect(await page.inputValue("#store-name")).toBe("Fernhill Goods");
@@ -157,7 +187,15 @@ describe("console settings", () => {
     }
 
     // Moved right: the checkout follows.
-    const right = await postConsoleForm(s.w, owner, "/console/settings", { name: "Fernhill Goods", contactEmail: "hello@fernhill.example", timeZone: "Europe/Paris", logoSize: "SMALL", alignment: "RIGHT", senderName: "", senderEmail: "" });
+    const right = await postConsoleForm(s.w, owner, "/console/settings", {
+      name: "Fernhill Goods",
+      contactEmail: "hello@fernhill.example",
+      timeZone: "Europe/Paris",
+      logoSize: "SMALL",
+      alignment: "RIGHT",
+      senderName: "",
+      senderEmail: "",
+    });
     expect(right.status).toBe(200);
     const again = await shopper(s);
     try {
@@ -207,7 +245,9 @@ describe("console settings", () => {
     expect(created.status).toBe(200);
     const key = /data-testid="new-api-key">(sk_[A-Za-z0-9_-]+)</.exec(await created.text())?.[1];
     expect(key, "the key, shown once").toBeTruthy();
-    const row = await s.w.db.prepare("SELECT id, key_hash, key_prefix FROM api_keys WHERE name = 'Warehouse sync'").first<{ id: string; key_hash: string; key_prefix: string }>();
+    const row = await s.w.db
+      .prepare("SELECT id, key_hash, key_prefix FROM api_keys WHERE name = 'Warehouse sync'")
+      .first<{ id: string; key_hash: string; key_prefix: string }>();
     expect(row!.key_hash).not.toContain(key!.slice(3));
     expect(row!.key_prefix).toBe(key!.slice(0, 9));
 
@@ -220,10 +260,20 @@ describe("console settings", () => {
     expect(html).toContain("Warehouse sync");
 
     // Without JavaScript, the first press asks; only the confirmed one revokes.
-    const asked = await postConsoleForm(s.w, owner, "/console/settings/api-keys", { intent: "revoke", id: row!.id, name: "Warehouse sync", confirm: "" });
+    const asked = await postConsoleForm(s.w, owner, "/console/settings/api-keys", {
+      intent: "revoke",
+      id: row!.id,
+      name: "Warehouse sync",
+      confirm: "",
+    });
     expect(await asked.text()).toContain("Yes, revoke it");
     expect((await api(s.w, "GET", "/api/v1/staff", undefined, key)).status).toBe(200);
-    const revoked = await postConsoleForm(s.w, owner, "/console/settings/api-keys", { intent: "revoke", id: row!.id, name: "Warehouse sync", confirm: "yes" });
+    const revoked = await postConsoleForm(s.w, owner, "/console/settings/api-keys", {
+      intent: "revoke",
+      id: row!.id,
+      name: "Warehouse sync",
+      confirm: "yes",
+    });
     expect(revoked.status).toBe(200);
     expect((await api(s.w, "GET", "/api/v1/staff", undefined, key)).status).toBe(401);
     expect((await (await get(s.w, owner, "/console/settings/api-keys")).text()).replace(/<!-- -->/g, "")).toMatch(/Revoked \d{4}-/);
@@ -344,7 +394,8 @@ describe("console settings", () => {
     expect((await get(s.w, viewer, "/console/staff")).status).toBe(403);
 
     const before = await storeRow(s.w);
-    const memberId = (await s.w.db.prepare("SELECT id FROM identities WHERE role = 'MEMBER' AND status = 'ACTIVE' LIMIT 1").first<{ id: string }>())!.id;
+    const memberId = (await s.w.db.prepare("SELECT id FROM identities WHERE role = 'MEMBER' AND status = 'ACTIVE' LIMIT 1").first<{ id: string }>())!
+      .id;
     const keyId = (await s.w.db.prepare("SELECT id FROM api_keys WHERE revoked_date IS NULL LIMIT 1").first<{ id: string }>())!.id;
     const attempts: [string, Record<string, string>][] = [
       ["/console/settings", { name: "Taken over", logoSize: "SMALL", alignment: "LEFT" }],
@@ -405,6 +456,8 @@ describe("the emails' sender (built Worker with sending on)", () => {
     expect(sent).toContain('From: "Fernhill Orders" <orders@fernhill.example>');
     const row = await w.db.prepare('SELECT status, html FROM emails WHERE "to" = ?').bind(to).first<{ status: string; html: string }>();
     expect(row!.html).toContain("Fernhill Goods");
-    await expect.poll(async () => (await w.db.prepare('SELECT status FROM emails WHERE "to" = ?').bind(to).first<{ status: string }>())!.status).toBe("SENT");
+    await expect
+      .poll(async () => (await w.db.prepare('SELECT status FROM emails WHERE "to" = ?').bind(to).first<{ status: string }>())!.status)
+      .toBe("SENT");
   });
 });

@@ -58,11 +58,18 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Queue retries without delay, so a failing event is dead within seconds.
   w = await startWorker({ port: 0, bindings: { EVENT_RETRY_BASE_SECONDS: "0", WEBHOOK_RETRY_SCHEDULE: "1,1", WEBHOOK_TIMEOUT_SECONDS: "2" } });
-  const demo = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: "{}" });
+  const demo = await w.fetch("/api/v1/demo-catalogue", {
+    method: "POST",
+    headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+    body: "{}",
+  });
   expect(demo.status).toBe(200);
   const product = (await w.db.prepare("SELECT id FROM products WHERE slug = 'everyday-organic-tee'").first<{ id: string }>())!;
   const variant = async (choices: Record<string, string>) =>
-    (await w.db.prepare("SELECT id FROM variants WHERE product_id = ? AND choices = json(?)").bind(product.id, JSON.stringify(choices)).first<{ id: string }>())!.id;
+    (await w.db
+      .prepare("SELECT id FROM variants WHERE product_id = ? AND choices = json(?)")
+      .bind(product.id, JSON.stringify(choices))
+      .first<{ id: string }>())!.id;
   tee = { id: product.id, whiteXl: await variant({ Color: "White", Size: "XL" }), other: await variant({ Color: "Navy", Size: "M" }) };
   browser = await launchChromium();
 }, 90_000);
@@ -83,12 +90,18 @@ function needsChromium(ctx: { skip: (note: string) => void }) {
 async function send(source: string, secret: string, data: unknown, id = `msg_${crypto.randomUUID()}`) {
   const body = JSON.stringify({ type: "inventory.updated", timestamp: new Date().toISOString(), data });
   const now = new Date();
-  const headers = { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign(id, now, body) };
+  const headers = {
+    "content-type": "application/json",
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(id, now, body),
+  };
   const res = await w.fetch(`/webhooks/${source}`, { method: "POST", headers, body });
   return { status: res.status, body: (await res.json()) as { status?: string } };
 }
 
-const quantity = async (variantId: string) => (await w.db.prepare("SELECT quantity FROM variants WHERE id = ?").bind(variantId).first<{ quantity: number }>())!.quantity;
+const quantity = async (variantId: string) =>
+  (await w.db.prepare("SELECT quantity FROM variants WHERE id = ?").bind(variantId).first<{ quantity: number }>())!.quantity;
 
 /** Secrets seen in action answers during the run: no GET page may ever contain one. */
 const secrets: string[] = [];
@@ -196,29 +209,39 @@ describe("console webhooks and dead events", () => {
       expect(secret).toMatch(/^whsec_/);
       secrets.push(secret);
       subscriptionId = (await w.db.prepare("SELECT id FROM webhook_subscriptions").first<{ id: string }>())!.id;
-      expect(JSON.parse((await w.db.prepare("SELECT event_types FROM webhook_subscriptions").first<{ event_types: string }>())!.event_types)).toEqual([
-        "com.wix.ecommerce.catalog.api.v1.ProductCreated",
-        "wix.ecom.v1.order_created",
-      ]);
+      expect(JSON.parse((await w.db.prepare("SELECT event_types FROM webhook_subscriptions").first<{ event_types: string }>())!.event_types)).toEqual(
+        ["com.wix.ecommerce.catalog.api.v1.ProductCreated", "wix.ecom.v1.order_created"],
+      );
       await page.click("text=Open it");
       await page.waitForURL(`**/console/webhooks/subscriptions/${subscriptionId}`);
       await hydrated(page);
       await page.click("text=Send a test event");
       await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Test event sent");
 
-      const [request] = await waitFor(() => (received.some((r) => r.path === "/hooks") ? received.filter((r) => r.path === "/hooks") : null), "the test event at the receiver");
-      const payload = new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: { type: string; data: { subscriptionId: string } } };
+      const [request] = await waitFor(
+        () => (received.some((r) => r.path === "/hooks") ? received.filter((r) => r.path === "/hooks") : null),
+        "the test event at the receiver",
+      );
+      const payload = new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+        type: string;
+        data: { type: string; data: { subscriptionId: string } };
+      };
       expect(payload.type).toBe("webhook.test");
       expect(payload.data.data.subscriptionId).toBe(subscriptionId);
       // Another secret does not verify it.
-      expect(() => new Webhook(`whsec_${Buffer.alloc(32, 9).toString("base64")}`).verify(request.body, request.headers as Record<string, string>)).toThrow();
+      expect(() =>
+        new Webhook(`whsec_${Buffer.alloc(32, 9).toString("base64")}`).verify(request.body, request.headers as Record<string, string>),
+      ).toThrow();
 
       // The delivery log shows the attempt: delivered, HTTP 200, its latency and the receiver's answer.
       await expect
-        .poll(async () => {
-          await page.reload();
-          return page.locator("tbody[data-delivery]").first().textContent();
-        }, { timeout: 15_000 })
+        .poll(
+          async () => {
+            await page.reload();
+            return page.locator("tbody[data-delivery]").first().textContent();
+          },
+          { timeout: 15_000 },
+        )
         .toMatch(/webhook\.test.*Delivered.*#1 ✓.*200\d+ ms.*got it/);
       await expectAccessible(page, "console webhook subscription");
       mkdirSync(shots, { recursive: true });
@@ -227,10 +250,13 @@ describe("console webhooks and dead events", () => {
       // Redeliver it: a second attempt, logged under the same delivery.
       await page.click("text=Redeliver");
       await expect
-        .poll(async () => {
-          await page.reload();
-          return page.locator("tbody[data-delivery] tr").count();
-        }, { timeout: 15_000 })
+        .poll(
+          async () => {
+            await page.reload();
+            return page.locator("tbody[data-delivery] tr").count();
+          },
+          { timeout: 15_000 },
+        )
         .toBe(2);
       expect(received.filter((r) => r.path === "/hooks")).toHaveLength(2);
 
@@ -248,7 +274,12 @@ describe("console webhooks and dead events", () => {
     needsChromium(ctx);
     const owner = await consoleCookie(w, await consoleAccount(w, "OWNER"));
     // The plain form post a browser without JavaScript makes: the answer is the page, with the secret shown once.
-    const created = await postConsoleForm(w, owner, "/console/webhooks", { intent: "create-subscription", url: `${receiverUrl}/down`, eventTypes: "wix.ecom.v1.order_created", description: "Broken receiver" });
+    const created = await postConsoleForm(w, owner, "/console/webhooks", {
+      intent: "create-subscription",
+      url: `${receiverUrl}/down`,
+      eventTypes: "wix.ecom.v1.order_created",
+      description: "Broken receiver",
+    });
     expect(created.status).toBe(200);
     const secret = /data-secret="true">(whsec_[^<]+)</.exec(await created.text())?.[1];
     expect(secret).toMatch(/^whsec_/);
@@ -256,7 +287,12 @@ describe("console webhooks and dead events", () => {
     const id = (await w.db.prepare("SELECT id FROM webhook_subscriptions WHERE description = 'Broken receiver'").first<{ id: string }>())!.id;
     expect((await postConsoleForm(w, owner, `/console/webhooks/subscriptions/${id}`, { intent: "test" })).status).toBe(200);
     // Three attempts (retries 1 s apart), all answered 500: the delivery failed.
-    await waitFor(async () => (await w.db.prepare("SELECT status FROM webhook_deliveries WHERE subscription_id = ?").bind(id).first<{ status: string }>())?.status === "FAILED" || null, "the delivery to fail");
+    await waitFor(
+      async () =>
+        (await w.db.prepare("SELECT status FROM webhook_deliveries WHERE subscription_id = ?").bind(id).first<{ status: string }>())?.status ===
+          "FAILED" || null,
+      "the delivery to fail",
+    );
     expect(received.filter((r) => r.path === "/down")).toHaveLength(3);
 
     const list = await (await get(w, owner, "/console/webhooks")).text();
@@ -283,7 +319,11 @@ describe("console webhooks and dead events", () => {
     // The warehouse shipped 5 of White / XL, but the shop has 3: every retry fails, and the event is dead.
     const sent = await send("warehouse", secret, { items: [{ productId: tee.id, variantId: tee.whiteXl, adjustBy: -5 }] });
     expect(sent.status).toBe(200);
-    await waitFor(async () => (await w.db.prepare("SELECT COUNT(*) AS n FROM event_failures WHERE state = 'DEAD'").first<{ n: number }>())!.n === 1 || null, "the event to be dead", 60_000);
+    await waitFor(
+      async () => (await w.db.prepare("SELECT COUNT(*) AS n FROM event_failures WHERE state = 'DEAD'").first<{ n: number }>())!.n === 1 || null,
+      "the event to be dead",
+      60_000,
+    );
     const listed = await get(w, ownerCookie, "/console/events");
     expect(listed.status).toBe(200);
     expect(roundTrips(listed)).toBeLessThanOrEqual(3);
@@ -298,7 +338,13 @@ describe("console webhooks and dead events", () => {
     expect((await sourcePage()).match(/Processed by its processors/g)!.length).toBeGreaterThanOrEqual(5);
 
     // The merchant restocks (the stock page), then replays the event from the dead-events page.
-    const restocked = await postConsoleForm(w, ownerCookie, `/console/inventory/${tee.id}`, { intent: "adjust", variantId: tee.whiteXl, direction: "add", amount: "10", reason: "Found a box" });
+    const restocked = await postConsoleForm(w, ownerCookie, `/console/inventory/${tee.id}`, {
+      intent: "adjust",
+      variantId: tee.whiteXl,
+      direction: "add",
+      amount: "10",
+      reason: "Found a box",
+    });
     expect(restocked.status).toBe(200);
     expect(await quantity(tee.whiteXl)).toBe(13);
     const { context, page, problems } = await consoleBrowser(browser, w, owner);
@@ -313,7 +359,10 @@ describe("console webhooks and dead events", () => {
       await waitFor(async () => (await quantity(tee.whiteXl)) === 8 || null, "the replayed adjustment");
       expect(await quantity(tee.whiteXl)).toBe(8);
       // Applied once, with the warehouse named in the stock history.
-      const log = await w.db.prepare("SELECT COUNT(*) AS n FROM inventory_changes WHERE variant_id = ? AND reason LIKE 'Inventory adjustment from warehouse%'").bind(tee.whiteXl).first<{ n: number }>();
+      const log = await w.db
+        .prepare("SELECT COUNT(*) AS n FROM inventory_changes WHERE variant_id = ? AND reason LIKE 'Inventory adjustment from warehouse%'")
+        .bind(tee.whiteXl)
+        .first<{ n: number }>();
       expect(log!.n).toBe(1);
       expect((await sourcePage()).match(/Processed after a replay/g)).toHaveLength(1);
       expect(await sourcePage()).not.toContain("A processor failed for good");
@@ -325,8 +374,18 @@ describe("console webhooks and dead events", () => {
     // "Replay all matching the filter": two more shipments the shop cannot cover (it has 8) die; after a big delivery
     // both are replayed at once and apply: 8 + 100 − 30 − 40.
     for (const adjustBy of [-30, -40]) await send("warehouse", secret, { items: [{ productId: tee.id, variantId: tee.whiteXl, adjustBy }] });
-    await waitFor(async () => (await w.db.prepare("SELECT COUNT(*) AS n FROM event_failures WHERE state = 'DEAD'").first<{ n: number }>())!.n === 2 || null, "two dead events", 60_000);
-    await postConsoleForm(w, ownerCookie, `/console/inventory/${tee.id}`, { intent: "adjust", variantId: tee.whiteXl, direction: "add", amount: "100", reason: "Big delivery" });
+    await waitFor(
+      async () => (await w.db.prepare("SELECT COUNT(*) AS n FROM event_failures WHERE state = 'DEAD'").first<{ n: number }>())!.n === 2 || null,
+      "two dead events",
+      60_000,
+    );
+    await postConsoleForm(w, ownerCookie, `/console/inventory/${tee.id}`, {
+      intent: "adjust",
+      variantId: tee.whiteXl,
+      direction: "add",
+      amount: "100",
+      reason: "Big delivery",
+    });
     const all = await postConsoleForm(w, ownerCookie, "/console/events", { intent: "replay-all", type: "inventory.updated" });
     expect(all.status).toBe(200);
     expect(await all.text()).toContain("Replayed 2 dead inventory.updated events.");
@@ -337,9 +396,20 @@ describe("console webhooks and dead events", () => {
     needsChromium(ctx);
     const owner = await consoleCookie(w, await consoleAccount(w, "OWNER"));
     const viewer = await consoleCookie(w, await consoleAccount(w, "STAFF", ["catalog.write", "orders.write"]));
-    const keyId = (await w.db.prepare("SELECT json_extract(keys, '$[1].id') AS id FROM webhook_sources WHERE id = ?").bind(sourceId).first<{ id: string }>())!.id;
-    const deliveryId = (await w.db.prepare("SELECT id FROM webhook_deliveries WHERE subscription_id = ?").bind(subscriptionId).first<{ id: string }>())!.id;
-    const pages = ["/console/webhooks", `/console/webhooks/sources/${sourceId}`, `/console/webhooks/subscriptions/${subscriptionId}`, "/console/events"];
+    const keyId = (await w.db
+      .prepare("SELECT json_extract(keys, '$[1].id') AS id FROM webhook_sources WHERE id = ?")
+      .bind(sourceId)
+      .first<{ id: string }>())!.id;
+    const deliveryId = (await w.db
+      .prepare("SELECT id FROM webhook_deliveries WHERE subscription_id = ?")
+      .bind(subscriptionId)
+      .first<{ id: string }>())!.id;
+    const pages = [
+      "/console/webhooks",
+      `/console/webhooks/sources/${sourceId}`,
+      `/console/webhooks/subscriptions/${subscriptionId}`,
+      "/console/events",
+    ];
     for (const p of pages) {
       for (const cookie of [owner, viewer]) {
         const res = await get(w, cookie, p);
@@ -371,20 +441,34 @@ describe("console webhooks and dead events", () => {
       ["/console/events", { intent: "replay", id: "anything" }],
       ["/console/events", { intent: "replay-all", type: "" }],
     ];
-    const before = await w.db.prepare("SELECT (SELECT COUNT(*) FROM webhook_sources) + (SELECT COUNT(*) FROM webhook_subscriptions) + (SELECT COUNT(*) FROM webhook_deliveries) AS n, (SELECT keys FROM webhook_sources WHERE id = ?) AS keys").bind(sourceId).first();
+    const before = await w.db
+      .prepare(
+        "SELECT (SELECT COUNT(*) FROM webhook_sources) + (SELECT COUNT(*) FROM webhook_subscriptions) + (SELECT COUNT(*) FROM webhook_deliveries) AS n, (SELECT keys FROM webhook_sources WHERE id = ?) AS keys",
+      )
+      .bind(sourceId)
+      .first();
     for (const [p, fields] of refused) {
       const res = await postConsoleForm(w, viewer, p, fields);
       expect(res.status, `${p} ${fields.intent}`).toBe(403);
       expect(await res.text()).toContain("You may not do this");
     }
-    const after = await w.db.prepare("SELECT (SELECT COUNT(*) FROM webhook_sources) + (SELECT COUNT(*) FROM webhook_subscriptions) + (SELECT COUNT(*) FROM webhook_deliveries) AS n, (SELECT keys FROM webhook_sources WHERE id = ?) AS keys").bind(sourceId).first();
+    const after = await w.db
+      .prepare(
+        "SELECT (SELECT COUNT(*) FROM webhook_sources) + (SELECT COUNT(*) FROM webhook_subscriptions) + (SELECT COUNT(*) FROM webhook_deliveries) AS n, (SELECT keys FROM webhook_sources WHERE id = ?) AS keys",
+      )
+      .bind(sourceId)
+      .first();
     expect(after).toEqual(before);
-    expect((await w.db.prepare("SELECT enabled FROM webhook_subscriptions WHERE id = ?").bind(subscriptionId).first<{ enabled: number }>())!.enabled).toBe(1);
+    expect(
+      (await w.db.prepare("SELECT enabled FROM webhook_subscriptions WHERE id = ?").bind(subscriptionId).first<{ enabled: number }>())!.enabled,
+    ).toBe(1);
 
     // The owner disables the source: the sender is refused (403), and the page says why.
     expect((await postConsoleForm(w, owner, "/console/webhooks", { intent: "source-enabled", id: sourceId, enabled: "false" })).status).toBe(200);
     expect((await send("warehouse", secrets[1], { items: [{ productId: tee.id, variantId: tee.other, setQuantity: 1 }] })).status).toBe(403);
-    expect(await (await get(w, owner, `/console/webhooks/sources/${sourceId}?status=REFUSED`)).text()).toContain("403 The webhook source is disabled by the merchant");
+    expect(await (await get(w, owner, `/console/webhooks/sources/${sourceId}?status=REFUSED`)).text()).toContain(
+      "403 The webhook source is disabled by the merchant",
+    );
     // A delete without its tick is refused next to the tick, and deletes nothing.
     const unticked = await postConsoleForm(w, owner, `/console/webhooks/sources/${sourceId}`, { intent: "delete" });
     expect(unticked.status).toBe(400);

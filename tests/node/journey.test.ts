@@ -22,7 +22,9 @@ async function pickAndAdd(page: Page, choices: Record<string, string>) {
 }
 
 describe("the shopping journey", () => {
-  it("a visitor finds a tee by search and by collection filters, picks a variant, adds it, applies a coupon and pays by card", { timeout: 120_000 }, async (ctx) => {
+  it("a visitor finds a tee by search and by collection filters, picks a variant, adds it, applies a coupon and pays by card", {
+    timeout: 120_000,
+  }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
     const { context, page } = await shopper(s);
@@ -78,7 +80,10 @@ describe("the shopping journey", () => {
       await page.getByRole("button", { name: "Create account" }).click();
       await page.waitForSelector("#code");
       await page.fill("#code", (await lastEmail(s, email, "verification-code")).match(/\b(\d{6})\b/)![1]);
-      await Promise.all([page.waitForURL((u) => u.pathname !== "/verify" && u.pathname !== "/register"), page.getByRole("button", { name: "Confirm email" }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname !== "/verify" && u.pathname !== "/register"),
+        page.getByRole("button", { name: "Confirm email" }).click(),
+      ]);
 
       await page.goto(`${s.w.url}/products/${s.tee.slug}`);
       await hydrated(page);

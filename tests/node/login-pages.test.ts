@@ -28,7 +28,10 @@ const post = (path: string, fields: Record<string, string>) =>
 const hidden = (html: string, name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1];
 
 async function lastEmail(to: string, template: string) {
-  return (await w.db.prepare("SELECT * FROM emails WHERE \"to\" = ? AND template = ? ORDER BY created_date DESC, rowid DESC").bind(to, template).first<{ text: string }>())!;
+  return (await w.db
+    .prepare('SELECT * FROM emails WHERE "to" = ? AND template = ? ORDER BY created_date DESC, rowid DESC')
+    .bind(to, template)
+    .first<{ text: string }>())!;
 }
 
 describe("login pages", () => {
@@ -70,7 +73,13 @@ describe("login pages", () => {
     expect(stateToken).toBeTruthy();
     const code = (await lastEmail(email, "verification-code")).text.match(/\b(\d{6})\b/)![1];
 
-    const wrong = await post("/verify", { intent: "verify", stateToken, email, code: code === "000000" ? "111111" : "000000", returnTo: "/oauth2/authorize?state=xyz" });
+    const wrong = await post("/verify", {
+      intent: "verify",
+      stateToken,
+      email,
+      code: code === "000000" ? "111111" : "000000",
+      returnTo: "/oauth2/authorize?state=xyz",
+    });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain("The code is wrong");
 
@@ -108,7 +117,11 @@ describe("login pages", () => {
     expect(signedIn).not.toContain(">Log in<");
 
     // A cross-site form post is refused and changes nothing.
-    const forged = await w.fetch("/logout", { method: "POST", headers: { "user-agent": BROWSER_UA, cookie, origin: "https://evil.example" }, redirect: "manual" });
+    const forged = await w.fetch("/logout", {
+      method: "POST",
+      headers: { "user-agent": BROWSER_UA, cookie, origin: "https://evil.example" },
+      redirect: "manual",
+    });
     expect(forged.status).toBe(403);
 
     const out = await w.fetch("/logout", { method: "POST", headers: { "user-agent": BROWSER_UA, cookie }, redirect: "manual" });
@@ -156,7 +169,10 @@ describe("ending sessions from the pages", () => {
     const signIn = async (pw = password) => {
       const res = await post("/login", { email, password: pw });
       expect(res.status).toBe(302);
-      return res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
+      return res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("__Host-session="))!
+        .split(";")[0];
     };
     return { email, signIn };
   }

@@ -59,17 +59,38 @@ describe("redirects with a long query string (built Worker)", () => {
       expect(back.status).toBe(302);
       expect(back.headers.get("location")).toBe("/console/products");
       // The login page keeps where to go back to in its form, and that too is the path alone.
-      const login = await w.fetch(`/login?returnTo=${encodeURIComponent(`/account?q=${"x".repeat(size)}`)}`, { headers: { "user-agent": BROWSER_UA } });
+      const login = await w.fetch(`/login?returnTo=${encodeURIComponent(`/account?q=${"x".repeat(size)}`)}`, {
+        headers: { "user-agent": BROWSER_UA },
+      });
       const html = await login.text();
       expect(login.status).toBe(200);
       expect(html).toContain('name="returnTo" value="/account"');
     }
     // A return path that fits keeps its query.
-    expect((await get(`/account?section=ORDERS&page=2`)).headers.get("location")).toBe(`/login?returnTo=${encodeURIComponent("/account?section=ORDERS&page=2")}`);
+    expect((await get(`/account?section=ORDERS&page=2`)).headers.get("location")).toBe(
+      `/login?returnTo=${encodeURIComponent("/account?section=ORDERS&page=2")}`,
+    );
   });
 
   it("every page answers a 60 KB query string itself, with a short Location when it redirects", { timeout: 120_000 }, async () => {
-    const paths = ["/", "/shop", "/search", `/products/${product.slug}`, "/cart", "/checkout", "/cart/recover/nope", "/login", "/register", "/verify", "/forgot-password", "/reset-password", "/email/unsubscribe", "/console/login", "/orders/nope/confirmation", "/no-such-page"];
+    const paths = [
+      "/",
+      "/shop",
+      "/search",
+      `/products/${product.slug}`,
+      "/cart",
+      "/checkout",
+      "/cart/recover/nope",
+      "/login",
+      "/register",
+      "/verify",
+      "/forgot-password",
+      "/reset-password",
+      "/email/unsubscribe",
+      "/console/login",
+      "/orders/nope/confirmation",
+      "/no-such-page",
+    ];
     for (const path of paths) {
       const res = await get(`${path}?q=${"x".repeat(60 * 1024)}`);
       expect(res.status, path).toBeLessThan(500);
@@ -78,7 +99,9 @@ describe("redirects with a long query string (built Worker)", () => {
     }
   });
 
-  it("a form's long return path (add to cart, log in) and a console list's long query come back as a short Location", { timeout: 60_000 }, async () => {
+  it("a form's long return path (add to cart, log in) and a console list's long query come back as a short Location", {
+    timeout: 60_000,
+  }, async () => {
     const pad = "x".repeat(12 * 1024);
     const post = (path: string, fields: Record<string, string>, cookie?: string) =>
       w.fetch(path, {

@@ -20,7 +20,14 @@ afterAll(async () => {
   await w?.dispose();
 });
 
-const CONTACT = { "ship.firstName": "Robin", "ship.lastName": "Hart", "ship.addressLine": "5 Harbour Road", "ship.city": "Seattle", "ship.postalCode": "98101", "ship.country": "US" };
+const CONTACT = {
+  "ship.firstName": "Robin",
+  "ship.lastName": "Hart",
+  "ship.addressLine": "5 Harbour Road",
+  "ship.city": "Seattle",
+  "ship.postalCode": "98101",
+  "ship.country": "US",
+};
 
 /** A shopper with a checkout filled up to the payment step; answers the browser and its visitor id. */
 async function readyToPay(email: string) {
@@ -31,12 +38,18 @@ async function readyToPay(email: string) {
   const page = await (await b.get("/checkout?step=delivery")).text();
   const code = /<input[^>]*name="shippingOption"[^>]*value="([^"]+)"/.exec(page)?.[1] ?? /value="([^"]+)"[^>]*name="shippingOption"/.exec(page)?.[1];
   expect((await b.post("/checkout", { intent: "delivery", shippingOption: code! })).status).toBe(302);
-  const owner = await w.db.prepare("SELECT owner_id AS id FROM checkouts WHERE json_extract(buyer_info, '$.email') = ?").bind(email).first<{ id: string }>();
+  const owner = await w.db
+    .prepare("SELECT owner_id AS id FROM checkouts WHERE json_extract(buyer_info, '$.email') = ?")
+    .bind(email)
+    .first<{ id: string }>();
   return { b, visitorId: owner!.id };
 }
 
 const saturate = (key: string, count: number) =>
-  w.db.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)").bind(key, Math.floor(Date.now() / 1000), count).run();
+  w.db
+    .prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)")
+    .bind(key, Math.floor(Date.now() / 1000), count)
+    .run();
 
 describe("order safety pages", () => {
   it("the checkout explains the order and checkout limits in a shopper's words", { timeout: 60_000 }, async () => {
@@ -60,14 +73,18 @@ describe("order safety pages", () => {
     expect(text).not.toMatch(/TOO_MANY_REQUESTS|checkouts from this shopper/);
   });
 
-  it("the console sets the unpaid-order hold; an order cancelled for want of payment says so; tracking links are http(s) only", { timeout: 60_000 }, async () => {
+  it("the console sets the unpaid-order hold; an order cancelled for want of payment says so; tracking links are http(s) only", {
+    timeout: 60_000,
+  }, async () => {
     const owner = await consoleCookie(w, await consoleAccount(w, "OWNER"));
     const base = { name: "Edge Storefront", contactEmail: "", timeZone: "", logoSize: "MEDIUM", alignment: "LEFT", senderName: "", senderEmail: "" };
     const settingsPage = await (await w.fetch("/console/settings", { headers: { cookie: owner, "user-agent": BROWSER_UA } })).text();
     expect(settingsPage).toMatch(/<input[^>]*name="unpaidOrderHoldHours"[^>]*value="48"|value="48"[^>]*name="unpaidOrderHoldHours"/);
     const bad = await postConsoleForm(w, owner, "/console/settings", { ...base, unpaidOrderHoldHours: "two days" });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toMatch(/id="store-unpaid-hold-error"[^>]*>Must be a whole number of hours|id="store-unpaid-hold-error"[^>]*>[^<]*whole number of hours/i);
+    expect(await bad.text()).toMatch(
+      /id="store-unpaid-hold-error"[^>]*>Must be a whole number of hours|id="store-unpaid-hold-error"[^>]*>[^<]*whole number of hours/i,
+    );
     expect((await postConsoleForm(w, owner, "/console/settings", { ...base, unpaidOrderHoldHours: "24" })).status).toBe(200);
     const stored = await w.db.prepare("SELECT value FROM settings WHERE key = 'store'").first<{ value: string }>();
     expect(JSON.parse(stored!.value).unpaidOrderHoldHours).toBe(24);
@@ -82,7 +99,12 @@ describe("order safety pages", () => {
     // A tracking link stored before links had to be http(s): shown as text, never as a link.
     await w.db
       .prepare("INSERT INTO order_fulfillments (id, order_id, line_items, tracking_info, created_date) VALUES (?, ?, '[]', ?, ?)")
-      .bind(crypto.randomUUID(), orderId, JSON.stringify({ trackingNumber: "TRK-EVIL", trackingLink: "javascript:alert(document.cookie)" }), new Date().toISOString())
+      .bind(
+        crypto.randomUUID(),
+        orderId,
+        JSON.stringify({ trackingNumber: "TRK-EVIL", trackingLink: "javascript:alert(document.cookie)" }),
+        new Date().toISOString(),
+      )
       .run();
     const shopperPage = await (await b.get(confirmationPath)).text();
     const consolePage = await (await w.fetch(`/console/orders/${orderId}`, { headers: { cookie: owner, "user-agent": BROWSER_UA } })).text();
@@ -92,7 +114,10 @@ describe("order safety pages", () => {
     }
 
     // Unpaid past the hold: the sweep cancels it, and the shopper's page says why.
-    await w.db.prepare("UPDATE orders SET created_date = ? WHERE id = ?").bind(new Date(Date.now() - 25 * 3_600_000).toISOString(), orderId).run();
+    await w.db
+      .prepare("UPDATE orders SET created_date = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 25 * 3_600_000).toISOString(), orderId)
+      .run();
     const swept = await w.fetch("/api/v1/events/sweep", { method: "POST", headers: { authorization: OWNER_KEY } });
     expect(swept.status).toBe(200);
     const after = await (await b.get(confirmationPath)).text();

@@ -109,7 +109,9 @@ describe("outgoing webhook targets in production", () => {
       const res = await call("PATCH", `/api/v1/webhook-subscriptions/${created.body.subscription.id}`, { url });
       expect(res.status, url).toBe(400);
     }
-    expect((await call("GET", `/api/v1/webhook-subscriptions/${created.body.subscription.id}`)).body.subscription.url).toBe("https://hooks.example.com/in");
+    expect((await call("GET", `/api/v1/webhook-subscriptions/${created.body.subscription.id}`)).body.subscription.url).toBe(
+      "https://hooks.example.com/in",
+    );
 
     // Creating a subscription sends nothing: no delivery and no event exist.
     expect(await count("webhook_deliveries")).toBe(0);
@@ -130,7 +132,12 @@ describe("incoming webhook sources in the production console", () => {
     expect(offered).toEqual(["inventory.updated"]);
 
     // An internal type posted anyway, or none at all: 400 with the reason, nothing created.
-    const internal = await postConsoleForm(w, owner, "/console/webhooks", { intent: "create-source", name: "sneaky", format: "standard", eventTypes: "wix.stores.catalog.v3.inventory_item_stock_status_updated" });
+    const internal = await postConsoleForm(w, owner, "/console/webhooks", {
+      intent: "create-source",
+      name: "sneaky",
+      format: "standard",
+      eventTypes: "wix.stores.catalog.v3.inventory_item_stock_status_updated",
+    });
     expect(internal.status).toBe(400);
     expect(await internal.text()).toContain("is an internal event type");
     const none = await postConsoleForm(w, owner, "/console/webhooks", { intent: "create-source", name: "empty", format: "standard" });
@@ -139,14 +146,26 @@ describe("incoming webhook sources in the production console", () => {
     expect(await count("webhook_sources")).toBe(0);
 
     // Staff who may manage automations but not change stock: 403, nothing created.
-    const refused = await postConsoleForm(w, automator, "/console/webhooks", { intent: "create-source", name: "sidedoor", format: "standard", eventTypes: "inventory.updated" });
+    const refused = await postConsoleForm(w, automator, "/console/webhooks", {
+      intent: "create-source",
+      name: "sidedoor",
+      format: "standard",
+      eventTypes: "inventory.updated",
+    });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain("inventory.write");
     expect(await count("webhook_sources")).toBe(0);
 
-    const created = await postConsoleForm(w, owner, "/console/webhooks", { intent: "create-source", name: "warehouse", format: "standard", eventTypes: "inventory.updated" });
+    const created = await postConsoleForm(w, owner, "/console/webhooks", {
+      intent: "create-source",
+      name: "warehouse",
+      format: "standard",
+      eventTypes: "inventory.updated",
+    });
     expect(created.status).toBe(200);
-    const source = (await w.db.prepare("SELECT id, event_types, configured_by FROM webhook_sources WHERE name = 'warehouse'").first<{ id: string; event_types: string; configured_by: string }>())!;
+    const source = (await w.db
+      .prepare("SELECT id, event_types, configured_by FROM webhook_sources WHERE name = 'warehouse'")
+      .first<{ id: string; event_types: string; configured_by: string }>())!;
     expect(JSON.parse(source.event_types)).toEqual(["inventory.updated"]);
     expect(JSON.parse(source.configured_by)).toMatchObject({ kind: "member", role: "OWNER" });
     const detailRes = await w.fetch(`/console/webhooks/sources/${source.id}`, { headers: { cookie: owner, "user-agent": BROWSER_UA } });
@@ -158,11 +177,17 @@ describe("incoming webhook sources in the production console", () => {
     expect(detail).toContain("The owner");
 
     // The staff member cannot rotate it, nor save its types; the owner's source stays as it was.
-    const attempts: Record<string, string>[] = [{ intent: "rotate", overlapMinutes: "60" }, { intent: "event-types", eventTypes: "inventory.updated" }];
+    const attempts: Record<string, string>[] = [
+      { intent: "rotate", overlapMinutes: "60" },
+      { intent: "event-types", eventTypes: "inventory.updated" },
+    ];
     for (const fields of attempts) {
       const res = await postConsoleForm(w, automator, `/console/webhooks/sources/${source.id}`, fields);
       expect(res.status, fields.intent).toBe(403);
     }
-    expect((await w.db.prepare("SELECT configured_by FROM webhook_sources WHERE id = ?").bind(source.id).first<{ configured_by: string }>())!.configured_by).toBe(source.configured_by);
+    expect(
+      (await w.db.prepare("SELECT configured_by FROM webhook_sources WHERE id = ?").bind(source.id).first<{ configured_by: string }>())!
+        .configured_by,
+    ).toBe(source.configured_by);
   });
 });

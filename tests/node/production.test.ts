@@ -19,7 +19,15 @@ const PAGES = ["/", "/login", "/register", "/forgot-password", "/cart"];
 
 /** A JSON call at an https origin (default: the shop's public one). */
 async function call(method: string, path: string, body?: unknown, origin?: string) {
-  const res = await w.fetchAt(path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }, origin);
+  const res = await w.fetchAt(
+    path,
+    {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    origin,
+  );
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }
 
@@ -28,19 +36,39 @@ async function member(db: D1Database) {
   const id = crypto.randomUUID();
   const email = `prod-${id.slice(0, 8)}@example.test`;
   const now = new Date().toISOString();
-  await db.prepare("INSERT INTO identities (id, email, status, role, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'MEMBER', ?, ?)").bind(id, email, now, now).run();
+  await db
+    .prepare("INSERT INTO identities (id, email, status, role, created_date, updated_date) VALUES (?, ?, 'ACTIVE', 'MEMBER', ?, ?)")
+    .bind(id, email, now, now)
+    .run();
   return { id, email };
 }
 
 const emailsTo = async (db: D1Database, to: string) =>
-  (await db.prepare('SELECT template, text, html FROM emails WHERE "to" = ? ORDER BY created_date, rowid').bind(to).all<{ template: string; text: string; html: string }>()).results;
+  (
+    await db
+      .prepare('SELECT template, text, html FROM emails WHERE "to" = ? ORDER BY created_date, rowid')
+      .bind(to)
+      .all<{ template: string; text: string; html: string }>()
+  ).results;
 
 /** A PKCE challenge and state, as the SDK makes them (any 43 base64url characters will do for the checks here). */
-const challenge = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const challenge = () =>
+  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 const authBody = (extra: Record<string, unknown>, prompt = "none") => ({
   auth: {
-    authRequest: { clientId: "storefront", codeChallenge: challenge(), codeChallengeMethod: "S256", responseType: "code", scope: "offline_access", state: challenge(), ...extra },
+    authRequest: {
+      clientId: "storefront",
+      codeChallenge: challenge(),
+      codeChallengeMethod: "S256",
+      responseType: "code",
+      scope: "offline_access",
+      state: challenge(),
+      ...extra,
+    },
     prompt,
   },
 });
@@ -86,7 +114,10 @@ describe("production OAuth", () => {
     expect(login.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "auth.prompt" });
     const elsewhere = await call("POST", "/v1/redirect-session", { ...authBody({ responseMode: "web_message" }), origin: "https://app.example" });
     expect(elsewhere.status).toBe(400);
-    expect(elsewhere.body.details.validationError.fieldViolations[0]).toMatchObject({ field: "origin", description: "is not an origin registered for this client" });
+    expect(elsewhere.body.details.validationError.fieldViolations[0]).toMatchObject({
+      field: "origin",
+      description: "is not an origin registered for this client",
+    });
 
     const ok = await call("POST", "/v1/redirect-session", authBody({ responseMode: "web_message" }));
     expect(ok.status).toBe(200);
@@ -106,7 +137,11 @@ describe("production links", () => {
     expect(res.status).toBe(200);
     const page = await w.fetchAt(
       "/forgot-password",
-      { method: "POST", headers: { "user-agent": BROWSER_UA, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: m.email }).toString() },
+      {
+        method: "POST",
+        headers: { "user-agent": BROWSER_UA, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: m.email }).toString(),
+      },
       "https://evil.example",
     );
     expect(page.status).toBe(200);
@@ -132,13 +167,19 @@ describe("production without PUBLIC_URL", () => {
 
   const counts = async () =>
     bare.db
-      .prepare("SELECT (SELECT COUNT(*) FROM emails) AS emails, (SELECT COUNT(*) FROM one_time_tokens) AS tokens, (SELECT COUNT(*) FROM rate_limits) AS limits")
+      .prepare(
+        "SELECT (SELECT COUNT(*) FROM emails) AS emails, (SELECT COUNT(*) FROM one_time_tokens) AS tokens, (SELECT COUNT(*) FROM rate_limits) AS limits",
+      )
       .first();
 
   it("refuses to email a reset link, with a clear error, writing and sending nothing", async () => {
     const m = await member(bare.db);
     const before = await counts();
-    const res = await bare.fetchAt("/v1/send-email", { method: "POST", headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.9" }, body: JSON.stringify({ email: m.email }) });
+    const res = await bare.fetchAt("/v1/send-email", {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.9" },
+      body: JSON.stringify({ email: m.email }),
+    });
     expect(res.status).toBe(503);
     const body = (await res.json()) as any;
     expect(body.details.applicationError.code).toBe("PUBLIC_URL_NOT_CONFIGURED");

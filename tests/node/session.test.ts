@@ -123,7 +123,10 @@ describe("the session cookie on pages (built Worker)", () => {
     const email = `straggler-${Date.now()}@example.test`;
     const registered = await (await form("/register", { email, password: "a long enough password", firstName: "Ada" })).text();
     const stateToken = registered.match(/name="stateToken" value="([^"]*)"/)![1];
-    const mail = await w.db.prepare(`SELECT text FROM emails WHERE "to" = ? AND template = 'verification-code'`).bind(email).first<{ text: string }>();
+    const mail = await w.db
+      .prepare(`SELECT text FROM emails WHERE "to" = ? AND template = 'verification-code'`)
+      .bind(email)
+      .first<{ text: string }>();
     const verified = await form("/verify", { intent: "verify", stateToken, email, code: mail!.text.match(/\b(\d{6})\b/)![1] });
     expect(verified.status).toBe(302);
     const member = sessionCookieOf(verified)!;
@@ -229,7 +232,11 @@ describe("the session cookie in a real browser (Chromium on http://127.0.0.1)", 
       expect((await page.goto(`${w!.url}/`))!.status()).toBe(200);
       // Browsing sets nothing; the first form post (here a login attempt) starts the session.
       expect((await context.cookies()).filter((c) => c.name === COOKIE)).toEqual([]);
-      const posted = await context.request.post(`${w!.url}/login`, { form: { email: "", password: "" }, headers: { origin: w!.url }, maxRedirects: 0 });
+      const posted = await context.request.post(`${w!.url}/login`, {
+        form: { email: "", password: "" },
+        headers: { origin: w!.url },
+        maxRedirects: 0,
+      });
       expect(posted.status()).toBeLessThan(500);
       const [cookie] = (await context.cookies()).filter((c) => c.name === COOKIE);
       expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax", path: "/" });
@@ -253,7 +260,11 @@ describe("first start: the owner's account and emails (built Worker)", () => {
   });
 
   const post = (path: string, body?: unknown) =>
-    w.fetch(path, { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    w.fetch(path, {
+      method: "POST",
+      headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   it("POST /api/v1/bootstrap creates the owner once", async () => {
     const first = await post("/api/v1/bootstrap");
@@ -261,7 +272,9 @@ describe("first start: the owner's account and emails (built Worker)", () => {
     expect(await first.json()).toMatchObject({ owner: { created: true, email: "owner@example.com" } });
     const second = await post("/api/v1/bootstrap");
     expect(await second.json()).toMatchObject({ owner: { created: false, email: "owner@example.com" } });
-    const row = await w.db.prepare("SELECT role, status, password_hash FROM identities WHERE email = 'owner@example.com'").first<{ role: string; status: string; password_hash: string }>();
+    const row = await w.db
+      .prepare("SELECT role, status, password_hash FROM identities WHERE email = 'owner@example.com'")
+      .first<{ role: string; status: string; password_hash: string }>();
     expect(row).toMatchObject({ role: "OWNER", status: "ACTIVE" });
     expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
   });

@@ -99,7 +99,9 @@ describe("storefront pages (streamed SSR from the build)", () => {
     w = await startWorker();
     expect((await loadDemo(w)).body.loaded).toBe(true);
     // The home page's new arrivals: the newest products first (ties in the order the product query breaks them).
-    const { results } = await w.db.prepare("SELECT name FROM products WHERE visible = 1 ORDER BY created_date DESC, id ASC LIMIT 5").all<{ name: string }>();
+    const { results } = await w.db
+      .prepare("SELECT name FROM products WHERE visible = 1 ORDER BY created_date DESC, id ASC LIMIT 5")
+      .all<{ name: string }>();
     demoNames = results.map((r) => r.name);
   });
   afterAll(async () => {
@@ -128,7 +130,9 @@ describe("storefront pages (streamed SSR from the build)", () => {
     expect(results).toHaveLength(1);
     expect(results[0].n).toBeGreaterThan(0);
     const grid = html.replace(/<!-- -->/g, "").match(/<ul class="collection-grid">.*?<\/ul>/)?.[0];
-    expect(grid).toContain(`<span class="collection-name">${escapeHtml(results[0].name)}</span><span class="collection-count">${results[0].n} products</span>`);
+    expect(grid).toContain(
+      `<span class="collection-name">${escapeHtml(results[0].name)}</span><span class="collection-count">${results[0].n} products</span>`,
+    );
   });
 
   it("answers an unknown page with the 404 page and a way back", async () => {

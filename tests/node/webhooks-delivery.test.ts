@@ -62,7 +62,15 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "der" }).toString("base64");
-  worker = await startWorker({ bindings: { WEBHOOK_SIGNING_KEY: signingKey, WEBHOOK_RETRY_SCHEDULE: "1,1", WEBHOOK_DISABLE_AFTER: "1", WEBHOOK_TIMEOUT_SECONDS: "1", OAUTH_CLIENT_ID: "node-webhooks-client" } });
+  worker = await startWorker({
+    bindings: {
+      WEBHOOK_SIGNING_KEY: signingKey,
+      WEBHOOK_RETRY_SCHEDULE: "1,1",
+      WEBHOOK_DISABLE_AFTER: "1",
+      WEBHOOK_TIMEOUT_SECONDS: "1",
+      OAUTH_CLIENT_ID: "node-webhooks-client",
+    },
+  });
 });
 
 afterAll(async () => {
@@ -79,9 +87,12 @@ async function call(method: string, path: string, body?: unknown) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-
 async function subscribe(path: string, extra: Record<string, unknown> = {}) {
-  const res = await call("POST", "/api/v1/webhook-subscriptions", { url: `${receiverUrl}${path}`, eventTypes: ["com.wix.ecommerce.catalog.api.v1.ProductCreated"], ...extra });
+  const res = await call("POST", "/api/v1/webhook-subscriptions", {
+    url: `${receiverUrl}${path}`,
+    eventTypes: ["com.wix.ecommerce.catalog.api.v1.ProductCreated"],
+    ...extra,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { subscription: { id: string }; secret?: string };
 }
@@ -96,7 +107,11 @@ const at = (path: string) => received.filter((r) => r.path === path);
 
 /** A new anonymous visitor (the anonymous grant) with `quantity` of a product in their cart, and calls as them. */
 async function visitorWithCart(productId: string, quantity: number) {
-  const token = await worker.fetch("/oauth2/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grantType: "anonymous", clientId: "node-webhooks-client" }) });
+  const token = await worker.fetch("/oauth2/token", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ grantType: "anonymous", clientId: "node-webhooks-client" }),
+  });
   const { access_token } = (await token.json()) as { access_token: string };
   const as = (method: string, path: string, body: unknown) =>
     worker.fetch(path, { method, headers: { "content-type": "application/json", authorization: access_token }, body: JSON.stringify(body) });
@@ -120,13 +135,23 @@ describe("outgoing webhooks to a local receiver", () => {
     const [request] = await waitFor(() => (at("/standard").length ? at("/standard") : null), "the delivery");
     const payload = new Webhook(secret!).verify(request.body, request.headers as Record<string, string>) as any;
     expect(payload.type).toBe("com.wix.ecommerce.catalog.api.v1.ProductCreated");
-    expect(payload.data).toMatchObject({ type: payload.type, entityId: product.id, actor: { type: "APP", id: "owner" }, data: { productId: product.id, name: "Signed tee" } });
+    expect(payload.data).toMatchObject({
+      type: payload.type,
+      entityId: product.id,
+      actor: { type: "APP", id: "owner" },
+      data: { productId: product.id, name: "Signed tee" },
+    });
     expect(request.headers["webhook-id"]).toBe(payload.data.id);
     expect(request.headers["content-type"]).toBe("application/json");
     // A receiver holding another secret refuses it.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).verify(request.body, request.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).verify(request.body, request.headers as Record<string, string>),
+    ).toThrow();
 
-    const delivery = await waitFor(async () => (await call("GET", `/api/v1/webhook-subscriptions/${subscription.id}/deliveries?status=SUCCEEDED`)).body.deliveries[0], "SUCCEEDED");
+    const delivery = await waitFor(
+      async () => (await call("GET", `/api/v1/webhook-subscriptions/${subscription.id}/deliveries?status=SUCCEEDED`)).body.deliveries[0],
+      "SUCCEEDED",
+    );
     expect(delivery.attempts).toMatchObject([{ attempt: 1, succeeded: true, responseStatus: 200, responseExcerpt: "thanks", error: null }]);
     await call("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
   });
@@ -146,7 +171,8 @@ describe("outgoing webhooks to a local receiver", () => {
     await createProduct("Rotated tee");
     const [request] = await waitFor(() => (at("/rotated").length ? at("/rotated") : null), "the delivery");
     expect(String(request.headers["webhook-signature"]).split(" ")).toHaveLength(2);
-    for (const secret of [oldSecret!, rotated.body.secret]) expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).toBeTruthy();
+    for (const secret of [oldSecret!, rotated.body.secret])
+      expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).toBeTruthy();
     await call("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
   });
 
@@ -154,7 +180,10 @@ describe("outgoing webhooks to a local receiver", () => {
     script.set("/flaky", [500, 500]);
     const { subscription, secret } = await subscribe("/flaky");
     await createProduct("Flaky tee");
-    const delivery = await waitFor(async () => (await call("GET", `/api/v1/webhook-subscriptions/${subscription.id}/deliveries?status=SUCCEEDED`)).body.deliveries[0], "SUCCEEDED after retries");
+    const delivery = await waitFor(
+      async () => (await call("GET", `/api/v1/webhook-subscriptions/${subscription.id}/deliveries?status=SUCCEEDED`)).body.deliveries[0],
+      "SUCCEEDED after retries",
+    );
     const requests = at("/flaky");
     expect(requests).toHaveLength(3);
     expect(new Set(requests.map((r) => r.headers["webhook-id"])).size).toBe(1);
@@ -175,7 +204,10 @@ describe("outgoing webhooks to a local receiver", () => {
   it("counts a receiver that does not answer in time as a failed attempt, and retries", async () => {
     const { subscription } = await subscribe("/slow");
     await createProduct("Slow tee");
-    const delivery = await waitFor(async () => (await call("GET", `/api/v1/webhook-subscriptions/${subscription.id}/deliveries?status=SUCCEEDED`)).body.deliveries[0], "SUCCEEDED after a timeout");
+    const delivery = await waitFor(
+      async () => (await call("GET", `/api/v1/webhook-subscriptions/${subscription.id}/deliveries?status=SUCCEEDED`)).body.deliveries[0],
+      "SUCCEEDED after a timeout",
+    );
     expect(delivery.attempts.map((a: any) => [a.attempt, a.responseStatus, a.error])).toEqual([
       [1, null, "no response within 1 s"],
       [2, 200, null],
@@ -250,7 +282,10 @@ describe("outgoing webhooks to a local receiver", () => {
     const { cart, as } = await visitorWithCart(product.id, 1);
     expect((await as("PATCH", "/ecom/v1/carts/current", { cartInfo: { buyerInfo: { email: "gone@example.test" } } })).status).toBe(200);
     // The shopper left two hours ago: the sweep finds the cart idle and the queue makes the record.
-    await worker.db.prepare("UPDATE carts SET last_activity = ? WHERE id = ?").bind(new Date(Date.now() - 2 * 3600_000).toISOString(), cart.id).run();
+    await worker.db
+      .prepare("UPDATE carts SET last_activity = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 2 * 3600_000).toISOString(), cart.id)
+      .run();
     expect((await call("POST", "/api/v1/events/sweep")).body.automations.abandonedCarts).toBeGreaterThanOrEqual(1);
     const [request] = await waitFor(() => (at("/wix-abandoned").length ? at("/wix-abandoned") : null), "the abandoned-checkout delivery");
 

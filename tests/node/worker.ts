@@ -149,8 +149,7 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
 }
 
 /** A desktop Chrome user agent: isbot counts Node's and HeadlessChrome's own as bots. */
-export const BROWSER_UA =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+export const BROWSER_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 /** The public origin (PUBLIC_URL) of a Worker started by startProductionWorker. */
 export const PRODUCTION_ORIGIN = "https://shop.example";
@@ -167,17 +166,24 @@ export interface ProductionWorker extends RunningWorker {
 export async function startProductionWorker(opts: StartOptions = {}): Promise<ProductionWorker> {
   const running = await startWorker({ ...opts, bindings: { ENVIRONMENT: "production", PUBLIC_URL: PRODUCTION_ORIGIN, ...opts.bindings } });
   return Object.assign(running, {
-    fetchAt: (path: string, init?: RequestInit, origin = PRODUCTION_ORIGIN) => running.mf.dispatchFetch(`${origin}${path}`, init as never) as unknown as Promise<Response>,
+    fetchAt: (path: string, init?: RequestInit, origin = PRODUCTION_ORIGIN) =>
+      running.mf.dispatchFetch(`${origin}${path}`, init as never) as unknown as Promise<Response>,
   });
 }
 
 /** The built Worker with the demo catalogue loaded, and a visible physical product without options or tracked stock. */
 export async function startDemoShop(): Promise<{ w: RunningWorker; productId: string }> {
   const w = await startWorker();
-  const loaded = await w.fetch("/api/v1/demo-catalogue", { method: "POST", headers: { authorization: OWNER_KEY, "content-type": "application/json" }, body: "{}" });
+  const loaded = await w.fetch("/api/v1/demo-catalogue", {
+    method: "POST",
+    headers: { authorization: OWNER_KEY, "content-type": "application/json" },
+    body: "{}",
+  });
   if (loaded.status !== 200) throw new Error(`demo catalogue: ${loaded.status}`);
   const product = await w.db
-    .prepare("SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1")
+    .prepare(
+      "SELECT id FROM products WHERE visible = 1 AND product_type = 'physical' AND product_options = '[]' AND track_inventory = 0 ORDER BY numeric_id LIMIT 1",
+    )
     .first<{ id: string }>();
   return { w, productId: product!.id };
 }
@@ -198,7 +204,12 @@ export function formBrowser(w: RunningWorker) {
     get: async (p: string) => remember(await w.fetch(p, { headers: headers(), redirect: "manual" })),
     post: async (p: string, fields: Record<string, string>) =>
       remember(
-        await w.fetch(p, { method: "POST", headers: { ...headers(), origin: w.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" }),
+        await w.fetch(p, {
+          method: "POST",
+          headers: { ...headers(), origin: w.url, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(fields).toString(),
+          redirect: "manual",
+        }),
       ),
   };
 }

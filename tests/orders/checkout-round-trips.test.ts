@@ -20,7 +20,10 @@ describe("checkout round trips", () => {
     expect(read.status).toBe(200);
     expect(roundTrips(read.headers)).toBe(1);
 
-    const patched = await api("PATCH", `/ecom/v1/checkouts/${v.checkoutId}`, { key: v.token, body: { checkout: { buyerNote: "Leave at the door" } } });
+    const patched = await api("PATCH", `/ecom/v1/checkouts/${v.checkoutId}`, {
+      key: v.token,
+      body: { checkout: { buyerNote: "Leave at the door" } },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(roundTrips(patched.headers)).toBe(2);
 
@@ -33,7 +36,9 @@ describe("checkout round trips", () => {
     expect(roundTrips(placed.headers)).toBeLessThanOrEqual(4);
 
     const order = await env.DB.prepare("SELECT number FROM orders WHERE id = ?").bind(placed.body.orderId).first<{ number: number }>();
-    const mails = await env.DB.prepare("SELECT subject, text, html, idempotency_key AS key FROM emails WHERE \"to\" = 'trips@example.com' AND template = 'order-confirmation'").all<any>();
+    const mails = await env.DB.prepare(
+      "SELECT subject, text, html, idempotency_key AS key FROM emails WHERE \"to\" = 'trips@example.com' AND template = 'order-confirmation'",
+    ).all<any>();
     expect(mails.results).toHaveLength(1);
     expect(mails.results[0].subject).toContain(`#${order!.number}`);
     expect(mails.results[0].text).toContain(`order #${order!.number}.`);

@@ -68,9 +68,16 @@ describe("checkout read and update", () => {
     const patch = (checkout: unknown) => api("PATCH", `/ecom/v1/checkouts/${v.checkoutId}`, { key: v.token, body: { checkout } });
     const before = await row("checkouts", v.checkoutId);
     expectInvalid(await patch({ buyerInfo: { email: "not-an-email" } }), "checkout.buyerInfo.email");
-    expectInvalid(await patch({ shippingInfo: { shippingDestination: { address: { country: "USA" } } } }), "checkout.shippingInfo.shippingDestination.address.country", "FORMAT");
+    expectInvalid(
+      await patch({ shippingInfo: { shippingDestination: { address: { country: "USA" } } } }),
+      "checkout.shippingInfo.shippingDestination.address.country",
+      "FORMAT",
+    );
     expectInvalid(await patch({ billingInfo: { address: { city: "x".repeat(101) } } }), "checkout.billingInfo.address.city", "MAX_LENGTH");
-    expectInvalid(await patch({ shippingInfo: { selectedCarrierServiceOption: { code: "no-such-option" } } }), "checkout.shippingInfo.selectedCarrierServiceOption.code");
+    expectInvalid(
+      await patch({ shippingInfo: { selectedCarrierServiceOption: { code: "no-such-option" } } }),
+      "checkout.shippingInfo.selectedCarrierServiceOption.code",
+    );
     expect(await row("checkouts", v.checkoutId)).toEqual(before);
     const other = await newVisitor();
     expect((await api("PATCH", `/ecom/v1/checkouts/${v.checkoutId}`, { key: other.token, body: { checkout: {} } })).status).toBe(404);
@@ -111,7 +118,9 @@ describe("placing an order", () => {
     const log = await env.DB.prepare("SELECT * FROM inventory_changes WHERE order_id = ?").bind(orderId).all<any>();
     expect(log.results.map((r) => [r.cause, r.delta])).toEqual([["ORDER", -2]]);
 
-    const mail = await env.DB.prepare("SELECT * FROM emails WHERE template = 'order-confirmation' AND \"to\" = ?").bind("offline@example.com").first<any>();
+    const mail = await env.DB.prepare("SELECT * FROM emails WHERE template = 'order-confirmation' AND \"to\" = ?")
+      .bind("offline@example.com")
+      .first<any>();
     expect(mail).not.toBeNull();
     expect(mail.subject).toContain(`#${o.number}`);
     expect(mail.text).toContain("40.00");
@@ -128,7 +137,10 @@ describe("placing an order", () => {
     expect(again.body.orderId).toBe(orderId);
     expect((await stockOf(p.id))!.quantity).toBe(3);
     // A completed checkout cannot be changed.
-    expect((await api("PATCH", `/ecom/v1/checkouts/${v.checkoutId}`, { key: v.token, body: { checkout: { buyerInfo: { email: "x@example.com" } } } })).status).toBe(400);
+    expect(
+      (await api("PATCH", `/ecom/v1/checkouts/${v.checkoutId}`, { key: v.token, body: { checkout: { buyerInfo: { email: "x@example.com" } } } }))
+        .status,
+    ).toBe(400);
 
     // Another visitor cannot read the order.
     const other = await newVisitor();
@@ -152,7 +164,10 @@ describe("placing an order", () => {
     const p = await trackedProduct(5, { priceData: { price: 15 } });
     const v = await visitorCheckout(p.id);
     await fillCheckout(v.token, v.checkoutId);
-    const res = await placeOrder(v.token, v.checkoutId, { id: v.checkoutId, paymentOption: { card: { number: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" } } });
+    const res = await placeOrder(v.token, v.checkoutId, {
+      id: v.checkoutId,
+      paymentOption: { card: { number: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" } },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const o = (await merchant("GET", `/ecom/v1/orders/${res.body.orderId}`)).body.order;
     expect(o.paymentStatus).toBe("PAID");
@@ -176,9 +191,18 @@ describe("placing an order", () => {
       expect(res.body.details.applicationError.code).toBe("PAYMENT_DECLINED");
       expect(res.body.details.applicationError.description).toMatch(number.endsWith("9995") ? /insufficient_funds/ : /card_declined/);
     }
-    expectInvalid(await placeOrder(v.token, v.checkoutId, { paymentOption: { card: { number: "1234567812345678", expiry: "12/40", cvc: "123" } } }), "paymentOption.card.number");
-    expectInvalid(await placeOrder(v.token, v.checkoutId, { paymentOption: { card: { number: "4242424242424242", expiry: "13/40", cvc: "123" } } }), "paymentOption.card.expiry");
-    expectInvalid(await placeOrder(v.token, v.checkoutId, { paymentOption: { card: { number: "4242424242424242", expiry: "12/40", cvc: "1" } } }), "paymentOption.card.cvc");
+    expectInvalid(
+      await placeOrder(v.token, v.checkoutId, { paymentOption: { card: { number: "1234567812345678", expiry: "12/40", cvc: "123" } } }),
+      "paymentOption.card.number",
+    );
+    expectInvalid(
+      await placeOrder(v.token, v.checkoutId, { paymentOption: { card: { number: "4242424242424242", expiry: "13/40", cvc: "123" } } }),
+      "paymentOption.card.expiry",
+    );
+    expectInvalid(
+      await placeOrder(v.token, v.checkoutId, { paymentOption: { card: { number: "4242424242424242", expiry: "12/40", cvc: "1" } } }),
+      "paymentOption.card.cvc",
+    );
     expect(await orderSnapshot(v.checkoutId, v.cartId, p.id)).toEqual(before);
     // It still works afterwards.
     expect((await placeOrder(v.token, v.checkoutId)).status).toBe(200);
@@ -191,7 +215,9 @@ describe("placing an order", () => {
     expectInvalid(res, "checkout.buyerInfo.email", "REQUIRED_FIELD");
     expectInvalid(res, "checkout.shippingInfo.shippingDestination.address", "REQUIRED_FIELD");
     await fillCheckout(v.token, v.checkoutId);
-    await merchant("PATCH", `/stores/v2/inventoryItems/product/${p.id}`, { inventoryItem: { trackQuantity: true, variants: [{ variantId: "00000000-0000-0000-0000-000000000000", quantity: 0 }] } });
+    await merchant("PATCH", `/stores/v2/inventoryItems/product/${p.id}`, {
+      inventoryItem: { trackQuantity: true, variants: [{ variantId: "00000000-0000-0000-0000-000000000000", quantity: 0 }] },
+    });
     const before = await orderSnapshot(v.checkoutId, v.cartId, p.id);
     const sold = await placeOrder(v.token, v.checkoutId);
     expect(sold.status, JSON.stringify(sold.body)).toBe(409);
@@ -218,7 +244,9 @@ describe("placing an order", () => {
       expect(JSON.stringify(r.body)).toContain(p.name);
     }
     expect((await stockOf(p.id))!.quantity).toBe(0);
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM orders o JOIN order_line_items l ON l.order_id = o.id WHERE l.catalog_item_id = ?").bind(p.id).first<{ n: number }>();
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM orders o JOIN order_line_items l ON l.order_id = o.id WHERE l.catalog_item_id = ?")
+      .bind(p.id)
+      .first<{ n: number }>();
     expect(count!.n).toBe(3);
   });
 });

@@ -49,12 +49,16 @@ export function merchantCtx(): Ctx & { settle(): Promise<void> } {
 
 /** A variant's stock straight from D1. */
 export async function stockOf(productId: string, variantId = DEFAULT_VARIANT_ID) {
-  return env.DB.prepare("SELECT quantity, in_stock FROM variants WHERE product_id = ? AND id = ?").bind(productId, variantId).first<{ quantity: number | null; in_stock: number }>();
+  return env.DB.prepare("SELECT quantity, in_stock FROM variants WHERE product_id = ? AND id = ?")
+    .bind(productId, variantId)
+    .first<{ quantity: number | null; in_stock: number }>();
 }
 
 /** The change log of a product, oldest first. */
 export async function logRows(productId: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM inventory_changes WHERE product_id = ? ORDER BY rowid").bind(productId).all<Record<string, any>>();
+  const { results } = await env.DB.prepare("SELECT * FROM inventory_changes WHERE product_id = ? ORDER BY rowid")
+    .bind(productId)
+    .all<Record<string, any>>();
   return results;
 }
 

@@ -53,7 +53,8 @@ async function reserveInOrderBatch(lines: StockLine[], orderId = newId()) {
   return orderId;
 }
 
-const orderRowExists = async (orderId: string) => !!(await env.DB.prepare("SELECT 1 FROM settings WHERE key = ?").bind(`test-order-${orderId}`).first());
+const orderRowExists = async (orderId: string) =>
+  !!(await env.DB.prepare("SELECT 1 FROM settings WHERE key = ?").bind(`test-order-${orderId}`).first());
 
 describe("reserveStockStatements", () => {
   it("takes every line in the order's batch, logs cause ORDER with the order id, writes the events and refreshes the product", async () => {
@@ -65,13 +66,17 @@ describe("reserveStockStatements", () => {
     expect(await stockOf(mug.id)).toMatchObject({ quantity: 3 });
     expect(await stockOf(tee.id, m)).toMatchObject({ quantity: 0 });
     expect(await logRows(mug.id)).toEqual([expect.objectContaining({ delta: -2, quantity_after: 3, cause: "ORDER", order_id: orderId })]);
-    expect(await logRows(tee.id)).toEqual([expect.objectContaining({ variant_id: m, delta: -2, quantity_after: 0, in_stock_after: 0, cause: "ORDER" })]);
+    expect(await logRows(tee.id)).toEqual([
+      expect.objectContaining({ variant_id: m, delta: -2, quantity_after: 0, in_stock_after: 0, cause: "ORDER" }),
+    ]);
 
     const teeEvents = await outboxRows(tee.id);
     const types = teeEvents.map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining([EVENT.itemChanged, EVENT.variantsChanged, EVENT.stockStatus, EVENT.withReason]));
     expect(teeEvents.find((e) => e.type === EVENT.withReason)!.data).toMatchObject({ reason: "ORDER", orderId });
-    expect(teeEvents.find((e) => e.type === EVENT.stockStatus)!.data.variants).toEqual([expect.objectContaining({ variantId: m, inStock: false, quantity: 0 })]);
+    expect(teeEvents.find((e) => e.type === EVENT.stockStatus)!.data.variants).toEqual([
+      expect.objectContaining({ variantId: m, inStock: false, quantity: 0 }),
+    ]);
     // The events were flushed to the queue after the batch.
     for (const e of teeEvents.filter((e) => e.type.includes("inventory"))) expect(e.flushed_at, e.type).not.toBeNull();
     expect((await outboxRows(mug.id)).map((e) => e.type)).not.toContain(EVENT.stockStatus);
@@ -217,7 +222,10 @@ describe("preorder", () => {
     const res = await preorder(p.id, { enabled: true, message: "Ships in May", limit: 2 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [changed] = (await outboxRows(p.id)).filter((e) => e.type === EVENT.itemChanged);
-    expect(changed.data).toMatchObject({ fieldMask: { paths: ["preorderInfo"] }, preorderInfo: { enabled: true, message: "Ships in May", limit: 2 } });
+    expect(changed.data).toMatchObject({
+      fieldMask: { paths: ["preorderInfo"] },
+      preorderInfo: { enabled: true, message: "Ships in May", limit: 2 },
+    });
     expect(await logRows(p.id)).toEqual([]);
 
     await reserveInOrderBatch([line(p, 3)]);
@@ -249,10 +257,14 @@ describe("preorder", () => {
     const plain = await merchant("POST", "/stores/v2/inventoryItems/decrement", { decrementData: [{ productId: p.id, decrementBy: 1 }] });
     expect(plain.status).toBe(409);
     expect(plain.body.details.applicationError.data).toMatchObject({ available: 0 });
-    const pre = await merchant("POST", "/stores/v2/inventoryItems/decrement", { decrementData: [{ productId: p.id, decrementBy: 2, preorderRequest: true }] });
+    const pre = await merchant("POST", "/stores/v2/inventoryItems/decrement", {
+      decrementData: [{ productId: p.id, decrementBy: 2, preorderRequest: true }],
+    });
     expect(pre.status, JSON.stringify(pre.body)).toBe(200);
     expect(await stockOf(p.id)).toMatchObject({ quantity: -2 });
-    const over = await merchant("POST", "/stores/v2/inventoryItems/decrement", { decrementData: [{ productId: p.id, decrementBy: 4, preorderRequest: true }] });
+    const over = await merchant("POST", "/stores/v2/inventoryItems/decrement", {
+      decrementData: [{ productId: p.id, decrementBy: 4, preorderRequest: true }],
+    });
     expect(over.status).toBe(409);
     expect(over.body.details.applicationError.data).toMatchObject({ available: 3, requested: 4 });
   });

@@ -55,7 +55,11 @@ describe("query inventory items", () => {
     const a = await trackedProduct(4);
     const b = await sizedProduct(2);
     const res = await merchant("POST", QUERY, {
-      query: { filter: JSON.stringify({ productId: { $in: [a.id, b.id] } }), sort: JSON.stringify([{ fieldName: "numericId", order: "DESC" }]), paging: { limit: 10, offset: 0 } },
+      query: {
+        filter: JSON.stringify({ productId: { $in: [a.id, b.id] } }),
+        sort: JSON.stringify([{ fieldName: "numericId", order: "DESC" }]),
+        paging: { limit: 10, offset: 0 },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.metadata).toEqual({ items: 2, offset: 0, total: 2 });
@@ -97,7 +101,11 @@ describe("query inventory items", () => {
   it("refuses a malformed query with field violations", async () => {
     expectInvalid(await merchant("POST", QUERY, { query: { filter: "{not json" } }), "query.filter", "FORMAT");
     expectInvalid(await merchant("POST", QUERY, { query: { filter: JSON.stringify({ color: "red" }) } }), "query.filter.color", "FIELD_NOT_ALLOWED");
-    expectInvalid(await merchant("POST", QUERY, { query: { sort: JSON.stringify([{ fieldName: "trackQuantity" }]) } }), "query.sort[0].fieldName", "FIELD_NOT_ALLOWED");
+    expectInvalid(
+      await merchant("POST", QUERY, { query: { sort: JSON.stringify([{ fieldName: "trackQuantity" }]) } }),
+      "query.sort[0].fieldName",
+      "FIELD_NOT_ALLOWED",
+    );
     expectInvalid(await merchant("POST", QUERY, { query: { paging: { limit: 101 } } }), "query.paging.limit", "MAX");
   });
 });
@@ -129,7 +137,14 @@ describe("update inventory variants (PATCH)", () => {
     const s = variantOf(p, "S").id;
     const m = variantOf(p, "M").id;
     const res = await merchant("PATCH", update(p.id), {
-      inventoryItem: { productId: p.id, trackQuantity: true, variants: [{ variantId: s, quantity: 0 }, { variantId: m, quantity: 8 }] },
+      inventoryItem: {
+        productId: p.id,
+        trackQuantity: true,
+        variants: [
+          { variantId: s, quantity: 0 },
+          { variantId: m, quantity: 8 },
+        ],
+      },
       reason: "stock count",
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -182,7 +197,9 @@ describe("update inventory variants (PATCH)", () => {
   it("writes nothing when nothing differs", async () => {
     const p = await trackedProduct(3);
     const before = await stockSnapshot();
-    const res = await merchant("PATCH", update(p.id), { inventoryItem: { trackQuantity: true, variants: [{ variantId: DEFAULT_VARIANT_ID, quantity: 3 }] } });
+    const res = await merchant("PATCH", update(p.id), {
+      inventoryItem: { trackQuantity: true, variants: [{ variantId: DEFAULT_VARIANT_ID, quantity: 3 }] },
+    });
     expect(res.status).toBe(200);
     expect(await stockSnapshot()).toEqual(before);
   });
@@ -195,7 +212,18 @@ describe("update inventory variants (PATCH)", () => {
       [p.id, { inventoryItem: { variants: [{ variantId: "nope", quantity: 1 }] } }, "inventoryItem.variants[0].variantId"],
       [p.id, { inventoryItem: { variants: [{ variantId: DEFAULT_VARIANT_ID, quantity: -1 }] } }, "inventoryItem.variants[0].quantity", "MIN"],
       [p.id, { inventoryItem: { variants: [{ variantId: DEFAULT_VARIANT_ID, quantity: 1.5 }] } }, "inventoryItem.variants[0].quantity"],
-      [p.id, { inventoryItem: { variants: [{ variantId: DEFAULT_VARIANT_ID, quantity: 1 }, { variantId: DEFAULT_VARIANT_ID, quantity: 2 }] } }, "inventoryItem.variants[1].variantId"],
+      [
+        p.id,
+        {
+          inventoryItem: {
+            variants: [
+              { variantId: DEFAULT_VARIANT_ID, quantity: 1 },
+              { variantId: DEFAULT_VARIANT_ID, quantity: 2 },
+            ],
+          },
+        },
+        "inventoryItem.variants[1].variantId",
+      ],
       [p.id, { inventoryItem: { trackQuantity: "yes" } }, "inventoryItem.trackQuantity"],
       [p.id, { inventoryItem: { productId: "another" } }, "inventoryItem.productId"],
       [p.id, { inventoryItem: { preorderInfo: { enabled: true, limit: 100_001 } } }, "inventoryItem.preorderInfo.limit", "MAX"],
@@ -249,7 +277,15 @@ describe("increment", () => {
       [{ incrementData: [{ productId: p.id, variantId: s }] }, "incrementData[0].incrementBy", "REQUIRED_FIELD"],
       [{ incrementData: [] }, "incrementData", "MIN_SIZE"],
       [{}, "incrementData", "REQUIRED_FIELD"],
-      [{ incrementData: [{ productId: p.id, variantId: s, incrementBy: 1 }, { productId: "ghost", variantId: s, incrementBy: 1 }] }, "incrementData[1].productId"],
+      [
+        {
+          incrementData: [
+            { productId: p.id, variantId: s, incrementBy: 1 },
+            { productId: "ghost", variantId: s, incrementBy: 1 },
+          ],
+        },
+        "incrementData[1].productId",
+      ],
       [{ incrementData: [{ productId: p.id, variantId: "ghost", incrementBy: 1 }] }, "incrementData[0].variantId"],
       [{ incrementData: [{ productId: p.id, incrementBy: 1 }] }, "incrementData[0].variantId", "REQUIRED_FIELD"],
       [{ incrementData: [{ variantId: s, incrementBy: 1 }] }, "incrementData[0].productId", "REQUIRED_FIELD"],
@@ -266,9 +302,14 @@ describe("decrement", () => {
     const res = await merchant("POST", "/v2/inventoryItems/decrement", { decrementData: [{ productId: p.id, decrementBy: 3 }], reason: "damaged" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await stockOf(p.id)).toEqual({ quantity: 0, in_stock: 1 });
-    expect(await logRows(p.id)).toEqual([expect.objectContaining({ delta: -3, quantity_after: 0, in_stock_after: 0, cause: "MANUAL", reason: "damaged" })]);
+    expect(await logRows(p.id)).toEqual([
+      expect.objectContaining({ delta: -3, quantity_after: 0, in_stock_after: 0, cause: "MANUAL", reason: "damaged" }),
+    ]);
     expect((await eventsOf(p.id, EVENT.stockStatus)).map((e) => e.data)).toEqual([
-      expect.objectContaining({ inStock: false, variants: [expect.objectContaining({ variantId: DEFAULT_VARIANT_ID, inStock: false, quantity: 0 })] }),
+      expect.objectContaining({
+        inStock: false,
+        variants: [expect.objectContaining({ variantId: DEFAULT_VARIANT_ID, inStock: false, quantity: 0 })],
+      }),
     ]);
     expect((await publicProduct(p.id)).stock).toMatchObject({ quantity: 0, inStock: false, inventoryStatus: "OUT_OF_STOCK" });
   });
@@ -297,11 +338,25 @@ describe("decrement", () => {
   it("counts repeated items together", async () => {
     const p = await trackedProduct(3);
     const before = await stockSnapshot();
-    const res = await merchant("POST", DECREMENT, { decrementData: [{ productId: p.id, decrementBy: 2 }, { productId: p.id, decrementBy: 2 }] });
+    const res = await merchant("POST", DECREMENT, {
+      decrementData: [
+        { productId: p.id, decrementBy: 2 },
+        { productId: p.id, decrementBy: 2 },
+      ],
+    });
     expect(res.status).toBe(409);
     expect(res.body.details.applicationError.data).toMatchObject({ available: 3, requested: 4 });
     expect(await stockSnapshot()).toEqual(before);
-    expect((await merchant("POST", DECREMENT, { decrementData: [{ productId: p.id, decrementBy: 1 }, { productId: p.id, decrementBy: 2 }] })).status).toBe(200);
+    expect(
+      (
+        await merchant("POST", DECREMENT, {
+          decrementData: [
+            { productId: p.id, decrementBy: 1 },
+            { productId: p.id, decrementBy: 2 },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     expect(await stockOf(p.id)).toMatchObject({ quantity: 0 });
   });
 
@@ -309,7 +364,10 @@ describe("decrement", () => {
     const p = await trackedProduct(3);
     const before = await stockSnapshot();
     expectInvalid(await merchant("POST", DECREMENT, { decrementData: [{ productId: p.id, decrementBy: 0 }] }), "decrementData[0].decrementBy", "MIN");
-    expectInvalid(await merchant("POST", DECREMENT, { decrementData: [{ productId: p.id, decrementBy: 1, preorderRequest: "y" }] }), "decrementData[0].preorderRequest");
+    expectInvalid(
+      await merchant("POST", DECREMENT, { decrementData: [{ productId: p.id, decrementBy: 1, preorderRequest: "y" }] }),
+      "decrementData[0].preorderRequest",
+    );
     expectInvalid(await merchant("POST", DECREMENT, { decrementData: [{ productId: "ghost", decrementBy: 1 }] }), "decrementData[0].productId");
     expectInvalid(await merchant("POST", DECREMENT, { incrementData: [{ productId: p.id, incrementBy: 1 }] }), "decrementData", "REQUIRED_FIELD");
     expect(await stockSnapshot()).toEqual(before);
@@ -317,11 +375,14 @@ describe("decrement", () => {
 
   it("serves 20 parallel decrements of 1 from 3 units: exactly 3 succeed, the rest get the 409", async () => {
     const p = await trackedProduct(3);
-    const results = await Promise.all(Array.from({ length: 20 }, () => merchant("POST", DECREMENT, { decrementData: [{ productId: p.id, decrementBy: 1 }] })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => merchant("POST", DECREMENT, { decrementData: [{ productId: p.id, decrementBy: 1 }] })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     const refused = results.filter((r) => r.status !== 200);
     expect(refused).toHaveLength(17);
-    for (const r of refused) expect(r.body.details.applicationError).toMatchObject({ code: "INSUFFICIENT_INVENTORY", data: { productId: p.id, available: 0 } });
+    for (const r of refused)
+      expect(r.body.details.applicationError).toMatchObject({ code: "INSUFFICIENT_INVENTORY", data: { productId: p.id, available: 0 } });
     expect(await stockOf(p.id)).toMatchObject({ quantity: 0 });
     expect((await logRows(p.id)).map((r) => r.quantity_after).sort()).toEqual([0, 1, 2]);
   });
@@ -374,7 +435,9 @@ describe("stock set through the catalogue's product calls", () => {
       productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "M" }] }],
       stock: { trackInventory: true, quantity: 4 },
     });
-    const patched = await merchant("PATCH", `/v1/products/${product.id}/variants`, { variants: [{ choices: { Size: "S" }, stock: { quantity: 0 } }] });
+    const patched = await merchant("PATCH", `/v1/products/${product.id}/variants`, {
+      variants: [{ choices: { Size: "S" }, stock: { quantity: 0 } }],
+    });
     expect(patched.status).toBe(200);
     const viaPatch = await merchant("PATCH", `/v1/products/${product.id}`, { product: { stock: { quantity: 9 } } });
     expect(viaPatch.status).toBe(200);
@@ -383,11 +446,15 @@ describe("stock set through the catalogue's product calls", () => {
     expect(history.status).toBe(200);
     const changes = JSON.stringify(history.body);
     expect(changes).toContain("MANUAL");
-    const { results } = await env.DB.prepare("SELECT cause, delta, quantity_after FROM inventory_changes WHERE product_id = ? ORDER BY created_date, rowid").bind(product.id).all<{
-      cause: string;
-      delta: number;
-      quantity_after: number;
-    }>();
+    const { results } = await env.DB.prepare(
+      "SELECT cause, delta, quantity_after FROM inventory_changes WHERE product_id = ? ORDER BY created_date, rowid",
+    )
+      .bind(product.id)
+      .all<{
+        cause: string;
+        delta: number;
+        quantity_after: number;
+      }>();
     // S: 4 → 0, then both variants → 9 (S +9, M +5).
     expect(results.map((r) => [r.cause, r.delta, r.quantity_after])).toEqual([
       ["MANUAL", -4, 0],

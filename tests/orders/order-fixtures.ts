@@ -47,7 +47,11 @@ export async function row(table: string, id: string) {
 
 /** Tables an order writes, to assert a refused create-order changed nothing. */
 export async function orderSnapshot(checkoutId: string, cartId: string, productId: string) {
-  const q = (s: string, ...b: unknown[]) => env.DB.prepare(s).bind(...b).all().then((r) => r.results);
+  const q = (s: string, ...b: unknown[]) =>
+    env.DB.prepare(s)
+      .bind(...b)
+      .all()
+      .then((r) => r.results);
   return {
     checkout: await q("SELECT status, updated_date FROM checkouts WHERE id = ?", checkoutId),
     cart: await q("SELECT status, revision FROM carts WHERE id = ?", cartId),

@@ -17,7 +17,9 @@ const withIp = (ip: string) => ({ headers: { "cf-connecting-ip": ip } });
 
 /** Fills a limit's window to its maximum, as that many earlier calls in this window would have. */
 async function saturate(key: string, max: number) {
-  await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)").bind(key, Math.floor(Date.now() / 1000), max).run();
+  await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)")
+    .bind(key, Math.floor(Date.now() / 1000), max)
+    .run();
 }
 
 const emailsTo = async (to: string) => (await env.DB.prepare('SELECT count(*) AS n FROM emails WHERE "to" = ?').bind(to).first<{ n: number }>())!.n;
@@ -83,7 +85,9 @@ describe("shopper order limits", () => {
     await fillCheckout(v.token, v.checkoutId);
     await saturate(`orders:visitor:${v.visitorId}`, SHOPPER_LIMITS.orders.perBuyer);
     const before = await orderSnapshot(v.checkoutId, v.cartId, p.id);
-    const refused = await placeOrder(v.token, v.checkoutId, { paymentOption: { card: { number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123" } } });
+    const refused = await placeOrder(v.token, v.checkoutId, {
+      paymentOption: { card: { number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123" } },
+    });
     expect429(refused);
     expect(await orderSnapshot(v.checkoutId, v.cartId, p.id)).toEqual(before);
   });
@@ -93,10 +97,14 @@ describe("shopper order limits", () => {
     const v = await visitorCheckout(p.id, 1);
     await fillCheckout(v.token, v.checkoutId);
     const hourAgo = Math.floor(Date.now() / 1000) - SHOPPER_LIMITS.orders.windowSeconds - 1;
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)").bind(`orders:visitor:${v.visitorId}`, hourAgo, 99).run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)")
+      .bind(`orders:visitor:${v.visitorId}`, hourAgo, 99)
+      .run();
     const placed = await placeOrder(v.token, v.checkoutId);
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-    const counter = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?").bind(`orders:visitor:${v.visitorId}`).first<{ count: number }>();
+    const counter = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?")
+      .bind(`orders:visitor:${v.visitorId}`)
+      .first<{ count: number }>();
     expect(counter!.count).toBe(1);
   });
 
@@ -109,9 +117,13 @@ describe("shopper order limits", () => {
     await saturate(`checkouts:visitor:${v.visitorId}`, SHOPPER_LIMITS.checkouts.perBuyer);
     const refused = await cart.checkout();
     expect429(refused);
-    const row = await env.DB.prepare("SELECT checkout_id AS checkoutId FROM carts WHERE id = ?").bind(added.body.cart.id).first<{ checkoutId: string | null }>();
+    const row = await env.DB.prepare("SELECT checkout_id AS checkoutId FROM carts WHERE id = ?")
+      .bind(added.body.cart.id)
+      .first<{ checkoutId: string | null }>();
     expect(row!.checkoutId).toBeNull();
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM checkouts WHERE cart_id = ?").bind(added.body.cart.id).first<{ n: number }>())!.n).toBe(0);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM checkouts WHERE cart_id = ?").bind(added.body.cart.id).first<{ n: number }>())!.n).toBe(
+      0,
+    );
 
     const ip = IP();
     const w = await newVisitor();

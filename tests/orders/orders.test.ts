@@ -19,7 +19,10 @@ describe("merchant order calls", () => {
     expect(res.body.order.activities.map((a: any) => a.type)).toEqual(["ORDER_PLACED", "ORDER_CANCELED"]);
     expect((await stockOf(p.id))!.quantity).toBe(5);
     const log = await env.DB.prepare("SELECT cause, delta FROM inventory_changes WHERE order_id = ? ORDER BY rowid").bind(orderId).all<any>();
-    expect(log.results).toEqual([{ cause: "ORDER", delta: -2 }, { cause: "REVERT_INVENTORY_CHANGE", delta: 2 }]);
+    expect(log.results).toEqual([
+      { cause: "ORDER", delta: -2 },
+      { cause: "REVERT_INVENTORY_CHANGE", delta: 2 },
+    ]);
     const types = (await outboxRows(orderId)).map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(["wix.ecom.v1.order_canceled", "wix.ecom.v1.order_updated"]));
 
@@ -76,7 +79,11 @@ describe("merchant order calls", () => {
     const { orderId } = await placedOrder(p.id, 3);
     const order = (await merchant("GET", `/ecom/v1/orders/${orderId}`)).body.order;
     const lineId = order.lineItems[0].id;
-    expectInvalid(await merchant("POST", `/ecom/v1/orders/${orderId}/fulfillments`, { lineItems: [{ id: lineId, quantity: 4 }] }), "lineItems[0].quantity", "MAX");
+    expectInvalid(
+      await merchant("POST", `/ecom/v1/orders/${orderId}/fulfillments`, { lineItems: [{ id: lineId, quantity: 4 }] }),
+      "lineItems[0].quantity",
+      "MAX",
+    );
     expectInvalid(await merchant("POST", `/ecom/v1/orders/${orderId}/fulfillments`, { lineItems: [{ id: "nope", quantity: 1 }] }), "lineItems[0].id");
     const part = await merchant("POST", `/ecom/v1/orders/${orderId}/fulfillments`, {
       lineItems: [{ id: lineId, quantity: 1 }],
@@ -85,7 +92,9 @@ describe("merchant order calls", () => {
     expect(part.status, JSON.stringify(part.body)).toBe(200);
     expect(part.body.order.fulfillmentStatus).toBe("PARTIALLY_FULFILLED");
     expect(part.body.order.fulfillments[0].trackingInfo.trackingNumber).toBe("1Z999");
-    const rest = await merchant("POST", `/ecom/v1/orders/${orderId}/fulfillments`, { trackingInfo: { trackingNumber: "1Z998", shippingProvider: "UPS" } });
+    const rest = await merchant("POST", `/ecom/v1/orders/${orderId}/fulfillments`, {
+      trackingInfo: { trackingNumber: "1Z998", shippingProvider: "UPS" },
+    });
     expect(rest.status).toBe(200);
     expect(rest.body.order.fulfillmentStatus).toBe("FULFILLED");
     expect(rest.body.order.fulfillments).toHaveLength(2);
@@ -134,10 +143,16 @@ describe("search", () => {
     expect(sorted.body.orders.map((o: any) => o.id)).toEqual([a.orderId]);
     expect(sorted.body.metadata.hasNext).toBe(true);
     const next = await merchant("POST", "/ecom/v1/orders/search", {
-      search: { filter: { "buyerInfo.email": { $startsWith: tag } }, sort: [{ fieldName: "number", order: "ASC" }], cursorPaging: { limit: 1, cursor: sorted.body.metadata.cursors.next } },
+      search: {
+        filter: { "buyerInfo.email": { $startsWith: tag } },
+        sort: [{ fieldName: "number", order: "ASC" }],
+        cursorPaging: { limit: 1, cursor: sorted.body.metadata.cursors.next },
+      },
     });
     expect(next.body.orders.map((o: any) => o.id)).toEqual([b.orderId]);
-    const total = await merchant("POST", "/ecom/v1/orders/search", { search: { filter: { "priceSummary.total.amount": { $gte: 14 }, "buyerInfo.email": { $startsWith: tag } } } });
+    const total = await merchant("POST", "/ecom/v1/orders/search", {
+      search: { filter: { "priceSummary.total.amount": { $gte: 14 }, "buyerInfo.email": { $startsWith: tag } } },
+    });
     expect(total.body.orders.map((o: any) => o.id)).toEqual([b.orderId]);
     expectInvalid(await merchant("POST", "/ecom/v1/orders/search", { search: { filter: { secret: 1 } } }), "search.filter.secret");
 

@@ -19,7 +19,11 @@ async function call(method: string, path: string, token: string, body: unknown) 
   const ran: Ran[] = [];
   const exec = createExecutionContext();
   const res = await worker.fetch!(
-    new Request(`https://shop.test${path}`, { method, headers: { authorization: token, "content-type": "application/json" }, body: JSON.stringify(body) }) as never,
+    new Request(`https://shop.test${path}`, {
+      method,
+      headers: { authorization: token, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }) as never,
     { ...env, DB: recordingD1(env.DB, ran) },
     exec,
   );
@@ -68,7 +72,22 @@ const READ_WHOLE = ["shipping_regions", "tax_groups", "tax_regions", "additional
  * `times` × 10 ended discount rules (each naming a coupon code) that the pricing must not read.
  */
 async function grow(times: number) {
-  const tables = ["collections", "products", "variants", "collection_products", "carts", "cart_line_items", "checkouts", "orders", "order_line_items", "order_activities", "inventory_changes", "outbox", "emails", "coupons"];
+  const tables = [
+    "collections",
+    "products",
+    "variants",
+    "collection_products",
+    "carts",
+    "cart_line_items",
+    "checkouts",
+    "orders",
+    "order_line_items",
+    "order_activities",
+    "inventory_changes",
+    "outbox",
+    "emails",
+    "coupons",
+  ];
   for (const table of tables) {
     const columns = (await env.DB.prepare(`SELECT name, type FROM pragma_table_info('${table}')`).all<{ name: string; type: string }>()).results;
     const ids = columns.filter((c) => c.name === "id" || c.name.endsWith("_id") || ["slug", "code_key", "idempotency_key"].includes(c.name));
@@ -79,17 +98,36 @@ async function grow(times: number) {
         return `"${name}"`;
       });
       const original = ids.map((c) => `coalesce("${c.name}", '') NOT LIKE '%~%'`).join(" AND ");
-      await env.DB.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c.name}"`).join(", ")}) SELECT ${values.join(", ")} FROM "${table}" WHERE ${original}`).run();
+      await env.DB.prepare(
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c.name}"`).join(", ")}) SELECT ${values.join(", ")} FROM "${table}" WHERE ${original}`,
+      ).run();
     }
   }
   const rule = env.DB.prepare(
     `INSERT INTO discount_rules (id, name, active, start_date, end_date, "trigger", discount, created_date, updated_date)
      VALUES (?, 'Ended sale', 1, '2024-01-01T00:00:00.000Z', '2024-02-01T00:00:00.000Z', ?, ?, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
   );
-  const discount = JSON.stringify({ targetType: "GLOBAL", catalogItemIds: [], collectionIds: [], discountType: "PERCENTAGE", percentage: 5, fixedAmount: null });
+  const discount = JSON.stringify({
+    targetType: "GLOBAL",
+    catalogItemIds: [],
+    collectionIds: [],
+    discountType: "PERCENTAGE",
+    percentage: 5,
+    fixedAmount: null,
+  });
   await env.DB.batch(
     Array.from({ length: times * 10 }, (_, i) =>
-      rule.bind(`ended-rule-${i}`, JSON.stringify({ conditionType: "AND", triggers: [{ conditionType: "COUPON_CODE", code: `SALE${i}` }, { conditionType: "SUBTOTAL_RANGE", from: 100, to: null }] }), discount),
+      rule.bind(
+        `ended-rule-${i}`,
+        JSON.stringify({
+          conditionType: "AND",
+          triggers: [
+            { conditionType: "COUPON_CODE", code: `SALE${i}` },
+            { conditionType: "SUBTOTAL_RANGE", from: 100, to: null },
+          ],
+        }),
+        discount,
+      ),
     ),
   );
 }
@@ -102,7 +140,9 @@ describe("rows read by the cart, checkout and order calls", () => {
     for (const operation of OPERATIONS) {
       for (const statement of calls[operation].ran) {
         const p = await plan(statement);
-        const scanned = [...p.matchAll(/^SCAN (\w+)/gm)].map((m) => m[1]).filter((t) => !READ_WHOLE.includes(t) && !["CONSTANT", "json_each", "json_tree", "j", "e"].includes(t));
+        const scanned = [...p.matchAll(/^SCAN (\w+)/gm)]
+          .map((m) => m[1])
+          .filter((t) => !READ_WHOLE.includes(t) && !["CONSTANT", "json_each", "json_tree", "j", "e"].includes(t));
         expect(scanned, `${operation}: ${statement.sql}\n${p}`).toEqual([]);
         expect(p, `${operation}: ${statement.sql}`).not.toContain("outbox_unflushed_idx");
       }
@@ -112,7 +152,12 @@ describe("rows read by the cart, checkout and order calls", () => {
   it("read the same rows in a store ten times the size", async () => {
     const products = await demoStore();
     const small = await purchase(products);
-    const before = { products: await count("products"), variants: await count("variants"), orders: await count("orders"), carts: await count("carts") };
+    const before = {
+      products: await count("products"),
+      variants: await count("variants"),
+      orders: await count("orders"),
+      carts: await count("carts"),
+    };
     await grow(9);
     expect(await count("products")).toBeGreaterThanOrEqual(before.products * 10);
     expect(await count("variants")).toBeGreaterThanOrEqual(before.variants * 10);
@@ -122,7 +167,10 @@ describe("rows read by the cart, checkout and order calls", () => {
     const figures = OPERATIONS.map((operation) => ({ operation, small: small[operation].rowsRead, big: big[operation].rowsRead }));
     const grown = await count("products");
     console.log(
-      [`D1 rows read (Server-Timing): a store of ${before.products} products, and of ${grown}`, ...figures.map((f) => `  ${f.operation}: ${f.small}, ${f.big}`)].join("\n"),
+      [
+        `D1 rows read (Server-Timing): a store of ${before.products} products, and of ${grown}`,
+        ...figures.map((f) => `  ${f.operation}: ${f.small}, ${f.big}`),
+      ].join("\n"),
     );
     for (const f of figures) {
       expect(f.small, f.operation).toBeGreaterThan(0);

@@ -28,7 +28,13 @@ describe("HTTP conventions", () => {
     expect(res.status).toBe(404);
     expect(res.body.details.applicationError.code).toBe("NOT_FOUND");
     // Under every API prefix, with or without credentials, for any method: no router's guard claims the path.
-    for (const [method, path] of [["GET", "/v1/no-such-call"], ["GET", "/api/v1/no-such-call"], ["POST", "/ecom/v1/no-such-call"], ["GET", "/back-in-stock-service/v1/nope/nope"], ["GET", "/webhooks"]]) {
+    for (const [method, path] of [
+      ["GET", "/v1/no-such-call"],
+      ["GET", "/api/v1/no-such-call"],
+      ["POST", "/ecom/v1/no-such-call"],
+      ["GET", "/back-in-stock-service/v1/nope/nope"],
+      ["GET", "/webhooks"],
+    ]) {
       const anon = await api(method, path);
       expect(anon.status, `${method} ${path}`).toBe(404);
       expect((await api(method, path, { key: "test-owner-key" })).status, `${method} ${path} (merchant)`).toBe(404);
@@ -51,7 +57,10 @@ describe("HTTP conventions", () => {
   });
 
   it("refuses an oversized body with 413 and says what the limit is", async () => {
-    const res = await api("POST", "/v1/products", { rawBody: JSON.stringify({ product: { name: "x".repeat(MAX_BODY_BYTES) } }), key: "test-owner-key" });
+    const res = await api("POST", "/v1/products", {
+      rawBody: JSON.stringify({ product: { name: "x".repeat(MAX_BODY_BYTES) } }),
+      key: "test-owner-key",
+    });
     expect(res.status).toBe(413);
     expect(res.body.details.applicationError.description).toContain(String(MAX_BODY_BYTES));
   });
@@ -69,7 +78,12 @@ describe("HTTP conventions", () => {
         controller.enqueue(chunk);
       },
     });
-    const res = await SELF.fetch("https://shop.test/v1/products", { method: "POST", headers: { authorization: "test-owner-key", "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    const res = await SELF.fetch("https://shop.test/v1/products", {
+      method: "POST",
+      headers: { authorization: "test-owner-key", "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(((await res.json()) as any).details.applicationError.code).toBe("PAYLOAD_TOO_LARGE");
     expect(await catalogueSnapshot()).toEqual(before);

@@ -41,10 +41,23 @@ const pageIds: string[] = [];
 
 beforeAll(async () => {
   const specs: Record<string, Record<string, unknown>> = {
-    alpha: { name: `${P} Alpha`, brand: BA, priceData: { price: 10 }, ribbon: "Sale", sku: `${P}-ALPHA`, productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "M" }, { value: "L" }] }] },
+    alpha: {
+      name: `${P} Alpha`,
+      brand: BA,
+      priceData: { price: 10 },
+      ribbon: "Sale",
+      sku: `${P}-ALPHA`,
+      productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "M" }, { value: "L" }] }],
+    },
     beta: { name: `${P} Beta`, brand: BA, priceData: { price: 20 }, productOptions: [{ name: "Size", choices: [{ value: "M" }, { value: "XL" }] }] },
     // price (the lowest discounted price) 15; priceData.price 30
-    gamma: { name: `${P} Gamma`, brand: BB, priceData: { price: 30 }, discount: { type: "PERCENT", value: 50 }, productOptions: [{ name: "Material", choices: [{ value: "Wood" }] }] },
+    gamma: {
+      name: `${P} Gamma`,
+      brand: BB,
+      priceData: { price: 30 },
+      discount: { type: "PERCENT", value: 50 },
+      productOptions: [{ name: "Material", choices: [{ value: "Wood" }] }],
+    },
     delta: { name: `${P} 50% off`, brand: BB, priceData: { price: 40 }, ribbon: "New" },
     epsilon: { name: `${P} 50x off`, priceData: { price: 50 }, stock: { inStock: false } },
     zeta: { name: `${P} a_b`, priceData: { price: 60 } },
@@ -74,7 +87,9 @@ beforeAll(async () => {
   // 55 products for paging, created a few at a time.
   for (let i = 0; i < 55; i += 11) {
     const batch = await Promise.all(
-      Array.from({ length: 11 }, (_, j) => createProduct({ name: `Qpg${uid} ${String(i + j).padStart(2, "0")}`, brand: BP, priceData: { price: 1 + ((i + j) % 7) } })),
+      Array.from({ length: 11 }, (_, j) =>
+        createProduct({ name: `Qpg${uid} ${String(i + j).padStart(2, "0")}`, brand: BP, priceData: { price: 1 + ((i + j) % 7) } }),
+      ),
     );
     pageIds.push(...batch.map((p) => p.id));
   }
@@ -135,7 +150,10 @@ describe("filter operators", () => {
     // Several fields in one object are ANDed too.
     expect(await match({ brand: BA, price: { $gt: 10 } })).toEqual(["Beta", "axb"]);
     expect(await match({ $not: { $or: [{ ribbon: { $exists: true } }, { price: { $gte: 50 } }] } })).toEqual(["Beta", "Gamma"]);
-    expect(await match({ $or: [{ $and: [{ brand: BA }, { price: { $gte: 70 } }] }, { name: { $startsWith: `${P} 50x` } }] })).toEqual(["50x off", "axb"]);
+    expect(await match({ $or: [{ $and: [{ brand: BA }, { price: { $gte: 70 } }] }, { name: { $startsWith: `${P} 50x` } }] })).toEqual([
+      "50x off",
+      "axb",
+    ]);
   });
 
   it("$not of an equality keeps the products that lack the field", async () => {
@@ -172,8 +190,7 @@ describe("filter operators", () => {
   it("compares createdDate with ISO dates", async () => {
     const visible = Object.entries(s).filter(([k]) => k !== "hidden");
     const pivot = s.delta.createdDate;
-    const expected = (pred: (d: string) => boolean) =>
-      shortNames(visible.filter(([, p]) => pred(p.createdDate)).map(([, p]) => p));
+    const expected = (pred: (d: string) => boolean) => shortNames(visible.filter(([, p]) => pred(p.createdDate)).map(([, p]) => p));
     expect(await match({ createdDate: { $gte: pivot } })).toEqual(expected((d) => d >= pivot));
     expect(await match({ createdDate: { $lt: pivot } })).toEqual(expected((d) => d < pivot));
     expect(await match({ createdDate: { $gte: pivot } })).toContain("50% off");
@@ -220,9 +237,30 @@ describe("sort", () => {
 
   it("sorts by several fields in turn", async () => {
     const branded = { brand: { $exists: true } };
-    expect(await sorted([{ fieldName: "brand", order: "DESC" }, { fieldName: "price", order: "ASC" }], branded)).toEqual(["Gamma", "50% off", "Alpha", "Beta", "axb"]);
-    expect(await sorted([{ fieldName: "brand", order: "ASC" }, { fieldName: "name", order: "DESC" }], branded)).toEqual(["axb", "Beta", "Alpha", "Gamma", "50% off"]);
-    expect(await sorted([{ fieldName: "inStock", order: "ASC" }, { fieldName: "price", order: "DESC" }])).toEqual(["50x off", "axb", "a_b", "50% off", "Beta", "Gamma", "Alpha"]);
+    expect(
+      await sorted(
+        [
+          { fieldName: "brand", order: "DESC" },
+          { fieldName: "price", order: "ASC" },
+        ],
+        branded,
+      ),
+    ).toEqual(["Gamma", "50% off", "Alpha", "Beta", "axb"]);
+    expect(
+      await sorted(
+        [
+          { fieldName: "brand", order: "ASC" },
+          { fieldName: "name", order: "DESC" },
+        ],
+        branded,
+      ),
+    ).toEqual(["axb", "Beta", "Alpha", "Gamma", "50% off"]);
+    expect(
+      await sorted([
+        { fieldName: "inStock", order: "ASC" },
+        { fieldName: "price", order: "DESC" },
+      ]),
+    ).toEqual(["50x off", "axb", "a_b", "50% off", "Beta", "Gamma", "Alpha"]);
   });
 
   it("without a sort, lists the newest products first", async () => {
@@ -306,7 +344,14 @@ describe("paging", () => {
 describe("encodings", () => {
   it("answers the same query identically as GET ?.r= on the gateway path and as POST on the spec path", async () => {
     const payload = {
-      query: { filter: { brand: BP, price: { $gte: 3 } }, sort: [{ fieldName: "price", order: "DESC" }, { fieldName: "name", order: "ASC" }], paging: { limit: 7, offset: 3 } },
+      query: {
+        filter: { brand: BP, price: { $gte: 3 } },
+        sort: [
+          { fieldName: "price", order: "DESC" },
+          { fieldName: "name", order: "ASC" },
+        ],
+        paging: { limit: 7, offset: 3 },
+      },
     };
     const viaGet = await getQuery(READ, payload);
     const viaPost = await api("POST", WRITE_SIDE, { body: payload });
@@ -321,7 +366,9 @@ describe("encodings", () => {
   });
 
   it("decodes the SDK's exact .r (collectionIds $hasSome, paging, sort by price)", async () => {
-    const payload = { query: { filter: { collectionIds: { $hasSome: [c2] } }, paging: { limit: 5, offset: 0 }, sort: [{ fieldName: "price", order: "ASC" }] } };
+    const payload = {
+      query: { filter: { collectionIds: { $hasSome: [c2] } }, paging: { limit: 5, offset: 0 }, sort: [{ fieldName: "price", order: "ASC" }] },
+    };
     const res = await getQuery(READ, payload);
     expect(res.status).toBe(200);
     expect(res.body.products.map((p: { name: string }) => p.name)).toEqual([`${P} Gamma`, `${P} Beta`]);
@@ -344,7 +391,8 @@ describe("encodings", () => {
 });
 
 describe("bad queries", () => {
-  const violations = (res: { body: any }) => res.body.details.validationError.fieldViolations as { field: string; violatedRule: string; data: unknown }[];
+  const violations = (res: { body: any }) =>
+    res.body.details.validationError.fieldViolations as { field: string; violatedRule: string; data: unknown }[];
 
   it("names every bad field, operator, value and sort entry, sorted by field", async () => {
     const res = await post({

@@ -1,4 +1,3 @@
-
 import { beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS, type Permission } from "#worker/platform/context";
 import { ROUTE_PERMISSIONS, type Need } from "#worker/platform/route-permissions";
@@ -36,11 +35,15 @@ const SAMPLES: Record<string, { body?: unknown; query?: string; alsoHeld?: Permi
   "POST /stores/v2/inventoryItems/increment": {
     body: { incrementData: [{ productId: UNKNOWN, variantId: "00000000-0000-0000-0000-000000000000", incrementBy: 1 }] },
   },
-  "POST /v2/inventoryItems/increment": { body: { incrementData: [{ productId: UNKNOWN, variantId: "00000000-0000-0000-0000-000000000000", incrementBy: 1 }] } },
+  "POST /v2/inventoryItems/increment": {
+    body: { incrementData: [{ productId: UNKNOWN, variantId: "00000000-0000-0000-0000-000000000000", incrementBy: 1 }] },
+  },
   "POST /stores/v2/inventoryItems/decrement": {
     body: { decrementData: [{ productId: UNKNOWN, variantId: "00000000-0000-0000-0000-000000000000", decrementBy: 1 }] },
   },
-  "POST /v2/inventoryItems/decrement": { body: { decrementData: [{ productId: UNKNOWN, variantId: "00000000-0000-0000-0000-000000000000", decrementBy: 1 }] } },
+  "POST /v2/inventoryItems/decrement": {
+    body: { decrementData: [{ productId: UNKNOWN, variantId: "00000000-0000-0000-0000-000000000000", decrementBy: 1 }] },
+  },
   "POST /v1/orders/:id/refund-status": { body: { status: "FULLY_REFUNDED" } },
   "POST /ecom/v1/orders/:id/refund-status": { body: { status: "FULLY_REFUNDED" } },
   // A source takes stock updates (the only type a source may take), which needs inventory.write as well.
@@ -108,7 +111,15 @@ export function walkRoutes(needs: Need[], opts: { staffReads?: boolean } = {}): 
         const { method, path, body } = requestOf(route);
         // A call whose sample also needs other permissions: its rightful holder holds them all; single holders are refused.
         const alsoHeld = SAMPLES[route]?.alsoHeld ?? [];
-        const rightful = alsoHeld.length ? [{ label: `staff member holding ${[rule.needs, ...alsoHeld].join(" + ")}`, key: (await staffWith([rule.needs as Permission, ...alsoHeld])).token, holds: "all" as const }] : [];
+        const rightful = alsoHeld.length
+          ? [
+              {
+                label: `staff member holding ${[rule.needs, ...alsoHeld].join(" + ")}`,
+                key: (await staffWith([rule.needs as Permission, ...alsoHeld])).token,
+                holds: "all" as const,
+              },
+            ]
+          : [];
         for (const caller of [...callers, ...rightful]) {
           const res = await api(method, path, { key: caller.key, body });
           const what = `${caller.label}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;

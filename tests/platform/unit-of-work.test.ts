@@ -71,7 +71,10 @@ afterEach(() => {
 describe("runBatch", () => {
   it("returns each statement's result, typed by its position", async () => {
     const e = event(newId());
-    const [inserted, rows] = await runBatch(db(), [outboxInsert(db(), e), db().select({ id: outbox.id, type: outbox.type }).from(outbox).where(eq(outbox.id, e.id))]);
+    const [inserted, rows] = await runBatch(db(), [
+      outboxInsert(db(), e),
+      db().select({ id: outbox.id, type: outbox.type }).from(outbox).where(eq(outbox.id, e.id)),
+    ]);
     expectTypeOf(rows).toEqualTypeOf<{ id: string; type: string }[]>();
     expect(inserted.meta.changes).toBe(1);
     expect(rows).toEqual([{ id: e.id, type: "test.unit_of_work" }]);
@@ -106,10 +109,8 @@ describe("commit", () => {
   it("flushes only the events its results say happened", async () => {
     const e = event(newId());
     const missing = newId();
-    const results = await commit(
-      { db: db(), env },
-      [db().delete(outbox).where(eq(outbox.id, missing)), outboxInsertIfChanged(db(), e)],
-      (r) => (r[0].meta.changes ? [e] : []),
+    const results = await commit({ db: db(), env }, [db().delete(outbox).where(eq(outbox.id, missing)), outboxInsertIfChanged(db(), e)], (r) =>
+      r[0].meta.changes ? [e] : [],
     );
     expect(results[0].meta.changes).toBe(0);
     expect(sent).toEqual([]);

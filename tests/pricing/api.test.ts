@@ -14,7 +14,8 @@ async function ok<T = any>(res: Promise<{ status: number; body: T }>): Promise<T
   return r.body;
 }
 
-const violations = (res: { body: any }) => (res.body.details?.validationError?.fieldViolations ?? []) as { field: string; violatedRule: string; description: string }[];
+const violations = (res: { body: any }) =>
+  (res.body.details?.validationError?.fieldViolations ?? []) as { field: string; violatedRule: string; description: string }[];
 
 /** Every pricing table and the pricing settings, to show a refused call changed nothing. */
 async function snapshot() {
@@ -44,10 +45,15 @@ describe("who may call", () => {
     ids = {
       "discount-rules": (await ok(merchant("POST", "/ecom/v1/discount-rules", ruleBody()))).discountRule.id,
       coupons: (await ok(merchant("POST", "/api/v1/coupons", { coupon: { code: `AUTH${uid}`, name: "Auth", percentOffRate: 5 } }))).coupon.id,
-      "shipping-regions": (await ok(merchant("POST", "/api/v1/shipping-regions", { shippingRegion: { name: "Auth", countries: ["IS"] } }))).shippingRegion.id,
+      "shipping-regions": (await ok(merchant("POST", "/api/v1/shipping-regions", { shippingRegion: { name: "Auth", countries: ["IS"] } })))
+        .shippingRegion.id,
       "tax-groups": group.taxGroup.id,
       "tax-regions": (await ok(merchant("POST", "/api/v1/tax-regions", { taxRegion: { country: "IS", defaultRate: 24 } }))).taxRegion.id,
-      "additional-fees": (await ok(merchant("POST", "/api/v1/additional-fees", { additionalFee: { code: `auth-${uid}`, name: "Auth", type: "HANDLING_FEE", amount: 1 } }))).additionalFee.id,
+      "additional-fees": (
+        await ok(
+          merchant("POST", "/api/v1/additional-fees", { additionalFee: { code: `auth-${uid}`, name: "Auth", type: "HANDLING_FEE", amount: 1 } }),
+        )
+      ).additionalFee.id,
     };
   });
 
@@ -133,7 +139,13 @@ describe("discount rules", () => {
 
     expect((await ok(merchant("GET", `/ecom/v1/discount-rules/${rule.id}?id=${rule.id}`))).discountRule).toEqual(rule);
 
-    const patched = (await ok(merchant("PATCH", `/ecom/v1/discount-rules/${rule.id}`, { discountRule: { id: rule.id, revision: "1", name: `${N} renamed`, active: false } }))).discountRule;
+    const patched = (
+      await ok(
+        merchant("PATCH", `/ecom/v1/discount-rules/${rule.id}`, {
+          discountRule: { id: rule.id, revision: "1", name: `${N} renamed`, active: false },
+        }),
+      )
+    ).discountRule;
     expect(patched).toMatchObject({ name: `${N} renamed`, active: false, revision: "2", trigger: rule.trigger, discounts: rule.discounts });
     expect(patched.updatedDate >= rule.updatedDate).toBe(true);
 
@@ -163,14 +175,22 @@ describe("discount rules", () => {
     const expired = await make(`${N} q expired`, null, at(-day));
     expect([live.status, pending.status, expired.status]).toEqual(["LIVE", "PENDING", "EXPIRED"]);
 
-    const byStatus = await ok(merchant("POST", "/ecom/v1/discount-rules/query", { query: { filter: { name: { $startsWith: `${N} q` }, status: "PENDING" } } }));
+    const byStatus = await ok(
+      merchant("POST", "/ecom/v1/discount-rules/query", { query: { filter: { name: { $startsWith: `${N} q` }, status: "PENDING" } } }),
+    );
     expect(byStatus.discountRules.map((r: any) => r.id)).toEqual([pending.id]);
 
     const q = { query: { filter: { name: { $startsWith: `${N} q` } }, sort: [{ fieldName: "name", order: "DESC" }], cursorPaging: { limit: 2 } } };
     const first = await ok(merchant("POST", "/ecom/v1/discount-rules/query", q));
     expect(first.discountRules.map((r: any) => r.name)).toEqual([`${N} q pending`, `${N} q live`]);
     expect(first.metadata).toMatchObject({ count: 2, total: 3, hasNext: true, cursors: { next: "2" } });
-    const second = await ok(getQuery("/ecom/v1/discount-rules/query", { query: { ...q.query, cursorPaging: { limit: 2, cursor: first.metadata.cursors.next } } }, "test-owner-key"));
+    const second = await ok(
+      getQuery(
+        "/ecom/v1/discount-rules/query",
+        { query: { ...q.query, cursorPaging: { limit: 2, cursor: first.metadata.cursors.next } } },
+        "test-owner-key",
+      ),
+    );
     expect(second.discountRules.map((r: any) => r.name)).toEqual([`${N} q expired`]);
     expect(second.metadata).toMatchObject({ count: 1, hasNext: false, cursors: { next: null, prev: "0" } });
     expect(second.pagingMetadata).toEqual({ count: 1, offset: 2, total: 3, hasNext: false, cursors: { next: null, prev: "0" } });
@@ -185,11 +205,23 @@ describe("discount rules", () => {
     const cases: [unknown, string[]][] = [
       [{}, ["discountRule"]],
       [{ discountRule: { discounts: { values: [] } } }, ["discountRule.discounts.values", "discountRule.name"]],
-      [ruleBody({ discounts: { values: [{ targetType: "EVERYTHING", discountType: "PERCENTAGE", percentage: 10 }] } }), ["discountRule.discounts.values[0].targetType"]],
-      [ruleBody({ discounts: { values: [{ targetType: "GLOBAL", discountType: "PERCENTAGE", percentage: 150 }] } }), ["discountRule.discounts.values[0].percentage"]],
+      [
+        ruleBody({ discounts: { values: [{ targetType: "EVERYTHING", discountType: "PERCENTAGE", percentage: 10 }] } }),
+        ["discountRule.discounts.values[0].targetType"],
+      ],
+      [
+        ruleBody({ discounts: { values: [{ targetType: "GLOBAL", discountType: "PERCENTAGE", percentage: 150 }] } }),
+        ["discountRule.discounts.values[0].percentage"],
+      ],
       [ruleBody({ discounts: { values: [{ targetType: "GLOBAL", discountType: "PERCENTAGE" }] } }), ["discountRule.discounts.values[0].percentage"]],
-      [ruleBody({ discounts: { values: [{ targetType: "SPECIFIC_ITEMS", discountType: "FIXED_AMOUNT", fixedAmount: "1.00" }] } }), ["discountRule.discounts.values[0].specificItemsInfo"]],
-      [ruleBody({ discounts: { values: [{ targetType: "GLOBAL", discountType: "FIXED_AMOUNT", fixedAmount: "1.005" }] } }), ["discountRule.discounts.values[0].fixedAmount"]],
+      [
+        ruleBody({ discounts: { values: [{ targetType: "SPECIFIC_ITEMS", discountType: "FIXED_AMOUNT", fixedAmount: "1.00" }] } }),
+        ["discountRule.discounts.values[0].specificItemsInfo"],
+      ],
+      [
+        ruleBody({ discounts: { values: [{ targetType: "GLOBAL", discountType: "FIXED_AMOUNT", fixedAmount: "1.005" }] } }),
+        ["discountRule.discounts.values[0].fixedAmount"],
+      ],
       [ruleBody({ activeTimeInfo: { start: "2026-05-01T00:00:00Z", end: "2026-04-01T00:00:00Z" } }), ["discountRule.activeTimeInfo.end"]],
       [ruleBody({ activeTimeInfo: { start: "tomorrow" } }), ["discountRule.activeTimeInfo.start"]],
       [ruleBody({ trigger: { conditionType: "SOMETIMES" } }), ["discountRule.trigger.conditionType"]],
@@ -200,11 +232,16 @@ describe("discount rules", () => {
       const res = await merchant("POST", "/ecom/v1/discount-rules", body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.details.applicationError.code).toBe("INVALID_ARGUMENT");
-      expect(violations(res).map((v) => v.field), JSON.stringify(res.body)).toEqual(fields);
+      expect(
+        violations(res).map((v) => v.field),
+        JSON.stringify(res.body),
+      ).toEqual(fields);
     }
     const rule = (await ok(merchant("POST", "/ecom/v1/discount-rules", ruleBody({ name: `${N} keep` })))).discountRule;
     const snap = await snapshot();
-    const res = await merchant("PATCH", `/ecom/v1/discount-rules/${rule.id}`, { discountRule: { name: "", discounts: { values: [{ targetType: "GLOBAL", discountType: "PERCENTAGE", percentage: -1 }] } } });
+    const res = await merchant("PATCH", `/ecom/v1/discount-rules/${rule.id}`, {
+      discountRule: { name: "", discounts: { values: [{ targetType: "GLOBAL", discountType: "PERCENTAGE", percentage: -1 }] } },
+    });
     expect(res.status).toBe(400);
     expect(violations(res).map((v) => v.field)).toEqual(["discountRule.discounts.values[0].percentage", "discountRule.name"]);
     expect(await snapshot()).toEqual(snap);
@@ -217,7 +254,14 @@ describe("coupons", () => {
     const coupon = (
       await ok(
         merchant("POST", "/api/v1/coupons", {
-          coupon: { code: `Spring${uid}`, name: "Spring", moneyOffAmount: 7.5, minimumSubtotal: "30", usageLimit: 100, scope: { type: "SPECIFIC_ITEMS", collectionIds: ["col-spring"] } },
+          coupon: {
+            code: `Spring${uid}`,
+            name: "Spring",
+            moneyOffAmount: 7.5,
+            minimumSubtotal: "30",
+            usageLimit: 100,
+            scope: { type: "SPECIFIC_ITEMS", collectionIds: ["col-spring"] },
+          },
         }),
       )
     ).coupon;
@@ -303,7 +347,8 @@ describe("shipping regions", () => {
         { code: "pickup", kind: "PICKUP", pickupDetails: { pickupMethod: "STORE_PICKUP", address: { country: "SE", city: "Stockholm" } } },
       ],
     });
-    const patched = (await ok(merchant("PATCH", `/api/v1/shipping-regions/${region.id}`, { shippingRegion: { name: `${N} Nordics 2` } }))).shippingRegion;
+    const patched = (await ok(merchant("PATCH", `/api/v1/shipping-regions/${region.id}`, { shippingRegion: { name: `${N} Nordics 2` } })))
+      .shippingRegion;
     expect(patched.options).toEqual(region.options);
     const found = await ok(merchant("POST", "/api/v1/shipping-regions/query", { query: { filter: { countries: { $hasSome: ["NO"] } } } }));
     expect(found.shippingRegions.map((r: any) => r.id)).toContain(region.id);
@@ -314,7 +359,11 @@ describe("shipping regions", () => {
     const before = await snapshot();
     // Structure first: a region with malformed parts is refused for those parts.
     const res = await merchant("POST", "/api/v1/shipping-regions", {
-      shippingRegion: { name: "Broken", countries: ["DK", "Denmark"], options: [{ code: "a", title: "A", rules: [{ basis: "QUANTITY", operator: "ABOUT", value: 1, rate: 1 }] }] },
+      shippingRegion: {
+        name: "Broken",
+        countries: ["DK", "Denmark"],
+        options: [{ code: "a", title: "A", rules: [{ basis: "QUANTITY", operator: "ABOUT", value: 1, rate: 1 }] }],
+      },
     });
     expect(res.status).toBe(400);
     expect(violations(res).map((v) => [v.field, v.violatedRule])).toEqual([
@@ -322,12 +371,24 @@ describe("shipping regions", () => {
       ["shippingRegion.options[0].rules[0].operator", "INVALID_ENUM_VALUE"],
     ]);
     const option = await merchant("POST", "/api/v1/shipping-regions", {
-      shippingRegion: { name: "Broken", countries: ["DK"], options: [{ code: "b", title: "B", kind: "PICKUP", rules: [{ basis: "QUANTITY", operator: "GT", value: 1.5, rate: 1 }] }] },
+      shippingRegion: {
+        name: "Broken",
+        countries: ["DK"],
+        options: [{ code: "b", title: "B", kind: "PICKUP", rules: [{ basis: "QUANTITY", operator: "GT", value: 1.5, rate: 1 }] }],
+      },
     });
     expect(violations(option).map((v) => v.field)).toEqual(["shippingRegion.options[0].pickupDetails", "shippingRegion.options[0].rules[0].value"]);
     // Then how the parts fit together.
     const second = await merchant("POST", "/api/v1/shipping-regions", {
-      shippingRegion: { name: "Broken", countries: ["DK"], subdivisions: ["SE-AB"], options: [{ code: "a", title: "A" }, { code: "a", title: "A again" }] },
+      shippingRegion: {
+        name: "Broken",
+        countries: ["DK"],
+        subdivisions: ["SE-AB"],
+        options: [
+          { code: "a", title: "A" },
+          { code: "a", title: "A again" },
+        ],
+      },
     });
     expect(violations(second).map((v) => v.field)).toEqual(["shippingRegion.options[1].code", "shippingRegion.subdivisions[0]"]);
     const world = await merchant("POST", "/api/v1/shipping-regions", { shippingRegion: { name: "World", restOfWorld: true, countries: ["DK"] } });
@@ -340,18 +401,42 @@ describe("shipping regions", () => {
 
 describe("tax groups and regions", () => {
   it("rates tax groups per region, one region per place", async () => {
-    const group = (await ok(merchant("POST", "/api/v1/tax-groups", { taxGroup: { name: `${N} food`, catalogItemIds: ["p1", "p1"], collectionIds: ["c1"] } }))).taxGroup;
+    const group = (
+      await ok(merchant("POST", "/api/v1/tax-groups", { taxGroup: { name: `${N} food`, catalogItemIds: ["p1", "p1"], collectionIds: ["c1"] } }))
+    ).taxGroup;
     expect(group).toMatchObject({ name: `${N} food`, catalogItemIds: ["p1"], collectionIds: ["c1"], revision: "1" });
-    const region = (await ok(merchant("POST", "/api/v1/tax-regions", { taxRegion: { country: "pt", defaultRate: 23, groupRates: [{ taxGroupId: group.id, rate: 6 }], taxShipping: true } }))).taxRegion;
-    expect(region).toMatchObject({ name: "PT", country: "PT", subdivision: null, defaultRate: 23, groupRates: [{ taxGroupId: group.id, rate: 6 }], taxShipping: true, calculation: "DEFAULT" });
-    const madeira = (await ok(merchant("POST", "/api/v1/tax-regions", { taxRegion: { name: "Madeira", country: "PT", subdivision: "PT-30", defaultRate: 22, calculation: "MANUAL" } }))).taxRegion;
+    const region = (
+      await ok(
+        merchant("POST", "/api/v1/tax-regions", {
+          taxRegion: { country: "pt", defaultRate: 23, groupRates: [{ taxGroupId: group.id, rate: 6 }], taxShipping: true },
+        }),
+      )
+    ).taxRegion;
+    expect(region).toMatchObject({
+      name: "PT",
+      country: "PT",
+      subdivision: null,
+      defaultRate: 23,
+      groupRates: [{ taxGroupId: group.id, rate: 6 }],
+      taxShipping: true,
+      calculation: "DEFAULT",
+    });
+    const madeira = (
+      await ok(
+        merchant("POST", "/api/v1/tax-regions", {
+          taxRegion: { name: "Madeira", country: "PT", subdivision: "PT-30", defaultRate: 22, calculation: "MANUAL" },
+        }),
+      )
+    ).taxRegion;
     expect(madeira).toMatchObject({ subdivision: "PT-30", calculation: "MANUAL" });
 
     const before = await snapshot();
     const dup = await merchant("POST", "/api/v1/tax-regions", { taxRegion: { country: "PT", defaultRate: 5 } });
     expect(dup.status).toBe(409);
     expect(dup.body.details.applicationError.code).toBe("DUPLICATE_TAX_REGION");
-    const unknownGroup = await merchant("POST", "/api/v1/tax-regions", { taxRegion: { country: "ES", defaultRate: 21, groupRates: [{ taxGroupId: "no-such-group", rate: 4 }] } });
+    const unknownGroup = await merchant("POST", "/api/v1/tax-regions", {
+      taxRegion: { country: "ES", defaultRate: 21, groupRates: [{ taxGroupId: "no-such-group", rate: 4 }] },
+    });
     expect(violations(unknownGroup).map((v) => v.field)).toEqual(["taxRegion.groupRates[0].taxGroupId"]);
     const tooHigh = await merchant("POST", "/api/v1/tax-regions", { taxRegion: { country: "ES", defaultRate: 101 } });
     expect(violations(tooHigh).map((v) => [v.field, v.violatedRule])).toEqual([["taxRegion.defaultRate", "MAX"]]);
@@ -363,7 +448,11 @@ describe("tax groups and regions", () => {
 
     const listed = await ok(merchant("GET", "/api/v1/tax-regions"));
     expect(listed.taxRegions.filter((r: any) => r.country === "PT").map((r: any) => r.subdivision)).toEqual([null, "PT-30"]);
-    expect((await ok(merchant("PATCH", `/api/v1/tax-regions/${region.id}`, { taxRegion: { defaultRate: 13 } }))).taxRegion).toMatchObject({ defaultRate: 13, revision: "2", groupRates: region.groupRates });
+    expect((await ok(merchant("PATCH", `/api/v1/tax-regions/${region.id}`, { taxRegion: { defaultRate: 13 } }))).taxRegion).toMatchObject({
+      defaultRate: 13,
+      revision: "2",
+      groupRates: region.groupRates,
+    });
     await ok(merchant("DELETE", `/api/v1/tax-regions/${madeira.id}`));
     await ok(merchant("DELETE", `/api/v1/tax-regions/${region.id}`));
     await ok(merchant("DELETE", `/api/v1/tax-groups/${group.id}`));
@@ -372,16 +461,31 @@ describe("tax groups and regions", () => {
 
 describe("additional fees", () => {
   it("creates fixed and percentage fees, keeps codes unique, switches amount to percentage", async () => {
-    const fixed = (await ok(merchant("POST", "/api/v1/additional-fees", { additionalFee: { code: `handling-${uid}`, name: "Handling", type: "HANDLING_FEE", amount: "2.5" } }))).additionalFee;
+    const fixed = (
+      await ok(
+        merchant("POST", "/api/v1/additional-fees", {
+          additionalFee: { code: `handling-${uid}`, name: "Handling", type: "HANDLING_FEE", amount: "2.5" },
+        }),
+      )
+    ).additionalFee;
     expect(fixed).toMatchObject({ code: `handling-${uid}`, type: "HANDLING_FEE", amount: "2.50", minimumSubtotal: null, active: true });
     const before = await snapshot();
-    expect((await merchant("POST", "/api/v1/additional-fees", { additionalFee: { code: `handling-${uid}`, name: "Again", type: "HANDLING_FEE", amount: 1 } })).status).toBe(409);
-    const badType = await merchant("POST", "/api/v1/additional-fees", { additionalFee: { code: `n-${uid}`, name: "Packing", type: "PACKING", amount: 1 } });
+    expect(
+      (
+        await merchant("POST", "/api/v1/additional-fees", {
+          additionalFee: { code: `handling-${uid}`, name: "Again", type: "HANDLING_FEE", amount: 1 },
+        })
+      ).status,
+    ).toBe(409);
+    const badType = await merchant("POST", "/api/v1/additional-fees", {
+      additionalFee: { code: `n-${uid}`, name: "Packing", type: "PACKING", amount: 1 },
+    });
     expect(violations(badType).map((v) => [v.field, v.violatedRule])).toEqual([["additionalFee.type", "INVALID_ENUM_VALUE"]]);
     const neither = await merchant("POST", "/api/v1/additional-fees", { additionalFee: { code: `n-${uid}`, name: "Neither", type: "INSURANCE" } });
     expect(violations(neither).map((v) => v.field)).toEqual(["additionalFee.amount"]);
     expect(await snapshot()).toEqual(before);
-    const pct = (await ok(merchant("PATCH", `/api/v1/additional-fees/${fixed.id}`, { additionalFee: { percentage: 1.5, minimumSubtotal: 20 } }))).additionalFee;
+    const pct = (await ok(merchant("PATCH", `/api/v1/additional-fees/${fixed.id}`, { additionalFee: { percentage: 1.5, minimumSubtotal: 20 } })))
+      .additionalFee;
     expect(pct).toMatchObject({ percentage: 1.5, minimumSubtotal: "20.00", revision: "2" });
     expect(pct.amount).toBeUndefined();
     await ok(merchant("DELETE", `/api/v1/additional-fees/${fixed.id}`));
@@ -398,12 +502,27 @@ describe("pricing settings", () => {
   });
 
   it("reads the defaults, changes only the fields given, and refuses bad values without changing anything", async () => {
-    expect(original).toEqual({ pricesIncludeTax: false, taxableAddress: "SHIPPING", businessAddress: null, taxCalculation: "MANUAL", defaultShippingRegionId: null });
-    const region = (await ok(merchant("POST", "/api/v1/shipping-regions", { shippingRegion: { name: `${N} home`, countries: ["LU"] } }))).shippingRegion;
+    expect(original).toEqual({
+      pricesIncludeTax: false,
+      taxableAddress: "SHIPPING",
+      businessAddress: null,
+      taxCalculation: "MANUAL",
+      defaultShippingRegionId: null,
+    });
+    const region = (await ok(merchant("POST", "/api/v1/shipping-regions", { shippingRegion: { name: `${N} home`, countries: ["LU"] } })))
+      .shippingRegion;
     const changed = await ok(
-      merchant("PATCH", "/api/v1/pricing-settings", { settings: { pricesIncludeTax: true, businessAddress: { country: "lu", city: "Luxembourg" }, defaultShippingRegionId: region.id } }),
+      merchant("PATCH", "/api/v1/pricing-settings", {
+        settings: { pricesIncludeTax: true, businessAddress: { country: "lu", city: "Luxembourg" }, defaultShippingRegionId: region.id },
+      }),
     );
-    expect(changed.settings).toEqual({ pricesIncludeTax: true, taxableAddress: "SHIPPING", businessAddress: { country: "LU", city: "Luxembourg" }, taxCalculation: "MANUAL", defaultShippingRegionId: region.id });
+    expect(changed.settings).toEqual({
+      pricesIncludeTax: true,
+      taxableAddress: "SHIPPING",
+      businessAddress: { country: "LU", city: "Luxembourg" },
+      taxCalculation: "MANUAL",
+      defaultShippingRegionId: region.id,
+    });
     expect((await ok(merchant("GET", "/api/v1/pricing-settings"))).settings).toEqual(changed.settings);
 
     const before = await snapshot();
@@ -418,7 +537,9 @@ describe("pricing settings", () => {
       expect(violations(res).map((v) => v.field)).toEqual([field]);
     }
     expect(await snapshot()).toEqual(before);
-    expect((await ok(merchant("PATCH", "/api/v1/pricing-settings", { settings: { businessAddress: null, defaultShippingRegionId: null } }))).settings).toMatchObject({
+    expect(
+      (await ok(merchant("PATCH", "/api/v1/pricing-settings", { settings: { businessAddress: null, defaultShippingRegionId: null } }))).settings,
+    ).toMatchObject({
       businessAddress: null,
       defaultShippingRegionId: null,
       pricesIncludeTax: true,

@@ -4,7 +4,17 @@ import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "#wor
 import { storeCurrency, type Ctx } from "#worker/platform/context";
 import { sql } from "drizzle-orm";
 import { openDb, rawStatement, type RoundTrips } from "#worker/platform/db";
-import { appliedCouponCode, computePricing, loadPricingConfig, estimateTotalsWire, priceCart, pricingReads, recordRuleUsageStatements, redeemCouponStatement, type PricingLine } from "#worker/pricing";
+import {
+  appliedCouponCode,
+  computePricing,
+  loadPricingConfig,
+  estimateTotalsWire,
+  priceCart,
+  pricingReads,
+  recordRuleUsageStatements,
+  redeemCouponStatement,
+  type PricingLine,
+} from "#worker/pricing";
 import { couponService } from "#worker/pricing/coupons";
 import { merchant, unique } from "../helpers";
 
@@ -31,7 +41,16 @@ function ctxFor(currency = "USD", trips?: RoundTrips): Ctx {
 }
 
 const lines = (): PricingLine[] => [
-  { id: "li-1", quantity: 2, unitPrice: 2500, fullUnitPrice: 3000, weight: 0.5, itemType: "PHYSICAL", catalogItemId: PRODUCT, collectionIds: [COLLECTION] },
+  {
+    id: "li-1",
+    quantity: 2,
+    unitPrice: 2500,
+    fullUnitPrice: 3000,
+    weight: 0.5,
+    itemType: "PHYSICAL",
+    catalogItemId: PRODUCT,
+    collectionIds: [COLLECTION],
+  },
   { id: "li-2", quantity: 1, unitPrice: 1000, fullUnitPrice: 1000, weight: 0, itemType: "DIGITAL", catalogItemId: `other-${uid}`, collectionIds: [] },
 ];
 
@@ -44,7 +63,13 @@ async function ok(res: Promise<{ status: number; body: any }>) {
 beforeAll(async () => {
   await ok(
     merchant("PATCH", "/api/v1/pricing-settings", {
-      settings: { pricesIncludeTax: false, taxableAddress: "SHIPPING", businessAddress: null, taxCalculation: "MANUAL", defaultShippingRegionId: null },
+      settings: {
+        pricesIncludeTax: false,
+        taxableAddress: "SHIPPING",
+        businessAddress: null,
+        taxCalculation: "MANUAL",
+        defaultShippingRegionId: null,
+      },
     }),
   );
   await ok(
@@ -53,8 +78,20 @@ beforeAll(async () => {
         name: "New Zealand",
         countries: ["NZ"],
         options: [
-          { code: "courier", title: "Courier", deliveryTime: "1-2 days", rate: "9.00", rules: [{ basis: "WEIGHT", operator: "LTE", value: 1, rate: "6.00" }], freeShippingThreshold: "100.00" },
-          { code: "pickup", title: "Pick up in Auckland", kind: "PICKUP", pickupDetails: { address: { country: "NZ", city: "Auckland", addressLine: "1 Queen St" } } },
+          {
+            code: "courier",
+            title: "Courier",
+            deliveryTime: "1-2 days",
+            rate: "9.00",
+            rules: [{ basis: "WEIGHT", operator: "LTE", value: 1, rate: "6.00" }],
+            freeShippingThreshold: "100.00",
+          },
+          {
+            code: "pickup",
+            title: "Pick up in Auckland",
+            kind: "PICKUP",
+            pickupDetails: { address: { country: "NZ", city: "Auckland", addressLine: "1 Queen St" } },
+          },
         ],
       },
     }),
@@ -64,12 +101,18 @@ beforeAll(async () => {
     merchant("POST", "/ecom/v1/discount-rules", {
       discountRule: {
         name: `Collection ${uid}`,
-        discounts: { values: [{ targetType: "SPECIFIC_ITEMS", specificItemsInfo: { collectionIds: [COLLECTION] }, discountType: "PERCENTAGE", percentage: 10 }] },
+        discounts: {
+          values: [{ targetType: "SPECIFIC_ITEMS", specificItemsInfo: { collectionIds: [COLLECTION] }, discountType: "PERCENTAGE", percentage: 10 }],
+        },
       },
     }),
   );
   await ok(merchant("POST", "/api/v1/coupons", { coupon: { code: `Kiwi${uid}`, name: "Kiwi", moneyOffAmount: "5.00", usageLimit: 1 } }));
-  await ok(merchant("POST", "/api/v1/additional-fees", { additionalFee: { code: `ins-${uid}`, name: "Insurance", type: "INSURANCE", percentage: 1, minimumSubtotal: "50.00" } }));
+  await ok(
+    merchant("POST", "/api/v1/additional-fees", {
+      additionalFee: { code: `ins-${uid}`, name: "Insurance", type: "INSURANCE", percentage: 1, minimumSubtotal: "50.00" },
+    }),
+  );
 });
 
 describe("priceCart", () => {
@@ -106,19 +149,39 @@ describe("priceCart", () => {
     const results = await db.batch([rawStatement(db, sql`SELECT 1`), ...reads.statements] as never);
     const config = reads.finish((results as unknown[]).slice(1));
     const r = computePricing(config, { lines: lines(), shippingAddress: NZ, selectedShippingOption: { code: "pickup" } }, "USD");
-    expect(r.shippingInfo.selectedCarrierServiceOption).toMatchObject({ code: "pickup", logistics: { pickupDetails: { pickupMethod: "STORE_PICKUP", address: { city: "Auckland" } } } });
+    expect(r.shippingInfo.selectedCarrierServiceOption).toMatchObject({
+      code: "pickup",
+      logistics: { pickupDetails: { pickupMethod: "STORE_PICKUP", address: { city: "Auckland" } } },
+    });
     expect(r.priceSummary.shipping).toBe(0);
   });
 
   it("gives the wire shape of estimate-totals: ecom money strings, applied discounts, calculation errors", async () => {
     const r = await priceCart(ctxFor(), { lines: lines(), couponCode: "no-such-code", shippingAddress: NZ });
     const wire = estimateTotalsWire(r);
-    expect(wire.priceSummary.subtotal).toEqual({ amount: "60.00", convertedAmount: "60.00", formattedAmount: "$60.00", formattedConvertedAmount: "$60.00" });
-    expect(wire.calculationErrors).toEqual({ couponCalculationError: { applicationError: { code: "COUPON_DOES_NOT_EXIST", description: "There is no coupon no-such-code", data: {} } } });
-    expect(wire.appliedDiscounts[0]).toMatchObject({ discountType: "SPECIFIC_ITEMS", lineItemIds: ["li-1"], discountRule: { name: { original: `Collection ${uid}` }, amount: { amount: "5.00" } } });
+    expect(wire.priceSummary.subtotal).toEqual({
+      amount: "60.00",
+      convertedAmount: "60.00",
+      formattedAmount: "$60.00",
+      formattedConvertedAmount: "$60.00",
+    });
+    expect(wire.calculationErrors).toEqual({
+      couponCalculationError: { applicationError: { code: "COUPON_DOES_NOT_EXIST", description: "There is no coupon no-such-code", data: {} } },
+    });
+    expect(wire.appliedDiscounts[0]).toMatchObject({
+      discountType: "SPECIFIC_ITEMS",
+      lineItemIds: ["li-1"],
+      discountRule: { name: { original: `Collection ${uid}` }, amount: { amount: "5.00" } },
+    });
     expect(wire.calculatedLineItems[0]).toMatchObject({
       lineItemId: "li-1",
-      pricesBreakdown: { price: { amount: "25.00" }, fullPrice: { amount: "30.00" }, lineItemPrice: { amount: "50.00" }, totalDiscount: { amount: "5.00" }, taxDetails: { taxRate: "0.15", totalTax: { amount: "6.75" } } },
+      pricesBreakdown: {
+        price: { amount: "25.00" },
+        fullPrice: { amount: "30.00" },
+        lineItemPrice: { amount: "50.00" },
+        totalDiscount: { amount: "5.00" },
+        taxDetails: { taxRate: "0.15", totalTax: { amount: "6.75" } },
+      },
     });
     expect(wire.shippingInfo.carrierServiceOptions[0].shippingOptions.map((o) => [o.code, o.cost.price.amount])).toEqual([
       ["courier", "6.00"],
@@ -159,7 +222,13 @@ describe("coupon redemption", () => {
     const ctx = ctxFor();
     const before = await priceCart(ctx, { lines: lines(), couponCode: code.toLowerCase() });
     expect(appliedCouponCode(before)).toBe(code);
-    const order = () => ctx.db.batch([redeemCouponStatement(ctx.db, code.toLowerCase()), assertPreviousChanged(ctx.db), clearAssertions(ctx.db), ...recordRuleUsageStatements(ctx.db, before)] as never);
+    const order = () =>
+      ctx.db.batch([
+        redeemCouponStatement(ctx.db, code.toLowerCase()),
+        assertPreviousChanged(ctx.db),
+        clearAssertions(ctx.db),
+        ...recordRuleUsageStatements(ctx.db, before),
+      ] as never);
     await order();
     const second = await order().then(
       () => null,
@@ -178,7 +247,10 @@ describe("coupon redemption", () => {
     const code = `Min${uid}`;
     await ok(merchant("POST", "/api/v1/coupons", { coupon: { code, name: "Big baskets", freeShipping: true, minimumSubtotal: "75.00" } }));
     const r = await priceCart(ctxFor(), { lines: lines(), couponCode: code, shippingAddress: NZ });
-    expect(r.couponProblem).toEqual({ code: "COUPON_MINIMUM_SUBTOTAL_NOT_MET", description: `The coupon ${code} needs a subtotal of at least $75.00` });
+    expect(r.couponProblem).toEqual({
+      code: "COUPON_MINIMUM_SUBTOTAL_NOT_MET",
+      description: `The coupon ${code} needs a subtotal of at least $75.00`,
+    });
   });
 });
 
@@ -189,7 +261,9 @@ describe("a zero-decimal currency (STORE_CURRENCY=JPY)", () => {
     const code = `Yen${uid}`;
     const refused = await couponService.create(jpy, { coupon: { code, name: "Yen", moneyOffAmount: "12.5" } }).catch((e) => e);
     expect(refused.status).toBe(400);
-    expect(refused.fieldViolations).toMatchObject([{ field: "coupon.moneyOffAmount", violatedRule: "FORMAT", description: "has more decimal places than JPY allows (0)" }]);
+    expect(refused.fieldViolations).toMatchObject([
+      { field: "coupon.moneyOffAmount", violatedRule: "FORMAT", description: "has more decimal places than JPY allows (0)" },
+    ]);
     const { coupon } = await couponService.create(jpy, { coupon: { code, name: "Yen", moneyOffAmount: "105" } });
     expect(coupon.moneyOffAmount).toBe("105");
     // ¥1,001 and ¥1,000 (digital): 10% off the collection line = 100.1 → 100; then ¥105 spread 901 : 1000 → 50 / 55.
@@ -205,6 +279,11 @@ describe("a zero-decimal currency (STORE_CURRENCY=JPY)", () => {
     expect(r.lines.map((l) => l.discount)).toEqual([150, 55]);
     // 15% of 851 = 127.65 → 128; 15% of 945 = 141.75 → 142. The fee's minimum (stored as 5000 minor units) is ¥5,000: not met.
     expect(r.priceSummary).toEqual({ subtotal: 2001, discount: 205, shipping: 0, tax: 270, additionalFees: 0, total: 2066 });
-    expect(estimateTotalsWire(r).priceSummary.total).toEqual({ amount: "2066", convertedAmount: "2066", formattedAmount: "¥2,066", formattedConvertedAmount: "¥2,066" });
+    expect(estimateTotalsWire(r).priceSummary.total).toEqual({
+      amount: "2066",
+      convertedAmount: "2066",
+      formattedAmount: "¥2,066",
+      formattedConvertedAmount: "¥2,066",
+    });
   });
 });

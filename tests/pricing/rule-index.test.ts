@@ -20,7 +20,9 @@ function expectIndexed(p: string) {
 }
 
 const codesOf = async (ruleId: string) =>
-  (await env.DB.prepare("SELECT code_key FROM discount_rule_codes WHERE rule_id = ? ORDER BY code_key").bind(ruleId).all<{ code_key: string }>()).results.map((r) => r.code_key);
+  (
+    await env.DB.prepare("SELECT code_key FROM discount_rule_codes WHERE rule_id = ? ORDER BY code_key").bind(ruleId).all<{ code_key: string }>()
+  ).results.map((r) => r.code_key);
 
 describe("discount rule reads", () => {
   it("find the live rules through the live-rules index, without reading the ended ones", async () => {
@@ -70,7 +72,13 @@ describe("discount rule reads", () => {
     expect(await codesOf(id)).toEqual([`spring${uid}`, `vip${uid}`]);
 
     const changed = await merchant("PATCH", `/ecom/v1/discount-rules/${id}`, {
-      discountRule: { revision: "2", trigger: { conditionType: "AND", and: { triggers: [code(`Summer${uid}`), { conditionType: "SUBTOTAL_RANGE", subtotalRange: { from: "50" } }] } } },
+      discountRule: {
+        revision: "2",
+        trigger: {
+          conditionType: "AND",
+          and: { triggers: [code(`Summer${uid}`), { conditionType: "SUBTOTAL_RANGE", subtotalRange: { from: "50" } }] },
+        },
+      },
     });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(await codesOf(id)).toEqual([`summer${uid}`]);

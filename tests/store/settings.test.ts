@@ -1,7 +1,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { catalogVersion } from "#worker/catalog/cache";
-import { emailSender, getStoreSettings, loadStoreSettings, pageShopSettings, syncStoreSettingsCopy, updateStoreSettings } from "#worker/store/settings";
+import {
+  emailSender,
+  getStoreSettings,
+  loadStoreSettings,
+  pageShopSettings,
+  syncStoreSettingsCopy,
+  updateStoreSettings,
+} from "#worker/store/settings";
 import { merchant, serviceCtx } from "../helpers";
 
 /**
@@ -18,7 +25,12 @@ describe("store settings", () => {
       settings: { name: "  Fernhill Goods ", checkoutHeader: { logoSize: "LARGE", alignment: "RIGHT" }, timeZone: "Europe/Paris" },
     });
     expect(res.status).toBe(200);
-    expect(res.body.settings).toMatchObject({ name: "Fernhill Goods", checkoutHeader: { logoSize: "LARGE", alignment: "RIGHT" }, timeZone: "Europe/Paris", logo: null });
+    expect(res.body.settings).toMatchObject({
+      name: "Fernhill Goods",
+      checkoutHeader: { logoSize: "LARGE", alignment: "RIGHT" },
+      timeZone: "Europe/Paris",
+      logo: null,
+    });
     expect(res.body.currency).toBe("USD");
     expect((await loadStoreSettings(env)).name).toBe("Fernhill Goods");
     const again = await merchant("PATCH", "/api/v1/store-settings", { settings: { contactEmail: "Hello@Fernhill.example" } });
@@ -66,8 +78,13 @@ describe("store settings", () => {
 
   it("emails come from the configured sender, over EMAIL_FROM and the store's name", async () => {
     const s = await loadStoreSettings(env);
-    expect(emailSender({ ...env, EMAIL_FROM: "shop@fernhill.example" } as Env, { ...s, senderName: null, senderEmail: null })).toEqual({ email: "shop@fernhill.example", name: s.name });
-    expect(emailSender({ ...env, EMAIL_FROM: "shop@fernhill.example" } as Env, { ...s, senderName: "Orders", senderEmail: "orders@fernhill.example" })).toEqual({ email: "orders@fernhill.example", name: "Orders" });
+    expect(emailSender({ ...env, EMAIL_FROM: "shop@fernhill.example" } as Env, { ...s, senderName: null, senderEmail: null })).toEqual({
+      email: "shop@fernhill.example",
+      name: s.name,
+    });
+    expect(
+      emailSender({ ...env, EMAIL_FROM: "shop@fernhill.example" } as Env, { ...s, senderName: "Orders", senderEmail: "orders@fernhill.example" }),
+    ).toEqual({ email: "orders@fernhill.example", name: "Orders" });
     // Another domain than EMAIL_FROM's would make every email fail.
     const { ctx } = serviceCtx(undefined, { EMAIL_FROM: "shop@fernhill.example" });
     await expect(updateStoreSettings(ctx, { senderEmail: "orders@elsewhere.example" })).rejects.toMatchObject({ status: 400 });

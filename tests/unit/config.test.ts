@@ -40,7 +40,13 @@ describe("configuration", () => {
   });
 
   it("reads empty values as unset and trims text, but not passwords or keys", () => {
-    const c = parseConfig({ STORE_NAME: "  ", OWNER_EMAIL: " Owner@Example.com ", OWNER_PASSWORD: " pass word ", TURNSTILE_SECRET_KEY: " s3 ", OAUTH_CLIENT_ID: "" });
+    const c = parseConfig({
+      STORE_NAME: "  ",
+      OWNER_EMAIL: " Owner@Example.com ",
+      OWNER_PASSWORD: " pass word ",
+      TURNSTILE_SECRET_KEY: " s3 ",
+      OAUTH_CLIENT_ID: "",
+    });
     expect(c.storeName).toBe("Edge Storefront");
     expect(c.ownerEmail).toBe("Owner@Example.com");
     expect(c.ownerPassword).toBe(" pass word ");
@@ -49,7 +55,12 @@ describe("configuration", () => {
   });
 
   it("parses numbers and the webhook schedule, capped as before", () => {
-    const c = parseConfig({ WEBHOOK_RETRY_SCHEDULE: "1, 1.4,100000", WEBHOOK_TIMEOUT_SECONDS: "90", WEBHOOK_DISABLE_AFTER: "2", EVENT_RETRY_BASE_SECONDS: "0" });
+    const c = parseConfig({
+      WEBHOOK_RETRY_SCHEDULE: "1, 1.4,100000",
+      WEBHOOK_TIMEOUT_SECONDS: "90",
+      WEBHOOK_DISABLE_AFTER: "2",
+      EVENT_RETRY_BASE_SECONDS: "0",
+    });
     expect(c.webhookRetrySchedule).toEqual([1, 1, 12 * 3600]);
     expect(c.webhookTimeoutSeconds).toBe(30);
     expect(c.webhookDisableAfter).toBe(2);

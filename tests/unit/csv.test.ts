@@ -17,7 +17,13 @@ describe("CSV columns", () => {
 describe("toCsv", () => {
   it("writes RFC 4180 with CRLF, quotes where needed and defuses formulas", () => {
     expect(toCsv([])).toBe("");
-    expect(toCsv([["Handle", "Name"], ["a", 'Say "hi", twice'], ["b", "=SUM(A1)"]])).toBe('Handle,Name\r\na,"Say ""hi"", twice"\r\nb,"\'=SUM(A1)"\r\n');
+    expect(
+      toCsv([
+        ["Handle", "Name"],
+        ["a", 'Say "hi", twice'],
+        ["b", "=SUM(A1)"],
+      ]),
+    ).toBe('Handle,Name\r\na,"Say ""hi"", twice"\r\nb,"\'=SUM(A1)"\r\n');
   });
 });
 
@@ -37,7 +43,12 @@ describe("parseCsv", () => {
   });
 
   it("round-trips what toCsv writes", () => {
-    const parsed = parseCsv(toCsv([["Handle", "Name", "Price"], ["a", "-minus, and \"quotes\"", "1"]]));
+    const parsed = parseCsv(
+      toCsv([
+        ["Handle", "Name", "Price"],
+        ["a", '-minus, and "quotes"', "1"],
+      ]),
+    );
     expect(parsed.ok && parsed.rows[0]!.cells.Name).toBe('-minus, and "quotes"');
   });
 
@@ -57,7 +68,9 @@ describe("parseCsv", () => {
     expect(message("  \n")).toBe("The file is empty.");
     expect(message("Handle\u0000")).toMatch(/^This is not a CSV file/);
     expect(message("Handle,Title\na,b")).toBe('The file has no "Name", "Price" columns. The first row must name the columns, as an export does.');
-    expect(message("Handle,Name,Price,Option1 name\na,b,1,Size")).toBe('"Option1 name" and "Option1 value" come as a pair: the file has only one of them.');
+    expect(message("Handle,Name,Price,Option1 name\na,b,1,Size")).toBe(
+      '"Option1 name" and "Option1 value" come as a pair: the file has only one of them.',
+    );
     expect(message("Handle,Name,Price\n")).toBe("The file has a header but no rows.");
     expect(message(["Handle,Name,Price", ...Array.from({ length: MAX_ROWS + 1 }, (_, i) => `p${i},P,1`)].join("\n"))).toBe(
       `The file has ${MAX_ROWS + 1} rows; at most ${MAX_ROWS} can be imported at once. Split it into smaller files.`,

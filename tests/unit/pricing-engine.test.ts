@@ -10,7 +10,10 @@ import { discount, line, NOW, option, price, rule, settingsWith, shippingRegion,
 /** The pricing engine, pure: table-driven cases over discounts, shipping, tax, fees and rounding. */
 
 // A: 2 × $10.00, 1 kg each, shipped; B: 1 × $5.00 digital. Subtotal $25.00.
-const cart = () => [line("A", { quantity: 2, unitPrice: 1000, weight: 1, catalogItemId: "prod-A", collectionIds: ["col-shirts"] }), line("B", { unitPrice: 500, itemType: "DIGITAL", catalogItemId: "prod-B" })];
+const cart = () => [
+  line("A", { quantity: 2, unitPrice: 1000, weight: 1, catalogItemId: "prod-A", collectionIds: ["col-shirts"] }),
+  line("B", { unitPrice: 500, itemType: "DIGITAL", catalogItemId: "prod-B" }),
+];
 const usShipping = shippingRegion({ options: [option({ rate: 500 })] });
 
 describe("discount × shipping × tax", () => {
@@ -29,7 +32,11 @@ describe("discount × shipping × tax", () => {
     },
     {
       name: "10% off the order, flat $5 shipping, 10% tax added (shipping taxed)",
-      config: { rules: [rule({ discount: discount({ percentage: 10 }) })], shippingRegions: [usShipping], taxRegions: [taxRegion({ taxShipping: true })] },
+      config: {
+        rules: [rule({ discount: discount({ percentage: 10 }) })],
+        shippingRegions: [usShipping],
+        taxRegions: [taxRegion({ taxShipping: true })],
+      },
       // 250 off, spread 200/50 by line; tax 180 + 45 on lines and 50 on shipping.
       summary: { subtotal: 2500, discount: 250, shipping: 500, tax: 275, total: 3025 },
       lineDiscounts: [200, 50],
@@ -61,7 +68,9 @@ describe("discount × shipping × tax", () => {
     {
       name: "$1 off each unit of product A, free shipping from $15, 8.25% tax rounded per line",
       config: {
-        rules: [rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-A"], discountType: "FIXED_AMOUNT", fixedAmount: 100 }) })],
+        rules: [
+          rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-A"], discountType: "FIXED_AMOUNT", fixedAmount: 100 }) }),
+        ],
         shippingRegions: [shippingRegion({ options: [option({ rate: 500, freeShippingThreshold: 1500 })] })],
         taxRegions: [taxRegion({ defaultRate: 8.25 })],
       },
@@ -88,7 +97,13 @@ describe("discount × shipping × tax", () => {
   it.each(cases)("$name", ({ config, input, summary, lineDiscounts, lineTax }) => {
     const r = price(config, { lines: cart(), shippingAddress: US, ...input });
     expect(r.priceSummary).toMatchObject(summary);
-    expect(r.priceSummary.total).toBe(r.priceSummary.subtotal - r.priceSummary.discount + r.priceSummary.shipping + r.priceSummary.additionalFees + (r.taxIncludedInPrices ? 0 : r.priceSummary.tax));
+    expect(r.priceSummary.total).toBe(
+      r.priceSummary.subtotal -
+        r.priceSummary.discount +
+        r.priceSummary.shipping +
+        r.priceSummary.additionalFees +
+        (r.taxIncludedInPrices ? 0 : r.priceSummary.tax),
+    );
     if (lineDiscounts) expect(r.lines.map((l) => l.discount)).toEqual(lineDiscounts);
     if (lineTax) expect(r.lines.map((l) => l.tax)).toEqual(lineTax);
     expect(r.lines.reduce((a, l) => a + l.discount, 0)).toBeLessThanOrEqual(r.priceSummary.discount);
@@ -112,15 +127,40 @@ function coupon(o: Partial<CouponConfig> = {}): CouponConfig {
 }
 
 describe("coupons", () => {
-  const cases: { name: string; coupon: CouponConfig | null; code: string; rules?: ReturnType<typeof rule>[]; problem: string | null; discount: number }[] = [
+  const cases: {
+    name: string;
+    coupon: CouponConfig | null;
+    code: string;
+    rules?: ReturnType<typeof rule>[];
+    problem: string | null;
+    discount: number;
+  }[] = [
     { name: "a valid code, entered in another case", coupon: coupon(), code: "  save ", problem: null, discount: 250 },
     { name: "an unknown code", coupon: null, code: "NOPE", problem: "COUPON_DOES_NOT_EXIST", discount: 0 },
     { name: "a switched-off coupon", coupon: coupon({ active: false }), code: "SAVE", problem: "COUPON_IS_DISABLED", discount: 0 },
-    { name: "a coupon not active yet", coupon: coupon({ startTime: "2026-03-02T00:00:00.000Z" }), code: "SAVE", problem: "COUPON_IS_NOT_ACTIVE_YET", discount: 0 },
-    { name: "an expired coupon", coupon: coupon({ expirationTime: "2026-03-01T12:00:00.000Z" }), code: "SAVE", problem: "COUPON_EXPIRED", discount: 0 },
+    {
+      name: "a coupon not active yet",
+      coupon: coupon({ startTime: "2026-03-02T00:00:00.000Z" }),
+      code: "SAVE",
+      problem: "COUPON_IS_NOT_ACTIVE_YET",
+      discount: 0,
+    },
+    {
+      name: "an expired coupon",
+      coupon: coupon({ expirationTime: "2026-03-01T12:00:00.000Z" }),
+      code: "SAVE",
+      problem: "COUPON_EXPIRED",
+      discount: 0,
+    },
     { name: "a used-up coupon", coupon: coupon({ usageLimit: 5, timesUsed: 5 }), code: "SAVE", problem: "COUPON_USAGE_EXCEEDED", discount: 0 },
     { name: "a coupon with uses left", coupon: coupon({ usageLimit: 5, timesUsed: 4 }), code: "SAVE", problem: null, discount: 250 },
-    { name: "a minimum subtotal not met", coupon: coupon({ minimumSubtotal: 2501 }), code: "SAVE", problem: "COUPON_MINIMUM_SUBTOTAL_NOT_MET", discount: 0 },
+    {
+      name: "a minimum subtotal not met",
+      coupon: coupon({ minimumSubtotal: 2501 }),
+      code: "SAVE",
+      problem: "COUPON_MINIMUM_SUBTOTAL_NOT_MET",
+      discount: 0,
+    },
     { name: "a minimum subtotal met exactly", coupon: coupon({ minimumSubtotal: 2500 }), code: "SAVE", problem: null, discount: 250 },
     {
       name: "a coupon for items not in the cart",
@@ -151,7 +191,13 @@ describe("coupons", () => {
       code: "VIP",
       rules: [
         rule({
-          trigger: { conditionType: "AND", triggers: [{ conditionType: "COUPON_CODE", code: "VIP" }, { conditionType: "SUBTOTAL_RANGE", from: 10_000, to: null }] },
+          trigger: {
+            conditionType: "AND",
+            triggers: [
+              { conditionType: "COUPON_CODE", code: "VIP" },
+              { conditionType: "SUBTOTAL_RANGE", from: 10_000, to: null },
+            ],
+          },
         }),
       ],
       problem: "COUPON_NOT_APPLICABLE",
@@ -173,9 +219,14 @@ describe("coupons", () => {
   });
 
   it("lists a valid coupon even when it takes nothing off, and names it in appliedDiscounts", () => {
-    const r = price({ coupon: coupon({ discount: discount({ targetType: "SHIPPING", percentage: 100 }) }) }, { lines: [line("D", { itemType: "DIGITAL" })], couponCode: "SAVE" });
+    const r = price(
+      { coupon: coupon({ discount: discount({ targetType: "SHIPPING", percentage: 100 }) }) },
+      { lines: [line("D", { itemType: "DIGITAL" })], couponCode: "SAVE" },
+    );
     expect(r.couponProblem).toBeNull();
-    expect(r.appliedDiscounts).toEqual([{ discountType: "SHIPPING", amount: 0, lineItemIds: [], coupon: { id: "coupon-1", code: "SAVE", name: "Save" } }]);
+    expect(r.appliedDiscounts).toEqual([
+      { discountType: "SHIPPING", amount: 0, lineItemIds: [], coupon: { id: "coupon-1", code: "SAVE", name: "Save" } },
+    ]);
   });
 });
 
@@ -204,12 +255,25 @@ describe("discount rules", () => {
       line("C", { catalogItemId: "prod-C", collectionIds: ["col-other"] }),
       line("X", { catalogItemId: null, collectionIds: [] }),
     ];
-    const byProduct = price({ rules: [rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-A"], percentage: 50 }) })] }, { lines });
+    const byProduct = price(
+      { rules: [rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-A"], percentage: 50 }) })] },
+      { lines },
+    );
     expect(byProduct.lines.map((l) => l.discount)).toEqual([500, 0, 0, 0]);
     expect(byProduct.appliedDiscounts[0]).toMatchObject({ discountType: "SPECIFIC_ITEMS", amount: 500, lineItemIds: ["A"] });
-    const byCollection = price({ rules: [rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", collectionIds: ["col-sale"], percentage: 50 }) })] }, { lines });
+    const byCollection = price(
+      { rules: [rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", collectionIds: ["col-sale"], percentage: 50 }) })] },
+      { lines },
+    );
     expect(byCollection.lines.map((l) => l.discount)).toEqual([0, 500, 0, 0]);
-    const both = price({ rules: [rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-A"], collectionIds: ["col-sale"], percentage: 50 }) })] }, { lines });
+    const both = price(
+      {
+        rules: [
+          rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-A"], collectionIds: ["col-sale"], percentage: 50 }) }),
+        ],
+      },
+      { lines },
+    );
     expect(both.lines.map((l) => l.discount)).toEqual([500, 500, 0, 0]);
   });
 
@@ -219,17 +283,37 @@ describe("discount rules", () => {
     expect(twoTens.priceSummary.discount).toBe(190);
     expect(twoTens.appliedDiscounts.map((d) => d.amount)).toEqual([100, 90]);
     const fixedThenPercent = price(
-      { rules: [rule({ name: "first", discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 400 }) }), rule({ name: "second", discount: discount({ percentage: 50 }) })] },
+      {
+        rules: [
+          rule({ name: "first", discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 400 }) }),
+          rule({ name: "second", discount: discount({ percentage: 50 }) }),
+        ],
+      },
       { lines },
     );
     expect(fixedThenPercent.appliedDiscounts.map((d) => [d.discountRule?.name, d.amount])).toEqual([
       ["first", 400],
       ["second", 300],
     ]);
-    const tooMuch = price({ rules: [rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 800 }) }), rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 800 }) })] }, { lines });
+    const tooMuch = price(
+      {
+        rules: [
+          rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 800 }) }),
+          rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 800 }) }),
+        ],
+      },
+      { lines },
+    );
     expect(tooMuch.priceSummary).toMatchObject({ discount: 1000, total: 0 });
     expect(tooMuch.lines[0].total).toBe(0);
-    const perUnit = price({ rules: [rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-A"], discountType: "FIXED_AMOUNT", fixedAmount: 1500 }) })] }, { lines });
+    const perUnit = price(
+      {
+        rules: [
+          rule({ discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-A"], discountType: "FIXED_AMOUNT", fixedAmount: 1500 }) }),
+        ],
+      },
+      { lines },
+    );
     expect(perUnit.priceSummary.discount).toBe(1000);
   });
 
@@ -242,14 +326,42 @@ describe("discount rules", () => {
       [{ trigger: { conditionType: "ITEM_QUANTITY_RANGE", from: 4, to: 4 } }, 350],
       [{ trigger: { conditionType: "ITEM_QUANTITY_RANGE", from: 5, to: null } }, 0],
       // Only B's own quantity (1) counts for a rule on B.
-      [{ trigger: { conditionType: "ITEM_QUANTITY_RANGE", from: 2, to: null }, discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-B"], percentage: 10 }) }, 0],
-      [{ trigger: { conditionType: "ITEM_QUANTITY_RANGE", from: 1, to: 1 }, discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-B"], percentage: 10 }) }, 50],
       [
-        { trigger: { conditionType: "AND", triggers: [{ conditionType: "SUBTOTAL_RANGE", from: 1000, to: null }, { conditionType: "ITEM_QUANTITY_RANGE", from: 10, to: null }] } },
+        {
+          trigger: { conditionType: "ITEM_QUANTITY_RANGE", from: 2, to: null },
+          discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-B"], percentage: 10 }),
+        },
         0,
       ],
       [
-        { trigger: { conditionType: "OR", triggers: [{ conditionType: "SUBTOTAL_RANGE", from: 1000, to: null }, { conditionType: "ITEM_QUANTITY_RANGE", from: 10, to: null }] } },
+        {
+          trigger: { conditionType: "ITEM_QUANTITY_RANGE", from: 1, to: 1 },
+          discount: discount({ targetType: "SPECIFIC_ITEMS", catalogItemIds: ["prod-B"], percentage: 10 }),
+        },
+        50,
+      ],
+      [
+        {
+          trigger: {
+            conditionType: "AND",
+            triggers: [
+              { conditionType: "SUBTOTAL_RANGE", from: 1000, to: null },
+              { conditionType: "ITEM_QUANTITY_RANGE", from: 10, to: null },
+            ],
+          },
+        },
+        0,
+      ],
+      [
+        {
+          trigger: {
+            conditionType: "OR",
+            triggers: [
+              { conditionType: "SUBTOTAL_RANGE", from: 1000, to: null },
+              { conditionType: "ITEM_QUANTITY_RANGE", from: 10, to: null },
+            ],
+          },
+        },
         350,
       ],
       [{ trigger: { conditionType: "COUPON_CODE", code: "VIP" } }, 0],
@@ -276,7 +388,8 @@ describe("shipping", () => {
   // 2 units of 1.5 kg at $20.00: weight 3, price 4000, quantity 2.
   const lines = [line("A", { quantity: 2, unitPrice: 2000, weight: 1.5 })];
   const rateWith = (rules: StoredShippingRule[], lns = lines) =>
-    price({ shippingRegions: [shippingRegion({ options: [option({ rate: 999, rules })] })] }, { lines: lns, shippingAddress: US }).priceSummary.shipping;
+    price({ shippingRegions: [shippingRegion({ options: [option({ rate: 999, rules })] })] }, { lines: lns, shippingAddress: US }).priceSummary
+      .shipping;
 
   const comparators: [StoredShippingRule["basis"], StoredShippingRule["operator"], number, boolean][] = [
     ["WEIGHT", "EQ", 3, true],
@@ -328,10 +441,16 @@ describe("shipping", () => {
   });
 
   it("is free from the threshold on (after discounts), whatever the rules say", () => {
-    const region = (threshold: number) => shippingRegion({ options: [option({ rate: 500, freeShippingThreshold: threshold, rules: [{ basis: "QUANTITY", operator: "GTE", value: 1, rate: 800 }] })] });
+    const region = (threshold: number) =>
+      shippingRegion({
+        options: [option({ rate: 500, freeShippingThreshold: threshold, rules: [{ basis: "QUANTITY", operator: "GTE", value: 1, rate: 800 }] })],
+      });
     expect(price({ shippingRegions: [region(4000)] }, { lines, shippingAddress: US }).priceSummary.shipping).toBe(0);
     expect(price({ shippingRegions: [region(4001)] }, { lines, shippingAddress: US }).priceSummary.shipping).toBe(800);
-    const discounted = price({ shippingRegions: [region(4000)], rules: [rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 1 }) })] }, { lines, shippingAddress: US });
+    const discounted = price(
+      { shippingRegions: [region(4000)], rules: [rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 1 }) })] },
+      { lines, shippingAddress: US },
+    );
     expect(discounted.priceSummary.shipping).toBe(800);
   });
 
@@ -350,7 +469,11 @@ describe("shipping", () => {
     };
     const r = price(config, { lines, shippingAddress: US, selectedShippingOption: { code: "pickup" } });
     const sel = r.shippingInfo.selectedCarrierServiceOption!;
-    expect(sel).toMatchObject({ code: "pickup", title: "Pick up in Albany", logistics: { pickupDetails: { pickupMethod: "STORE_PICKUP", address: { city: "Albany" } } } });
+    expect(sel).toMatchObject({
+      code: "pickup",
+      title: "Pick up in Albany",
+      logistics: { pickupDetails: { pickupMethod: "STORE_PICKUP", address: { city: "Albany" } } },
+    });
     expect(r.priceSummary.shipping).toBe(0);
     expect(r.taxSummary.region?.id).toBe("tax-ca");
     expect(r.priceSummary.tax).toBe(280);
@@ -376,7 +499,9 @@ describe("shipping", () => {
 
   it("asks for an address, or says it does not ship there, or falls back to the default region", () => {
     const noAddress = price({ shippingRegions: [usShipping] }, { lines });
-    expect(noAddress.violations).toEqual([{ severity: "WARNING", target: { other: { name: "OTHER_DEFAULT" } }, code: "SHIPPING_ADDRESS_REQUIRED", description: expect.any(String) }]);
+    expect(noAddress.violations).toEqual([
+      { severity: "WARNING", target: { other: { name: "OTHER_DEFAULT" } }, code: "SHIPPING_ADDRESS_REQUIRED", description: expect.any(String) },
+    ]);
     expect(noAddress.priceSummary.shipping).toBe(0);
     const elsewhere = price({ shippingRegions: [usShipping] }, { lines, shippingAddress: { country: "DE" } });
     expect(elsewhere.violations[0]).toMatchObject({ severity: "ERROR", code: "NO_SHIPPING_TO_DESTINATION" });
@@ -384,7 +509,13 @@ describe("shipping", () => {
     expect(byBusiness.violations).toEqual([]);
     expect(byBusiness.shippingInfo.region?.id).toBe("region-us");
     expect(byBusiness.priceSummary.shipping).toBe(500);
-    const byDefault = price({ shippingRegions: [usShipping, shippingRegion({ id: "eu", countries: ["DE"], options: [option({ rate: 1500 })] })], settings: settingsWith({ defaultShippingRegionId: "eu" }) }, { lines });
+    const byDefault = price(
+      {
+        shippingRegions: [usShipping, shippingRegion({ id: "eu", countries: ["DE"], options: [option({ rate: 1500 })] })],
+        settings: settingsWith({ defaultShippingRegionId: "eu" }),
+      },
+      { lines },
+    );
     expect(byDefault.priceSummary.shipping).toBe(1500);
   });
 
@@ -401,13 +532,27 @@ describe("shipping", () => {
     const slots = shippingRegion({
       options: [
         option({ code: "past", title: "Yesterday", deliveryTimeSlot: { from: "2026-02-28T09:00:00.000Z", to: "2026-02-28T12:00:00.000Z" } }),
-        option({ code: "am", title: "Tomorrow morning", rate: 900, deliveryTimeSlot: { from: "2026-03-02T09:00:00.000Z", to: "2026-03-02T12:00:00.000Z" } }),
-        option({ code: "pm", title: "Tomorrow afternoon", rate: 700, deliveryTimeSlot: { from: "2026-03-02T13:00:00.000Z", to: "2026-03-02T17:00:00.000Z" } }),
+        option({
+          code: "am",
+          title: "Tomorrow morning",
+          rate: 900,
+          deliveryTimeSlot: { from: "2026-03-02T09:00:00.000Z", to: "2026-03-02T12:00:00.000Z" },
+        }),
+        option({
+          code: "pm",
+          title: "Tomorrow afternoon",
+          rate: 700,
+          deliveryTimeSlot: { from: "2026-03-02T13:00:00.000Z", to: "2026-03-02T17:00:00.000Z" },
+        }),
       ],
     });
     const chosen = price({ shippingRegions: [slots] }, { lines, shippingAddress: US, selectedShippingOption: { code: "pm" } });
     expect(chosen.shippingInfo.carrierServiceOptions[0].shippingOptions.map((o) => o.code)).toEqual(["am", "pm"]);
-    expect(chosen.shippingInfo.selectedCarrierServiceOption).toMatchObject({ code: "pm", carrierId: expect.any(String), logistics: { deliveryTimeSlot: { from: "2026-03-02T13:00:00.000Z" } } });
+    expect(chosen.shippingInfo.selectedCarrierServiceOption).toMatchObject({
+      code: "pm",
+      carrierId: expect.any(String),
+      logistics: { deliveryTimeSlot: { from: "2026-03-02T13:00:00.000Z" } },
+    });
     expect(chosen.priceSummary.shipping).toBe(700);
     const unknown = price({ shippingRegions: [slots] }, { lines, shippingAddress: US, selectedShippingOption: { code: "past" } });
     expect(unknown.shippingInfo.selectedCarrierServiceOption?.code).toBe("am");
@@ -424,7 +569,13 @@ describe("shipping", () => {
       { lines, shippingAddress: US },
     );
     const [std, cheap] = r.shippingInfo.carrierServiceOptions[0].shippingOptions;
-    expect(std.cost).toEqual({ price: 500, totalDiscount: 300, totalPriceBeforeTax: 200, totalPriceAfterTax: 220, taxDetails: { taxableAmount: 200, taxRate: 10, totalTax: 20 } });
+    expect(std.cost).toEqual({
+      price: 500,
+      totalDiscount: 300,
+      totalPriceBeforeTax: 200,
+      totalPriceAfterTax: 220,
+      taxDetails: { taxableAmount: 200, taxRate: 10, totalTax: 20 },
+    });
     expect(cheap.cost).toMatchObject({ price: 200, totalDiscount: 200, totalPriceAfterTax: 0 });
     expect(r.priceSummary).toMatchObject({ subtotal: 4000, shipping: 500, discount: 300, tax: 420, total: 4000 - 300 + 500 + 420 });
     expect(r.appliedDiscounts).toMatchObject([{ discountType: "SHIPPING", amount: 300, lineItemIds: [] }]);
@@ -456,11 +607,17 @@ describe("tax", () => {
     { taxableAddress: "BILLING", input: { shippingAddress: { country: "US", subdivision: "US-NY" } }, region: "ny", type: "SHIPPING" },
     { taxableAddress: "BUSINESS", input: addresses, region: "de", type: "BUSINESS" },
     { taxableAddress: "SHIPPING", input: {}, region: "de", type: "BUSINESS" },
-  ] as const)("taxable address $taxableAddress with $input.shippingAddress.country / $input.billingAddress.country → $region ($type)", ({ taxableAddress, input, region, type }) => {
-    const r = price({ taxRegions: [ny, ca, de], settings: settingsWith({ taxableAddress, businessAddress: { country: "DE" } }) }, { lines, ...input });
-    expect(r.taxSummary.region?.id).toBe(region);
-    expect(r.taxSummary.taxableAddressType).toBe(type);
-  });
+  ] as const)(
+    "taxable address $taxableAddress with $input.shippingAddress.country / $input.billingAddress.country → $region ($type)",
+    ({ taxableAddress, input, region, type }) => {
+      const r = price(
+        { taxRegions: [ny, ca, de], settings: settingsWith({ taxableAddress, businessAddress: { country: "DE" } }) },
+        { lines, ...input },
+      );
+      expect(r.taxSummary.region?.id).toBe(region);
+      expect(r.taxSummary.taxableAddressType).toBe(type);
+    },
+  );
 
   it("collects no tax where no region matches, or without any address, or when not asked", () => {
     for (const input of [{ shippingAddress: { country: "JP" } }, {}, { shippingAddress: US, calculateTax: false }]) {
@@ -472,14 +629,23 @@ describe("tax", () => {
 
   it("gives the manual-rate reason: global setting, region setting, or automatic tax unavailable", () => {
     const reason = (taxCalculation: "MANUAL" | "AUTO", calculation: "DEFAULT" | "MANUAL") =>
-      price({ taxRegions: [{ ...ny, calculation }], settings: settingsWith({ taxCalculation }) }, { lines, shippingAddress: US }).taxSummary.calculationDetails;
+      price({ taxRegions: [{ ...ny, calculation }], settings: settingsWith({ taxCalculation }) }, { lines, shippingAddress: US }).taxSummary
+        .calculationDetails;
     expect(reason("MANUAL", "DEFAULT")).toEqual({ rateType: "MANUAL_RATE", manualRateReason: "GLOBAL_SETTING_TO_MANUAL" });
     expect(reason("AUTO", "MANUAL")).toEqual({ rateType: "MANUAL_RATE", manualRateReason: "REGION_SETTING_TO_MANUAL" });
     expect(reason("AUTO", "DEFAULT")).toEqual({ rateType: "MANUAL_RATE", manualRateReason: "AUTO_TAX_DEACTIVATED" });
   });
 
   it("taxes each tax group at its own rate (by the line's group, or the group listing its product or collection); gift cards never", () => {
-    const region = taxRegion({ id: "ny", subdivision: "US-NY", defaultRate: 10, groupRates: [{ taxGroupId: "food", rate: 2 }, { taxGroupId: "books", rate: 0 }] });
+    const region = taxRegion({
+      id: "ny",
+      subdivision: "US-NY",
+      defaultRate: 10,
+      groupRates: [
+        { taxGroupId: "food", rate: 2 },
+        { taxGroupId: "books", rate: 0 },
+      ],
+    });
     const groups = [
       { id: "food", name: "Food", catalogItemIds: ["prod-bread"], collectionIds: [], createdDate: "2026-01-01T00:00:00.000Z" },
       { id: "books", name: "Books", catalogItemIds: [], collectionIds: ["col-books"], createdDate: "2026-01-02T00:00:00.000Z" },
@@ -508,12 +674,26 @@ describe("tax", () => {
 });
 
 describe("additional fees", () => {
-  const fee = (o: Partial<PricingConfig["fees"][number]>) => ({ id: "f", code: "handling", name: "Handling", type: "HANDLING_FEE" as const, amount: null, percentage: null, minimumSubtotal: null, createdDate: "", ...o });
+  const fee = (o: Partial<PricingConfig["fees"][number]>) => ({
+    id: "f",
+    code: "handling",
+    name: "Handling",
+    type: "HANDLING_FEE" as const,
+    amount: null,
+    percentage: null,
+    minimumSubtotal: null,
+    createdDate: "",
+    ...o,
+  });
   it("charges fixed and percentage fees from their minimum subtotal, untaxed, and adds them to the total", () => {
     const lines = [line("A", { unitPrice: 2000 })];
     const r = price(
       {
-        fees: [fee({ amount: 150 }), fee({ code: "insurance", name: "Insurance", type: "INSURANCE", percentage: 2.5, minimumSubtotal: 1800 }), fee({ code: "big", amount: 999, minimumSubtotal: 5000 })],
+        fees: [
+          fee({ amount: 150 }),
+          fee({ code: "insurance", name: "Insurance", type: "INSURANCE", percentage: 2.5, minimumSubtotal: 1800 }),
+          fee({ code: "big", amount: 999, minimumSubtotal: 5000 }),
+        ],
         rules: [rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 100 }) })],
         taxRegions: [taxRegion()],
       },
@@ -555,7 +735,10 @@ describe("rounding", () => {
     expect(allocate(5, [0, 10, 10])).toEqual([0, 3, 2]);
     expect(allocate(7, [0, 0])).toEqual([0, 0]);
     expect(allocate(10 ** 12, [3 * 10 ** 12, 10 ** 12])).toEqual([750_000_000_000, 250_000_000_000]);
-    const r = price({ rules: [rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 100 }) })] }, { lines: ["a", "b", "c"].map((id) => line(id, { unitPrice: 333 })) });
+    const r = price(
+      { rules: [rule({ discount: discount({ discountType: "FIXED_AMOUNT", fixedAmount: 100 }) })] },
+      { lines: ["a", "b", "c"].map((id) => line(id, { unitPrice: 333 })) },
+    );
     expect(r.lines.map((l) => l.discount)).toEqual([34, 33, 33]);
     expect(r.priceSummary.total).toBe(899);
   });
@@ -569,7 +752,12 @@ describe("rounding", () => {
     );
     expect(r.priceSummary).toMatchObject({ subtotal: 1050, discount: 53, tax: 80, total: 1077, shipping: 0 });
     expect(r.currency).toBe("JPY");
-    expect(toEcomMoney(1077, "JPY")).toEqual({ amount: "1077", convertedAmount: "1077", formattedAmount: "¥1,077", formattedConvertedAmount: "¥1,077" });
+    expect(toEcomMoney(1077, "JPY")).toEqual({
+      amount: "1077",
+      convertedAmount: "1077",
+      formattedAmount: "¥1,077",
+      formattedConvertedAmount: "¥1,077",
+    });
     expect(toEcomMoney(105, "USD")).toEqual({ amount: "1.05", convertedAmount: "1.05", formattedAmount: "$1.05", formattedConvertedAmount: "$1.05" });
   });
 });

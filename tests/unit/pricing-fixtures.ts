@@ -1,4 +1,12 @@
-import { emptyPricingConfig, type PricingConfig, type RuleConfig, type ShippingRegionConfig, type TaxRegionConfig, DEFAULT_PRICING_SETTINGS, type PricingSettings } from "#worker/pricing/engine/config";
+import {
+  emptyPricingConfig,
+  type PricingConfig,
+  type RuleConfig,
+  type ShippingRegionConfig,
+  type TaxRegionConfig,
+  DEFAULT_PRICING_SETTINGS,
+  type PricingSettings,
+} from "#worker/pricing/engine/config";
 import { computePricing } from "#worker/pricing/engine/calculate";
 import type { StoredDiscount, StoredShippingOption } from "#worker/pricing/tables";
 import type { PricingInput, PricingLine } from "#worker/pricing/engine/types";

@@ -60,8 +60,13 @@ describe("query compiler", () => {
     expect(print(compile({ filter: { price: { $gte: 12.5 } } }).where)).toEqual({ sql: '"items"."price" >= ?', params: [1250] });
     expect(print(compile({ filter: { visible: true } }).where)).toEqual({ sql: '"items"."visible" = ?', params: [1] });
     expect(print(compile({ filter: { name: null } }).where)!.sql).toBe('"items"."name" IS NULL');
-    expect(print(compile({ filter: { createdDate: { $lt: { $date: "2026-01-02T03:04:05Z" } } } }).where)!.params).toEqual(["2026-01-02T03:04:05.000Z"]);
-    expect(print(compile({ filter: { name: { $startsWith: "Te%" } } }).where)).toEqual({ sql: 'substr("items"."name", 1, ?) = ? COLLATE NOCASE', params: [3, "Te%"] });
+    expect(print(compile({ filter: { createdDate: { $lt: { $date: "2026-01-02T03:04:05Z" } } } }).where)!.params).toEqual([
+      "2026-01-02T03:04:05.000Z",
+    ]);
+    expect(print(compile({ filter: { name: { $startsWith: "Te%" } } }).where)).toEqual({
+      sql: 'substr("items"."name", 1, ?) = ? COLLATE NOCASE',
+      params: [3, "Te%"],
+    });
   });
 
   it("sends a list as one JSON parameter, however long", () => {
@@ -69,7 +74,9 @@ describe("query compiler", () => {
     const printed = print(compile({ filter: { name: { $in: ids } } }).where)!;
     expect(printed.sql).toBe('"items"."name" IN (SELECT value FROM json_each(?))');
     expect(printed.params).toEqual([JSON.stringify(ids)]);
-    expect(print(compile({ filter: { name: { $nin: ["a"] } } }).where)!.sql).toBe('("items"."name" IS NULL OR "items"."name" NOT IN (SELECT value FROM json_each(?)))');
+    expect(print(compile({ filter: { name: { $nin: ["a"] } } }).where)!.sql).toBe(
+      '("items"."name" IS NULL OR "items"."name" NOT IN (SELECT value FROM json_each(?)))',
+    );
   });
 
   it("joins $and, $or and $not, and keeps missing values under $not", () => {
@@ -86,7 +93,10 @@ describe("query compiler", () => {
   });
 
   it("accepts filter and sort as JSON strings, and sorts on sortable fields", () => {
-    const q = compile({ filter: JSON.stringify({ name: "A" }), sort: JSON.stringify([{ fieldName: "price", order: "desc" }, { fieldName: "name" }]) });
+    const q = compile({
+      filter: JSON.stringify({ name: "A" }),
+      sort: JSON.stringify([{ fieldName: "price", order: "desc" }, { fieldName: "name" }]),
+    });
     expect(print(q.where)!.params).toEqual(["A"]);
     expect(q.orderBy.map((o) => print(o)!.sql)).toEqual(['"items"."price" DESC', '"items"."name" ASC', '"items"."id" ASC']);
   });
@@ -115,7 +125,10 @@ describe("query compiler", () => {
     ]);
     expect(violations({ filter: "{not json" })).toEqual([["query.filter", "FORMAT"]]);
     expect(violations({ filter: { createdDate: "yesterday" } })).toEqual([["query.filter.createdDate", "FORMAT"]]);
-    expect(violations({ filter: { $and: Array.from({ length: 201 }, () => ({ name: "A" })) } })).toContainEqual(["query.filter.$and[199]", "MAX_SIZE"]);
+    expect(violations({ filter: { $and: Array.from({ length: 201 }, () => ({ name: "A" })) } })).toContainEqual([
+      "query.filter.$and[199]",
+      "MAX_SIZE",
+    ]);
     expect(violations({ filter: { tags: { $gt: "a" } } })).toEqual([["query.filter.tags.$gt", "FIELD_NOT_ALLOWED"]]);
   });
 

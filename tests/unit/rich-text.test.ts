@@ -1,12 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { descriptionToRich, htmlToRich, looksLikeHtml, markdownToRich, plainToLine, richToDescription, richToMarkdown, richToPlain, unsupportedNodes } from "#worker/catalog/rich-text";
+import {
+  descriptionToRich,
+  htmlToRich,
+  looksLikeHtml,
+  markdownToRich,
+  plainToLine,
+  richToDescription,
+  richToMarkdown,
+  richToPlain,
+  unsupportedNodes,
+} from "#worker/catalog/rich-text";
 import { richContentSchema } from "#worker/catalog/schemas";
 
 const texts = (nodes: any[]): string[] => nodes.flatMap((n) => (n.type === "TEXT" ? [n.textData.text] : texts(n.nodes ?? [])));
 
 describe("the console's Markdown description", () => {
   it("turns paragraphs, headings, lists, quotes and inline styles into Ricos nodes the API accepts", () => {
-    const doc = markdownToRich("Soft **organic** cotton, *pre-washed*.\n\n## Care\n\n- Wash cold\n- Dry flat\n\n1. One\n2. Two\n\n> Loved by [our customers](https://example.com/reviews).\n\n---");
+    const doc = markdownToRich(
+      "Soft **organic** cotton, *pre-washed*.\n\n## Care\n\n- Wash cold\n- Dry flat\n\n1. One\n2. Two\n\n> Loved by [our customers](https://example.com/reviews).\n\n---",
+    );
     expect(richContentSchema.safeParse(doc).success).toBe(true);
     expect(doc.nodes.map((n) => n.type)).toEqual(["PARAGRAPH", "HEADING", "BULLETED_LIST", "ORDERED_LIST", "BLOCKQUOTE", "DIVIDER"]);
     const first = doc.nodes[0].nodes as any[];
@@ -24,14 +36,15 @@ describe("the console's Markdown description", () => {
   });
 
   it("never lets markup or unsafe links through: HTML stays text, javascript: links lose their link", () => {
-    const doc = markdownToRich('<script>alert(1)</script>\n\nA [trap](javascript:alert(1)) & <b>bold</b>');
+    const doc = markdownToRich("<script>alert(1)</script>\n\nA [trap](javascript:alert(1)) & <b>bold</b>");
     expect(JSON.stringify(doc)).not.toContain('"LINK"');
     expect(texts(doc.nodes).join("")).toContain("<script>alert(1)</script>");
     expect(texts(doc.nodes).join("")).toContain("& <b>bold</b>");
   });
 
   it("writes the nodes back as Markdown that parses to the same document", () => {
-    const source = "Soft **organic** cotton & *pre-washed* [care](https://example.com/care).\n\n## Care\n\n- Wash cold\n- Dry *flat*\n\n> A quote\n\n```\ncode here\n```\n\n---\n\n1 star *isn't* a # heading";
+    const source =
+      "Soft **organic** cotton & *pre-washed* [care](https://example.com/care).\n\n## Care\n\n- Wash cold\n- Dry *flat*\n\n> A quote\n\n```\ncode here\n```\n\n---\n\n1 star *isn't* a # heading";
     const once = markdownToRich(source);
     const again = markdownToRich(richToMarkdown(once.nodes));
     expect(again).toEqual(once);
@@ -73,7 +86,10 @@ describe("a description written as HTML", () => {
       ["flat", ["UNDERLINE"]],
       [".\nIron & fold.", []],
     ]);
-    const links = (doc.nodes[2].nodes as any[]).map((n) => [n.textData.text, n.textData.decorations.find((d: any) => d.type === "LINK")?.linkData.link.url ?? null]);
+    const links = (doc.nodes[2].nodes as any[]).map((n) => [
+      n.textData.text,
+      n.textData.decorations.find((d: any) => d.type === "LINK")?.linkData.link.url ?? null,
+    ]);
     expect(links).toEqual([
       ["trap ", null],
       ["guide", "https://example.com/care"],
@@ -97,7 +113,9 @@ describe("a description written as HTML", () => {
     expect(strip(descriptionToRich(html))).toEqual(strip(doc));
     expect(richToDescription(descriptionToRich("Soft cotton.\n\nMade to last.").nodes)).toBe("Soft cotton.\n\nMade to last.");
     // Text that would read differently as Markdown or HTML is written as HTML.
-    expect(richToDescription([{ type: "PARAGRAPH", nodes: [{ type: "TEXT", textData: { text: "a <b>not bold</b> *b*", decorations: [] } }] }])).toBe("<p>a &lt;b&gt;not bold&lt;/b&gt; *b*</p>");
+    expect(richToDescription([{ type: "PARAGRAPH", nodes: [{ type: "TEXT", textData: { text: "a <b>not bold</b> *b*", decorations: [] } }] }])).toBe(
+      "<p>a &lt;b&gt;not bold&lt;/b&gt; *b*</p>",
+    );
   });
 
   it("tells HTML from Markdown by its tags, so text with a < in it stays Markdown", () => {

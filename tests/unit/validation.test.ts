@@ -9,7 +9,10 @@ const product = z
     name: z.string().min(1).max(5),
     price: z.number().min(0),
     kind: z.enum(["PHYSICAL", "DIGITAL"]).optional(),
-    options: z.array(z.object({ name: z.string() })).max(1).optional(),
+    options: z
+      .array(z.object({ name: z.string() }))
+      .max(1)
+      .optional(),
     email: z.email().optional(),
   })
   .strict();

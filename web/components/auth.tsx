@@ -24,7 +24,17 @@ export function Captcha({ siteKey }: { siteKey: string | null | undefined }) {
 }
 
 /** The code form that follows REQUIRE_EMAIL_VERIFICATION; it posts to /verify with the state token hidden. */
-export function VerifyCodeForm({ email, stateToken, returnTo, problem }: { email: string; stateToken: string; returnTo: string | null; problem?: Problem | null }) {
+export function VerifyCodeForm({
+  email,
+  stateToken,
+  returnTo,
+  problem,
+}: {
+  email: string;
+  stateToken: string;
+  returnTo: string | null;
+  problem?: Problem | null;
+}) {
   return (
     <>
       <p>
@@ -35,7 +45,17 @@ export function VerifyCodeForm({ email, stateToken, returnTo, problem }: { email
         <input type="hidden" name="stateToken" value={stateToken} />
         <input type="hidden" name="email" value={email} />
         {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
-        <Field id="code" name="code" label="Verification code" autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={10} required problem={problem} />
+        <Field
+          id="code"
+          name="code"
+          label="Verification code"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          pattern="[0-9 ]*"
+          maxLength={10}
+          required
+          problem={problem}
+        />
         <button type="submit" name="intent" value="verify">
           Confirm email
         </button>

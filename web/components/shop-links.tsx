@@ -7,7 +7,11 @@ import { PrefetchPageLinks, useNavigate } from "react-router";
  * an uncached page's server time. Visitors see no difference: clicks navigate in the app, a 100 ms hover or focus
  * prefetches (as `prefetch="intent"` does), and without JavaScript each is an ordinary link.
  */
-export function ShopLink({ to, prefetch = false, ...rest }: { to: string; prefetch?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
+export function ShopLink({
+  to,
+  prefetch = false,
+  ...rest
+}: { to: string; prefetch?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
   // No data-discover: the browser has every route from the start (react-router.config.ts, routeDiscovery "initial").
   return <a {...rest} href={to} data-shop-link={prefetch ? "prefetch" : ""} />;
 }

@@ -4,7 +4,15 @@ import { changePasswordRequest, parseIdentity } from "#worker/identity/schemas";
 import { ApiError } from "#worker/platform/errors";
 import { requireMember } from "#web/components/account/account.server";
 import { AddressFields, type AddressValues } from "#web/components/checkout/fields";
-import { addressFieldOf, addressFrom, countries, countryName, missingAddressFields, privateHeaders, text } from "#web/components/checkout/form.server";
+import {
+  addressFieldOf,
+  addressFrom,
+  countries,
+  countryName,
+  missingAddressFields,
+  privateHeaders,
+  text,
+} from "#web/components/checkout/form.server";
 import { ErrorSummary, Field, Select, type Problem } from "#web/components/ui/form";
 import { problemOf, readForm } from "#web/components/ui/form.server";
 import { readSessionCookie } from "#web/session.server";
@@ -31,8 +39,20 @@ interface StoredAddress {
 
 async function profileOf(ctx: Parameters<typeof getOwnIdentity>[0]) {
   const { identity } = await getOwnIdentity(ctx);
-  const p = identity.identityProfile as { firstName?: string; lastName?: string; phones?: { phone: string; tag: string }[]; addresses?: StoredAddress[] };
-  return { email: identity.email.address, verified: identity.email.isVerified, firstName: p.firstName ?? "", lastName: p.lastName ?? "", phone: p.phones?.[0]?.phone ?? "", addresses: p.addresses ?? [] };
+  const p = identity.identityProfile as {
+    firstName?: string;
+    lastName?: string;
+    phones?: { phone: string; tag: string }[];
+    addresses?: StoredAddress[];
+  };
+  return {
+    email: identity.email.address,
+    verified: identity.email.isVerified,
+    firstName: p.firstName ?? "",
+    lastName: p.lastName ?? "",
+    phone: p.phones?.[0]?.phone ?? "",
+    addresses: p.addresses ?? [],
+  };
 }
 
 /** ACCOUNT_INFO: the member's name, email and saved addresses. */
@@ -50,7 +70,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 function addressLines(a: Record<string, string>): string[] {
-  return [[a.addressLine, a.addressLine2].filter(Boolean).join(", "), [a.postalCode, a.city, a.subdivision].filter(Boolean).join(" "), countryName(a.country)].filter(Boolean);
+  return [
+    [a.addressLine, a.addressLine2].filter(Boolean).join(", "),
+    [a.postalCode, a.city, a.subdivision].filter(Boolean).join(" "),
+    countryName(a.country),
+  ].filter(Boolean);
 }
 
 interface InfoActionData {
@@ -77,7 +101,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = text(form, "intent");
   // Passwords are never sent back to the page.
   const values = readForm(form, ["currentPassword", "newPassword"]);
-  const fail = (which: InfoActionData["form"], problem: Problem) => data<InfoActionData>({ form: which, problem, values }, { status: 400, headers: privateHeaders });
+  const fail = (which: InfoActionData["form"], problem: Problem) =>
+    data<InfoActionData>({ form: which, problem, values }, { status: 400, headers: privateHeaders });
   if (intent === "password") {
     const currentPassword = form.get("currentPassword");
     if (typeof currentPassword !== "string" || currentPassword === "") {
@@ -89,11 +114,22 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect("/account?saved=password", { headers: privateHeaders });
     } catch (err) {
       if (err instanceof ApiError && err.code === "CURRENT_PASSWORD_INCORRECT") {
-        return fail("password", { message: "The current password is incorrect.", fields: { currentPassword: "The current password is incorrect." }, code: err.code });
+        return fail("password", {
+          message: "The current password is incorrect.",
+          fields: { currentPassword: "The current password is incorrect." },
+          code: err.code,
+        });
       }
       return fail(
         "password",
-        problemOf(err, { fieldOf: (path) => (path === "newPassword" ? { name: "newPassword", label: "New password" } : path === "currentPassword" ? { name: "currentPassword", label: "Current password" } : null) }),
+        problemOf(err, {
+          fieldOf: (path) =>
+            path === "newPassword"
+              ? { name: "newPassword", label: "New password" }
+              : path === "currentPassword"
+                ? { name: "currentPassword", label: "Current password" }
+                : null,
+        }),
       );
     }
   }
@@ -108,7 +144,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (intent === "profile") {
       const phone = text(form, "phone");
-      await updateOwnProfile(ctx, { firstName: text(form, "firstName") || null, lastName: text(form, "lastName") || null, phones: phone ? [{ phone, tag: "MAIN" }] : [] });
+      await updateOwnProfile(ctx, {
+        firstName: text(form, "firstName") || null,
+        lastName: text(form, "lastName") || null,
+        phones: phone ? [{ phone, tag: "MAIN" }] : [],
+      });
       return redirect("/account?saved=profile", { headers: privateHeaders });
     }
     const current = (await profileOf(ctx)).addresses;
@@ -116,7 +156,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       const missing = missingAddressFields(form, "addr", ["addressLine", "city", "postalCode", "country"]);
       if (Object.keys(missing).length) return fail("address", { message: "Please fill in the highlighted fields.", fields: missing });
       const index = text(form, "index");
-      const entry = { address: addressFrom(form, "addr").address, tag: TAGS.some((t) => t.value === text(form, "tag")) ? text(form, "tag") : "UNTAGGED" };
+      const entry = {
+        address: addressFrom(form, "addr").address,
+        tag: TAGS.some((t) => t.value === text(form, "tag")) ? text(form, "tag") : "UNTAGGED",
+      };
       const at = /^\d+$/.test(index) && Number(index) < current.length ? Number(index) : -1;
       const next = at >= 0 ? current.map((a, i) => (i === at ? entry : a)) : [...current, entry];
       await updateOwnProfile(ctx, { addresses: next });
@@ -132,12 +175,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const which = intent === "profile" ? "profile" : "address";
     return fail(
       which,
-      problemOf(err, { fieldOf: (path) => {
-        if (path.endsWith("firstName")) return { name: "firstName", label: "First name" };
-        if (path.endsWith("lastName")) return { name: "lastName", label: "Last name" };
-        if (/phones/.test(path)) return { name: "phone", label: "Phone" };
-        return addressFieldOf(path, "addr");
-      } }),
+      problemOf(err, {
+        fieldOf: (path) => {
+          if (path.endsWith("firstName")) return { name: "firstName", label: "First name" };
+          if (path.endsWith("lastName")) return { name: "lastName", label: "Last name" };
+          if (/phones/.test(path)) return { name: "phone", label: "Phone" };
+          return addressFieldOf(path, "addr");
+        },
+      }),
     );
   }
 }
@@ -159,11 +204,16 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
   const addressProblem = failed?.form === "address" ? failed.problem : null;
   const passwordProblem = failed?.form === "password" ? failed.problem : null;
   const sessionsProblem = failed?.form === "sessions" ? failed.problem : null;
-  const editIndex = failed?.form === "address" ? (failed.values.index === "" || failed.values.index === undefined ? -1 : Number(failed.values.index)) : editing;
+  const editIndex =
+    failed?.form === "address" ? (failed.values.index === "" || failed.values.index === undefined ? -1 : Number(failed.values.index)) : editing;
   const editingAddress = editIndex !== null && editIndex >= 0 ? profile.addresses[editIndex] : null;
   const addressValues: AddressValues =
     failed?.form === "address"
-      ? Object.fromEntries(Object.entries(failed.values).filter(([k]) => k.startsWith("addr.")).map(([k, v]) => [k.slice(5), v]))
+      ? Object.fromEntries(
+          Object.entries(failed.values)
+            .filter(([k]) => k.startsWith("addr."))
+            .map(([k, v]) => [k.slice(5), v]),
+        )
       : (editingAddress?.address ?? {});
   return (
     <>
@@ -179,9 +229,31 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
         <Form method="post" className="checkout-form">
           <input type="hidden" name="intent" value="profile" />
           <div className="address-fields">
-            <Field name="firstName" label="First name" autoComplete="given-name" maxLength={100} defaultValue={failed?.values.firstName ?? profile.firstName} problem={profileProblem} />
-            <Field name="lastName" label="Last name" autoComplete="family-name" maxLength={100} defaultValue={failed?.values.lastName ?? profile.lastName} problem={profileProblem} />
-            <Field name="phone" label="Phone (optional)" type="tel" autoComplete="tel" maxLength={50} defaultValue={failed?.values.phone ?? profile.phone} problem={profileProblem} />
+            <Field
+              name="firstName"
+              label="First name"
+              autoComplete="given-name"
+              maxLength={100}
+              defaultValue={failed?.values.firstName ?? profile.firstName}
+              problem={profileProblem}
+            />
+            <Field
+              name="lastName"
+              label="Last name"
+              autoComplete="family-name"
+              maxLength={100}
+              defaultValue={failed?.values.lastName ?? profile.lastName}
+              problem={profileProblem}
+            />
+            <Field
+              name="phone"
+              label="Phone (optional)"
+              type="tel"
+              autoComplete="tel"
+              maxLength={50}
+              defaultValue={failed?.values.phone ?? profile.phone}
+              problem={profileProblem}
+            />
             <Field
               name="email"
               label="Email"
@@ -244,7 +316,12 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
               <input type="hidden" name="intent" value="address-save" />
               <input type="hidden" name="index" value={editIndex >= 0 ? editIndex : ""} />
               <AddressFields prefix="addr" values={addressValues} countries={countries} problem={addressProblem} withName={false} withPhone={false} />
-              <Select name="tag" label="Use it for" options={TAGS.map((t) => [t.value, t.label] as const)} defaultValue={failed?.values.tag ?? editingAddress?.tag ?? "SHIPPING"} />
+              <Select
+                name="tag"
+                label="Use it for"
+                options={TAGS.map((t) => [t.value, t.label] as const)}
+                defaultValue={failed?.values.tag ?? editingAddress?.tag ?? "SHIPPING"}
+              />
               <div className="button-row">
                 <button type="submit" className="button primary" disabled={busy("address-save")}>
                   {busy("address-save") ? "Saving…" : "Save address"}
@@ -263,7 +340,15 @@ export default function AccountInfo({ loaderData, actionData }: Route.ComponentP
           <input type="hidden" name="intent" value="password" />
           <input type="hidden" name="email" value={profile.email} autoComplete="username" />
           <div className="address-fields">
-            <Field name="currentPassword" label="Current password" type="password" autoComplete="current-password" required maxLength={1024} problem={passwordProblem} />
+            <Field
+              name="currentPassword"
+              label="Current password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+              problem={passwordProblem}
+            />
             <Field
               name="newPassword"
               label="New password"

@@ -1,6 +1,14 @@
 import { data, Link, redirect } from "react-router";
 import { clientOf } from "#web/auth.server";
-import { checkoutView, currentCheckout, memberPrefill, placeOrder, saveContact, saveDelivery, waitText } from "#web/components/checkout/checkout.server";
+import {
+  checkoutView,
+  currentCheckout,
+  memberPrefill,
+  placeOrder,
+  saveContact,
+  saveDelivery,
+  waitText,
+} from "#web/components/checkout/checkout.server";
 import { CheckoutBrandHeader } from "#web/components/checkout/brand-header";
 import { countries, privateHeaders, text } from "#web/components/checkout/form.server";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
@@ -45,7 +53,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (state.kind === "empty") return { kind: "empty" as const };
   if (state.kind === "limited") {
     const wait = String(state.retryAfterSeconds);
-    return data({ kind: "limited" as const, wait: waitText(state.retryAfterSeconds) }, { status: 429, headers: { ...privateHeaders, "Retry-After": wait } });
+    return data(
+      { kind: "limited" as const, wait: waitText(state.retryAfterSeconds) },
+      { status: 429, headers: { ...privateHeaders, "Retry-After": wait } },
+    );
   }
   if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
   const checkout = checkoutView(state.checkout, await memberPrefill(ctx));
@@ -136,7 +147,12 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const { checkout, countries } = loaderData;
   const failed = actionData as CheckoutActionData | undefined;
   const step = failed?.step ?? loaderData.step;
-  const props = (name: StepName) => ({ checkout, open: step === name, problem: failed?.step === name ? failed.problem : null, values: failed?.step === name ? failed.values : null });
+  const props = (name: StepName) => ({
+    checkout,
+    open: step === name,
+    problem: failed?.step === name ? failed.problem : null,
+    values: failed?.step === name ? failed.values : null,
+  });
   return (
     <main className="page commerce-page" id="main">
       <CheckoutBrandHeader />

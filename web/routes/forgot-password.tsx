@@ -51,7 +51,17 @@ export default function ForgotPassword() {
           <p>Enter the email you registered with and we will send you a link to choose a new password.</p>
           <ErrorSummary problem={result?.problem} fieldIds={nameIsId} />
           <Form method="post" className="auth-form">
-            <Field id="email" name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
+            <Field
+              id="email"
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              defaultValue={result?.email}
+              required
+              maxLength={254}
+              problem={result?.problem}
+            />
             <button type="submit">Send the link</button>
           </Form>
           <p>

@@ -53,8 +53,27 @@ export default function Login() {
           <ErrorSummary problem={result?.problem} fieldIds={nameIsId} />
           <Form method="post" className="auth-form">
             {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
-            <Field id="email" name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
-            <Field id="password" name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
+            <Field
+              id="email"
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              defaultValue={result?.email}
+              required
+              maxLength={254}
+              problem={result?.problem}
+            />
+            <Field
+              id="password"
+              name="password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+              problem={result?.problem}
+            />
             <Captcha siteKey={captchaSiteKey ?? result?.captchaSiteKey} />
             <button type="submit">Log in</button>
           </Form>

@@ -7,7 +7,10 @@ import "#web/styles/commerce.css";
 import type { Route } from "./+types/order-confirmation";
 
 export function meta({ data: d }: Route.MetaArgs) {
-  return [{ title: d?.order ? `Order ${d.order.number} confirmed — Edge Storefront` : "Order — Edge Storefront" }, { name: "robots", content: "noindex" }];
+  return [
+    { title: d?.order ? `Order ${d.order.number} confirmed — Edge Storefront` : "Order — Edge Storefront" },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 export const headers = () => privateHeaders;

@@ -52,7 +52,21 @@ async function productPageOr404(ctx: Route.LoaderArgs["context"]["services"], sl
 }
 
 /** Unit names for the price per unit ("$5.80 / 100 g"). */
-const UNITS: Record<string, string> = { G: "g", KG: "kg", MG: "mg", LB: "lb", OZ: "oz", ML: "ml", CL: "cl", L: "l", FLOZ: "fl oz", M: "m", CM: "cm", MM: "mm", SQM: "m²" };
+const UNITS: Record<string, string> = {
+  G: "g",
+  KG: "kg",
+  MG: "mg",
+  LB: "lb",
+  OZ: "oz",
+  ML: "ml",
+  CL: "cl",
+  L: "l",
+  FLOZ: "fl oz",
+  M: "m",
+  CM: "cm",
+  MM: "mm",
+  SQM: "m²",
+};
 
 /**
  * The product, the shopper's selection (from the URL: `?Size=M&Color=Navy`), what each choice's availability is for
@@ -89,10 +103,25 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
   const gallery: GalleryItem[] = galleryMedia.map((m) => {
     if ("video" in m) {
       const file = m.video.files[0];
-      return { id: m.id, kind: "video", url: sameSiteUrl(file.url, ctx.origin), alt: m.title || product.name, width: file.width, height: file.height, poster: sameSiteUrl(m.thumbnail.url, ctx.origin) };
+      return {
+        id: m.id,
+        kind: "video",
+        url: sameSiteUrl(file.url, ctx.origin),
+        alt: m.title || product.name,
+        width: file.width,
+        height: file.height,
+        poster: sameSiteUrl(m.thumbnail.url, ctx.origin),
+      };
     }
     const image = m.image;
-    return { id: m.id, kind: "image", url: sameSiteUrl(image.url, ctx.origin), alt: image.altText || product.name, width: image.width || 800, height: image.height || 800 };
+    return {
+      id: m.id,
+      kind: "image",
+      url: sameSiteUrl(image.url, ctx.origin),
+      alt: image.altText || product.name,
+      width: image.width || 800,
+      height: image.height || 800,
+    };
   });
 
   // Price: the selected variant's, or the lowest over the variants ("from").
@@ -106,19 +135,28 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
     price: priceData.formatted.discountedPrice,
     compareAt: priceData.discountedPrice < priceData.price ? priceData.formatted.price : null,
     from: varies,
-    perUnit: ppu && priceData.formatted.pricePerUnit ? `${priceData.formatted.pricePerUnit} / ${ppu.baseQuantity === 1 ? "" : `${ppu.baseQuantity} `}${UNITS[ppu.baseMeasurementUnit] ?? ppu.baseMeasurementUnit.toLowerCase()}` : null,
+    perUnit:
+      ppu && priceData.formatted.pricePerUnit
+        ? `${priceData.formatted.pricePerUnit} / ${ppu.baseQuantity === 1 ? "" : `${ppu.baseQuantity} `}${UNITS[ppu.baseMeasurementUnit] ?? ppu.baseMeasurementUnit.toLowerCase()}`
+        : null,
     discount: product.discount.type === "PERCENT" && product.discount.value > 0 ? `${product.discount.value}% off` : null,
   };
 
   const complete = product.productOptions.every((o) => selection[o.name]);
   const stock = variant
-    ? { state: variant.inStock ? "in-stock" : "sold-out", quantity: variant.inStock && typeof variant.quantity === "number" ? variant.quantity : null }
+    ? {
+        state: variant.inStock ? "in-stock" : "sold-out",
+        quantity: variant.inStock && typeof variant.quantity === "number" ? variant.quantity : null,
+      }
     : complete
       ? { state: "unavailable", quantity: null }
-      : { state: product.stock.inStock ? (product.stock.inventoryStatus === "PARTIALLY_OUT_OF_STOCK" ? "partial" : "in-stock") : "sold-out", quantity: null };
+      : {
+          state: product.stock.inStock ? (product.stock.inventoryStatus === "PARTIALLY_OUT_OF_STOCK" ? "partial" : "in-stock") : "sold-out",
+          quantity: null,
+        };
 
   // The merchant's SEO title and description, when the product has them.
-  const seoTags = ((product.seoData as { tags?: { type: string; props?: Record<string, unknown>; children?: string }[] }).tags ?? []);
+  const seoTags = (product.seoData as { tags?: { type: string; props?: Record<string, unknown>; children?: string }[] }).tags ?? [];
   const description = seoTags.find((t) => t.type === "meta" && t.props?.name === "description")?.props?.content;
   const seoTitle = seoTags.find((t) => t.type === "title")?.children;
   const canonical = `${url.origin}/products/${product.slug}`;
@@ -134,7 +172,7 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
     url: canonical + selectionSearch(options, selection),
     ...(absoluteImages.length ? { image: absoluteImages } : {}),
     ...(product.brand ? { brand: { "@type": "Brand", name: product.brand } } : {}),
-    ...((variant?.sku || product.sku) ? { sku: variant?.sku || product.sku } : {}),
+    ...(variant?.sku || product.sku ? { sku: variant?.sku || product.sku } : {}),
     offers: variant
       ? {
           "@type": "Offer",
@@ -145,8 +183,12 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
         }
       : {
           "@type": "AggregateOffer",
-          lowPrice: Math.min(...(variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice])).toFixed(2),
-          highPrice: Math.max(...(variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice])).toFixed(2),
+          lowPrice: Math.min(
+            ...(variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice]),
+          ).toFixed(2),
+          highPrice: Math.max(
+            ...(variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice]),
+          ).toFixed(2),
           offerCount: Math.max(variants.length, 1),
           priceCurrency: product.price.currency,
           availability: product.stock.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
@@ -186,7 +228,8 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
 /** The rich description without a first paragraph that only repeats the plain one (shown beside the price). */
 function withoutLead(nodes: RichNode[], plain: string): RichNode[] {
   const first = nodes[0];
-  const text = first?.type === "PARAGRAPH" ? (first.nodes ?? []).map((n) => String((n.textData as { text?: unknown } | undefined)?.text ?? "")).join("") : null;
+  const text =
+    first?.type === "PARAGRAPH" ? (first.nodes ?? []).map((n) => String((n.textData as { text?: unknown } | undefined)?.text ?? "")).join("") : null;
   return text !== null && text.trim() === plain.trim() ? nodes.slice(1) : nodes;
 }
 
@@ -205,19 +248,28 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const ctx = context.services;
   const form = await request.formData();
   const email = String(form.get("email") ?? "").trim();
-  if (form.get("intent") !== "notify") return data({ notify: null, email, problem: { message: "This form is not one the product page knows.", fields: {} } }, { status: 400 });
+  if (form.get("intent") !== "notify")
+    return data({ notify: null, email, problem: { message: "This form is not one the product page knows.", fields: {} } }, { status: 400 });
   const product = await productOr404(ctx, params.slug);
   const variantId = String(form.get("variantId") ?? "");
   const itemUrl = new URL(`/products/${product.slug}${new URL(request.url).search}`, ctx.origin).href;
   try {
-    await createBackInStockRequest(ctx, { email, catalogReference: { catalogItemId: product.id, options: { variantId } }, itemUrl }, { clientAddress: clientOf(request).ip });
+    await createBackInStockRequest(
+      ctx,
+      { email, catalogReference: { catalogItemId: product.id, options: { variantId } }, itemUrl },
+      { clientAddress: clientOf(request).ip },
+    );
     return { notify: { email }, email, problem: null };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     // Problems with the email are shown next to the field; anything else (a limit, a vanished variant) above it.
     const emailViolation = err.fieldViolations?.find((v) => v.field.endsWith("email"));
     const fields: Record<string, string> = emailViolation ? { email: "Enter an email address like name@example.com." } : {};
-    const message = emailViolation ? "Please check your email address." : err.fieldViolations?.[0] ? `Please choose the item again (${err.fieldViolations[0].description}).` : pageMessage(err);
+    const message = emailViolation
+      ? "Please check your email address."
+      : err.fieldViolations?.[0]
+        ? `Please choose the item again (${err.fieldViolations[0].description}).`
+        : pageMessage(err);
     return data({ notify: null, email, problem: { message, fields } }, { status: err.status === 429 ? 429 : 400 });
   }
 }
@@ -260,7 +312,14 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
           {stock.state === "sold-out" && variantId ? (
             <BackInStock productName={product.name} variantId={variantId} result={actionData ?? null} />
           ) : stock.state === "sold-out" ? (
-            <p className="hint">Choose your {options.filter((o) => !selection[o.name]).map((o) => o.name.toLowerCase()).join(" and ")} to get an email when it is back.</p>
+            <p className="hint">
+              Choose your{" "}
+              {options
+                .filter((o) => !selection[o.name])
+                .map((o) => o.name.toLowerCase())
+                .join(" and ")}{" "}
+              to get an email when it is back.
+            </p>
           ) : (
             <AddToCart
               key={variantId ?? "none"}
@@ -304,7 +363,17 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-function StockState({ stock, complete, options, selection }: { stock: { state: string; quantity: number | null }; complete: boolean; options: PickerOption[]; selection: Record<string, string> }) {
+function StockState({
+  stock,
+  complete,
+  options,
+  selection,
+}: {
+  stock: { state: string; quantity: number | null };
+  complete: boolean;
+  options: PickerOption[];
+  selection: Record<string, string>;
+}) {
   let text: string;
   if (stock.state === "sold-out") text = complete ? "Sold out" : "Sold out in every option";
   else if (stock.state === "unavailable") text = "This combination is not available. Choose another.";
@@ -357,9 +426,23 @@ function AddToCart(props: {
       <input type="hidden" name="returnTo" value={props.returnTo} />
       <div className="quantity">
         <label htmlFor={quantityId}>Quantity</label>
-        <input id={quantityId} type="number" name="quantity" min={1} max={Math.max(1, Math.min(props.maxQuantity, 99))} defaultValue={1} inputMode="numeric" required />
+        <input
+          id={quantityId}
+          type="number"
+          name="quantity"
+          min={1}
+          max={Math.max(1, Math.min(props.maxQuantity, 99))}
+          defaultValue={1}
+          inputMode="numeric"
+          required
+        />
       </div>
-      <button type="submit" className="button button-primary" disabled={!props.canAdd || busy} aria-describedby={props.missing.length ? `${quantityId}-hint` : undefined}>
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={!props.canAdd || busy}
+        aria-describedby={props.missing.length ? `${quantityId}-hint` : undefined}
+      >
         {busy ? "Adding…" : "Add to cart"}
       </button>
       {props.missing.length > 0 && (

@@ -62,9 +62,35 @@ export default function Register() {
           <ErrorSummary problem={problem} fieldIds={nameIsId} />
           <Form method="post" className="auth-form">
             {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
-            <Field id="firstName" name="firstName" label="First name (optional)" autoComplete="given-name" defaultValue={result?.entered.firstName} maxLength={100} problem={problem} />
-            <Field id="lastName" name="lastName" label="Last name (optional)" autoComplete="family-name" defaultValue={result?.entered.lastName} maxLength={100} problem={problem} />
-            <Field id="email" name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.entered.email} required maxLength={254} problem={problem} />
+            <Field
+              id="firstName"
+              name="firstName"
+              label="First name (optional)"
+              autoComplete="given-name"
+              defaultValue={result?.entered.firstName}
+              maxLength={100}
+              problem={problem}
+            />
+            <Field
+              id="lastName"
+              name="lastName"
+              label="Last name (optional)"
+              autoComplete="family-name"
+              defaultValue={result?.entered.lastName}
+              maxLength={100}
+              problem={problem}
+            />
+            <Field
+              id="email"
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              defaultValue={result?.entered.email}
+              required
+              maxLength={254}
+              problem={problem}
+            />
             <Field
               id="password"
               name="password"

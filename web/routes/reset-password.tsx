@@ -30,7 +30,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const password = field(form, "password");
   if (password !== field(form, "confirmPassword")) {
     return data(
-      { outcome: null, redirectUrl: null, problem: { message: "Please correct the highlighted fields.", fields: { confirmPassword: "The two passwords do not match." } } },
+      {
+        outcome: null,
+        redirectUrl: null,
+        problem: { message: "Please correct the highlighted fields.", fields: { confirmPassword: "The two passwords do not match." } },
+      },
       { status: 400 },
     );
   }

@@ -39,7 +39,15 @@ export default function Search({ loaderData }: Route.ComponentProps) {
     <form method="get" action="/search" role="search" className="search-page-form" aria-label="Search the shop">
       <label htmlFor="search-page-q">Search products</label>
       <div className="search-row">
-        <input id="search-page-q" type="search" name="q" defaultValue={state.q} key={state.q} maxLength={200} placeholder="e.g. merino, coffee, hoodie" />
+        <input
+          id="search-page-q"
+          type="search"
+          name="q"
+          defaultValue={state.q}
+          key={state.q}
+          maxLength={200}
+          placeholder="e.g. merino, coffee, hoodie"
+        />
         <button type="submit" className="button">
           Search
         </button>

@@ -14,7 +14,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   for (let offset = 0; urls.length < MAX_URLS; offset += 100) {
     const page = await queryCollections(ctx, { paging: { limit: 100, offset } });
-    for (const c of page.collections) if (c.slug !== "all-products") urls.push({ loc: `${origin}/collections/${encodeURIComponent(c.slug)}`, lastmod: c.updatedDate });
+    for (const c of page.collections)
+      if (c.slug !== "all-products") urls.push({ loc: `${origin}/collections/${encodeURIComponent(c.slug)}`, lastmod: c.updatedDate });
     if (offset + page.collections.length >= page.totalResults || !page.collections.length) break;
   }
   for (let offset = 0; urls.length < MAX_URLS; offset += 100) {

@@ -35,7 +35,8 @@ export default function Unsubscribe() {
       <main className="page">
         <h1>You are unsubscribed</h1>
         <p className="form-success" role="status">
-          {result?.email ?? email} will no longer get cart reminders or other marketing emails from us. Emails about your orders and your account still arrive.
+          {result?.email ?? email} will no longer get cart reminders or other marketing emails from us. Emails about your orders and your account
+          still arrive.
         </p>
         <p>
           <Link to="/">Back to the shop</Link>

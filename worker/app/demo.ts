@@ -2,7 +2,14 @@ import { sql } from "drizzle-orm";
 import { commit, type EventEnvelope, type Statement } from "#worker/events/outbox";
 import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import { settings } from "#worker/platform/tables";
-import { collectionInputSchema, demoCollections, demoProducts, prepareCreateCollection, prepareCreateProduct, productInputSchema } from "#worker/catalog";
+import {
+  collectionInputSchema,
+  demoCollections,
+  demoProducts,
+  prepareCreateCollection,
+  prepareCreateProduct,
+  productInputSchema,
+} from "#worker/catalog";
 import { runBatch } from "#worker/platform/unit-of-work";
 
 const MARKER = "demo_catalogue";
@@ -13,14 +20,19 @@ const MARKER = "demo_catalogue";
  * concurrent calls cannot both load it (the marker row's primary key refuses the second batch). `alongside` adds
  * other domains' demo rows to the same batch (the composition root hands in the pricing demo).
  */
-export async function loadDemoCatalogue(ctx: Ctx, alongside: (ctx: Ctx) => Statement[] = () => []): Promise<{ loaded: boolean; products: number; collections: number; reason?: string }> {
+export async function loadDemoCatalogue(
+  ctx: Ctx,
+  alongside: (ctx: Ctx) => Statement[] = () => [],
+): Promise<{ loaded: boolean; products: number; collections: number; reason?: string }> {
   requirePermission(ctx, "catalog.write");
   const [[state]] = await runBatch(ctx.db, [
-    ctx.db.select({
-      products: sql<number>`(SELECT count(*) FROM products)`,
-      collections: sql<number>`(SELECT count(*) FROM collections WHERE id <> '00000000-000000-000000-000000000001')`,
-      marker: sql<number>`(SELECT count(*) FROM settings WHERE key = ${MARKER})`,
-    }).from(sql`(SELECT 1)`),
+    ctx.db
+      .select({
+        products: sql<number>`(SELECT count(*) FROM products)`,
+        collections: sql<number>`(SELECT count(*) FROM collections WHERE id <> '00000000-000000-000000-000000000001')`,
+        marker: sql<number>`(SELECT count(*) FROM settings WHERE key = ${MARKER})`,
+      })
+      .from(sql`(SELECT 1)`),
   ]);
   if (state.marker) return { loaded: false, products: 0, collections: 0, reason: "the demo catalogue was loaded before" };
   if (state.products || state.collections) return { loaded: false, products: 0, collections: 0, reason: "the store already has its own catalogue" };
@@ -43,7 +55,8 @@ export async function loadDemoCatalogue(ctx: Ctx, alongside: (ctx: Ctx) => State
   try {
     await commit(ctx, statements, events);
   } catch (err) {
-    if (String(err).includes("UNIQUE constraint failed: settings.key")) return { loaded: false, products: 0, collections: 0, reason: "another request is loading it" };
+    if (String(err).includes("UNIQUE constraint failed: settings.key"))
+      return { loaded: false, products: 0, collections: 0, reason: "another request is loading it" };
     throw err;
   }
   return { loaded: true, products: demoProducts.length, collections: demoCollections.length };

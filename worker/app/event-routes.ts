@@ -27,7 +27,9 @@ const listQuery = z.object({
 
 eventRoutes.get("/events/failures", async (c) => c.json(await listFailures(c.get("ctx"), parseWith(listQuery, c.req.query()))));
 const replayAllQuery = z.object({ type: z.string().trim().min(1).max(200).optional() });
-eventRoutes.post("/events/failures/replay-all", async (c) => c.json(await replayAllFailures(c.get("ctx"), INCOMING_EVENT_TYPES, 100, parseWith(replayAllQuery, c.req.query()))));
+eventRoutes.post("/events/failures/replay-all", async (c) =>
+  c.json(await replayAllFailures(c.get("ctx"), INCOMING_EVENT_TYPES, 100, parseWith(replayAllQuery, c.req.query()))),
+);
 eventRoutes.post("/events/failures/:id/replay", async (c) => c.json(await replayFailure(c.get("ctx"), INCOMING_EVENT_TYPES, pathId(c))));
 
 eventRoutes.post("/events/sweep", async (c) => {

@@ -9,7 +9,17 @@ import { orderRoutes } from "#worker/orders/routes";
 import { loadDemoCatalogue } from "./demo";
 import { demoPricingStatements } from "#worker/pricing";
 import { mediaApi, mediaFiles } from "#worker/media";
-import { onSignIn, resolveAuth, authenticationRoutes, oauthRoutes, recoveryRoutes, redirectsRoutes, sessionEndRoutes, staffRoutes, verificationRoutes } from "#worker/identity";
+import {
+  onSignIn,
+  resolveAuth,
+  authenticationRoutes,
+  oauthRoutes,
+  recoveryRoutes,
+  redirectsRoutes,
+  sessionEndRoutes,
+  staffRoutes,
+  verificationRoutes,
+} from "#worker/identity";
 import { automationRoutes } from "#worker/automations";
 import { storeRoutes } from "#worker/store";
 import { taskRoutes } from "#worker/tasks";
@@ -31,7 +41,19 @@ onSignIn(mergeVisitorCart);
 let sweeperChecked = false;
 
 /** Path prefixes the API owns; everything else is a page. */
-const API_PREFIXES = ["/v1/", "/v2/", "/v3/", "/ecom/", "/stores/", "/stores-reader/", "/_api/", "/oauth2/", "/webhooks/", "/api/", "/back-in-stock-service/"];
+const API_PREFIXES = [
+  "/v1/",
+  "/v2/",
+  "/v3/",
+  "/ecom/",
+  "/stores/",
+  "/stores-reader/",
+  "/_api/",
+  "/oauth2/",
+  "/webhooks/",
+  "/api/",
+  "/back-in-stock-service/",
+];
 
 export function isApiPath(path: string): boolean {
   return API_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1));
@@ -66,8 +88,15 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
     // once, so the merchant's next anonymous read, page or API, already shows it (the queue's catalog-cache processor
     // purges too, for every other change; a KV write refused at one a second is left to it).
     const writer = c.get("ctx")?.auth;
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && (trips.rowsWritten ?? 0) > 0 && ((writer && isMerchant(writer)) || c.req.path.startsWith("/webhooks/"))) {
-      await purgeCatalogCache(c.env, new Date().toISOString()).catch((err) => console.error("catalogue cache purge failed; the queue will purge", err));
+    if (
+      c.req.method !== "GET" &&
+      c.req.method !== "HEAD" &&
+      (trips.rowsWritten ?? 0) > 0 &&
+      ((writer && isMerchant(writer)) || c.req.path.startsWith("/webhooks/"))
+    ) {
+      await purgeCatalogCache(c.env, new Date().toISOString()).catch((err) =>
+        console.error("catalogue cache purge failed; the queue will purge", err),
+      );
     }
     // Whatever the answer, the request's body is read to its end first (platform/body.ts says why).
     await finishBody(c.req.raw);
@@ -235,4 +264,3 @@ export function decodablePath(pathname: string): boolean {
     return false;
   }
 }
-

@@ -29,13 +29,23 @@ export function activityStatement(
   abandonedCheckoutId: string,
   type: ActivityType,
   details: Record<string, unknown> = {},
-  extra: { reason?: string | null; actorType?: (typeof abandonedCheckoutActivities.$inferInsert)["actorType"]; actorId?: string | null; at?: string } = {},
+  extra: {
+    reason?: string | null;
+    actorType?: (typeof abandonedCheckoutActivities.$inferInsert)["actorType"];
+    actorId?: string | null;
+    at?: string;
+  } = {},
 ): Statement {
   return db.insert(abandonedCheckoutActivities).values(activityRow(abandonedCheckoutId, type, details, extra));
 }
 
 /** The row activityStatement writes (for an event that shows it before it is read back). */
-export function activityRow(abandonedCheckoutId: string, type: ActivityType, details: Record<string, unknown>, extra: Parameters<typeof activityStatement>[4] = {}): ActivityRow {
+export function activityRow(
+  abandonedCheckoutId: string,
+  type: ActivityType,
+  details: Record<string, unknown>,
+  extra: Parameters<typeof activityStatement>[4] = {},
+): ActivityRow {
   return {
     id: newId(),
     abandonedCheckoutId,
@@ -49,7 +59,13 @@ export function activityRow(abandonedCheckoutId: string, type: ActivityType, det
 }
 
 /** The same activity, written only if the statement just before it in the batch changed a row. */
-export function activityIfChanged(db: Db, abandonedCheckoutId: string, type: ActivityType, details: Record<string, unknown>, reason: string | null = null): Statement {
+export function activityIfChanged(
+  db: Db,
+  abandonedCheckoutId: string,
+  type: ActivityType,
+  details: Record<string, unknown>,
+  reason: string | null = null,
+): Statement {
   return rawStatement(
     db,
     sql`INSERT INTO abandoned_checkout_activities (id, abandoned_checkout_id, type, reason, actor_type, actor_id, details, created_date)
@@ -101,6 +117,9 @@ export function abandonedCheckoutShape(r: AbandonedCheckoutRow, activities: Acti
 export function customActivityType(type: string | undefined): ActivityType {
   const t = (type ?? "CUSTOM_ACTIVITY") as ActivityType;
   const allowed: ActivityType[] = ["CUSTOM_ACTIVITY", "NOTIFICATION_SENT", "EMAIL_SENT", "EMAIL_NOT_SENT", "TASK_CREATED", "SCHEDULED"];
-  if (!allowed.includes(t)) throw invalidArgument([{ field: "activityType", description: `must be one of ${allowed.join(", ")}`, violatedRule: "INVALID_ENUM_VALUE", data: {} }]);
+  if (!allowed.includes(t))
+    throw invalidArgument([
+      { field: "activityType", description: `must be one of ${allowed.join(", ")}`, violatedRule: "INVALID_ENUM_VALUE", data: {} },
+    ]);
   return t;
 }

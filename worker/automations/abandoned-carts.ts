@@ -6,7 +6,15 @@ import { ApiError } from "#worker/platform/errors";
 import { automationSettingsFrom, automationSettingsRead } from "./settings";
 import { abandonedCheckouts } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";
-export { type AbandonedCheckoutRow, abandonedCheckoutShape, type ActivityRow, activityStatement, type ActivityType, customActivityType, type NotSentReason } from "./abandoned-activities";
+export {
+  type AbandonedCheckoutRow,
+  abandonedCheckoutShape,
+  type ActivityRow,
+  activityStatement,
+  type ActivityType,
+  customActivityType,
+  type NotSentReason,
+} from "./abandoned-activities";
 export { detectAbandonedCarts } from "./abandoned-detection";
 export { type CartAbandonedData, cartAbandonedSchema, cartRecoveredSchema, processCartAbandoned, processCartCompleted } from "./abandoned-processors";
 export { sendDueRecoveryEmails, settleSendingRecoveryEmails } from "./recovery-emails";
@@ -38,7 +46,10 @@ export type RestoreOutcome =
 export async function restoreAbandonedCart(ctx: Ctx, token: string): Promise<RestoreOutcome> {
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return { ok: false, reason: "NOT_FOUND" };
   const owner = cartOwnerOf(ctx);
-  const [[record], [stored]] = await runBatch(ctx.db, [ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.recoveryToken, token)), automationSettingsRead(ctx.db)]);
+  const [[record], [stored]] = await runBatch(ctx.db, [
+    ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.recoveryToken, token)),
+    automationSettingsRead(ctx.db),
+  ]);
   if (!record) return { ok: false, reason: "NOT_FOUND" };
   if (record.status === "RECOVERED") return { ok: false, reason: "ALREADY_RECOVERED" };
   const { recoveryLinkDays } = automationSettingsFrom(stored?.value);
@@ -47,21 +58,39 @@ export async function restoreAbandonedCart(ctx: Ctx, token: string): Promise<Res
   const loaded = await loadCarts(ctx, ownerKey(source) === ownerKey(owner) ? [owner] : [owner, source], []);
   const mine = loaded.states.get(ownerKey(owner))!;
   // The shopper's own browser (or a second click in this one): the cart is already the current one.
-  if (mine.cart && (mine.cart.id === record.cartId || mine.cart.id === record.restoredCartId)) return { ok: true, cartId: mine.cart.id, restored: 0, skipped: [] };
+  if (mine.cart && (mine.cart.id === record.cartId || mine.cart.id === record.restoredCartId))
+    return { ok: true, cartId: mine.cart.id, restored: 0, skipped: [] };
   const theirs = loaded.states.get(ownerKey(source))!;
   const live = theirs.cart?.id === record.cartId ? theirs.lines : null;
   const wanted = live
-    ? live.filter((l) => !l.custom && l.catalogItemId).map((l) => ({ catalogItemId: l.catalogItemId!, variantId: l.variantId, quantity: l.quantity, name: l.snapshot.productName }))
+    ? live
+        .filter((l) => !l.custom && l.catalogItemId)
+        .map((l) => ({ catalogItemId: l.catalogItemId!, variantId: l.variantId, quantity: l.quantity, name: l.snapshot.productName }))
     : record.lineItems
-        .map((l) => l as { quantity?: number; catalogReference?: { catalogItemId?: string; options?: { variantId?: string } }; productName?: { original?: string } })
+        .map(
+          (l) =>
+            l as {
+              quantity?: number;
+              catalogReference?: { catalogItemId?: string; options?: { variantId?: string } };
+              productName?: { original?: string };
+            },
+        )
         .filter((l) => l.catalogReference?.catalogItemId)
-        .map((l) => ({ catalogItemId: l.catalogReference!.catalogItemId!, variantId: l.catalogReference!.options?.variantId ?? null, quantity: l.quantity ?? 1, name: l.productName?.original ?? "" }));
+        .map((l) => ({
+          catalogItemId: l.catalogReference!.catalogItemId!,
+          variantId: l.catalogReference!.options?.variantId ?? null,
+          quantity: l.quantity ?? 1,
+          name: l.productName?.original ?? "",
+        }));
   let items = wanted;
   const skipped: string[] = [];
   for (let attempt = 0; attempt < 3 && items.length; attempt++) {
     try {
       const { cart } = await addToCurrentCart(ctx, {
-        lineItems: items.map((i) => ({ catalogReference: { catalogItemId: i.catalogItemId, ...(i.variantId ? { options: { variantId: i.variantId } } : {}) }, quantity: i.quantity })),
+        lineItems: items.map((i) => ({
+          catalogReference: { catalogItemId: i.catalogItemId, ...(i.variantId ? { options: { variantId: i.variantId } } : {}) },
+          quantity: i.quantity,
+        })),
       });
       await ctx.db.update(abandonedCheckouts).set({ restoredCartId: cart.id, updatedDate: nowIso() }).where(eq(abandonedCheckouts.id, record.id));
       return { ok: true, cartId: cart.id, restored: items.length, skipped };

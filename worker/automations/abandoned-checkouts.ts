@@ -45,10 +45,27 @@ export async function queryAbandonedCheckouts(ctx: Ctx, query: (QueryInput & { c
   requireMerchant(ctx);
   const q: QueryInput = { filter: query?.filter, sort: query?.sort, paging: query?.paging };
   if (query?.cursorPaging && q.paging === undefined) q.paging = { limit: query.cursorPaging.limit };
-  const compiled = compileQuery(q, fields, { currency: ctx.currency, tieBreaker: abandonedCheckouts.id, defaultSort: [sql`${abandonedCheckouts.createdDate} DESC`] });
-  const page = () => ctx.db.select().from(abandonedCheckouts).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset);
+  const compiled = compileQuery(q, fields, {
+    currency: ctx.currency,
+    tieBreaker: abandonedCheckouts.id,
+    defaultSort: [sql`${abandonedCheckouts.createdDate} DESC`],
+  });
+  const page = () =>
+    ctx.db
+      .select()
+      .from(abandonedCheckouts)
+      .where(compiled.where)
+      .orderBy(...compiled.orderBy)
+      .limit(compiled.limit)
+      .offset(compiled.offset);
   // The page's activities come in the same batch, selected by the same page as a subquery: one round trip.
-  const pageIds = ctx.db.select({ id: abandonedCheckouts.id }).from(abandonedCheckouts).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset);
+  const pageIds = ctx.db
+    .select({ id: abandonedCheckouts.id })
+    .from(abandonedCheckouts)
+    .where(compiled.where)
+    .orderBy(...compiled.orderBy)
+    .limit(compiled.limit)
+    .offset(compiled.offset);
   const [rows, [totals], activityRows] = await runBatch(ctx.db, [
     page(),
     ctx.db
@@ -74,11 +91,18 @@ export async function queryAbandonedCheckouts(ctx: Ctx, query: (QueryInput & { c
   };
 }
 
-const money = (minor: number, currency: string) => ({ amount: toDecimalString(minor, currency), formattedAmount: formatMoney(minor, currency), currency });
+const money = (minor: number, currency: string) => ({
+  amount: toDecimalString(minor, currency),
+  formattedAmount: formatMoney(minor, currency),
+  currency,
+});
 
 export async function getAbandonedCheckout(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  const [[row], activities] = await runBatch(ctx.db, [ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id)), activitiesRead(ctx, eq(abandonedCheckoutActivities.abandonedCheckoutId, id))]);
+  const [[row], activities] = await runBatch(ctx.db, [
+    ctx.db.select().from(abandonedCheckouts).where(eq(abandonedCheckouts.id, id)),
+    activitiesRead(ctx, eq(abandonedCheckoutActivities.abandonedCheckoutId, id)),
+  ]);
   if (!row) throw notFound("ABANDONED_CHECKOUT_NOT_FOUND", "Abandoned checkout", id, "abandonedCheckoutId");
   return { abandonedCheckout: abandonedCheckoutShape(row, activities, ctx.origin) };
 }
@@ -185,7 +209,10 @@ export function abandonedByHourRead(db: Db, since: string) {
       hour: hour.as("abandoned_hour"),
       abandoned: sql<number>`count(*)`.as("abandoned_count"),
       recovered: sql<number>`coalesce(sum(${abandonedCheckouts.status} = 'RECOVERED'), 0)`.as("abandoned_recovered"),
-      revenue: sql<number>`coalesce(sum(CASE WHEN ${abandonedCheckouts.status} = 'RECOVERED' THEN coalesce(${abandonedCheckouts.recoveredTotal}, ${abandonedCheckouts.total}) END), 0)`.as("abandoned_revenue"),
+      revenue:
+        sql<number>`coalesce(sum(CASE WHEN ${abandonedCheckouts.status} = 'RECOVERED' THEN coalesce(${abandonedCheckouts.recoveredTotal}, ${abandonedCheckouts.total}) END), 0)`.as(
+          "abandoned_revenue",
+        ),
     })
     .from(abandonedCheckouts)
     .where(sql`${abandonedCheckouts.abandonTime} >= ${since}`)

@@ -31,7 +31,10 @@ export function contactEmail(cart: CartRow, memberEmail: string | null | undefin
  * the carts decided before are not even read), oldest first, with what decides them: whether they have items, a way
  * to reach the shopper, and a report already made for this idle period.
  */
-const candidateSql = (cutoff: string, skipped: Set<string>) => sql`SELECT c.id AS id, c.owner_kind AS ownerKind, c.owner_id AS ownerId, c.last_activity AS lastActivity,
+const candidateSql = (
+  cutoff: string,
+  skipped: Set<string>,
+) => sql`SELECT c.id AS id, c.owner_kind AS ownerKind, c.owner_id AS ownerId, c.last_activity AS lastActivity,
     c.checkout_id IS NOT NULL AS hasCheckout,
     EXISTS (SELECT 1 FROM cart_line_items l WHERE l.cart_id = c.id) AS hasItems,
     (json_extract(c.buyer_info, '$.email') IS NOT NULL OR c.owner_kind = 'member'
@@ -119,7 +122,11 @@ function compactLines(cart: CartShape) {
   }));
 }
 
-async function reportCart(ctx: Ctx, row: { id: string; ownerKind: "visitor" | "member"; ownerId: string; lastActivity: string }, now: Date): Promise<boolean> {
+async function reportCart(
+  ctx: Ctx,
+  row: { id: string; ownerKind: "visitor" | "member"; ownerId: string; lastActivity: string },
+  now: Date,
+): Promise<boolean> {
   const owner: CartOwner = { kind: row.ownerKind, id: row.ownerId };
   const member = owner.kind === "member" ? [memberContactRead(ctx.db, owner.id)] : [];
   const loaded = await loadCarts(ctx, [owner], [], [checkoutEmailRead(ctx.db, { cartId: row.id }), ...member]);

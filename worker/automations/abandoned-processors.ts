@@ -30,7 +30,15 @@ export const cartAbandonedSchema = z
     cartId: z.string().min(1),
     creationTime: z.coerce.date(),
     abandonTime: z.coerce.date(),
-    buyerInfo: z.object({ id: z.string().optional(), identityType: z.string().optional(), email: z.string().nullish(), firstName: z.string().nullish(), lastName: z.string().nullish() }).loose(),
+    buyerInfo: z
+      .object({
+        id: z.string().optional(),
+        identityType: z.string().optional(),
+        email: z.string().nullish(),
+        firstName: z.string().nullish(),
+        lastName: z.string().nullish(),
+      })
+      .loose(),
     itemsCount: z.coerce.number().optional(),
     totals: z.object({ subtotal: money, total: money, formattedTotal: z.string().optional() }).loose(),
     currency: z.string().length(3).optional(),
@@ -48,7 +56,10 @@ export const cartRecoveredSchema = z
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /**
@@ -62,7 +73,10 @@ export async function processCartAbandoned(_event: EventEnvelope, data: CartAban
   const settings = await loadAutomationSettings(db);
   const abandonIso = data.abandonTime.toISOString();
   const [[existing], [cart]] = await runBatch(db, [
-    db.select().from(abandonedCheckouts).where(and(eq(abandonedCheckouts.cartId, data.cartId), eq(abandonedCheckouts.status, "ABANDONED"))),
+    db
+      .select()
+      .from(abandonedCheckouts)
+      .where(and(eq(abandonedCheckouts.cartId, data.cartId), eq(abandonedCheckouts.status, "ABANDONED"))),
     cartSummaryRead(db, data.cartId),
   ]);
   const currency = data.currency ?? cart?.currency ?? p.ctx.currency;
@@ -101,7 +115,11 @@ export async function processCartAbandoned(_event: EventEnvelope, data: CartAban
   statements.push(db.insert(abandonedCheckouts).values(row));
   const activities = followUps(db, row, data, settings, now, statements);
   // The record's own domain event (abandonedCheckouts.onAbandonedCheckoutCreated), with the record as it is written.
-  const entity = abandonedCheckoutShape({ ...row, restoredCartId: null, recoveredDate: null, recoveredOrderId: null, recoveredTotal: null }, activities, p.ctx.origin);
+  const entity = abandonedCheckoutShape(
+    { ...row, restoredCartId: null, recoveredDate: null, recoveredOrderId: null, recoveredTotal: null },
+    activities,
+    p.ctx.origin,
+  );
   const created = newEvent(p.ctx, AutomationEventType.abandonedCheckoutCreated, id, {
     entityFqdn: "wix.ecom.v1.abandoned_checkout",
     slug: "created",
@@ -130,11 +148,22 @@ async function refreshRecord(p: ProcessorContext, existing: AbandonedCheckoutRow
   const { db } = p;
   const { abandonIso, subtotal, total, buyerInfo, now } = fields;
   const statements: Statement[] = [];
-  const pending = await db.select().from(recoveryEmails).where(and(eq(recoveryEmails.abandonedCheckoutId, existing.id), eq(recoveryEmails.status, "SCHEDULED")));
+  const pending = await db
+    .select()
+    .from(recoveryEmails)
+    .where(and(eq(recoveryEmails.abandonedCheckoutId, existing.id), eq(recoveryEmails.status, "SCHEDULED")));
   statements.push(
     db
       .update(abandonedCheckouts)
-      .set({ abandonTime: abandonIso, subtotal, total, buyerInfo, lineItems: data.lineItems ?? existing.lineItems, checkoutId: data.checkoutId ?? existing.checkoutId, updatedDate: now })
+      .set({
+        abandonTime: abandonIso,
+        subtotal,
+        total,
+        buyerInfo,
+        lineItems: data.lineItems ?? existing.lineItems,
+        checkoutId: data.checkoutId ?? existing.checkoutId,
+        updatedDate: now,
+      })
       .where(eq(abandonedCheckouts.id, existing.id)),
   );
   for (const r of pending) {
@@ -151,7 +180,14 @@ async function refreshRecord(p: ProcessorContext, existing: AbandonedCheckoutRow
  * A new record's follow-ups, added to `statements`: its recovery emails scheduled, and a merchant task for a
  * high-value cart. Returns the activities they record.
  */
-function followUps(db: Db, row: { id: string; currency: string; total: number }, data: CartAbandonedData, settings: AutomationSettings, now: string, statements: Statement[]): ActivityRow[] {
+function followUps(
+  db: Db,
+  row: { id: string; currency: string; total: number },
+  data: CartAbandonedData,
+  settings: AutomationSettings,
+  now: string,
+  statements: Statement[],
+): ActivityRow[] {
   const { id, currency, total } = row;
   const activities: ActivityRow[] = [];
   const addActivity = (a: ActivityRow) => {
@@ -160,7 +196,11 @@ function followUps(db: Db, row: { id: string; currency: string; total: number },
   };
   settings.recoveryEmailDelaysMinutes.forEach((delayMinutes, i) => {
     const dueDate = new Date(data.abandonTime.getTime() + delayMinutes * 60_000).toISOString();
-    statements.push(db.insert(recoveryEmails).values({ id: newId(), abandonedCheckoutId: id, step: i + 1, delayMinutes, dueDate, status: "SCHEDULED", updatedDate: now }));
+    statements.push(
+      db
+        .insert(recoveryEmails)
+        .values({ id: newId(), abandonedCheckoutId: id, step: i + 1, delayMinutes, dueDate, status: "SCHEDULED", updatedDate: now }),
+    );
     addActivity(activityRow(id, "SCHEDULED", { step: i + 1, dueDate }));
   });
   if (settings.highValueCartTotal !== null && data.totals.total >= settings.highValueCartTotal) {
@@ -197,14 +237,19 @@ export async function processCartCompleted(event: EventEnvelope, raw: Record<str
   const { db } = p;
   const cartId = event.entityId;
   const orderId = parsed.data.completedByOrderId;
-  const open = and(eq(abandonedCheckouts.status, "ABANDONED"), sql`(${abandonedCheckouts.cartId} = ${cartId} OR ${abandonedCheckouts.restoredCartId} = ${cartId})`);
+  const open = and(
+    eq(abandonedCheckouts.status, "ABANDONED"),
+    sql`(${abandonedCheckouts.cartId} = ${cartId} OR ${abandonedCheckouts.restoredCartId} = ${cartId})`,
+  );
   const [[record], [order], activities] = await runBatch(db, [
     db.select().from(abandonedCheckouts).where(open).orderBy(abandonedCheckouts.createdDate).limit(1),
     orderTotalRead(db, orderId),
     db
       .select()
       .from(abandonedCheckoutActivities)
-      .where(sql`${abandonedCheckoutActivities.abandonedCheckoutId} = (SELECT id FROM abandoned_checkouts WHERE ${open} ORDER BY created_date LIMIT 1)`)
+      .where(
+        sql`${abandonedCheckoutActivities.abandonedCheckoutId} = (SELECT id FROM abandoned_checkouts WHERE ${open} ORDER BY created_date LIMIT 1)`,
+      )
       .orderBy(abandonedCheckoutActivities.createdDate, sql`rowid`),
   ]);
   if (!record) return;
@@ -219,7 +264,13 @@ export async function processCartCompleted(event: EventEnvelope, raw: Record<str
     ...(cartId !== record.cartId ? { restoredCartId: cartId } : {}),
   });
   const now = nowIso();
-  const change = { status: "RECOVERED" as const, recoveredDate: recoveredTime, recoveredOrderId: orderId, recoveredTotal: order?.total ?? null, updatedDate: now };
+  const change = {
+    status: "RECOVERED" as const,
+    recoveredDate: recoveredTime,
+    recoveredOrderId: orderId,
+    recoveredTotal: order?.total ?? null,
+    updatedDate: now,
+  };
   // And the record's own action event (abandonedCheckouts.onAbandonedCheckoutRecovered).
   const recoveredRecord = newEvent(p.ctx, AutomationEventType.abandonedCheckoutRecovered, record.id, {
     entityFqdn: "wix.ecom.v1.abandoned_checkout",

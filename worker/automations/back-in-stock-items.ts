@@ -57,7 +57,10 @@ const stockColumns = {
  * failed, most waiting first, with the product's name and the stock now. Counted in SQL over one page of items;
  * one batch (one D1 round trip) with the number of items.
  */
-export async function backInStockByItem(ctx: Ctx, opts: { limit: number; offset: number }): Promise<{ items: BackInStockItemSummary[]; total: number }> {
+export async function backInStockByItem(
+  ctx: Ctx,
+  opts: { limit: number; offset: number },
+): Promise<{ items: BackInStockItemSummary[]; total: number }> {
   requireMerchant(ctx);
   const page = ctx.db
     .select({
@@ -131,7 +134,8 @@ export async function backInStockItem(
       .leftJoin(variants, and(eq(variants.productId, products.id), eq(variants.id, item.variantId)))
       .where(eq(products.id, item.productId)),
   ]);
-  if (!counts.total && !product) throw notFound("BACK_IN_STOCK_ITEM_NOT_FOUND", "Back-in-stock item", item.variantId ? `${item.productId}/${item.variantId}` : item.productId);
+  if (!counts.total && !product)
+    throw notFound("BACK_IN_STOCK_ITEM_NOT_FOUND", "Back-in-stock item", item.variantId ? `${item.productId}/${item.variantId}` : item.productId);
   const { total, lastRequested, ...tally } = counts;
   return {
     item: {
@@ -150,12 +154,17 @@ export async function backInStockItem(
 
 export const reportRequest = z
   .object({
-    catalogReference: z.object({ appId: z.string().optional(), catalogItemId: z.string().min(1).max(100), options: z.record(z.string(), z.unknown()).nullish() }).optional(),
+    catalogReference: z
+      .object({ appId: z.string().optional(), catalogItemId: z.string().min(1).max(100), options: z.record(z.string(), z.unknown()).nullish() })
+      .optional(),
     requestIds: z.array(z.string().min(1).max(100)).min(1).max(100).optional(),
     itemDetails: z.record(z.string(), z.unknown()).optional(),
     extraAutomationTemplateParameters: z.record(z.string(), z.string()).optional(),
   })
-  .refine((r) => !!r.catalogReference !== !!r.requestIds, { message: "give catalogReference or requestIds (one of them)", path: ["catalogReference"] });
+  .refine((r) => !!r.catalogReference !== !!r.requestIds, {
+    message: "give catalogReference or requestIds (one of them)",
+    path: ["catalogReference"],
+  });
 
 /** The merchant reports an item back in stock: its RECEIVED requests (or the ones named) are notified now. */
 export async function reportItemsBackInStock(ctx: Ctx, body: unknown): Promise<Record<string, never>> {
@@ -184,7 +193,10 @@ export async function reportBackInStock(ctx: Ctx, body: unknown): Promise<{ sent
  * it (its own requests and the product-wide ones, as when its stock comes back). The product as a whole is reported
  * by naming its product-wide requests, so shoppers waiting for one particular variant are not told it is back.
  */
-export async function reportItemBackInStock(ctx: Ctx, item: { productId: string; variantId: string }): Promise<{ sent: number; failed: number; held: number }> {
+export async function reportItemBackInStock(
+  ctx: Ctx,
+  item: { productId: string; variantId: string },
+): Promise<{ sent: number; failed: number; held: number }> {
   requirePermission(ctx, "automations.manage");
   if (item.variantId) return reportBackInStock(ctx, { catalogReference: { catalogItemId: item.productId, options: { variantId: item.variantId } } });
   const waiting = await ctx.db

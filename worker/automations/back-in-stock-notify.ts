@@ -24,12 +24,21 @@ import { domainEvent, type BackInStockRow, shape } from "./back-in-stock-shape";
 export async function notifyRequests(ctx: Ctx, match: ReturnType<typeof sql>, key: string): Promise<{ sent: number; failed: number; held: number }> {
   const { db } = ctx;
   const now = nowIso();
-  const received = await db.select().from(backInStockRequests).where(and(eq(backInStockRequests.status, "RECEIVED"), match)).limit(500);
+  const received = await db
+    .select()
+    .from(backInStockRequests)
+    .where(and(eq(backInStockRequests.status, "RECEIVED"), match))
+    .limit(500);
   const events: EventEnvelope[] = [];
   if (received.length) {
     const statements: Statement[] = [];
     for (const r of received) {
-      const e = newEvent(ctx, AutomationEventType.backInStockUpdated, r.id, domainEvent("updated", shape({ ...r, status: "PROCESSING", processingKey: key, updatedDate: now })));
+      const e = newEvent(
+        ctx,
+        AutomationEventType.backInStockUpdated,
+        r.id,
+        domainEvent("updated", shape({ ...r, status: "PROCESSING", processingKey: key, updatedDate: now })),
+      );
       statements.push(
         db
           .update(backInStockRequests)
@@ -41,7 +50,10 @@ export async function notifyRequests(ctx: Ctx, match: ReturnType<typeof sql>, ke
     }
     await runBatch(db, statements);
   }
-  const mine = await db.select().from(backInStockRequests).where(and(eq(backInStockRequests.status, "PROCESSING"), eq(backInStockRequests.processingKey, key)));
+  const mine = await db
+    .select()
+    .from(backInStockRequests)
+    .where(and(eq(backInStockRequests.status, "PROCESSING"), eq(backInStockRequests.processingKey, key)));
   let sent = 0;
   let failed = 0;
   let held = 0;
@@ -51,7 +63,10 @@ export async function notifyRequests(ctx: Ctx, match: ReturnType<typeof sql>, ke
     const outcome = await notifyOne(ctx, r, products.get(r.catalogItemId) ?? null, key);
     if ("held" in outcome) {
       // The transport failed but the email sweep will try again: PROCESSING until that settles (settleWaitingRequests).
-      await db.update(backInStockRequests).set({ emailId: outcome.emailId, updatedDate: nowIso() }).where(and(eq(backInStockRequests.id, r.id), eq(backInStockRequests.status, "PROCESSING")));
+      await db
+        .update(backInStockRequests)
+        .set({ emailId: outcome.emailId, updatedDate: nowIso() })
+        .where(and(eq(backInStockRequests.id, r.id), eq(backInStockRequests.status, "PROCESSING")));
       held++;
       continue;
     }
@@ -72,8 +87,20 @@ function finishRequest(ctx: Ctx, r: BackInStockRow, outcome: Outcome): { stateme
   const event = newEvent(ctx, AutomationEventType.backInStockUpdated, r.id, domainEvent("updated", shape(done)));
   const update = ctx.db
     .update(backInStockRequests)
-    .set({ status: outcome.status, reason: outcome.reason, autoNotified: outcome.autoNotified, emailId: outcome.emailId, updatedDate: done.updatedDate })
-    .where(and(eq(backInStockRequests.id, r.id), eq(backInStockRequests.status, "PROCESSING"), r.processingKey ? eq(backInStockRequests.processingKey, r.processingKey) : undefined));
+    .set({
+      status: outcome.status,
+      reason: outcome.reason,
+      autoNotified: outcome.autoNotified,
+      emailId: outcome.emailId,
+      updatedDate: done.updatedDate,
+    })
+    .where(
+      and(
+        eq(backInStockRequests.id, r.id),
+        eq(backInStockRequests.status, "PROCESSING"),
+        r.processingKey ? eq(backInStockRequests.processingKey, r.processingKey) : undefined,
+      ),
+    );
   return { statements: [update, outboxInsertIfChanged(ctx.db, event)], event };
 }
 
@@ -90,7 +117,10 @@ export async function settleWaitingRequests(ctx: Ctx): Promise<number> {
     .orderBy(backInStockRequests.updatedDate)
     .limit(100);
   if (!waiting.length) return 0;
-  const outcomes = await emailOutcomes(db, waiting.map((r) => r.emailId!));
+  const outcomes = await emailOutcomes(
+    db,
+    waiting.map((r) => r.emailId!),
+  );
   const statements: Statement[] = [];
   const events: EventEnvelope[] = [];
   for (const r of waiting) {
@@ -114,7 +144,12 @@ export async function settleWaitingRequests(ctx: Ctx): Promise<number> {
 
 type Outcome = { status: "NOTIFICATION_SENT" | "FAILED"; reason: string | null; autoNotified: boolean | null; emailId: string | null };
 
-async function notifyOne(ctx: Ctx, r: BackInStockRow, product: Awaited<ReturnType<typeof loadProduct>>, key: string): Promise<Outcome | { held: true; emailId: string }> {
+async function notifyOne(
+  ctx: Ctx,
+  r: BackInStockRow,
+  product: Awaited<ReturnType<typeof loadProduct>>,
+  key: string,
+): Promise<Outcome | { held: true; emailId: string }> {
   const variant = product?.variants.find((v) => (r.variantId ? v.id === r.variantId : v.visible));
   if (!product?.row.visible || !variant) return { status: "FAILED", reason: "ITEM_NOT_FOUND", autoNotified: null, emailId: null };
   const p = product.row;
@@ -127,12 +162,16 @@ async function notifyOne(ctx: Ctx, r: BackInStockRow, product: Awaited<ReturnTyp
     ctx,
     r.email,
     "back-in-stock",
-    { item: { name: p.name, price: formatMoney(price, ctx.currency), imageUrl, options: r.variantId && options ? options : null }, itemUrl: `${publicOrigin(ctx)}/products/${p.slug}` },
+    {
+      item: { name: p.name, price: formatMoney(price, ctx.currency), imageUrl, options: r.variantId && options ? options : null },
+      itemUrl: `${publicOrigin(ctx)}/products/${p.slug}`,
+    },
     { idempotencyKey: `back-in-stock:${r.id}:${key}`, marketing: true, awaitDelivery: true },
   );
   if (result.status === "SUPPRESSED") return { status: "FAILED", reason: "UNSUBSCRIBED", autoNotified: null, emailId: result.id };
   if (result.retrying) return { held: true, emailId: result.id };
-  if (result.status === "FAILED") return { status: "FAILED", reason: `SEND_FAILED: ${result.error ?? "transport error"}`.slice(0, 500), autoNotified: null, emailId: result.id };
+  if (result.status === "FAILED")
+    return { status: "FAILED", reason: `SEND_FAILED: ${result.error ?? "transport error"}`.slice(0, 500), autoNotified: null, emailId: result.id };
   return { status: "NOTIFICATION_SENT", reason: null, autoNotified: true, emailId: result.id };
 }
 

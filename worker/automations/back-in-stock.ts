@@ -14,7 +14,15 @@ import { backInStockRequests } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { type BackInStockRequestShape, type CreateBackInStockInput, domainEvent, shape } from "./back-in-stock-shape";
 export { type BackInStockRequestShape, type CreateBackInStockInput, shape } from "./back-in-stock-shape";
-export { backInStockByItem, backInStockItem, type BackInStockItemSummary, reportBackInStock, reportItemBackInStock, reportItemsBackInStock, reportRequest } from "./back-in-stock-items";
+export {
+  backInStockByItem,
+  backInStockItem,
+  type BackInStockItemSummary,
+  reportBackInStock,
+  reportItemBackInStock,
+  reportItemsBackInStock,
+  reportRequest,
+} from "./back-in-stock-items";
 export { notifyRequests, settleWaitingRequests } from "./back-in-stock-notify";
 
 /**
@@ -29,7 +37,12 @@ export { notifyRequests, settleWaitingRequests } from "./back-in-stock-notify";
  */
 
 const LIMITS = {
-  email: async (email: string): Promise<Limit> => ({ key: await emailKey("back-in-stock:email", email), max: 20, windowSeconds: 3600, what: "back-in-stock requests for this email" }),
+  email: async (email: string): Promise<Limit> => ({
+    key: await emailKey("back-in-stock:email", email),
+    max: 20,
+    windowSeconds: 3600,
+    what: "back-in-stock requests for this email",
+  }),
   address: (ip: string): Limit => ({ key: `back-in-stock:ip:${ip}`, max: 30, windowSeconds: 3600, what: "back-in-stock requests from this address" }),
 };
 
@@ -39,21 +52,41 @@ const emailSchema = z.email().max(254);
  * Creates a request (RECEIVED) for a product or one of its variants, or answers the existing one for that email and
  * item. Bad email, unknown product or variant: 400 with field violations. Rate-limited per email and client address.
  */
-export async function createBackInStockRequest(ctx: Ctx, input: CreateBackInStockInput, opts: { clientAddress?: string } = {}): Promise<{ request: BackInStockRequestShape }> {
+export async function createBackInStockRequest(
+  ctx: Ctx,
+  input: CreateBackInStockInput,
+  opts: { clientAddress?: string } = {},
+): Promise<{ request: BackInStockRequestShape }> {
   const violations: FieldViolation[] = [];
   const email = String(input.email ?? "").trim();
-  if (!emailSchema.safeParse(email).success) violations.push({ field: "request.email", description: "must be an email address", violatedRule: "FORMAT", data: {} });
+  if (!emailSchema.safeParse(email).success)
+    violations.push({ field: "request.email", description: "must be an email address", violatedRule: "FORMAT", data: {} });
   const ref = input.catalogReference ?? ({} as CreateBackInStockInput["catalogReference"]);
   if (ref.appId !== undefined && ref.appId !== STORES_APP_ID) {
-    violations.push({ field: "request.catalogReference.appId", description: `is not a catalogue of this store (Wix Stores is ${STORES_APP_ID})`, violatedRule: "VALIDATION", data: {} });
+    violations.push({
+      field: "request.catalogReference.appId",
+      description: `is not a catalogue of this store (Wix Stores is ${STORES_APP_ID})`,
+      violatedRule: "VALIDATION",
+      data: {},
+    });
   }
   const productId = typeof ref.catalogItemId === "string" ? ref.catalogItemId.trim() : "";
   const variantId = typeof ref.options?.variantId === "string" ? ref.options.variantId.trim() : "";
   const product = productId && productId.length <= 100 ? await loadProduct(ctx.db, productId) : null;
   if (!product?.row.visible) {
-    violations.push({ field: "request.catalogReference.catalogItemId", description: "is not a product of this store", violatedRule: "VALIDATION", data: { catalogItemId: productId } });
+    violations.push({
+      field: "request.catalogReference.catalogItemId",
+      description: "is not a product of this store",
+      violatedRule: "VALIDATION",
+      data: { catalogItemId: productId },
+    });
   } else if (variantId && !product.variants.some((v) => v.id === variantId && v.visible)) {
-    violations.push({ field: "request.catalogReference.options.variantId", description: "is not a variant of this product", violatedRule: "VALIDATION", data: { variantId } });
+    violations.push({
+      field: "request.catalogReference.options.variantId",
+      description: "is not a variant of this product",
+      violatedRule: "VALIDATION",
+      data: { variantId },
+    });
   }
   if (violations.length) throw invalidArgument(violations);
   await hitLimits(ctx.db, [await LIMITS.email(email), ...(opts.clientAddress ? [LIMITS.address(opts.clientAddress)] : [])]);
@@ -80,12 +113,18 @@ export async function createBackInStockRequest(ctx: Ctx, input: CreateBackInStoc
     updatedDate: now,
   };
   const created = newEvent(ctx, AutomationEventType.backInStockCreated, id, domainEvent("created", shape(values)));
-  const [inserted] = await commit(ctx, [ctx.db.insert(backInStockRequests).values(values).onConflictDoNothing(), outboxInsertIfChanged(ctx.db, created)], (r) =>
-    r[0].meta.changes ? [created] : [],
+  const [inserted] = await commit(
+    ctx,
+    [ctx.db.insert(backInStockRequests).values(values).onConflictDoNothing(), outboxInsertIfChanged(ctx.db, created)],
+    (r) => (r[0].meta.changes ? [created] : []),
   );
   if (inserted.meta.changes) return { request: shape(values) };
   // Asked before: answer that request, armed again if it was already notified or failed.
-  const match = and(eq(backInStockRequests.emailKey, key), eq(backInStockRequests.catalogItemId, productId), eq(backInStockRequests.variantId, variantId));
+  const match = and(
+    eq(backInStockRequests.emailKey, key),
+    eq(backInStockRequests.catalogItemId, productId),
+    eq(backInStockRequests.variantId, variantId),
+  );
   const [existing] = await ctx.db.select().from(backInStockRequests).where(match);
   if (existing.status === "NOTIFICATION_SENT" || existing.status === "FAILED") {
     const rearmed = { ...existing, status: "RECEIVED" as const, reason: null, processingKey: null, updatedDate: now };
@@ -121,8 +160,10 @@ export async function deleteBackInStockRequest(ctx: Ctx, id: string): Promise<Re
   const [row] = await ctx.db.select().from(backInStockRequests).where(eq(backInStockRequests.id, id));
   if (!row) throw notFound("BACK_IN_STOCK_REQUEST_NOT_FOUND", "Back-in-stock notification request", id);
   const deleted = newEvent(ctx, AutomationEventType.backInStockDeleted, id, domainEvent("deleted", shape(row)));
-  const [result] = await commit(ctx, [ctx.db.delete(backInStockRequests).where(eq(backInStockRequests.id, id)), outboxInsertIfChanged(ctx.db, deleted)], (r) =>
-    r[0].meta.changes ? [deleted] : [],
+  const [result] = await commit(
+    ctx,
+    [ctx.db.delete(backInStockRequests).where(eq(backInStockRequests.id, id)), outboxInsertIfChanged(ctx.db, deleted)],
+    (r) => (r[0].meta.changes ? [deleted] : []),
   );
   if (!result.meta.changes) throw notFound("BACK_IN_STOCK_REQUEST_NOT_FOUND", "Back-in-stock notification request", id);
   return {};
@@ -144,9 +185,19 @@ export async function queryBackInStockRequests(ctx: Ctx, query: (QueryInput & { 
   requireMerchant(ctx);
   const q: QueryInput = { ...query };
   if (query?.cursorPaging && q.paging === undefined) q.paging = { limit: query.cursorPaging.limit };
-  const compiled = compileQuery(q, requestFields, { currency: ctx.currency, tieBreaker: backInStockRequests.id, defaultSort: [sql`${backInStockRequests.createdDate} DESC`] });
+  const compiled = compileQuery(q, requestFields, {
+    currency: ctx.currency,
+    tieBreaker: backInStockRequests.id,
+    defaultSort: [sql`${backInStockRequests.createdDate} DESC`],
+  });
   const [rows, [{ total }]] = await runBatch(ctx.db, [
-    ctx.db.select().from(backInStockRequests).where(compiled.where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
+    ctx.db
+      .select()
+      .from(backInStockRequests)
+      .where(compiled.where)
+      .orderBy(...compiled.orderBy)
+      .limit(compiled.limit)
+      .offset(compiled.offset),
     ctx.db.select({ total: count() }).from(backInStockRequests).where(compiled.where),
   ]);
   return { requests: rows.map(shape), metadata: { count: rows.length, offset: compiled.offset, total } };

@@ -1,5 +1,11 @@
 /** The automations (abandoned carts and checkouts, back in stock, inventory updates): their face. */
-export { abandonedByHourRead, addAbandonedCheckoutActivity, addActivityRequest, getAbandonedCheckoutWithEmails, queryAbandonedCheckouts } from "./abandoned-checkouts";
+export {
+  abandonedByHourRead,
+  addAbandonedCheckoutActivity,
+  addActivityRequest,
+  getAbandonedCheckoutWithEmails,
+  queryAbandonedCheckouts,
+} from "./abandoned-checkouts";
 export { restoreAbandonedCart } from "./abandoned-carts";
 export { backInStockByItem, backInStockCountsRead, backInStockItem, createBackInStockRequest, reportItemBackInStock } from "./back-in-stock";
 export { AutomationEventType } from "./events";

@@ -25,10 +25,17 @@ export const inventoryUpdatedSchema = z.object({
           productId: z.string().trim().min(1).max(100),
           variantId: z.string().trim().min(1).max(100).optional(),
           setQuantity: count.min(0).max(99_999_999).optional(),
-          adjustBy: count.min(-99_999).max(99_999).refine((n) => n !== 0, "must not be 0").optional(),
+          adjustBy: count
+            .min(-99_999)
+            .max(99_999)
+            .refine((n) => n !== 0, "must not be 0")
+            .optional(),
           sku: z.string().max(100).optional(),
         })
-        .refine((i) => (i.setQuantity === undefined) !== (i.adjustBy === undefined), { message: "give setQuantity or adjustBy (one of them)", path: ["setQuantity"] }),
+        .refine((i) => (i.setQuantity === undefined) !== (i.adjustBy === undefined), {
+          message: "give setQuantity or adjustBy (one of them)",
+          path: ["setQuantity"],
+        }),
     )
     .min(1)
     .max(300),
@@ -50,7 +57,10 @@ export async function processInventoryUpdated(event: EventEnvelope, data: Invent
     if (item.variantId || variantOf.has(item.productId)) continue;
     const product = await loadProduct(db, item.productId);
     if (!product) throw new PermanentFailure(`inventory.updated names an unknown product ${item.productId}`);
-    if (product.variants.length !== 1) throw new PermanentFailure(`inventory.updated item for product ${item.productId} needs a variantId: the product has ${product.variants.length} variants`);
+    if (product.variants.length !== 1)
+      throw new PermanentFailure(
+        `inventory.updated item for product ${item.productId} needs a variantId: the product has ${product.variants.length} variants`,
+      );
     variantOf.set(item.productId, product.variants[0].id);
   }
   const resolved = data.items.map((i) => ({ ...i, variantId: i.variantId ?? variantOf.get(i.productId)! }));
@@ -67,16 +77,36 @@ export async function processInventoryUpdated(event: EventEnvelope, data: Invent
   };
   const ups = resolved.filter((i) => i.adjustBy !== undefined && i.adjustBy > 0);
   const downs = resolved.filter((i) => i.adjustBy !== undefined && i.adjustBy < 0);
-  if (ups.length) await once("adjust-up", (also) => incrementInventory(ctx, ups.map((i) => ({ productId: i.productId, variantId: i.variantId, by: i.adjustBy! })), adjustReason, { also }));
-  if (downs.length) await once("adjust-down", (also) => decrementInventory(ctx, downs.map((i) => ({ productId: i.productId, variantId: i.variantId, by: -i.adjustBy! })), adjustReason, { also }));
+  if (ups.length)
+    await once("adjust-up", (also) =>
+      incrementInventory(
+        ctx,
+        ups.map((i) => ({ productId: i.productId, variantId: i.variantId, by: i.adjustBy! })),
+        adjustReason,
+        { also },
+      ),
+    );
+  if (downs.length)
+    await once("adjust-down", (also) =>
+      decrementInventory(
+        ctx,
+        downs.map((i) => ({ productId: i.productId, variantId: i.variantId, by: -i.adjustBy! })),
+        adjustReason,
+        { also },
+      ),
+    );
 
   const sets = new Map<string, { variantId: string; quantity: number }[]>();
   for (const i of resolved) {
     if (i.setQuantity === undefined) continue;
-    sets.set(i.productId, [...(sets.get(i.productId) ?? []).filter((v) => v.variantId !== i.variantId), { variantId: i.variantId, quantity: i.setQuantity }]);
+    sets.set(i.productId, [
+      ...(sets.get(i.productId) ?? []).filter((v) => v.variantId !== i.variantId),
+      { variantId: i.variantId, quantity: i.setQuantity },
+    ]);
   }
   // A warehouse that sends a count means the product's quantity is tracked.
-  for (const [productId, variants] of sets) await once(`set:${productId}`, (also) => updateInventoryItem(ctx, productId, { trackQuantity: true, variants }, setReason, { also }));
+  for (const [productId, variants] of sets)
+    await once(`set:${productId}`, (also) => updateInventoryItem(ctx, productId, { trackQuantity: true, variants }, setReason, { also }));
 
   for (const i of resolved) touched.push({ productId: i.productId, variantId: i.variantId });
   const tasks = await lowStockTasks(db, touched);
@@ -90,7 +120,10 @@ export async function lowStockTasks(db: Db, refs: { productId: string; variantId
   const stock = await readStockAvailability(db, refs);
   const low = stock.filter((s) => s.exists && s.trackQuantity && (s.quantity ?? 0) < settings.lowStockThreshold!);
   if (!low.length) return [];
-  const names = await productNames(db, low.map((s) => s.productId));
+  const names = await productNames(
+    db,
+    low.map((s) => s.productId),
+  );
   return low.map((s) =>
     taskStatement(db, {
       kind: "LOW_STOCK",
@@ -106,7 +139,17 @@ export async function lowStockTasks(db: Db, refs: { productId: string; variantId
 const variantsChangedSchema = z
   .object({
     productId: z.string().min(1),
-    variants: z.array(z.object({ variantId: z.string(), quantity: z.number().nullish(), oldValue: z.object({ quantity: z.number().nullish() }).loose().optional() }).loose()).default([]),
+    variants: z
+      .array(
+        z
+          .object({
+            variantId: z.string(),
+            quantity: z.number().nullish(),
+            oldValue: z.object({ quantity: z.number().nullish() }).loose().optional(),
+          })
+          .loose(),
+      )
+      .default([]),
   })
   .loose();
 
@@ -116,6 +159,9 @@ export async function processVariantsChanged(_event: EventEnvelope, raw: Record<
   if (!parsed.success) return;
   const fell = parsed.data.variants.filter((v) => typeof v.quantity === "number" && (v.oldValue?.quantity ?? Infinity) > v.quantity);
   if (!fell.length) return;
-  const tasks = await lowStockTasks(p.db, fell.map((v) => ({ productId: parsed.data.productId, variantId: v.variantId })));
+  const tasks = await lowStockTasks(
+    p.db,
+    fell.map((v) => ({ productId: parsed.data.productId, variantId: v.variantId })),
+  );
   await runBatch(p.db, [p.done(), ...tasks]);
 }

@@ -76,12 +76,21 @@ async function settleRecoveryEmail(ctx: Ctx, row: DueRow, now: Date): Promise<bo
   // The sweeps were stopped past the next reminder's time too: the shopper gets only the latest one, not a burst.
   if (later.length) return notSent(ctx, row, "SUPERSEDED");
   const owner: CartOwner = { kind: record.ownerKind, id: record.ownerId };
-  const loaded = await loadCarts(ctx, [owner], [], [
-    cartSummaryRead(db, record.cartId),
-    memberContactRead(db, owner.kind === "member" ? owner.id : ""),
-    checkoutEmailRead(db, { checkoutId: record.checkoutId ?? "" }),
-  ]);
-  const [[cartRow], memberRows, checkoutRows] = loaded.extra as [{ status: string }[], { email: string; profile: Record<string, unknown> }[], { email: string | null }[]];
+  const loaded = await loadCarts(
+    ctx,
+    [owner],
+    [],
+    [
+      cartSummaryRead(db, record.cartId),
+      memberContactRead(db, owner.kind === "member" ? owner.id : ""),
+      checkoutEmailRead(db, { checkoutId: record.checkoutId ?? "" }),
+    ],
+  );
+  const [[cartRow], memberRows, checkoutRows] = loaded.extra as [
+    { status: string }[],
+    { email: string; profile: Record<string, unknown> }[],
+    { email: string | null }[],
+  ];
   const state = loaded.states.get(ownerKey(owner))!;
   if (cartRow?.status === "COMPLETED") return notSent(ctx, row, "ALREADY_RECOVERED");
   const cart = state.cart?.id === record.cartId ? state.cart : null;
@@ -141,9 +150,17 @@ async function settleRecoveryEmail(ctx: Ctx, row: DueRow, now: Date): Promise<bo
  * sweep's retries settle them, each with its activity. Returns how many it settled.
  */
 export async function settleSendingRecoveryEmails(db: Db): Promise<number> {
-  const sending = await db.select().from(recoveryEmails).where(eq(recoveryEmails.status, "SENDING")).orderBy(recoveryEmails.updatedDate).limit(SWEEP_CHUNK);
+  const sending = await db
+    .select()
+    .from(recoveryEmails)
+    .where(eq(recoveryEmails.status, "SENDING"))
+    .orderBy(recoveryEmails.updatedDate)
+    .limit(SWEEP_CHUNK);
   if (!sending.length) return 0;
-  const outcomes = await emailOutcomes(db, sending.map((r) => r.emailId ?? ""));
+  const outcomes = await emailOutcomes(
+    db,
+    sending.map((r) => r.emailId ?? ""),
+  );
   const now = nowIso();
   const statements: Statement[] = [];
   for (const r of sending) {
@@ -159,7 +176,13 @@ export async function settleSendingRecoveryEmails(db: Db): Promise<number> {
         .where(and(eq(recoveryEmails.id, r.id), eq(recoveryEmails.status, "SENDING"))),
       sent
         ? activityIfChanged(db, r.abandonedCheckoutId, "EMAIL_SENT", { step: r.step, emailId: r.emailId, to: o.to })
-        : activityIfChanged(db, r.abandonedCheckoutId, "EMAIL_NOT_SENT", { step: r.step, emailId: r.emailId, ...(o?.error ? { error: o.error } : {}) }, reason),
+        : activityIfChanged(
+            db,
+            r.abandonedCheckoutId,
+            "EMAIL_NOT_SENT",
+            { step: r.step, emailId: r.emailId, ...(o?.error ? { error: o.error } : {}) },
+            reason,
+          ),
     );
   }
   await runBatch(db, statements);
@@ -173,7 +196,13 @@ async function notSent(ctx: Ctx, row: DueRow, reason: NotSentReason, emailId: st
       .update(recoveryEmails)
       .set({ status: "NOT_SENT", reason, emailId, updatedDate: now })
       .where(and(eq(recoveryEmails.id, row.id), eq(recoveryEmails.status, "SCHEDULED"))),
-    activityIfChanged(ctx.db, row.abandonedCheckoutId, "EMAIL_NOT_SENT", { step: row.step, ...(emailId ? { emailId } : {}), ...(error ? { error } : {}) }, reason),
+    activityIfChanged(
+      ctx.db,
+      row.abandonedCheckoutId,
+      "EMAIL_NOT_SENT",
+      { step: row.step, ...(emailId ? { emailId } : {}), ...(error ? { error } : {}) },
+      reason,
+    ),
   ]);
   return true;
 }

@@ -6,7 +6,13 @@ import { pathId, type AppEnv } from "#worker/platform/http";
 import { readQueryRequest } from "#worker/platform/query";
 import { clientAddress } from "#worker/platform/rate-limit";
 import { httpUrl, parseWith, readBody, readJson } from "#worker/platform/validation";
-import { abandonedCheckoutSummary, addAbandonedCheckoutActivity, addActivityRequest, getAbandonedCheckout, queryAbandonedCheckouts } from "./abandoned-checkouts";
+import {
+  abandonedCheckoutSummary,
+  addAbandonedCheckoutActivity,
+  addActivityRequest,
+  getAbandonedCheckout,
+  queryAbandonedCheckouts,
+} from "./abandoned-checkouts";
 import {
   createBackInStockRequest,
   deleteBackInStockRequest,
@@ -45,7 +51,12 @@ const merchantOnly = createMiddleware<AppEnv>(async (c, next) => {
 
 const queryRequest = z.object({
   query: z
-    .object({ filter: z.unknown().optional(), sort: z.unknown().optional(), paging: z.unknown().optional(), cursorPaging: z.object({ limit: z.number().int().optional(), cursor: z.string().nullish() }).optional() })
+    .object({
+      filter: z.unknown().optional(),
+      sort: z.unknown().optional(),
+      paging: z.unknown().optional(),
+      cursorPaging: z.object({ limit: z.number().int().optional(), cursor: z.string().nullish() }).optional(),
+    })
     .optional(),
 });
 
@@ -75,14 +86,20 @@ const createRequest = z.object({
     catalogReference: z.object({
       appId: z.string().max(100).optional(),
       catalogItemId: z.string().trim().min(1).max(100),
-      options: z.object({ variantId: z.string().trim().min(1).max(100).optional() }).loose().nullish(),
+      options: z
+        .object({ variantId: z.string().trim().min(1).max(100).optional() })
+        .loose()
+        .nullish(),
     }),
     itemUrl: httpUrl({ max: 2000 }).nullish(),
     // Read-only fields a client may send back are ignored.
     id: z.unknown().optional(),
     status: z.unknown().optional(),
   }),
-  itemDetails: z.object({ name: z.string().max(500).optional(), price: z.string().max(50).optional(), image: httpUrl({ max: 2000 }).optional() }).loose().optional(),
+  itemDetails: z
+    .object({ name: z.string().max(500).optional(), price: z.string().max(50).optional(), image: httpUrl({ max: 2000 }).optional() })
+    .loose()
+    .optional(),
 });
 
 const BIS = "/back-in-stock-service/v1/back-in-stock-notification-requests";
@@ -111,6 +128,8 @@ automationRoutes.post(`${BIS}/query`, merchantOnly, async (c) => {
   const { query } = parseWith(queryRequest, await readQueryRequest(c));
   return c.json(await queryBackInStockRequests(c.get("ctx"), query));
 });
-automationRoutes.post(`${BIS}/report-items-back-in-stock`, merchantOnly, async (c) => c.json(await reportItemsBackInStock(c.get("ctx"), await readJson(c))));
+automationRoutes.post(`${BIS}/report-items-back-in-stock`, merchantOnly, async (c) =>
+  c.json(await reportItemsBackInStock(c.get("ctx"), await readJson(c))),
+);
 automationRoutes.get(`${BIS}/:id`, merchantOnly, async (c) => c.json(await getBackInStockRequest(c.get("ctx"), pathId(c))));
 automationRoutes.delete(`${BIS}/:id`, merchantOnly, async (c) => c.json(await deleteBackInStockRequest(c.get("ctx"), pathId(c))));

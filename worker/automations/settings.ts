@@ -61,7 +61,8 @@ export function automationSettingsFrom(value: unknown): AutomationSettings {
 }
 
 /** The read of the stored settings, to put in a caller's batch (then automationSettingsFrom(row?.value)). */
-export const automationSettingsRead = (db: Db) => db.select({ value: settings.value }).from(settings).where(eq(settings.key, AUTOMATION_SETTINGS_KEY));
+export const automationSettingsRead = (db: Db) =>
+  db.select({ value: settings.value }).from(settings).where(eq(settings.key, AUTOMATION_SETTINGS_KEY));
 
 /** The settings, for the automations themselves (no caller check). */
 export async function loadAutomationSettings(db: Db): Promise<AutomationSettings> {

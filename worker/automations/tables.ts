@@ -87,10 +87,7 @@ export const recoveryEmails = sqliteTable(
     emailId: text("email_id"),
     updatedDate: text("updated_date").notNull(),
   },
-  (t) => [
-    uniqueIndex("recovery_emails_step_idx").on(t.abandonedCheckoutId, t.step),
-    index("recovery_emails_due_idx").on(t.status, t.dueDate),
-  ],
+  (t) => [uniqueIndex("recovery_emails_step_idx").on(t.abandonedCheckoutId, t.step), index("recovery_emails_due_idx").on(t.status, t.dueDate)],
 );
 
 /**

@@ -12,7 +12,20 @@ import { addCatalogLines, addCustomLines, type CartDraft, resolveAll } from "./l
 import { activeCart, cartNotFound, cartOwnerOf, loadCarts, ownerKey, readCurrentCart } from "./load";
 import { changeCart } from "./persist";
 import { pricingInput } from "./totals";
-export { cartNotFound, type CartOwner, cartOwnerOf, cartReads, type CurrentCartRead, type CurrentCartWants, loadCarts, type Loaded, ownerKey, type OwnerState, pricingReadsFor, readCurrentCart } from "./load";
+export {
+  cartNotFound,
+  type CartOwner,
+  cartOwnerOf,
+  cartReads,
+  type CurrentCartRead,
+  type CurrentCartWants,
+  loadCarts,
+  type Loaded,
+  ownerKey,
+  type OwnerState,
+  pricingReadsFor,
+  readCurrentCart,
+} from "./load";
 export { addCatalogLines, addCustomLines, type CartDraft, draftOf, type LineDraft, newCartRow, nextPosition, resolveAll, resolveLine } from "./lines";
 export { cartChangeEvent, cartStatements, hasChanges, stamp, withRetry } from "./persist";
 export { type CartTotals, estimateCurrentCart, estimateTotals, totalsFor, type TotalsOptions } from "./totals";
@@ -62,7 +75,13 @@ function applyCartInfo(draft: CartDraft, info: CartInfoInput, mask: string[] | n
     mask.forEach((path, i) => {
       const top = path.replace(/^cartInfo\./, "").split(".")[0];
       if ((CART_INFO_FIELDS as readonly string[]).includes(top)) tops.add(top);
-      else violations.push({ field: `cartFieldmask.paths[${i}]`, description: `names no writable cart field (${CART_INFO_FIELDS.join(", ")})`, violatedRule: "VALIDATION", data: {} });
+      else
+        violations.push({
+          field: `cartFieldmask.paths[${i}]`,
+          description: `names no writable cart field (${CART_INFO_FIELDS.join(", ")})`,
+          violatedRule: "VALIDATION",
+          data: {},
+        });
     });
     fields = [...tops];
   }
@@ -78,17 +97,29 @@ function applyCartInfo(draft: CartDraft, info: CartInfoInput, mask: string[] | n
   }
   if (has("contactInfo")) {
     const address = cleanAddress(info.contactInfo?.address as StoredAddress | undefined);
-    const contactDetails = info.contactInfo?.contactDetails ? Object.fromEntries(Object.entries(info.contactInfo.contactDetails).filter(([, v]) => v !== null && v !== undefined)) : undefined;
-    cart.contactInfo = address || (contactDetails && Object.keys(contactDetails).length) ? { ...(address ? { address } : {}), ...(contactDetails ? { contactDetails } : {}) } : null;
+    const contactDetails = info.contactInfo?.contactDetails
+      ? Object.fromEntries(Object.entries(info.contactInfo.contactDetails).filter(([, v]) => v !== null && v !== undefined))
+      : undefined;
+    cart.contactInfo =
+      address || (contactDetails && Object.keys(contactDetails).length)
+        ? { ...(address ? { address } : {}), ...(contactDetails ? { contactDetails } : {}) }
+        : null;
   }
-  if (has("selectedShippingOption")) cart.selectedShippingOption = info.selectedShippingOption ? { code: info.selectedShippingOption.code, ...(info.selectedShippingOption.carrierId ? { carrierId: info.selectedShippingOption.carrierId } : {}) } : null;
+  if (has("selectedShippingOption"))
+    cart.selectedShippingOption = info.selectedShippingOption
+      ? {
+          code: info.selectedShippingOption.code,
+          ...(info.selectedShippingOption.carrierId ? { carrierId: info.selectedShippingOption.carrierId } : {}),
+        }
+      : null;
   if (has("businessLocationId")) cart.businessLocationId = info.businessLocationId ?? null;
   if (has("overrideCheckoutUrl")) cart.overrideCheckoutUrl = info.overrideCheckoutUrl ?? null;
 }
 
 /** Custom line items and merchant discounts set prices: only the owner, or staff granted orders.write, may send them. */
 function requirePricingFor(ctx: Ctx, field: string): void {
-  if (!hasPermission(ctx.auth, "orders.write")) throw forbidden(`${field} set prices, so only the store's owner or staff with the orders.write permission may send them`);
+  if (!hasPermission(ctx.auth, "orders.write"))
+    throw forbidden(`${field} set prices, so only the store's owner or staff with the orders.write permission may send them`);
 }
 
 /** A coupon code the pricing refuses is a clear 400 with its reason (unknown, expired, used up, …). */
@@ -97,7 +128,10 @@ async function checkCoupon(ctx: Ctx, draft: CartDraft, resolved: ResolvedLine[])
   if (!code || code === draft.base?.couponCode) return;
   const result = await priceCart(ctx, pricingInput(draft.cart, resolved, {}));
   if (result.couponProblem) {
-    throw new ApiError(400, result.couponProblem.code, result.couponProblem.description, { data: { couponCode: code }, message: "Coupon not applied" });
+    throw new ApiError(400, result.couponProblem.code, result.couponProblem.description, {
+      data: { couponCode: code },
+      message: "Coupon not applied",
+    });
   }
 }
 
@@ -111,7 +145,8 @@ export async function updateCurrentCart(ctx: Ctx, req: UpdateCartRequest): Promi
     productIds: (req.lineItems ?? []).map((l) => l.catalogReference.catalogItemId),
     apply(draft, violations) {
       if (req.cartInfo) applyCartInfo(draft, req.cartInfo, mask, violations);
-      else if (mask?.length) violations.push({ field: "cartInfo", description: "is required with cartFieldmask", violatedRule: "REQUIRED_FIELD", data: {} });
+      else if (mask?.length)
+        violations.push({ field: "cartInfo", description: "is required with cartFieldmask", violatedRule: "REQUIRED_FIELD", data: {} });
       if (req.couponCode !== undefined) draft.cart.couponCode = req.couponCode;
       if (req.lineItems?.length) addCatalogLines(draft, req.lineItems, "lineItems", violations);
       if (req.customLineItems?.length) addCustomLines(draft, req.customLineItems);
@@ -119,7 +154,13 @@ export async function updateCurrentCart(ctx: Ctx, req: UpdateCartRequest): Promi
         const ids = new Set(draft.lines.map((l) => l.id));
         draft.cart.merchantDiscounts = req.merchantDiscounts.map((d, i) => {
           (d.lineItemIds ?? []).forEach((id, j) => {
-            if (!ids.has(id)) violations.push({ field: `merchantDiscounts[${i}].lineItemIds[${j}]`, description: "is not a line item of this cart", violatedRule: "VALIDATION", data: {} });
+            if (!ids.has(id))
+              violations.push({
+                field: `merchantDiscounts[${i}].lineItemIds[${j}]`,
+                description: "is not a line item of this cart",
+                violatedRule: "VALIDATION",
+                data: {},
+              });
           });
           return {
             ...(d.amount !== undefined ? { amount: toMinor(Number(d.amount), draft.cart.currency) } : {}),
@@ -159,7 +200,13 @@ export async function removeLineItems(ctx: Ctx, lineItemIds: string[]): Promise<
     apply(draft, violations) {
       const ids = new Set(draft.lines.map((l) => l.id));
       lineItemIds.forEach((id, i) => {
-        if (!ids.has(id)) violations.push({ field: `lineItemIds[${i}]`, description: "is not a line item of this cart", violatedRule: "VALIDATION", data: { lineItemId: id } });
+        if (!ids.has(id))
+          violations.push({
+            field: `lineItemIds[${i}]`,
+            description: "is not a line item of this cart",
+            violatedRule: "VALIDATION",
+            data: { lineItemId: id },
+          });
       });
       const gone = new Set(lineItemIds);
       draft.lines = draft.lines.filter((l) => !gone.has(l.id));
@@ -176,8 +223,20 @@ export async function updateLineItemsQuantity(ctx: Ctx, items: { id: string; qua
       const seen = new Set<string>();
       items.forEach((item, i) => {
         const line = draft.lines.find((l) => l.id === item.id);
-        if (!line) violations.push({ field: `lineItems[${i}].id`, description: "is not a line item of this cart", violatedRule: "VALIDATION", data: { lineItemId: item.id } });
-        else if (seen.has(item.id)) violations.push({ field: `lineItems[${i}].id`, description: "appears more than once", violatedRule: "VALIDATION", data: { lineItemId: item.id } });
+        if (!line)
+          violations.push({
+            field: `lineItems[${i}].id`,
+            description: "is not a line item of this cart",
+            violatedRule: "VALIDATION",
+            data: { lineItemId: item.id },
+          });
+        else if (seen.has(item.id))
+          violations.push({
+            field: `lineItems[${i}].id`,
+            description: "appears more than once",
+            violatedRule: "VALIDATION",
+            data: { lineItemId: item.id },
+          });
         seen.add(item.id);
         if (!line) return;
         if (item.quantity > line.quantity) line.raisedBy = `lineItems[${i}].quantity`;
@@ -213,7 +272,11 @@ export async function deleteCurrentCart(ctx: Ctx): Promise<Record<string, never>
   // The event is written only if this request deleted the cart (a concurrent delete may have got there first).
   const results = (await commit(
     ctx,
-    [ctx.db.delete(cartLineItems).where(eq(cartLineItems.cartId, row.id)), ctx.db.delete(carts).where(eq(carts.id, row.id)), outboxInsertIfChanged(ctx.db, event)],
+    [
+      ctx.db.delete(cartLineItems).where(eq(cartLineItems.cartId, row.id)),
+      ctx.db.delete(carts).where(eq(carts.id, row.id)),
+      outboxInsertIfChanged(ctx.db, event),
+    ],
     [event],
   )) as D1Result[];
   if (!results[1].meta.changes) throw cartNotFound();
@@ -245,7 +308,10 @@ export function completeCartStatements(ctx: Ctx, cartId: string, orderId: string
 
 /** A cart's owner, currency and status. */
 export function cartSummaryRead(db: Db, cartId: string) {
-  return db.select({ ownerKind: carts.ownerKind, ownerId: carts.ownerId, currency: carts.currency, status: carts.status }).from(carts).where(eq(carts.id, cartId));
+  return db
+    .select({ ownerKind: carts.ownerKind, ownerId: carts.ownerId, currency: carts.currency, status: carts.status })
+    .from(carts)
+    .where(eq(carts.id, cartId));
 }
 
 /** The buyer email given at checkout: of a checkout, or of a cart's current checkout. */

@@ -9,7 +9,16 @@ import { inBatchLimitStatements, limitRefusal } from "#worker/platform/rate-limi
 import { checkoutLimits, type ShopperClient } from "./limits";
 import type { PricingConfig } from "#worker/pricing";
 import type { CreateCheckoutRequest } from "./schemas";
-import { CartEventType, cartEventData, cartShape, cleanAddress, ownerBuyerInfo, type CartShape, type CatalogProduct, type ResolvedLine } from "./shapes";
+import {
+  CartEventType,
+  cartEventData,
+  cartShape,
+  cleanAddress,
+  ownerBuyerInfo,
+  type CartShape,
+  type CatalogProduct,
+  type ResolvedLine,
+} from "./shapes";
 import { checkouts, type CheckoutLine, type StoredAddress } from "./tables";
 import { draftOf, resolveAll } from "./lines";
 import { cartNotFound, cartOwnerOf, type CurrentCartRead, loadCarts, ownerKey } from "./load";
@@ -47,13 +56,22 @@ export async function createCheckoutFrom(
   req: CreateCheckoutRequest,
   preloaded?: CurrentCartRead,
   client: ShopperClient = {},
-): Promise<{ checkoutId: string; row: typeof checkouts.$inferSelect; inputs: { products: Map<string, CatalogProduct>; pricing: PricingConfig } | null }> {
+): Promise<{
+  checkoutId: string;
+  row: typeof checkouts.$inferSelect;
+  inputs: { products: Map<string, CatalogProduct>; pricing: PricingConfig } | null;
+}> {
   const owner = cartOwnerOf(ctx);
   let given = preloaded?.pricing ? preloaded : undefined;
   return withRetry(async () => {
-    const memberEmail = owner.kind === "member" ? [ctx.db.select({ email: identities.email }).from(identities).where(eq(identities.id, owner.id)).limit(1)] : [];
+    const memberEmail =
+      owner.kind === "member" ? [ctx.db.select({ email: identities.email }).from(identities).where(eq(identities.id, owner.id)).limit(1)] : [];
     const loaded = given
-      ? { states: new Map([[ownerKey(owner), given.state]]), products: given.products, extra: [given.memberEmail ? [{ email: given.memberEmail }] : []] }
+      ? {
+          states: new Map([[ownerKey(owner), given.state]]),
+          products: given.products,
+          extra: [given.memberEmail ? [{ email: given.memberEmail }] : []],
+        }
       : await loadCarts(ctx, [owner], [], memberEmail);
     const pricing = given?.pricing ?? undefined;
     given = undefined;
@@ -107,9 +125,19 @@ function refuseUnavailable(resolved: ResolvedLine[]): void {
   if (!resolved.length) throw new ApiError(400, "EMPTY_CART", "The cart has no line items to check out", { message: "Cart is empty" });
   const blocked = resolved.filter((r) => r.status !== "AVAILABLE");
   if (blocked.length) {
-    const names = blocked.map((r) => `${r.row.snapshot.productName} (${r.status === "PARTIALLY_AVAILABLE" ? `only ${r.quantityAvailable} left` : r.status === "NOT_FOUND" ? "no longer for sale" : "out of stock"})`);
+    const names = blocked.map(
+      (r) =>
+        `${r.row.snapshot.productName} (${r.status === "PARTIALLY_AVAILABLE" ? `only ${r.quantityAvailable} left` : r.status === "NOT_FOUND" ? "no longer for sale" : "out of stock"})`,
+    );
     throw new ApiError(400, "LINE_ITEMS_NOT_AVAILABLE", `These items cannot be bought as they are: ${names.join(", ")}`, {
-      data: { lineItems: blocked.map((r) => ({ id: r.row.id, productName: r.row.snapshot.productName, status: r.status, quantityAvailable: r.quantityAvailable ?? 0 })) },
+      data: {
+        lineItems: blocked.map((r) => ({
+          id: r.row.id,
+          productName: r.row.snapshot.productName,
+          status: r.status,
+          quantityAvailable: r.quantityAvailable ?? 0,
+        })),
+      },
       message: "Items not available",
     });
   }
@@ -150,7 +178,9 @@ function checkoutValues(owner: CartOwner, cart: CartRow, given: CheckoutGiven, r
     shippingAddress,
     billingAddress,
     contactDetails: cart.contactInfo?.contactDetails ?? null,
-    selectedShippingOption: selectedShippingOption ? { code: selectedShippingOption.code, ...(selectedShippingOption.carrierId ? { carrierId: selectedShippingOption.carrierId } : {}) } : null,
+    selectedShippingOption: selectedShippingOption
+      ? { code: selectedShippingOption.code, ...(selectedShippingOption.carrierId ? { carrierId: selectedShippingOption.carrierId } : {}) }
+      : null,
     couponCode: cart.couponCode,
     merchantDiscounts: cart.merchantDiscounts,
     totals: totals.wire as unknown as Record<string, unknown>,

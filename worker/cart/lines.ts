@@ -63,7 +63,14 @@ export function newCartRow(ctx: Ctx, owner: CartOwner, now = nowIso()): CartRow 
 
 export function draftOf(ctx: Ctx, owner: CartOwner, state: OwnerState, productMap: Map<string, CatalogProduct>): CartDraft {
   const cart = state.cart ? structuredClone(state.cart) : newCartRow(ctx, owner);
-  return { owner, base: state.cart, cart, lines: state.lines.map((l) => ({ ...structuredClone(l), stored: l })), storedLines: state.lines, products: productMap };
+  return {
+    owner,
+    base: state.cart,
+    cart,
+    lines: state.lines.map((l) => ({ ...structuredClone(l), stored: l })),
+    storedLines: state.lines,
+    products: productMap,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -122,7 +129,12 @@ export function resolveAll(ctx: Ctx, draft: { lines: LineRow[]; products: Map<st
 }
 
 /** The variant a catalogue reference names (by variantId, or by its choices), or violations saying why not. */
-function resolveReference(input: LineItemInput, p: CatalogProduct | undefined, field: string, violations: FieldViolation[]): { variant: VariantRow; product: CatalogProduct } | null {
+function resolveReference(
+  input: LineItemInput,
+  p: CatalogProduct | undefined,
+  field: string,
+  violations: FieldViolation[],
+): { variant: VariantRow; product: CatalogProduct } | null {
   const ref = input.catalogReference;
   const bad = (f: string, description: string, rule: FieldViolation["violatedRule"] = "VALIDATION", data: Record<string, unknown> = {}) =>
     violations.push({ field: `${field}.catalogReference${f}`, description, violatedRule: rule, data });
@@ -167,7 +179,9 @@ function resolveReference(input: LineItemInput, p: CatalogProduct | undefined, f
   }
   const missing = p.productOptions.filter((o) => selection[o.name] === undefined).map((o) => o.name);
   if (missing.length) {
-    bad(".options", `must choose ${missing.join(" and ")} (options.options), or give options.variantId`, "REQUIRED_FIELD", { missingOptions: missing });
+    bad(".options", `must choose ${missing.join(" and ")} (options.options), or give options.variantId`, "REQUIRED_FIELD", {
+      missingOptions: missing,
+    });
     ok = false;
   }
   if (!ok) return null;
@@ -207,7 +221,11 @@ export function addCatalogLines(draft: CartDraft, inputs: LineItemInput[], field
     }
     const options = input.catalogReference.options ?? null;
     // The resolved variant is part of the reference the cart shows (the shopper may have named choices instead).
-    const shownOptions = product.productOptions.length ? { ...(options ?? {}), variantId: variant.id } : options && Object.keys(options).length ? options : null;
+    const shownOptions = product.productOptions.length
+      ? { ...(options ?? {}), variantId: variant.id }
+      : options && Object.keys(options).length
+        ? options
+        : null;
     draft.lines.push({
       id: newId(),
       cartId: draft.cart.id,
@@ -253,7 +271,9 @@ export function addCustomLines(draft: CartDraft, inputs: CustomLineItemInput[]):
       snapshot: {
         productName: c.productName.original,
         descriptionLines: (c.descriptionLines ?? []).map((d) => ({ ...d, lineItemPart: "CATALOG" })),
-        image: media?.url ? { id: media.id ?? "", url: media.url, width: media.width ?? 0, height: media.height ?? 0, altText: media.altText ?? null } : null,
+        image: media?.url
+          ? { id: media.id ?? "", url: media.url, width: media.width ?? 0, height: media.height ?? 0, altText: media.altText ?? null }
+          : null,
         url: url?.url ? { relativePath: url.relativePath ?? safePath(url.url), url: url.url } : null,
         itemType: preset ? { preset } : { custom: c.itemType!.custom! },
         weight: c.physicalProperties?.weight ?? 0,
@@ -283,9 +303,21 @@ export function checkRaisedStock(resolved: ResolvedLine[], violations: FieldViol
     const line = r.row as LineDraft;
     if (!line.raisedBy) continue;
     const data = { lineItemId: line.id, quantityAvailable: r.quantityAvailable ?? 0 };
-    if (r.status === "NOT_FOUND") violations.push({ field: line.raisedBy, description: "is for an item that is no longer for sale", violatedRule: "VALIDATION", data });
-    else if (r.status === "NOT_AVAILABLE") violations.push({ field: line.raisedBy, description: `is for ${line.snapshot.productName}, which is out of stock`, violatedRule: "VALIDATION", data });
+    if (r.status === "NOT_FOUND")
+      violations.push({ field: line.raisedBy, description: "is for an item that is no longer for sale", violatedRule: "VALIDATION", data });
+    else if (r.status === "NOT_AVAILABLE")
+      violations.push({
+        field: line.raisedBy,
+        description: `is for ${line.snapshot.productName}, which is out of stock`,
+        violatedRule: "VALIDATION",
+        data,
+      });
     else if (r.status === "PARTIALLY_AVAILABLE")
-      violations.push({ field: line.raisedBy, description: `is more than the ${r.quantityAvailable} of ${line.snapshot.productName} in stock`, violatedRule: "MAX", data });
+      violations.push({
+        field: line.raisedBy,
+        description: `is more than the ${r.quantityAvailable} of ${line.snapshot.productName} in stock`,
+        violatedRule: "MAX",
+        data,
+      });
   }
 }

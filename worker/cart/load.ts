@@ -115,7 +115,9 @@ export function cartReads(ctx: Ctx, owners: CartOwner[], productIds: string[], c
   const wanted = JSON.stringify([...new Set(productIds)]);
   const checkoutProducts = checkoutId ? sql` OR ${products.id} IN (SELECT catalog_item_id FROM ${checkoutLinesOf(checkoutId)})` : sql``;
   // A row-value IN, not a correlated EXISTS: the checkout's lines are read once, not once per variant row.
-  const checkoutVariants = checkoutId ? sql` OR (${variants.productId}, ${variants.id}) IN (SELECT catalog_item_id, variant_id FROM ${checkoutLinesOf(checkoutId)})` : sql``;
+  const checkoutVariants = checkoutId
+    ? sql` OR (${variants.productId}, ${variants.id}) IN (SELECT catalog_item_id, variant_id FROM ${checkoutLinesOf(checkoutId)})`
+    : sql``;
   // No owners (a checkout read by id): no cart statements at all, only the checkout's catalogue rows. (A cart read
   // "WHERE 0" reads no rows, but would be a SCAN in every plan of the checkout calls.)
   const ownerMatch = sql.join(
@@ -124,8 +126,12 @@ export function cartReads(ctx: Ctx, owners: CartOwner[], productIds: string[], c
     sql` OR `,
   );
   const activeIds = sql`(SELECT c.id FROM carts c WHERE ${ownerMatch})`;
-  const lineProducts = owners.length ? sql`${products.id} IN (SELECT l.catalog_item_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds}) OR ` : sql``;
-  const lineVariants = owners.length ? sql` OR (${variants.productId}, ${variants.id}) IN (SELECT l.catalog_item_id, l.variant_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds})` : sql``;
+  const lineProducts = owners.length
+    ? sql`${products.id} IN (SELECT l.catalog_item_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds}) OR `
+    : sql``;
+  const lineVariants = owners.length
+    ? sql` OR (${variants.productId}, ${variants.id}) IN (SELECT l.catalog_item_id, l.variant_id FROM cart_line_items l WHERE l.cart_id IN ${activeIds})`
+    : sql``;
   const cartStatements = owners.length
     ? [
         db
@@ -137,10 +143,7 @@ export function cartReads(ctx: Ctx, owners: CartOwner[], productIds: string[], c
     : [];
   const statements = [
     ...cartStatements,
-    db
-      .select(productColumns)
-      .from(products)
-      .where(sql`${lineProducts}${products.id} IN (SELECT value FROM json_each(${wanted}))${checkoutProducts}`),
+    db.select(productColumns).from(products).where(sql`${lineProducts}${products.id} IN (SELECT value FROM json_each(${wanted}))${checkoutProducts}`),
     db
       .select()
       .from(variants)
@@ -214,7 +217,10 @@ export function pricingReadsFor(db: Ctx["db"], codes: SQL[], now: Date = clockNo
     const shared = results.slice(0, base.statements.length) as unknown[][];
     return read.map((code, i) => {
       if (code && codeKey(code) !== sqliteCodeKey(code)) return null;
-      const [couponRows, namingRules] = results.slice(base.statements.length + 2 * i, base.statements.length + 2 * i + 2) as { id: string; createdDate: string }[][];
+      const [couponRows, namingRules] = results.slice(base.statements.length + 2 * i, base.statements.length + 2 * i + 2) as {
+        id: string;
+        createdDate: string;
+      }[][];
       const rules = [...(shared[1] as { id: string; createdDate: string }[])];
       for (const r of namingRules) if (!rules.some((x) => x.id === r.id)) rules.push(r);
       // pricingReads' order and bound: by createdDate, then id, at most CONFIG_LIMIT rows.
@@ -292,13 +298,20 @@ export function readCurrentCart(ctx: Ctx, wants: CurrentCartWants = {}): Promise
 
 async function runCurrentCartRead(ctx: Ctx, owner: CartOwner, wants: Required<CurrentCartWants>): Promise<CurrentCartRead> {
   const db = ctx.db;
-  const ownCart = (column: string) => sql`(SELECT c.${sql.raw(column)} FROM carts c WHERE c.status = 'ACTIVE' AND c.owner_kind = ${owner.kind} AND c.owner_id = ${owner.id})`;
+  const ownCart = (column: string) =>
+    sql`(SELECT c.${sql.raw(column)} FROM carts c WHERE c.status = 'ACTIVE' AND c.owner_kind = ${owner.kind} AND c.owner_id = ${owner.id})`;
   const checkoutId = ownCart("checkout_id");
   const cart = cartReads(ctx, [owner], [], wants.checkout ? checkoutId : undefined);
-  const codes = [...(wants.pricing || wants.checkout ? [ownCart("coupon_code")] : []), ...(wants.checkout ? [sql`(SELECT ck.coupon_code FROM checkouts ck WHERE ck.id = ${checkoutId})`] : [])];
+  const codes = [
+    ...(wants.pricing || wants.checkout ? [ownCart("coupon_code")] : []),
+    ...(wants.checkout ? [sql`(SELECT ck.coupon_code FROM checkouts ck WHERE ck.id = ${checkoutId})`] : []),
+  ];
   const pricing = codes.length ? pricingReadsFor(db, codes) : null;
   const checkoutRead = wants.checkout ? [db.select().from(checkouts).where(sql`${checkouts.id} = ${checkoutId}`)] : [];
-  const memberRead = wants.checkout && owner.kind === "member" ? [db.select({ email: identities.email }).from(identities).where(eq(identities.id, owner.id)).limit(1)] : [];
+  const memberRead =
+    wants.checkout && owner.kind === "member"
+      ? [db.select({ email: identities.email }).from(identities).where(eq(identities.id, owner.id)).limit(1)]
+      : [];
   const statements = [...cart.statements, ...(pricing?.statements ?? []), ...checkoutRead, ...memberRead] as BatchItem<"sqlite">[];
   const results = await runBatch(db, statements);
   let at = cart.statements.length;

@@ -93,7 +93,11 @@ async function mergeOnce(ctx: Ctx, visitorId: string, identityId: string): Promi
     assertPreviousChanged(ctx.db),
   );
   if (combined.length) {
-    statements.push(ctx.db.delete(cartLineItems).where(and(eq(cartLineItems.cartId, source.id), sql`${cartLineItems.id} IN (SELECT value FROM json_each(${JSON.stringify(combined)}))`)));
+    statements.push(
+      ctx.db
+        .delete(cartLineItems)
+        .where(and(eq(cartLineItems.cartId, source.id), sql`${cartLineItems.id} IN (SELECT value FROM json_each(${JSON.stringify(combined)}))`)),
+    );
   }
   events.push(newEvent(memberCtx, CartEventType.deleted, source.id, cartEventData("deleted", { id: source.id }, { mergedIntoCartId: cartId })));
   await commit(ctx, [...statements, ...events.map((e) => outboxInsert(ctx.db, e)), clearAssertions(ctx.db)], events);

@@ -14,7 +14,17 @@ import { cartNotFound, cartOwnerOf, loadCarts, ownerKey } from "./load";
 // ---------------------------------------------------------------------------------------------------------------
 // Writing
 
-const cartFields = ["buyerInfo", "contactInfo", "buyerNote", "selectedShippingOption", "businessLocationId", "overrideCheckoutUrl", "couponCode", "merchantDiscounts", "checkoutId"] as const;
+const cartFields = [
+  "buyerInfo",
+  "contactInfo",
+  "buyerNote",
+  "selectedShippingOption",
+  "businessLocationId",
+  "overrideCheckoutUrl",
+  "couponCode",
+  "merchantDiscounts",
+  "checkoutId",
+] as const;
 
 /** Whether the draft differs from what was read in anything the shopper changed (a refreshed snapshot alone is not a change). */
 export function hasChanges(draft: CartDraft): boolean {
@@ -60,7 +70,11 @@ export function cartStatements(ctx: Ctx, draft: CartDraft): Statement[] {
   }
   const removed = removedLineIds(draft);
   if (removed.length) {
-    out.push(db.delete(cartLineItems).where(and(eq(cartLineItems.cartId, cart.id), sql`${cartLineItems.id} IN (SELECT value FROM json_each(${JSON.stringify(removed)}))`)));
+    out.push(
+      db
+        .delete(cartLineItems)
+        .where(and(eq(cartLineItems.cartId, cart.id), sql`${cartLineItems.id} IN (SELECT value FROM json_each(${JSON.stringify(removed)}))`)),
+    );
   }
   for (const l of draft.lines) {
     const { stored, movedFromCartId, raisedBy: _r, ...row } = l;
@@ -70,7 +84,14 @@ export function cartStatements(ctx: Ctx, draft: CartDraft): Statement[] {
       out.push(
         db
           .update(cartLineItems)
-          .set({ cartId: cart.id, position: row.position, quantity: row.quantity, price: row.price, fullPrice: row.fullPrice, snapshot: row.snapshot })
+          .set({
+            cartId: cart.id,
+            position: row.position,
+            quantity: row.quantity,
+            price: row.price,
+            fullPrice: row.fullPrice,
+            snapshot: row.snapshot,
+          })
           .where(and(eq(cartLineItems.id, row.id), eq(cartLineItems.cartId, movedFromCartId))),
         assertPreviousChanged(db),
       );
@@ -136,7 +157,12 @@ export async function changeCart(ctx: Ctx, opts: ChangeOptions): Promise<CartSha
     if (violations.length) throw invalidArgument(violations);
     if (draft.lines.length > MAX_LINE_ITEMS) {
       throw invalidArgument([
-        { field: "lineItems", description: `would give the cart ${draft.lines.length} line items; at most ${MAX_LINE_ITEMS}`, violatedRule: "MAX_SIZE", data: { max: MAX_LINE_ITEMS } },
+        {
+          field: "lineItems",
+          description: `would give the cart ${draft.lines.length} line items; at most ${MAX_LINE_ITEMS}`,
+          violatedRule: "MAX_SIZE",
+          data: { max: MAX_LINE_ITEMS },
+        },
       ]);
     }
     const resolved = resolveAll(ctx, draft);

@@ -14,7 +14,14 @@ import {
   updateCurrentCart,
   updateLineItemsQuantity,
 } from "./cart";
-import { addToCartRequest, createCheckoutRequest, estimateTotalsRequest, removeLineItemsRequest, updateCartRequest, updateQuantityRequest } from "./schemas";
+import {
+  addToCartRequest,
+  createCheckoutRequest,
+  estimateTotalsRequest,
+  removeLineItemsRequest,
+  updateCartRequest,
+  updateQuantityRequest,
+} from "./schemas";
 
 /**
  * The current cart: mounted at /v1/carts/current and /ecom/v1/carts/current (the path the Wix SDK sends). Every call
@@ -30,7 +37,11 @@ export const currentCartRoutes = new Hono<AppEnv>()
   .delete("/", async (c) => c.json(await deleteCurrentCart(c.get("ctx"))))
   .post("/add-to-cart", async (c) => c.json(await addToCurrentCart(c.get("ctx"), await readBody(c, addToCartRequest))))
   .post("/remove-line-items", async (c) => c.json(await removeLineItems(c.get("ctx"), (await readBody(c, removeLineItemsRequest)).lineItemIds)))
-  .post("/update-line-items-quantity", async (c) => c.json(await updateLineItemsQuantity(c.get("ctx"), (await readBody(c, updateQuantityRequest)).lineItems)))
+  .post("/update-line-items-quantity", async (c) =>
+    c.json(await updateLineItemsQuantity(c.get("ctx"), (await readBody(c, updateQuantityRequest)).lineItems)),
+  )
   .post("/remove-coupon", async (c) => c.json(await removeCoupon(c.get("ctx"))))
-  .post("/create-checkout", async (c) => c.json(await createCheckout(c.get("ctx"), await readBody(c, createCheckoutRequest), { ip: clientAddress(c.req.raw.headers) })))
+  .post("/create-checkout", async (c) =>
+    c.json(await createCheckout(c.get("ctx"), await readBody(c, createCheckoutRequest), { ip: clientAddress(c.req.raw.headers) })),
+  )
   .post("/estimate-totals", async (c) => c.json(await estimateTotals(c.get("ctx"), await readBody(c, estimateTotalsRequest))));

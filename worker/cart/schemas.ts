@@ -55,7 +55,13 @@ export const lineItemInputSchema = z.object({
 
 export type LineItemInput = z.output<typeof lineItemInputSchema>;
 
-const translatable = (max: number) => z.object({ original: text(max).min(1), translated: text(max * 2).nullable().optional() });
+const translatable = (max: number) =>
+  z.object({
+    original: text(max).min(1),
+    translated: text(max * 2)
+      .nullable()
+      .optional(),
+  });
 
 const descriptionLineSchema = z.object({
   name: translatable(100),
@@ -76,7 +82,10 @@ const imageSchema = z.union([
   }),
 ]);
 
-const pageUrlSchema = z.union([httpUrl({ sitePath: true }), z.object({ relativePath: text(2048).optional(), url: httpUrl({ sitePath: true }).optional() })]);
+const pageUrlSchema = z.union([
+  httpUrl({ sitePath: true }),
+  z.object({ relativePath: text(2048).optional(), url: httpUrl({ sitePath: true }).optional() }),
+]);
 
 export const ITEM_TYPE_PRESETS = ["PHYSICAL", "DIGITAL", "GIFT_CARD", "SERVICE"] as const;
 export const PAYMENT_OPTIONS = ["FULL_PAYMENT_ONLINE", "FULL_PAYMENT_OFFLINE", "MEMBERSHIP", "DEPOSIT_ONLINE", "MEMBERSHIP_OFFLINE"] as const;
@@ -92,7 +101,11 @@ export const customLineItemInputSchema = z.object({
   url: pageUrlSchema.optional(),
   itemType: z.object({ preset: z.enum(ITEM_TYPE_PRESETS).optional(), custom: text(100).optional() }).optional(),
   physicalProperties: z
-    .object({ weight: z.number().finite().min(0).max(1_000_000).nullable().optional(), sku: text(100).nullable().optional(), shippable: z.boolean().optional() })
+    .object({
+      weight: z.number().finite().min(0).max(1_000_000).nullable().optional(),
+      sku: text(100).nullable().optional(),
+      shippable: z.boolean().optional(),
+    })
     .optional(),
   paymentOption: z.enum(PAYMENT_OPTIONS).optional(),
   priceDescription: translatable(100).nullable().optional(),
@@ -119,7 +132,10 @@ export const addressSchema = z.object({
   streetAddress: z.object({ number: text(50).optional(), name: text(200).optional(), apt: text(50).optional() }).optional(),
   formattedAddress: text(500).nullable().optional(),
   geocode: z
-    .object({ latitude: z.number().finite().min(-90).max(90).nullable().optional(), longitude: z.number().finite().min(-180).max(180).nullable().optional() })
+    .object({
+      latitude: z.number().finite().min(-90).max(90).nullable().optional(),
+      longitude: z.number().finite().min(-180).max(180).nullable().optional(),
+    })
     .optional(),
   countryFullname: text(100).nullable().optional(),
   subdivisionFullname: text(100).nullable().optional(),
@@ -137,7 +153,6 @@ export const contactDetailsSchema = z.object({
 
 export const selectedShippingOptionSchema = z.object({ code: text(200).min(1), carrierId: text(100).nullable().optional() });
 
-
 /** The writable fields of a cart (cartInfo); its read-only fields (id, lineItems, dates, currency…) are ignored. */
 export const cartInfoSchema = z.object({
   buyerNote: text(1000).nullable().optional(),
@@ -150,7 +165,14 @@ export const cartInfoSchema = z.object({
 
 export type CartInfoInput = z.output<typeof cartInfoSchema>;
 
-export const CART_INFO_FIELDS = ["buyerNote", "buyerInfo", "contactInfo", "selectedShippingOption", "businessLocationId", "overrideCheckoutUrl"] as const;
+export const CART_INFO_FIELDS = [
+  "buyerNote",
+  "buyerInfo",
+  "contactInfo",
+  "selectedShippingOption",
+  "businessLocationId",
+  "overrideCheckoutUrl",
+] as const;
 
 /** A merchant discount: an amount or a percentage, off the named lines or (none named) the whole cart. */
 export const merchantDiscountSchema = z
@@ -188,15 +210,41 @@ export const removeLineItemsRequest = z.object({
 
 export const updateQuantityRequest = z.object({
   lineItems: z
-    .array(z.object({ id, quantity: z.number().int({ error: "must be a whole number" }).min(0, "must be at least 0 (0 removes the line)").max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`) }))
+    .array(
+      z.object({
+        id,
+        quantity: z
+          .number()
+          .int({ error: "must be a whole number" })
+          .min(0, "must be at least 0 (0 removes the line)")
+          .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`),
+      }),
+    )
     .min(1)
     .max(MAX_LINE_ITEMS),
 });
 
 export const CHANNEL_TYPES = [
-  "UNSPECIFIED", "WEB", "POS", "EBAY", "AMAZON", "OTHER_PLATFORM", "WIX_APP_STORE", "WIX_INVOICES", "BACKOFFICE_MERCHANT", "WISH",
-  "CLASS_PASS", "GLOBAL_E", "FACEBOOK", "ETSY", "TIKTOK", "FAIRE_COM", "PAYPAL_AGENTIC_CHECKOUT", "STRIPE_AGENTIC_CHECKOUT",
-  "WIX_INVOICES_PLATFORM", "UCP_AGENTIC_CHECKOUT",
+  "UNSPECIFIED",
+  "WEB",
+  "POS",
+  "EBAY",
+  "AMAZON",
+  "OTHER_PLATFORM",
+  "WIX_APP_STORE",
+  "WIX_INVOICES",
+  "BACKOFFICE_MERCHANT",
+  "WISH",
+  "CLASS_PASS",
+  "GLOBAL_E",
+  "FACEBOOK",
+  "ETSY",
+  "TIKTOK",
+  "FAIRE_COM",
+  "PAYPAL_AGENTIC_CHECKOUT",
+  "STRIPE_AGENTIC_CHECKOUT",
+  "WIX_INVOICES_PLATFORM",
+  "UCP_AGENTIC_CHECKOUT",
 ] as const;
 
 export const createCheckoutRequest = z.object({
@@ -210,7 +258,10 @@ export const createCheckoutRequest = z.object({
 export type CreateCheckoutRequest = z.output<typeof createCheckoutRequest>;
 
 export const selectedMembershipsSchema = z.object({
-  memberships: z.array(z.object({ id: id, appId: text(100).min(1), lineItemIds: z.array(id).min(1).max(MAX_LINE_ITEMS) })).max(MAX_LINE_ITEMS).optional(),
+  memberships: z
+    .array(z.object({ id: id, appId: text(100).min(1), lineItemIds: z.array(id).min(1).max(MAX_LINE_ITEMS) }))
+    .max(MAX_LINE_ITEMS)
+    .optional(),
 });
 
 export const estimateTotalsRequest = z.object({

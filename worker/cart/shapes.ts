@@ -101,7 +101,11 @@ export function lineItemShape(line: ResolvedLine, currency: string, origin: stri
     lineItemPrice: ecomMoney(row.price * row.quantity, currency),
   };
   const catalogReference = row.catalogItemId
-    ? { appId: row.appId ?? STORES_APP_ID, catalogItemId: row.catalogItemId, ...(row.options && Object.keys(row.options).length ? { options: row.options } : {}) }
+    ? {
+        appId: row.appId ?? STORES_APP_ID,
+        catalogItemId: row.catalogItemId,
+        ...(row.options && Object.keys(row.options).length ? { options: row.options } : {}),
+      }
     : undefined;
   const physical = row.custom ? (s.shippable ?? s.itemType?.preset !== "DIGITAL") : s.productType !== "digital";
   return {

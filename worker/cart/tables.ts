@@ -54,9 +54,13 @@ export const carts = sqliteTable(
     ownerKind: text("owner_kind", { enum: ["visitor", "member"] }).notNull(),
     /** visitorId for a visitor's cart, identityId for a member's. */
     ownerId: text("owner_id").notNull(),
-    status: text("status", { enum: ["ACTIVE", "COMPLETED", "CLOSED"] }).notNull().default("ACTIVE"),
+    status: text("status", { enum: ["ACTIVE", "COMPLETED", "CLOSED"] })
+      .notNull()
+      .default("ACTIVE"),
     currency: text("currency").notNull(),
-    weightUnit: text("weight_unit", { enum: ["KG", "LB"] }).notNull().default("KG"),
+    weightUnit: text("weight_unit", { enum: ["KG", "LB"] })
+      .notNull()
+      .default("KG"),
     /** buyerInfo the shopper gave: email, contactId (visitorId / memberId come from the owner). */
     buyerInfo: text("buyer_info", { mode: "json" }).$type<{ email?: string; contactId?: string }>().notNull().default({}),
     contactInfo: text("contact_info", { mode: "json" }).$type<StoredContactInfo>(),
@@ -152,10 +156,14 @@ export const checkouts = sqliteTable(
     cartId: text("cart_id").notNull(),
     ownerKind: text("owner_kind", { enum: ["visitor", "member"] }).notNull(),
     ownerId: text("owner_id").notNull(),
-    status: text("status", { enum: ["OPEN", "COMPLETED"] }).notNull().default("OPEN"),
+    status: text("status", { enum: ["OPEN", "COMPLETED"] })
+      .notNull()
+      .default("OPEN"),
     channelType: text("channel_type").notNull().default("WEB"),
     currency: text("currency").notNull(),
-    weightUnit: text("weight_unit", { enum: ["KG", "LB"] }).notNull().default("KG"),
+    weightUnit: text("weight_unit", { enum: ["KG", "LB"] })
+      .notNull()
+      .default("KG"),
     /** The cart's line items as the buyer saw them (wire shape), plus their catalogue ids and minor-unit prices. */
     lineItems: text("line_items", { mode: "json" }).$type<CheckoutLine[]>().notNull(),
     /** {email, visitorId | memberId, contactId?} */

@@ -1,5 +1,14 @@
 import type { Ctx } from "#worker/platform/context";
-import { computePricing, estimateTotalsWire, priceCart, type PricingAddress, type PricingConfig, type PricingLine, type PricingResult, type Violation } from "#worker/pricing";
+import {
+  computePricing,
+  estimateTotalsWire,
+  priceCart,
+  type PricingAddress,
+  type PricingConfig,
+  type PricingLine,
+  type PricingResult,
+  type Violation,
+} from "#worker/pricing";
 import type { EstimateTotalsRequest } from "./schemas";
 import { cartShape, type CartRow, type CatalogProduct, type ResolvedLine } from "./shapes";
 import type { StoredAddress } from "./tables";
@@ -37,7 +46,11 @@ const purchasable = (r: ResolvedLine) => r.status === "AVAILABLE" || r.status ==
 export function pricingInput(cart: CartRow, resolved: ResolvedLine[], opts: TotalsOptions) {
   const lines: PricingLine[] = resolved.filter(purchasable).map((r) => {
     const s = r.row.snapshot;
-    const itemType = r.row.custom ? ((s.itemType?.preset as PricingLine["itemType"] | undefined) ?? (s.shippable ? "PHYSICAL" : "DIGITAL")) : s.productType === "digital" ? "DIGITAL" : "PHYSICAL";
+    const itemType = r.row.custom
+      ? ((s.itemType?.preset as PricingLine["itemType"] | undefined) ?? (s.shippable ? "PHYSICAL" : "DIGITAL"))
+      : s.productType === "digital"
+        ? "DIGITAL"
+        : "PHYSICAL";
     return {
       id: r.row.id,
       quantity: r.row.quantity,
@@ -69,10 +82,29 @@ function availabilityViolations(resolved: ResolvedLine[]): Violation[] {
   for (const r of resolved) {
     const name = r.row.snapshot.productName;
     const target = { lineItem: { id: r.row.id, name: "LINE_ITEM_DEFAULT" as const } };
-    if (r.status === "NOT_FOUND") out.push({ severity: "ERROR", target, description: `${name} is no longer for sale. Remove it to continue.`, code: "ITEM_NOT_FOUND", suggestedFix: "REMOVE_LINE_ITEM" });
-    else if (r.status === "NOT_AVAILABLE") out.push({ severity: "ERROR", target, description: `${name} is out of stock. Remove it to continue.`, code: "ITEM_OUT_OF_STOCK", suggestedFix: "REMOVE_LINE_ITEM" });
+    if (r.status === "NOT_FOUND")
+      out.push({
+        severity: "ERROR",
+        target,
+        description: `${name} is no longer for sale. Remove it to continue.`,
+        code: "ITEM_NOT_FOUND",
+        suggestedFix: "REMOVE_LINE_ITEM",
+      });
+    else if (r.status === "NOT_AVAILABLE")
+      out.push({
+        severity: "ERROR",
+        target,
+        description: `${name} is out of stock. Remove it to continue.`,
+        code: "ITEM_OUT_OF_STOCK",
+        suggestedFix: "REMOVE_LINE_ITEM",
+      });
     else if (r.status === "PARTIALLY_AVAILABLE")
-      out.push({ severity: "WARNING", target, description: `Only ${r.quantityAvailable} of ${name} left in stock.`, code: "ITEM_PARTIALLY_AVAILABLE" });
+      out.push({
+        severity: "WARNING",
+        target,
+        description: `Only ${r.quantityAvailable} of ${name} left in stock.`,
+        code: "ITEM_PARTIALLY_AVAILABLE",
+      });
   }
   return out;
 }
@@ -87,7 +119,13 @@ export interface CartTotals {
  * The cart's totals: the pricing engine over the lines that can be bought (discount rules, coupon, merchant
  * discounts, shipping, tax, fees), plus violations for the lines that cannot. One D1 round trip (the pricing reads).
  */
-export async function totalsFor(ctx: Ctx, cart: CartRow, resolved: ResolvedLine[], opts: TotalsOptions = {}, preloaded?: PricingConfig): Promise<CartTotals> {
+export async function totalsFor(
+  ctx: Ctx,
+  cart: CartRow,
+  resolved: ResolvedLine[],
+  opts: TotalsOptions = {},
+  preloaded?: PricingConfig,
+): Promise<CartTotals> {
   // With the pricing rules already read (pricingReads batched with another read), no round trip is needed here.
   const input = pricingInput(cart, resolved, opts);
   const result = preloaded ? computePricing(preloaded, input, ctx.currency) : await priceCart(ctx, input);

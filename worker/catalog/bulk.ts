@@ -37,7 +37,13 @@ function nextStampSql(now: string): SQL {
 async function runPerProduct(ctx: Ctx, items: { id: string; update: Statement; event: EventEnvelope }[]): Promise<boolean[]> {
   if (!items.length) return [];
   const statements: Statement[] = items.flatMap((i) => [i.update, outboxInsertIfChanged(ctx.db, i.event)]);
-  statements.push(refreshSummary(ctx.db, items.map((i) => i.id), ctx.currency));
+  statements.push(
+    refreshSummary(
+      ctx.db,
+      items.map((i) => i.id),
+      ctx.currency,
+    ),
+  );
   let applied: boolean[] = [];
   await commit(ctx, statements, (results) => {
     applied = items.map((_, n) => ((results[n * 2] as D1Result).meta.changes ?? 0) > 0);
@@ -66,7 +72,10 @@ export async function bulkUpdateProducts(ctx: Ctx, req: z.output<typeof bulkUpda
     ctx,
     unique.map((id) => ({
       id,
-      update: ctx.db.update(products).set({ ...fields, updatedDate: nextStampSql(now), lastUpdated: nextStampSql(now) }).where(eq(products.id, id)),
+      update: ctx.db
+        .update(products)
+        .set({ ...fields, updatedDate: nextStampSql(now), lastUpdated: nextStampSql(now) })
+        .where(eq(products.id, id)),
       event: newEvent(ctx, EventType.productChanged, id, { productId: id, changedFields }),
     })),
   );
@@ -131,7 +140,10 @@ export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdju
     const guard = sql`${products.id} = ${id} AND ${products.price} = ${row.price} AND ${products.cost} IS ${row.cost} AND ${products.weight} IS ${row.weight}`;
     work.push({
       id,
-      update: ctx.db.update(products).set({ ...next, updatedDate: nextStampSql(now), lastUpdated: nextStampSql(now) }).where(guard),
+      update: ctx.db
+        .update(products)
+        .set({ ...next, updatedDate: nextStampSql(now), lastUpdated: nextStampSql(now) })
+        .where(guard),
       event: newEvent(ctx, EventType.productChanged, id, {
         productId: id,
         changedFields: Object.keys(next).map((k) => (k === "price" ? "priceData" : k === "cost" ? "costAndProfitData" : k)),
@@ -140,7 +152,8 @@ export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdju
   }
   const applied = await runPerProduct(ctx, work);
   work.forEach((w, n) => {
-    if (!applied[n]) failures.set(w.id, { code: "CONFLICT", description: `Product ${w.id} changed while adjusting; try again`, data: { productId: w.id } });
+    if (!applied[n])
+      failures.set(w.id, { code: "CONFLICT", description: `Product ${w.id} changed while adjusting; try again`, data: { productId: w.id } });
   });
   return summary(
     req.ids.map((id, originalIndex) => {
@@ -161,14 +174,25 @@ export async function bulkDeleteProducts(ctx: Ctx, req: z.output<typeof bulkDele
   const unique = [...new Set(req.ids)];
   const work = unique.map((id) => ({ id, event: newEvent(ctx, EventType.productDeleted, id, { productId: id }) }));
   // Id lists travel as one JSON parameter (D1 allows 100 bound parameters per statement).
-  const readMedia = ctx.db.select({ media: products.media }).from(products).where(sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`);
-  const statements: Statement[] = [readMedia, ...work.flatMap((w) => [ctx.db.delete(products).where(eq(products.id, w.id)), outboxInsertIfChanged(ctx.db, w.event)])];
+  const readMedia = ctx.db
+    .select({ media: products.media })
+    .from(products)
+    .where(sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`);
+  const statements: Statement[] = [
+    readMedia,
+    ...work.flatMap((w) => [ctx.db.delete(products).where(eq(products.id, w.id)), outboxInsertIfChanged(ctx.db, w.event)]),
+  ];
   let deleted = new Map<string, boolean>();
   const [had] = await commit(ctx, statements, (results) => {
     deleted = new Map(work.map((w, n) => [w.id, ((results[n * 2 + 1] as D1Result).meta.changes ?? 0) > 0]));
     return work.filter((w) => deleted.get(w.id)).map((w) => w.event);
   });
-  ctx.waitUntil(releaseUnusedMedia(ctx, (had as { media: StoredMedia[] }[]).flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnailUrl ?? ""]))));
+  ctx.waitUntil(
+    releaseUnusedMedia(
+      ctx,
+      (had as { media: StoredMedia[] }[]).flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnailUrl ?? ""])),
+    ),
+  );
   return summary(
     req.ids.map((id, originalIndex) => ({
       itemMetadata: deleted.get(id) ? { id, originalIndex, success: true } : { id, originalIndex, success: false, error: notFoundError(id) },

@@ -103,7 +103,9 @@ export async function cachedCatalogRead<T>(ctx: Ctx, name: string, args: unknown
   const value = await compute();
   const text = JSON.stringify(value);
   hot.set(key.hot, { body: text });
-  ctx.waitUntil(cache.put(request, new Response(text, { headers: { "content-type": "application/json", "cache-control": `max-age=${MAX_AGE_SECONDS}` } })));
+  ctx.waitUntil(
+    cache.put(request, new Response(text, { headers: { "content-type": "application/json", "cache-control": `max-age=${MAX_AGE_SECONDS}` } })),
+  );
   return value;
 }
 
@@ -129,7 +131,12 @@ export async function catalogJson(c: Context<AppEnv>, name: string, args: unknow
       const body = utf8.encode(JSON.stringify(await compute()));
       const etag = `"${(await sha256Hex(body)).slice(0, 32)}"`;
       entry = { body, etag };
-      ctx.waitUntil(cache.put(request, new Response(body, { headers: { "content-type": "application/json", etag, "cache-control": `max-age=${MAX_AGE_SECONDS}` } })));
+      ctx.waitUntil(
+        cache.put(
+          request,
+          new Response(body, { headers: { "content-type": "application/json", etag, "cache-control": `max-age=${MAX_AGE_SECONDS}` } }),
+        ),
+      );
     }
     hot.set(key.hot, entry);
   }
@@ -167,7 +174,8 @@ const PAGE_MAX_AGE_SECONDS = 300;
  * for it), and a visitor arriving from an ad gets the cached page. The browser's address bar keeps them, so the
  * analytics script still reads them.
  */
-const TRACKING_PARAM = /^(?:utm_[a-z_]+|gclid|gbraid|wbraid|dclid|fbclid|msclkid|yclid|twclid|ttclid|igshid|li_fat_id|mc_cid|mc_eid|_ga|_gl|srsltid)$/i;
+const TRACKING_PARAM =
+  /^(?:utm_[a-z_]+|gclid|gbraid|wbraid|dclid|fbclid|msclkid|yclid|twclid|ttclid|igshid|li_fat_id|mc_cid|mc_eid|_ga|_gl|srsltid)$/i;
 
 /**
  * The edge-cache key of a page view, or null when this view may not come from (or go into) the cache: only a GET of
@@ -180,7 +188,13 @@ const TRACKING_PARAM = /^(?:utm_[a-z_]+|gclid|gbraid|wbraid|dclid|fbclid|msclkid
  * is a bot (bots get every deferred part inline). `search` is the query the page is rendered for on a miss (the
  * request's, without tracking parameters), so the copy that is kept holds no one's campaign in its links.
  */
-export async function pageCacheKey(env: Env, request: Request, sessionCookieName: string, bot: boolean, build: string): Promise<{ key: Request; search: string } | null> {
+export async function pageCacheKey(
+  env: Env,
+  request: Request,
+  sessionCookieName: string,
+  bot: boolean,
+  build: string,
+): Promise<{ key: Request; search: string } | null> {
   if (request.method !== "GET") return null;
   const url = new URL(request.url);
   if (!CACHEABLE_PAGE.test(url.pathname)) return null;
@@ -194,7 +208,9 @@ export async function pageCacheKey(env: Env, request: Request, sessionCookieName
   const version = await catalogVersion(env);
   return {
     // The build too: a page names its build's scripts, which the next deploy no longer serves.
-    key: new Request(`https://page-cache.invalid/v${encodeURIComponent(version)}/${encodeURIComponent(build)}/${bot ? "bot" : "browser"}/${url.host}${url.pathname}${query ? `?${query}` : ""}`),
+    key: new Request(
+      `https://page-cache.invalid/v${encodeURIComponent(version)}/${encodeURIComponent(build)}/${bot ? "bot" : "browser"}/${url.host}${url.pathname}${query ? `?${query}` : ""}`,
+    ),
     search: url.search,
   };
 }
@@ -263,7 +279,13 @@ export async function hashCsp(html: Uint8Array<ArrayBuffer>): Promise<string> {
   // Digested side by side, not one await after another (a page with streamed parts has a dozen scripts).
   const digests = await Promise.all(inlineScripts(html).map((body) => crypto.subtle.digest("SHA-256", body)));
   const hashes = new Set(digests.map((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`));
-  return [`script-src ${[...hashes].join(" ")} 'strict-dynamic'`.replace(/\s+/g, " "), "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"].join("; ");
+  return [
+    `script-src ${[...hashes].join(" ")} 'strict-dynamic'`.replace(/\s+/g, " "),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join("; ");
 }
 
 const SCRIPT_OPEN = utf8.encode("<script");

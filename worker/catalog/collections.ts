@@ -38,7 +38,9 @@ function visibleOnly(ctx: Ctx) {
 /** A collection by id or slug; hidden ones only for the merchant. */
 export async function getCollection(ctx: Ctx, by: { id: string } | { slug: string }) {
   const match = "id" in by ? eq(collections.id, by.id) : eq(collections.slug, by.slug);
-  const [row] = await selectCollections(ctx).where(and(match, visibleOnly(ctx))).limit(1);
+  const [row] = await selectCollections(ctx)
+    .where(and(match, visibleOnly(ctx)))
+    .limit(1);
   if (!row) throw notFound("COLLECTION_NOT_FOUND", "Collection", "id" in by ? by.id : by.slug, "id" in by ? "collectionId" : "slug");
   return shape(ctx, row);
 }
@@ -53,7 +55,14 @@ export async function getCollectionWithProducts(ctx: Ctx, id: string, paging: { 
   const [found, members, [{ total }]] = await runBatch(ctx.db, [
     selectCollections(ctx).where(eq(collections.id, id)).limit(1),
     ctx.db
-      .select({ id: products.id, name: products.name, slug: products.slug, visible: products.visible, media: products.media, addedDate: collectionProducts.addedDate })
+      .select({
+        id: products.id,
+        name: products.name,
+        slug: products.slug,
+        visible: products.visible,
+        media: products.media,
+        addedDate: collectionProducts.addedDate,
+      })
       .from(collectionProducts)
       .innerJoin(products, eq(products.id, collectionProducts.productId))
       .where(membersOf)
@@ -82,14 +91,22 @@ export const collectionFields: FieldMap = {
 
 /** Collections query (v2), offset paging; page and total in one round trip. */
 export async function queryCollections(ctx: Ctx, query: QueryInput | undefined) {
-  const compiled = compileQuery(query, { ...collectionFields, numberOfProducts: { sql: numberOfProductsSql, type: "number", sortable: true } }, {
-    currency: ctx.currency,
-    tieBreaker: collections.id,
-    defaultSort: [sql`${collections.name} ASC`],
-  });
+  const compiled = compileQuery(
+    query,
+    { ...collectionFields, numberOfProducts: { sql: numberOfProductsSql, type: "number", sortable: true } },
+    {
+      currency: ctx.currency,
+      tieBreaker: collections.id,
+      defaultSort: [sql`${collections.name} ASC`],
+    },
+  );
   const where = and(compiled.where, visibleOnly(ctx));
   const [rows, [{ total }]] = await runBatch(ctx.db, [
-    selectCollections(ctx).where(where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
+    selectCollections(ctx)
+      .where(where)
+      .orderBy(...compiled.orderBy)
+      .limit(compiled.limit)
+      .offset(compiled.offset),
     ctx.db.select({ total: sql<number>`count(*)` }).from(collections).where(where),
   ]);
   const shaped = rows.map((r) => shape(ctx, r));
@@ -155,7 +172,10 @@ export async function updateCollection(ctx: Ctx, id: string, patch: CollectionPa
   const results = await commit(
     ctx,
     [
-      ctx.db.update(collections).set({ ...fields, updatedDate: nowIso() }).where(eq(collections.id, id)),
+      ctx.db
+        .update(collections)
+        .set({ ...fields, updatedDate: nowIso() })
+        .where(eq(collections.id, id)),
       outboxInsertIfChanged(ctx.db, event),
       selectCollections(ctx).where(eq(collections.id, id)),
     ],
@@ -188,18 +208,29 @@ export async function changeMembership(ctx: Ctx, id: string, productIds: string[
   refuseBuiltIn(id);
   const unique = [...new Set(productIds)];
   // Id lists travel as one JSON parameter (D1 allows 100 bound parameters per statement).
-  const inList = (column: typeof products.id | typeof collectionProducts.productId) => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`;
+  const inList = (column: typeof products.id | typeof collectionProducts.productId) =>
+    sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`;
   const [found, existing, members] = await runBatch(ctx.db, [
     ctx.db.select({ id: collections.id }).from(collections).where(eq(collections.id, id)),
     ctx.db.select({ id: products.id }).from(products).where(inList(products.id)),
-    ctx.db.select({ productId: collectionProducts.productId }).from(collectionProducts).where(and(eq(collectionProducts.collectionId, id), inList(collectionProducts.productId))),
+    ctx.db
+      .select({ productId: collectionProducts.productId })
+      .from(collectionProducts)
+      .where(and(eq(collectionProducts.collectionId, id), inList(collectionProducts.productId))),
   ]);
   if (!found.length) throw notFound("COLLECTION_NOT_FOUND", "Collection", id, "collectionId");
   if (mode === "add") {
     const known = new Set(existing.map((p) => p.id));
     const missing = productIds.map((p, i) => [p, i] as const).filter(([p]) => !known.has(p));
     if (missing.length) {
-      throw invalidArgument(missing.map(([p, i]) => ({ field: `productIds[${i}]`, description: `is not a product (${p})`, violatedRule: "VALIDATION" as const, data: {} })));
+      throw invalidArgument(
+        missing.map(([p, i]) => ({
+          field: `productIds[${i}]`,
+          description: `is not a product (${p})`,
+          violatedRule: "VALIDATION" as const,
+          data: {},
+        })),
+      );
     }
   }
   const current = new Set(members.map((m) => m.productId));
@@ -222,9 +253,18 @@ export async function changeMembership(ctx: Ctx, id: string, productIds: string[
       : [
           ctx.db
             .delete(collectionProducts)
-            .where(and(eq(collectionProducts.collectionId, id), sql`${collectionProducts.productId} IN (SELECT value FROM json_each(${JSON.stringify(changing)}))`)),
+            .where(
+              and(
+                eq(collectionProducts.collectionId, id),
+                sql`${collectionProducts.productId} IN (SELECT value FROM json_each(${JSON.stringify(changing)}))`,
+              ),
+            ),
         ];
-  await commit(ctx, [...statements, ctx.db.update(collections).set({ updatedDate: now }).where(eq(collections.id, id)), outboxInsert(ctx.db, event)], [event]);
+  await commit(
+    ctx,
+    [...statements, ctx.db.update(collections).set({ updatedDate: now }).where(eq(collections.id, id)), outboxInsert(ctx.db, event)],
+    [event],
+  );
 }
 
 export function checkSlugParam(slug: string) {

@@ -93,14 +93,13 @@ export interface CellError {
   message: string;
 }
 
-export type ParsedFile =
-  | { ok: true; columns: string[]; ignored: string[]; rows: CsvRow[]; errors: CellError[] }
-  | { ok: false; message: string };
+export type ParsedFile = { ok: true; columns: string[]; ignored: string[]; rows: CsvRow[]; errors: CellError[] } | { ok: false; message: string };
 
 /** Parses the text of an uploaded file: a header row naming the columns, then one row per variant. */
 export function parseCsv(text: string): ParsedFile {
   if (!text.trim()) return { ok: false, message: "The file is empty." };
-  if (text.includes("\u0000")) return { ok: false, message: "This is not a CSV file (it holds binary data). Export a CSV from the console or a spreadsheet." };
+  if (text.includes("\u0000"))
+    return { ok: false, message: "This is not a CSV file (it holds binary data). Export a CSV from the console or a spreadsheet." };
   const result = Papa.parse<Record<string, string>>(text, {
     header: true,
     skipEmptyLines: "greedy",
@@ -119,15 +118,29 @@ export function parseCsv(text: string): ParsedFile {
   if (duplicate) return { ok: false, message: `The column "${duplicate}" appears twice.` };
   for (let i = 1; i <= MAX_OPTIONS; i++) {
     const [name, value] = optionColumns(i);
-    if (columns.includes(name) !== columns.includes(value)) return { ok: false, message: `"${name}" and "${value}" come as a pair: the file has only one of them.` };
+    if (columns.includes(name) !== columns.includes(value))
+      return { ok: false, message: `"${name}" and "${value}" come as a pair: the file has only one of them.` };
   }
-  if (result.data.length > MAX_ROWS) return { ok: false, message: `The file has ${result.data.length} rows; at most ${MAX_ROWS} can be imported at once. Split it into smaller files.` };
+  if (result.data.length > MAX_ROWS)
+    return {
+      ok: false,
+      message: `The file has ${result.data.length} rows; at most ${MAX_ROWS} can be imported at once. Split it into smaller files.`,
+    };
   if (!result.data.length) return { ok: false, message: "The file has a header but no rows." };
   const errors: CellError[] = [];
   for (const e of result.errors) {
     // A wrong field count is reported on its row; other errors (unclosed quotes) also name the row they start on.
     if (e.code === "UndetectableDelimiter") continue;
-    errors.push({ row: (e.row ?? 0) + 2, column: "", message: e.code === "TooManyFields" ? "has more cells than the header has columns" : e.code === "TooFewFields" ? "has fewer cells than the header has columns" : e.message });
+    errors.push({
+      row: (e.row ?? 0) + 2,
+      column: "",
+      message:
+        e.code === "TooManyFields"
+          ? "has more cells than the header has columns"
+          : e.code === "TooFewFields"
+            ? "has fewer cells than the header has columns"
+            : e.message,
+    });
   }
   const rows = result.data.map((record, i) => {
     const cells: Record<string, string> = {};
@@ -211,7 +224,8 @@ export function readProducts(rows: CsvRow[], columns: string[], errors: CellErro
         if (!value) {
           value = v;
           from = r.row;
-        } else if (v !== value) fail(r.row, column, `differs from row ${from} of the same product ("${value}"): a product column holds one value per product`);
+        } else if (v !== value)
+          fail(r.row, column, `differs from row ${from} of the same product ("${value}"): a product column holds one value per product`);
       }
       return value;
     };
@@ -252,7 +266,15 @@ export function readProducts(rows: CsvRow[], columns: string[], errors: CellErro
     const weight = productCell("Weight");
     if (weight) p.weight = number(first.row, "Weight", weight, "a number");
     const collections = productCell("Collections");
-    if (collections !== undefined) p.collections = [...new Set(collections.split(/[,;]/).map((s) => s.trim()).filter(Boolean))];
+    if (collections !== undefined)
+      p.collections = [
+        ...new Set(
+          collections
+            .split(/[,;]/)
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+      ];
     const track = productCell("Track inventory");
     if (track) p.trackInventory = boolean(first.row, "Track inventory", track);
 
@@ -293,7 +315,12 @@ export function readProducts(rows: CsvRow[], columns: string[], errors: CellErro
         weight: opt("Variant weight", (t) => number(r.row, "Variant weight", t, "a number")),
         sku: has("Variant SKU") && c["Variant SKU"] ? c["Variant SKU"] : null,
         visible: has("Variant visible") && c["Variant visible"] ? (boolean(r.row, "Variant visible", c["Variant visible"]) ?? true) : true,
-        quantity: has("Quantity") && c.Quantity ? (/^\d+$/.test(c.Quantity) ? Number(c.Quantity) : (fail(r.row, "Quantity", `must be a whole number (got "${c.Quantity}")`), null)) : null,
+        quantity:
+          has("Quantity") && c.Quantity
+            ? /^\d+$/.test(c.Quantity)
+              ? Number(c.Quantity)
+              : (fail(r.row, "Quantity", `must be a whole number (got "${c.Quantity}")`), null)
+            : null,
         inStock: has("In stock") && c["In stock"] ? (boolean(r.row, "In stock", c["In stock"]) ?? null) : null,
       });
     }
@@ -333,7 +360,19 @@ function columnOf(field: string, p: FileProduct, overrideRows: number[]): { row:
   if (variant) {
     const row = overrideRows[Number(variant[1])] ?? p.rows[0].row;
     const rest = variant[2];
-    const column = rest.startsWith("price") ? "Variant price" : rest.startsWith("cost") ? "Variant cost" : rest.startsWith("sku") ? "Variant SKU" : rest.startsWith("weight") ? "Variant weight" : rest.startsWith("visible") ? "Variant visible" : rest.startsWith("stock") ? "Quantity" : optionColumns(1)[1];
+    const column = rest.startsWith("price")
+      ? "Variant price"
+      : rest.startsWith("cost")
+        ? "Variant cost"
+        : rest.startsWith("sku")
+          ? "Variant SKU"
+          : rest.startsWith("weight")
+            ? "Variant weight"
+            : rest.startsWith("visible")
+              ? "Variant visible"
+              : rest.startsWith("stock")
+                ? "Quantity"
+                : optionColumns(1)[1];
     return { row, column };
   }
   const option = /^productOptions\[(\d+)\]\.?(.*)$/.exec(f);
@@ -377,7 +416,12 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
     for (const slug of p.collections) {
       const id = pc.collectionIds.get(slug);
       if (id) collectionIds.push(id);
-      else errors.push({ row: p.rows[0].row, column: "Collections", message: `names no collection "${slug}" (use the collections' URL names, separated by commas)` });
+      else
+        errors.push({
+          row: p.rows[0].row,
+          column: "Collections",
+          message: `names no collection "${slug}" (use the collections' URL names, separated by commas)`,
+        });
     }
   }
 
@@ -420,11 +464,21 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
     visible: p.visible ?? row?.visible ?? true,
     weight: p.weight ?? row?.weight ?? undefined,
     priceData: { price: p.price ?? major(row?.price) },
-    ...(p.discount ? { discount: p.discount } : row && row.discountType !== "NONE" ? { discount: { type: row.discountType, value: row.discountValue } } : {}),
+    ...(p.discount
+      ? { discount: p.discount }
+      : row && row.discountType !== "NONE"
+        ? { discount: { type: row.discountType, value: row.discountValue } }
+        : {}),
     ribbon: p.ribbon ?? row?.ribbon ?? undefined,
     brand: p.brand ?? row?.brand ?? undefined,
     manageVariants: overrides.length > 0 || (row?.manageVariants ?? false),
-    productOptions: p.has(optionColumns(1)[0]) ? options : (row?.productOptions.map((o) => ({ name: o.name, optionType: o.optionType, choices: o.choices.map((c) => ({ value: c.value, description: c.description, visible: c.visible })) })) ?? []),
+    productOptions: p.has(optionColumns(1)[0])
+      ? options
+      : (row?.productOptions.map((o) => ({
+          name: o.name,
+          optionType: o.optionType,
+          choices: o.choices.map((c) => ({ value: c.value, description: c.description, visible: c.visible })),
+        })) ?? []),
     stock: { trackInventory },
     variants: overrides,
   };
@@ -466,16 +520,24 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
     }
   });
   const trackChanges = current ? row!.trackInventory !== trackInventory : false;
-  const stock = trackChanges || stockVariants.length ? { ...(trackChanges ? { trackQuantity: trackInventory } : {}), variants: stockVariants } : undefined;
+  const stock =
+    trackChanges || stockVariants.length ? { ...(trackChanges ? { trackQuantity: trackInventory } : {}), variants: stockVariants } : undefined;
   if (stock && !pc.mayChangeStock) {
     const at = stockVariants.length ? stockVariants[0] : null;
     const rowOf = at ? p.variants.find((v) => choicesKey(v.choices) === choicesKey(at.choices))!.row : p.rows[0].row;
-    errors.push({ row: rowOf, column: trackChanges ? "Track inventory" : trackInventory ? "Quantity" : "In stock", message: "changes stock, which needs the inventory.write permission" });
+    errors.push({
+      row: rowOf,
+      column: trackChanges ? "Track inventory" : trackInventory ? "Quantity" : "In stock",
+      message: "changes stock, which needs the inventory.write permission",
+    });
     return { plan: null, errors };
   }
 
   const collections = collectionIds
-    ? { add: collectionIds.filter((id) => !current?.collectionIds.includes(id)), remove: (current?.collectionIds ?? []).filter((id) => !collectionIds!.includes(id)) }
+    ? {
+        add: collectionIds.filter((id) => !current?.collectionIds.includes(id)),
+        remove: (current?.collectionIds ?? []).filter((id) => !collectionIds!.includes(id)),
+      }
     : undefined;
   const membership = collections && (collections.add.length || collections.remove.length) ? collections : undefined;
 
@@ -484,7 +546,10 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
       ...input,
       stock: { trackInventory, ...(trackInventory ? { quantity: uniformQuantity ?? 0 } : { inStock: uniformInStock ?? true }) },
     };
-    return { plan: { action: "create", create, stock: stockVariants.length ? { variants: stockVariants } : undefined, collections: membership }, errors };
+    return {
+      plan: { action: "create", create, stock: stockVariants.length ? { variants: stockVariants } : undefined, collections: membership },
+      errors,
+    };
   }
 
   // An update: only what differs.
@@ -526,8 +591,16 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
     ).filter(([column]) => p.has(column));
     for (const v of p.variants) {
       const stored = storedVariant(v.choices);
-      const wanted = { price: v.price === null ? null : toMinor(v.price, currency), cost: v.cost === null ? null : toMinor(v.cost, currency), sku: v.sku, weight: v.weight, visible: v.visible };
-      const now = stored ? { price: stored.price, cost: stored.cost, sku: stored.sku, weight: stored.weight, visible: stored.visible } : { price: null, cost: null, sku: null, weight: null, visible: true };
+      const wanted = {
+        price: v.price === null ? null : toMinor(v.price, currency),
+        cost: v.cost === null ? null : toMinor(v.cost, currency),
+        sku: v.sku,
+        weight: v.weight,
+        visible: v.visible,
+      };
+      const now = stored
+        ? { price: stored.price, cost: stored.cost, sku: stored.sku, weight: stored.weight, visible: stored.visible }
+        : { price: null, cost: null, sku: null, weight: null, visible: true };
       const differs = fields.filter(([, f]) => wanted[f] !== now[f]);
       // Going back to "the product's value" (an empty cell, or visible again) has no override: reset them all.
       if (differs.some(([, f]) => (f === "visible" ? wanted.visible : wanted[f] === null))) resetVariants = true;
@@ -541,7 +614,7 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
     ? p.variants
         .map((v) => {
           const stored = storedVariant(v.choices);
-          const pick = <T,>(column: string, file: T | null, kept: T | null | undefined) => (p.has(column) ? file : (kept ?? null));
+          const pick = <T>(column: string, file: T | null, kept: T | null | undefined) => (p.has(column) ? file : (kept ?? null));
           const price = pick("Variant price", v.price, major(stored?.price));
           const cost = pick("Variant cost", v.cost, major(stored?.cost));
           const sku = pick("Variant SKU", v.sku, stored?.sku);

@@ -10,7 +10,18 @@ import { newId } from "#worker/platform/ids";
 import type { QueryInput } from "#worker/platform/query";
 import { changeMembership } from "./collections";
 import { CHUNK_ROWS, MAX_IMPORT_BYTES } from "./csv-columns";
-import { csvHeader, parseCsv, planProduct, productCsvRows, readProducts, toCsv, type CellError, type CsvRow, type FileProduct, type PlanContext } from "./csv";
+import {
+  csvHeader,
+  parseCsv,
+  planProduct,
+  productCsvRows,
+  readProducts,
+  toCsv,
+  type CellError,
+  type CsvRow,
+  type FileProduct,
+  type PlanContext,
+} from "./csv";
 import { runBatch } from "#worker/platform/unit-of-work";
 export { CHUNK_ROWS, MAX_IMPORT_BYTES };
 import { queryProducts } from "./product-queries";
@@ -68,7 +79,12 @@ export function exportProductsCsv(ctx: Ctx, q: ExportQuery): ReadableStream<Uint
           return;
         }
         const page = await queryProducts(ctx, {
-          query: { filter: q.filter, sort: q.sort, paging: { limit: EXPORT_PAGE, offset }, ...(q.search ? { search: { expression: q.search } } : {}) },
+          query: {
+            filter: q.filter,
+            sort: q.sort,
+            paging: { limit: EXPORT_PAGE, offset },
+            ...(q.search ? { search: { expression: q.search } } : {}),
+          },
           includeHiddenProducts: true,
           includeVariants: false,
         });
@@ -100,7 +116,8 @@ export type ImportRow = typeof importRows.$inferSelect;
  */
 export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Array }, importer: { email: string }): Promise<{ jobId: string }> {
   requirePermission(ctx, "catalog.write");
-  if (file.bytes.byteLength > MAX_IMPORT_BYTES) throw badField("file", `This file is larger than ${MAX_IMPORT_BYTES / 1_048_576} MB. Split it into smaller files.`, "MAX_SIZE");
+  if (file.bytes.byteLength > MAX_IMPORT_BYTES)
+    throw badField("file", `This file is larger than ${MAX_IMPORT_BYTES / 1_048_576} MB. Split it into smaller files.`, "MAX_SIZE");
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
@@ -111,7 +128,10 @@ export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Ar
   if (!parsed.ok) throw badField("file", parsed.message, "FORMAT");
   const errors: CellError[] = [...parsed.errors];
   const fileProducts = readProducts(parsed.rows, parsed.columns, errors);
-  const state = await loadState(ctx, fileProducts.map((p) => p.slug));
+  const state = await loadState(
+    ctx,
+    fileProducts.map((p) => p.slug),
+  );
   const pc: PlanContext = { ctx, collectionIds: state.collectionIds, mayChangeStock: hasPermission(ctx.auth, "inventory.write") };
 
   const action = new Map<number, ImportRow["action"]>();
@@ -197,7 +217,9 @@ export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Ar
 /** The catalogue state a dry run or a chunk plans against, in one D1 round trip: products by slug, collections by slug. */
 async function loadState(ctx: Ctx, slugs: string[]) {
   const unique = [...new Set(slugs)];
-  const pages = Array.from({ length: Math.ceil(unique.length / 500) }, (_, i) => productsByQuery(ctx.db, "slug", unique.slice(i * 500, i * 500 + 500)));
+  const pages = Array.from({ length: Math.ceil(unique.length / 500) }, (_, i) =>
+    productsByQuery(ctx.db, "slug", unique.slice(i * 500, i * 500 + 500)),
+  );
   const [cols, ...loaded] = await runBatch(ctx.db, [ctx.db.select({ id: collections.id, slug: collections.slug }).from(collections), ...pages]);
   const current = new Map<string, LoadedProduct>();
   for (const page of loaded) for (const p of loadedProducts(page as Parameters<typeof loadedProducts>[0])) current.set(p.row.slug, p);
@@ -241,7 +263,10 @@ async function continueJob(env: Env, db: Db, jobId: string): Promise<void> {
   }
   const now = nowIso();
   const [job] = await db
-    .select({ fileName: importJobs.fileName, failed: sql<number>`(SELECT count(*) FROM import_rows WHERE job_id = ${jobId} AND status = 'FAILED')`.as("failed") })
+    .select({
+      fileName: importJobs.fileName,
+      failed: sql<number>`(SELECT count(*) FROM import_rows WHERE job_id = ${jobId} AND status = 'FAILED')`.as("failed"),
+    })
     .from(importJobs)
     .where(eq(importJobs.id, jobId));
   const finish = db
@@ -278,7 +303,10 @@ export async function applyImport(ctx: Ctx, jobId: string): Promise<void> {
   requirePermission(ctx, "catalog.write");
   const now = nowIso();
   const [started] = await runBatch(ctx.db, [
-    ctx.db.update(importJobs).set({ status: "APPLYING", appliedDate: now, updatedDate: now }).where(and(eq(importJobs.id, jobId), eq(importJobs.status, "READY"))),
+    ctx.db
+      .update(importJobs)
+      .set({ status: "APPLYING", appliedDate: now, updatedDate: now })
+      .where(and(eq(importJobs.id, jobId), eq(importJobs.status, "READY"))),
   ]);
   if (!started.meta.changes) {
     await loadJob(ctx.db, jobId); // 404 for an unknown job; an import already under way is left to run.
@@ -302,7 +330,14 @@ export async function resumeImport(ctx: Ctx, jobId: string): Promise<void> {
 type Membership = Map<string, { add: Set<string>; remove: Set<string> }>;
 
 /** Applies one product of the file through the services; returns what happened. Service refusals are thrown. */
-async function applyProduct(ctx: Ctx, p: FileProduct, current: LoadedProduct | null, pc: PlanContext, membership: Membership, retried = false): Promise<"created" | "updated" | "unchanged"> {
+async function applyProduct(
+  ctx: Ctx,
+  p: FileProduct,
+  current: LoadedProduct | null,
+  pc: PlanContext,
+  membership: Membership,
+  retried = false,
+): Promise<"created" | "updated" | "unchanged"> {
   const { plan, errors } = planProduct(p, current, pc);
   if (!plan) throw new RowsRefused(errors);
   if (plan.action === "unchanged") return "unchanged";
@@ -333,7 +368,11 @@ async function applyProduct(ctx: Ctx, p: FileProduct, current: LoadedProduct | n
       id,
       {
         ...(plan.stock.trackQuantity !== undefined ? { trackQuantity: plan.stock.trackQuantity } : {}),
-        variants: plan.stock.variants.map((v) => ({ variantId: byChoices.get(choicesKey(v.choices)) ?? "", quantity: v.quantity, inStock: v.inStock })),
+        variants: plan.stock.variants.map((v) => ({
+          variantId: byChoices.get(choicesKey(v.choices)) ?? "",
+          quantity: v.quantity,
+          inStock: v.inStock,
+        })),
       },
       "CSV import",
     );
@@ -386,7 +425,10 @@ export const importChunkJob: JobHandler = async (message, p) => {
       job[0].columns.columns,
       errors,
     );
-    const state = await loadState(ctx, fileProducts.map((fp) => fp.slug));
+    const state = await loadState(
+      ctx,
+      fileProducts.map((fp) => fp.slug),
+    );
     const pc: PlanContext = { ctx, collectionIds: state.collectionIds, mayChangeStock: hasPermission(ctx.auth, "inventory.write") };
     const membership: Membership = new Map();
     const results = new Map<number, { status: "DONE" | "FAILED"; outcome: string | null; errors: { column: string; message: string }[] }>();
@@ -397,7 +439,14 @@ export const importChunkJob: JobHandler = async (message, p) => {
       } catch (err) {
         const refused = refusal(err, fp);
         if (!refused) throw err;
-        for (const r of fp.rows) results.set(r.row, { status: "FAILED", outcome: null, errors: refused.filter((e) => e.row === r.row || (e.row === fp.rows[0].row && r === fp.rows[0])).map(({ column, message }) => ({ column, message })) });
+        for (const r of fp.rows)
+          results.set(r.row, {
+            status: "FAILED",
+            outcome: null,
+            errors: refused
+              .filter((e) => e.row === r.row || (e.row === fp.rows[0].row && r === fp.rows[0]))
+              .map(({ column, message }) => ({ column, message })),
+          });
         // Every failed row says why, even when the reason is on another row of its product.
         for (const r of fp.rows) {
           const res = results.get(r.row)!;
@@ -427,7 +476,13 @@ export const importChunkJob: JobHandler = async (message, p) => {
       }
     }
     // Rows without a product (no Handle) cannot be pending; any row the grouping left out is marked failed.
-    for (const r of rows) if (!results.has(r.row)) results.set(r.row, { status: "FAILED", outcome: null, errors: errors.filter((e) => e.row === r.row).map(({ column, message }) => ({ column, message })) });
+    for (const r of rows)
+      if (!results.has(r.row))
+        results.set(r.row, {
+          status: "FAILED",
+          outcome: null,
+          errors: errors.filter((e) => e.row === r.row).map(({ column, message }) => ({ column, message })),
+        });
     const data = JSON.stringify([...results].map(([row, res]) => [row, res.status, res.outcome, JSON.stringify(res.errors)]));
     await runBatch(p.db, [
       rawStatement(
@@ -475,7 +530,11 @@ export async function importProgress(ctx: Ctx, jobId: string): Promise<ImportPro
   requirePermission(ctx, "catalog.write");
   const [jobs, counts, problems, outcomes] = await runBatch(ctx.db, [
     ctx.db.select().from(importJobs).where(eq(importJobs.id, jobId)).limit(1),
-    ctx.db.select({ status: importRows.status, n: sql<number>`count(*)` }).from(importRows).where(eq(importRows.jobId, jobId)).groupBy(importRows.status),
+    ctx.db
+      .select({ status: importRows.status, n: sql<number>`count(*)` })
+      .from(importRows)
+      .where(eq(importRows.jobId, jobId))
+      .groupBy(importRows.status),
     ctx.db
       .select({ row: importRows.row, slug: importRows.slug, action: importRows.action, status: importRows.status, errors: importRows.errors })
       .from(importRows)
@@ -495,10 +554,21 @@ export async function importProgress(ctx: Ctx, jobId: string): Promise<ImportPro
 }
 
 /** The latest imports (for the import page's list). Needs catalog.write. */
-export async function recentImports(ctx: Ctx, limit = 10): Promise<Pick<ImportJob, "id" | "fileName" | "status" | "createdBy" | "createdDate" | "totalRows" | "summary">[]> {
+export async function recentImports(
+  ctx: Ctx,
+  limit = 10,
+): Promise<Pick<ImportJob, "id" | "fileName" | "status" | "createdBy" | "createdDate" | "totalRows" | "summary">[]> {
   requirePermission(ctx, "catalog.write");
   return ctx.db
-    .select({ id: importJobs.id, fileName: importJobs.fileName, status: importJobs.status, createdBy: importJobs.createdBy, createdDate: importJobs.createdDate, totalRows: importJobs.totalRows, summary: importJobs.summary })
+    .select({
+      id: importJobs.id,
+      fileName: importJobs.fileName,
+      status: importJobs.status,
+      createdBy: importJobs.createdBy,
+      createdDate: importJobs.createdDate,
+      totalRows: importJobs.totalRows,
+      summary: importJobs.summary,
+    })
     .from(importJobs)
     .orderBy(desc(importJobs.createdDate))
     .limit(limit);

@@ -3,7 +3,16 @@
 export { bulkAdjustProducts, bulkDeleteProducts, bulkUpdateProducts } from "./bulk";
 export { cachedCatalogRead, cachedPage, catalogCacheProcessors, keepPage, pageCacheKey, purgeCatalogCache } from "./cache";
 export { demoCollections, demoProducts } from "./demo/catalogue";
-export { changeMembership, createCollection, deleteCollection, getCollection, getCollectionWithProducts, prepareCreateCollection, queryCollections, updateCollection } from "./collections";
+export {
+  changeMembership,
+  createCollection,
+  deleteCollection,
+  getCollection,
+  getCollectionWithProducts,
+  prepareCreateCollection,
+  queryCollections,
+  updateCollection,
+} from "./collections";
 export { CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "./csv-columns";
 export { applyImport, checkImport, exportProductsCsv, importJobHandlers, importProgress, recentImports, resumeImport } from "./imports";
 export { decrementInventory, incrementInventory, inventoryOverview, lowStockCountRead, lowStockVariants, updateInventoryItem } from "./inventory";

@@ -97,7 +97,13 @@ const historyQuery = z.object({
 
 type Adjustment = { inventoryId?: string; productId?: string; variantId?: string; preorderRequest?: boolean } & Record<string, unknown>;
 const toAdjustments = (items: Adjustment[], byField: string): AdjustmentInput[] =>
-  items.map((i) => ({ inventoryId: i.inventoryId, productId: i.productId, variantId: i.variantId, by: i[byField] as number, preorderRequest: i.preorderRequest }));
+  items.map((i) => ({
+    inventoryId: i.inventoryId,
+    productId: i.productId,
+    variantId: i.variantId,
+    by: i[byField] as number,
+    preorderRequest: i.preorderRequest,
+  }));
 
 /** The caller is checked before the body: an anonymous bad request gets 401, not a validation error. */
 const merchantOnly = createMiddleware<AppEnv>(async (c, next) => {

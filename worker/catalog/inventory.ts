@@ -7,7 +7,18 @@ import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/pl
 import { rawStatement, type Db } from "#worker/platform/db";
 import { invalidArgument, notFound, type FieldViolation } from "#worker/platform/errors";
 import { compileQuery, pagingMetadata, type FieldMap, type QueryInput } from "#worker/platform/query";
-import { type BatchOptions, flushStockEvents, insufficientInventory, NO_LIMIT, readStockAvailability, runChange, stockChange, type StockLine, tracked, withAlso } from "./stock-changes";
+import {
+  type BatchOptions,
+  flushStockEvents,
+  insufficientInventory,
+  NO_LIMIT,
+  readStockAvailability,
+  runChange,
+  stockChange,
+  type StockLine,
+  tracked,
+  withAlso,
+} from "./stock-changes";
 import { lowStockThresholdSql } from "./stock-settings";
 
 /** Inventory items for the merchant: reads, adjustments, item updates, the change history and low stock. */
@@ -136,7 +147,11 @@ export const inventoryFields: FieldMap = {
 /** Query inventory items (merchant): filter and sort may be JSON strings, as the SDK sends them. Offset paging. */
 export async function queryInventory(ctx: Ctx, query: QueryInput | undefined) {
   requireMerchant(ctx);
-  const compiled = compileQuery(query, inventoryFields, { currency: ctx.currency, tieBreaker: products.id, defaultSort: [sql`${products.numericId} ASC`] });
+  const compiled = compileQuery(query, inventoryFields, {
+    currency: ctx.currency,
+    tieBreaker: products.id,
+    defaultSort: [sql`${products.numericId} ASC`],
+  });
   const [rows, [{ total }]] = await runBatch(ctx.db, [
     selectItems(ctx.db)
       .where(compiled.where)
@@ -187,7 +202,12 @@ async function resolveAdjustments(ctx: Ctx, items: AdjustmentInput[], field: str
   items.forEach((input, index) => {
     const at = `${field}[${index}]`;
     if (input.productId && input.inventoryId && input.productId !== input.inventoryId) {
-      violations.push({ field: `${at}.inventoryId`, description: "names another item than productId (they are the same id here)", violatedRule: "VALIDATION", data: {} });
+      violations.push({
+        field: `${at}.inventoryId`,
+        description: "names another item than productId (they are the same id here)",
+        violatedRule: "VALIDATION",
+        data: {},
+      });
       return;
     }
     const productId = input.productId ?? input.inventoryId;
@@ -204,11 +224,21 @@ async function resolveAdjustments(ctx: Ctx, items: AdjustmentInput[], field: str
     if (input.variantId) variant = item.variants.find((v) => v.id === input.variantId);
     else if (item.variants.length === 1) variant = item.variants[0];
     else {
-      violations.push({ field: `${at}.variantId`, description: "is required: the product has several variants", violatedRule: "REQUIRED_FIELD", data: {} });
+      violations.push({
+        field: `${at}.variantId`,
+        description: "is required: the product has several variants",
+        violatedRule: "REQUIRED_FIELD",
+        data: {},
+      });
       return;
     }
     if (!variant) {
-      violations.push({ field: `${at}.variantId`, description: "matches no variant of this product", violatedRule: "VALIDATION", data: { variantId: input.variantId } });
+      violations.push({
+        field: `${at}.variantId`,
+        description: "matches no variant of this product",
+        violatedRule: "VALIDATION",
+        data: { variantId: input.variantId },
+      });
       return;
     }
     if (!item.trackInventory) {
@@ -269,7 +299,10 @@ export async function incrementInventory(ctx: Ctx, items: AdjustmentInput[], rea
   requirePermission(ctx, "inventory.write");
   const rows = perVariant(await resolveAdjustments(ctx, items, "incrementData", "incrementBy"));
   const targets = rows.map((r) => ({ productId: r.item.id, variantId: r.variant.id }));
-  await runChange(ctx, withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets, mutations: adjustStatements(ctx.db, rows, 1) }), opts));
+  await runChange(
+    ctx,
+    withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets, mutations: adjustStatements(ctx.db, rows, 1) }), opts),
+  );
 }
 
 /**
@@ -279,7 +312,12 @@ export async function incrementInventory(ctx: Ctx, items: AdjustmentInput[], rea
 export async function decrementInventory(ctx: Ctx, items: AdjustmentInput[], reason: string | null = null, opts: BatchOptions = {}): Promise<void> {
   requirePermission(ctx, "inventory.write");
   const rows = perVariant(await resolveAdjustments(ctx, items, "decrementData", "decrementBy"));
-  const lines: StockLine[] = rows.map((r) => ({ productId: r.item.id, variantId: r.variant.id, quantity: r.by, name: displayName(r.item, r.variant) }));
+  const lines: StockLine[] = rows.map((r) => ({
+    productId: r.item.id,
+    variantId: r.variant.id,
+    quantity: r.by,
+    name: displayName(r.item, r.variant),
+  }));
   const mutations = adjustStatements(ctx.db, rows, -1);
   const change = withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: lines, mutations }), opts);
   try {
@@ -311,7 +349,13 @@ export interface InventoryItemUpdate {
  * as they are (Wix treats an omitted trackQuantity as false; here it means "unchanged"). Turning tracking on gives
  * variants without a quantity 0; turning it off keeps each variant's in-stock state.
  */
-export async function updateInventoryItem(ctx: Ctx, productId: string, update: InventoryItemUpdate, reason: string | null = null, opts: BatchOptions = {}): Promise<void> {
+export async function updateInventoryItem(
+  ctx: Ctx,
+  productId: string,
+  update: InventoryItemUpdate,
+  reason: string | null = null,
+  opts: BatchOptions = {},
+): Promise<void> {
   requirePermission(ctx, "inventory.write");
   const item = (await loadItems(ctx.db, [productId])).get(productId);
   if (!item) throw notFound("INVENTORY_ITEM_NOT_FOUND", "Inventory item", productId, "productId");
@@ -326,12 +370,24 @@ export async function updateInventoryItem(ctx: Ctx, productId: string, update: I
   (update.variants ?? []).forEach((u, i) => {
     const f = `${at}.variants[${i}]`;
     const variant = item.variants.find((v) => v.id === u.variantId);
-    if (!variant) return void violations.push({ field: `${f}.variantId`, description: "matches no variant of this product", violatedRule: "VALIDATION", data: {} });
-    if (seen.has(u.variantId)) return void violations.push({ field: `${f}.variantId`, description: "repeats a variant", violatedRule: "VALIDATION", data: {} });
+    if (!variant)
+      return void violations.push({
+        field: `${f}.variantId`,
+        description: "matches no variant of this product",
+        violatedRule: "VALIDATION",
+        data: {},
+      });
+    if (seen.has(u.variantId))
+      return void violations.push({ field: `${f}.variantId`, description: "repeats a variant", violatedRule: "VALIDATION", data: {} });
     seen.add(u.variantId);
     const quantity = u.quantity ?? undefined;
     if (quantity !== undefined && !trackAfter) {
-      return void violations.push({ field: `${f}.quantity`, description: "needs trackQuantity true (set inStock for an untracked item)", violatedRule: "VALIDATION", data: {} });
+      return void violations.push({
+        field: `${f}.quantity`,
+        description: "needs trackQuantity true (set inStock for an untracked item)",
+        violatedRule: "VALIDATION",
+        data: {},
+      });
     }
     // inStock of a tracked variant follows its quantity: a value sent back from a read is ignored.
     const inStock = trackAfter ? undefined : (u.inStock ?? undefined);
@@ -344,7 +400,12 @@ export async function updateInventoryItem(ctx: Ctx, productId: string, update: I
     limit: pre?.limit !== undefined ? pre.limit : item.preorder.limit,
   };
   if (pre?.enabled && !trackAfter) {
-    violations.push({ field: `${at}.preorderInfo.enabled`, description: "needs trackQuantity true: preorder counts units below zero", violatedRule: "VALIDATION", data: {} });
+    violations.push({
+      field: `${at}.preorderInfo.enabled`,
+      description: "needs trackQuantity true: preorder counts units below zero",
+      violatedRule: "VALIDATION",
+      data: {},
+    });
   }
   if (violations.length) throw invalidArgument(violations);
 
@@ -384,7 +445,10 @@ export async function updateInventoryItem(ctx: Ctx, productId: string, update: I
     if (opts.also?.length) await runBatch(ctx.db, opts.also);
     return;
   }
-  await runChange(ctx, withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: [{ productId, variantId: null }], mutations }), opts));
+  await runChange(
+    ctx,
+    withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: [{ productId, variantId: null }], mutations }), opts),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -435,7 +499,10 @@ function changeShape(r: typeof inventoryChanges.$inferSelect) {
 /** A product's stock changes, newest first, with offset paging. */
 export async function inventoryHistory(ctx: Ctx, productId: string, req: HistoryRequest) {
   requireMerchant(ctx);
-  const [exists, rows, [{ total }]] = await runBatch(ctx.db, [ctx.db.select({ id: products.id }).from(products).where(eq(products.id, productId)), ...historyStatements(ctx, productId, req)]);
+  const [exists, rows, [{ total }]] = await runBatch(ctx.db, [
+    ctx.db.select({ id: products.id }).from(products).where(eq(products.id, productId)),
+    ...historyStatements(ctx, productId, req),
+  ]);
   // A deleted product keeps its history; an id that never had stock is unknown.
   if (!exists.length && total === 0) throw notFound("INVENTORY_ITEM_NOT_FOUND", "Inventory item", productId, "productId");
   return { changes: rows.map(changeShape), metadata: pagingMetadata(rows.length, req.offset, total) };
@@ -447,7 +514,10 @@ export async function inventoryHistory(ctx: Ctx, productId: string, req: History
  */
 export async function inventoryOverview(ctx: Ctx, productId: string, req: HistoryRequest) {
   requireMerchant(ctx);
-  const [items, rows, [{ total }]] = await runBatch(ctx.db, [selectItems(ctx.db).where(eq(products.id, productId)), ...historyStatements(ctx, productId, req)]);
+  const [items, rows, [{ total }]] = await runBatch(ctx.db, [
+    selectItems(ctx.db).where(eq(products.id, productId)),
+    ...historyStatements(ctx, productId, req),
+  ]);
   if (!items.length) throw notFound("INVENTORY_ITEM_NOT_FOUND", "Inventory item", productId, "productId");
   const item = toItem(items[0]);
   return {
@@ -474,7 +544,13 @@ export async function lowStockVariants(ctx: Ctx, page: { limit: number; offset: 
     ctx.db.select({ value: sql<number | null>`${lowStockThresholdSql()}` }).from(sql`(SELECT 1)`),
     ctx.db
       // Aliased: D1 answers a batch in arrays, and two columns both named "id" would collide.
-      .select({ productId: sql<string>`${products.id}`.as("low_product_id"), name: products.name, variantId: sql<string>`${variants.id}`.as("low_variant_id"), choices: variants.choices, quantity: variants.quantity })
+      .select({
+        productId: sql<string>`${products.id}`.as("low_product_id"),
+        name: products.name,
+        variantId: sql<string>`${variants.id}`.as("low_variant_id"),
+        choices: variants.choices,
+        quantity: variants.quantity,
+      })
       .from(variants)
       .innerJoin(products, eq(products.id, variants.productId))
       .where(where)
@@ -486,10 +562,10 @@ export async function lowStockVariants(ctx: Ctx, page: { limit: number; offset: 
   return { threshold: threshold[0]?.value ?? null, variants: rows.map((r) => ({ ...r, quantity: r.quantity ?? 0 })), total };
 }
 
-const lowStockWhere = () => sql`${products.trackInventory} = 1 AND ${variants.visible} = 1 AND coalesce(${variants.quantity}, 0) < ${lowStockThresholdSql()}`;
+const lowStockWhere = () =>
+  sql`${products.trackInventory} = 1 AND ${variants.visible} = 1 AND coalesce(${variants.quantity}, 0) < ${lowStockThresholdSql()}`;
 
 /** How many tracked variants are below the low-stock threshold, for a caller's batch (the low-stock view, the dashboard). */
 export function lowStockCountRead(db: Db) {
   return db.select({ total: sql<number>`count(*)` }).from(variants).innerJoin(products, eq(products.id, variants.productId)).where(lowStockWhere());
 }
-

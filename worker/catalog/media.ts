@@ -90,7 +90,14 @@ export interface ProductMediaView {
 export async function productMediaView(ctx: Ctx, id: string): Promise<ProductMediaView> {
   requireMerchant(ctx);
   const [row] = await ctx.db
-    .select({ id: products.id, name: products.name, slug: products.slug, visible: products.visible, media: products.media, productOptions: products.productOptions })
+    .select({
+      id: products.id,
+      name: products.name,
+      slug: products.slug,
+      visible: products.visible,
+      media: products.media,
+      productOptions: products.productOptions,
+    })
     .from(products)
     .where(eq(products.id, id))
     .limit(1);

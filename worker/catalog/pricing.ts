@@ -15,11 +15,27 @@ export function discountedPrice(price: number, type: DiscountType, value: number
 }
 
 const UNIT_FACTORS: Record<string, [dimension: string, factor: number]> = {
-  MG: ["mass", 0.001], G: ["mass", 1], KG: ["mass", 1000], OZ: ["mass", 28.349523125], LB: ["mass", 453.59237],
-  ML: ["volume", 1], CL: ["volume", 10], L: ["volume", 1000], CBM: ["volume", 1_000_000], FLOZ: ["volume", 29.5735295625],
-  PT: ["volume", 473.176473], QT: ["volume", 946.352946], GAL: ["volume", 3785.411784],
-  MM: ["length", 1], CM: ["length", 10], M: ["length", 1000], IN: ["length", 25.4], FT: ["length", 304.8], YD: ["length", 914.4],
-  SQM: ["area", 1], SQFT: ["area", 0.09290304],
+  MG: ["mass", 0.001],
+  G: ["mass", 1],
+  KG: ["mass", 1000],
+  OZ: ["mass", 28.349523125],
+  LB: ["mass", 453.59237],
+  ML: ["volume", 1],
+  CL: ["volume", 10],
+  L: ["volume", 1000],
+  CBM: ["volume", 1_000_000],
+  FLOZ: ["volume", 29.5735295625],
+  PT: ["volume", 473.176473],
+  QT: ["volume", 946.352946],
+  GAL: ["volume", 3785.411784],
+  MM: ["length", 1],
+  CM: ["length", 10],
+  M: ["length", 1000],
+  IN: ["length", 25.4],
+  FT: ["length", 304.8],
+  YD: ["length", 914.4],
+  SQM: ["area", 1],
+  SQFT: ["area", 0.09290304],
 };
 
 export interface PricePerUnitData {

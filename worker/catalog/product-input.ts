@@ -25,11 +25,16 @@ export function storedMedia(m: MediaInput): StoredMedia {
 }
 
 /** Options from the wire, keeping the ids (and choice media) of options and choices that already exist. */
-export function storedOptions(input: NonNullable<ProductInput["productOptions"]>, previous: StoredOption[], violations: FieldViolation[]): StoredOption[] {
+export function storedOptions(
+  input: NonNullable<ProductInput["productOptions"]>,
+  previous: StoredOption[],
+  violations: FieldViolation[],
+): StoredOption[] {
   const names = new Set<string>();
   return input.map((o, i) => {
     const at = `product.productOptions[${i}]`;
-    if (names.has(o.name.toLowerCase())) violations.push({ field: `${at}.name`, description: `repeats the option "${o.name}"`, violatedRule: "VALIDATION", data: {} });
+    if (names.has(o.name.toLowerCase()))
+      violations.push({ field: `${at}.name`, description: `repeats the option "${o.name}"`, violatedRule: "VALIDATION", data: {} });
     names.add(o.name.toLowerCase());
     const prev = previous.find((p) => p.name === o.name);
     const seen = new Set<string>();
@@ -40,10 +45,20 @@ export function storedOptions(input: NonNullable<ProductInput["productOptions"]>
       choices: o.choices.map((c, j) => {
         const description = c.description ?? c.value;
         if (seen.has(description.toLowerCase()))
-          violations.push({ field: `${at}.choices[${j}].description`, description: `repeats the choice "${description}"`, violatedRule: "VALIDATION", data: {} });
+          violations.push({
+            field: `${at}.choices[${j}].description`,
+            description: `repeats the choice "${description}"`,
+            violatedRule: "VALIDATION",
+            data: {},
+          });
         seen.add(description.toLowerCase());
         if (o.optionType === "color" && !/^#[0-9a-fA-F]{6}$/.test(c.value))
-          violations.push({ field: `${at}.choices[${j}].value`, description: "must be a colour code like #1F3A5F", violatedRule: "FORMAT", data: {} });
+          violations.push({
+            field: `${at}.choices[${j}].value`,
+            description: "must be a colour code like #1F3A5F",
+            violatedRule: "FORMAT",
+            data: {},
+          });
         const prevChoice = prev?.choices.find((pc) => pc.description === description);
         return { value: c.value, description, visible: c.visible ?? true, mediaIds: prevChoice?.mediaIds ?? [] };
       }),
@@ -76,7 +91,12 @@ export function applyOverrides(
       return;
     }
     if (targets.length === 0) {
-      violations.push({ field: o.choices ? `${at}.choices` : `${at}.variantIds`, description: "matches no variant of this product", violatedRule: "VALIDATION", data: {} });
+      violations.push({
+        field: o.choices ? `${at}.choices` : `${at}.variantIds`,
+        description: "matches no variant of this product",
+        violatedRule: "VALIDATION",
+        data: {},
+      });
       return;
     }
     for (const v of targets) {
@@ -86,7 +106,13 @@ export function applyOverrides(
       if (o.sku !== undefined) v.sku = o.sku || null;
       if (o.visible !== undefined) v.visible = o.visible;
       if (o.stock?.quantity !== undefined) {
-        if (!trackInventory) violations.push({ field: `${at}.stock.quantity`, description: "needs stock.trackInventory on the product", violatedRule: "VALIDATION", data: {} });
+        if (!trackInventory)
+          violations.push({
+            field: `${at}.stock.quantity`,
+            description: "needs stock.trackInventory on the product",
+            violatedRule: "VALIDATION",
+            data: {},
+          });
         v.quantity = o.stock.quantity;
       }
       if (o.stock?.inStock !== undefined) v.inStock = o.stock.inStock;
@@ -96,10 +122,18 @@ export function applyOverrides(
   return touched;
 }
 
-export function checkCommon(p: { pricePerUnitData?: ProductInput["pricePerUnitData"]; discount?: ProductInput["discount"] | null }, violations: FieldViolation[]) {
+export function checkCommon(
+  p: { pricePerUnitData?: ProductInput["pricePerUnitData"]; discount?: ProductInput["discount"] | null },
+  violations: FieldViolation[],
+) {
   const ppu = p.pricePerUnitData;
   if (ppu && !unitsCompatible(ppu.totalMeasurementUnit, ppu.baseMeasurementUnit)) {
-    violations.push({ field: "product.pricePerUnitData.baseMeasurementUnit", description: `cannot be compared with ${ppu.totalMeasurementUnit}`, violatedRule: "VALIDATION", data: {} });
+    violations.push({
+      field: "product.pricePerUnitData.baseMeasurementUnit",
+      description: `cannot be compared with ${ppu.totalMeasurementUnit}`,
+      violatedRule: "VALIDATION",
+      data: {},
+    });
   }
 }
 
@@ -108,7 +142,8 @@ export function linkChoiceMedia(options: StoredOption[], media: StoredMedia[], i
   inputs.forEach((m, i) => {
     if (!m.choice) return;
     const choice = options.find((o) => o.name === m.choice!.option)?.choices.find((c) => c.description === m.choice!.choice);
-    if (!choice) violations.push({ field: `${field}[${i}].choice`, description: `names no choice of this product`, violatedRule: "VALIDATION", data: {} });
+    if (!choice)
+      violations.push({ field: `${field}[${i}].choice`, description: `names no choice of this product`, violatedRule: "VALIDATION", data: {} });
     else choice.mediaIds.push(media[i].id);
   });
 }

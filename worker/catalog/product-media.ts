@@ -12,7 +12,8 @@ import { loadForWrite, writeProductColumns } from "./product-store";
 /** Adds media items (by URL) to a product; an item may name the choice it shows. */
 export async function addProductMedia(ctx: Ctx, id: string, inputs: MediaInput[]): Promise<void> {
   const current = await loadForWrite(ctx, id);
-  if (current.row.media.length + inputs.length > 50) throw badField("media", `would give the product more than 50 media items (it has ${current.row.media.length})`, "MAX_SIZE");
+  if (current.row.media.length + inputs.length > 50)
+    throw badField("media", `would give the product more than 50 media items (it has ${current.row.media.length})`, "MAX_SIZE");
   const added = inputs.map(storedMedia);
   const options = structuredClone(current.row.productOptions);
   const violations: FieldViolation[] = [];
@@ -25,7 +26,8 @@ function checkMediaIds(current: LoadedProduct, ids: string[], field: string) {
   const known = new Set(current.row.media.map((m) => m.id));
   const violations: FieldViolation[] = [];
   ids.forEach((mid, i) => {
-    if (!known.has(mid)) violations.push({ field: `${field}[${i}]`, description: "is not a media item of this product", violatedRule: "VALIDATION", data: {} });
+    if (!known.has(mid))
+      violations.push({ field: `${field}[${i}]`, description: "is not a media item of this product", violatedRule: "VALIDATION", data: {} });
   });
   if (violations.length) throw invalidArgument(violations);
 }
@@ -35,9 +37,17 @@ export async function removeProductMedia(ctx: Ctx, id: string, mediaIds: string[
   const current = await loadForWrite(ctx, id);
   checkMediaIds(current, mediaIds, "mediaIds");
   const gone = new Set(mediaIds);
-  const options = current.row.productOptions.map((o) => ({ ...o, choices: o.choices.map((c) => ({ ...c, mediaIds: c.mediaIds.filter((m) => !gone.has(m)) })) }));
+  const options = current.row.productOptions.map((o) => ({
+    ...o,
+    choices: o.choices.map((c) => ({ ...c, mediaIds: c.mediaIds.filter((m) => !gone.has(m)) })),
+  }));
   await writeProductColumns(ctx, current, { media: current.row.media.filter((m) => !gone.has(m.id)), productOptions: options }, ["media"]);
-  ctx.waitUntil(releaseUnusedMedia(ctx, current.row.media.filter((m) => gone.has(m.id)).flatMap((m) => [m.url, m.thumbnailUrl ?? ""])));
+  ctx.waitUntil(
+    releaseUnusedMedia(
+      ctx,
+      current.row.media.filter((m) => gone.has(m.id)).flatMap((m) => [m.url, m.thumbnailUrl ?? ""]),
+    ),
+  );
 }
 
 /** Puts a product's media in this order (every item once); the first is the main image. */
@@ -66,20 +76,34 @@ export async function setProductMediaAltText(ctx: Ctx, id: string, mediaId: stri
 }
 
 /** Links (add) or unlinks (remove) media items to option choices. */
-export async function setChoiceMedia(ctx: Ctx, id: string, entries: { option: string; choice: string; mediaIds: string[] }[], mode: "add" | "remove"): Promise<void> {
+export async function setChoiceMedia(
+  ctx: Ctx,
+  id: string,
+  entries: { option: string; choice: string; mediaIds: string[] }[],
+  mode: "add" | "remove",
+): Promise<void> {
   const current = await loadForWrite(ctx, id);
   const options = structuredClone(current.row.productOptions);
   const violations: FieldViolation[] = [];
   entries.forEach((e, i) => {
     const option = options.find((o) => o.name === e.option);
     const choice = option?.choices.find((c) => c.description === e.choice);
-    if (!option) violations.push({ field: `media[${i}].option`, description: "is not an option of this product", violatedRule: "VALIDATION", data: {} });
-    else if (!choice) violations.push({ field: `media[${i}].choice`, description: `is not a choice of ${e.option}`, violatedRule: "VALIDATION", data: {} });
+    if (!option)
+      violations.push({ field: `media[${i}].option`, description: "is not an option of this product", violatedRule: "VALIDATION", data: {} });
+    else if (!choice)
+      violations.push({ field: `media[${i}].choice`, description: `is not a choice of ${e.option}`, violatedRule: "VALIDATION", data: {} });
     const known = new Set(current.row.media.map((m) => m.id));
     e.mediaIds.forEach((m, j) => {
-      if (!known.has(m)) violations.push({ field: `media[${i}].mediaIds[${j}]`, description: "is not a media item of this product", violatedRule: "VALIDATION", data: {} });
+      if (!known.has(m))
+        violations.push({
+          field: `media[${i}].mediaIds[${j}]`,
+          description: "is not a media item of this product",
+          violatedRule: "VALIDATION",
+          data: {},
+        });
     });
-    if (choice) choice.mediaIds = mode === "add" ? [...new Set([...choice.mediaIds, ...e.mediaIds])] : choice.mediaIds.filter((m) => !e.mediaIds.includes(m));
+    if (choice)
+      choice.mediaIds = mode === "add" ? [...new Set([...choice.mediaIds, ...e.mediaIds])] : choice.mediaIds.filter((m) => !e.mediaIds.includes(m));
   });
   if (violations.length) throw invalidArgument(violations);
   await writeProductColumns(ctx, current, { productOptions: options }, ["productOptions"]);

@@ -74,11 +74,25 @@ export async function getProductPage(ctx: Ctx, slug: string, wanted: (optionName
 
 /** What the console's product editor shows, in one D1 round trip: the product (any visibility, or none for a new
  * one) and the brands and ribbons in use, offered as suggestions. */
-export async function loadProductEditor(ctx: Ctx, id: string | null): Promise<{ product: LoadedProduct | null; brands: string[]; ribbons: string[] }> {
+export async function loadProductEditor(
+  ctx: Ctx,
+  id: string | null,
+): Promise<{ product: LoadedProduct | null; brands: string[]; ribbons: string[] }> {
   requireMerchant(ctx);
   const names = (column: typeof products.brand | typeof products.ribbon) =>
-    ctx.db.selectDistinct({ name: sql<string>`${column}` }).from(products).where(sql`${column} IS NOT NULL AND ${column} <> ''`).orderBy(column).limit(200);
-  const [brands, ribbons, rows] = await runBatch(ctx.db, [names(products.brand), names(products.ribbon), selectLoaded(ctx.db).where(eq(products.id, id ?? "")).limit(1)]);
+    ctx.db
+      .selectDistinct({ name: sql<string>`${column}` })
+      .from(products)
+      .where(sql`${column} IS NOT NULL AND ${column} <> ''`)
+      .orderBy(column)
+      .limit(200);
+  const [brands, ribbons, rows] = await runBatch(ctx.db, [
+    names(products.brand),
+    names(products.ribbon),
+    selectLoaded(ctx.db)
+      .where(eq(products.id, id ?? ""))
+      .limit(1),
+  ]);
   return { product: id && rows[0] ? toLoaded(rows[0]) : null, brands: brands.map((b) => b.name), ribbons: ribbons.map((r) => r.name) };
 }
 

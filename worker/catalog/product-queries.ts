@@ -69,7 +69,8 @@ function optionField(name: string): FieldMap[string] {
   };
 }
 
-const productFieldResolver = (name: string) => productFields[name] ?? (name.startsWith("options.") && name.length > 8 ? optionField(name.slice(8)) : undefined);
+const productFieldResolver = (name: string) =>
+  productFields[name] ?? (name.startsWith("options.") && name.length > 8 ? optionField(name.slice(8)) : undefined);
 
 /** Turns shopper text into an FTS5 expression: every word must match as a prefix. */
 export function ftsExpression(text: string): string | null {
@@ -152,7 +153,11 @@ export async function queryProductsV3(ctx: Ctx, req: { query?: QueryInput & { cu
   });
   const where = isMerchant(ctx.auth) ? compiled.where : and(compiled.where ?? sql`1 = 1`, eq(products.visible, true));
   const [rows, [{ total }]] = await runBatch(ctx.db, [
-    selectLoaded(ctx.db).where(where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
+    selectLoaded(ctx.db)
+      .where(where)
+      .orderBy(...compiled.orderBy)
+      .limit(compiled.limit)
+      .offset(compiled.offset),
     ctx.db.select({ total: sql<number>`count(*)` }).from(products).where(where),
   ]);
   const opts = shapeOptions(ctx, true);
@@ -167,7 +172,12 @@ export async function queryProductsV3(ctx: Ctx, req: { query?: QueryInput & { cu
 export async function queryProductVariants(
   ctx: Ctx,
   id: string,
-  req: { choices?: Record<string, string>; variantIds?: string[]; paging?: { limit?: number; offset?: number }; includeMerchantSpecificData?: boolean },
+  req: {
+    choices?: Record<string, string>;
+    variantIds?: string[];
+    paging?: { limit?: number; offset?: number };
+    includeMerchantSpecificData?: boolean;
+  },
 ) {
   const p = await visibleProduct(ctx, id);
   // 0 means "the default", as in the query language.
@@ -240,8 +250,18 @@ export async function productFilterValues(ctx: Ctx): Promise<{ collections: { id
   requireMerchant(ctx);
   const [cols, brands, ribbons] = await runBatch(ctx.db, [
     ctx.db.select({ id: collections.id, name: collections.name }).from(collections).orderBy(collections.name).limit(500),
-    ctx.db.selectDistinct({ value: products.brand }).from(products).where(sql`${products.brand} IS NOT NULL AND ${products.brand} <> ''`).orderBy(products.brand).limit(500),
-    ctx.db.selectDistinct({ value: products.ribbon }).from(products).where(sql`${products.ribbon} IS NOT NULL AND ${products.ribbon} <> ''`).orderBy(products.ribbon).limit(500),
+    ctx.db
+      .selectDistinct({ value: products.brand })
+      .from(products)
+      .where(sql`${products.brand} IS NOT NULL AND ${products.brand} <> ''`)
+      .orderBy(products.brand)
+      .limit(500),
+    ctx.db
+      .selectDistinct({ value: products.ribbon })
+      .from(products)
+      .where(sql`${products.ribbon} IS NOT NULL AND ${products.ribbon} <> ''`)
+      .orderBy(products.ribbon)
+      .limit(500),
   ]);
   return { collections: cols, brands: brands.map((b) => b.value!), ribbons: ribbons.map((r) => r.value!) };
 }

@@ -74,7 +74,9 @@ export function refreshSummary(db: Db, ids: string[], currency: string): Stateme
       WHEN 'PERCENT' THEN CAST(round(${base} * (100 - products.discount_value) / 100.0) AS INTEGER)
       ELSE ${base} END)`;
   const vprice = actual(sql`coalesce(v.price, products.price)`);
-  return rawStatement(db, sql`UPDATE products SET
+  return rawStatement(
+    db,
+    sql`UPDATE products SET
       min_price = coalesce((SELECT min(${vprice}) FROM variants v WHERE v.product_id = products.id AND v.visible = 1), ${actual(sql`products.price`)}),
       max_price = coalesce((SELECT max(${vprice}) FROM variants v WHERE v.product_id = products.id AND v.visible = 1), ${actual(sql`products.price`)}),
       quantity = CASE WHEN products.track_inventory = 1
@@ -82,7 +84,8 @@ export function refreshSummary(db: Db, ids: string[], currency: string): Stateme
       in_stock = EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id AND v.visible = 1
         AND (CASE WHEN products.track_inventory = 1 THEN coalesce(v.quantity, 0) > 0 ELSE v.in_stock = 1 END)),
       variant_skus = coalesce((SELECT group_concat(v.sku, ' ') FROM variants v WHERE v.product_id = products.id AND v.sku IS NOT NULL), '')
-    WHERE products.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+    WHERE products.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+  );
 }
 
 export type { ProductRow };
@@ -90,7 +93,10 @@ export type { ProductRow };
 /** Product names by id (ids that match nothing are left out), e.g. for a merchant task's title. */
 export async function productNames(db: Db, ids: string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();
-  const rows = await db.select({ id: products.id, name: products.name }).from(products).where(sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`);
+  const rows = await db
+    .select({ id: products.id, name: products.name })
+    .from(products)
+    .where(sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`);
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 

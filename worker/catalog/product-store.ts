@@ -35,7 +35,8 @@ export async function writeAndLoad(
     results = await commit(ctx, [...statements, selectLoaded(ctx.db).where(eq(products.id, id))], events);
     if (stock) flushStockEvents(ctx, stock);
   } catch (err) {
-    if (isUniqueViolation(err, "products.slug")) throw new ApiError(409, "DUPLICATE_SLUG", "Another product already uses this slug", { message: "Slug already in use" });
+    if (isUniqueViolation(err, "products.slug"))
+      throw new ApiError(409, "DUPLICATE_SLUG", "Another product already uses this slug", { message: "Slug already in use" });
     if (isAssertionFailure(err)) throw conflict(entity);
     throw err;
   }
@@ -58,19 +59,38 @@ export function nextStamp(previous: string): string {
 function variantUpdate(ctx: Ctx, v: VariantRow): Statement {
   return ctx.db
     .update(variants)
-    .set({ position: v.position, price: v.price, cost: v.cost, weight: v.weight, sku: v.sku, visible: v.visible, quantity: v.quantity, inStock: v.inStock })
+    .set({
+      position: v.position,
+      price: v.price,
+      cost: v.cost,
+      weight: v.weight,
+      sku: v.sku,
+      visible: v.visible,
+      quantity: v.quantity,
+      inStock: v.inStock,
+    })
     .where(and(eq(variants.productId, v.productId), eq(variants.id, v.id)));
 }
 
 function sameVariant(a: VariantRow, b: VariantRow): boolean {
   return (
-    a.position === b.position && a.price === b.price && a.cost === b.cost && a.weight === b.weight && a.sku === b.sku &&
-    a.visible === b.visible && a.quantity === b.quantity && a.inStock === b.inStock
+    a.position === b.position &&
+    a.price === b.price &&
+    a.cost === b.cost &&
+    a.weight === b.weight &&
+    a.sku === b.sku &&
+    a.visible === b.visible &&
+    a.quantity === b.quantity &&
+    a.inStock === b.inStock
   );
 }
 
 /** Statements that bring a product's variant rows from `before` to `after`, and which variants changed. */
-export function variantStatements(ctx: Ctx, before: VariantRow[], after: VariantRow[]): { statements: Statement[]; changed: VariantRow[]; removed: VariantRow[] } {
+export function variantStatements(
+  ctx: Ctx,
+  before: VariantRow[],
+  after: VariantRow[],
+): { statements: Statement[]; changed: VariantRow[]; removed: VariantRow[] } {
   const old = new Map(before.map((v) => [v.id, v]));
   const keepIds = new Set(after.map((v) => v.id));
   const removed = before.filter((v) => !keepIds.has(v.id));
@@ -79,7 +99,15 @@ export function variantStatements(ctx: Ctx, before: VariantRow[], after: Variant
   const statements: Statement[] = [];
   for (let i = 0; i < removed.length; i += 90) {
     statements.push(
-      ctx.db.delete(variants).where(and(eq(variants.productId, removed[0].productId), inArray(variants.id, removed.slice(i, i + 90).map((v) => v.id)))),
+      ctx.db.delete(variants).where(
+        and(
+          eq(variants.productId, removed[0].productId),
+          inArray(
+            variants.id,
+            removed.slice(i, i + 90).map((v) => v.id),
+          ),
+        ),
+      ),
     );
   }
   statements.push(...insertVariants(ctx.db, added), ...updated.map((v) => variantUpdate(ctx, v)));
@@ -115,7 +143,10 @@ export async function writeProductColumns(
   const event = newEvent(ctx, EventType.productChanged, current.row.id, { productId: current.row.id, changedFields });
   const events = [event, ...(extra.events ?? [])];
   const writes: Statement[] = [
-    ctx.db.update(products).set({ ...fields, updatedDate: stamp, lastUpdated: stamp }).where(eq(products.id, current.row.id)),
+    ctx.db
+      .update(products)
+      .set({ ...fields, updatedDate: stamp, lastUpdated: stamp })
+      .where(eq(products.id, current.row.id)),
     ...(extra.statements ?? []),
   ];
   const stock = extra.movesStock ? manualStockChange(ctx, current.row.id, writes) : undefined;

@@ -35,7 +35,10 @@ export async function resetProductVariants(ctx: Ctx, id: string): Promise<void> 
   const current = await loadForWrite(ctx, id);
   const rows = current.variants.map((v) => ({ ...v, price: null, cost: null, weight: null, sku: null, visible: true }));
   const change = variantStatements(ctx, current.variants, rows);
-  await writeProductColumns(ctx, current, {}, ["variants"], { statements: change.statements, events: [variantsChangedEvent(ctx, id, change.changed, [])] });
+  await writeProductColumns(ctx, current, {}, ["variants"], {
+    statements: change.statements,
+    events: [variantsChangedEvent(ctx, id, change.changed, [])],
+  });
 }
 
 /** Deletes all options: the product keeps one default variant holding its whole stock. */
@@ -45,8 +48,17 @@ export async function deleteProductOptions(ctx: Ctx, id: string): Promise<void> 
   const total = current.variants.reduce((n, v) => n + (v.quantity ?? 0), 0);
   const anyInStock = current.variants.some((v) => variantInStock(v, row.trackInventory));
   const single: VariantRow = {
-    productId: id, id: DEFAULT_VARIANT_ID, choices: {}, position: 0, price: null, cost: null, weight: null, sku: null, visible: true,
-    quantity: row.trackInventory ? total : null, inStock: anyInStock,
+    productId: id,
+    id: DEFAULT_VARIANT_ID,
+    choices: {},
+    position: 0,
+    price: null,
+    cost: null,
+    weight: null,
+    sku: null,
+    visible: true,
+    quantity: row.trackInventory ? total : null,
+    inStock: anyInStock,
   };
   const existing = current.variants.find((v) => v.id === DEFAULT_VARIANT_ID && choicesKey(v.choices) === choicesKey({}));
   const change = variantStatements(ctx, current.variants, [existing ? { ...existing, ...single } : single]);

@@ -17,7 +17,16 @@ import { collectionProducts, productNumbers, products, variants, type StoredMedi
 import { combinationCount, matching, MAX_VARIANTS, planVariants, type VariantRow } from "./variants";
 import { applyOverrides, checkCommon, linkChoiceMedia, ownVariantData, storedMedia, storedOptions } from "./product-input";
 import { refreshSummary, shapeOptions } from "./product-reads";
-import { expectVersion, insertVariants, loadForWrite, nextStamp, variantsChangedEvent, variantStatements, writeAndLoad, writeProductColumns } from "./product-store";
+import {
+  expectVersion,
+  insertVariants,
+  loadForWrite,
+  nextStamp,
+  variantsChangedEvent,
+  variantStatements,
+  writeAndLoad,
+  writeProductColumns,
+} from "./product-store";
 
 /** Creating, changing, copying and deleting products. */
 
@@ -38,7 +47,12 @@ export function prepareCreateProduct(ctx: Ctx, input: ProductInput, slug: string
   checkCommon(input, violations);
   const manageVariants = input.manageVariants ?? false;
   if (input.variants?.some(ownVariantData) && !manageVariants)
-    violations.push({ field: "product.manageVariants", description: "must be true to give variants their own data", violatedRule: "VALIDATION", data: {} });
+    violations.push({
+      field: "product.manageVariants",
+      description: "must be true to give variants their own data",
+      violatedRule: "VALIDATION",
+      data: {},
+    });
   if (violations.length) throw invalidArgument(violations);
 
   const media = (input.media ?? []).map(storedMedia);
@@ -56,7 +70,8 @@ export function prepareCreateProduct(ctx: Ctx, input: ProductInput, slug: string
   // The rich description when given, else the description read as HTML or Markdown; the plain text is the given
   // description's own when both are given (a summary beside a longer rich text), else the rich description's.
   const richDescription = input.richDescription ?? descriptionToRich(input.description ?? "");
-  const description = input.richDescription && input.description !== undefined ? descriptionToPlain(input.description) : richToPlain(richDescription.nodes);
+  const description =
+    input.richDescription && input.description !== undefined ? descriptionToPlain(input.description) : richToPlain(richDescription.nodes);
   const row = {
     id,
     numericId: 0,
@@ -121,7 +136,12 @@ export async function createProduct(ctx: Ctx, input: ProductInput) {
 }
 
 /** The product row a patch makes (not yet written), and the wire names of the fields that changed. */
-function patchedRow(before: ProductRow, patch: ProductPatch, currency: string, violations: FieldViolation[]): { row: ProductRow; changed: Set<string> } {
+function patchedRow(
+  before: ProductRow,
+  patch: ProductPatch,
+  currency: string,
+  violations: FieldViolation[],
+): { row: ProductRow; changed: Set<string> } {
   const row: ProductRow = { ...before, productOptions: structuredClone(before.productOptions), media: [...before.media] };
   const changed = new Set<string>();
   const set = <K extends keyof ProductRow>(key: K, value: ProductRow[K], wireName: string) => {
@@ -134,7 +154,11 @@ function patchedRow(before: ProductRow, patch: ProductPatch, currency: string, v
   if (patch.productType !== undefined) set("productType", patch.productType, "productType");
   if (patch.richDescription !== undefined) {
     set("richDescription", patch.richDescription, "richDescription");
-    set("description", patch.description !== undefined ? descriptionToPlain(patch.description) : richToPlain(patch.richDescription.nodes), "description");
+    set(
+      "description",
+      patch.description !== undefined ? descriptionToPlain(patch.description) : richToPlain(patch.richDescription.nodes),
+      "description",
+    );
   } else if (patch.description !== undefined) {
     const rich = descriptionToRich(patch.description);
     set("richDescription", rich as { nodes: unknown[] }, "richDescription");
@@ -170,7 +194,12 @@ function patchedRow(before: ProductRow, patch: ProductPatch, currency: string, v
   if (patch.productOptions !== undefined) {
     const options = storedOptions(patch.productOptions, before.productOptions, violations);
     if (combinationCount(options) > MAX_VARIANTS)
-      violations.push({ field: "product.productOptions", description: `make more than ${MAX_VARIANTS} variants`, violatedRule: "MAX_SIZE", data: {} });
+      violations.push({
+        field: "product.productOptions",
+        description: `make more than ${MAX_VARIANTS} variants`,
+        violatedRule: "MAX_SIZE",
+        data: {},
+      });
     // Media ids linked to choices must still exist.
     set("productOptions", options, "productOptions");
   }
@@ -208,7 +237,13 @@ function patchedVariants(current: LoadedProduct, row: ProductRow, patch: Product
     for (const v of rows) Object.assign(v, { price: null, cost: null, weight: null, sku: null, visible: true });
   }
   if (patch.variants?.length) {
-    if (!row.manageVariants && patch.variants.some(ownVariantData)) violations.push({ field: "product.manageVariants", description: "must be true to give variants their own data", violatedRule: "VALIDATION", data: {} });
+    if (!row.manageVariants && patch.variants.some(ownVariantData))
+      violations.push({
+        field: "product.manageVariants",
+        description: "must be true to give variants their own data",
+        violatedRule: "VALIDATION",
+        data: {},
+      });
     applyOverrides(rows, patch.variants, row.trackInventory, currency, "product.variants", violations);
   }
   return rows;
@@ -217,9 +252,11 @@ function patchedVariants(current: LoadedProduct, row: ProductRow, patch: Product
 /** Updates any subset of a product's fields. Changing options regenerates variants, keeping matching ones. */
 export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
   // Setting quantities or in-stock flags of an existing product is a stock change, as it is through the inventory calls.
-  if (patch.stock?.quantity !== undefined || patch.stock?.inStock !== undefined || patch.variants?.some((v) => v.stock)) requirePermission(ctx, "inventory.write");
+  if (patch.stock?.quantity !== undefined || patch.stock?.inStock !== undefined || patch.variants?.some((v) => v.stock))
+    requirePermission(ctx, "inventory.write");
   const current = await loadForWrite(ctx, id);
-  if (patch.stock?.trackInventory !== undefined && patch.stock.trackInventory !== current.row.trackInventory) requirePermission(ctx, "inventory.write");
+  if (patch.stock?.trackInventory !== undefined && patch.stock.trackInventory !== current.row.trackInventory)
+    requirePermission(ctx, "inventory.write");
   const { currency } = ctx;
   const violations: FieldViolation[] = [];
   const before = current.row;
@@ -229,7 +266,8 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
   if (violations.length) throw invalidArgument(violations);
   if (patch.slug !== undefined && patch.slug !== before.slug) {
     const free = await freeSlug(ctx.db, products, patch.slug, id);
-    if (free !== patch.slug) throw new ApiError(409, "DUPLICATE_SLUG", `Another product already uses the slug "${patch.slug}"`, { message: "Slug already in use" });
+    if (free !== patch.slug)
+      throw new ApiError(409, "DUPLICATE_SLUG", `Another product already uses the slug "${patch.slug}"`, { message: "Slug already in use" });
   }
 
   const variantChange = variantStatements(ctx, current.variants, rows);
@@ -239,9 +277,13 @@ export async function updateProduct(ctx: Ctx, id: string, patch: ProductPatch) {
   const stamp = nextStamp(before.updatedDate);
   const { id: _id, numericId: _nid, createdDate: _c, minPrice: _a, maxPrice: _b, inStock: _s, quantity: _q, variantSkus: _k, ...fields } = row;
   const events = [newEvent(ctx, EventType.productChanged, id, { productId: id, changedFields: [...changed] })];
-  if (variantChange.changed.length || variantChange.removed.length) events.push(variantsChangedEvent(ctx, id, variantChange.changed, variantChange.removed));
+  if (variantChange.changed.length || variantChange.removed.length)
+    events.push(variantsChangedEvent(ctx, id, variantChange.changed, variantChange.removed));
   const writes: Statement[] = [
-    ctx.db.update(products).set({ ...fields, updatedDate: stamp, lastUpdated: stamp }).where(eq(products.id, id)),
+    ctx.db
+      .update(products)
+      .set({ ...fields, updatedDate: stamp, lastUpdated: stamp })
+      .where(eq(products.id, id)),
     ...variantChange.statements,
   ];
   // Writes that may move stock go through the inventory's change log (cause MANUAL) and its events.
@@ -292,11 +334,20 @@ export async function duplicateProduct(ctx: Ctx, id: string) {
     ...(r.ribbon ? { ribbon: r.ribbon } : {}),
     ...(r.brand ? { brand: r.brand } : {}),
     manageVariants: r.manageVariants,
-    productOptions: r.productOptions.map((o) => ({ name: o.name, optionType: o.optionType, choices: o.choices.map((c) => ({ value: c.value, description: c.description, visible: c.visible })) })),
+    productOptions: r.productOptions.map((o) => ({
+      name: o.name,
+      optionType: o.optionType,
+      choices: o.choices.map((c) => ({ value: c.value, description: c.description, visible: c.visible })),
+    })),
     stock: { trackInventory: r.trackInventory },
     additionalInfoSections: r.infoSections.map(({ title, description }) => ({ title, description })),
     ...(r.seoData ? { seoData: r.seoData as ProductInput["seoData"] } : {}),
-    media: r.media.map(({ id: mediaId, width, height, ...m }) => ({ ...m, width, height, ...(choiceOf(mediaId) ? { choice: choiceOf(mediaId) } : {}) })),
+    media: r.media.map(({ id: mediaId, width, height, ...m }) => ({
+      ...m,
+      width,
+      height,
+      ...(choiceOf(mediaId) ? { choice: choiceOf(mediaId) } : {}),
+    })),
     // Each variant's own data (when it has any) and its stock, matched by its choices.
     variants: source.variants.map((v) => ({
       choices: v.choices,
@@ -311,7 +362,9 @@ export async function duplicateProduct(ctx: Ctx, id: string) {
   const now = nowIso();
   const memberships = source.collectionIds
     .filter((c) => c !== ALL_PRODUCTS_COLLECTION_ID)
-    .map((collectionId) => ctx.db.insert(collectionProducts).values({ collectionId, productId: prepared.row.id, addedDate: now }).onConflictDoNothing());
+    .map((collectionId) =>
+      ctx.db.insert(collectionProducts).values({ collectionId, productId: prepared.row.id, addedDate: now }).onConflictDoNothing(),
+    );
   const loaded = await writeAndLoad(ctx, prepared.row.id, [...prepared.statements, ...memberships], prepared.events);
   return v1Product(loaded, shapeOptions(ctx, true));
 }
@@ -324,11 +377,20 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
   // The media it had are read in the same batch, so the files nobody else uses can go once the delete committed.
   const [had, deleted] = await commit(
     ctx,
-    [ctx.db.select({ media: products.media }).from(products).where(eq(products.id, id)), ctx.db.delete(products).where(eq(products.id, id)), outboxInsertIfChanged(ctx.db, event)],
+    [
+      ctx.db.select({ media: products.media }).from(products).where(eq(products.id, id)),
+      ctx.db.delete(products).where(eq(products.id, id)),
+      outboxInsertIfChanged(ctx.db, event),
+    ],
     (results) => (results[1].meta.changes ? [event] : []),
   );
   if (!deleted.meta.changes) throw notFound("PRODUCT_NOT_FOUND", "Product", id, "productId");
-  ctx.waitUntil(releaseUnusedMedia(ctx, had.flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnailUrl ?? ""]))));
+  ctx.waitUntil(
+    releaseUnusedMedia(
+      ctx,
+      had.flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnailUrl ?? ""])),
+    ),
+  );
 }
 
 /** Clears the product's brand or ribbon. */

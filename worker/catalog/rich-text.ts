@@ -50,7 +50,9 @@ function inlineNodes(tokens: Token[] | undefined, decorations: Decoration[], nex
       case "link": {
         const link = token as Tokens.Link;
         const url = link.href.trim();
-        const withLink: Decoration[] = SAFE_URL.test(url) ? [...decorations, { type: "LINK", linkData: { link: { url, target: "BLANK", rel: { noreferrer: true } } } }] : decorations;
+        const withLink: Decoration[] = SAFE_URL.test(url)
+          ? [...decorations, { type: "LINK", linkData: { link: { url, target: "BLANK", rel: { noreferrer: true } } } }]
+          : decorations;
         out.push(...inlineNodes(link.tokens, withLink, nextId));
         break;
       }
@@ -110,11 +112,25 @@ function blockNodes(tokens: Token[], nextId: () => string): RichNode[] {
         break;
       case "text":
         // Loose text inside list items.
-        out.push(paragraph(inlineNodes((token as Tokens.Text).tokens ?? [{ type: "text", raw: token.raw, text: (token as Tokens.Text).text } as Tokens.Text], [], nextId), nextId));
+        out.push(
+          paragraph(
+            inlineNodes(
+              (token as Tokens.Text).tokens ?? [{ type: "text", raw: token.raw, text: (token as Tokens.Text).text } as Tokens.Text],
+              [],
+              nextId,
+            ),
+            nextId,
+          ),
+        );
         break;
       case "heading": {
         const h = token as Tokens.Heading;
-        out.push({ type: "HEADING", id: nextId(), nodes: inlineNodes(h.tokens, [], nextId), headingData: { level: Math.min(Math.max(h.depth, 2), 6) } });
+        out.push({
+          type: "HEADING",
+          id: nextId(),
+          nodes: inlineNodes(h.tokens, [], nextId),
+          headingData: { level: Math.min(Math.max(h.depth, 2), 6) },
+        });
         break;
       }
       case "list": {
@@ -131,14 +147,20 @@ function blockNodes(tokens: Token[], nextId: () => string): RichNode[] {
         out.push({ type: "BLOCKQUOTE", id: nextId(), nodes: blockNodes((token as Tokens.Blockquote).tokens, nextId), blockquoteData: {} });
         break;
       case "code":
-        out.push({ type: "CODE_BLOCK", id: nextId(), nodes: [{ type: "TEXT", id: "", nodes: [], textData: { text: (token as Tokens.Code).text, decorations: [] } }], codeBlockData: {} });
+        out.push({
+          type: "CODE_BLOCK",
+          id: nextId(),
+          nodes: [{ type: "TEXT", id: "", nodes: [], textData: { text: (token as Tokens.Code).text, decorations: [] } }],
+          codeBlockData: {},
+        });
         break;
       case "hr":
         out.push({ type: "DIVIDER", id: nextId(), nodes: [], dividerData: {} });
         break;
       default:
         // HTML blocks, tables and the rest: their source as a plain paragraph.
-        if (token.raw.trim()) out.push(paragraph([{ type: "TEXT", id: "", nodes: [], textData: { text: token.raw.trim(), decorations: [] } }], nextId));
+        if (token.raw.trim())
+          out.push(paragraph([{ type: "TEXT", id: "", nodes: [], textData: { text: token.raw.trim(), decorations: [] } }], nextId));
     }
   }
   return out;
@@ -196,7 +218,10 @@ function blockMarkdown(node: RichNode, depth = 0): string {
         })
         .join("\n");
     case "BLOCKQUOTE":
-      return kids.map((c) => blockMarkdown(c, depth + 1)).join("\n\n").replace(/^/gm, "> ");
+      return kids
+        .map((c) => blockMarkdown(c, depth + 1))
+        .join("\n\n")
+        .replace(/^/gm, "> ");
     case "CODE_BLOCK":
       return `\`\`\`\n${kids.map((c) => String(obj(c.textData).text ?? "")).join("")}\n\`\`\``;
     case "DIVIDER":
@@ -210,7 +235,10 @@ function blockMarkdown(node: RichNode, depth = 0): string {
 
 /** The stored Ricos document as Markdown for the editor's textarea. */
 export function richToMarkdown(nodes: readonly RichNode[] | null | undefined): string {
-  return (nodes ?? []).map((n) => blockMarkdown(n)).filter((s) => s.trim()).join("\n\n");
+  return (nodes ?? [])
+    .map((n) => blockMarkdown(n))
+    .filter((s) => s.trim())
+    .join("\n\n");
 }
 
 /** The node types in a document that Markdown cannot express (an edit from the console would drop them). */
@@ -235,9 +263,58 @@ export function unsupportedNodes(nodes: readonly RichNode[] | null | undefined):
 // line breaks. Every other element gives only its text; script, style and other non-content elements give nothing.
 
 /** Elements whose content is never text a shopper should read. */
-const DROPPED = new Set(["script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "math", "head", "title", "textarea", "select", "option", "canvas", "audio", "video"]);
+const DROPPED = new Set([
+  "script",
+  "style",
+  "template",
+  "noscript",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "math",
+  "head",
+  "title",
+  "textarea",
+  "select",
+  "option",
+  "canvas",
+  "audio",
+  "video",
+]);
 /** Elements that end the paragraph before them and start a new one (their text is kept). */
-const BLOCKS = new Set(["p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "figure", "figcaption", "address", "center", "table", "thead", "tbody", "tfoot", "tr", "caption", "dl", "dt", "dd", "details", "summary", "form", "fieldset", "body", "html", "td", "th"]);
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "main",
+  "aside",
+  "nav",
+  "figure",
+  "figcaption",
+  "address",
+  "center",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "caption",
+  "dl",
+  "dt",
+  "dd",
+  "details",
+  "summary",
+  "form",
+  "fieldset",
+  "body",
+  "html",
+  "td",
+  "th",
+]);
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const MARKS: Record<string, Decoration["type"]> = { b: "BOLD", strong: "BOLD", i: "ITALIC", em: "ITALIC", u: "UNDERLINE", ins: "UNDERLINE" };
 /** How deep lists and quotes may nest; deeper ones are read as paragraphs of the list item around them. */
@@ -398,10 +475,22 @@ export function htmlToRich(html: string): { nodes: RichNode[] } {
           if (name === "pre") preDepth++;
           return;
         }
-        if (name in MARKS) marks.push({ tag: name, decoration: MARKS[name] === "BOLD" ? { type: "BOLD", fontWeightValue: 700 } : MARKS[name] === "ITALIC" ? { type: "ITALIC", italicData: true } : { type: "UNDERLINE" } });
+        if (name in MARKS)
+          marks.push({
+            tag: name,
+            decoration:
+              MARKS[name] === "BOLD"
+                ? { type: "BOLD", fontWeightValue: 700 }
+                : MARKS[name] === "ITALIC"
+                  ? { type: "ITALIC", italicData: true }
+                  : { type: "UNDERLINE" },
+          });
         else if (name === "a") {
           const url = htmlLink(attribs.href);
-          marks.push({ tag: "a", decoration: url ? { type: "LINK", linkData: { link: { url, target: "BLANK", rel: { noreferrer: true } } } } : null });
+          marks.push({
+            tag: "a",
+            decoration: url ? { type: "LINK", linkData: { link: { url, target: "BLANK", rel: { noreferrer: true } } } } : null,
+          });
         } else if (name === "br") lineBreak();
         else if (name in HEADINGS) startBlock({ type: "HEADING", id: nextId(), nodes: [], headingData: { level: HEADINGS[name] } });
         else if (name === "pre") {
@@ -412,7 +501,12 @@ export function htmlToRich(html: string): { nodes: RichNode[] } {
           leaveImplicitList();
           add(top(), { type: "DIVIDER", id: nextId(), nodes: [], dividerData: {} });
         } else if (name === "ul" || name === "ol")
-          openContainer(name, { type: name === "ol" ? "ORDERED_LIST" : "BULLETED_LIST", id: nextId(), nodes: [], ...(name === "ol" ? { orderedListData: { indentation: 0 } } : { bulletedListData: { indentation: 0 } }) });
+          openContainer(name, {
+            type: name === "ol" ? "ORDERED_LIST" : "BULLETED_LIST",
+            id: nextId(),
+            nodes: [],
+            ...(name === "ol" ? { orderedListData: { indentation: 0 } } : { bulletedListData: { indentation: 0 } }),
+          });
         else if (name === "li") openContainer(name, { type: "LIST_ITEM", id: nextId(), nodes: [] });
         else if (name === "blockquote") openContainer(name, { type: "BLOCKQUOTE", id: nextId(), nodes: [], blockquoteData: {} });
         else if (BLOCKS.has(name)) endInline();
@@ -465,7 +559,18 @@ export function descriptionToRich(description: string): { nodes: RichNode[] } {
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 /** Deeper than this, nodes are left out (the storefront's renderer draws no deeper either). */
 const MAX_DEPTH = 20;
-const CONTAINERS = new Set(["LAYOUT", "LAYOUT_CELL", "COLLAPSIBLE_LIST", "COLLAPSIBLE_ITEM", "COLLAPSIBLE_ITEM_TITLE", "COLLAPSIBLE_ITEM_BODY", "CAPTION", "TABLE", "TABLE_ROW", "TABLE_CELL"]);
+const CONTAINERS = new Set([
+  "LAYOUT",
+  "LAYOUT_CELL",
+  "COLLAPSIBLE_LIST",
+  "COLLAPSIBLE_ITEM",
+  "COLLAPSIBLE_ITEM_TITLE",
+  "COLLAPSIBLE_ITEM_BODY",
+  "CAPTION",
+  "TABLE",
+  "TABLE_ROW",
+  "TABLE_CELL",
+]);
 
 function inlineHtml(nodes: readonly RichNode[] | undefined, depth: number): string {
   if (depth > MAX_DEPTH) return "";
@@ -505,7 +610,10 @@ function blockHtml(node: RichNode, depth: number): string {
       const items = kids.map((item) => {
         const inner = item.nodes ?? [];
         // An item that holds one paragraph is written as its text, as HTML editors write it.
-        const body = inner.length === 1 && inner[0].type === "PARAGRAPH" ? inlineHtml(inner[0].nodes, depth + 2) : inner.map((c) => blockHtml(c, depth + 2)).join("");
+        const body =
+          inner.length === 1 && inner[0].type === "PARAGRAPH"
+            ? inlineHtml(inner[0].nodes, depth + 2)
+            : inner.map((c) => blockHtml(c, depth + 2)).join("");
         return `<li>${body}</li>`;
       });
       return `<${tag}>${items.join("")}</${tag}>`;
@@ -538,7 +646,12 @@ function inlineText(nodes: readonly RichNode[] | undefined, depth: number): stri
 function textBlocks(node: RichNode, depth: number): string[] {
   if (depth > MAX_DEPTH) return [];
   const kids = node.nodes ?? [];
-  const lines = (s: string) => s.split("\n").map((l) => l.replace(/[ \t]+/g, " ").trim()).filter(Boolean).join("\n");
+  const lines = (s: string) =>
+    s
+      .split("\n")
+      .map((l) => l.replace(/[ \t]+/g, " ").trim())
+      .filter(Boolean)
+      .join("\n");
   switch (node.type) {
     case "PARAGRAPH":
     case "HEADING":
@@ -564,7 +677,10 @@ function textBlocks(node: RichNode, depth: number): string[] {
  * This is the plain description (V3 `plainDescription`) and what search reads.
  */
 export function richToPlain(nodes: readonly RichNode[] | null | undefined): string {
-  return (nodes ?? []).flatMap((n) => textBlocks(n, 0)).join("\n\n").slice(0, 16_000);
+  return (nodes ?? [])
+    .flatMap((n) => textBlocks(n, 0))
+    .join("\n\n")
+    .slice(0, 16_000);
 }
 
 /** A description string (HTML or Markdown) as plain text. */
@@ -625,6 +741,7 @@ export function richToDescription(nodes: readonly RichNode[] | null | undefined)
 
 /** Two documents of plain paragraphs hold the same paragraphs. */
 function sameText(a: readonly RichNode[], b: readonly RichNode[]): boolean {
-  const shape = (nodes: readonly RichNode[]) => JSON.stringify(nodes.map((n) => [n.type, (n.nodes ?? []).map((t) => [t.type, obj(t.textData).text, obj(t.textData).decorations])]));
+  const shape = (nodes: readonly RichNode[]) =>
+    JSON.stringify(nodes.map((n) => [n.type, (n.nodes ?? []).map((t) => [t.type, obj(t.textData).text, obj(t.textData).decorations])]));
   return shape(a) === shape(b);
 }

@@ -8,7 +8,15 @@ import { readQueryRequest } from "#worker/platform/query";
 import { parseWith, queryFlag, readBody } from "#worker/platform/validation";
 import { bulkAdjustProducts, bulkUpdateProducts } from "./bulk";
 import { catalogJson } from "./cache";
-import { changeMembership, checkSlugParam, createCollection, deleteCollection, getCollection, queryCollections, updateCollection } from "./collections";
+import {
+  changeMembership,
+  checkSlugParam,
+  createCollection,
+  deleteCollection,
+  getCollection,
+  queryCollections,
+  updateCollection,
+} from "./collections";
 import { addProductMedia, removeProductMedia, setChoiceMedia } from "./product-media";
 import { getProduct, getProductV3, productOptionsAvailability } from "./product-pages";
 import { getStoreVariant, queryProducts, queryProductsV3, queryProductVariants, queryStoreVariants } from "./product-queries";
@@ -74,7 +82,9 @@ export const catalogRead = new Hono<AppEnv>()
     const { options } = await readBody(c, optionsAvailabilityRequest);
     return c.json(await productOptionsAvailability(c.get("ctx"), pathId(c), options));
   })
-  .post("/products/:id/variants/query", async (c) => c.json(await queryProductVariants(c.get("ctx"), pathId(c), await readBody(c, variantsQueryRequest))))
+  .post("/products/:id/variants/query", async (c) =>
+    c.json(await queryProductVariants(c.get("ctx"), pathId(c), await readBody(c, variantsQueryRequest))),
+  )
   .on(["GET", "POST"], "/variants/query", async (c) => {
     const { query } = parseWith(wrappedQuery, await readQueryRequest(c));
     return c.json(await queryStoreVariants(c.get("ctx"), query));
@@ -106,7 +116,15 @@ export const collectionsV2 = new Hono<AppEnv>()
 export const catalogV3 = new Hono<AppEnv>()
   .on(["GET", "POST"], "/products/query", async (c) => {
     const body = parseWith(
-      z.object({ query: z.object({ filter: z.unknown().optional(), sort: z.unknown().optional(), cursorPaging: z.object({ limit: z.number().int().min(1).max(100).optional(), cursor: z.string().max(200).nullish() }).optional() }).optional() }),
+      z.object({
+        query: z
+          .object({
+            filter: z.unknown().optional(),
+            sort: z.unknown().optional(),
+            cursorPaging: z.object({ limit: z.number().int().min(1).max(100).optional(), cursor: z.string().max(200).nullish() }).optional(),
+          })
+          .optional(),
+      }),
       await readQueryRequest(c),
     );
     return catalogJson(c, "queryProductsV3", body, () => queryProductsV3(c.get("ctx"), body as Parameters<typeof queryProductsV3>[1]));
@@ -207,4 +225,6 @@ export const catalogWrite = new Hono<AppEnv>()
     return c.json(ok);
   })
   .post("/bulk/products/update", merchantOnly, async (c) => c.json(await bulkUpdateProducts(c.get("ctx"), await readBody(c, bulkUpdateRequest))))
-  .post("/bulk/products/adjust-properties", merchantOnly, async (c) => c.json(await bulkAdjustProducts(c.get("ctx"), await readBody(c, bulkAdjustRequest))));
+  .post("/bulk/products/adjust-properties", merchantOnly, async (c) =>
+    c.json(await bulkAdjustProducts(c.get("ctx"), await readBody(c, bulkAdjustRequest))),
+  );

@@ -61,10 +61,40 @@ export const mediaInputSchema = z.object({
 });
 
 const RICH_NODE_TYPES = [
-  "PARAGRAPH", "TEXT", "HEADING", "BULLETED_LIST", "ORDERED_LIST", "LIST_ITEM", "BLOCKQUOTE", "CODE_BLOCK", "VIDEO",
-  "DIVIDER", "FILE", "GALLERY", "GIF", "HTML", "IMAGE", "LINK_PREVIEW", "MAP", "POLL", "APP_EMBED", "BUTTON",
-  "COLLAPSIBLE_LIST", "COLLAPSIBLE_ITEM", "COLLAPSIBLE_ITEM_TITLE", "COLLAPSIBLE_ITEM_BODY", "TABLE", "TABLE_ROW",
-  "TABLE_CELL", "EMBED", "AUDIO", "CAPTION", "LAYOUT", "LAYOUT_CELL", "EXTERNAL", "CAPTION",
+  "PARAGRAPH",
+  "TEXT",
+  "HEADING",
+  "BULLETED_LIST",
+  "ORDERED_LIST",
+  "LIST_ITEM",
+  "BLOCKQUOTE",
+  "CODE_BLOCK",
+  "VIDEO",
+  "DIVIDER",
+  "FILE",
+  "GALLERY",
+  "GIF",
+  "HTML",
+  "IMAGE",
+  "LINK_PREVIEW",
+  "MAP",
+  "POLL",
+  "APP_EMBED",
+  "BUTTON",
+  "COLLAPSIBLE_LIST",
+  "COLLAPSIBLE_ITEM",
+  "COLLAPSIBLE_ITEM_TITLE",
+  "COLLAPSIBLE_ITEM_BODY",
+  "TABLE",
+  "TABLE_ROW",
+  "TABLE_CELL",
+  "EMBED",
+  "AUDIO",
+  "CAPTION",
+  "LAYOUT",
+  "LAYOUT_CELL",
+  "EXTERNAL",
+  "CAPTION",
 ] as const;
 
 export interface RichNode {
@@ -103,7 +133,10 @@ export const seoDataSchema = z.object({
   settings: z
     .object({
       preventAutoRedirect: z.boolean().optional(),
-      keywords: z.array(z.object({ term: shortText(100), isMain: z.boolean().optional() })).max(20).optional(),
+      keywords: z
+        .array(z.object({ term: shortText(100), isMain: z.boolean().optional() }))
+        .max(20)
+        .optional(),
     })
     .default({}),
 });
@@ -192,7 +225,14 @@ export const collectionInputSchema = z.object({
   slug: slugSchema.optional(),
   description: shortText(2000).optional(),
   visible: z.boolean().default(true),
-  media: z.object({ url: mediaInputSchema.shape.url, altText: shortText(200).optional(), width: z.number().int().positive().optional(), height: z.number().int().positive().optional() }).optional(),
+  media: z
+    .object({
+      url: mediaInputSchema.shape.url,
+      altText: shortText(200).optional(),
+      width: z.number().int().positive().optional(),
+      height: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 /** An update; `media: null` removes the collection's image. */
@@ -242,6 +282,9 @@ export const bulkDeleteRequest = z.object({ ids: idList });
 export const mediaRequest = z.object({ media: z.array(mediaInputSchema).min(1).max(50) });
 export const mediaIdsRequest = z.object({ mediaIds: z.array(z.string().min(1).max(100)).min(1).max(50) });
 export const choiceMediaRequest = z.object({
-  media: z.array(z.object({ option: shortText(50).min(1), choice: shortText(50).min(1), mediaIds: z.array(z.string().min(1).max(100)).min(1).max(50) })).min(1).max(100),
+  media: z
+    .array(z.object({ option: shortText(50).min(1), choice: shortText(50).min(1), mediaIds: z.array(z.string().min(1).max(100)).min(1).max(50) }))
+    .min(1)
+    .max(100),
 });
 export const variantsPatchRequest = z.object({ variants: z.array(variantOverrideSchema).min(1).max(1000) });

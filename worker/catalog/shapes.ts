@@ -207,7 +207,9 @@ export function storeVariant(p: LoadedProduct, v: VariantRow, opts: ShapeOptions
     choices: v.choices,
     variant: shaped.variant,
     stock: shaped.stock,
-    media: image ? { image: { id: image.id, url: absolute(image.url, opts.origin), width: image.width, height: image.height, altText: image.altText ?? null } } : {},
+    media: image
+      ? { image: { id: image.id, url: absolute(image.url, opts.origin), width: image.width, height: image.height, altText: image.altText ?? null } }
+      : {},
     preorderInfo: { enabled: false },
   };
 }
@@ -219,8 +221,21 @@ function v3Money(minor: number, currency: string) {
 function v3Media(m: StoredMedia, origin: string) {
   const url = absolute(m.url, origin);
   return m.mediaType === "video"
-    ? { id: m.id, displayName: m.title ?? "", mediaType: "VIDEO", video: { id: m.id, resolutions: [{ url, width: m.width, height: m.height, format: "mp4" }] }, thumbnail: { url: absolute(m.thumbnailUrl ?? m.url, origin), width: 50, height: 50 } }
-    : { id: m.id, displayName: m.title ?? "", altText: m.altText ?? "", mediaType: "IMAGE", image: { id: m.id, url, width: m.width, height: m.height, altText: m.altText ?? "" }, url };
+    ? {
+        id: m.id,
+        displayName: m.title ?? "",
+        mediaType: "VIDEO",
+        video: { id: m.id, resolutions: [{ url, width: m.width, height: m.height, format: "mp4" }] },
+        thumbnail: { url: absolute(m.thumbnailUrl ?? m.url, origin), width: 50, height: 50 },
+      }
+    : {
+        id: m.id,
+        displayName: m.title ?? "",
+        altText: m.altText ?? "",
+        mediaType: "IMAGE",
+        image: { id: m.id, url, width: m.width, height: m.height, altText: m.altText ?? "" },
+        url,
+      };
 }
 
 /** A product in the V3 shape, from the same rows. */
@@ -246,7 +261,11 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
       sku: v.sku ?? row.sku ?? "",
       choices: row.productOptions.map((o) => ({
         optionChoiceIds: { optionId: o.id, choiceId: `${o.id}:${v.choices[o.name]}` },
-        optionChoiceNames: { optionName: o.name, choiceName: v.choices[o.name], renderType: o.optionType === "color" ? "SWATCH_CHOICES" : "TEXT_CHOICES" },
+        optionChoiceNames: {
+          optionName: o.name,
+          choiceName: v.choices[o.name],
+          renderType: o.optionType === "color" ? "SWATCH_CHOICES" : "TEXT_CHOICES",
+        },
       })),
       price: {
         actualPrice: v3Money(price, currency),
@@ -254,10 +273,23 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
       },
       physicalProperties: {
         weight: v.weight ?? row.weight ?? 0,
-        ...(row.pricePerUnitData ? { pricePerUnit: { settings: { quantity: row.pricePerUnitData.totalQuantity, measurementUnit: row.pricePerUnitData.totalMeasurementUnit }, value: toDecimalString(pricePerUnit(price, row.pricePerUnitData), currency) } } : {}),
+        ...(row.pricePerUnitData
+          ? {
+              pricePerUnit: {
+                settings: { quantity: row.pricePerUnitData.totalQuantity, measurementUnit: row.pricePerUnitData.totalMeasurementUnit },
+                value: toDecimalString(pricePerUnit(price, row.pricePerUnitData), currency),
+              },
+            }
+          : {}),
       },
       ...(opts.merchant && cost !== null
-        ? { revenueDetails: { cost: v3Money(cost, currency), profit: v3Money(price - cost, currency), profitMargin: profitOf(price, cost).profitMargin } }
+        ? {
+            revenueDetails: {
+              cost: v3Money(cost, currency),
+              profit: v3Money(price - cost, currency),
+              profitMargin: profitOf(price, cost).profitMargin,
+            },
+          }
         : {}),
       inventoryStatus: { inStock: variantInStock(v, row.trackInventory), preorderEnabled: false },
       ...(row.trackInventory ? { inventory: { quantity: v.quantity ?? 0 } } : {}),
@@ -287,7 +319,16 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
       uniqueName: s.title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
       title: s.title,
       plainDescription: s.description,
-      description: { nodes: [{ type: "PARAGRAPH", id: `${s.id}-p`, nodes: [{ type: "TEXT", id: "", textData: { text: s.description, decorations: [] } }], paragraphData: {} }] },
+      description: {
+        nodes: [
+          {
+            type: "PARAGRAPH",
+            id: `${s.id}-p`,
+            nodes: [{ type: "TEXT", id: "", textData: { text: s.description, decorations: [] } }],
+            paragraphData: {},
+          },
+        ],
+      },
     })),
     ...(row.brand ? { brand: { name: row.brand } } : {}),
     ...(row.ribbon ? { ribbon: { name: row.ribbon } } : {}),
@@ -309,7 +350,9 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
               ...(o.optionType === "color" ? { colorCode: c.value } : {}),
               inStock: a.inStock,
               visible: a.visible,
-              ...(linked[0]?.mediaType === "image" ? { image: { id: linked[0].id, url: absolute(linked[0].url, opts.origin), width: linked[0].width, height: linked[0].height } } : {}),
+              ...(linked[0]?.mediaType === "image"
+                ? { image: { id: linked[0].id, url: absolute(linked[0].url, opts.origin), width: linked[0].width, height: linked[0].height } }
+                : {}),
               linkedMedia: linked.map((m) => v3Media(m, opts.origin)),
             };
           }),
@@ -317,12 +360,22 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
     })),
     modifiers: [],
     physicalProperties: {
-      ...(row.pricePerUnitData ? { pricePerUnit: { settings: { quantity: row.pricePerUnitData.totalQuantity, measurementUnit: row.pricePerUnitData.totalMeasurementUnit } } } : {}),
+      ...(row.pricePerUnitData
+        ? { pricePerUnit: { settings: { quantity: row.pricePerUnitData.totalQuantity, measurementUnit: row.pricePerUnitData.totalMeasurementUnit } } }
+        : {}),
       shippingWeightRange: range(weights.length ? weights : [row.weight ?? 0]),
     },
-    ...(row.pricePerUnitData ? { pricePerUnit: { quantity: row.pricePerUnitData.baseQuantity, measurementUnit: row.pricePerUnitData.baseMeasurementUnit } } : {}),
-    actualPriceRange: { minValue: v3Money(Math.min(...(actualPrices.length ? actualPrices : [row.price])), currency), maxValue: v3Money(Math.max(...(actualPrices.length ? actualPrices : [row.price])), currency) },
-    compareAtPriceRange: { minValue: v3Money(Math.min(...(basePrices.length ? basePrices : [row.price])), currency), maxValue: v3Money(Math.max(...(basePrices.length ? basePrices : [row.price])), currency) },
+    ...(row.pricePerUnitData
+      ? { pricePerUnit: { quantity: row.pricePerUnitData.baseQuantity, measurementUnit: row.pricePerUnitData.baseMeasurementUnit } }
+      : {}),
+    actualPriceRange: {
+      minValue: v3Money(Math.min(...(actualPrices.length ? actualPrices : [row.price])), currency),
+      maxValue: v3Money(Math.max(...(actualPrices.length ? actualPrices : [row.price])), currency),
+    },
+    compareAtPriceRange: {
+      minValue: v3Money(Math.min(...(basePrices.length ? basePrices : [row.price])), currency),
+      maxValue: v3Money(Math.max(...(basePrices.length ? basePrices : [row.price])), currency),
+    },
     currency,
     inventory: {
       availabilityStatus: stock.inventoryStatus,
@@ -338,7 +391,14 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
             actualPrice: v.price.actualPrice,
             ...(v.price.compareAtPrice ? { compareAtPrice: v.price.compareAtPrice, basePrice: v.price.compareAtPrice } : {}),
             weight: v.physicalProperties.weight,
-            ...(row.pricePerUnitData ? { pricePerUnitData: { value: toDecimalString(pricePerUnit(actual(minVariant), row.pricePerUnitData), currency), description: `per ${row.pricePerUnitData.baseQuantity} ${row.pricePerUnitData.baseMeasurementUnit}` } } : {}),
+            ...(row.pricePerUnitData
+              ? {
+                  pricePerUnitData: {
+                    value: toDecimalString(pricePerUnit(actual(minVariant), row.pricePerUnitData), currency),
+                    description: `per ${row.pricePerUnitData.baseQuantity} ${row.pricePerUnitData.baseMeasurementUnit}`,
+                  },
+                }
+              : {}),
             ...("revenueDetails" in v ? { revenueDetails: v.revenueDetails } : {}),
           };
         })()
@@ -351,7 +411,17 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
 /** A collection in the V1/V2 shape. `numberOfProducts` is counted by the query that loaded it. */
 export function collectionShape(row: CollectionRow, numberOfProducts: number, origin: string) {
   const media = row.media
-    ? { id: row.id, mediaType: "image", title: row.name, image: { url: absolute(row.media.url, origin), width: row.media.width ?? 800, height: row.media.height ?? 800, altText: row.media.altText ?? row.name } }
+    ? {
+        id: row.id,
+        mediaType: "image",
+        title: row.name,
+        image: {
+          url: absolute(row.media.url, origin),
+          width: row.media.width ?? 800,
+          height: row.media.height ?? 800,
+          altText: row.media.altText ?? row.name,
+        },
+      }
     : null;
   return {
     id: row.id,

@@ -6,12 +6,7 @@ import type { Db } from "#worker/platform/db";
  * Picks a free slug in a table: `base`, or `base-2`, `base-3`… (one query). `exceptId` ignores the row being renamed.
  * Not LIKE: D1 refuses LIKE patterns over 50 bytes (local workerd does not), and a slug may be up to 100.
  */
-export async function freeSlug(
-  db: Db,
-  table: { slug: SQLiteColumn; id: SQLiteColumn },
-  base: string,
-  exceptId?: string,
-): Promise<string> {
+export async function freeSlug(db: Db, table: { slug: SQLiteColumn; id: SQLiteColumn }, base: string, exceptId?: string): Promise<string> {
   const rows = (await db
     .select({ slug: table.slug, id: table.id })
     .from(table.slug.table)

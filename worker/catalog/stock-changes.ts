@@ -63,7 +63,8 @@ const preorderFloor = (productId: string) =>
   sql`coalesce((SELECT -coalesce(ps.preorder_limit, ${NO_LIMIT}) FROM preorder_settings ps WHERE ps.product_id = ${productId} AND ps.enabled = 1), 0)`;
 
 /** Effective in-stock of a variant row `v` of product row `p`. */
-const inStockOf = (p: string, v: string) => sql.raw(`(CASE WHEN ${p}.track_inventory = 1 THEN coalesce(${v}.quantity, 0) > 0 ELSE ${v}.in_stock = 1 END)`);
+const inStockOf = (p: string, v: string) =>
+  sql.raw(`(CASE WHEN ${p}.track_inventory = 1 THEN coalesce(${v}.quantity, 0) > 0 ELSE ${v}.in_stock = 1 END)`);
 
 /** Whether a variant row `v` can be preordered now (tracked, preorder on, out of stock, limit not reached). */
 const preorderableOf = (p: string, v: string, ps: string) =>
@@ -276,7 +277,6 @@ export function flushStockEvents(ctx: Ctx, ...changes: StockChange[]): void {
   if (ids.length) ctx.waitUntil(flushStoredEvents(ctx.env, ctx.db, ids));
 }
 
-
 // ---------------------------------------------------------------------------------------------------------------
 // Reservations (checkout) and releases (cancel)
 
@@ -284,7 +284,8 @@ export function flushStockEvents(ctx: Ctx, ...changes: StockChange[]): void {
 function aggregate(lines: StockLine[]): StockLine[] {
   const byKey = new Map<string, StockLine>();
   for (const l of lines) {
-    if (!Number.isInteger(l.quantity) || l.quantity < 1) throw badField("lineItems.quantity", `must be a whole number of at least 1 (got ${l.quantity} for ${l.name})`, "MIN");
+    if (!Number.isInteger(l.quantity) || l.quantity < 1)
+      throw badField("lineItems.quantity", `must be a whole number of at least 1 (got ${l.quantity} for ${l.name})`, "MIN");
     const key = `${l.productId}\u0000${l.variantId}`;
     const prev = byKey.get(key);
     byKey.set(key, prev ? { ...prev, quantity: prev.quantity + l.quantity } : { ...l });
@@ -361,7 +362,15 @@ export interface VariantAvailability {
 export async function readStockAvailability(db: Db, refs: { productId: string; variantId: string }[]): Promise<VariantAvailability[]> {
   if (!refs.length) return [];
   const pairs = JSON.stringify(refs.map((r) => [r.productId, r.variantId]));
-  const rows = await db.all<{ pid: string; vid: string; quantity: number | null; in_stock: number; tracked: number; pre_enabled: number; pre_limit: number | null }>(
+  const rows = await db.all<{
+    pid: string;
+    vid: string;
+    quantity: number | null;
+    in_stock: number;
+    tracked: number;
+    pre_enabled: number;
+    pre_limit: number | null;
+  }>(
     sql`SELECT v.product_id AS pid, v.id AS vid, v.quantity, v.in_stock, p.track_inventory AS tracked,
         coalesce(ps.enabled, 0) AS pre_enabled, ps.preorder_limit AS pre_limit
       FROM json_each(${pairs}) j
@@ -372,7 +381,8 @@ export async function readStockAvailability(db: Db, refs: { productId: string; v
   const found = new Map(rows.map((r) => [`${r.pid}\u0000${r.vid}`, r]));
   return refs.map(({ productId, variantId }) => {
     const r = found.get(`${productId}\u0000${variantId}`);
-    if (!r) return { productId, variantId, exists: false, trackQuantity: false, quantity: null, inStock: false, availableForPreorder: false, available: 0 };
+    if (!r)
+      return { productId, variantId, exists: false, trackQuantity: false, quantity: null, inStock: false, availableForPreorder: false, available: 0 };
     const isTracked = r.tracked === 1;
     const q = r.quantity ?? 0;
     const floor = isTracked && r.pre_enabled === 1 ? -(r.pre_limit ?? NO_LIMIT) : 0;

@@ -10,6 +10,7 @@ export const LOW_STOCK_SETTINGS_KEY = "automations";
 export const DEFAULT_LOW_STOCK_THRESHOLD = 5;
 
 /** The threshold in SQL: the stored one, the default when none is stored, NULL when the merchant turned it off. */
-export const lowStockThresholdSql = () => sql`(SELECT CASE WHEN s.value IS NULL OR json_type(s.value, '$.lowStockThreshold') IS NULL THEN ${DEFAULT_LOW_STOCK_THRESHOLD}
+export const lowStockThresholdSql =
+  () => sql`(SELECT CASE WHEN s.value IS NULL OR json_type(s.value, '$.lowStockThreshold') IS NULL THEN ${DEFAULT_LOW_STOCK_THRESHOLD}
       WHEN json_type(s.value, '$.lowStockThreshold') = 'integer' THEN json_extract(s.value, '$.lowStockThreshold') END
     FROM (SELECT (SELECT value FROM settings WHERE key = ${LOW_STOCK_SETTINGS_KEY}) AS value) s)`;

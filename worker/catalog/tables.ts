@@ -14,7 +14,9 @@ export const products = sqliteTable(
     numericId: integer("numeric_id").notNull(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
-    productType: text("product_type", { enum: ["physical", "digital"] }).notNull().default("physical"),
+    productType: text("product_type", { enum: ["physical", "digital"] })
+      .notNull()
+      .default("physical"),
     description: text("description").notNull().default(""),
     /** Ricos rich content `{nodes}` (JSON). */
     richDescription: text("rich_description", { mode: "json" }).$type<{ nodes: unknown[] }>(),
@@ -24,7 +26,9 @@ export const products = sqliteTable(
     price: integer("price").notNull(),
     cost: integer("cost"),
     weight: real("weight"),
-    discountType: text("discount_type", { enum: ["NONE", "AMOUNT", "PERCENT"] }).notNull().default("NONE"),
+    discountType: text("discount_type", { enum: ["NONE", "AMOUNT", "PERCENT"] })
+      .notNull()
+      .default("NONE"),
     discountValue: real("discount_value").notNull().default(0),
     pricePerUnitData: text("price_per_unit_data", { mode: "json" }).$type<{
       totalQuantity: number;
@@ -171,7 +175,9 @@ export const importJobs = sqliteTable("import_jobs", {
   /** The file's columns, and the ones it has that the import ignores. */
   columns: text("columns", { mode: "json" }).$type<{ columns: string[]; ignored: string[] }>().notNull(),
   /** Products (not rows) to create, update and leave unchanged, and rows with errors. */
-  summary: text("summary", { mode: "json" }).$type<{ create: number; update: number; unchanged: number; invalidRows: number; products: number }>().notNull(),
+  summary: text("summary", { mode: "json" })
+    .$type<{ create: number; update: number; unchanged: number; invalidRows: number; products: number }>()
+    .notNull(),
   totalRows: integer("total_rows").notNull(),
   chunks: integer("chunks").notNull(),
   createdDate: text("created_date").notNull(),
@@ -203,7 +209,11 @@ export const importRows = sqliteTable(
     /** What applying did: created, updated, unchanged. */
     outcome: text("outcome"),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.row] }), index("import_rows_chunk_idx").on(t.jobId, t.chunk), index("import_rows_status_idx").on(t.jobId, t.status)],
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.row] }),
+    index("import_rows_chunk_idx").on(t.jobId, t.chunk),
+    index("import_rows_status_idx").on(t.jobId, t.status),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------------------------

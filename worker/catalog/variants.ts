@@ -22,7 +22,11 @@ export const MAX_VARIANTS = 1000;
 
 /** A canonical key for a set of choices, independent of key order. */
 export function choicesKey(choices: Record<string, string>): string {
-  return JSON.stringify(Object.keys(choices).sort().map((k) => [k, choices[k]]));
+  return JSON.stringify(
+    Object.keys(choices)
+      .sort()
+      .map((k) => [k, choices[k]]),
+  );
 }
 
 /** Every combination of the options' choices, in option order (the cartesian product). */

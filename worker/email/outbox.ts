@@ -93,7 +93,10 @@ export async function listEmails(ctx: Ctx, f: EmailListFilters): Promise<{ email
 /** One email with its HTML and text (secrets hidden). 404 EMAIL_NOT_FOUND. */
 export async function getEmail(ctx: Ctx, id: string): Promise<{ email: EmailDetail }> {
   requireMerchant(ctx);
-  const [row] = await ctx.db.select({ ...summaryColumns, html: emails.html, text: emails.text }).from(emails).where(eq(emails.id, id));
+  const [row] = await ctx.db
+    .select({ ...summaryColumns, html: emails.html, text: emails.text })
+    .from(emails)
+    .where(eq(emails.id, id));
   if (!row) throw notFound("EMAIL_NOT_FOUND", "Email", id);
   const subject = redact(row.template, row.subject, row.subject);
   const html = redact(row.template, row.subject, row.html);

@@ -52,7 +52,12 @@ export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<numbe
       ),
     ),
   );
-  const recorded: Statement[] = due.map((m, i) => db.update(emails).set(outcomeColumns(m.attempts, outcomes[i], now)).where(eq(emails.id, m.id)));
+  const recorded: Statement[] = due.map((m, i) =>
+    db
+      .update(emails)
+      .set(outcomeColumns(m.attempts, outcomes[i], now))
+      .where(eq(emails.id, m.id)),
+  );
   await runBatch(db, recorded);
   return due.length;
 }
@@ -66,7 +71,10 @@ export async function retryDueEmails(env: Env, db: Db, now: Date): Promise<numbe
  * a transport (locally) the message goes back to QUEUED: recorded, as every local email is.
  * 404 EMAIL_NOT_FOUND; 409 EMAIL_NOT_FAILED for any other status (a SENT email is never sent twice from here).
  */
-export async function retryEmail(ctx: Ctx, id: string): Promise<{ email: { id: string; to: string; status: EmailStatus; error: string | null; attempts: number } }> {
+export async function retryEmail(
+  ctx: Ctx,
+  id: string,
+): Promise<{ email: { id: string; to: string; status: EmailStatus; error: string | null; attempts: number } }> {
   requirePermission(ctx, "automations.manage");
   const { db } = ctx;
   // Sent as the store's sender now (the KV copy of its settings: no D1 round trip).
@@ -86,7 +94,11 @@ export async function retryEmail(ctx: Ctx, id: string): Promise<{ email: { id: s
       .returning({ id: emails.id }),
     db
       .update(emails)
-      .set(configured ? { attempts: sql`${emails.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + EMAIL_LEASE_MS).toISOString() } : { status: "QUEUED", error: null, nextAttemptAt: null })
+      .set(
+        configured
+          ? { attempts: sql`${emails.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + EMAIL_LEASE_MS).toISOString() }
+          : { status: "QUEUED", error: null, nextAttemptAt: null },
+      )
       .where(failed)
       .returning(),
     db.select({ status: emails.status, to: emails.to, attempts: emails.attempts, error: emails.error }).from(emails).where(eq(emails.id, id)),

@@ -86,7 +86,10 @@ export interface SendResult {
 }
 
 /** What became of recorded emails (the callers that wait for a retried one): status, last error, whether a retry is due. */
-export async function emailOutcomes(db: Db, ids: string[]): Promise<Map<string, { to: string; status: EmailStatus; error: string | null; retrying: boolean }>> {
+export async function emailOutcomes(
+  db: Db,
+  ids: string[],
+): Promise<Map<string, { to: string; status: EmailStatus; error: string | null; retrying: boolean }>> {
   if (!ids.length) return new Map();
   const rows = await db
     .select({ id: emails.id, to: emails.to, status: emails.status, error: emails.error, nextAttemptAt: emails.nextAttemptAt })
@@ -105,7 +108,13 @@ function isRetrying(r: { status: EmailStatus; nextAttemptAt: string | null }): b
  * (or before returning, with `awaitDelivery`); the row ends SENT, or FAILED with the transport's error, and a failed
  * (or interrupted) hand-over is tried again by the retry sweep (retries.ts).
  */
-export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, template: T, data: EmailData[T], opts: SendOptions = {}): Promise<SendResult> {
+export async function sendEmail<T extends EmailTemplate>(
+  ctx: Ctx,
+  to: string,
+  template: T,
+  data: EmailData[T],
+  opts: SendOptions = {},
+): Promise<SendResult> {
   if (opts.idempotencyKey) {
     const earlier = await earlierSend(ctx.db, opts.idempotencyKey);
     if (earlier) return earlier;
@@ -162,7 +171,10 @@ export async function sendEmail<T extends EmailTemplate>(ctx: Ctx, to: string, t
 
 /** The message an idempotency key already made, as a duplicate send's result. */
 async function earlierSend(db: Db, key: string): Promise<SendResult | null> {
-  const [earlier] = await db.select({ id: emails.id, status: emails.status, error: emails.error, nextAttemptAt: emails.nextAttemptAt }).from(emails).where(eq(emails.idempotencyKey, key));
+  const [earlier] = await db
+    .select({ id: emails.id, status: emails.status, error: emails.error, nextAttemptAt: emails.nextAttemptAt })
+    .from(emails)
+    .where(eq(emails.idempotencyKey, key));
   return earlier ? { id: earlier.id, status: earlier.status, error: earlier.error, duplicate: true, retrying: isRetrying(earlier) } : null;
 }
 
@@ -204,10 +216,19 @@ export async function unsubscribe(ctx: Ctx, token: string): Promise<{ email: str
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
-export async function deliver(transport: EmailTransport, from: { email: string; name: string }, to: string, m: RenderedEmail, headers: Record<string, string> | null) {
+export async function deliver(
+  transport: EmailTransport,
+  from: { email: string; name: string },
+  to: string,
+  m: RenderedEmail,
+  headers: Record<string, string> | null,
+) {
   // Async, so a transport that throws at once fails like one that rejects (recorded FAILED, retried).
   // The structured form: the binding builds the MIME message (encodings, line lengths, headers) itself.
   return transport.send({ from, to, subject: m.subject, html: m.html, text: m.text, ...(headers ? { headers } : {}) });
@@ -280,7 +301,13 @@ export function emailStatement<T extends EmailTemplate>(
 }
 
 /** Hands a recorded message to the transport and records the outcome on its row (SENT, or FAILED with the error). */
-async function deliverRecorded(ctx: Ctx, configured: { transport: EmailTransport; from: { email: string; name: string } }, to: string, m: RenderedEmail, id: string) {
+async function deliverRecorded(
+  ctx: Ctx,
+  configured: { transport: EmailTransport; from: { email: string; name: string } },
+  to: string,
+  m: RenderedEmail,
+  id: string,
+) {
   let failure: unknown = null;
   try {
     await deliver(configured.transport, configured.from, to, m, null);

@@ -23,7 +23,10 @@ export const envelopeSchema = z.object({
   type: z.string().min(1),
   entityId: z.string(),
   // An ISO-8601 string (as the outbox writes it); null or a number must not turn into 1970.
-  eventTime: z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO-8601 date").transform((s) => new Date(s)),
+  eventTime: z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO-8601 date")
+    .transform((s) => new Date(s)),
   actor: z.object({ type: z.string(), id: z.string().nullable() }),
   data: z.record(z.string(), z.unknown()),
 });
@@ -69,7 +72,10 @@ export interface Processor<T = Record<string, unknown>> {
 }
 
 /** A job message's handler. Throwing retries the message with the consumer's backoff. */
-export type JobHandler = (job: { kind: string; id: string } & Record<string, unknown>, p: Omit<ProcessorContext, "done" | "claimStep" | "claimedSteps">) => Promise<void>;
+export type JobHandler = (
+  job: { kind: string; id: string } & Record<string, unknown>,
+  p: Omit<ProcessorContext, "done" | "claimStep" | "claimedSteps">,
+) => Promise<void>;
 
 /** Who handles what on the EVENTS queue: built by the composition root, handed to the consumer. */
 export interface EventRegistry {
@@ -140,7 +146,8 @@ function isJobMessage(body: unknown): boolean {
 
 async function handleMessage(db: Db, env: Env, exec: ExecutionContext, registry: EventRegistry, message: Message<unknown>): Promise<void> {
   const envelope = envelopeSchema.safeParse(message.body);
-  if (envelope.success) return handleEvent(db, env, exec, registry, message, { ...envelope.data, eventTime: envelope.data.eventTime.toISOString() } as EventEnvelope);
+  if (envelope.success)
+    return handleEvent(db, env, exec, registry, message, { ...envelope.data, eventTime: envelope.data.eventTime.toISOString() } as EventEnvelope);
   const job = jobSchema.safeParse(message.body);
   const handler = job.success ? registry.jobs[job.data.kind] : undefined;
   if (job.success && handler) return handleJob(db, env, exec, message, job.data, handler);
@@ -148,7 +155,14 @@ async function handleMessage(db: Db, env: Env, exec: ExecutionContext, registry:
   await recordFailure(db, message, { id: `message:${message.id}`, type: "malformed" }, null, `malformed message: ${envelope.error.message}`, true);
 }
 
-async function handleEvent(db: Db, env: Env, exec: ExecutionContext, registry: EventRegistry, message: Message<unknown>, event: EventEnvelope): Promise<void> {
+async function handleEvent(
+  db: Db,
+  env: Env,
+  exec: ExecutionContext,
+  registry: EventRegistry,
+  message: Message<unknown>,
+  event: EventEnvelope,
+): Promise<void> {
   const todo = processorsFor(registry, event.type);
   if (todo.length === 0) return;
   const schema = registry.payloadSchemas[event.type];
@@ -162,7 +176,9 @@ async function handleEvent(db: Db, env: Env, exec: ExecutionContext, registry: E
     data = parsed.data as Record<string, unknown>;
   }
   const finished = new Set(
-    (await db.select({ processor: processedEvents.processor }).from(processedEvents).where(sql`${processedEvents.eventId} = ${event.id}`)).map((r) => r.processor),
+    (await db.select({ processor: processedEvents.processor }).from(processedEvents).where(sql`${processedEvents.eventId} = ${event.id}`)).map(
+      (r) => r.processor,
+    ),
   );
   for (const processor of todo) {
     if (finished.has(processor.name)) continue;
@@ -199,7 +215,14 @@ async function handleEvent(db: Db, env: Env, exec: ExecutionContext, registry: E
   if (message.attempts > 1) await db.delete(eventFailures).where(sql`${eventFailures.id} = ${event.id} AND ${eventFailures.state} = 'RETRYING'`);
 }
 
-async function handleJob(db: Db, env: Env, exec: ExecutionContext, message: Message<unknown>, job: { kind: string; id: string } & Record<string, unknown>, handler: JobHandler) {
+async function handleJob(
+  db: Db,
+  env: Env,
+  exec: ExecutionContext,
+  message: Message<unknown>,
+  job: { kind: string; id: string } & Record<string, unknown>,
+  handler: JobHandler,
+) {
   const p = { env, db, ctx: systemCtx(env, db, `jobs:${job.kind}`, (x) => exec.waitUntil(x)), attempts: message.attempts };
   try {
     await handler(job, p);
@@ -220,12 +243,30 @@ function doneStatement(db: Db, eventId: string, processor: string): Statement {
 }
 
 /** Upserts the failure record of a message (RETRYING, or DEAD when no retry can help). */
-async function recordFailure(db: Db, message: Message<unknown>, key: { id: string; type: string }, processor: string | null, error: string, dead: boolean) {
+async function recordFailure(
+  db: Db,
+  message: Message<unknown>,
+  key: { id: string; type: string },
+  processor: string | null,
+  error: string,
+  dead: boolean,
+) {
   const now = nowIso();
   const state = dead ? "DEAD" : "RETRYING";
   await db
     .insert(eventFailures)
-    .values({ id: key.id, type: key.type, body: message.body, state, processor, error, attempts: message.attempts, firstFailedAt: now, lastFailedAt: now, deadAt: dead ? now : null })
+    .values({
+      id: key.id,
+      type: key.type,
+      body: message.body,
+      state,
+      processor,
+      error,
+      attempts: message.attempts,
+      firstFailedAt: now,
+      lastFailedAt: now,
+      deadAt: dead ? now : null,
+    })
     .onConflictDoUpdate({
       target: eventFailures.id,
       set: { state, processor, error, attempts: message.attempts, lastFailedAt: now, deadAt: dead ? now : null, body: message.body },
@@ -241,7 +282,18 @@ async function recordDead(db: Db, message: Message<unknown>): Promise<void> {
   const now = nowIso();
   await db
     .insert(eventFailures)
-    .values({ id, type, body: message.body, state: "DEAD", processor: null, error: "reached the dead-letter queue", attempts: message.attempts, firstFailedAt: now, lastFailedAt: now, deadAt: now })
+    .values({
+      id,
+      type,
+      body: message.body,
+      state: "DEAD",
+      processor: null,
+      error: "reached the dead-letter queue",
+      attempts: message.attempts,
+      firstFailedAt: now,
+      lastFailedAt: now,
+      deadAt: now,
+    })
     .onConflictDoUpdate({ target: eventFailures.id, set: { state: "DEAD", deadAt: now, body: message.body } });
   console.error("event dead after retries", type, id);
 }

@@ -58,7 +58,8 @@ export async function replayFailure(ctx: Ctx, guards: readonly ReplayGuard[], id
   requirePermission(ctx, "automations.manage");
   const [row] = await ctx.db.select().from(eventFailures).where(eq(eventFailures.id, id));
   if (!row) throw notFound("EVENT_FAILURE_NOT_FOUND", "Failed event", id);
-  if (row.state !== "DEAD") throw new ApiError(409, "EVENT_NOT_DEAD", `Only dead events can be replayed; this one is ${row.state}`, { data: { id, state: row.state } });
+  if (row.state !== "DEAD")
+    throw new ApiError(409, "EVENT_NOT_DEAD", `Only dead events can be replayed; this one is ${row.state}`, { data: { id, state: row.state } });
   // A replayed event from outside (a stock update) acts again: only someone who may do that by hand replays it.
   const needed = guards.find((g) => g.type === row.type)?.permission;
   if (needed) requirePermission(ctx, needed);
@@ -111,8 +112,10 @@ export async function replayAllFailures(ctx: Ctx, guards: readonly ReplayGuard[]
 
 /** What needs the merchant's attention, for a caller's batch (the dashboard): dead events and failed webhook deliveries. */
 export function attentionCountsRead(db: Db) {
-  return db.select({
-    deadEvents: sql<number>`(SELECT count(*) FROM ${eventFailures} WHERE ${eventFailures.state} = 'DEAD')`.as("dead_events"),
-    failedDeliveries: sql<number>`(SELECT count(*) FROM ${webhookDeliveries} WHERE ${webhookDeliveries.status} = 'FAILED')`.as("failed_deliveries"),
-  }).from(sql`(SELECT 1)`);
+  return db
+    .select({
+      deadEvents: sql<number>`(SELECT count(*) FROM ${eventFailures} WHERE ${eventFailures.state} = 'DEAD')`.as("dead_events"),
+      failedDeliveries: sql<number>`(SELECT count(*) FROM ${webhookDeliveries} WHERE ${webhookDeliveries.status} = 'FAILED')`.as("failed_deliveries"),
+    })
+    .from(sql`(SELECT 1)`);
 }

@@ -43,9 +43,12 @@ export function outboxInsert(db: Db, e: EventEnvelope): Statement {
  * (SQLite's changes()): a guarded update or delete and its event stay all-or-nothing in one round trip.
  */
 export function outboxInsertIfChanged(db: Db, e: EventEnvelope): Statement {
-  return rawStatement(db, sql`INSERT INTO outbox (id, type, entity_id, event_time, actor_type, actor_id, data, attempts)
+  return rawStatement(
+    db,
+    sql`INSERT INTO outbox (id, type, entity_id, event_time, actor_type, actor_id, data, attempts)
     SELECT ${e.id}, ${e.type}, ${e.entityId}, ${e.eventTime}, ${e.actor.type}, ${e.actor.id}, ${JSON.stringify(e.data)}, 0
-    WHERE changes() > 0`);
+    WHERE changes() > 0`,
+  );
 }
 
 /** Where a change runs: its database, the bindings to flush events with, and (in a request) where to defer work. */
@@ -63,7 +66,11 @@ export type CommitEvents<R> = EventEnvelope[] | ((results: R) => EventEnvelope[]
  * The unit of work: runs a change's statements (its outbox rows among them) as one D1 batch, then flushes the
  * events it recorded to the queue. Returns each statement's result, typed per position for a tuple of statements.
  */
-export async function commit<T extends Statements>(scope: CommitScope, statements: T, events: CommitEvents<BatchResponse<T>>): Promise<BatchResponse<T>>;
+export async function commit<T extends Statements>(
+  scope: CommitScope,
+  statements: T,
+  events: CommitEvents<BatchResponse<T>>,
+): Promise<BatchResponse<T>>;
 export async function commit(scope: CommitScope, statements: readonly Statement[], events: CommitEvents<unknown[]>): Promise<unknown[]>;
 export async function commit(scope: CommitScope, statements: readonly Statement[], events: CommitEvents<unknown[]>): Promise<unknown[]> {
   if (statements.length === 0) return [];
@@ -186,11 +193,7 @@ export async function flushPending(env: Env, db: Db, olderThanMs = 60_000, limit
 
 /** Flushes the events whose outbox rows have these ids and are still unflushed, in the order they were written. */
 export async function flushStoredEvents(env: Env, db: Db, ids: string[]): Promise<number> {
-  const rows = await db
-    .select()
-    .from(outbox)
-    .where(unflushedRowsOf(ids))
-    .orderBy(sql`rowid`);
+  const rows = await db.select().from(outbox).where(unflushedRowsOf(ids)).orderBy(sql`rowid`);
   if (!rows.length) return 0;
   const events: EventEnvelope[] = rows.map((r) => ({
     id: r.id,

@@ -21,7 +21,10 @@ export function retentionDue(now: Date): boolean {
 export async function runRetention(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * 24 * 3600_000).toISOString();
   const results = await runBatch(db, [
-    rawStatement(db, sql`DELETE FROM outbox WHERE rowid IN (SELECT rowid FROM outbox WHERE flushed_at IS NOT NULL AND event_time < ${cutoff} LIMIT ${BATCH_LIMIT})`),
+    rawStatement(
+      db,
+      sql`DELETE FROM outbox WHERE rowid IN (SELECT rowid FROM outbox WHERE flushed_at IS NOT NULL AND event_time < ${cutoff} LIMIT ${BATCH_LIMIT})`,
+    ),
     // An event with a failure on record keeps its processed records: replaying it must not re-run what succeeded.
     rawStatement(
       db,
@@ -29,8 +32,14 @@ export async function runRetention(db: Db, now: Date): Promise<number> {
         AND NOT EXISTS (SELECT 1 FROM event_failures f WHERE f.id = p.event_id OR substr(f.id, 1, length(p.event_id) + 1) = p.event_id || '#')
         LIMIT ${BATCH_LIMIT})`,
     ),
-    rawStatement(db, sql`DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries WHERE status <> 'PENDING' AND updated_date < ${cutoff} LIMIT ${BATCH_LIMIT})`),
-    rawStatement(db, sql`DELETE FROM event_failures WHERE rowid IN (SELECT rowid FROM event_failures WHERE state = 'REPLAYED' AND replayed_at < ${cutoff} LIMIT ${BATCH_LIMIT})`),
+    rawStatement(
+      db,
+      sql`DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries WHERE status <> 'PENDING' AND updated_date < ${cutoff} LIMIT ${BATCH_LIMIT})`,
+    ),
+    rawStatement(
+      db,
+      sql`DELETE FROM event_failures WHERE rowid IN (SELECT rowid FROM event_failures WHERE state = 'REPLAYED' AND replayed_at < ${cutoff} LIMIT ${BATCH_LIMIT})`,
+    ),
   ]);
   return results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
 }

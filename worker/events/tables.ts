@@ -123,7 +123,10 @@ export const webhookEvents = sqliteTable(
     reason: text("reason"),
     receivedDate: text("received_date").notNull(),
   },
-  (t) => [uniqueIndex("webhook_events_source_webhook_idx").on(t.sourceId, t.webhookId), index("webhook_events_received_idx").on(t.sourceId, t.receivedDate)],
+  (t) => [
+    uniqueIndex("webhook_events_source_webhook_idx").on(t.sourceId, t.webhookId),
+    index("webhook_events_received_idx").on(t.sourceId, t.receivedDate),
+  ],
 );
 
 /** Outgoing webhooks: where the merchant wants which events sent, in which format, signed with which secret. */

@@ -32,7 +32,9 @@ async function apiKeyAuth(env: Env, db: Db, candidate: string): Promise<Auth | n
     .limit(1);
   if (!row) return null;
   // Read on every request, so a change of a key's permissions applies at once.
-  return row.role === "OWNER" ? { kind: "apiKey", keyId: row.id, role: "OWNER" } : { kind: "apiKey", keyId: row.id, role: "STAFF", permissions: row.permissions.filter(isPermission) };
+  return row.role === "OWNER"
+    ? { kind: "apiKey", keyId: row.id, role: "OWNER" }
+    : { kind: "apiKey", keyId: row.id, role: "STAFF", permissions: row.permissions.filter(isPermission) };
 }
 
 /** A visitor's or member's auth from an access token, or null. Staff roles are read from D1 so a demotion applies at once. */
@@ -46,7 +48,10 @@ export async function accessTokenAuth(env: Env, db: Db, token: string): Promise<
  * deleted member's tokens stand for no one, nor do tokens issued before the member's sessions were ended (password
  * change or reset, sign out everywhere).
  */
-export async function tokenAuth(db: Db, record: Pick<TokenRecord, "role" | "identityId" | "visitorId" | "clientId" | "generation">): Promise<Auth | null> {
+export async function tokenAuth(
+  db: Db,
+  record: Pick<TokenRecord, "role" | "identityId" | "visitorId" | "clientId" | "generation">,
+): Promise<Auth | null> {
   if (record.role === "member" && record.identityId) {
     const [identity] = await db
       .select({ role: identities.role, status: identities.status, permissions: identities.permissions, generation: identities.sessionGeneration })
@@ -70,7 +75,11 @@ export async function tokenAuth(db: Db, record: Pick<TokenRecord, "role" | "iden
 export async function resolveAuth(env: Env, db: Db, header: string | undefined): Promise<Auth> {
   const raw = (header ?? "").trim().replace(/^Bearer\s+/i, "");
   if (!raw) return { kind: "anonymous" };
-  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean).slice(0, 2);
+  const parts = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .slice(0, 2);
   for (const candidate of [...parts].reverse()) {
     const auth = candidate.startsWith("at_") ? await accessTokenAuth(env, db, candidate) : await apiKeyAuth(env, db, candidate);
     if (auth) return auth;
@@ -81,5 +90,10 @@ export async function resolveAuth(env: Env, db: Db, header: string | undefined):
 /** The access token part of an Authorization header, if any (for calls that act on the caller's own session). */
 export function accessTokenOf(header: string | undefined): string | null {
   const raw = (header ?? "").trim().replace(/^Bearer\s+/i, "");
-  return raw.split(",").map((s) => s.trim()).find((p) => p.startsWith("at_")) ?? null;
+  return (
+    raw
+      .split(",")
+      .map((s) => s.trim())
+      .find((p) => p.startsWith("at_")) ?? null
+  );
 }

@@ -77,5 +77,8 @@ export async function requireCaptcha(ctx: Ctx, tokens: CaptchaTokenInput[] | und
     throw new ApiError(400, MISSING_CAPTCHA_CODE, "A captcha token is required (captchaTokens)", { message: "Missing captcha token" });
   }
   const ok = await (custom ?? turnstileVerifier)(token, { ctx, remoteIp });
-  if (!ok) throw new ApiError(400, INVALID_CAPTCHA_CODE, "The captcha token is invalid or expired; solve the captcha again", { message: "Invalid captcha token" });
+  if (!ok)
+    throw new ApiError(400, INVALID_CAPTCHA_CODE, "The captcha token is invalid or expired; solve the captcha again", {
+      message: "Invalid captcha token",
+    });
 }

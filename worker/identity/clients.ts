@@ -50,7 +50,10 @@ export async function getOAuthClient(ctx: Ctx, clientId: string | undefined | nu
 export async function requireOAuthClient(ctx: Ctx, clientId: string | undefined | null): Promise<OAuthClient> {
   const client = await getOAuthClient(ctx, clientId);
   if (!client) {
-    throw new ApiError(400, "INVALID_CLIENT", `Unknown OAuth client "${clientId ?? ""}"`, { data: { clientId: clientId ?? null }, message: "Invalid client" });
+    throw new ApiError(400, "INVALID_CLIENT", `Unknown OAuth client "${clientId ?? ""}"`, {
+      data: { clientId: clientId ?? null },
+      message: "Invalid client",
+    });
   }
   return client;
 }

@@ -35,7 +35,9 @@ interface ConsoleSessionRecord {
 const sessionKey = (hash: string) => `console:session:${hash}`;
 
 function noConsoleAccess(): ApiError {
-  return new ApiError(403, "NO_CONSOLE_ACCESS", "This account is not the store's owner or staff, so it cannot use the console", { message: "Forbidden" });
+  return new ApiError(403, "NO_CONSOLE_ACCESS", "This account is not the store's owner or staff, so it cannot use the console", {
+    message: "Forbidden",
+  });
 }
 
 /**
@@ -70,7 +72,13 @@ export async function consoleSessionAuth(env: Env, db: Db, token: string): Promi
   const record = await env.SESSIONS.get<ConsoleSessionRecord>(sessionKey(await sha256Hex(token)), "json");
   if (!record || record.expiresAt <= nowMs()) return null;
   const [row] = await db
-    .select({ email: identities.email, role: identities.role, status: identities.status, permissions: identities.permissions, generation: identities.sessionGeneration })
+    .select({
+      email: identities.email,
+      role: identities.role,
+      status: identities.status,
+      permissions: identities.permissions,
+      generation: identities.sessionGeneration,
+    })
     .from(identities)
     .where(eq(identities.id, record.identityId));
   if (!row || row.role === "MEMBER" || row.status === "BLOCKED" || row.status === "DELETED") return null;

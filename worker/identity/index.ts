@@ -2,7 +2,13 @@
 export { accessTokenAuth, OWNER_KEY_ID, resolveAuth, tokenAuth } from "./api-keys";
 export { hasCustomCaptchaVerifier } from "./captcha";
 export { defaultClientId } from "./clients";
-export { CONSOLE_SESSION_TTL_SECONDS, consoleSessionAuth, endConsoleSession, endConsoleSessionsEverywhere, startConsoleSession } from "./console-sessions";
+export {
+  CONSOLE_SESSION_TTL_SECONDS,
+  consoleSessionAuth,
+  endConsoleSession,
+  endConsoleSessionsEverywhere,
+  startConsoleSession,
+} from "./console-sessions";
 export {
   approveMember,
   blockMember,
@@ -25,7 +31,15 @@ export {
 } from "./members";
 export { authorize, challengeOf, exchangeToken, retireRefreshToken, revokeRefreshToken, savePendingAuthRequest, validateAuthRequest } from "./oauth";
 export { expiredOneTimeTokensDelete, randomSecret } from "./one-time";
-export { clearSession, commitMemberSession, readSessionCookie, SESSION_COOKIE, sessionCookie, sessionTokensOf, type SessionTokens } from "./page-session";
+export {
+  clearSession,
+  commitMemberSession,
+  readSessionCookie,
+  SESSION_COOKIE,
+  sessionCookie,
+  sessionTokensOf,
+  type SessionTokens,
+} from "./page-session";
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords";
 export {
   changePasswordRequest,

@@ -48,7 +48,14 @@ function captchaConfigured(env: Env): boolean {
  * An attempt from an unknown address on an account over its account-wide limit (`count` attempts in the window):
  * a captcha when one is configured, else a turn at most once per growing delay (429 with the wait otherwise).
  */
-export async function slowStranger(ctx: Ctx, email: string, wide: Limit, count: number, captchaTokens: CaptchaTokenInput[] | undefined, ip: string | undefined): Promise<void> {
+export async function slowStranger(
+  ctx: Ctx,
+  email: string,
+  wide: Limit,
+  count: number,
+  captchaTokens: CaptchaTokenInput[] | undefined,
+  ip: string | undefined,
+): Promise<void> {
   if (captchaConfigured(ctx.env)) return requireCaptcha(ctx, captchaTokens, ip);
   await takeTurn(ctx.db, await emailKey("login:account-turn", email), growingDelaySeconds(count - wide.max), wide);
 }

@@ -83,7 +83,9 @@ export function approveMember(ctx: Ctx, identityId: string) {
   return changeMember(ctx, identityId, (row) => {
     if (row.status === "ACTIVE") return null;
     if (row.status !== "PENDING") {
-      throw new ApiError(400, "MEMBER_NOT_PENDING", `Member ${row.id} is ${row.status}, not waiting for approval`, { message: "Member is not pending" });
+      throw new ApiError(400, "MEMBER_NOT_PENDING", `Member ${row.id} is ${row.status}, not waiting for approval`, {
+        message: "Member is not pending",
+      });
     }
     const reasons = withoutReason(row.pendingReasons, "ADMIN_APPROVAL_REQUIRED");
     return { pendingReasons: reasons, status: reasons.length ? "PENDING" : "ACTIVE" };

@@ -45,7 +45,9 @@ export const invalidCredentials = () =>
   new ApiError(401, IDENTITY_CODES.invalidPassword, "The email or password is incorrect", { message: "Invalid email or password" });
 
 export const emailExists = () =>
-  new ApiError(409, IDENTITY_CODES.emailExists, "An account with this email already exists; log in or reset the password", { message: "Email already exists" });
+  new ApiError(409, IDENTITY_CODES.emailExists, "An account with this email already exists; log in or reset the password", {
+    message: "Email already exists",
+  });
 
 export const resetRequired = () =>
   new ApiError(400, IDENTITY_CODES.resetPassword, "This account needs a new password: use the password recovery email to set one", {
@@ -53,7 +55,8 @@ export const resetRequired = () =>
   });
 
 export function notUsable(row: IdentityRow): ApiError {
-  if (row.status === "BLOCKED") return new ApiError(403, "MEMBER_BLOCKED", "This account is blocked; contact the store", { message: "Account blocked" });
+  if (row.status === "BLOCKED")
+    return new ApiError(403, "MEMBER_BLOCKED", "This account is blocked; contact the store", { message: "Account blocked" });
   if (row.status === "OFFLINE") {
     return new ApiError(403, "MEMBER_NOT_ACTIVATED", "This account is not activated yet; use the activation or password recovery email", {
       message: "Account not activated",
@@ -68,7 +71,9 @@ export const invalidStateToken = () =>
   });
 
 export const invalidRecoveryToken = () =>
-  new ApiError(400, "INVALID_RECOVERY_TOKEN", "This link is invalid, expired or was already used; ask for a new one", { message: "Invalid or expired link" });
+  new ApiError(400, "INVALID_RECOVERY_TOKEN", "This link is invalid, expired or was already used; ask for a new one", {
+    message: "Invalid or expired link",
+  });
 
 export const memberNotFound = (id: string) => notFound("MEMBER_NOT_FOUND", "Member", id, "identityId");
 

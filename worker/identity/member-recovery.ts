@@ -106,7 +106,9 @@ export async function recoveryLinkIsLive(ctx: Ctx, token: string): Promise<boole
   const [row] = await ctx.db
     .select({ hash: oneTimeTokens.tokenHash })
     .from(oneTimeTokens)
-    .where(and(inArray(oneTimeTokens.tokenHash, hashes), inArray(oneTimeTokens.kind, ["recovery", "activation"]), gt(oneTimeTokens.expiresAt, nowIso())));
+    .where(
+      and(inArray(oneTimeTokens.tokenHash, hashes), inArray(oneTimeTokens.kind, ["recovery", "activation"]), gt(oneTimeTokens.expiresAt, nowIso())),
+    );
   return Boolean(row);
 }
 
@@ -120,7 +122,9 @@ export async function recover(ctx: Ctx, req: { recoveryToken: string; password: 
     .select({ token: oneTimeTokens, identity: identities })
     .from(oneTimeTokens)
     .innerJoin(identities, eq(identities.id, oneTimeTokens.identityId))
-    .where(and(inArray(oneTimeTokens.tokenHash, hashes), inArray(oneTimeTokens.kind, ["recovery", "activation"]), gt(oneTimeTokens.expiresAt, nowIso())));
+    .where(
+      and(inArray(oneTimeTokens.tokenHash, hashes), inArray(oneTimeTokens.kind, ["recovery", "activation"]), gt(oneTimeTokens.expiresAt, nowIso())),
+    );
   if (!found) throw invalidRecoveryToken();
   const row = found.identity;
   if (row.status === "BLOCKED" || row.status === "DELETED") throw notUsable(row);
@@ -142,7 +146,9 @@ export async function recover(ctx: Ctx, req: { recoveryToken: string; password: 
         .where(eq(identities.id, row.id)),
       ctx.db
         .delete(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.identityId, row.id), inArray(oneTimeTokens.kind, ["recovery", "activation", "verification", "session", "auth_code"]))),
+        .where(
+          and(eq(oneTimeTokens.identityId, row.id), inArray(oneTimeTokens.kind, ["recovery", "activation", "verification", "session", "auth_code"])),
+        ),
       resetPrefixStatement(ctx.db, (await LIMITS.loginAccount(row.email)).key),
       ...(session ? [session.statement] : []),
       clearAssertions(ctx.db),

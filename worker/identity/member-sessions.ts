@@ -58,7 +58,11 @@ export async function endSessions(db: Db, identityId: string): Promise<number | 
  * a session that began with a login in the last few minutes. Every other session of theirs ends (the caller's own,
  * `tokens`, goes on), and so do open recovery links.
  */
-export async function changePassword(ctx: Ctx, req: { newPassword: string; currentPassword?: string }, tokens: CallerTokens = {}): Promise<Record<string, never>> {
+export async function changePassword(
+  ctx: Ctx,
+  req: { newPassword: string; currentPassword?: string },
+  tokens: CallerTokens = {},
+): Promise<Record<string, never>> {
   if (ctx.auth.kind !== "member") {
     if (ctx.auth.kind === "anonymous") throw unauthenticated("Changing the password needs the member's access token in the Authorization header");
     throw forbidden("Only a logged-in member can change their password");

@@ -114,7 +114,10 @@ export async function verifyCode(ctx: Ctx, req: { stateToken: string; code: stri
       // The state token is used once: the batch stops unless this request is the one that removed it.
       ctx.db.delete(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, hash)),
       assertPreviousChanged(ctx.db),
-      ctx.db.update(identities).set(success ? { ...patch, lastLoginDate: now } : patch).where(eq(identities.id, row.id)),
+      ctx.db
+        .update(identities)
+        .set(success ? { ...patch, lastLoginDate: now } : patch)
+        .where(eq(identities.id, row.id)),
       revokeOneTimeFor(ctx.db, "verification", row.id),
       ...(session ? [session.statement] : []),
       clearAssertions(ctx.db),

@@ -27,7 +27,19 @@ import {
   type StateResult,
   toWireIdentity,
 } from "./member-common";
-export { ACTIVATION_TTL_SECONDS, type ClientInfo, IDENTITY_CODES, type IdentityRow, MAX_CODE_ATTEMPTS, RECOVERY_TTL_SECONDS, SESSION_TOKEN_TTL_SECONDS, type StateResult, toWireIdentity, VERIFICATION_TTL_SECONDS, type WireIdentity } from "./member-common";
+export {
+  ACTIVATION_TTL_SECONDS,
+  type ClientInfo,
+  IDENTITY_CODES,
+  type IdentityRow,
+  MAX_CODE_ATTEMPTS,
+  RECOVERY_TTL_SECONDS,
+  SESSION_TOKEN_TTL_SECONDS,
+  type StateResult,
+  toWireIdentity,
+  VERIFICATION_TTL_SECONDS,
+  type WireIdentity,
+} from "./member-common";
 export { changePassword, endSessions, FRESH_LOGIN_SECONDS, signOn, signOutEverywhere } from "./member-sessions";
 export { resendCode, startVerification, verifyCode } from "./member-verification";
 export { recover, recoveryLinkIsLive, sendActivationEmail, sendRecoveryEmail } from "./member-recovery";
@@ -112,7 +124,12 @@ export async function login(ctx: Ctx, req: LoginRequest, client: ClientInfo = {}
   if (client.ip) limits.push(LIMITS.loginAddress(client.ip));
   const wide = await LIMITS.loginAccountWide(email);
   const [results, knownAt] = await Promise.all([
-    runBatch(ctx.db, [...limits.map((l) => hitStatement(ctx.db, l)), hitStatement(ctx.db, wide), identitySettingsQuery(ctx.db), byEmail(ctx.db, email)]),
+    runBatch(ctx.db, [
+      ...limits.map((l) => hitStatement(ctx.db, l)),
+      hitStatement(ctx.db, wide),
+      identitySettingsQuery(ctx.db),
+      byEmail(ctx.db, email),
+    ]),
     knownAddressSince(ctx.env, email, client.ip),
   ]);
   checkHits(limits, results.slice(0, limits.length) as { count: number; windowStart: number }[][]);

@@ -19,7 +19,16 @@ import {
 } from "./clients";
 import { consumeOneTime, discardOneTime, peekOneTime, prepareOneTime, putOneTime } from "./one-time";
 import { identities } from "./tables";
-import { expireRefreshHashSoon, issueAccessToken, issueTokens, readAccessToken, readRefreshToken, revokeRefreshHash, revokeSessionOf, type TokenResponse } from "./tokens";
+import {
+  expireRefreshHashSoon,
+  issueAccessToken,
+  issueTokens,
+  readAccessToken,
+  readRefreshToken,
+  revokeRefreshHash,
+  revokeSessionOf,
+  type TokenResponse,
+} from "./tokens";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { visitorSignedIn } from "./sign-in";
 
@@ -104,7 +113,8 @@ const RESPONSE_MODES: ResponseMode[] = ["query", "fragment", "web_message"];
 /** consent and select_account are accepted and treated as login (there is no consent screen). */
 const PROMPTS = ["login", "none", "consent", "select_account"];
 
-const optionalText = (v: unknown): string | undefined => (v === undefined || v === null || v === "" ? undefined : typeof v === "string" ? v : String(v));
+const optionalText = (v: unknown): string | undefined =>
+  v === undefined || v === null || v === "" ? undefined : typeof v === "string" ? v : String(v);
 
 /**
  * Validates an authorization request: a known client, response type `code`, an S256 challenge of 43 base64url
@@ -160,7 +170,8 @@ export async function validateAuthRequest(ctx: Ctx, input: AuthRequestInput, fie
     // could otherwise read the code of whoever signs in.
     if (PROMPTS.includes(promptText) && promptText !== "none") bad("prompt", "must be none for responseMode web_message");
     origin = optionalText(input.origin);
-    if (origin === undefined && redirectUri && !redirectUriProblem(redirectUri) && isWebOrigin(new URL(redirectUri).origin)) origin = new URL(redirectUri).origin;
+    if (origin === undefined && redirectUri && !redirectUriProblem(redirectUri) && isWebOrigin(new URL(redirectUri).origin))
+      origin = new URL(redirectUri).origin;
     if (origin !== undefined && !isWebOrigin(origin)) bad("origin", "must be a web origin such as https://shop.example", "FORMAT");
     else if (origin !== undefined && client && !isOriginAllowed(ctx, client, origin)) bad("origin", "is not an origin registered for this client");
   }
@@ -185,7 +196,9 @@ export async function savePendingAuthRequest(ctx: Ctx, request: AuthRequest, vis
   if (existing) {
     const old = existing.data as unknown as PendingAuthRequest;
     if (old.clientId !== request.clientId || (old.redirectUri ?? null) !== (request.redirectUri ?? null)) {
-      throw invalidArgument([{ field: stateField, description: "is already in use by another pending authorization request", violatedRule: "VALIDATION", data: {} }]);
+      throw invalidArgument([
+        { field: stateField, description: "is already in use by another pending authorization request", violatedRule: "VALIDATION", data: {} },
+      ]);
     }
   }
   const pending: PendingAuthRequest = { ...request, ...(visitorId && { visitorId }) };
@@ -198,7 +211,9 @@ async function pendingFor(ctx: Ctx, request: AuthRequest): Promise<PendingAuthRe
   if (!row) return null;
   const pending = row.data as unknown as PendingAuthRequest;
   const same =
-    pending.clientId === request.clientId && (pending.redirectUri ?? null) === (request.redirectUri ?? null) && pending.codeChallenge === request.codeChallenge;
+    pending.clientId === request.clientId &&
+    (pending.redirectUri ?? null) === (request.redirectUri ?? null) &&
+    pending.codeChallenge === request.codeChallenge;
   return same ? pending : null;
 }
 
@@ -266,7 +281,11 @@ export async function authorize(ctx: Ctx, request: AuthRequest, sessionToken: st
   const identity = session ? await activeIdentity(ctx, session.identityId) : null;
   if (!identity) {
     if (request.prompt === "none") {
-      return respond(request, { error: "login_required", error_description: "The member is not logged in: log in first, then pass the session token" }, targets);
+      return respond(
+        request,
+        { error: "login_required", error_description: "The member is not logged in: log in first, then pass the session token" },
+        targets,
+      );
     }
     return { kind: "redirect", location: `/login?returnTo=${encodeURIComponent(returnTo)}` };
   }
@@ -287,7 +306,12 @@ export async function authorize(ctx: Ctx, request: AuthRequest, sessionToken: st
  * /v1/callback: continues the pending auth request with this state after the member logged in on the store's page
  * Errors use the Wix API's texts: 'Missing code or _state', 'Invalid _state'.
  */
-export async function continueAuthorization(ctx: Ctx, state: string | undefined, sessionToken: string | undefined, returnTo: string): Promise<AuthorizeOutcome> {
+export async function continueAuthorization(
+  ctx: Ctx,
+  state: string | undefined,
+  sessionToken: string | undefined,
+  returnTo: string,
+): Promise<AuthorizeOutcome> {
   if (!state || !sessionToken) {
     throw new ApiError(400, "INVALID_REQUEST", "Missing code or _state", { data: { state: state ?? null } });
   }
@@ -331,7 +355,8 @@ const ALIASES: Record<keyof TokenRequest, string> = {
 
 /** Reads the body in either naming (the SDK sends camelCase for most grants, snake_case for authorized_client). */
 function normaliseTokenBody(body: unknown): TokenRequest {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidArgument([{ field: "body", description: "must be a JSON object", violatedRule: "VALIDATION", data: {} }]);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw invalidArgument([{ field: "body", description: "must be a JSON object", violatedRule: "VALIDATION", data: {} }]);
   const raw = body as Record<string, unknown>;
   const merged: Record<string, unknown> = {};
   for (const [camel, snake] of Object.entries(ALIASES)) {
@@ -343,17 +368,24 @@ function normaliseTokenBody(body: unknown): TokenRequest {
 
 function required(req: TokenRequest, names: (keyof TokenRequest)[]): void {
   const missing = names.filter((n) => !req[n]);
-  if (missing.length) throw invalidArgument(missing.map((n) => ({ field: n, description: "is required", violatedRule: "REQUIRED_FIELD" as const, data: {} })));
+  if (missing.length)
+    throw invalidArgument(missing.map((n) => ({ field: n, description: "is required", violatedRule: "REQUIRED_FIELD" as const, data: {} })));
 }
 
-const invalidGrant = (description: string, data: Record<string, unknown> = {}) => new ApiError(400, "INVALID_GRANT", description, { data, message: "Invalid grant" });
+const invalidGrant = (description: string, data: Record<string, unknown> = {}) =>
+  new ApiError(400, "INVALID_GRANT", description, { data, message: "Invalid grant" });
 
 /**
  * POST /oauth2/token. Grants: `anonymous` (new visitor tokens), `refresh_token` (a new access token; the refresh
  * token stays valid, the SDK never rotates it), `authorization_code` (member tokens, PKCE S256) and
  * `authorized_client` (member tokens for a member id, for an API key or staff holding members.impersonate).
  */
-export async function exchangeToken(ctx: Ctx, body: unknown, authorization: string | undefined, client: { ip?: string } = {}): Promise<TokenResponse> {
+export async function exchangeToken(
+  ctx: Ctx,
+  body: unknown,
+  authorization: string | undefined,
+  client: { ip?: string } = {},
+): Promise<TokenResponse> {
   const req = normaliseTokenBody(body);
   if (!req.grantType) throw invalidArgument([{ field: "grantType", description: "is required", violatedRule: "REQUIRED_FIELD", data: {} }]);
   switch (req.grantType) {
@@ -366,10 +398,15 @@ export async function exchangeToken(ctx: Ctx, body: unknown, authorization: stri
     case "authorized_client":
       return authorizedClientGrant(ctx, req, authorization);
     default:
-      throw new ApiError(400, "UNSUPPORTED_GRANT_TYPE", `Grant type "${req.grantType}" is not supported: use anonymous, refresh_token, authorization_code or authorized_client`, {
-        data: { grantType: req.grantType },
-        message: "Unsupported grant type",
-      });
+      throw new ApiError(
+        400,
+        "UNSUPPORTED_GRANT_TYPE",
+        `Grant type "${req.grantType}" is not supported: use anonymous, refresh_token, authorization_code or authorized_client`,
+        {
+          data: { grantType: req.grantType },
+          message: "Unsupported grant type",
+        },
+      );
   }
 }
 
@@ -389,7 +426,8 @@ async function refreshGrant(ctx: Ctx, req: TokenRequest): Promise<TokenResponse>
   if (record.clientId !== client.id) throw invalidGrant("The refresh token was issued to another client");
   // The same rule as for access tokens (api-keys.ts): a blocked or deleted member's session is over, and so is one
   // begun before the member's sessions were ended (password change or reset, sign out everywhere).
-  if (record.role === "member" && !(await tokenAuth(ctx.db, record))) throw invalidGrant("The member of this refresh token is blocked or deleted, or their sessions were ended");
+  if (record.role === "member" && !(await tokenAuth(ctx.db, record)))
+    throw invalidGrant("The member of this refresh token is blocked or deleted, or their sessions were ended");
   const { hash, expiresAt: _e, ...subject } = record;
   const access = await issueAccessToken(ctx.env, { ...subject, refreshHash: hash });
   return { access_token: access.token, refresh_token: req.refreshToken!, expires_in: access.expiresIn, token_type: "Bearer" };
@@ -399,9 +437,14 @@ async function authorizationCodeGrant(ctx: Ctx, req: TokenRequest): Promise<Toke
   required(req, ["clientId", "code", "codeVerifier"]);
   const verifier = req.codeVerifier!;
   const lengthError = verifierLengthError(verifier);
-  if (lengthError) throw invalidArgument([{ field: "codeVerifier", description: lengthError, violatedRule: verifier.length < 43 ? "MIN_LENGTH" : "MAX_LENGTH", data: {} }]);
+  if (lengthError)
+    throw invalidArgument([
+      { field: "codeVerifier", description: lengthError, violatedRule: verifier.length < 43 ? "MIN_LENGTH" : "MAX_LENGTH", data: {} },
+    ]);
   if (!VERIFIER_CHARS.test(verifier)) {
-    throw invalidArgument([{ field: "codeVerifier", description: "must use only the characters A-Z a-z 0-9 - . _ ~", violatedRule: "FORMAT", data: {} }]);
+    throw invalidArgument([
+      { field: "codeVerifier", description: "must use only the characters A-Z a-z 0-9 - . _ ~", violatedRule: "FORMAT", data: {} },
+    ]);
   }
   const client = await requireOAuthClient(ctx, req.clientId);
   // Used once, whatever happens next: a failed verifier burns the code (no guessing).
@@ -410,11 +453,18 @@ async function authorizationCodeGrant(ctx: Ctx, req: TokenRequest): Promise<Toke
   const bound = row.data as { clientId: string; redirectUri: string | null; codeChallenge: string; visitorId: string | null };
   if (bound.clientId !== client.id) throw invalidGrant("The authorization code was issued to another client");
   if ((bound.redirectUri ?? null) !== (req.redirectUri ?? null)) throw invalidGrant("redirectUri does not match the authorization request");
-  if (!sameText(await challengeOf(verifier), bound.codeChallenge)) throw invalidGrant("The code verifier does not match the code challenge (PKCE S256)");
+  if (!sameText(await challengeOf(verifier), bound.codeChallenge))
+    throw invalidGrant("The code verifier does not match the code challenge (PKCE S256)");
   const identity = await activeIdentity(ctx, row.identityId);
   if (!identity) throw invalidGrant("The member is not active");
   if (bound.visitorId) await visitorSignedIn(ctx, bound.visitorId, identity.id);
-  return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: bound.visitorId ?? newId(), identityId: identity.id, generation: identity.generation });
+  return issueTokens(ctx.env, {
+    role: "member",
+    clientId: client.id,
+    visitorId: bound.visitorId ?? newId(),
+    identityId: identity.id,
+    generation: identity.generation,
+  });
 }
 
 async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization: string | undefined): Promise<TokenResponse> {
@@ -423,17 +473,22 @@ async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization:
   requirePermission(ctx, "members.impersonate");
   required(req, ["memberId"]);
   if (req.scope && !req.scope.split(/\s+/).includes("offline_access")) {
-    throw new ApiError(400, "INVALID_SCOPE", `Scope "${req.scope}" is not supported: use offline_access`, { data: { scope: req.scope }, message: "Invalid scope" });
+    throw new ApiError(400, "INVALID_SCOPE", `Scope "${req.scope}" is not supported: use offline_access`, {
+      data: { scope: req.scope },
+      message: "Invalid scope",
+    });
   }
   const clientId = req.clientId ?? defaultClientId(ctx.env);
   const client = await requireOAuthClient(ctx, clientId);
   const identity = await activeIdentity(ctx, req.memberId);
   if (!identity) throw invalidGrant(`Member ${req.memberId} does not exist or is not active`, { memberId: req.memberId });
   // A staff key must not mint the owner's or another staff member's session.
-  if (identity.role !== "MEMBER" && !(auth.kind === "apiKey" && auth.role === "OWNER")) throw forbidden("Only the owner's API key can log in as the owner or staff");
+  if (identity.role !== "MEMBER" && !(auth.kind === "apiKey" && auth.role === "OWNER"))
+    throw forbidden("Only the owner's API key can log in as the owner or staff");
   if (req.sessionToken) {
     const session = await consumeOneTime(ctx.db, "session", req.sessionToken);
-    if (!session || session.identityId !== identity.id) throw invalidGrant("The session token is unknown, expired, used or belongs to another member");
+    if (!session || session.identityId !== identity.id)
+      throw invalidGrant("The session token is unknown, expired, used or belongs to another member");
   }
   // The SDK sends "<visitor access token>,<apiKey>": keep that visitor's id so the cart can follow the member.
   const visitorToken = auth.kind === "apiKey" ? accessTokenOf(authorization) : null;
@@ -441,7 +496,14 @@ async function authorizedClientGrant(ctx: Ctx, req: TokenRequest, authorization:
   if (visitor) await visitorSignedIn(ctx, visitor.visitorId, identity.id);
   // Without a login's session token this is the API key acting as the member: not a login that may change the password.
   const login = req.sessionToken ? {} : { authTime: undefined };
-  return issueTokens(ctx.env, { role: "member", clientId: client.id, visitorId: visitor?.visitorId ?? newId(), identityId: identity.id, generation: identity.generation, ...login });
+  return issueTokens(ctx.env, {
+    role: "member",
+    clientId: client.id,
+    visitorId: visitor?.visitorId ?? newId(),
+    identityId: identity.id,
+    generation: identity.generation,
+    ...login,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -480,11 +542,22 @@ export interface LogoutSession {
 }
 
 /** Records a logout redirect session for the caller's token; visiting its URL ends that session. Returns its key. */
-export async function createLogoutSession(ctx: Ctx, clientId: string, postFlowUrl: string | null, authorization: string | undefined): Promise<string> {
+export async function createLogoutSession(
+  ctx: Ctx,
+  clientId: string,
+  postFlowUrl: string | null,
+  authorization: string | undefined,
+): Promise<string> {
   const token = accessTokenOf(authorization);
   const record = token ? await readAccessToken(ctx.env, token) : null;
   const data: LogoutSession = { clientId, postFlowUrl, refreshHash: record?.refreshHash ?? null };
-  const { token: key, statement } = await prepareOneTime(ctx.db, "logout", AUTH_REQUEST_TTL_SECONDS, record?.identityId ?? null, data as unknown as Record<string, unknown>);
+  const { token: key, statement } = await prepareOneTime(
+    ctx.db,
+    "logout",
+    AUTH_REQUEST_TTL_SECONDS,
+    record?.identityId ?? null,
+    data as unknown as Record<string, unknown>,
+  );
   await statement;
   return key;
 }

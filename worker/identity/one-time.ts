@@ -83,7 +83,14 @@ export function revokeOneTimeFor(db: Db, kind: OneTimeKind, identityId: string) 
  * Writes a record under a key the caller chooses (a pending auth request under its state), replacing an older one
  * with the same key. The key is stored hashed like every other one-time token.
  */
-export async function putOneTime(db: Db, kind: OneTimeKind, key: string, ttlSeconds: number, identityId: string | null, data: Record<string, unknown>) {
+export async function putOneTime(
+  db: Db,
+  kind: OneTimeKind,
+  key: string,
+  ttlSeconds: number,
+  identityId: string | null,
+  data: Record<string, unknown>,
+) {
   const now = nowMs();
   const values = {
     tokenHash: await sha256Hex(`${kind}:${key}`),

@@ -21,7 +21,13 @@ export function ownerCredentials(env: Env): { email: string; password: string } 
  * Inserts an ACTIVE, verified account with a hashed password unless the email is taken (never overwrites).
  * Returns whether it was inserted.
  */
-async function insertReadyIdentity(ctx: Ctx, email: string, password: string, role: "OWNER" | "MEMBER", profile: Record<string, unknown>): Promise<boolean> {
+async function insertReadyIdentity(
+  ctx: Ctx,
+  email: string,
+  password: string,
+  role: "OWNER" | "MEMBER",
+  profile: Record<string, unknown>,
+): Promise<boolean> {
   const now = nowIso();
   const result = await ctx.db
     .insert(identities)

@@ -100,7 +100,8 @@ function violation(field: string, description: string, violatedRule: FieldViolat
 function intentOf(req: RedirectSessionRequest): Intent {
   const present = INTENTS.filter((name) => req[name] !== undefined);
   if (present.length === 0) throw invalidArgument([violation("intent", `exactly one of ${INTENTS.join(", ")} is required`, "REQUIRED_FIELD")]);
-  if (present.length > 1) throw invalidArgument(present.slice(1).map((name) => violation(name, `is not allowed together with ${present[0]}`, "FIELD_NOT_ALLOWED")));
+  if (present.length > 1)
+    throw invalidArgument(present.slice(1).map((name) => violation(name, `is not allowed together with ${present[0]}`, "FIELD_NOT_ALLOWED")));
   return present[0];
 }
 
@@ -127,7 +128,13 @@ function checkCallbacks(ctx: Ctx, client: OAuthClient | null, callbacks: Redirec
   return out;
 }
 
-function session(ctx: Ctx, path: string, params: Record<string, string | null | undefined>, extra: Record<string, string> = {}, sessionToken?: string): RedirectSession {
+function session(
+  ctx: Ctx,
+  path: string,
+  params: Record<string, string | null | undefined>,
+  extra: Record<string, string> = {},
+  sessionToken?: string,
+): RedirectSession {
   const endpoint = `${publicOrigin(ctx)}${path}`;
   const searchParams: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...params, ...extra })) if (v !== undefined && v !== null && v !== "") searchParams[k] = v;
@@ -154,7 +161,8 @@ export async function createRedirectSession(
   const req = parseWith(redirectSessionRequest, body);
   const intent = intentOf(req);
   const extra = req.preferences?.additionalQueryParameters ?? {};
-  if (Object.keys(extra).length > 20) throw invalidArgument([violation("preferences.additionalQueryParameters", "must have at most 20 entries", "MAX_SIZE")]);
+  if (Object.keys(extra).length > 20)
+    throw invalidArgument([violation("preferences.additionalQueryParameters", "must have at most 20 entries", "MAX_SIZE")]);
 
   switch (intent) {
     case "auth": {
@@ -162,7 +170,9 @@ export async function createRedirectSession(
       if (!authRequest) throw invalidArgument([violation("auth.authRequest", "is required", "REQUIRED_FIELD")]);
       const pageOrigin = req.origin ?? (requestOrigin && isWebOrigin(requestOrigin) ? requestOrigin : undefined);
       const input: AuthRequestInput = { ...authRequest, prompt: req.auth!.prompt ?? authRequest.prompt, origin: pageOrigin };
-      const request = await validateAuthRequest(ctx, input, (name) => (name === "prompt" ? "auth.prompt" : name === "origin" ? "origin" : `auth.authRequest.${name}`));
+      const request = await validateAuthRequest(ctx, input, (name) =>
+        name === "prompt" ? "auth.prompt" : name === "origin" ? "origin" : `auth.authRequest.${name}`,
+      );
       const visitorId = ctx.auth.kind === "visitor" || ctx.auth.kind === "member" ? ctx.auth.visitorId : undefined;
       await savePendingAuthRequest(ctx, request, visitorId, "auth.authRequest.state");
       const sessionToken = authRequest.sessionToken ?? undefined;
@@ -200,7 +210,14 @@ export async function createRedirectSession(
       // The store's login page takes a same-origin returnTo; an external postFlowUrl is passed on as it is.
       const post = callbacks.postFlowUrl ? new URL(callbacks.postFlowUrl) : null;
       const local = post && post.origin === publicOrigin(ctx);
-      return { redirectSession: session(ctx, "/login", { returnTo: local ? post.pathname + post.search : undefined, postFlowUrl: local ? undefined : callbacks.postFlowUrl }, extra) };
+      return {
+        redirectSession: session(
+          ctx,
+          "/login",
+          { returnTo: local ? post.pathname + post.search : undefined, postFlowUrl: local ? undefined : callbacks.postFlowUrl },
+          extra,
+        ),
+      };
     }
     case "storesProduct": {
       const slug = requireField(req.storesProduct!.productSlug, "storesProduct.productSlug");
@@ -223,7 +240,14 @@ export async function createRedirectSession(
     }
     case "paidPlansCheckout": {
       const planId = requireField(req.paidPlansCheckout!.planId, "paidPlansCheckout.planId");
-      return { redirectSession: session(ctx, "/checkout", { type: "paidPlans", planId, checkoutData: req.paidPlansCheckout!.checkoutData, ...callbacks }, extra) };
+      return {
+        redirectSession: session(
+          ctx,
+          "/checkout",
+          { type: "paidPlans", planId, checkoutData: req.paidPlansCheckout!.checkoutData, ...callbacks },
+          extra,
+        ),
+      };
     }
     case "bookingsCheckout":
       return { redirectSession: session(ctx, "/checkout", { type: "bookings", timezone: req.bookingsCheckout!.timezone, ...callbacks }, extra) };

@@ -33,8 +33,20 @@ export const PHONE_TAGS = ["UNTAGGED", "MAIN", "HOME", "MOBILE", "WORK", "FAX"] 
 export const ADDRESS_TAGS = ["UNTAGGED", "HOME", "WORK", "BILLING", "SHIPPING"] as const;
 
 const profileEmail = z.union([
-  z.string().trim().max(254).pipe(z.email({ error: "must be a valid email address" })).transform((email) => ({ email, tag: "UNTAGGED" as const })),
-  z.object({ email: z.string().trim().max(254).pipe(z.email({ error: "must be a valid email address" })), tag: z.enum(EMAIL_TAGS).default("UNTAGGED") }),
+  z
+    .string()
+    .trim()
+    .max(254)
+    .pipe(z.email({ error: "must be a valid email address" }))
+    .transform((email) => ({ email, tag: "UNTAGGED" as const })),
+  z.object({
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .pipe(z.email({ error: "must be a valid email address" })),
+    tag: z.enum(EMAIL_TAGS).default("UNTAGGED"),
+  }),
 ]);
 
 const phoneNumber = z
@@ -52,7 +64,13 @@ const profilePhone = z.union([
 /** A postal address in the Wix REST shape; the SDK's names (addressLine1, formatted, location) are accepted too. */
 export const addressSchema = z
   .object({
-    country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, "must be an ISO-3166 alpha-2 country code").optional().nullable(),
+    country: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, "must be an ISO-3166 alpha-2 country code")
+      .optional()
+      .nullable(),
     subdivision: text(50).optional().nullable(),
     city: text(100).optional().nullable(),
     postalCode: text(20).optional().nullable(),
@@ -61,13 +79,27 @@ export const addressSchema = z
     addressLine2: text(200).optional().nullable(),
     formattedAddress: text(500).optional().nullable(),
     formatted: text(500).optional().nullable(),
-    geocode: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional().nullable(),
-    location: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional().nullable(),
-    streetAddress: z.object({ name: text(100).optional(), number: text(20).optional(), apt: text(20).optional() }).optional().nullable(),
+    geocode: z
+      .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+      .optional()
+      .nullable(),
+    location: z
+      .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+      .optional()
+      .nullable(),
+    streetAddress: z
+      .object({ name: text(100).optional(), number: text(20).optional(), apt: text(20).optional() })
+      .optional()
+      .nullable(),
   })
   .transform(({ addressLine1, formatted, location, ...a }) => {
     const out: Record<string, unknown> = {};
-    const merged = { ...a, addressLine: a.addressLine ?? addressLine1, formattedAddress: a.formattedAddress ?? formatted, geocode: a.geocode ?? location };
+    const merged = {
+      ...a,
+      addressLine: a.addressLine ?? addressLine1,
+      formattedAddress: a.formattedAddress ?? formatted,
+      geocode: a.geocode ?? location,
+    };
     for (const [k, v] of Object.entries(merged)) if (v !== undefined && v !== null && v !== "") out[k] = v;
     return out;
   });
@@ -79,7 +111,9 @@ const customValue = z
     dateValue: z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time" }).optional(),
     boolValue: z.boolean().optional(),
   })
-  .refine((v) => Object.values(v).filter((x) => x !== undefined).length === 1, { message: "must hold exactly one of strValue, numValue, dateValue, boolValue" });
+  .refine((v) => Object.values(v).filter((x) => x !== undefined).length === 1, {
+    message: "must hold exactly one of strValue, numValue, dateValue, boolValue",
+  });
 
 /** The member's profile (identityProfile). */
 export const profileSchema = z
@@ -87,8 +121,19 @@ export const profileSchema = z
     firstName: text(100).optional().nullable(),
     lastName: text(100).optional().nullable(),
     nickname: text(100).optional().nullable(),
-    picture: z.string().trim().max(2048).regex(/^https?:\/\//, "must be an http(s) URL").optional().nullable(),
-    language: z.string().trim().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, "must be a language code such as en or en-US").optional().nullable(),
+    picture: z
+      .string()
+      .trim()
+      .max(2048)
+      .regex(/^https?:\/\//, "must be an http(s) URL")
+      .optional()
+      .nullable(),
+    language: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, "must be a language code such as en or en-US")
+      .optional()
+      .nullable(),
     birthdate: z.iso.date({ error: "must be a date in YYYY-MM-DD format" }).optional().nullable(),
     company: text(1000).optional().nullable(),
     position: text(1000).optional().nullable(),
@@ -97,8 +142,14 @@ export const profileSchema = z
     secondaryEmails: z.array(profileEmail).max(20).optional(),
     phones: z.array(profilePhone).max(20).optional(),
     phonesV2: z.array(profilePhone).max(20).optional(),
-    addresses: z.array(z.object({ address: addressSchema, tag: z.enum(ADDRESS_TAGS).default("UNTAGGED") })).max(20).optional(),
-    customFields: z.array(z.object({ name: text(100).min(1, "is required"), value: customValue })).max(100).optional(),
+    addresses: z
+      .array(z.object({ address: addressSchema, tag: z.enum(ADDRESS_TAGS).default("UNTAGGED") }))
+      .max(20)
+      .optional(),
+    customFields: z
+      .array(z.object({ name: text(100).min(1, "is required"), value: customValue }))
+      .max(100)
+      .optional(),
   })
   .transform(({ secondaryEmails, phonesV2, ...p }) => {
     const out: Record<string, unknown> = {};
@@ -170,8 +221,16 @@ export const signOnRequest = z.object({
 });
 export type SignOnRequest = z.infer<typeof signOnRequest>;
 
-const token = z.string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") }).trim().min(1, "is required").max(512, "must be at most 512 characters");
-const code = z.string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") }).trim().min(1, "is required").max(100, "must be at most 100 characters");
+const token = z
+  .string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") })
+  .trim()
+  .min(1, "is required")
+  .max(512, "must be at most 512 characters");
+const code = z
+  .string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") })
+  .trim()
+  .min(1, "is required")
+  .max(100, "must be at most 100 characters");
 
 export const verifyCodeRequest = z.object({ code, stateToken: token });
 
@@ -193,7 +252,11 @@ export const factorVerifyRequest = z
   });
 
 export const startVerificationRequest = z.object({
-  identityId: z.string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") }).trim().min(1, "is required").max(100),
+  identityId: z
+    .string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") })
+    .trim()
+    .min(1, "is required")
+    .max(100),
   target: z.enum(["EMAIL", "AUTH_ONLY"]).default("EMAIL"),
 });
 
@@ -211,8 +274,16 @@ export const sendRecoveryEmailRequest = z.object({
 });
 
 export const activationEmailRequest = z.object({
-  identityId: z.string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") }).trim().min(1, "is required").max(100),
-  emailOptions: z.object({ redirect, language: z.string().max(20).optional().nullable() }).loose().optional().nullable(),
+  identityId: z
+    .string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") })
+    .trim()
+    .min(1, "is required")
+    .max(100),
+  emailOptions: z
+    .object({ redirect, language: z.string().max(20).optional().nullable() })
+    .loose()
+    .optional()
+    .nullable(),
 });
 
 export const recoverRequest = z.object({ recoveryToken: token, password: newPasswordSchema });
@@ -246,5 +317,9 @@ export function parseIdentity<S extends z.ZodType>(schema: S, input: unknown): z
  */
 export function withoutValidationShape(err: unknown): unknown {
   if (!(err instanceof ApiError) || !err.fieldViolations) return err;
-  return new ApiError(err.status, err.code, err.description, { message: err.message, data: { fieldViolations: err.fieldViolations }, headers: err.headers });
+  return new ApiError(err.status, err.code, err.description, {
+    message: err.message,
+    data: { fieldViolations: err.fieldViolations },
+    headers: err.headers,
+  });
 }

@@ -27,7 +27,11 @@ const permissionList = z
   .transform((list) => [...new Set(list)]);
 
 export const inviteStaffRequest = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: "must be an email address" }).max(254)),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: "must be an email address" }).max(254)),
   firstName: name(100).optional(),
   lastName: name(100).optional(),
   /** What the new staff member may do (none by default: they can look, not change). */
@@ -191,7 +195,9 @@ export async function resendActivation(ctx: Ctx, id: string): Promise<StaffMembe
   const origin = emailLinkOrigin(ctx);
   const row = await staffRow(ctx, id);
   if (row.role !== "STAFF" || row.status !== "PENDING") {
-    throw new ApiError(400, "STAFF_MEMBER_NOT_PENDING", `Staff member ${id} is ${row.status}, not waiting for activation`, { data: { id, status: row.status } });
+    throw new ApiError(400, "STAFF_MEMBER_NOT_PENDING", `Staff member ${id} is ${row.status}, not waiting for activation`, {
+      data: { id, status: row.status },
+    });
   }
   const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id);
   await runBatch(ctx.db, [revokeOneTimeFor(ctx.db, "activation", row.id), activation.statement]);
@@ -237,7 +243,10 @@ export async function unblockStaff(ctx: Ctx, id: string): Promise<StaffMember> {
   if (row.status !== "BLOCKED") return toStaff(row);
   const status = row.passwordHash ? "ACTIVE" : "PENDING";
   const updatedDate = nowIso();
-  await ctx.db.update(identities).set({ status, updatedDate }).where(and(eq(identities.id, id), eq(identities.status, "BLOCKED")));
+  await ctx.db
+    .update(identities)
+    .set({ status, updatedDate })
+    .where(and(eq(identities.id, id), eq(identities.status, "BLOCKED")));
   return toStaff({ ...row, status, updatedDate });
 }
 
@@ -256,7 +265,16 @@ export async function createApiKey(ctx: Ctx, input: z.output<typeof createApiKey
   requireOwner(ctx);
   const key = `sk_${randomSecret(32)}`;
   const permissions = input.role === "OWNER" ? [] : (input.permissions ?? []);
-  const row = { id: newId(), name: input.name, keyHash: await sha256Hex(key), keyPrefix: key.slice(0, KEY_PREFIX_LENGTH), role: input.role, permissions, createdDate: nowIso(), revokedDate: null };
+  const row = {
+    id: newId(),
+    name: input.name,
+    keyHash: await sha256Hex(key),
+    keyPrefix: key.slice(0, KEY_PREFIX_LENGTH),
+    role: input.role,
+    permissions,
+    createdDate: nowIso(),
+    revokedDate: null,
+  };
   await ctx.db.insert(apiKeys).values(row);
   return { apiKey: toApiKey(row), key };
 }

@@ -35,7 +35,9 @@ export const identities = sqliteTable(
     status: text("status", { enum: ["PENDING", "ACTIVE", "DELETED", "BLOCKED", "OFFLINE"] }).notNull(),
     /** Why a PENDING identity waits: EMAIL_VERIFICATION_REQUIRED and/or ADMIN_APPROVAL_REQUIRED. */
     pendingReasons: text("pending_reasons", { mode: "json" }).$type<string[]>().notNull().default([]),
-    role: text("role", { enum: ["MEMBER", "OWNER", "STAFF"] }).notNull().default("MEMBER"),
+    role: text("role", { enum: ["MEMBER", "OWNER", "STAFF"] })
+      .notNull()
+      .default("MEMBER"),
     /** A staff member's permissions (platform/context.ts PERMISSIONS), granted by the owner; empty for others. */
     permissions: text("permissions", { mode: "json" }).$type<string[]>().notNull().default([]),
     emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),

@@ -44,7 +44,8 @@ export const mediaApi = new Hono<AppEnv>().post("/media", async (c) => {
   try {
     bytes = await readBytes(c.req.raw, MAX_UPLOAD_FORM_BYTES);
   } catch (err) {
-    if (err instanceof BodyTooLarge) throw new ApiError(413, "PAYLOAD_TOO_LARGE", `The upload is larger than the limit of ${MAX_UPLOAD_FORM_BYTES / 1_048_576} MB`);
+    if (err instanceof BodyTooLarge)
+      throw new ApiError(413, "PAYLOAD_TOO_LARGE", `The upload is larger than the limit of ${MAX_UPLOAD_FORM_BYTES / 1_048_576} MB`);
     throw err;
   }
   let form: FormData;
@@ -54,6 +55,6 @@ export const mediaApi = new Hono<AppEnv>().post("/media", async (c) => {
     throw badField("file", "could not be read: the multipart body is malformed");
   }
   const file = form.get("file");
-  if (!file || typeof file === "string") throw badField("file", "is required: send the image as a file part named \"file\"", "REQUIRED_FIELD");
+  if (!file || typeof file === "string") throw badField("file", 'is required: send the image as a file part named "file"', "REQUIRED_FIELD");
   return c.json(await uploadImage(ctx, file));
 });

@@ -56,7 +56,8 @@ const u32be = (b: Uint8Array, at: number) => ((b[at] << 24) >>> 0) + ((b[at + 1]
 /** Identifies an image by its first bytes (JPEG, PNG, GIF, WebP, AVIF), or null for anything else, SVG included. */
 export function sniffImage(b: Uint8Array): SniffedImage | null {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return { type: "image/jpeg", ...jpegSize(b) };
-  if (b.length >= 24 && ascii(b, 0, "\x89PNG\r\n\x1a\n") && ascii(b, 12, "IHDR")) return { type: "image/png", width: u32be(b, 16), height: u32be(b, 20) };
+  if (b.length >= 24 && ascii(b, 0, "\x89PNG\r\n\x1a\n") && ascii(b, 12, "IHDR"))
+    return { type: "image/png", width: u32be(b, 16), height: u32be(b, 20) };
   if (b.length >= 10 && (ascii(b, 0, "GIF87a") || ascii(b, 0, "GIF89a"))) return { type: "image/gif", width: u16le(b, 6), height: u16le(b, 8) };
   if (b.length >= 16 && ascii(b, 0, "RIFF") && ascii(b, 8, "WEBP")) return { type: "image/webp", ...webpSize(b) };
   if (b.length >= 16 && ascii(b, 4, "ftyp") && isAvifBrand(b)) return { type: "image/avif", ...avifSize(b) };
@@ -144,7 +145,12 @@ async function checkFile(file: UploadFile, field: string, violations: FieldViola
     return null;
   }
   if (file.size > MAX_IMAGE_BYTES) {
-    violations.push({ field, description: `${label} is ${megabytes(file.size)}: images may be at most ${megabytes(MAX_IMAGE_BYTES)}`, violatedRule: "MAX_SIZE", data: { maxBytes: MAX_IMAGE_BYTES } });
+    violations.push({
+      field,
+      description: `${label} is ${megabytes(file.size)}: images may be at most ${megabytes(MAX_IMAGE_BYTES)}`,
+      violatedRule: "MAX_SIZE",
+      data: { maxBytes: MAX_IMAGE_BYTES },
+    });
     return null;
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -182,7 +188,12 @@ export async function uploadImage(ctx: Ctx, file: UploadFile, field = "file", pe
  * Uploads several images at once (catalog.write): every file is checked before any is stored, so one bad file
  * stores none. Violations name `field` (the form's file field), each saying which file and why.
  */
-export async function uploadImages(ctx: Ctx, files: UploadFile[], field = "file", permission: Permission = "catalog.write"): Promise<UploadedImage[]> {
+export async function uploadImages(
+  ctx: Ctx,
+  files: UploadFile[],
+  field = "file",
+  permission: Permission = "catalog.write",
+): Promise<UploadedImage[]> {
   requirePermission(ctx, permission);
   if (!files.length) throw invalidArgument([{ field, description: "Choose at least one image to upload", violatedRule: "REQUIRED_FIELD", data: {} }]);
   const violations: FieldViolation[] = [];
@@ -248,5 +259,5 @@ export async function deleteMediaObjects(env: Env, keys: string[]): Promise<void
 
 /** An ApiError for a page or API caller who sent no multipart form. */
 export function notMultipart(): ApiError {
-  return new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the image as multipart/form-data with the file in the field \"file\"");
+  return new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", 'Send the image as multipart/form-data with the file in the field "file"');
 }

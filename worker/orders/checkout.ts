@@ -31,7 +31,8 @@ function checkoutNotFound(id: string): ApiError {
 /** True when the caller is the buyer who owns this checkout / order (the same visitor or member). */
 export function isOwner(ctx: Ctx, row: { ownerKind: string; ownerId: string }): boolean {
   const a = ctx.auth;
-  if (a.kind === "member") return (row.ownerKind === "member" && row.ownerId === a.identityId) || (row.ownerKind === "visitor" && row.ownerId === a.visitorId);
+  if (a.kind === "member")
+    return (row.ownerKind === "member" && row.ownerId === a.identityId) || (row.ownerKind === "visitor" && row.ownerId === a.visitorId);
   if (a.kind === "visitor") return row.ownerKind === "visitor" && row.ownerId === a.visitorId;
   return false;
 }
@@ -62,7 +63,8 @@ export interface CheckoutRead {
  * round trip: the row, its lines' catalogue rows, the pricing rules for its coupon and its order's id, in one batch.
  */
 export async function readCheckout(ctx: Ctx, id: string): Promise<CheckoutRead> {
-  if (ctx.auth.kind === "anonymous") throw unauthenticated("Checkout calls need the buyer's access token (or a merchant's) in the Authorization header");
+  if (ctx.auth.kind === "anonymous")
+    throw unauthenticated("Checkout calls need the buyer's access token (or a merchant's) in the Authorization header");
   const db = ctx.db;
   const catalogue = cartReads(ctx, [], [], sql`${id}`);
   const pricing = pricingReadsFor(db, [sql`(SELECT ck.coupon_code FROM checkouts ck WHERE ck.id = ${id})`]);
@@ -144,7 +146,12 @@ export async function priceCheckout(ctx: Ctx, row: CheckoutRow): Promise<PricedC
  * Prices a checkout from catalogue rows and pricing rules already read (readCheckout, or the page's one read of the
  * cart and its checkout): no round trip. `row` may hold changes not written yet (updateCheckout prices them first).
  */
-export async function priceCheckoutWith(ctx: Ctx, row: CheckoutRow, products: Map<string, CatalogProduct>, pricing: PricingConfig): Promise<PricedCheckout> {
+export async function priceCheckoutWith(
+  ctx: Ctx,
+  row: CheckoutRow,
+  products: Map<string, CatalogProduct>,
+  pricing: PricingConfig,
+): Promise<PricedCheckout> {
   const resolved = row.lineItems.map((l, i) => resolveLine(lineRowOf(row, l, i), products, row.currency, ctx.origin));
   const pseudoCart = {
     couponCode: row.couponCode,
@@ -267,7 +274,11 @@ export function checkoutChanges(next: CheckoutRow, priced: PricedCheckout, extra
 }
 
 /** Works out an update on a checkout read (no round trip): the changed row, re-priced, or the error it gets. */
-export async function applyCheckoutUpdate(ctx: Ctx, read: CheckoutRead, req: UpdateCheckoutRequest): Promise<{ next: CheckoutRow; priced: PricedCheckout; extras: CheckoutExtras }> {
+export async function applyCheckoutUpdate(
+  ctx: Ctx,
+  read: CheckoutRead,
+  req: UpdateCheckoutRequest,
+): Promise<{ next: CheckoutRow; priced: PricedCheckout; extras: CheckoutExtras }> {
   const row = read.row;
   const id = row.id;
   if (row.status !== "OPEN") throw checkoutCompleted(id);
@@ -289,7 +300,8 @@ export async function applyCheckoutUpdate(ctx: Ctx, read: CheckoutRead, req: Upd
   }
   if (c.billingInfo) {
     if (c.billingInfo.address !== undefined) next.billingAddress = cleanAddress(c.billingInfo.address as StoredAddress | null) ?? null;
-    if (c.billingInfo.contactDetails !== undefined) extras.billingContactDetails = (c.billingInfo.contactDetails as StoredContactDetails | null) ?? null;
+    if (c.billingInfo.contactDetails !== undefined)
+      extras.billingContactDetails = (c.billingInfo.contactDetails as StoredContactDetails | null) ?? null;
   }
   if (c.buyerNote !== undefined) extras.buyerNote = c.buyerNote ?? null;
   next.totals = { ...(row.totals as Record<string, unknown>), extras };
@@ -298,10 +310,15 @@ export async function applyCheckoutUpdate(ctx: Ctx, read: CheckoutRead, req: Upd
   if (next.selectedShippingOption) {
     const codes = priced.totals.wire.shippingInfo.carrierServiceOptions.flatMap((x) => x.shippingOptions.map((o) => (o as { code: string }).code));
     if (!codes.includes(next.selectedShippingOption.code)) {
-      throw badField("checkout.shippingInfo.selectedCarrierServiceOption.code", `is not a shipping option for this address (available: ${codes.join(", ") || "none"})`, "VALIDATION", {
-        code: next.selectedShippingOption.code,
-        available: codes,
-      });
+      throw badField(
+        "checkout.shippingInfo.selectedCarrierServiceOption.code",
+        `is not a shipping option for this address (available: ${codes.join(", ") || "none"})`,
+        "VALIDATION",
+        {
+          code: next.selectedShippingOption.code,
+          available: codes,
+        },
+      );
     }
   }
   return { next, priced, extras };

@@ -134,7 +134,10 @@ export async function searchOrders(ctx: Ctx, req: SearchOrdersRequest) {
     orders: loaded.map(orderShape),
     metadata: {
       count: loaded.length,
-      cursors: { ...(hasNext ? { next: encodeCursor(q.offset + q.limit) } : {}), ...(q.offset > 0 ? { prev: encodeCursor(Math.max(0, q.offset - q.limit)) } : {}) },
+      cursors: {
+        ...(hasNext ? { next: encodeCursor(q.offset + q.limit) } : {}),
+        ...(q.offset > 0 ? { prev: encodeCursor(Math.max(0, q.offset - q.limit)) } : {}),
+      },
       hasNext,
     },
   };
@@ -178,10 +181,21 @@ export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Pro
     ctx.db
       .update(orders)
       .set({ ...set, ...(fulfillmentStatusSql ? { fulfillmentStatus: fulfillmentStatusSql as never } : {}), updatedDate: now })
-      .where(and(eq(orders.id, id), eq(orders.updatedDate, o.order.updatedDate), eq(orders.status, o.order.status), eq(orders.paymentStatus, o.order.paymentStatus))),
+      .where(
+        and(
+          eq(orders.id, id),
+          eq(orders.updatedDate, o.order.updatedDate),
+          eq(orders.status, o.order.status),
+          eq(orders.paymentStatus, o.order.paymentStatus),
+        ),
+      ),
     assertPreviousChanged(ctx.db),
     ...(change.after ?? []),
-    ...change.activities.map((a) => ctx.db.insert(orderActivities).values({ id: newId(), orderId: id, type: a.type, details: a.details ?? null, actorType: actor.type, actorId: actor.id, createdDate: now })),
+    ...change.activities.map((a) =>
+      ctx.db
+        .insert(orderActivities)
+        .values({ id: newId(), orderId: id, type: a.type, details: a.details ?? null, actorType: actor.type, actorId: actor.id, createdDate: now }),
+    ),
     ...(change.stock?.statements ?? []),
     ...events.map((e) => outboxInsert(ctx.db, e)),
     clearAssertions(ctx.db),
@@ -197,18 +211,28 @@ export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Pro
 
 const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
   type: OrderEventType.paymentStatusUpdated,
-  data: (id: string) => ({ entityId: id, entityFqdn: "wix.ecom.v1.order", slug: "payment_status_updated", actionEvent: { body: { order: { id, paymentStatus: next }, previousPaymentStatus: previous } } }),
+  data: (id: string) => ({
+    entityId: id,
+    entityFqdn: "wix.ecom.v1.order",
+    slug: "payment_status_updated",
+    actionEvent: { body: { order: { id, paymentStatus: next }, previousPaymentStatus: previous } },
+  }),
 });
 
 /** POST /ecom/v1/orders/{id}/cancel: status CANCELED; with restockAllItems the order's stock returns (REVERT_INVENTORY_CHANGE). */
 export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?: boolean | null }) {
   requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
-  if (o.order.status === "CANCELED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already canceled`, { status: o.order.status });
+  if (o.order.status === "CANCELED")
+    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already canceled`, { status: o.order.status });
   if (o.order.fulfillmentStatus !== "NOT_FULFILLED") {
-    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is ${o.order.fulfillmentStatus.toLowerCase().replace("_", " ")} and can no longer be canceled`, {
-      fulfillmentStatus: o.order.fulfillmentStatus,
-    });
+    throw unsupported(
+      "ORDER_STATUS_IS_NOT_SUPPORTED",
+      `Order ${id} is ${o.order.fulfillmentStatus.toLowerCase().replace("_", " ")} and can no longer be canceled`,
+      {
+        fulfillmentStatus: o.order.fulfillmentStatus,
+      },
+    );
   }
   const lines = o.lines
     .filter((l) => l.catalogItemId && l.variantId)
@@ -218,7 +242,17 @@ export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?
     set: { status: "CANCELED" },
     activities: [{ type: "ORDER_CANCELED", details: { restockAllItems: !!opts.restockAllItems } }],
     stock,
-    events: [{ type: OrderEventType.canceled, data: (oid) => ({ entityId: oid, entityFqdn: "wix.ecom.v1.order", slug: "canceled", actionEvent: { body: { order: { id: oid, status: "CANCELED" }, restockAllItems: !!opts.restockAllItems } } }) }],
+    events: [
+      {
+        type: OrderEventType.canceled,
+        data: (oid) => ({
+          entityId: oid,
+          entityFqdn: "wix.ecom.v1.order",
+          slug: "canceled",
+          actionEvent: { body: { order: { id: oid, status: "CANCELED" }, restockAllItems: !!opts.restockAllItems } },
+        }),
+      },
+    ],
   });
 }
 
@@ -227,7 +261,8 @@ export async function markAsPaid(ctx: Ctx, id: string) {
   requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
   const ps = o.order.paymentStatus;
-  if (ps === "PARTIALLY_REFUNDED" || ps === "FULLY_REFUNDED") throw unsupported("PARTIALLY_OR_FULLY_REFUNDED", `Order ${id} was refunded and cannot be marked as paid`, { paymentStatus: ps });
+  if (ps === "PARTIALLY_REFUNDED" || ps === "FULLY_REFUNDED")
+    throw unsupported("PARTIALLY_OR_FULLY_REFUNDED", `Order ${id} was refunded and cannot be marked as paid`, { paymentStatus: ps });
   if (o.order.status === "CANCELED") {
     const expired = unpaidExpiry(o);
     if (expired) {
@@ -248,7 +283,20 @@ export async function markAsPaid(ctx: Ctx, id: string) {
   return applyChange(ctx, o, {
     set: { paymentStatus: "PAID" },
     activities: [{ type: "ORDER_PAID", details: { transactionId: txId } }],
-    after: [ctx.db.insert(transactions).values({ id: txId, orderId: id, amount: o.order.total, currency: o.order.currency, status: "APPROVED", provider: "offline", providerTransactionId: null, createdDate: now })],
+    after: [
+      ctx.db
+        .insert(transactions)
+        .values({
+          id: txId,
+          orderId: id,
+          amount: o.order.total,
+          currency: o.order.currency,
+          status: "APPROVED",
+          provider: "offline",
+          providerTransactionId: null,
+          createdDate: now,
+        }),
+    ],
     events: [paymentEvent(ps, "PAID")],
   });
 }
@@ -257,8 +305,10 @@ export async function markAsPaid(ctx: Ctx, id: string) {
 export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRequest) {
   requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
-  if (o.order.status === "CANCELED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be fulfilled`, { status: o.order.status });
-  if (o.order.fulfillmentStatus === "FULFILLED") throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already fulfilled`, { fulfillmentStatus: o.order.fulfillmentStatus });
+  if (o.order.status === "CANCELED")
+    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be fulfilled`, { status: o.order.status });
+  if (o.order.fulfillmentStatus === "FULFILLED")
+    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already fulfilled`, { fulfillmentStatus: o.order.fulfillmentStatus });
   const requested = req.fulfillment?.lineItems ?? req.lineItems ?? null;
   const trackingInfo = req.fulfillment?.trackingInfo ?? req.trackingInfo ?? null;
   const items: { id: string; quantity: number }[] = [];
@@ -287,18 +337,46 @@ export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRe
     ctx.db
       .update(orderLineItems)
       .set({ fulfilledQuantity: sql`${orderLineItems.fulfilledQuantity} + ${it.quantity}` })
-      .where(and(eq(orderLineItems.id, it.id), eq(orderLineItems.orderId, id), sql`${orderLineItems.fulfilledQuantity} + ${it.quantity} <= ${orderLineItems.quantity}`)),
+      .where(
+        and(
+          eq(orderLineItems.id, it.id),
+          eq(orderLineItems.orderId, id),
+          sql`${orderLineItems.fulfilledQuantity} + ${it.quantity} <= ${orderLineItems.quantity}`,
+        ),
+      ),
     assertPreviousChanged(ctx.db),
   ]);
   return applyChange(ctx, o, {
     set: { fulfillmentStatus },
     statements: lineUpdates,
-    after: [ctx.db.insert(orderFulfillments).values({ id: newId(), orderId: id, lineItems: items, trackingInfo: cleanTracking && Object.keys(cleanTracking).length ? cleanTracking : null, createdDate: now })],
+    after: [
+      ctx.db
+        .insert(orderFulfillments)
+        .values({
+          id: newId(),
+          orderId: id,
+          lineItems: items,
+          trackingInfo: cleanTracking && Object.keys(cleanTracking).length ? cleanTracking : null,
+          createdDate: now,
+        }),
+    ],
     activities: [
       { type: full ? "ORDER_FULFILLED" : "ORDER_PARTIALLY_FULFILLED", details: { lineItems: items } },
       ...(cleanTracking?.trackingNumber ? [{ type: "TRACKING_NUMBER_ADDED", details: { trackingInfo: cleanTracking } }] : []),
     ],
-    events: full ? [{ type: OrderEventType.fulfilled, data: (oid) => ({ entityId: oid, entityFqdn: "wix.ecom.v1.order", slug: "fulfilled", actionEvent: { body: { order: { id: oid, fulfillmentStatus } } } }) }] : [],
+    events: full
+      ? [
+          {
+            type: OrderEventType.fulfilled,
+            data: (oid) => ({
+              entityId: oid,
+              entityFqdn: "wix.ecom.v1.order",
+              slug: "fulfilled",
+              actionEvent: { body: { order: { id: oid, fulfillmentStatus } } },
+            }),
+          },
+        ]
+      : [],
   });
 }
 
@@ -307,12 +385,14 @@ export async function setRefundStatus(ctx: Ctx, id: string, status: "PARTIALLY_R
   requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
   const ps = o.order.paymentStatus;
-  const block = (reason: string, description: string) => new ApiError(400, reason, description, { data: { reason, paymentStatus: ps }, message: "Refund not possible" });
+  const block = (reason: string, description: string) =>
+    new ApiError(400, reason, description, { data: { reason, paymentStatus: ps }, message: "Refund not possible" });
   if (ps === "FULLY_REFUNDED") throw block("ALREADY_REFUNDED", `Order ${id} is already fully refunded`);
   if (o.order.status === "PENDING" || o.order.status === "INITIALIZED") throw block("ORDER_IS_PENDING", `Order ${id} is pending`);
   if (o.order.status === "REJECTED") throw block("ORDER_IS_REJECTED", `Order ${id} was rejected`);
   if (ps === "PENDING") throw block("PENDING_REFUND", `Order ${id} has a payment pending`);
-  if (ps !== "PAID" && ps !== "PARTIALLY_REFUNDED" && ps !== "PARTIALLY_PAID") throw block("NOT_PAID", `Order ${id} is not paid (${ps}), so there is nothing to refund`);
+  if (ps !== "PAID" && ps !== "PARTIALLY_REFUNDED" && ps !== "PARTIALLY_PAID")
+    throw block("NOT_PAID", `Order ${id} is not paid (${ps}), so there is nothing to refund`);
   if (o.order.total === 0) throw block("ZERO_PRICE", `Order ${id} cost nothing, so there is nothing to refund`);
   return applyChange(ctx, o, {
     set: { paymentStatus: status },
@@ -332,7 +412,12 @@ export async function listOwnOrders(ctx: Ctx, limit = 20) {
     .where(and(eq(orders.ownerKind, owner.kind), eq(orders.ownerId, owner.id)))
     .orderBy(desc(orders.purchasedDate))
     .limit(limit);
-  return (await loadOrders(ctx, rows.map((r) => r.id))).map(orderShape);
+  return (
+    await loadOrders(
+      ctx,
+      rows.map((r) => r.id),
+    )
+  ).map(orderShape);
 }
 
 /** An order's total and purchase date, for another domain's batch (the recovered revenue of an abandoned cart). */
@@ -347,7 +432,11 @@ export function orderTotalRead(db: Db, orderId: string) {
 export function salesByHourRead(db: Db, since: string, currency: string) {
   const hour = sql<string>`substr(${orders.purchasedDate}, 1, 13)`;
   return db
-    .select({ hour: hour.as("sales_hour"), orders: sql<number>`count(*)`.as("sales_orders"), total: sql<number>`coalesce(sum(${orders.total}), 0)`.as("sales_total") })
+    .select({
+      hour: hour.as("sales_hour"),
+      orders: sql<number>`count(*)`.as("sales_orders"),
+      total: sql<number>`coalesce(sum(${orders.total}), 0)`.as("sales_total"),
+    })
     .from(orders)
     .where(and(sql`${orders.purchasedDate} >= ${since}`, eq(orders.currency, currency), sql`${orders.status} NOT IN ('CANCELED', 'REJECTED')`))
     .groupBy(hour);

@@ -65,7 +65,13 @@ export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest,
  * which then also checks that the checkout is still the one read. A shopper's orders count against the limits of
  * limits.ts in the same batch (429 TOO_MANY_REQUESTS over them, with nothing written and no card charged).
  */
-export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOrderRequest, update?: UpdateCheckoutRequest, client: ShopperClient = {}): Promise<{ orderId: string }> {
+export async function placeOrderFrom(
+  ctx: Ctx,
+  read: CheckoutRead,
+  req: CreateOrderRequest,
+  update?: UpdateCheckoutRequest,
+  client: ShopperClient = {},
+): Promise<{ orderId: string }> {
   requireCheckoutChange(ctx, read.row);
   if (read.row.status === "COMPLETED") {
     if (read.orderId) return { orderId: read.orderId };
@@ -117,7 +123,15 @@ export async function placeOrderFrom(ctx: Ctx, read: CheckoutRead, req: CreateOr
     number = (results[results.length - 1] as { number: number }[])[0]?.number ?? 0;
     emailResult = confirmation ? results[results.length - 3] : undefined;
   } catch (err) {
-    return explainOrderFailure(ctx, err, { checkoutId: row.id, taken, total: draft.order.total, currency: row.currency, limits, stockLines: stock.lines, couponCode });
+    return explainOrderFailure(ctx, err, {
+      checkoutId: row.id,
+      taken,
+      total: draft.order.total,
+      currency: row.currency,
+      limits,
+      stockLines: stock.lines,
+      couponCode,
+    });
   }
   // Notify: the events after the response, and the confirmation (recorded in the mailbox) to the transport.
   flushStockEvents(ctx, stock.change, { statements: [], eventIds: [...events.map((e) => e.id), ...cart.events.map((e) => e.id)] });
@@ -133,20 +147,34 @@ function validateOrder(row: CheckoutRow, priced: PricedCheckout): void {
 
   // What the buyer must have given.
   const email = row.buyerInfo.email;
-  const physical = resolved.some((r) => (r.row.custom ? (r.row.snapshot.shippable ?? r.row.snapshot.itemType?.preset !== "DIGITAL") : r.row.snapshot.productType !== "digital"));
+  const physical = resolved.some((r) =>
+    r.row.custom ? (r.row.snapshot.shippable ?? r.row.snapshot.itemType?.preset !== "DIGITAL") : r.row.snapshot.productType !== "digital",
+  );
   const missing: FieldViolation[] = [];
   if (!email) missing.push(REQUIRED("checkout.buyerInfo.email", "is required to place an order (set it with PATCH /ecom/v1/checkouts/{id})"));
   if (physical && !row.shippingAddress?.country) {
-    missing.push(REQUIRED("checkout.shippingInfo.shippingDestination.address", "is required to ship the physical items of this order (at least the country)"));
+    missing.push(
+      REQUIRED("checkout.shippingInfo.shippingDestination.address", "is required to ship the physical items of this order (at least the country)"),
+    );
   }
   if (missing.length) throw invalidArgument(missing);
 
   // Lines that cannot be bought as they are.
   const blocked = resolved.filter((r) => r.status !== "AVAILABLE");
   if (blocked.length) {
-    const names = blocked.map((r) => `"${r.row.snapshot.productName}" (${r.status === "PARTIALLY_AVAILABLE" ? `only ${r.quantityAvailable} left` : r.status === "NOT_FOUND" ? "no longer for sale" : "out of stock"})`);
+    const names = blocked.map(
+      (r) =>
+        `"${r.row.snapshot.productName}" (${r.status === "PARTIALLY_AVAILABLE" ? `only ${r.quantityAvailable} left` : r.status === "NOT_FOUND" ? "no longer for sale" : "out of stock"})`,
+    );
     throw new ApiError(409, "LINE_ITEMS_NOT_AVAILABLE", `These items cannot be bought as they are: ${names.join(", ")}`, {
-      data: { lineItems: blocked.map((r) => ({ id: r.row.id, productName: r.row.snapshot.productName, status: r.status, quantityAvailable: r.quantityAvailable ?? 0 })) },
+      data: {
+        lineItems: blocked.map((r) => ({
+          id: r.row.id,
+          productName: r.row.snapshot.productName,
+          status: r.status,
+          quantityAvailable: r.quantityAvailable ?? 0,
+        })),
+      },
       message: "Items not available",
     });
   }
@@ -175,10 +203,15 @@ async function takePayment(ctx: Ctx, row: CheckoutRow, totals: CartTotals, payme
   if (refusal) throw refusal;
   const charge = await provider.charge(totals.result.priceSummary.total, row.currency, payment.card);
   if (charge.status === "DECLINED") {
-    throw new ApiError(402, "PAYMENT_DECLINED", `The card payment was declined (${charge.reason ?? "declined"}); nothing was charged and no order was placed. Try another card or pay offline.`, {
-      data: { reason: charge.reason, checkoutId: row.id },
-      message: "Payment declined",
-    });
+    throw new ApiError(
+      402,
+      "PAYMENT_DECLINED",
+      `The card payment was declined (${charge.reason ?? "declined"}); nothing was charged and no order was placed. Try another card or pay offline.`,
+      {
+        data: { reason: charge.reason, checkoutId: row.id },
+        message: "Payment declined",
+      },
+    );
   }
   return { charge, provider };
 }
@@ -216,7 +249,12 @@ function orderDetails(row: CheckoutRow, totals: CartTotals, offline: boolean): R
 }
 
 /** The order a priced checkout makes (number 0 until the batch assigns it). */
-function draftOrder(ctx: Ctx, row: CheckoutRow, priced: PricedCheckout, o: { orderId: string; now: string; taken: Payment; offline: boolean }): OrderDraft {
+function draftOrder(
+  ctx: Ctx,
+  row: CheckoutRow,
+  priced: PricedCheckout,
+  o: { orderId: string; now: string; taken: Payment; offline: boolean },
+): OrderDraft {
   const { resolved, totals } = priced;
   const { orderId, now, offline } = o;
   const { charge, provider } = o.taken;
@@ -259,7 +297,18 @@ function draftOrder(ctx: Ctx, row: CheckoutRow, priced: PricedCheckout, o: { ord
     activities: [activity("ORDER_PLACED"), ...(isPaid ? [activity("ORDER_PAID", { transactionId: charge!.transactionId })] : [])],
     fulfillments: [],
     transactions: charge
-      ? [{ id: newId(), orderId, amount: total, currency, status: charge.status, provider: provider.name, providerTransactionId: charge.transactionId, createdDate: now }]
+      ? [
+          {
+            id: newId(),
+            orderId,
+            amount: total,
+            currency,
+            status: charge.status,
+            provider: provider.name,
+            providerTransactionId: charge.transactionId,
+            createdDate: now,
+          },
+        ]
       : ([] as TransactionRow[]),
   };
 }
@@ -287,7 +336,9 @@ function reserveStock(ctx: Ctx, resolved: ResolvedLine[], orderId: string, check
   const lines: StockLine[] = resolved
     .filter((r) => !r.row.custom && r.row.catalogItemId && r.row.variantId)
     .map((r) => ({ productId: r.row.catalogItemId!, variantId: r.row.variantId!, quantity: r.row.quantity, name: r.row.snapshot.productName }));
-  const change = lines.length ? reserveStockStatements(ctx, lines, "ORDER", orderId, `Order for checkout ${checkoutId}`) : { statements: [], eventIds: [] };
+  const change = lines.length
+    ? reserveStockStatements(ctx, lines, "ORDER", orderId, `Order for checkout ${checkoutId}`)
+    : { statements: [], eventIds: [] };
   return { lines, change };
 }
 
@@ -347,7 +398,11 @@ async function confirmationEmail(ctx: Ctx, row: CheckoutRow, draft: OrderDraft, 
         paid: taken.charge?.status === "APPROVED",
         name: row.contactDetails?.firstName ?? undefined,
       },
-      { shop, idempotencyKey: `order-confirmation:${orderId}`, placeholder: { token: numberToken, value: sql`(SELECT CAST(${orders.number} AS TEXT) FROM ${orders} WHERE ${orders.id} = ${orderId})` } },
+      {
+        shop,
+        idempotencyKey: `order-confirmation:${orderId}`,
+        placeholder: { token: numberToken, value: sql`(SELECT CAST(${orders.number} AS TEXT) FROM ${orders} WHERE ${orders.id} = ${orderId})` },
+      },
     );
     return { email: statement, numberToken };
   } catch (e) {
@@ -363,7 +418,15 @@ async function confirmationEmail(ctx: Ctx, row: CheckoutRow, draft: OrderDraft, 
 async function explainOrderFailure(
   ctx: Ctx,
   err: unknown,
-  o: { checkoutId: string; taken: Payment; total: number; currency: string; limits: Limit[]; stockLines: StockLine[]; couponCode: string | null | undefined },
+  o: {
+    checkoutId: string;
+    taken: Payment;
+    total: number;
+    currency: string;
+    limits: Limit[];
+    stockLines: StockLine[];
+    couponCode: string | null | undefined;
+  },
 ): Promise<{ orderId: string }> {
   const { charge, provider } = o.taken;
   if (charge) await provider.refund(charge.transactionId, o.total, o.currency).catch((e) => console.error("refund after failed order", e));
@@ -375,7 +438,10 @@ async function explainOrderFailure(
   const explained = o.stockLines.length ? await explainStockFailure(ctx, err, o.stockLines) : err;
   if (explained instanceof ApiError) throw explained;
   if (o.couponCode && isAssertionFailure(err)) {
-    throw new ApiError(400, "COUPON_USAGE_EXCEEDED", `Coupon "${o.couponCode}" has no uses left`, { data: { couponCode: o.couponCode }, message: "Coupon cannot be used" });
+    throw new ApiError(400, "COUPON_USAGE_EXCEEDED", `Coupon "${o.couponCode}" has no uses left`, {
+      data: { couponCode: o.couponCode },
+      message: "Coupon cannot be used",
+    });
   }
   if (isAssertionFailure(err)) throw conflict("Checkout");
   throw err;

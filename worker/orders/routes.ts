@@ -4,7 +4,14 @@ import { clientAddress } from "#worker/platform/rate-limit";
 import { readBody } from "#worker/platform/validation";
 import { createOrder, getCheckout, updateCheckout } from "./checkout";
 import { cancelOrder, createFulfillment, getOrder, markAsPaid, searchOrders, setRefundStatus } from "./orders";
-import { cancelOrderRequest, createOrderRequest, fulfillmentRequest, refundStatusRequest, searchOrdersRequest, updateCheckoutRequest } from "./schemas";
+import {
+  cancelOrderRequest,
+  createOrderRequest,
+  fulfillmentRequest,
+  refundStatusRequest,
+  searchOrdersRequest,
+  updateCheckoutRequest,
+} from "./schemas";
 
 /**
  * Checkout and order calls, mounted at /ecom/v1 (the Wix SDK's gateway path) and /v1 (the Wix REST path):
@@ -24,10 +31,14 @@ import { cancelOrderRequest, createOrderRequest, fulfillmentRequest, refundStatu
 export const orderRoutes = new Hono<AppEnv>()
   .get("/checkouts/:id", async (c) => c.json(await getCheckout(c.get("ctx"), pathId(c))))
   .patch("/checkouts/:id", async (c) => c.json(await updateCheckout(c.get("ctx"), pathId(c), await readBody(c, updateCheckoutRequest))))
-  .post("/checkouts/:id/create-order", async (c) => c.json(await createOrder(c.get("ctx"), pathId(c), await readBody(c, createOrderRequest), { ip: clientAddress(c.req.raw.headers) })))
+  .post("/checkouts/:id/create-order", async (c) =>
+    c.json(await createOrder(c.get("ctx"), pathId(c), await readBody(c, createOrderRequest), { ip: clientAddress(c.req.raw.headers) })),
+  )
   .post("/orders/search", async (c) => c.json(await searchOrders(c.get("ctx"), await readBody(c, searchOrdersRequest))))
   .get("/orders/:id", async (c) => c.json(await getOrder(c.get("ctx"), pathId(c))))
   .post("/orders/:id/cancel", async (c) => c.json(await cancelOrder(c.get("ctx"), pathId(c), await readBody(c, cancelOrderRequest))))
   .post("/orders/:id/mark-as-paid", async (c) => c.json(await markAsPaid(c.get("ctx"), pathId(c))))
   .post("/orders/:id/fulfillments", async (c) => c.json(await createFulfillment(c.get("ctx"), pathId(c), await readBody(c, fulfillmentRequest))))
-  .post("/orders/:id/refund-status", async (c) => c.json(await setRefundStatus(c.get("ctx"), pathId(c), (await readBody(c, refundStatusRequest)).status)));
+  .post("/orders/:id/refund-status", async (c) =>
+    c.json(await setRefundStatus(c.get("ctx"), pathId(c), (await readBody(c, refundStatusRequest)).status)),
+  );

@@ -17,7 +17,10 @@ export const updateCheckoutRequest = z.object({
       shippingInfo: z
         .object({
           shippingDestination: contactInfo.nullable().optional(),
-          selectedCarrierServiceOption: z.object({ code: text(200).min(1), carrierId: text(100).nullable().optional() }).nullable().optional(),
+          selectedCarrierServiceOption: z
+            .object({ code: text(200).min(1), carrierId: text(100).nullable().optional() })
+            .nullable()
+            .optional(),
         })
         .nullable()
         .optional(),
@@ -39,7 +42,10 @@ export const cardSchema = z.object({
     .string()
     .trim()
     .regex(/^(0[1-9]|1[0-2])\/(\d{2}|\d{4})$/, 'must be MM/YY, e.g. "12/30"'),
-  cvc: z.string().trim().regex(/^\d{3,4}$/, "must be 3 or 4 digits"),
+  cvc: z
+    .string()
+    .trim()
+    .regex(/^\d{3,4}$/, "must be 3 or 4 digits"),
 });
 export type CardInput = z.output<typeof cardSchema>;
 
@@ -55,7 +61,10 @@ export const searchOrdersRequest = z.object({
     .object({
       filter: z.unknown().optional(),
       sort: z.unknown().optional(),
-      cursorPaging: z.object({ limit: z.number().int().min(0).max(100).nullable().optional(), cursor: text(500).nullable().optional() }).nullable().optional(),
+      cursorPaging: z
+        .object({ limit: z.number().int().min(0).max(100).nullable().optional(), cursor: text(500).nullable().optional() })
+        .nullable()
+        .optional(),
     })
     .nullable()
     .optional(),
@@ -71,16 +80,34 @@ export const cancelOrderRequest = z.object({
 export const fulfillmentRequest = z.object({
   fulfillment: z
     .object({
-      lineItems: z.array(z.object({ id: text(100).min(1), quantity: z.number().int().min(1).max(9999) })).min(1).max(300).nullable().optional(),
+      lineItems: z
+        .array(z.object({ id: text(100).min(1), quantity: z.number().int().min(1).max(9999) }))
+        .min(1)
+        .max(300)
+        .nullable()
+        .optional(),
       trackingInfo: z
-        .object({ trackingNumber: text(100).nullable().optional(), shippingProvider: text(100).nullable().optional(), trackingLink: httpUrl().nullable().optional() })
+        .object({
+          trackingNumber: text(100).nullable().optional(),
+          shippingProvider: text(100).nullable().optional(),
+          trackingLink: httpUrl().nullable().optional(),
+        })
         .nullable()
         .optional(),
     })
     .optional(),
-  lineItems: z.array(z.object({ id: text(100).min(1), quantity: z.number().int().min(1).max(9999) })).min(1).max(300).nullable().optional(),
+  lineItems: z
+    .array(z.object({ id: text(100).min(1), quantity: z.number().int().min(1).max(9999) }))
+    .min(1)
+    .max(300)
+    .nullable()
+    .optional(),
   trackingInfo: z
-    .object({ trackingNumber: text(100).nullable().optional(), shippingProvider: text(100).nullable().optional(), trackingLink: httpUrl().nullable().optional() })
+    .object({
+      trackingNumber: text(100).nullable().optional(),
+      shippingProvider: text(100).nullable().optional(),
+      trackingLink: httpUrl().nullable().optional(),
+    })
     .nullable()
     .optional(),
 });

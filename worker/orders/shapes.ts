@@ -49,8 +49,20 @@ export function orderShape(o: LoadedOrder) {
     paymentStatus: order.paymentStatus,
     fulfillmentStatus: order.fulfillmentStatus,
     activities: o.activities.map((a) => ({ id: a.id, type: a.type, createdDate: a.createdDate, ...(a.details ?? {}) })),
-    fulfillments: o.fulfillments.map((f) => ({ id: f.id, lineItems: f.lineItems, ...(f.trackingInfo ? { trackingInfo: f.trackingInfo } : {}), createdDate: f.createdDate })),
-    transactions: o.transactions.map((t) => ({ id: t.id, amount: t.amount, currency: t.currency, status: t.status, provider: t.provider, createdDate: t.createdDate })),
+    fulfillments: o.fulfillments.map((f) => ({
+      id: f.id,
+      lineItems: f.lineItems,
+      ...(f.trackingInfo ? { trackingInfo: f.trackingInfo } : {}),
+      createdDate: f.createdDate,
+    })),
+    transactions: o.transactions.map((t) => ({
+      id: t.id,
+      amount: t.amount,
+      currency: t.currency,
+      status: t.status,
+      provider: t.provider,
+      createdDate: t.createdDate,
+    })),
     channelInfo: { type: order.channelType },
     archived: false,
     seenByAHuman: false,
@@ -60,7 +72,11 @@ export function orderShape(o: LoadedOrder) {
 export type OrderShape = ReturnType<typeof orderShape>;
 
 /** Domain-event data for an order. */
-export function orderEventData(kind: "created" | "updated", order: OrderShape | Record<string, unknown> & { id: string }, extra: Record<string, unknown> = {}) {
+export function orderEventData(
+  kind: "created" | "updated",
+  order: OrderShape | (Record<string, unknown> & { id: string }),
+  extra: Record<string, unknown> = {},
+) {
   const base = { entityId: order.id, entityFqdn: "wix.ecom.v1.order", slug: kind, ...extra };
   return kind === "created" ? { ...base, createdEvent: { entity: order } } : { ...base, updatedEvent: { currentEntity: order } };
 }

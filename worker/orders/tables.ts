@@ -5,13 +5,33 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 // ---------------------------------------------------------------------------------------------------------------
 // Orders (worker/orders/orders.ts, checkout.ts, payments.ts)
 
-export const PAYMENT_STATUSES = ["NOT_PAID", "PAID", "PARTIALLY_REFUNDED", "FULLY_REFUNDED", "PENDING", "PARTIALLY_PAID", "PENDING_MERCHANT", "CANCELED", "DECLINED"] as const;
+export const PAYMENT_STATUSES = [
+  "NOT_PAID",
+  "PAID",
+  "PARTIALLY_REFUNDED",
+  "FULLY_REFUNDED",
+  "PENDING",
+  "PARTIALLY_PAID",
+  "PENDING_MERCHANT",
+  "CANCELED",
+  "DECLINED",
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const FULFILLMENT_STATUSES = ["NOT_FULFILLED", "FULFILLED", "PARTIALLY_FULFILLED", "CANCELED"] as const;
 export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 export const ORDER_STATUSES = ["INITIALIZED", "APPROVED", "CANCELED", "PENDING", "REJECTED"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-export const TRANSACTION_STATUSES = ["APPROVED", "PENDING", "PENDING_MERCHANT", "CANCELED", "DECLINED", "REFUNDED", "PARTIALLY_REFUNDED", "AUTHORIZED", "VOIDED"] as const;
+export const TRANSACTION_STATUSES = [
+  "APPROVED",
+  "PENDING",
+  "PENDING_MERCHANT",
+  "CANCELED",
+  "DECLINED",
+  "REFUNDED",
+  "PARTIALLY_REFUNDED",
+  "AUTHORIZED",
+  "VOIDED",
+] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Hands out order numbers (AUTOINCREMENT: sequential, never reused). */
@@ -111,7 +131,11 @@ export const orderFulfillments = sqliteTable(
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
     lineItems: text("line_items", { mode: "json" }).$type<{ id: string; quantity: number }[]>().notNull(),
-    trackingInfo: text("tracking_info", { mode: "json" }).$type<{ trackingNumber?: string | null; shippingProvider?: string | null; trackingLink?: string | null }>(),
+    trackingInfo: text("tracking_info", { mode: "json" }).$type<{
+      trackingNumber?: string | null;
+      shippingProvider?: string | null;
+      trackingLink?: string | null;
+    }>(),
     createdDate: text("created_date").notNull(),
   },
   (t) => [index("order_fulfillments_order_idx").on(t.orderId)],

@@ -69,12 +69,26 @@ async function cancelUnpaid(ctx: ReturnType<typeof systemCtx>, o: LoadedOrder, h
   await writeChange(ctx, o, {
     set: { status: "CANCELED" },
     activities: [{ type: "ORDER_CANCELED", details: { reason: UNPAID_CANCEL_REASON, holdHours, restockAllItems: true } }],
-    after: [unpaidOrderCanceledTask(ctx.db, { orderId: order.id, number: order.number, buyerEmail: order.buyerEmail, total: formatMoney(order.total, order.currency), units, holdHours })],
+    after: [
+      unpaidOrderCanceledTask(ctx.db, {
+        orderId: order.id,
+        number: order.number,
+        buyerEmail: order.buyerEmail,
+        total: formatMoney(order.total, order.currency),
+        units,
+        holdHours,
+      }),
+    ],
     stock,
     events: [
       {
         type: OrderEventType.canceled,
-        data: (id) => ({ entityId: id, entityFqdn: "wix.ecom.v1.order", slug: "canceled", actionEvent: { body: { order: { id, status: "CANCELED" }, restockAllItems: true, reason: UNPAID_CANCEL_REASON } } }),
+        data: (id) => ({
+          entityId: id,
+          entityFqdn: "wix.ecom.v1.order",
+          slug: "canceled",
+          actionEvent: { body: { order: { id, status: "CANCELED" }, restockAllItems: true, reason: UNPAID_CANCEL_REASON } },
+        }),
       },
     ],
   });

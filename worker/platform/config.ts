@@ -31,7 +31,10 @@ const schema = z.object({
     z
       .string()
       .transform((s) => s.trim())
-      .refine((s) => URL.canParse(s) && ["http:", "https:"].includes(new URL(s).protocol), "must be an absolute http(s) URL such as https://shop.example.com"),
+      .refine(
+        (s) => URL.canParse(s) && ["http:", "https:"].includes(new URL(s).protocol),
+        "must be an absolute http(s) URL such as https://shop.example.com",
+      ),
   ),
   EVENT_RETRY_BASE_SECONDS: optional(number((n) => n >= 0, "a number of seconds, 0 or more")),
   WEBHOOK_RETRY_SCHEDULE: optional(
@@ -89,7 +92,10 @@ export type Config = ReturnType<typeof settle>;
 
 /** A bad configuration value: a 500 in the API's error shape whose description names the variable. */
 export function configError(name: string, problem: string): ApiError {
-  return new ApiError(500, "CONFIGURATION_INVALID", `${name} ${problem}`, { message: `Invalid configuration: ${name} ${problem}`, data: { variable: name } });
+  return new ApiError(500, "CONFIGURATION_INVALID", `${name} ${problem}`, {
+    message: `Invalid configuration: ${name} ${problem}`,
+    data: { variable: name },
+  });
 }
 
 const parsed = new WeakMap<object, Config | ApiError>();

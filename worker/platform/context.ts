@@ -32,7 +32,14 @@ export type Auth =
  * The named permissions the owner grants each staff member and each STAFF API key. Reads of merchant data need only
  * a staff role; every merchant write needs one of these (the owner and OWNER keys hold all of them).
  */
-export const PERMISSIONS = ["catalog.write", "inventory.write", "orders.write", "automations.manage", "settings.manage", "members.impersonate"] as const;
+export const PERMISSIONS = [
+  "catalog.write",
+  "inventory.write",
+  "orders.write",
+  "automations.manage",
+  "settings.manage",
+  "members.impersonate",
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** What each permission lets a staff member do, in the owner's words (the console's staff page shows these). */

@@ -63,7 +63,12 @@ export function invalidArgument(violations: FieldViolation[]): ApiError {
 }
 
 /** Shorthand for one bad field. */
-export function badField(field: string, description: string, violatedRule: ViolatedRule = "VALIDATION", data: Record<string, unknown> = {}): ApiError {
+export function badField(
+  field: string,
+  description: string,
+  violatedRule: ViolatedRule = "VALIDATION",
+  data: Record<string, unknown> = {},
+): ApiError {
   return invalidArgument([{ field, description, violatedRule, data }]);
 }
 

@@ -121,7 +121,11 @@ class Compiler {
   fieldCondition(field: QueryField, value: unknown, path: string): SQL | undefined {
     // A bare value means $eq.
     const isOpObject =
-      value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).some((k) => k.startsWith("$")) && !("$date" in value);
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      Object.keys(value).some((k) => k.startsWith("$")) &&
+      !("$date" in value);
     const ops: [string, unknown][] = isOpObject ? Object.entries(value as Record<string, unknown>) : [["$eq", value]];
     const parts: SQL[] = [];
     for (const [op, operand] of ops) {

@@ -151,26 +151,61 @@ export const LIMITS = {
    * solve a captcha (when one is configured) or wait a delay that grows with each attempt; an address it signed in
    * from before goes on as usual. Not reset by a success: a stranger's guessing must not restart with every login.
    */
-  loginAccountWide: async (email: string): Promise<Limit> => ({ key: await emailKey("login:account-wide", email), max: 30, windowSeconds: 60 * 60, what: "login attempts for this account from new addresses" }),
+  loginAccountWide: async (email: string): Promise<Limit> => ({
+    key: await emailKey("login:account-wide", email),
+    max: 30,
+    windowSeconds: 60 * 60,
+    what: "login attempts for this account from new addresses",
+  }),
   /** Current-password checks when a member changes their password. */
-  passwordCheck: (identityId: string): Limit => ({ key: `password-check:${identityId}`, max: 10, windowSeconds: 15 * 60, what: "current password checks for this account" }),
+  passwordCheck: (identityId: string): Limit => ({
+    key: `password-check:${identityId}`,
+    max: 10,
+    windowSeconds: 15 * 60,
+    what: "current password checks for this account",
+  }),
   /** Login attempts per client address. */
   loginAddress: (ip: string): Limit => ({ key: `login:ip:${ip}`, max: 50, windowSeconds: 15 * 60, what: "login attempts from this address" }),
   /** Registrations per client address. */
   registerAddress: (ip: string): Limit => ({ key: `register:ip:${ip}`, max: 20, windowSeconds: 60 * 60, what: "registrations from this address" }),
   /** Verification codes emailed to one identity (register, login, start, resend). */
-  codeEmails: (identityId: string): Limit => ({ key: `verify:send:${identityId}`, max: 5, windowSeconds: 15 * 60, what: "verification emails for this account" }),
+  codeEmails: (identityId: string): Limit => ({
+    key: `verify:send:${identityId}`,
+    max: 5,
+    windowSeconds: 15 * 60,
+    what: "verification emails for this account",
+  }),
   /** Code checks per client address (on top of the 5 attempts each state token allows). */
-  verifyAddress: (ip: string): Limit => ({ key: `verify:ip:${ip}`, max: 50, windowSeconds: 15 * 60, what: "verification attempts from this address" }),
+  verifyAddress: (ip: string): Limit => ({
+    key: `verify:ip:${ip}`,
+    max: 50,
+    windowSeconds: 15 * 60,
+    what: "verification attempts from this address",
+  }),
   /** Recovery emails per address asked for (over it, the request still answers 200 but sends nothing). */
-  recoveryEmail: async (email: string): Promise<Limit> => ({ key: await emailKey("recovery:email", email), max: 5, windowSeconds: 60 * 60, what: "recovery emails for this address" }),
+  recoveryEmail: async (email: string): Promise<Limit> => ({
+    key: await emailKey("recovery:email", email),
+    max: 5,
+    windowSeconds: 60 * 60,
+    what: "recovery emails for this address",
+  }),
   /**
    * Anonymous visitor tokens minted per client address. SDK clients keep their tokens, so a real shopper needs one;
    * the ceiling leaves room for many shoppers behind one address while stopping a script from filling KV.
    */
-  anonymousTokens: (ip: string): Limit => ({ key: `anon-token:ip:${ip}`, max: 300, windowSeconds: 10 * 60, what: "visitor token requests from this address" }),
+  anonymousTokens: (ip: string): Limit => ({
+    key: `anon-token:ip:${ip}`,
+    max: 300,
+    windowSeconds: 10 * 60,
+    what: "visitor token requests from this address",
+  }),
   /** Recovery requests per client address. */
-  recoveryAddress: (ip: string): Limit => ({ key: `recovery:ip:${ip}`, max: 20, windowSeconds: 60 * 60, what: "recovery requests from this address" }),
+  recoveryAddress: (ip: string): Limit => ({
+    key: `recovery:ip:${ip}`,
+    max: 20,
+    windowSeconds: 60 * 60,
+    what: "recovery requests from this address",
+  }),
 };
 
 /**
@@ -191,10 +226,16 @@ export async function limitRefusal(db: Db, limits: Limit[], now = nowSeconds()):
   const rows = await db
     .select()
     .from(rateLimits)
-    .where(inArray(rateLimits.key, limits.map((l) => l.key)));
+    .where(
+      inArray(
+        rateLimits.key,
+        limits.map((l) => l.key),
+      ),
+    );
   for (const limit of limits) {
     const row = rows.find((r) => r.key === limit.key);
-    if (row && row.windowStart > now - limit.windowSeconds && row.count >= limit.max) return tooManyRequests(limit, row.windowStart + limit.windowSeconds - now);
+    if (row && row.windowStart > now - limit.windowSeconds && row.count >= limit.max)
+      return tooManyRequests(limit, row.windowStart + limit.windowSeconds - now);
   }
   return null;
 }

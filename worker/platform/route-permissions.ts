@@ -211,7 +211,10 @@ under(["/v1", "/ecom/v1"], {
 under([""], { "POST /webhooks/:source": { needs: "signature" } });
 
 under(["/api/v1"], {
-  "POST /webhook-sources": { needs: "automations.manage", also: { "eventTypes that change stock (inventory.updated, the default)": "inventory.write" } },
+  "POST /webhook-sources": {
+    needs: "automations.manage",
+    also: { "eventTypes that change stock (inventory.updated, the default)": "inventory.write" },
+  },
   "GET /webhook-sources": STAFF,
   "GET /webhook-sources/:id": STAFF,
   "PATCH /webhook-sources/:id": { needs: "automations.manage", also: { "a source that may send stock updates": "inventory.write" } },

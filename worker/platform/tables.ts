@@ -14,11 +14,9 @@ export const settings = sqliteTable("settings", {
  * still the version I read") and all-or-nothing guarded updates ("the previous statement changed a row").
  * Every batch that asserts also empties the table at its end, so it stays empty.
  */
-export const batchAssertions = sqliteTable(
-  "batch_assertions",
-  { ok: integer("ok").notNull() },
-  (t) => [check("batch_assertions_ok", sql`${t.ok} = 1`)],
-);
+export const batchAssertions = sqliteTable("batch_assertions", { ok: integer("ok").notNull() }, (t) => [
+  check("batch_assertions_ok", sql`${t.ok} = 1`),
+]);
 
 /** Fixed-window counters for rate limits (login attempts per account and per client address). */
 export const rateLimits = sqliteTable("rate_limits", {

@@ -130,7 +130,12 @@ export function httpUrl(opts: { max?: number; sitePath?: boolean } = {}) {
     .max(max)
     .superRefine((v, ctx) => {
       if (isHttpUrl(v) || (sitePath && isSitePath(v))) return;
-      ctx.addIssue({ code: "invalid_format", format: "url", input: v, message: sitePath ? "must be an http(s) URL or a path on this site" : "must be an http(s) URL" });
+      ctx.addIssue({
+        code: "invalid_format",
+        format: "url",
+        input: v,
+        message: sitePath ? "must be an http(s) URL or a path on this site" : "must be an http(s) URL",
+      });
     });
 }
 

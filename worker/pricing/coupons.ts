@@ -26,9 +26,23 @@ function storedCouponDiscount(input: CouponInput, money: MoneyReader): StoredDis
     catalogItemIds: specific ? [...new Set(input.scope!.catalogItemIds)] : [],
     collectionIds: specific ? [...new Set(input.scope!.collectionIds)] : [],
   };
-  if (input.freeShipping) return { targetType: "SHIPPING", catalogItemIds: [], collectionIds: [], discountType: "PERCENTAGE", percentage: 100, fixedAmount: null };
-  if (input.percentOffRate != null) return { targetType: specific ? "SPECIFIC_ITEMS" : "GLOBAL", ...scope, discountType: "PERCENTAGE", percentage: input.percentOffRate, fixedAmount: null };
-  return { targetType: specific ? "SPECIFIC_ITEMS" : "GLOBAL", ...scope, discountType: "FIXED_AMOUNT", percentage: null, fixedAmount: money.minor(input.moneyOffAmount!, "coupon.moneyOffAmount") };
+  if (input.freeShipping)
+    return { targetType: "SHIPPING", catalogItemIds: [], collectionIds: [], discountType: "PERCENTAGE", percentage: 100, fixedAmount: null };
+  if (input.percentOffRate != null)
+    return {
+      targetType: specific ? "SPECIFIC_ITEMS" : "GLOBAL",
+      ...scope,
+      discountType: "PERCENTAGE",
+      percentage: input.percentOffRate,
+      fixedAmount: null,
+    };
+  return {
+    targetType: specific ? "SPECIFIC_ITEMS" : "GLOBAL",
+    ...scope,
+    discountType: "FIXED_AMOUNT",
+    percentage: null,
+    fixedAmount: money.minor(input.moneyOffAmount!, "coupon.moneyOffAmount"),
+  };
 }
 
 export const couponService = resource<Row, CouponInput, Values>({
@@ -89,7 +103,11 @@ export const couponService = resource<Row, CouponInput, Values>({
       usageLimit: row.usageLimit,
       timesUsed: row.timesUsed,
       minimumSubtotal: moneyOut(row.minimumSubtotal, ctx.currency),
-      scope: { type: d.targetType === "SPECIFIC_ITEMS" ? "SPECIFIC_ITEMS" : "GLOBAL", catalogItemIds: d.catalogItemIds, collectionIds: d.collectionIds },
+      scope: {
+        type: d.targetType === "SPECIFIC_ITEMS" ? "SPECIFIC_ITEMS" : "GLOBAL",
+        catalogItemIds: d.catalogItemIds,
+        collectionIds: d.collectionIds,
+      },
       ...kind,
       status: timeStatus(row.startTime, row.expirationTime, now()),
       expired: timeStatus(row.startTime, row.expirationTime, now()) === "EXPIRED",

@@ -20,7 +20,15 @@ function options(ctx: Ctx): { us: StoredShippingOption[]; world: StoredShippingO
   const base = { instructions: null, deliveryTimeSlot: null, pickupDetails: null, rules: [], freeShippingThreshold: null };
   return {
     us: [
-      { ...base, code: "standard", title: "Standard delivery", kind: "DELIVERY", deliveryTime: "3–5 business days", rate: m(5.95), freeShippingThreshold: m(75) },
+      {
+        ...base,
+        code: "standard",
+        title: "Standard delivery",
+        kind: "DELIVERY",
+        deliveryTime: "3–5 business days",
+        rate: m(5.95),
+        freeShippingThreshold: m(75),
+      },
       { ...base, code: "express", title: "Express delivery", kind: "DELIVERY", deliveryTime: "1–2 business days", rate: m(14.95) },
       {
         ...base,
@@ -29,10 +37,23 @@ function options(ctx: Ctx): { us: StoredShippingOption[]; world: StoredShippingO
         kind: "PICKUP",
         deliveryTime: "Ready the next business day",
         rate: 0,
-        pickupDetails: { address: { country: "US", subdivision: "US-OR", city: "Portland", postalCode: "97205", addressLine: "12 Alder St" }, pickupMethod: "STORE_PICKUP" },
+        pickupDetails: {
+          address: { country: "US", subdivision: "US-OR", city: "Portland", postalCode: "97205", addressLine: "12 Alder St" },
+          pickupMethod: "STORE_PICKUP",
+        },
       },
     ],
-    world: [{ ...base, code: "international", title: "International delivery", kind: "DELIVERY", deliveryTime: "7–14 business days", rate: m(19.95), freeShippingThreshold: m(150) }],
+    world: [
+      {
+        ...base,
+        code: "international",
+        title: "International delivery",
+        kind: "DELIVERY",
+        deliveryTime: "7–14 business days",
+        rate: m(19.95),
+        freeShippingThreshold: m(150),
+      },
+    ],
   };
 }
 

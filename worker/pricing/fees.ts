@@ -46,7 +46,10 @@ export const additionalFeeService = resource<Row, AdditionalFeeInput, Values>({
   },
   conflict(err, values) {
     if (!isUniqueViolation(err, "additional_fees.code")) return null;
-    return new ApiError(409, "DUPLICATE_FEE_CODE", `Another additional fee already uses the code ${values.code}`, { data: { code: values.code }, message: "Fee code already in use" });
+    return new ApiError(409, "DUPLICATE_FEE_CODE", `Another additional fee already uses the code ${values.code}`, {
+      data: { code: values.code },
+      message: "Fee code already in use",
+    });
   },
   shape: (ctx, row) => ({
     id: row.id,

@@ -40,7 +40,12 @@ export function pricingReads(db: Db, couponCode: string | null | undefined, now:
     db.select().from(shippingRegions).orderBy(asc(shippingRegions.createdDate), asc(shippingRegions.id)).limit(CONFIG_LIMIT),
     db.select().from(taxGroups).orderBy(asc(taxGroups.createdDate), asc(taxGroups.id)).limit(CONFIG_LIMIT),
     db.select().from(taxRegions).limit(CONFIG_LIMIT),
-    db.select().from(additionalFees).where(eq(additionalFees.active, true)).orderBy(asc(additionalFees.createdDate), asc(additionalFees.id)).limit(CONFIG_LIMIT),
+    db
+      .select()
+      .from(additionalFees)
+      .where(eq(additionalFees.active, true))
+      .orderBy(asc(additionalFees.createdDate), asc(additionalFees.id))
+      .limit(CONFIG_LIMIT),
   ] as const;
   type Results = { [K in keyof typeof statements]: Awaited<(typeof statements)[K]> };
   const finish = (results: unknown[]): PricingConfig => {
@@ -81,7 +86,13 @@ export function pricingReads(db: Db, couponCode: string | null | undefined, now:
         options: r.options,
         createdDate: r.createdDate,
       })),
-      taxGroups: groupRows.map((g) => ({ id: g.id, name: g.name, catalogItemIds: g.catalogItemIds, collectionIds: g.collectionIds, createdDate: g.createdDate })),
+      taxGroups: groupRows.map((g) => ({
+        id: g.id,
+        name: g.name,
+        catalogItemIds: g.catalogItemIds,
+        collectionIds: g.collectionIds,
+        createdDate: g.createdDate,
+      })),
       taxRegions: taxRegionRows.map((r) => ({
         id: r.id,
         name: r.name,

@@ -24,7 +24,12 @@ export function redeemCouponStatement(db: Db, code: string): BatchItem<"sqlite">
 export function recordRuleUsageStatements(db: Db, result: PricingResult): BatchItem<"sqlite">[] {
   const ids = [...new Set(result.appliedDiscounts.flatMap((d) => (d.discountRule ? [d.discountRule.id] : [])))];
   if (!ids.length) return [];
-  return [db.update(discountRules).set({ usageCount: sql`${discountRules.usageCount} + 1` }).where(sql`${discountRules.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)];
+  return [
+    db
+      .update(discountRules)
+      .set({ usageCount: sql`${discountRules.usageCount} + 1` })
+      .where(sql`${discountRules.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+  ];
 }
 
 /** The coupon code a pricing applied, if any (what checkout passes to redeemCouponStatement). */

@@ -57,17 +57,23 @@ export interface ResourceSpec<Row extends BaseRow, Input, Values extends object>
 const patchBody = (wrapper: string) => z.object({ [wrapper]: z.record(z.string(), z.unknown()) });
 
 function conflictError(entity: string): ApiError {
-  return new ApiError(409, "REVISION_MISMATCH", `${entity} was changed since revision you sent (or by another request at the same time); read it again and retry`, {
-    message: "Conflict",
-  });
+  return new ApiError(
+    409,
+    "REVISION_MISMATCH",
+    `${entity} was changed since revision you sent (or by another request at the same time); read it again and retry`,
+    {
+      message: "Conflict",
+    },
+  );
 }
 
 export function resource<Row extends BaseRow, Input, Values extends object>(spec: ResourceSpec<Row, Input, Values>) {
   const t = spec.table;
   // drizzle's generic table types do not survive this abstraction; the spec's Row type is what the table holds.
-  const db = (ctx: Ctx) => ctx.db as unknown as {
-    select(): { from(t: unknown): { where(w: SQL | undefined): Promise<Row[]> & { limit(n: number): Promise<Row[]> } } };
-  };
+  const db = (ctx: Ctx) =>
+    ctx.db as unknown as {
+      select(): { from(t: unknown): { where(w: SQL | undefined): Promise<Row[]> & { limit(n: number): Promise<Row[]> } } };
+    };
 
   async function write(run: () => Promise<unknown>, values: Values) {
     try {
@@ -166,7 +172,10 @@ export function resource<Row extends BaseRow, Input, Values extends object>(spec
       ])) as unknown as [Row[], { total: number }[]];
       const items = rows.map((r) => spec.shape(ctx, r));
       const next = compiled.offset + items.length;
-      const cursors = { next: next < total ? String(next) : null, prev: compiled.offset > 0 ? String(Math.max(0, compiled.offset - compiled.limit)) : null };
+      const cursors = {
+        next: next < total ? String(next) : null,
+        prev: compiled.offset > 0 ? String(Math.max(0, compiled.offset - compiled.limit)) : null,
+      };
       return {
         [spec.plural]: items,
         // Offset readers take metadata; Wix cursor queries read pagingMetadata.
@@ -185,7 +194,12 @@ export class MoneyReader {
   minor(value: number, field: string): number {
     const minor = toMinor(value, this.currency);
     if (Math.abs(toMajor(minor, this.currency) - value) > 1e-9) {
-      this.violations.push({ field, description: `has more decimal places than ${this.currency} allows (${currencyDigits(this.currency)})`, violatedRule: "FORMAT", data: {} });
+      this.violations.push({
+        field,
+        description: `has more decimal places than ${this.currency} allows (${currencyDigits(this.currency)})`,
+        violatedRule: "FORMAT",
+        data: {},
+      });
     }
     return minor;
   }

@@ -12,7 +12,7 @@ export const moneySchema = z.union([
   z
     .string()
     .trim()
-    .regex(/^\d{1,9}(\.\d{1,6})?$/, "must be a decimal amount such as \"12.50\"")
+    .regex(/^\d{1,9}(\.\d{1,6})?$/, 'must be a decimal amount such as "12.50"')
     .transform(Number),
 ]);
 
@@ -74,10 +74,16 @@ export const discountValueSchema = z
     fixedAmount: moneySchema.nullish(),
   })
   .superRefine((d, ctx) => {
-    if (d.discountType === "PERCENTAGE" && d.percentage == null) ctx.addIssue({ code: "custom", path: ["percentage"], message: "is required for a PERCENTAGE discount" });
-    if (d.discountType === "FIXED_AMOUNT" && d.fixedAmount == null) ctx.addIssue({ code: "custom", path: ["fixedAmount"], message: "is required for a FIXED_AMOUNT discount" });
+    if (d.discountType === "PERCENTAGE" && d.percentage == null)
+      ctx.addIssue({ code: "custom", path: ["percentage"], message: "is required for a PERCENTAGE discount" });
+    if (d.discountType === "FIXED_AMOUNT" && d.fixedAmount == null)
+      ctx.addIssue({ code: "custom", path: ["fixedAmount"], message: "is required for a FIXED_AMOUNT discount" });
     if (d.targetType === "SPECIFIC_ITEMS" && !d.specificItemsInfo?.catalogItemIds.length && !d.specificItemsInfo?.collectionIds.length) {
-      ctx.addIssue({ code: "custom", path: ["specificItemsInfo"], message: "must name at least one catalogItemId or collectionId for SPECIFIC_ITEMS" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["specificItemsInfo"],
+        message: "must name at least one catalogItemId or collectionId for SPECIFIC_ITEMS",
+      });
     }
   });
 export type DiscountValueInput = z.output<typeof discountValueSchema>;
@@ -120,7 +126,12 @@ export const couponInputSchema = z
   })
   .superRefine((c, ctx) => {
     const kinds = [c.moneyOffAmount != null, c.percentOffRate != null, c.freeShipping === true].filter(Boolean).length;
-    if (kinds !== 1) ctx.addIssue({ code: "custom", path: ["moneyOffAmount"], message: "exactly one of moneyOffAmount, percentOffRate and freeShipping must be given" });
+    if (kinds !== 1)
+      ctx.addIssue({
+        code: "custom",
+        path: ["moneyOffAmount"],
+        message: "exactly one of moneyOffAmount, percentOffRate and freeShipping must be given",
+      });
     if (c.startTime && c.expirationTime && Date.parse(c.startTime) >= Date.parse(c.expirationTime)) {
       ctx.addIssue({ code: "custom", path: ["expirationTime"], message: "must be after startTime" });
     }
@@ -136,7 +147,14 @@ export const shippingRuleSchema = z.object({
   basis: z.enum(["WEIGHT", "PRICE", "QUANTITY"]),
   operator: z.enum(["EQ", "GT", "GTE", "LT", "LTE"]),
   /** kg for WEIGHT, money for PRICE (decimal string or number), units for QUANTITY. */
-  value: z.union([z.number().finite().min(0).max(999_999_999), z.string().trim().regex(/^\d{1,9}(\.\d{1,6})?$/).transform(Number)]),
+  value: z.union([
+    z.number().finite().min(0).max(999_999_999),
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,9}(\.\d{1,6})?$/)
+      .transform(Number),
+  ]),
   rate: moneySchema,
 });
 
@@ -157,9 +175,11 @@ export const shippingOptionSchema = z
     freeShippingThreshold: moneySchema.nullish(),
   })
   .superRefine((o, ctx) => {
-    if (o.kind === "PICKUP" && !o.pickupDetails) ctx.addIssue({ code: "custom", path: ["pickupDetails"], message: "is required for a PICKUP option" });
+    if (o.kind === "PICKUP" && !o.pickupDetails)
+      ctx.addIssue({ code: "custom", path: ["pickupDetails"], message: "is required for a PICKUP option" });
     o.rules.forEach((r, i) => {
-      if (r.basis === "QUANTITY" && !Number.isInteger(r.value)) ctx.addIssue({ code: "custom", path: ["rules", i, "value"], message: "must be a whole number of units" });
+      if (r.basis === "QUANTITY" && !Number.isInteger(r.value))
+        ctx.addIssue({ code: "custom", path: ["rules", i, "value"], message: "must be a whole number of units" });
     });
   });
 
@@ -173,10 +193,13 @@ export const shippingRegionInputSchema = z
     revision: revisionSchema.optional(),
   })
   .superRefine((r, ctx) => {
-    if (r.restOfWorld && (r.countries.length || r.subdivisions.length)) ctx.addIssue({ code: "custom", path: ["restOfWorld"], message: "a rest-of-world region lists no countries" });
-    if (!r.restOfWorld && !r.countries.length) ctx.addIssue({ code: "custom", path: ["countries"], message: "must list at least one country (or set restOfWorld)" });
+    if (r.restOfWorld && (r.countries.length || r.subdivisions.length))
+      ctx.addIssue({ code: "custom", path: ["restOfWorld"], message: "a rest-of-world region lists no countries" });
+    if (!r.restOfWorld && !r.countries.length)
+      ctx.addIssue({ code: "custom", path: ["countries"], message: "must list at least one country (or set restOfWorld)" });
     r.subdivisions.forEach((s, i) => {
-      if (!r.countries.includes(s.slice(0, 2))) ctx.addIssue({ code: "custom", path: ["subdivisions", i], message: `belongs to ${s.slice(0, 2)}, which is not in countries` });
+      if (!r.countries.includes(s.slice(0, 2)))
+        ctx.addIssue({ code: "custom", path: ["subdivisions", i], message: `belongs to ${s.slice(0, 2)}, which is not in countries` });
     });
     const seen = new Set<string>();
     r.options.forEach((o, i) => {
@@ -203,13 +226,17 @@ export const taxRegionInputSchema = z
     subdivision: subdivisionSchema.nullish(),
     /** Percent for products of the default tax group. */
     defaultRate: percentSchema,
-    groupRates: z.array(z.object({ taxGroupId: idSchema, rate: percentSchema })).max(100).default([]),
+    groupRates: z
+      .array(z.object({ taxGroupId: idSchema, rate: percentSchema }))
+      .max(100)
+      .default([]),
     taxShipping: z.boolean().default(false),
     calculation: z.enum(["DEFAULT", "MANUAL"]).default("DEFAULT"),
     revision: revisionSchema.optional(),
   })
   .superRefine((r, ctx) => {
-    if (r.subdivision && r.subdivision.slice(0, 2) !== r.country) ctx.addIssue({ code: "custom", path: ["subdivision"], message: `must be a subdivision of ${r.country}` });
+    if (r.subdivision && r.subdivision.slice(0, 2) !== r.country)
+      ctx.addIssue({ code: "custom", path: ["subdivision"], message: `must be a subdivision of ${r.country}` });
     const seen = new Set<string>();
     r.groupRates.forEach((g, i) => {
       if (seen.has(g.taxGroupId)) ctx.addIssue({ code: "custom", path: ["groupRates", i, "taxGroupId"], message: "repeats a tax group" });

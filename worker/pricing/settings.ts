@@ -22,9 +22,13 @@ export async function updatePricingSettings(ctx: Ctx, patch: PricingSettingsPatc
   if (patch.businessAddress && !patch.businessAddress.country) throw badField("settings.businessAddress.country", "is required", "REQUIRED_FIELD");
   const [[row], regions] = await runBatch(ctx.db, [
     ctx.db.select({ value: settings.value }).from(settings).where(eq(settings.key, PRICING_SETTINGS_KEY)),
-    ctx.db.select({ id: shippingRegions.id }).from(shippingRegions).where(eq(shippingRegions.id, patch.defaultShippingRegionId ?? "")),
+    ctx.db
+      .select({ id: shippingRegions.id })
+      .from(shippingRegions)
+      .where(eq(shippingRegions.id, patch.defaultShippingRegionId ?? "")),
   ]);
-  if (patch.defaultShippingRegionId && !regions.length) throw badField("settings.defaultShippingRegionId", `is not a shipping region (${patch.defaultShippingRegionId})`);
+  if (patch.defaultShippingRegionId && !regions.length)
+    throw badField("settings.defaultShippingRegionId", `is not a shipping region (${patch.defaultShippingRegionId})`);
   const next: PricingSettings = { ...pricingSettingsFrom(row?.value) };
   for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
   const now = nowIso();

@@ -31,7 +31,8 @@ export const shippingRegionService = resource<Row, ShippingRegionInput, Values>(
         deliveryTime: o.deliveryTime || null,
         instructions: o.instructions || null,
         deliveryTimeSlot: o.deliveryTimeSlot ? { from: isoOrNull(o.deliveryTimeSlot.from)!, to: isoOrNull(o.deliveryTimeSlot.to)! } : null,
-        pickupDetails: o.kind === "PICKUP" && o.pickupDetails ? { address: o.pickupDetails.address, pickupMethod: o.pickupDetails.pickupMethod } : null,
+        pickupDetails:
+          o.kind === "PICKUP" && o.pickupDetails ? { address: o.pickupDetails.address, pickupMethod: o.pickupDetails.pickupMethod } : null,
         rate: money.minor(o.rate, `${at}.rate`),
         rules: o.rules.map((r, j) => ({
           basis: r.basis,
@@ -70,7 +71,12 @@ export const shippingRegionService = resource<Row, ShippingRegionInput, Values>(
         deliveryTimeSlot: o.deliveryTimeSlot,
         pickupDetails: o.pickupDetails,
         rate: moneyOut(o.rate, ctx.currency),
-        rules: o.rules.map((r) => ({ basis: r.basis, operator: r.operator, value: r.basis === "PRICE" ? moneyOut(r.value, ctx.currency) : r.value, rate: moneyOut(r.rate, ctx.currency) })),
+        rules: o.rules.map((r) => ({
+          basis: r.basis,
+          operator: r.operator,
+          value: r.basis === "PRICE" ? moneyOut(r.value, ctx.currency) : r.value,
+          rate: moneyOut(r.rate, ctx.currency),
+        })),
         freeShippingThreshold: moneyOut(o.freeShippingThreshold, ctx.currency),
       })),
     };
@@ -82,7 +88,8 @@ export const shippingRegionService = resource<Row, ShippingRegionInput, Values>(
       restOfWorld: { sql: shippingRegions.restOfWorld, type: "boolean" },
       countries: {
         kind: "set",
-        hasSome: (values) => sql`EXISTS (SELECT 1 FROM json_each(${shippingRegions.countries}) c WHERE c.value IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+        hasSome: (values) =>
+          sql`EXISTS (SELECT 1 FROM json_each(${shippingRegions.countries}) c WHERE c.value IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
         hasAll: (values) =>
           sql`NOT EXISTS (SELECT 1 FROM json_each(${JSON.stringify(values)}) v WHERE v.value NOT IN (SELECT value FROM json_each(${shippingRegions.countries})))`,
       },

@@ -121,7 +121,10 @@ export interface StoredShippingOption {
   deliveryTime: string | null;
   instructions: string | null;
   deliveryTimeSlot: { from: string; to: string } | null;
-  pickupDetails: { address: { country?: string; subdivision?: string; city?: string; postalCode?: string; addressLine?: string }; pickupMethod: "STORE_PICKUP" | "PICKUP_POINT" } | null;
+  pickupDetails: {
+    address: { country?: string; subdivision?: string; city?: string; postalCode?: string; addressLine?: string };
+    pickupMethod: "STORE_PICKUP" | "PICKUP_POINT";
+  } | null;
   /** Flat rate when no rule matches, minor units. */
   rate: number;
   /** Tried in order; the first that matches sets the rate. */
@@ -169,7 +172,9 @@ export const taxRegions = sqliteTable(
     groupRates: text("group_rates", { mode: "json" }).$type<{ taxGroupId: string; rate: number }[]>().notNull(),
     taxShipping: integer("tax_shipping", { mode: "boolean" }).notNull().default(false),
     /** DEFAULT follows the store setting; MANUAL always uses the manual rates here. */
-    calculation: text("calculation", { enum: ["DEFAULT", "MANUAL"] }).notNull().default("DEFAULT"),
+    calculation: text("calculation", { enum: ["DEFAULT", "MANUAL"] })
+      .notNull()
+      .default("DEFAULT"),
     revision: integer("revision").notNull().default(1),
     createdDate: text("created_date").notNull(),
     updatedDate: text("updated_date").notNull(),

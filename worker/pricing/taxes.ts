@@ -22,7 +22,11 @@ export const taxGroupService = resource<GroupRow, TaxGroupInput, Omit<GroupRow, 
   plural: "taxGroups",
   table: taxGroups,
   schema: taxGroupInputSchema,
-  toValues: (_ctx, input) => ({ name: input.name, catalogItemIds: [...new Set(input.catalogItemIds)], collectionIds: [...new Set(input.collectionIds)] }),
+  toValues: (_ctx, input) => ({
+    name: input.name,
+    catalogItemIds: [...new Set(input.catalogItemIds)],
+    collectionIds: [...new Set(input.collectionIds)],
+  }),
   shape: (_ctx, row) => ({
     id: row.id,
     revision: String(row.revision),
@@ -60,7 +64,12 @@ export const taxRegionService = resource<RegionRow, TaxRegionInput, Omit<RegionR
       const missing = ids.map((id, i) => [id, i] as const).filter(([id]) => !known.has(id));
       if (missing.length) {
         throw invalidArgument(
-          missing.map(([id, i]) => ({ field: `taxRegion.groupRates[${i}].taxGroupId`, description: `is not a tax group (${id})`, violatedRule: "VALIDATION" as const, data: {} })),
+          missing.map(([id, i]) => ({
+            field: `taxRegion.groupRates[${i}].taxGroupId`,
+            description: `is not a tax group (${id})`,
+            violatedRule: "VALIDATION" as const,
+            data: {},
+          })),
         );
       }
     }
@@ -77,7 +86,10 @@ export const taxRegionService = resource<RegionRow, TaxRegionInput, Omit<RegionR
   conflict(err, values) {
     if (!isUniqueViolation(err, "tax_regions.country")) return null;
     const place = values.subdivision || values.country;
-    return new ApiError(409, "DUPLICATE_TAX_REGION", `A tax region for ${place} already exists`, { data: { country: values.country, subdivision: values.subdivision || null }, message: "Tax region already exists" });
+    return new ApiError(409, "DUPLICATE_TAX_REGION", `A tax region for ${place} already exists`, {
+      data: { country: values.country, subdivision: values.subdivision || null },
+      message: "Tax region already exists",
+    });
   },
   shape: (_ctx, row) => ({
     id: row.id,

@@ -169,7 +169,12 @@ export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise
     today: { date: today, sales: money(todays.sales), orders: todays.orders, averageOrderValue: aov(todays) },
     last30Days: { from: first30, to: today, sales: money(total30.sales), orders: total30.orders, averageOrderValue: aov(total30) },
     salesByDay,
-    abandonedCarts: { abandoned: carts30.abandoned, recovered: carts30.recovered, recoveredRevenue: money(carts30.revenue), recoveryRate: rate(carts30.recovered, carts30.abandoned) },
+    abandonedCarts: {
+      abandoned: carts30.abandoned,
+      recovered: carts30.recovered,
+      recoveredRevenue: money(carts30.revenue),
+      recoveryRate: rate(carts30.recovered, carts30.abandoned),
+    },
     recoveryByWeek,
     backInStock: { waiting: Number(bis?.waiting ?? 0), notified: Number(bis?.notified ?? 0) },
     lowStockItems: Number(lowStock?.total ?? 0),

@@ -72,7 +72,11 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const email = z.string().trim().toLowerCase().pipe(z.email({ message: "must be an email address" }).max(254));
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: "must be an email address" }).max(254));
 
 /** What a merchant may change; every field optional (left out: unchanged; null clears an optional one). */
 export const storeSettingsPatch = z

@@ -23,7 +23,16 @@ export interface NewTask {
  * holds when the statement runs (e.g. after an earlier statement of the same batch made the change).
  */
 export function taskStatement(db: Db, t: NewTask, when?: SQL): Statement {
-  const row = { id: newId(), kind: t.kind, title: t.title, description: t.description, entityId: t.entityId ?? null, dedupeKey: t.dedupeKey, status: "OPEN" as const, createdDate: nowIso() };
+  const row = {
+    id: newId(),
+    kind: t.kind,
+    title: t.title,
+    description: t.description,
+    entityId: t.entityId ?? null,
+    dedupeKey: t.dedupeKey,
+    status: "OPEN" as const,
+    createdDate: nowIso(),
+  };
   if (!when) return db.insert(tasks).values(row).onConflictDoNothing();
   return rawStatement(
     db,
@@ -78,20 +87,32 @@ export async function reopenTask(ctx: Ctx, id: string) {
   const [row] = await ctx.db
     .update(tasks)
     .set({ status: "OPEN", completedDate: null })
-    .where(and(eq(tasks.id, id), eq(tasks.status, "DONE"), sql`NOT EXISTS (SELECT 1 FROM tasks t2 WHERE t2.dedupe_key = tasks.dedupe_key AND t2.status = 'OPEN')`))
+    .where(
+      and(
+        eq(tasks.id, id),
+        eq(tasks.status, "DONE"),
+        sql`NOT EXISTS (SELECT 1 FROM tasks t2 WHERE t2.dedupe_key = tasks.dedupe_key AND t2.status = 'OPEN')`,
+      ),
+    )
     .returning();
   if (row) return { task: taskShape(row) };
   const [current] = await ctx.db.select().from(tasks).where(eq(tasks.id, id));
   if (!current) throw notFound("TASK_NOT_FOUND", "Task", id);
   if (current.status === "OPEN") return { task: taskShape(current) };
-  throw new ApiError(409, "TASK_ALREADY_OPEN", "A newer open task about the same thing exists; finish that one instead", { data: { id }, message: "Task already open" });
+  throw new ApiError(409, "TASK_ALREADY_OPEN", "A newer open task about the same thing exists; finish that one instead", {
+    data: { id },
+    message: "Task already open",
+  });
 }
 
 /**
  * The task the unpaid-order sweep (orders/unpaid.ts) opens for each offline order it cancelled: one per order (its
  * dedupe key), in the batch that cancels it.
  */
-export function unpaidOrderCanceledTask(db: Db, o: { orderId: string; number: number; buyerEmail: string | null; total: string; units: number; holdHours: number }): Statement {
+export function unpaidOrderCanceledTask(
+  db: Db,
+  o: { orderId: string; number: number; buyerEmail: string | null; total: string; units: number; holdHours: number },
+): Statement {
   const buyer = o.buyerEmail ? ` by ${o.buyerEmail}` : "";
   return taskStatement(db, {
     kind: "UNPAID_ORDER_CANCELED",

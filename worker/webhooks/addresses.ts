@@ -16,7 +16,7 @@ const v4 = (a: number, b: number, c: number, d: number) => ((a << 24) | (b << 16
 
 /** IPv4 ranges that are not global unicast (IANA IPv4 Special-Purpose Address Registry, multicast, reserved). */
 const V4_REFUSED: V4Range[] = [
-  [v4(0, 0, 0, 0), 8, "a \"this network\" address (0.0.0.0/8)"],
+  [v4(0, 0, 0, 0), 8, 'a "this network" address (0.0.0.0/8)'],
   [v4(10, 0, 0, 0), 8, "a private address (10.0.0.0/8)"],
   [v4(100, 64, 0, 0), 10, "a shared carrier-grade NAT address (100.64.0.0/10)"],
   [v4(127, 0, 0, 0), 8, "a loopback address (127.0.0.0/8)"],
@@ -127,10 +127,12 @@ export function ipv6Problem(words: number[]): string | null {
     return problem ? `${form} of ${problem}` : null;
   };
   if (inPrefix(words, w("::ffff:0:0"), 96)) return carried(embedded(words[6], words[7]), "the IPv4-mapped form");
-  if (inPrefix(words, w("::ffff:0:0:0"), 96)) return carried(embedded(words[6], words[7]), "the IPv4-translated form") ?? "an IPv4-translated address (::ffff:0:0:0/96)";
+  if (inPrefix(words, w("::ffff:0:0:0"), 96))
+    return carried(embedded(words[6], words[7]), "the IPv4-translated form") ?? "an IPv4-translated address (::ffff:0:0:0/96)";
   if (inPrefix(words, w("::"), 128)) return "the unspecified address (::)";
   if (inPrefix(words, w("::1"), 128)) return "a loopback address (::1)";
-  if (inPrefix(words, w("::"), 96)) return carried(embedded(words[6], words[7]), "the IPv4-compatible form") ?? "a deprecated IPv4-compatible address (::/96)";
+  if (inPrefix(words, w("::"), 96))
+    return carried(embedded(words[6], words[7]), "the IPv4-compatible form") ?? "a deprecated IPv4-compatible address (::/96)";
   if (inPrefix(words, w("64:ff9b::"), 96)) return carried(embedded(words[6], words[7]), "the NAT64 form");
   if (inPrefix(words, w("64:ff9b:1::"), 48)) return "a local-use NAT64 address (64:ff9b:1::/48)";
   if (inPrefix(words, w("100::"), 63)) return "a discard-only or dummy address (100::/63)";
@@ -149,7 +151,23 @@ export function ipv6Problem(words: number[]): string | null {
 }
 
 /** Top-level domains that never name a public host (special-use names, and private ones in wide use). */
-const PRIVATE_TLDS = new Set(["localhost", "local", "internal", "test", "example", "invalid", "onion", "alt", "arpa", "lan", "home", "corp", "intranet", "private", "localdomain"]);
+const PRIVATE_TLDS = new Set([
+  "localhost",
+  "local",
+  "internal",
+  "test",
+  "example",
+  "invalid",
+  "onion",
+  "alt",
+  "arpa",
+  "lan",
+  "home",
+  "corp",
+  "intranet",
+  "private",
+  "localdomain",
+]);
 
 /** Wildcard-DNS services: every name under them resolves to whatever IP it spells (or to 127.0.0.1). */
 const WILDCARD_DNS = ["nip.io", "sslip.io", "xip.io", "xip.name", "traefik.me", "localtest.me", "lvh.me", "vcap.me", "lacolhost.com"];
@@ -178,7 +196,8 @@ export function hostProblem(hostname: string): string | null {
   const labels = name.split(".");
   if (labels.some((l) => l === "")) return "has an empty label";
   if (labels.length === 1) return "is a single-label name (not a public DNS name)";
-  if (PRIVATE_TLDS.has(labels[labels.length - 1]) || name.endsWith(".home.arpa")) return `is under .${labels[labels.length - 1]}, which is not public DNS`;
+  if (PRIVATE_TLDS.has(labels[labels.length - 1]) || name.endsWith(".home.arpa"))
+    return `is under .${labels[labels.length - 1]}, which is not public DNS`;
   const wildcard = WILDCARD_DNS.find((d) => name === d || name.endsWith(`.${d}`));
   if (wildcard) return `is under ${wildcard}, a wildcard-DNS service that maps names to any IP address`;
   // A last label of digits only is an IPv4 address to URL parsing, never a top-level domain.
@@ -217,6 +236,7 @@ export function targetUrlProblem(env: Env, raw: string): string | null {
     const problem = hostProblem(url.hostname);
     return problem && `must be a public address: ${url.hostname} ${problem}`;
   }
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) return "must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])";
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname))
+    return "must use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])";
   return null;
 }

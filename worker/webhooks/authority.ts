@@ -45,16 +45,16 @@ export function checkSourceEventTypes(types: string[], known: KnownEvents, field
 }
 
 /** The permissions these types need of whoever configures a source allowed them. */
-export const permissionsFor = (types: readonly string[]): Permission[] => [
-  ...new Set(types.flatMap((t) => incomingEventType(t)?.permission ?? [])),
-];
+export const permissionsFor = (types: readonly string[]): Permission[] => [...new Set(types.flatMap((t) => incomingEventType(t)?.permission ?? []))];
 
 /** 403 unless the caller holds every permission the types need (besides automations.manage, checked before). */
 export function requireSourcePermissions(ctx: Ctx, types: readonly string[], doing: string): void {
   for (const permission of permissionsFor(types)) {
     if (hasPermission(ctx.auth, permission)) continue;
     const needing = types.filter((t) => incomingEventType(t)?.permission === permission);
-    throw forbidden(`To ${doing} a source that may send ${needing.join(", ")} you need the ${permission} permission as well, which the store owner has not granted you`);
+    throw forbidden(
+      `To ${doing} a source that may send ${needing.join(", ")} you need the ${permission} permission as well, which the store owner has not granted you`,
+    );
   }
 }
 
@@ -79,7 +79,14 @@ function currentAuth(c: SourceConfigurer, identity: IdentityNow | undefined, key
     return key && !key.revokedDate ? { kind: "apiKey", keyId: c.id, role: key.role } : null;
   }
   if (!identity || identity.role === "MEMBER" || identity.status === "BLOCKED" || identity.status === "DELETED") return null;
-  return { kind: "member", identityId: c.id, visitorId: c.id, clientId: "", role: identity.role, permissions: identity.permissions.filter(isPermission) };
+  return {
+    kind: "member",
+    identityId: c.id,
+    visitorId: c.id,
+    clientId: "",
+    role: identity.role,
+    permissions: identity.permissions.filter(isPermission),
+  };
 }
 
 /**
@@ -89,7 +96,10 @@ function currentAuth(c: SourceConfigurer, identity: IdentityNow | undefined, key
 export function configurerReads(db: Db, sourceId: string) {
   const configuredId = sql`(SELECT json_extract(configured_by, '$.id') FROM webhook_sources WHERE id = ${sourceId})`;
   return [
-    db.select({ role: identities.role, status: identities.status, permissions: identities.permissions }).from(identities).where(sql`${identities.id} = ${configuredId}`),
+    db
+      .select({ role: identities.role, status: identities.status, permissions: identities.permissions })
+      .from(identities)
+      .where(sql`${identities.id} = ${configuredId}`),
     db.select({ role: apiKeys.role, revokedDate: apiKeys.revokedDate }).from(apiKeys).where(sql`${apiKeys.id} = ${configuredId}`),
   ] as const;
 }
@@ -99,13 +109,20 @@ export function configurerReads(db: Db, sourceId: string) {
  * held by the configurer when they configured the source, and still be held by them (`identity` and `key` are
  * the configurer's rows as configurerReads gives them).
  */
-export function authorityProblem(configurer: SourceConfigurer | null, type: string, identity: IdentityNow | undefined, key: KeyNow | undefined): string | null {
+export function authorityProblem(
+  configurer: SourceConfigurer | null,
+  type: string,
+  identity: IdentityNow | undefined,
+  key: KeyNow | undefined,
+): string | null {
   const permission = incomingEventType(type)?.permission;
   if (!permission) return null;
   const confirm = `someone with ${permission} must rotate its key or save its event types to take it on`;
   if (!configurer) return `${type} needs ${permission}, and nobody is recorded as having configured this source: ${confirm}`;
-  const who = configurer.kind === "apiKey" ? `API key ${configurer.id}` : `${configurer.role === "OWNER" ? "owner" : "staff member"} ${configurer.id}`;
-  if (!configurer.permissions.includes(permission)) return `${type} needs ${permission}, which ${who} did not hold when configuring this source: ${confirm}`;
+  const who =
+    configurer.kind === "apiKey" ? `API key ${configurer.id}` : `${configurer.role === "OWNER" ? "owner" : "staff member"} ${configurer.id}`;
+  if (!configurer.permissions.includes(permission))
+    return `${type} needs ${permission}, which ${who} did not hold when configuring this source: ${confirm}`;
   const now = currentAuth(configurer, identity, key);
   if (!now) return `${type} needs ${permission}, and ${who}, who configured this source, is no longer staff or was revoked: ${confirm}`;
   if (!hasPermission(now, permission)) return `${type} needs ${permission}, which ${who}, who configured this source, no longer holds: ${confirm}`;
@@ -113,7 +130,11 @@ export function authorityProblem(configurer: SourceConfigurer | null, type: stri
 }
 
 /** authorityProblem for one source, reading its configurer's rows now (one D1 round trip, none when no permission is needed). */
-export async function sourceAuthorityProblem(db: Db, source: { id: string; configuredBy: SourceConfigurer | null }, type: string): Promise<string | null> {
+export async function sourceAuthorityProblem(
+  db: Db,
+  source: { id: string; configuredBy: SourceConfigurer | null },
+  type: string,
+): Promise<string | null> {
   if (!incomingEventType(type)?.permission || !source.configuredBy) return authorityProblem(source.configuredBy, type, undefined, undefined);
   const [[identity], [key]] = await runBatch(db, configurerReads(db, source.id));
   return authorityProblem(source.configuredBy, type, identity, key);

@@ -14,11 +14,24 @@ import { EventType } from "#worker/events/types";
 export const EMITTED_EVENT_TYPES: { group: string; types: string[] }[] = [
   {
     group: "Catalogue",
-    types: [EventType.productCreated, EventType.productChanged, EventType.productDeleted, EventType.variantsChanged, EventType.collectionCreated, EventType.collectionChanged, EventType.collectionDeleted],
+    types: [
+      EventType.productCreated,
+      EventType.productChanged,
+      EventType.productDeleted,
+      EventType.variantsChanged,
+      EventType.collectionCreated,
+      EventType.collectionChanged,
+      EventType.collectionDeleted,
+    ],
   },
   {
     group: "Inventory",
-    types: [EventType.inventoryItemChanged, EventType.inventoryVariantsChanged, EventType.inventoryStockStatusUpdated, EventType.inventoryItemUpdatedWithReason],
+    types: [
+      EventType.inventoryItemChanged,
+      EventType.inventoryVariantsChanged,
+      EventType.inventoryStockStatusUpdated,
+      EventType.inventoryItemUpdatedWithReason,
+    ],
   },
   { group: "Orders", types: Object.values(OrderEventType) },
   { group: "Carts and checkouts", types: Object.values(CartEventType) },

@@ -93,7 +93,8 @@ async function verifyStandard(request: Request, keys: string[], body: string, no
   if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
     throw rejected("webhook-timestamp is not within 5 minutes of now");
   }
-  if (!(await verifyStandardSignature(keys, id, timestamp, body, signature))) throw rejected("webhook-signature does not match any of the source's secrets");
+  if (!(await verifyStandardSignature(keys, id, timestamp, body, signature)))
+    throw rejected("webhook-signature does not match any of the source's secrets");
   if (id.length > 256) throw badField("webhook-id", "must be at most 256 characters", "MAX_LENGTH");
   let json: unknown;
   try {
@@ -117,7 +118,12 @@ async function verifyWix(keys: string[], body: string, nowSeconds: number): Prom
   // token itself, so a replayed token is recognised whatever headers come with it.
   const webhookId = typeof check.claims.jti === "string" && check.claims.jti ? `jti:${check.claims.jti}` : `jwt:${await sha256Hex(body.trim())}`;
   if (webhookId.length > 256) throw badField("webhook-id", "must be at most 256 characters", "MAX_LENGTH");
-  const time = typeof payload.eventTime === "string" && !Number.isNaN(Date.parse(payload.eventTime)) ? new Date(payload.eventTime) : typeof check.claims.iat === "number" ? new Date(check.claims.iat * 1000) : new Date();
+  const time =
+    typeof payload.eventTime === "string" && !Number.isNaN(Date.parse(payload.eventTime))
+      ? new Date(payload.eventTime)
+      : typeof check.claims.iat === "number"
+        ? new Date(check.claims.iat * 1000)
+        : new Date();
   return { webhookId, type: envelope.eventType, eventTime: time.toISOString(), data: payload };
 }
 
@@ -130,10 +136,15 @@ type SourceRow = typeof webhookSources.$inferSelect;
 async function checkAllowed(ctx: Ctx, source: SourceRow, type: string): Promise<void> {
   if (!source.eventTypes.includes(type) || !incomingEventType(type)) {
     const allowed = source.eventTypes.filter((t) => incomingEventType(t));
-    throw new ApiError(403, "WEBHOOK_EVENT_TYPE_NOT_ALLOWED", `This source may not send ${type.slice(0, 200)}: it may send ${allowed.join(", ") || "nothing"}`, {
-      data: { type: type.slice(0, 200), allowed },
-      message: "Permission denied",
-    });
+    throw new ApiError(
+      403,
+      "WEBHOOK_EVENT_TYPE_NOT_ALLOWED",
+      `This source may not send ${type.slice(0, 200)}: it may send ${allowed.join(", ") || "nothing"}`,
+      {
+        data: { type: type.slice(0, 200), allowed },
+        message: "Permission denied",
+      },
+    );
   }
   const problem = await sourceAuthorityProblem(ctx.db, source, type);
   if (problem) throw new ApiError(403, "WEBHOOK_SOURCE_NOT_AUTHORISED", `Not applied: ${problem}`, { data: { type }, message: "Permission denied" });
@@ -160,7 +171,12 @@ function refusalReason(err: ApiError): string {
 const refusedType = (err: ApiError) => (err.code.startsWith("WEBHOOK_") && typeof err.data.type === "string" ? err.data.type : "");
 
 /** Verifies, validates and stores one incoming webhook; a refusal is logged with its reason, then answered. */
-export async function receiveWebhook(ctx: Ctx, known: KnownEvents, sourceName: string, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
+export async function receiveWebhook(
+  ctx: Ctx,
+  known: KnownEvents,
+  sourceName: string,
+  request: Request,
+): Promise<{ id: string; status: ReceiveStatus }> {
   const [source] = await ctx.db.select().from(webhookSources).where(eq(webhookSources.name, sourceName));
   if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", sourceName, "name");
   try {
@@ -171,7 +187,18 @@ export async function receiveWebhook(ctx: Ctx, known: KnownEvents, sourceName: s
     const id = newId();
     try {
       await runBatch(ctx.db, [
-        ctx.db.insert(webhookEvents).values({ id, sourceId: source.id, webhookId: `refused:${id}`, type: refusedType(err), status: "REFUSED", data, reason: refusalReason(err), receivedDate: nowIso() }),
+        ctx.db
+          .insert(webhookEvents)
+          .values({
+            id,
+            sourceId: source.id,
+            webhookId: `refused:${id}`,
+            type: refusedType(err),
+            status: "REFUSED",
+            data,
+            reason: refusalReason(err),
+            receivedDate: nowIso(),
+          }),
         trimLog(ctx, source.id),
       ]);
     } catch (logErr) {
@@ -183,7 +210,8 @@ export async function receiveWebhook(ctx: Ctx, known: KnownEvents, sourceName: s
 }
 
 async function receiveFor(ctx: Ctx, known: KnownEvents, source: SourceRow, request: Request): Promise<{ id: string; status: ReceiveStatus }> {
-  if (!source.enabled) throw new ApiError(403, "WEBHOOK_SOURCE_DISABLED", "The webhook source is disabled by the merchant", { data: { name: source.name } });
+  if (!source.enabled)
+    throw new ApiError(403, "WEBHOOK_SOURCE_DISABLED", "The webhook source is disabled by the merchant", { data: { name: source.name } });
   if (Number(request.headers.get("content-length") ?? "0") > MAX_WEBHOOK_BYTES) throw tooLarge();
   const body = await readLimited(request);
   const nowSeconds = Math.floor(Date.now() / 1000);
@@ -210,7 +238,15 @@ async function receiveFor(ctx: Ctx, known: KnownEvents, source: SourceRow, reque
 
   const record = ctx.db
     .insert(webhookEvents)
-    .values({ id: event.id, sourceId: source.id, webhookId: verified.webhookId, type: event.type, status: handled ? "ACCEPTED" : "UNHANDLED", data: verified.data, receivedDate: nowIso() })
+    .values({
+      id: event.id,
+      sourceId: source.id,
+      webhookId: verified.webhookId,
+      type: event.type,
+      status: handled ? "ACCEPTED" : "UNHANDLED",
+      data: verified.data,
+      receivedDate: nowIso(),
+    })
     .onConflictDoNothing();
   const existing = ctx.db
     .select({ id: webhookEvents.id, status: webhookEvents.status })
@@ -227,7 +263,9 @@ async function receiveFor(ctx: Ctx, known: KnownEvents, source: SourceRow, reque
   );
   // The outbox row is written only if this request recorded the webhook id (a repeat inserts neither).
   const results = handled
-    ? await commit(ctx, [record, outboxInsertIfChanged(ctx.db, event), logRepeat, trimLog(ctx, source.id), existing], (r) => (r[0].meta.changes ? [event] : []))
+    ? await commit(ctx, [record, outboxInsertIfChanged(ctx.db, event), logRepeat, trimLog(ctx, source.id), existing], (r) =>
+        r[0].meta.changes ? [event] : [],
+      )
     : await runBatch(ctx.db, [record, logRepeat, trimLog(ctx, source.id), existing]);
   const [inserted] = results;
   const [stored] = results[results.length - 1] as { id: string }[];

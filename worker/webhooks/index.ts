@@ -1,6 +1,13 @@
 /** Incoming and outgoing webhooks: what the composition root, the pages and other folders use. */
 export type { KnownEvents } from "./authority";
-export { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES, emittedEventTypes, INCOMING_EVENT_TYPES, incomingEventType, type IncomingEventType } from "./event-types";
+export {
+  DEFAULT_SOURCE_EVENT_TYPES,
+  EMITTED_EVENT_TYPES,
+  emittedEventTypes,
+  INCOMING_EVENT_TYPES,
+  incomingEventType,
+  type IncomingEventType,
+} from "./event-types";
 export { requeueOverdueDeliveries, webhookJobs, webhookProcessors } from "./outgoing";
 export { incomingWebhookRoutes, webhookAdminRoutes } from "./routes";
 export {

@@ -3,7 +3,16 @@ import { taskStatement } from "#worker/tasks";
 import { nowIso } from "#worker/platform/context";
 import { rawStatement, type Db } from "#worker/platform/db";
 import { newId } from "#worker/platform/ids";
-import { type JobHandler, type Processor, type EventEnvelope, type Statement, webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "#worker/events";
+import {
+  type JobHandler,
+  type Processor,
+  type EventEnvelope,
+  type Statement,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEvents,
+  webhookSubscriptions,
+} from "#worker/events";
 import { targetUrlProblem } from "./addresses";
 import { shopKey, signJwt, standardSignature } from "./signing";
 import { wixClaims } from "./wix-format";
@@ -80,7 +89,10 @@ const outgoingProcessor: Processor = {
     }));
     const inserts: Statement[] = rows.map((r) => p.db.insert(webhookDeliveries).values(r).onConflictDoNothing());
     await runBatch(p.db, [recordDone, ...inserts]);
-    await enqueueDeliveries(p.env, rows.map((r) => r.id));
+    await enqueueDeliveries(
+      p.env,
+      rows.map((r) => r.id),
+    );
   },
 };
 
@@ -145,7 +157,13 @@ async function attempt(env: Env, subscription: typeof webhookSubscriptions.$infe
   const started = Date.now();
   try {
     const { body, headers } = await buildRequest(env, subscription, event, Math.floor(started / 1000));
-    const res = await fetch(subscription.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutSeconds * 1000) });
+    const res = await fetch(subscription.url, {
+      method: "POST",
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutSeconds * 1000),
+    });
     const text = await excerpt(res).catch(() => "");
     const latencyMs = Date.now() - started;
     const succeeded = res.status >= 200 && res.status < 300;
@@ -171,7 +189,13 @@ const deliver: JobHandler = async (job, p) => {
         nextAttemptAt: new Date(now + LEASE_MS).toISOString(),
         updatedDate: new Date(now).toISOString(),
       })
-      .where(and(eq(webhookDeliveries.id, job.id), eq(webhookDeliveries.status, "PENDING"), lt(webhookDeliveries.nextAttemptAt, new Date(now + EARLY_MS).toISOString())))
+      .where(
+        and(
+          eq(webhookDeliveries.id, job.id),
+          eq(webhookDeliveries.status, "PENDING"),
+          lt(webhookDeliveries.nextAttemptAt, new Date(now + EARLY_MS).toISOString()),
+        ),
+      )
       .returning(),
     db
       .select()
@@ -184,7 +208,14 @@ const deliver: JobHandler = async (job, p) => {
   if (!subscription?.enabled) {
     await db
       .update(webhookDeliveries)
-      .set({ status: "FAILED", nextAttemptAt: null, lastError: "the subscription is disabled", attempts: delivery.attempts - 1, scheduleAttempts: delivery.scheduleAttempts - 1, updatedDate: nowIso() })
+      .set({
+        status: "FAILED",
+        nextAttemptAt: null,
+        lastError: "the subscription is disabled",
+        attempts: delivery.attempts - 1,
+        scheduleAttempts: delivery.scheduleAttempts - 1,
+        updatedDate: nowIso(),
+      })
       .where(eq(webhookDeliveries.id, delivery.id));
     return;
   }
@@ -196,11 +227,30 @@ const deliver: JobHandler = async (job, p) => {
     const error = `Not sent: the URL ${refused}`.slice(0, 1000);
     const at = nowIso();
     await runBatch(db, [
-      db.insert(webhookAttempts).values({ id: newId(), deliveryId: delivery.id, attempt: delivery.attempts, startedDate: new Date(now).toISOString(), succeeded: false, responseStatus: null, latencyMs: 0, responseExcerpt: null, error }),
-      db.update(webhookDeliveries).set({ status: "FAILED", nextAttemptAt: null, lastError: error, updatedDate: at }).where(eq(webhookDeliveries.id, delivery.id)),
+      db
+        .insert(webhookAttempts)
+        .values({
+          id: newId(),
+          deliveryId: delivery.id,
+          attempt: delivery.attempts,
+          startedDate: new Date(now).toISOString(),
+          succeeded: false,
+          responseStatus: null,
+          latencyMs: 0,
+          responseExcerpt: null,
+          error,
+        }),
+      db
+        .update(webhookDeliveries)
+        .set({ status: "FAILED", nextAttemptAt: null, lastError: error, updatedDate: at })
+        .where(eq(webhookDeliveries.id, delivery.id)),
       db
         .update(webhookSubscriptions)
-        .set({ enabled: false, disabledReason: `Disabled: its URL ${refused}. Change it to an allowed URL, then enable it.`.slice(0, 1000), updatedDate: at })
+        .set({
+          enabled: false,
+          disabledReason: `Disabled: its URL ${refused}. Change it to an allowed URL, then enable it.`.slice(0, 1000),
+          updatedDate: at,
+        })
         .where(and(eq(webhookSubscriptions.id, subscription.id), eq(webhookSubscriptions.enabled, true))),
     ]);
     return;
@@ -208,13 +258,21 @@ const deliver: JobHandler = async (job, p) => {
 
   const result = await attempt(p.env, subscription, delivery.event as unknown as EventEnvelope);
   const at = nowIso();
-  const log = db.insert(webhookAttempts).values({ id: newId(), deliveryId: delivery.id, attempt: delivery.attempts, startedDate: new Date(now).toISOString(), ...result });
+  const log = db
+    .insert(webhookAttempts)
+    .values({ id: newId(), deliveryId: delivery.id, attempt: delivery.attempts, startedDate: new Date(now).toISOString(), ...result });
 
   if (result.succeeded) {
     await runBatch(db, [
       log,
-      db.update(webhookDeliveries).set({ status: "SUCCEEDED", nextAttemptAt: null, lastError: null, updatedDate: at }).where(eq(webhookDeliveries.id, delivery.id)),
-      db.update(webhookSubscriptions).set({ consecutiveFailures: 0 }).where(and(eq(webhookSubscriptions.id, subscription.id), sql`${webhookSubscriptions.consecutiveFailures} > 0`)),
+      db
+        .update(webhookDeliveries)
+        .set({ status: "SUCCEEDED", nextAttemptAt: null, lastError: null, updatedDate: at })
+        .where(eq(webhookDeliveries.id, delivery.id)),
+      db
+        .update(webhookSubscriptions)
+        .set({ consecutiveFailures: 0 })
+        .where(and(eq(webhookSubscriptions.id, subscription.id), sql`${webhookSubscriptions.consecutiveFailures} > 0`)),
     ]);
     return;
   }
@@ -240,7 +298,10 @@ const deliver: JobHandler = async (job, p) => {
   const reached = sql`(SELECT consecutive_failures FROM webhook_subscriptions WHERE id = ${subscription.id}) >= ${disableAfter}`;
   const statements: Statement[] = [
     log,
-    db.update(webhookDeliveries).set({ status: "FAILED", nextAttemptAt: null, lastError: result.error, updatedDate: at }).where(eq(webhookDeliveries.id, delivery.id)),
+    db
+      .update(webhookDeliveries)
+      .set({ status: "FAILED", nextAttemptAt: null, lastError: result.error, updatedDate: at })
+      .where(eq(webhookDeliveries.id, delivery.id)),
     db
       .update(webhookSubscriptions)
       .set({ consecutiveFailures: sql`${webhookSubscriptions.consecutiveFailures} + 1` })
@@ -252,7 +313,13 @@ const deliver: JobHandler = async (job, p) => {
         disabledReason: sql`'Disabled after ' || ${webhookSubscriptions.consecutiveFailures} || ' deliveries in a row failed every attempt (last: ' || ${result.error ?? "unknown error"} || ')'`,
         updatedDate: at,
       })
-      .where(and(eq(webhookSubscriptions.id, subscription.id), eq(webhookSubscriptions.enabled, true), sql`${webhookSubscriptions.consecutiveFailures} >= ${disableAfter}`)),
+      .where(
+        and(
+          eq(webhookSubscriptions.id, subscription.id),
+          eq(webhookSubscriptions.enabled, true),
+          sql`${webhookSubscriptions.consecutiveFailures} >= ${disableAfter}`,
+        ),
+      ),
     taskStatement(
       db,
       {
@@ -275,7 +342,10 @@ export async function requeueOverdueDeliveries(env: Env, db: Db, now: Date): Pro
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.status, "PENDING"), lt(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - OVERDUE_MS).toISOString())))
     .limit(500);
-  await enqueueDeliveries(env, rows.map((r) => r.id));
+  await enqueueDeliveries(
+    env,
+    rows.map((r) => r.id),
+  );
   return rows.length;
 }
 

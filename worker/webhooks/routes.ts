@@ -83,10 +83,14 @@ export function webhookAdminRoutes(known: KnownEvents) {
   routes.post("/webhook-sources", async (c) => c.json(await createSource(c.get("ctx"), await readBody(c, createSourceRequest), known)));
   routes.get("/webhook-sources", async (c) => c.json(await listSources(c.get("ctx"))));
   routes.get("/webhook-sources/:id", async (c) => c.json(await getSource(c.get("ctx"), pathId(c))));
-  routes.patch("/webhook-sources/:id", async (c) => c.json(await updateSource(c.get("ctx"), pathId(c), await readBody(c, updateSourceRequest), known)));
+  routes.patch("/webhook-sources/:id", async (c) =>
+    c.json(await updateSource(c.get("ctx"), pathId(c), await readBody(c, updateSourceRequest), known)),
+  );
   routes.post("/webhook-sources/:id/keys", async (c) => c.json(await addSourceKey(c.get("ctx"), pathId(c), await readBody(c, addKeyRequest))));
   routes.delete("/webhook-sources/:id/keys/:keyId", async (c) => c.json(await removeSourceKey(c.get("ctx"), pathId(c), pathId(c, "keyId"))));
-  routes.post("/webhook-sources/:id/rotate", async (c) => c.json(await rotateSourceKey(c.get("ctx"), pathId(c), await readBody(c, rotateKeyRequest))));
+  routes.post("/webhook-sources/:id/rotate", async (c) =>
+    c.json(await rotateSourceKey(c.get("ctx"), pathId(c), await readBody(c, rotateKeyRequest))),
+  );
   routes.delete("/webhook-sources/:id", async (c) => c.json(await deleteSource(c.get("ctx"), pathId(c))));
   const sourceEventsQuery = z.object({
     status: z.enum(["ACCEPTED", "UNHANDLED", "DUPLICATE", "REFUSED"]).optional(),

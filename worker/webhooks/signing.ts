@@ -178,12 +178,14 @@ export async function verifyJwt(token: string, keys: CryptoKey[], nowSeconds: nu
   if (!valid) return { ok: false, reason: "the JWT signature does not match the source's public key" };
   if (claims === null || typeof claims !== "object" || Array.isArray(claims)) return { ok: false, reason: "the JWT payload is not an object" };
   for (const claim of ["exp", "nbf", "iat"] as const) {
-    if (claims[claim] !== undefined && (typeof claims[claim] !== "number" || !Number.isFinite(claims[claim]))) return { ok: false, reason: `the JWT's ${claim} claim must be a number (seconds)` };
+    if (claims[claim] !== undefined && (typeof claims[claim] !== "number" || !Number.isFinite(claims[claim])))
+      return { ok: false, reason: `the JWT's ${claim} claim must be a number (seconds)` };
   }
   const { exp, nbf, iat } = claims as { exp?: number; nbf?: number; iat?: number };
   if (exp !== undefined && nowSeconds >= exp + JWT_CLOCK_SKEW_SECONDS) return { ok: false, reason: "the JWT has expired" };
   if (nbf !== undefined && nowSeconds < nbf - JWT_CLOCK_SKEW_SECONDS) return { ok: false, reason: "the JWT is not valid yet" };
-  if (iat !== undefined && iat > nowSeconds + JWT_CLOCK_SKEW_SECONDS) return { ok: false, reason: "the JWT was issued in the future (its iat is ahead of now)" };
+  if (iat !== undefined && iat > nowSeconds + JWT_CLOCK_SKEW_SECONDS)
+    return { ok: false, reason: "the JWT was issued in the future (its iat is ahead of now)" };
   if (exp === undefined && (iat === undefined || nowSeconds - iat > maxAgeSeconds)) {
     return { ok: false, reason: `the JWT needs an exp claim, or an iat within ${Math.round(maxAgeSeconds / 60)} minutes of now` };
   }

@@ -4,7 +4,16 @@ import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/pl
 import { ApiError, badField, notFound } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { webhookEvents, webhookSources, type WebhookKey } from "#worker/events";
-import { authorityProblem, checkSourceEventTypes, configurerOf, configurerReads, requireSourcePermissions, type IdentityNow, type KeyNow, type KnownEvents } from "./authority";
+import {
+  authorityProblem,
+  checkSourceEventTypes,
+  configurerOf,
+  configurerReads,
+  requireSourcePermissions,
+  type IdentityNow,
+  type KeyNow,
+  type KnownEvents,
+} from "./authority";
 import { DEFAULT_SOURCE_EVENT_TYPES } from "./event-types";
 import { generateSecret, importPublicKey, secretKeyBytes } from "./signing";
 import { runBatch } from "#worker/platform/unit-of-work";
@@ -46,7 +55,12 @@ export const createSourceRequest = z
   .strict();
 
 export const updateSourceRequest = z
-  .object({ name: sourceName.optional(), description: z.string().trim().max(500).optional(), enabled: z.boolean().optional(), eventTypes: sourceEventTypes.optional() })
+  .object({
+    name: sourceName.optional(),
+    description: z.string().trim().max(500).optional(),
+    enabled: z.boolean().optional(),
+    eventTypes: sourceEventTypes.optional(),
+  })
   .strict();
 
 /** The longest overlap a rotation may give the old keys: 30 days. */
@@ -57,7 +71,12 @@ export const rotateKeyRequest = z
     secret: z.string().trim().optional(),
     publicKey: z.string().trim().optional(),
     /** How long the current keys keep verifying beside the new one (0: they stop now). */
-    overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(24 * 60),
+    overlapMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_OVERLAP_MINUTES)
+      .default(24 * 60),
   })
   .strict();
 
@@ -77,11 +96,24 @@ function sourceShape(ctx: Ctx, r: SourceRow) {
     format: r.format,
     url: sourceUrl(ctx, r.name),
     // Secrets are shown once; a public key is public.
-    keys: r.keys.map((k) => ({ id: k.id, createdDate: k.createdDate, expiresDate: k.expiresAt ?? null, ...(r.format === "wix" ? { publicKey: k.value } : {}) })),
+    keys: r.keys.map((k) => ({
+      id: k.id,
+      createdDate: k.createdDate,
+      expiresDate: k.expiresAt ?? null,
+      ...(r.format === "wix" ? { publicKey: k.value } : {}),
+    })),
     enabled: r.enabled,
     eventTypes: r.eventTypes,
     /** Who its events act for (API_KEY or MEMBER, their id, the permissions they held then), or null. */
-    configuredBy: r.configuredBy ? { type: r.configuredBy.kind === "apiKey" ? "API_KEY" : "MEMBER", id: r.configuredBy.id, role: r.configuredBy.role, permissions: r.configuredBy.permissions, date: r.configuredBy.date } : null,
+    configuredBy: r.configuredBy
+      ? {
+          type: r.configuredBy.kind === "apiKey" ? "API_KEY" : "MEMBER",
+          id: r.configuredBy.id,
+          role: r.configuredBy.role,
+          permissions: r.configuredBy.permissions,
+          date: r.configuredBy.date,
+        }
+      : null,
     createdDate: r.createdDate,
     updatedDate: r.updatedDate,
   };
@@ -154,7 +186,10 @@ export async function listSources(ctx: Ctx) {
 
 export async function getSource(ctx: Ctx, id: string) {
   requireMerchant(ctx);
-  const [[row], [identity], [key]] = await runBatch(ctx.db, [ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)), ...configurerReads(ctx.db, id)]);
+  const [[row], [identity], [key]] = await runBatch(ctx.db, [
+    ctx.db.select().from(webhookSources).where(eq(webhookSources.id, id)),
+    ...configurerReads(ctx.db, id),
+  ]);
   if (!row) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
   return { source: { ...sourceShape(ctx, row), refusing: refusing(row, identity, key) } };
 }
@@ -199,10 +234,15 @@ export async function addSourceKey(ctx: Ctx, id: string, input: z.output<typeof 
   requirePermission(ctx, "automations.manage");
   const row = await findSource(ctx, id);
   requireSourcePermissions(ctx, row.eventTypes, "add a key to");
-  if (row.keys.length >= 5) throw new ApiError(409, "WEBHOOK_SOURCE_TOO_MANY_KEYS", "A source holds at most 5 keys: remove an old one first", { data: { id } });
+  if (row.keys.length >= 5)
+    throw new ApiError(409, "WEBHOOK_SOURCE_TOO_MANY_KEYS", "A source holds at most 5 keys: remove an old one first", { data: { id } });
   const key = await newKey(row.format, input);
   const keys = [...row.keys, key];
-  const [updated] = await ctx.db.update(webhookSources).set({ keys, configuredBy: configurerOf(ctx.auth), updatedDate: nowIso() }).where(eq(webhookSources.id, id)).returning();
+  const [updated] = await ctx.db
+    .update(webhookSources)
+    .set({ keys, configuredBy: configurerOf(ctx.auth), updatedDate: nowIso() })
+    .where(eq(webhookSources.id, id))
+    .returning();
   if (!updated) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
   return { source: sourceShape(ctx, updated), keyId: key.id, ...shownOnce(row.format, key) };
 }
@@ -219,17 +259,17 @@ export async function rotateSourceKey(ctx: Ctx, id: string, input: z.output<type
   const key = await newKey(row.format, input);
   const now = Date.now();
   const until = new Date(now + input.overlapMinutes * 60_000).toISOString();
-  const kept = row.keys
-    .filter((k) => keyActive(k, now))
-    .map((k) => ({ ...k, expiresAt: k.expiresAt && k.expiresAt < until ? k.expiresAt : until }));
-  if (kept.length >= 5) throw new ApiError(409, "WEBHOOK_SOURCE_TOO_MANY_KEYS", "A source holds at most 5 keys: remove an old one first", { data: { id } });
+  const kept = row.keys.filter((k) => keyActive(k, now)).map((k) => ({ ...k, expiresAt: k.expiresAt && k.expiresAt < until ? k.expiresAt : until }));
+  if (kept.length >= 5)
+    throw new ApiError(409, "WEBHOOK_SOURCE_TOO_MANY_KEYS", "A source holds at most 5 keys: remove an old one first", { data: { id } });
   // Only if nobody changed the keys meanwhile: a concurrent rotation must not be lost.
   const [updated] = await ctx.db
     .update(webhookSources)
     .set({ keys: [...kept, key], configuredBy: configurerOf(ctx.auth), updatedDate: nowIso() })
     .where(and(eq(webhookSources.id, id), eq(webhookSources.updatedDate, row.updatedDate)))
     .returning();
-  if (!updated) throw new ApiError(409, "WEBHOOK_SOURCE_CHANGED", "The source was changed by another request at the same time; try again", { data: { id } });
+  if (!updated)
+    throw new ApiError(409, "WEBHOOK_SOURCE_CHANGED", "The source was changed by another request at the same time; try again", { data: { id } });
   return { source: sourceShape(ctx, updated), keyId: key.id, ...shownOnce(row.format, key) };
 }
 
@@ -238,7 +278,10 @@ export async function removeSourceKey(ctx: Ctx, id: string, keyId: string) {
   requirePermission(ctx, "automations.manage");
   const row = await findSource(ctx, id);
   if (!row.keys.some((k) => k.id === keyId)) throw notFound("WEBHOOK_KEY_NOT_FOUND", "Webhook source key", keyId);
-  if (row.keys.length === 1) throw new ApiError(409, "WEBHOOK_SOURCE_LAST_KEY", "A source needs at least one key: add the new one before removing this one", { data: { id, keyId } });
+  if (row.keys.length === 1)
+    throw new ApiError(409, "WEBHOOK_SOURCE_LAST_KEY", "A source needs at least one key: add the new one before removing this one", {
+      data: { id, keyId },
+    });
   const [updated] = await ctx.db
     .update(webhookSources)
     .set({ keys: row.keys.filter((k) => k.id !== keyId), updatedDate: nowIso() })
@@ -296,5 +339,9 @@ export async function listSourceEvents(ctx: Ctx, id: string, opts: { status?: So
     data: r.data,
   }));
   if (!source) throw notFound("WEBHOOK_SOURCE_NOT_FOUND", "Webhook source", id);
-  return { source: { ...sourceShape(ctx, source), refusing: refusing(source, identity, key) }, events, metadata: { count: rows.length, offset: opts.offset, total } };
+  return {
+    source: { ...sourceShape(ctx, source), refusing: refusing(source, identity, key) },
+    events,
+    metadata: { count: rows.length, offset: opts.offset, total },
+  };
 }

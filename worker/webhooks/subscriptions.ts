@@ -107,7 +107,8 @@ async function findSubscription(ctx: Ctx, id: string): Promise<SubscriptionRow> 
 /** The wix format signs with the shop's RSA key, so it needs one configured. */
 async function requireSigningKey(env: Env) {
   const configured = config(env).webhookSigningKey;
-  if (!configured) throw badField("format", "wix needs the shop's RSA signing key (the WEBHOOK_SIGNING_KEY secret), which is not configured", "VALIDATION");
+  if (!configured)
+    throw badField("format", "wix needs the shop's RSA signing key (the WEBHOOK_SIGNING_KEY secret), which is not configured", "VALIDATION");
   return shopKey(configured);
 }
 
@@ -190,14 +191,23 @@ export async function deleteSubscription(ctx: Ctx, id: string) {
 export async function rotateSubscriptionSecret(ctx: Ctx, id: string) {
   requirePermission(ctx, "automations.manage");
   const row = await findSubscription(ctx, id);
-  if (row.format !== "standard") throw new ApiError(409, "WEBHOOK_SUBSCRIPTION_NO_SECRET", "Wix-format subscriptions are signed with the shop's RSA key, not a secret", { data: { id } });
+  if (row.format !== "standard")
+    throw new ApiError(409, "WEBHOOK_SUBSCRIPTION_NO_SECRET", "Wix-format subscriptions are signed with the shop's RSA key, not a secret", {
+      data: { id },
+    });
   const secret = generateSecret();
   const [updated] = await ctx.db
     .update(webhookSubscriptions)
-    .set({ secret, previousSecret: row.secret, previousSecretExpiresAt: new Date(nowMs() + ROTATION_OVERLAP_MS).toISOString(), updatedDate: nowIso() })
+    .set({
+      secret,
+      previousSecret: row.secret,
+      previousSecretExpiresAt: new Date(nowMs() + ROTATION_OVERLAP_MS).toISOString(),
+      updatedDate: nowIso(),
+    })
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.secret, row.secret)))
     .returning();
-  if (!updated) throw new ApiError(409, "WEBHOOK_SECRET_CHANGED", "The secret was rotated by another request at the same time; try again", { data: { id } });
+  if (!updated)
+    throw new ApiError(409, "WEBHOOK_SECRET_CHANGED", "The secret was rotated by another request at the same time; try again", { data: { id } });
   return { subscription: subscriptionShape(updated), secret };
 }
 
@@ -225,7 +235,13 @@ export async function listDeliveries(ctx: Ctx, subscriptionId: string, opts: { s
     .offset(opts.offset);
   const [[subscription], rows, [{ total }], attemptRows] = await runBatch(ctx.db, [
     ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, subscriptionId)),
-    ctx.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id)).limit(opts.limit).offset(opts.offset),
+    ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdDate), desc(webhookDeliveries.id))
+      .limit(opts.limit)
+      .offset(opts.offset),
     ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),
     ctx.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, page)).orderBy(webhookAttempts.attempt),
   ]);
@@ -300,7 +316,9 @@ export async function redeliver(ctx: Ctx, id: string) {
   if (!row) throw notFound("WEBHOOK_DELIVERY_NOT_FOUND", "Webhook delivery", id);
   const subscription = await findSubscription(ctx, row.subscriptionId);
   if (!subscription.enabled) {
-    throw new ApiError(409, "WEBHOOK_SUBSCRIPTION_DISABLED", "The subscription is disabled: enable it before redelivering", { data: { id, subscriptionId: subscription.id } });
+    throw new ApiError(409, "WEBHOOK_SUBSCRIPTION_DISABLED", "The subscription is disabled: enable it before redelivering", {
+      data: { id, subscriptionId: subscription.id },
+    });
   }
   const now = nowIso();
   const [updated] = await ctx.db
@@ -317,6 +335,9 @@ export async function redeliver(ctx: Ctx, id: string) {
 /** The shop's public key for verifying wix-format deliveries (PEM SPKI), as the Wix SDK's AppStrategy takes it. */
 export async function webhookPublicKey(env: Env) {
   const configured = config(env).webhookSigningKey;
-  if (!configured) throw new ApiError(404, "WEBHOOK_SIGNING_KEY_NOT_CONFIGURED", "No RSA signing key is configured (the WEBHOOK_SIGNING_KEY secret)", { message: "Not found" });
+  if (!configured)
+    throw new ApiError(404, "WEBHOOK_SIGNING_KEY_NOT_CONFIGURED", "No RSA signing key is configured (the WEBHOOK_SIGNING_KEY secret)", {
+      message: "Not found",
+    });
   return { publicKey: (await shopKey(configured)).publicKeyPem, algorithm: "RS256" };
 }

@@ -61,7 +61,9 @@ async function kept(request: Request, url: URL, ctx: { waitUntil(promise: Promis
   const res = await handle(new Request(page, request));
   if (res.status !== 200 || !res.body) return res;
   const bytes = await res.arrayBuffer();
-  ctx.waitUntil(edgeCache().put(key, new Response(bytes, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=300" } })));
+  ctx.waitUntil(
+    edgeCache().put(key, new Response(bytes, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=300" } })),
+  );
   return new Response(bytes, res);
 }
 

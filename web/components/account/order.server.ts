@@ -65,7 +65,9 @@ export function orderView(o: OrderShape): OrderView {
     },
     coupon,
     buyerName: contactName(d.billingInfo) || contactName(d.shippingInfo?.logistics?.shippingDestination),
-    shipments: (o.fulfillments as { id: string; createdDate: string; lineItems: { quantity: number }[]; trackingInfo?: Record<string, string> }[]).map((f) => ({
+    shipments: (
+      o.fulfillments as { id: string; createdDate: string; lineItems: { quantity: number }[]; trackingInfo?: Record<string, string> }[]
+    ).map((f) => ({
       id: f.id,
       date: f.createdDate,
       carrier: f.trackingInfo?.shippingProvider ?? null,
@@ -111,6 +113,15 @@ export async function ownOrders(ctx: Ctx, holding?: Holding): Promise<OrderListI
   const orders = (await listOwnOrders(ctx, 50)).filter((o) => !holding || orderHolds(o, holding));
   return orders.map((o) => {
     const v = orderView(o);
-    return { id: v.id, number: v.number, placed: v.placed, status: v.status, paymentStatus: v.paymentStatus, fulfillmentStatus: v.fulfillmentStatus, total: v.totals.total, items: v.lines.reduce((n, l) => n + l.quantity, 0) };
+    return {
+      id: v.id,
+      number: v.number,
+      placed: v.placed,
+      status: v.status,
+      paymentStatus: v.paymentStatus,
+      fulfillmentStatus: v.fulfillmentStatus,
+      total: v.totals.total,
+      items: v.lines.reduce((n, l) => n + l.quantity, 0),
+    };
   });
 }

@@ -41,7 +41,12 @@ function usePendingRemovals(): Set<string> {
 }
 
 /** The problem for one control: from its fetcher (with JavaScript) or the page's action data (without). */
-function problemFor(fetcherData: CartActionData | undefined, actionData: CartActionData | undefined, intent: string[], lineItemId: string | null = null) {
+function problemFor(
+  fetcherData: CartActionData | undefined,
+  actionData: CartActionData | undefined,
+  intent: string[],
+  lineItemId: string | null = null,
+) {
   for (const d of [fetcherData, actionData]) {
     if (d?.problem && intent.includes(d.intent) && (lineItemId === null || d.lineItemId === lineItemId)) return d.problem;
   }
@@ -70,9 +75,12 @@ function CartLine({ line, actionData }: { line: LineView; actionData?: CartActio
   const input = useRef<HTMLInputElement>(null);
   // A pending auto-save must not outlive the line (removed meanwhile) or post again after Update saved it: a stray
   // post of a removed line fails, and a failed action skips the revalidation another form (e.g. a coupon) awaits.
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   // The saved quantity can change from elsewhere (the "Change to N" fix, another tab); show it unless the shopper is typing.
   useEffect(() => {
     if (input.current && document.activeElement !== input.current) input.current.value = String(line.quantity);
@@ -260,7 +268,15 @@ export function CouponForm({ cart, actionData }: { cart: CartView; actionData?: 
 }
 
 /** Where to estimate shipping and tax for: a country (and region), kept on the cart. */
-export function EstimateForm({ cart, countries, actionData }: { cart: CartView; countries: { code: string; name: string }[]; actionData?: CartActionData }) {
+export function EstimateForm({
+  cart,
+  countries,
+  actionData,
+}: {
+  cart: CartView;
+  countries: { code: string; name: string }[];
+  actionData?: CartActionData;
+}) {
   const fetcher = useFetcher<CartActionData>({ key: "estimate" });
   const problem = problemFor(fetcher.data, actionData, ["estimate"]);
   const countryId = fieldId("country");
@@ -332,9 +348,7 @@ export function CartSummary({ cart }: { cart: CartView }) {
           </div>
         )}
         <div>
-          <dt>
-            Shipping{cart.shipping.option ? <span className="muted"> ({cart.shipping.option.title})</span> : null}
-          </dt>
+          <dt>Shipping{cart.shipping.option ? <span className="muted"> ({cart.shipping.option.title})</span> : null}</dt>
           <dd>{cart.shipping.country ? (cart.shipping.option ? s.shipping : "Not available") : "Calculated at checkout"}</dd>
         </div>
         <div>
@@ -378,4 +392,3 @@ export function PageProblem({ actionData }: { actionData?: CartActionData }) {
     </div>
   );
 }
-

@@ -1,4 +1,12 @@
-import { addToCurrentCart, estimateCurrentCart, type estimateTotals, removeCoupon, removeLineItems, updateCurrentCart, updateLineItemsQuantity } from "#worker/cart/cart";
+import {
+  addToCurrentCart,
+  estimateCurrentCart,
+  type estimateTotals,
+  removeCoupon,
+  removeLineItems,
+  updateCurrentCart,
+  updateLineItemsQuantity,
+} from "#worker/cart/cart";
 import { addToCartRequest, updateQuantityRequest } from "#worker/cart/schemas";
 import type { Ctx } from "#worker/platform/context";
 import { ApiError, invalidArgument } from "#worker/platform/errors";
@@ -57,14 +65,20 @@ export function cartView(est: Estimate): CartView {
           severity: problems[0].severity === "ERROR" ? ("error" as const) : ("warning" as const),
           message: problems[0].description,
           // REMOVE_LINE_ITEM is the service's suggested fix; fewer in stock than wanted is fixed by taking what is left.
-          fix: problems[0].suggestedFix === "REMOVE_LINE_ITEM" ? ("remove" as const) : l.availability.status === "PARTIALLY_AVAILABLE" && available ? ("reduce" as const) : null,
+          fix:
+            problems[0].suggestedFix === "REMOVE_LINE_ITEM"
+              ? ("remove" as const)
+              : l.availability.status === "PARTIALLY_AVAILABLE" && available
+                ? ("reduce" as const)
+                : null,
         }
       : null;
     return {
       id: l.id,
       name: l.productName.original,
       href: "url" in l && l.url ? (l.url as { relativePath: string }).relativePath : null,
-      image: "image" in l && l.image ? { url: l.image.url, alt: l.image.altText ?? "", width: l.image.width || 400, height: l.image.height || 400 } : null,
+      image:
+        "image" in l && l.image ? { url: l.image.url, alt: l.image.altText ?? "", width: l.image.width || 400, height: l.image.height || 400 } : null,
       options: (l.descriptionLines as unknown[]).map(descriptionOf).filter((d): d is { name: string; value: string } => !!d),
       quantity: l.quantity,
       unitPrice: l.price.formattedAmount,
@@ -76,7 +90,9 @@ export function cartView(est: Estimate): CartView {
     };
   });
   const s = est.priceSummary;
-  const couponDiscount = est.appliedDiscounts.find((d) => "coupon" in d && d.coupon) as { coupon: { code: string; amount: { formattedAmount: string } } } | undefined;
+  const couponDiscount = est.appliedDiscounts.find((d) => "coupon" in d && d.coupon) as
+    | { coupon: { code: string; amount: { formattedAmount: string } } }
+    | undefined;
   const couponCode = (cart.appliedDiscounts.find((d) => "coupon" in d) as { coupon: { code: string } } | undefined)?.coupon.code ?? null;
   const couponError = (est.calculationErrors as { couponCalculationError?: { applicationError: { description: string } } }).couponCalculationError;
   const selected = est.shippingInfo.selectedCarrierServiceOption as { title: string; cost: { price: { formattedAmount: string } } } | null;
@@ -87,11 +103,20 @@ export function cartView(est: Estimate): CartView {
     lines,
     general,
     blocked: lines.some((l) => l.warning?.severity === "error"),
-    coupon: couponCode ? { code: couponCode, amount: couponDiscount?.coupon.amount.formattedAmount ?? null, problem: couponError?.applicationError.description ?? null } : null,
+    coupon: couponCode
+      ? {
+          code: couponCode,
+          amount: couponDiscount?.coupon.amount.formattedAmount ?? null,
+          problem: couponError?.applicationError.description ?? null,
+        }
+      : null,
     discounts: est.appliedDiscounts
       .filter((d) => !("coupon" in d && d.coupon))
       .map((d) => {
-        const x = d as { discountRule?: { name: { original: string }; amount: { formattedAmount: string } }; merchantDiscount?: { amount: { formattedAmount: string } } };
+        const x = d as {
+          discountRule?: { name: { original: string }; amount: { formattedAmount: string } };
+          merchantDiscount?: { amount: { formattedAmount: string } };
+        };
         return { label: x.discountRule?.name.original ?? "Store discount", amount: (x.discountRule ?? x.merchantDiscount)!.amount.formattedAmount };
       }),
     summary: {
@@ -130,7 +155,8 @@ export async function addFromForm(ctx: Ctx, form: FormData) {
     catalogItemId: text(form, "productId"),
     ...(variantId ? { options: { variantId } } : Object.keys(options).length ? { options: { options } } : {}),
   };
-  if (Number.isNaN(quantity)) throw invalidArgument([{ field: "lineItems[0].quantity", description: "must be a whole number", violatedRule: "VALIDATION", data: {} }]);
+  if (Number.isNaN(quantity))
+    throw invalidArgument([{ field: "lineItems[0].quantity", description: "must be a whole number", violatedRule: "VALIDATION", data: {} }]);
   const req = parseWith(addToCartRequest, { lineItems: [{ catalogReference, quantity }] });
   return addToCurrentCart(ctx, req);
 }
@@ -139,7 +165,8 @@ export async function addFromForm(ctx: Ctx, form: FormData) {
 export async function setQuantity(ctx: Ctx, form: FormData) {
   const q = text(form, "quantity");
   const quantity = /^\d{1,5}$/.test(q) ? Number(q) : NaN;
-  if (Number.isNaN(quantity)) throw invalidArgument([{ field: "lineItems[0].quantity", description: "must be a whole number", violatedRule: "VALIDATION", data: {} }]);
+  if (Number.isNaN(quantity))
+    throw invalidArgument([{ field: "lineItems[0].quantity", description: "must be a whole number", violatedRule: "VALIDATION", data: {} }]);
   const req = parseWith(updateQuantityRequest, { lineItems: [{ id: text(form, "lineItemId"), quantity }] });
   return updateLineItemsQuantity(ctx, req.lineItems);
 }
@@ -151,7 +178,8 @@ export async function removeLine(ctx: Ctx, form: FormData) {
 export async function applyCoupon(ctx: Ctx, form: FormData) {
   const code = text(form, "couponCode");
   if (!code) throw invalidArgument([{ field: "couponCode", description: "is required", violatedRule: "REQUIRED_FIELD", data: {} }]);
-  if (code.length > 100) throw invalidArgument([{ field: "couponCode", description: "must be at most 100 characters", violatedRule: "MAX_LENGTH", data: {} }]);
+  if (code.length > 100)
+    throw invalidArgument([{ field: "couponCode", description: "must be at most 100 characters", violatedRule: "MAX_LENGTH", data: {} }]);
   return updateCurrentCart(ctx, { couponCode: code });
 }
 
@@ -163,7 +191,8 @@ export async function dropCoupon(ctx: Ctx) {
 export async function setEstimateAddress(ctx: Ctx, form: FormData) {
   const country = text(form, "country");
   const subdivision = text(form, "subdivision");
-  if (!/^[A-Za-z]{2}$/.test(country)) throw invalidArgument([{ field: "country", description: "must be chosen from the list", violatedRule: "REQUIRED_FIELD", data: {} }]);
+  if (!/^[A-Za-z]{2}$/.test(country))
+    throw invalidArgument([{ field: "country", description: "must be chosen from the list", violatedRule: "REQUIRED_FIELD", data: {} }]);
   const address = { country: country.toUpperCase(), ...(subdivision ? { subdivision } : {}) };
   return updateCurrentCart(ctx, { cartInfo: { contactInfo: { address } }, cartFieldmask: "contactInfo" });
 }
@@ -185,19 +214,22 @@ export async function runCartIntent(ctx: Ctx, intent: string, form: FormData): P
 }
 
 function cartProblem(err: unknown, intent: string): Problem {
-  if (err instanceof ApiError && err.code === "OWNED_CART_NOT_FOUND") return { message: "Your cart is empty: add something first.", fields: {}, code: err.code };
+  if (err instanceof ApiError && err.code === "OWNED_CART_NOT_FOUND")
+    return { message: "Your cart is empty: add something first.", fields: {}, code: err.code };
   if (intent === "coupon" && err instanceof ApiError && !err.fieldViolations) {
     // The pricing's reasons read well on their own ("There is no coupon X", "The coupon X expired on …").
     return { message: "The coupon was not applied.", fields: { couponCode: pageMessage(err) }, code: err.code };
   }
-  const problem = problemOf(err, { fieldOf: (path) => {
-    if (/quantity$/.test(path)) return { name: "quantity", label: "Quantity" };
-    if (path === "couponCode") return { name: "couponCode", label: "Coupon code" };
-    if (path === "country") return { name: "country", label: "Country" };
-    if (/catalogReference\.options/.test(path)) return { name: "options", label: "The choice" };
-    if (/catalogItemId/.test(path)) return { name: "productId", label: "This product" };
-    return null;
-  } });
+  const problem = problemOf(err, {
+    fieldOf: (path) => {
+      if (/quantity$/.test(path)) return { name: "quantity", label: "Quantity" };
+      if (path === "couponCode") return { name: "couponCode", label: "Coupon code" };
+      if (path === "country") return { name: "country", label: "Country" };
+      if (/catalogReference\.options/.test(path)) return { name: "options", label: "The choice" };
+      if (/catalogItemId/.test(path)) return { name: "productId", label: "This product" };
+      return null;
+    },
+  });
   // A product page shows one line by its button: the reasons themselves, not "correct the highlighted fields".
   if (intent === "add" && Object.keys(problem.fields).length) problem.message = Object.values(problem.fields).join(" ");
   return problem;

@@ -15,7 +15,17 @@ export function srcSetOf(url: string, widths: number[]): string | undefined {
 }
 
 /** A price with its before-discount price struck through, and "from" when variants cost different amounts. */
-export function Price({ price, compareAt, from = false, className = "price" }: { price: string; compareAt?: string | null; from?: boolean; className?: string }) {
+export function Price({
+  price,
+  compareAt,
+  from = false,
+  className = "price",
+}: {
+  price: string;
+  compareAt?: string | null;
+  from?: boolean;
+  className?: string;
+}) {
   return (
     <p className={className}>
       {from && <span className="price-from">From </span>}
@@ -70,7 +80,17 @@ export function ProductCardView({ card, eager = false, headingLevel = 3 }: { car
   );
 }
 
-export function ProductGrid({ cards, eager = 0, headingLevel = 3, label }: { cards: ProductCard[]; eager?: number; headingLevel?: 2 | 3; label?: string }) {
+export function ProductGrid({
+  cards,
+  eager = 0,
+  headingLevel = 3,
+  label,
+}: {
+  cards: ProductCard[];
+  eager?: number;
+  headingLevel?: 2 | 3;
+  label?: string;
+}) {
   return (
     <ul className="product-grid" aria-label={label}>
       {cards.map((card, i) => (

@@ -59,7 +59,8 @@ export function Listing({ heading, intro, state, cards, total, pages, facets, em
             // An old link to a page the list no longer reaches.
             <div className="empty-state">
               <p>
-                This list ends on page {pages}. <Link to={listingHref(pathname, search, { page: pages === 1 ? null : String(pages) })}>Go to page {pages}</Link>
+                This list ends on page {pages}.{" "}
+                <Link to={listingHref(pathname, search, { page: pages === 1 ? null : String(pages) })}>Go to page {pages}</Link>
               </p>
             </div>
           ) : (
@@ -87,7 +88,10 @@ function Carry({ search, except }: { search: string; except: string[] }) {
 function SortForm({ state, relevance }: { state: ListingState; relevance: boolean }) {
   const { search } = useLocation();
   const submit = useSubmit();
-  const options: [SortKey, string][] = [...(relevance ? [["relevance", "Best match"] as [SortKey, string]] : []), ...Object.entries(SORTS).map(([k, v]) => [k as SortKey, v.label] as [SortKey, string])];
+  const options: [SortKey, string][] = [
+    ...(relevance ? [["relevance", "Best match"] as [SortKey, string]] : []),
+    ...Object.entries(SORTS).map(([k, v]) => [k as SortKey, v.label] as [SortKey, string]),
+  ];
   return (
     <Form method="get" className="sort-form" onChange={(e) => submit(e.currentTarget, { preventScrollReset: true })}>
       <Carry search={search} except={["sort"]} />
@@ -132,7 +136,12 @@ function Filters({ facets, state }: { facets: Facets | null; state: ListingState
         <summary>
           Filters{" "}
           <span className="muted">
-            ({[state.min !== null || state.max !== null, ...state.brands, ...Object.values(state.options).flat(), state.inStock].filter(Boolean).length} applied)
+            (
+            {
+              [state.min !== null || state.max !== null, ...state.brands, ...Object.values(state.options).flat(), state.inStock].filter(Boolean)
+                .length
+            }{" "}
+            applied)
           </span>
         </summary>
         <Form method="get" onChange={onChange} onSubmit={onSubmit} className="filter-form">
@@ -147,11 +156,29 @@ function Filters({ facets, state }: { facets: Facets | null; state: ListingState
               <div className="price-range">
                 <label>
                   <span>Min ({facets.price.currencySymbol})</span>
-                  <input type="number" name="min" inputMode="decimal" min={0} step="any" placeholder={String(facets.price.min)} defaultValue={state.min ?? ""} key={`min-${state.min}`} />
+                  <input
+                    type="number"
+                    name="min"
+                    inputMode="decimal"
+                    min={0}
+                    step="any"
+                    placeholder={String(facets.price.min)}
+                    defaultValue={state.min ?? ""}
+                    key={`min-${state.min}`}
+                  />
                 </label>
                 <label>
                   <span>Max ({facets.price.currencySymbol})</span>
-                  <input type="number" name="max" inputMode="decimal" min={0} step="any" placeholder={String(facets.price.max)} defaultValue={state.max ?? ""} key={`max-${state.max}`} />
+                  <input
+                    type="number"
+                    name="max"
+                    inputMode="decimal"
+                    min={0}
+                    step="any"
+                    placeholder={String(facets.price.max)}
+                    defaultValue={state.max ?? ""}
+                    key={`max-${state.max}`}
+                  />
                 </label>
               </div>
             </fieldset>
@@ -207,7 +234,8 @@ function Filters({ facets, state }: { facets: Facets | null; state: ListingState
 function ActiveFilters({ state, pathname, search }: { state: ListingState; pathname: string; search: string }) {
   const chips: { label: string; href: string }[] = [];
   if (state.min !== null || state.max !== null) {
-    const label = state.min !== null && state.max !== null ? `${state.min}–${state.max}` : state.min !== null ? `from ${state.min}` : `up to ${state.max}`;
+    const label =
+      state.min !== null && state.max !== null ? `${state.min}–${state.max}` : state.min !== null ? `from ${state.min}` : `up to ${state.max}`;
     chips.push({ label: `Price ${label}`, href: listingHref(pathname, search, { min: null, max: null }) });
   }
   for (const [name, choices] of Object.entries(state.options)) {

@@ -17,7 +17,12 @@ export function CheckoutBrandHeader() {
   return (
     <div className="checkout-brand" data-align={alignment.toLowerCase()} data-size={logoSize.toLowerCase()} data-testid="checkout-brand">
       {logo ? (
-        <img src={logo.url} alt={shop.name} height={height} width={logo.width && logo.height ? Math.round((height * logo.width) / logo.height) : undefined} />
+        <img
+          src={logo.url}
+          alt={shop.name}
+          height={height}
+          width={logo.width && logo.height ? Math.round((height * logo.width) / logo.height) : undefined}
+        />
       ) : (
         <span className="checkout-brand-name">{shop.name}</span>
       )}

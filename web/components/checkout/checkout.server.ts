@@ -1,6 +1,15 @@
 import { createCheckoutFrom, readCurrentCart } from "#worker/cart/cart";
 import type { ShopperClient } from "#worker/cart/limits";
-import { createOrder, isOwner, placeOrderFrom, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "#worker/orders/checkout";
+import {
+  createOrder,
+  isOwner,
+  placeOrderFrom,
+  readCheckout,
+  shapeOfRead,
+  updateCheckout,
+  updateCheckoutFrom,
+  type CheckoutRead,
+} from "#worker/orders/checkout";
 import { createOrderRequest, updateCheckoutRequest } from "#worker/orders/schemas";
 import { getOwnIdentity } from "#worker/identity/members";
 import { isMerchant, type Ctx } from "#worker/platform/context";
@@ -77,7 +86,12 @@ export async function currentCheckout(ctx: Ctx, handedOverId: string | null = nu
   // row written; the open one the cart had was updated in place (it keeps its createdDate).
   const inPlace = open?.row.id === id;
   if (created.inputs && (!cart.checkoutId || inPlace)) {
-    const read: CheckoutRead = { row: { ...created.row, createdDate: inPlace ? open!.row.createdDate : created.row.createdDate }, products: created.inputs.products, pricing: created.inputs.pricing, orderId: null };
+    const read: CheckoutRead = {
+      row: { ...created.row, createdDate: inPlace ? open!.row.createdDate : created.row.createdDate },
+      products: created.inputs.products,
+      pricing: created.inputs.pricing,
+      orderId: null,
+    };
     return ready(ctx, open ? await carryOver(ctx, read, await shapeOfRead(ctx, open)) : read);
   }
   if (open) await carryOver(ctx, (await readOrNull(ctx, id)) ?? undefined, await shapeOfRead(ctx, open));
@@ -103,7 +117,15 @@ async function carryOver<R extends CheckoutRead | undefined>(ctx: Ctx, read: R, 
   if (!Object.keys(base).length) return read;
   const code = (old.shippingInfo.selectedCarrierServiceOption as { code?: string } | null)?.code;
   try {
-    return (await updateCheckoutFrom(ctx, read, parseWith(updateCheckoutRequest, { checkout: code ? { ...base, shippingInfo: { ...base.shippingInfo, selectedCarrierServiceOption: { code } } } : base }))).read as R;
+    return (
+      await updateCheckoutFrom(
+        ctx,
+        read,
+        parseWith(updateCheckoutRequest, {
+          checkout: code ? { ...base, shippingInfo: { ...base.shippingInfo, selectedCarrierServiceOption: { code } } } : base,
+        }),
+      )
+    ).read as R;
   } catch (err) {
     // The old shipping option may not fit the new cart: keep the rest.
     if (!(err instanceof ApiError)) throw err;
@@ -151,7 +173,12 @@ export function checkoutView(c: Checkout, memberPrefill: { email?: string; shipp
   const selected = c.shippingInfo.selectedCarrierServiceOption as { code: string } | null;
   const options: DeliveryOption[] = c.shippingInfo.carrierServiceOptions.flatMap((carrier) =>
     carrier.shippingOptions.map((o) => {
-      const opt = o as { code: string; title: string; logistics: { deliveryTime?: string; instructions?: string; pickupDetails?: { address: Record<string, string> } }; cost: { price: { formattedAmount: string; amount: string } } };
+      const opt = o as {
+        code: string;
+        title: string;
+        logistics: { deliveryTime?: string; instructions?: string; pickupDetails?: { address: Record<string, string> } };
+        cost: { price: { formattedAmount: string; amount: string } };
+      };
       const pickup = opt.logistics.pickupDetails;
       return {
         code: opt.code,
@@ -164,7 +191,12 @@ export function checkoutView(c: Checkout, memberPrefill: { email?: string; shipp
       };
     }),
   );
-  const calculated = new Map((c.calculatedLineItems as { lineItemId: string; pricesBreakdown: { lineItemPrice: { formattedAmount: string } } }[]).map((l) => [l.lineItemId, l]));
+  const calculated = new Map(
+    (c.calculatedLineItems as { lineItemId: string; pricesBreakdown: { lineItemPrice: { formattedAmount: string } } }[]).map((l) => [
+      l.lineItemId,
+      l,
+    ]),
+  );
   const lineProblems = new Map<string, string>();
   for (const v of c.violations as { severity: string; description: string; target?: { lineItem?: { id: string } } }[]) {
     if (v.severity === "ERROR" && v.target?.lineItem?.id) lineProblems.set(v.target.lineItem.id, v.description);
@@ -210,7 +242,12 @@ export function checkoutView(c: Checkout, memberPrefill: { email?: string; shipp
 export async function memberPrefill(ctx: Ctx): Promise<{ email?: string; shipping?: AddressValues }> {
   if (ctx.auth.kind !== "member") return {};
   const { identity } = await getOwnIdentity(ctx);
-  const p = identity.identityProfile as { firstName?: string; lastName?: string; phones?: { phone: string }[]; addresses?: { address: Record<string, string>; tag: string }[] };
+  const p = identity.identityProfile as {
+    firstName?: string;
+    lastName?: string;
+    phones?: { phone: string }[];
+    addresses?: { address: Record<string, string>; tag: string }[];
+  };
   const saved = p.addresses?.find((a) => a.tag === "SHIPPING") ?? p.addresses?.[0];
   return {
     email: identity.email.address,
@@ -274,7 +311,9 @@ export async function saveDelivery(ctx: Ctx, id: string, form: FormData, read?: 
     await save(ctx, id, parseWith(updateCheckoutRequest, { checkout: { shippingInfo: { selectedCarrierServiceOption: { code } } } }), read);
     return { problem: null };
   } catch (err) {
-    return { problem: problemOf(err, { fieldOf: (p) => (/selectedCarrierServiceOption/.test(p) ? { name: "shippingOption", label: "This option" } : null) }) };
+    return {
+      problem: problemOf(err, { fieldOf: (p) => (/selectedCarrierServiceOption/.test(p) ? { name: "shippingOption", label: "This option" } : null) }),
+    };
   }
 }
 
@@ -318,7 +357,8 @@ export async function placeOrder(
   if (Object.keys(fields).length) return { orderId: null, ...fail("Please fill in the highlighted fields.", fields) };
 
   try {
-    const paymentOption = payment === "card" ? { card: { number: text(form, "cardNumber"), expiry: text(form, "cardExpiry"), cvc: text(form, "cardCvc") } } : "OFFLINE";
+    const paymentOption =
+      payment === "card" ? { card: { number: text(form, "cardNumber"), expiry: text(form, "cardExpiry"), cvc: text(form, "cardCvc") } } : "OFFLINE";
     // Checked before anything is saved, so a mistyped card changes nothing.
     const orderReq = parseWith(createOrderRequest, { paymentOption });
     const billing = billingSame ? { address: shippingAddressOf(checkout), contactDetails: shippingContactOf(checkout) } : addressFrom(form, "bill");
@@ -342,7 +382,16 @@ export async function placeOrder(
 
 function shippingAddressOf(c: CheckoutView) {
   const s = c.shipping;
-  return Object.fromEntries(Object.entries({ addressLine: s.addressLine, addressLine2: s.addressLine2, city: s.city, postalCode: s.postalCode, country: s.country, subdivision: s.subdivision }).filter(([, v]) => v));
+  return Object.fromEntries(
+    Object.entries({
+      addressLine: s.addressLine,
+      addressLine2: s.addressLine2,
+      city: s.city,
+      postalCode: s.postalCode,
+      country: s.country,
+      subdivision: s.subdivision,
+    }).filter(([, v]) => v),
+  );
 }
 
 function shippingContactOf(c: CheckoutView) {
@@ -359,21 +408,36 @@ function orderProblem(err: unknown, checkout: CheckoutView): Problem {
       };
     }
     if (err.code === "PAYMENT_DECLINED") {
-      const reason = (err.data as { reason?: string }).reason === "insufficient_funds" ? "The card has insufficient funds." : "The card was declined.";
-      return { message: "Your payment did not go through. Nothing was charged.", fields: { cardNumber: `${reason} Try another card or pay offline.` }, code: err.code };
+      const reason =
+        (err.data as { reason?: string }).reason === "insufficient_funds" ? "The card has insufficient funds." : "The card was declined.";
+      return {
+        message: "Your payment did not go through. Nothing was charged.",
+        fields: { cardNumber: `${reason} Try another card or pay offline.` },
+        code: err.code,
+      };
     }
     if (err.code === "LINE_ITEMS_NOT_AVAILABLE") {
-      const items = ((err.data as { lineItems?: { id: string; productName: string; status: string; quantityAvailable: number }[] }).lineItems ?? []).map((l) =>
-        l.status === "PARTIALLY_AVAILABLE" ? `Only ${l.quantityAvailable} of ${l.productName} left.` : `${l.productName} is ${l.status === "NOT_FOUND" ? "no longer for sale" : "out of stock"}.`,
+      const items = (
+        (err.data as { lineItems?: { id: string; productName: string; status: string; quantityAvailable: number }[] }).lineItems ?? []
+      ).map((l) =>
+        l.status === "PARTIALLY_AVAILABLE"
+          ? `Only ${l.quantityAvailable} of ${l.productName} left.`
+          : `${l.productName} is ${l.status === "NOT_FOUND" ? "no longer for sale" : "out of stock"}.`,
       );
-      return { message: `Some items sold out while you were checking out: ${items.join(" ")} Update your cart to continue.`, fields: {}, code: err.code };
+      return {
+        message: `Some items sold out while you were checking out: ${items.join(" ")} Update your cart to continue.`,
+        fields: {},
+        code: err.code,
+      };
     }
     if (err.code.startsWith("COUPON_")) return { message: pageMessage(err), fields: {}, code: err.code };
   }
-  return problemOf(err, { fieldOf: (path) => {
-    const f = paymentFieldOf(path);
-    if (f) return f;
-    if (/shippingDestination\.address$/.test(path)) return { name: "ship.country", label: checkout.physical ? "A shipping address" : "Country" };
-    return null;
-  } });
+  return problemOf(err, {
+    fieldOf: (path) => {
+      const f = paymentFieldOf(path);
+      if (f) return f;
+      if (/shippingDestination\.address$/.test(path)) return { name: "ship.country", label: checkout.physical ? "A shipping address" : "Country" };
+      return null;
+    },
+  });
 }

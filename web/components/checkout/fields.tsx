@@ -40,14 +40,63 @@ export function AddressFields({
     <div className="address-fields">
       {withName && (
         <>
-          <Field name={n("firstName")} label="First name" autoComplete={ac("given-name")} defaultValue={values.firstName} required={required} maxLength={100} problem={problem} />
-          <Field name={n("lastName")} label="Last name" autoComplete={ac("family-name")} defaultValue={values.lastName} required={required} maxLength={100} problem={problem} />
+          <Field
+            name={n("firstName")}
+            label="First name"
+            autoComplete={ac("given-name")}
+            defaultValue={values.firstName}
+            required={required}
+            maxLength={100}
+            problem={problem}
+          />
+          <Field
+            name={n("lastName")}
+            label="Last name"
+            autoComplete={ac("family-name")}
+            defaultValue={values.lastName}
+            required={required}
+            maxLength={100}
+            problem={problem}
+          />
         </>
       )}
-      <Field name={n("addressLine")} label="Address" autoComplete={ac("address-line1")} defaultValue={values.addressLine} required={required} maxLength={200} problem={problem} className="wide" />
-      <Field name={n("addressLine2")} label="Apartment, suite, etc. (optional)" autoComplete={ac("address-line2")} defaultValue={values.addressLine2} maxLength={200} problem={problem} className="wide" />
-      <Field name={n("city")} label="City" autoComplete={ac("address-level2")} defaultValue={values.city} required={required} maxLength={100} problem={problem} />
-      <Field name={n("postalCode")} label="Postal code" autoComplete={ac("postal-code")} defaultValue={values.postalCode} required={required} maxLength={20} problem={problem} />
+      <Field
+        name={n("addressLine")}
+        label="Address"
+        autoComplete={ac("address-line1")}
+        defaultValue={values.addressLine}
+        required={required}
+        maxLength={200}
+        problem={problem}
+        className="wide"
+      />
+      <Field
+        name={n("addressLine2")}
+        label="Apartment, suite, etc. (optional)"
+        autoComplete={ac("address-line2")}
+        defaultValue={values.addressLine2}
+        maxLength={200}
+        problem={problem}
+        className="wide"
+      />
+      <Field
+        name={n("city")}
+        label="City"
+        autoComplete={ac("address-level2")}
+        defaultValue={values.city}
+        required={required}
+        maxLength={100}
+        problem={problem}
+      />
+      <Field
+        name={n("postalCode")}
+        label="Postal code"
+        autoComplete={ac("postal-code")}
+        defaultValue={values.postalCode}
+        required={required}
+        maxLength={20}
+        problem={problem}
+      />
       <Select
         name={n("country")}
         label="Country"
@@ -67,7 +116,17 @@ export function AddressFields({
         hint="A code such as CA or US-CA."
         problem={problem}
       />
-      {withPhone && <Field name={n("phone")} label="Phone (optional)" type="tel" autoComplete={ac("tel")} defaultValue={values.phone} maxLength={50} problem={problem} />}
+      {withPhone && (
+        <Field
+          name={n("phone")}
+          label="Phone (optional)"
+          type="tel"
+          autoComplete={ac("tel")}
+          defaultValue={values.phone}
+          maxLength={50}
+          problem={problem}
+        />
+      )}
     </div>
   );
 }

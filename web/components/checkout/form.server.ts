@@ -62,7 +62,11 @@ export function addressFrom(form: FormData, prefix: string) {
 }
 
 /** Required address fields left empty, as field messages (`ship.city` → "City is required."). */
-export function missingAddressFields(form: FormData, prefix: string, required = ["firstName", "lastName", "addressLine", "city", "postalCode", "country"]): Record<string, string> {
+export function missingAddressFields(
+  form: FormData,
+  prefix: string,
+  required = ["firstName", "lastName", "addressLine", "city", "postalCode", "country"],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of required) if (!text(form, `${prefix}.${f}`)) out[`${prefix}.${f}`] = `${addressLabel(f)} is required.`;
   return out;

@@ -19,7 +19,23 @@ interface StepProps {
   values: Record<string, string> | null;
 }
 
-function Step({ n, name, title, open, done, summary, children }: { n: number; name: StepName; title: string; open: boolean; done: boolean; summary?: React.ReactNode; children: React.ReactNode }) {
+function Step({
+  n,
+  name,
+  title,
+  open,
+  done,
+  summary,
+  children,
+}: {
+  n: number;
+  name: StepName;
+  title: string;
+  open: boolean;
+  done: boolean;
+  summary?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   const titleId = `step-${name}-title`;
   return (
     <section className={`step${open ? " is-open" : ""}${done ? " is-done" : ""}`} aria-labelledby={titleId}>
@@ -59,7 +75,8 @@ function addressLines(a: AddressValues, countries: { code: string; name: string 
 function pick(values: Record<string, string> | null, prefix: string, fallback: AddressValues): AddressValues {
   if (!values) return fallback;
   const out: AddressValues = {};
-  for (const k of ["firstName", "lastName", "phone", "addressLine", "addressLine2", "city", "postalCode", "country", "subdivision"] as const) out[k] = values[`${prefix}.${k}`] ?? "";
+  for (const k of ["firstName", "lastName", "phone", "addressLine", "addressLine2", "city", "postalCode", "country", "subdivision"] as const)
+    out[k] = values[`${prefix}.${k}`] ?? "";
   return out;
 }
 
@@ -125,7 +142,15 @@ export function DeliveryStep({ checkout, open, problem, values }: StepProps) {
       title="Delivery method"
       open={open}
       done={done}
-      summary={<p>{!checkout.physical ? "Nothing to ship: digital items only." : checkout.selectedTitle ? `${checkout.selectedTitle} — ${checkout.summary.shipping}` : "No delivery options for this address."}</p>}
+      summary={
+        <p>
+          {!checkout.physical
+            ? "Nothing to ship: digital items only."
+            : checkout.selectedTitle
+              ? `${checkout.selectedTitle} — ${checkout.summary.shipping}`
+              : "No delivery options for this address."}
+        </p>
+      }
     >
       {!checkout.physical ? (
         <p>Nothing to ship: your order holds digital items only.</p>
@@ -188,7 +213,14 @@ export function PaymentStep({ checkout, open, problem, values, countries }: Step
             <label htmlFor="billing-other">Use a different billing address</label>
           </div>
           <div className="billing-fields">
-            <AddressFields prefix="bill" values={pick(values, "bill", checkout.billingSame ? {} : checkout.billing)} countries={countries} problem={problem} required={false} withPhone={false} />
+            <AddressFields
+              prefix="bill"
+              values={pick(values, "bill", checkout.billingSame ? {} : checkout.billing)}
+              countries={countries}
+              problem={problem}
+              required={false}
+              withPhone={false}
+            />
           </div>
         </fieldset>
         <fieldset className="pick-group payment" id={fieldId("payment")} tabIndex={-1} aria-describedby={paymentError ? "payment-error" : undefined}>
@@ -218,7 +250,15 @@ export function PaymentStep({ checkout, open, problem, values, countries }: Step
               problem={problem}
               className="wide"
             />
-            <Field name="cardExpiry" label="Expiry date (MM/YY)" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} defaultValue={values?.cardExpiry} problem={problem} />
+            <Field
+              name="cardExpiry"
+              label="Expiry date (MM/YY)"
+              autoComplete="cc-exp"
+              placeholder="MM/YY"
+              maxLength={7}
+              defaultValue={values?.cardExpiry}
+              problem={problem}
+            />
             <Field name="cardCvc" label="Security code" inputMode="numeric" autoComplete="cc-csc" maxLength={4} problem={problem} />
           </div>
           <div className="pick">

@@ -1,7 +1,19 @@
 import type { SummaryLine, Totals as TotalsView } from "./view";
 
 /** The items and totals of a checkout or an order, as the server priced them. */
-export function OrderSummary({ lines, totals, coupon, title = "Order summary", headingLevel = 2 }: { lines: SummaryLine[]; totals: TotalsView; coupon?: string | null; title?: string; headingLevel?: 2 | 3 }) {
+export function OrderSummary({
+  lines,
+  totals,
+  coupon,
+  title = "Order summary",
+  headingLevel = 2,
+}: {
+  lines: SummaryLine[];
+  totals: TotalsView;
+  coupon?: string | null;
+  title?: string;
+  headingLevel?: 2 | 3;
+}) {
   const H = headingLevel === 2 ? "h2" : "h3";
   return (
     <div className="summary">
@@ -9,7 +21,11 @@ export function OrderSummary({ lines, totals, coupon, title = "Order summary", h
       <ul className="summary-lines">
         {lines.map((l) => (
           <li key={l.id}>
-            {l.image ? <img src={l.image.url} alt={l.image.alt} width={56} height={56} loading="lazy" decoding="async" /> : <span className="summary-noimage" aria-hidden="true" />}
+            {l.image ? (
+              <img src={l.image.url} alt={l.image.alt} width={56} height={56} loading="lazy" decoding="async" />
+            ) : (
+              <span className="summary-noimage" aria-hidden="true" />
+            )}
             <div>
               <p className="summary-name">
                 {l.name} <span className="muted">× {l.quantity}</span>

@@ -31,7 +31,10 @@ export function settingsValues(s: AutomationSettings): SettingsValues {
 }
 
 export function readSettingsForm(form: FormData): SettingsValues {
-  const text = (name: string) => String(form.get(name) ?? "").trim().slice(0, 40);
+  const text = (name: string) =>
+    String(form.get(name) ?? "")
+      .trim()
+      .slice(0, 40);
   return {
     enabled: form.get("enabled") === "on",
     idleMinutes: text("idleMinutes"),
@@ -51,7 +54,12 @@ export function settingsPatchOf(v: SettingsValues): AutomationSettingsPatch {
   const num = (field: string, raw: string, whole: boolean): number | undefined => {
     const ok = whole ? /^\d+$/.test(raw) : /^\d+(\.\d+)?$/.test(raw);
     if (ok) return Number(raw);
-    violations.push({ field, description: raw === "" ? "is required" : whole ? "must be a whole number" : "must be a number", violatedRule: "FORMAT", data: {} });
+    violations.push({
+      field,
+      description: raw === "" ? "is required" : whole ? "must be a whole number" : "must be a number",
+      violatedRule: "FORMAT",
+      data: {},
+    });
     return undefined;
   };
   const delays = stepsOn(v).map((step, k) => {

@@ -38,7 +38,8 @@ export const NOT_SENT_REASONS: Record<string, string> = {
   RECOVERED: "the cart was bought",
 };
 
-export const notSentReason = (reason: string | null | undefined) => (reason ? (NOT_SENT_REASONS[reason] ?? reason.toLowerCase().replace(/_/g, " ")) : "no reason recorded");
+export const notSentReason = (reason: string | null | undefined) =>
+  reason ? (NOT_SENT_REASONS[reason] ?? reason.toLowerCase().replace(/_/g, " ")) : "no reason recorded";
 
 /** Steps of the email schedule the form offers (the service allows up to 5). */
 export const SCHEDULE_STEPS = 5;

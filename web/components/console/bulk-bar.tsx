@@ -209,8 +209,25 @@ export function BulkBar({
     <>
       {result && <BulkSummary result={result} dismiss={action} />}
       {answer?.confirm && <BulkConfirm confirm={answer.confirm} action={action} />}
-      <Form ref={form} method="post" action={action} id={BULK_FORM_ID} className="bulk-bar" aria-label="Change many products" aria-busy={busy || undefined}>
-        <ErrorSummary problem={problem} fieldIds={{ op: "bulk-op", value: "bulk-value", collection: "bulk-collection", selection: "bulk-scope-selected", scope: "bulk-scope-matching" }} />
+      <Form
+        ref={form}
+        method="post"
+        action={action}
+        id={BULK_FORM_ID}
+        className="bulk-bar"
+        aria-label="Change many products"
+        aria-busy={busy || undefined}
+      >
+        <ErrorSummary
+          problem={problem}
+          fieldIds={{
+            op: "bulk-op",
+            value: "bulk-value",
+            collection: "bulk-collection",
+            selection: "bulk-scope-selected",
+            scope: "bulk-scope-matching",
+          }}
+        />
         {rows.map((r) => (
           <input key={r.id} type="hidden" name="pageIds" value={r.id} />
         ))}
@@ -243,7 +260,9 @@ export function BulkBar({
               />
               All {total.toLocaleString("en")} {filtered ? "products matching the filter" : "products"}
             </label>
-            {tooMany && <p className="hint">Bulk edits take up to {BULK_MAX.toLocaleString("en")} products at a time: narrow the filter to change them all.</p>}
+            {tooMany && (
+              <p className="hint">Bulk edits take up to {BULK_MAX.toLocaleString("en")} products at a time: narrow the filter to change them all.</p>
+            )}
             <FieldError id="bulk-scope-error" message={fields.scope} />
           </fieldset>
           <div className="console-field">

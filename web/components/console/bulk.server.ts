@@ -1,11 +1,32 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { bulkAdjustProducts, bulkAdjustRequest, bulkDeleteProducts, bulkDeleteRequest, bulkUpdateProducts, bulkUpdateRequest, changeMembership, productNames, queryProducts } from "#worker/catalog";
+import {
+  bulkAdjustProducts,
+  bulkAdjustRequest,
+  bulkDeleteProducts,
+  bulkDeleteRequest,
+  bulkUpdateProducts,
+  bulkUpdateRequest,
+  changeMembership,
+  productNames,
+  queryProducts,
+} from "#worker/catalog";
 import { requirePermission, type Ctx } from "#worker/platform/context";
 import { ApiError, badField } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { MAX_RETURN_PATH } from "#web/auth.server";
 import { readConsoleToken, requireStaff } from "#web/console.server";
-import { BULK_ACTIONS, BULK_CHUNK, BULK_FAILURES_SHOWN, BULK_MAX, BULK_RESULT_TTL_MS, isBulkOp, type BulkActionData, type BulkOp, type BulkResult, type BulkValues } from "./bulk";
+import {
+  BULK_ACTIONS,
+  BULK_CHUNK,
+  BULK_FAILURES_SHOWN,
+  BULK_MAX,
+  BULK_RESULT_TTL_MS,
+  isBulkOp,
+  type BulkActionData,
+  type BulkOp,
+  type BulkResult,
+  type BulkValues,
+} from "./bulk";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { productFilter, readProductFilters } from "./products.server";
 
@@ -17,8 +38,15 @@ import { productFilter, readProductFilters } from "./products.server";
  */
 
 function readValues(form: FormData): BulkValues {
-  const text = (name: string, max: number) => String(form.get(name) ?? "").trim().slice(0, max);
-  const ids = (name: string) => form.getAll(name).map(String).filter((id) => id.length > 0 && id.length <= 100);
+  const text = (name: string, max: number) =>
+    String(form.get(name) ?? "")
+      .trim()
+      .slice(0, max);
+  const ids = (name: string) =>
+    form
+      .getAll(name)
+      .map(String)
+      .filter((id) => id.length > 0 && id.length <= 100);
   const allOnPage = form.get("page") === "all";
   return {
     op: text("op", 40),
@@ -44,7 +72,8 @@ function changeOf(values: BulkValues): { op: BulkOp; change: Change; what: strin
   const spec = BULK_ACTIONS[op];
   const money = () => {
     if (!value) throw badField("value", "enter an amount such as 25 or 19.99");
-    if (/^-/.test(value.trim())) throw badField("value", op === "price-set" ? "a price cannot be negative" : "enter the amount without a sign; choose raise or lower above");
+    if (/^-/.test(value.trim()))
+      throw badField("value", op === "price-set" ? "a price cannot be negative" : "enter the amount without a sign; choose raise or lower above");
     if (!/^\d{1,9}(\.\d{1,2})?$/.test(value)) throw badField("value", "enter an amount such as 25 or 19.99");
     return Number(value);
   };
@@ -72,12 +101,20 @@ function changeOf(values: BulkValues): { op: BulkOp; change: Change; what: strin
     case "price-down": {
       const amount = money();
       if (amount === 0) throw badField("value", "enter an amount above 0");
-      return { op, change: { kind: "adjust", adjust: { price: { amount: op === "price-up" ? amount : -amount } } }, what: `${spec.done} by ${value}` };
+      return {
+        op,
+        change: { kind: "adjust", adjust: { price: { amount: op === "price-up" ? amount : -amount } } },
+        what: `${spec.done} by ${value}`,
+      };
     }
     case "price-up-percent":
     case "price-down-percent": {
       const rate = percent();
-      return { op, change: { kind: "adjust", adjust: { price: { percentage: { rate: op === "price-up-percent" ? rate : -rate, roundToInt: false } } } }, what: `${spec.done} by ${value} %` };
+      return {
+        op,
+        change: { kind: "adjust", adjust: { price: { percentage: { rate: op === "price-up-percent" ? rate : -rate, roundToInt: false } } } },
+        what: `${spec.done} by ${value} %`,
+      };
     }
     case "ribbon-set":
       return { op, change: { kind: "update", set: { ribbon: label(30, "ribbon") } }, what: `${spec.done} to “${value}”` };
@@ -93,7 +130,11 @@ function changeOf(values: BulkValues): { op: BulkOp; change: Change; what: strin
     case "collection-add":
     case "collection-remove":
       if (!values.collection) throw badField("collection", "choose a collection");
-      return { op, change: { kind: "collection", collectionId: values.collection, mode: op === "collection-add" ? "add" : "remove" }, what: spec.done };
+      return {
+        op,
+        change: { kind: "collection", collectionId: values.collection, mode: op === "collection-add" ? "add" : "remove" },
+        what: spec.done,
+      };
     case "delete":
       return { op, change: { kind: "delete" }, what: spec.done };
   }
@@ -117,7 +158,10 @@ async function matchingProducts(ctx: Ctx, url: URL): Promise<Map<string, string>
       includeHiddenProducts: true,
     });
     if (offset === 0 && page.totalResults > BULK_MAX) {
-      throw badField("scope", `this filter matches ${page.totalResults.toLocaleString("en")} products; a bulk edit takes at most ${BULK_MAX.toLocaleString("en")} at a time, so narrow the filter`);
+      throw badField(
+        "scope",
+        `this filter matches ${page.totalResults.toLocaleString("en")} products; a bulk edit takes at most ${BULK_MAX.toLocaleString("en")} at a time, so narrow the filter`,
+      );
     }
     for (const p of page.products) found.set(p.id, p.name);
     if (page.products.length < BULK_CHUNK || found.size >= BULK_MAX) return found;
@@ -170,7 +214,10 @@ async function apply(ctx: Ctx, change: Change, ids: string[]): Promise<Map<strin
           if (!(err instanceof ApiError)) throw err;
           // The collection is checked before anything is written: a missing one on the first chunk is the form's problem.
           if (at === 0 && (err.code === "COLLECTION_NOT_FOUND" || err.code === "BUILT_IN_COLLECTION")) {
-            throw badField("collection", err.code === "BUILT_IN_COLLECTION" ? "the All Products collection always holds every product" : "this collection no longer exists");
+            throw badField(
+              "collection",
+              err.code === "BUILT_IN_COLLECTION" ? "the All Products collection always holds every product" : "this collection no longer exists",
+            );
           }
           const reason = err.code === "COLLECTION_NOT_FOUND" ? "the collection no longer exists" : err.description;
           res = { results: chunk.map((id) => ({ itemMetadata: { id, success: false, error: { code: err.code, description: reason } } })) };
@@ -199,10 +246,17 @@ export async function bulkAction(context: AppLoadContext, request: Request) {
     if (op === "delete" && !values.confirmed) {
       if (!ids.length) throw badField("selection", "the selected products no longer exist");
       const list = [...names.values()];
-      return { problem: null, values, confirm: { count: ids.length, names: list.slice(0, 5), more: Math.max(0, list.length - 5), ids } } satisfies BulkActionData;
+      return {
+        problem: null,
+        values,
+        confirm: { count: ids.length, names: list.slice(0, 5), more: Math.max(0, list.length - 5), ids },
+      } satisfies BulkActionData;
     }
     const outcome = ids.length ? await apply(ctx, change, ids) : new Map<string, string | null>();
-    const failures = [...gone.map((id) => ({ name: id, why: "it no longer exists" })), ...ids.filter((id) => outcome.get(id)).map((id) => ({ name: names.get(id)!, why: outcome.get(id)! }))];
+    const failures = [
+      ...gone.map((id) => ({ name: id, why: "it no longer exists" })),
+      ...ids.filter((id) => outcome.get(id)).map((id) => ({ name: names.get(id)!, why: outcome.get(id)! })),
+    ];
     const result: BulkResult = {
       what,
       verb: op === "delete" ? "deleted" : "updated",

@@ -95,4 +95,3 @@ export interface BulkConfirm {
 }
 
 export type BulkActionData = { problem: Problem | null; values: BulkValues; confirm: BulkConfirm | null };
-

@@ -55,7 +55,8 @@ export function CollectionForm({
   const fields = problem?.fields ?? {};
   const text = (key: keyof CollectionFormValues & string) => values?.[key] ?? String(initial[key] ?? "");
   const visible = values ? values.visible === "on" : initial.visible;
-  const invalid = (path: string) => (fields[path] ? { "aria-invalid": true as const, "aria-describedby": `${COLLECTION_FIELD_IDS[path]}-error` } : {});
+  const invalid = (path: string) =>
+    fields[path] ? { "aria-invalid": true as const, "aria-describedby": `${COLLECTION_FIELD_IDS[path]}-error` } : {};
   return (
     <Form method="post" encType="multipart/form-data" className="console-form collection-form" ref={form} aria-label="Collection details">
       <input type="hidden" name="intent" value="save" />
@@ -85,7 +86,14 @@ export function CollectionForm({
       </div>
       <div className="console-field">
         <label htmlFor="collection-description">Description</label>
-        <textarea id="collection-description" name="description" maxLength={2000} rows={4} defaultValue={text("description")} {...invalid("description")} />
+        <textarea
+          id="collection-description"
+          name="description"
+          maxLength={2000}
+          rows={4}
+          defaultValue={text("description")}
+          {...invalid("description")}
+        />
         <FieldError id="collection-description-error" message={fields.description} />
       </div>
       <div className="console-field">
@@ -118,7 +126,9 @@ export function CollectionForm({
           aria-describedby={fields.imageFile ? "collection-file-error collection-file-hint" : "collection-file-hint"}
         />
         <FieldError id="collection-file-error" message={fields.imageFile} />
-        {initial.imageUrl && !values && <img className="collection-image-preview" src={initial.imageUrl} alt="The collection's current image" width={120} height={120} />}
+        {initial.imageUrl && !values && (
+          <img className="collection-image-preview" src={initial.imageUrl} alt="The collection's current image" width={120} height={120} />
+        )}
       </div>
       <label className="console-check">
         <input type="checkbox" name="visible" defaultChecked={visible} /> Visible in the shop

@@ -141,7 +141,14 @@ export async function pickerMatches(ctx: Ctx, collectionId: string, find: string
     total: result.totalResults,
     rows: result.products.map((p) => {
       const card = cardOf(p, ctx);
-      return { id: p.id, name: p.name, slug: p.slug, visible: p.visible, image: card.image?.url ?? null, inCollection: p.collectionIds.includes(collectionId) };
+      return {
+        id: p.id,
+        name: p.name,
+        slug: p.slug,
+        visible: p.visible,
+        image: card.image?.url ?? null,
+        inCollection: p.collectionIds.includes(collectionId),
+      };
     }),
   };
 }

@@ -11,7 +11,15 @@ import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form"
 export function ConfirmTick({ id, what, error }: { id: string; what: string; error: string | undefined }) {
   return (
     <div className="console-check">
-      <input type="checkbox" id={id} name="confirm" value="yes" required aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+      <input
+        type="checkbox"
+        id={id}
+        name="confirm"
+        value="yes"
+        required
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
       <label htmlFor={id}>{`Yes, delete ${what}`}</label>
       <FieldError id={`${id}-error`} message={error} />
     </div>

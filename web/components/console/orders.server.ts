@@ -92,7 +92,9 @@ export interface ConsoleOrderRow {
 /** One page of orders matching the filters (two D1 round trips: the ids, then the orders). */
 export async function listConsoleOrders(ctx: Ctx, f: OrderFilters) {
   const sort = Object.entries(SORTS[f.sort]).map(([fieldName, order]) => ({ fieldName, order }));
-  const { orders, metadata } = await searchOrders(ctx, { search: { filter: orderFilter(f), sort, cursorPaging: { limit: PAGE_SIZE, cursor: f.cursor || null } } });
+  const { orders, metadata } = await searchOrders(ctx, {
+    search: { filter: orderFilter(f), sort, cursorPaging: { limit: PAGE_SIZE, cursor: f.cursor || null } },
+  });
   const rows: ConsoleOrderRow[] = orders.map((o) => {
     const v = orderView(o);
     return {
@@ -151,7 +153,13 @@ function activityText(a: Record<string, any>): string {
     case "ORDER_PARTIALLY_REFUNDED":
       return "Partly refunded (outside the store)";
     default:
-      return String(a.type ?? "").charAt(0) + String(a.type ?? "").slice(1).toLowerCase().replace(/_/g, " ");
+      return (
+        String(a.type ?? "").charAt(0) +
+        String(a.type ?? "")
+          .slice(1)
+          .toLowerCase()
+          .replace(/_/g, " ")
+      );
   }
 }
 
@@ -163,7 +171,8 @@ export async function consoleOrder(ctx: Ctx, id: string): Promise<ConsoleOrder> 
 export function consoleOrderOf(order: OrderShape): ConsoleOrder {
   const d = order as unknown as Record<string, any>;
   const shipped = new Map<string, number>();
-  for (const f of order.fulfillments) for (const l of f.lineItems as { id: string; quantity: number }[]) shipped.set(l.id, (shipped.get(l.id) ?? 0) + l.quantity);
+  for (const f of order.fulfillments)
+    for (const l of f.lineItems as { id: string; quantity: number }[]) shipped.set(l.id, (shipped.get(l.id) ?? 0) + l.quantity);
   const v = orderView(order);
   return {
     ...v,

@@ -11,7 +11,12 @@ export const SORTS = {
   "total-high": { "priceSummary.total.amount": "DESC" },
   "total-low": { "priceSummary.total.amount": "ASC" },
 } as const;
-export const SORT_LABELS: Record<keyof typeof SORTS, string> = { newest: "Newest first", oldest: "Oldest first", "total-high": "Highest total", "total-low": "Lowest total" };
+export const SORT_LABELS: Record<keyof typeof SORTS, string> = {
+  newest: "Newest first",
+  oldest: "Oldest first",
+  "total-high": "Highest total",
+  "total-low": "Lowest total",
+};
 
 /** A status as a coloured badge: green when done, amber when the merchant has something to do. */
 export function OrderBadge({ status }: { status: string }) {

@@ -19,7 +19,10 @@ const TABS = [
 /** Which tab a path belongs to: its own address or below it (a coupon's editor is under the Coupons tab). */
 function tabOf(pathname: string): string | undefined {
   const path = pathname.replace(/\/+$/, "");
-  return TABS.find((t) => ("also" in t && path.startsWith(t.also)) || (t.to !== "/console/pricing" && (path === t.to || path.startsWith(`${t.to}/`))) || path === t.to)?.to;
+  return TABS.find(
+    (t) =>
+      ("also" in t && path.startsWith(t.also)) || (t.to !== "/console/pricing" && (path === t.to || path.startsWith(`${t.to}/`))) || path === t.to,
+  )?.to;
 }
 
 /** The pricing section's own tabs, under each pricing page's heading. */
@@ -31,7 +34,12 @@ export function PricingNav() {
       <ul>
         {TABS.map((t) => (
           <li key={t.to}>
-            <Link to={t.to} prefetch="intent" className={t.to === current ? "active" : undefined} aria-current={t.to === current ? (pathname === t.to ? "page" : "true") : undefined}>
+            <Link
+              to={t.to}
+              prefetch="intent"
+              className={t.to === current ? "active" : undefined}
+              aria-current={t.to === current ? (pathname === t.to ? "page" : "true") : undefined}
+            >
               {t.label}
             </Link>
           </li>

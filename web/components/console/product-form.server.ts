@@ -21,10 +21,34 @@ export function editorValuesFrom(p: LoadedProduct | null, currency: string): Edi
   const money = (minor: number | null | undefined) => (minor === null || minor === undefined ? "" : toDecimalString(minor, currency));
   if (!p) {
     return {
-      name: "", slug: "", description: "", descriptionOriginal: "", productType: "physical", visible: true, price: "", cost: "",
-      discountType: "NONE", discountValue: "", ppuTotalQuantity: "", ppuTotalUnit: "", ppuBaseQuantity: "", ppuBaseUnit: "",
-      weight: "", sku: "", brand: "", ribbon: "", trackInventory: false, quantity: "", inStock: true, seoTitle: "", seoDescription: "",
-      seoExtra: "", sections: withSpareSection([]), options: withSpareRows([]), variants: [], unsupported: [],
+      name: "",
+      slug: "",
+      description: "",
+      descriptionOriginal: "",
+      productType: "physical",
+      visible: true,
+      price: "",
+      cost: "",
+      discountType: "NONE",
+      discountValue: "",
+      ppuTotalQuantity: "",
+      ppuTotalUnit: "",
+      ppuBaseQuantity: "",
+      ppuBaseUnit: "",
+      weight: "",
+      sku: "",
+      brand: "",
+      ribbon: "",
+      trackInventory: false,
+      quantity: "",
+      inStock: true,
+      seoTitle: "",
+      seoDescription: "",
+      seoExtra: "",
+      sections: withSpareSection([]),
+      options: withSpareRows([]),
+      variants: [],
+      unsupported: [],
     };
   }
   const r = p.row;
@@ -60,7 +84,11 @@ export function editorValuesFrom(p: LoadedProduct | null, currency: string): Edi
     seoExtra: JSON.stringify({ tags: tags.filter((t) => !isTitle(t) && !isDescription(t)), settings: seo.settings ?? {} }),
     sections: withSpareSection(r.infoSections.map((s) => ({ title: s.title, description: s.description }))),
     options: withSpareRows(
-      r.productOptions.map((o) => ({ name: o.name, type: o.optionType, choices: o.choices.map((c) => ({ name: c.description, color: o.optionType === "color" ? c.value : "#888888" })) })),
+      r.productOptions.map((o) => ({
+        name: o.name,
+        type: o.optionType,
+        choices: o.choices.map((c) => ({ name: c.description, color: o.optionType === "color" ? c.value : "#888888" })),
+      })),
     ),
     variants: r.productOptions.length
       ? p.variants.map((v) => ({
@@ -113,7 +141,9 @@ export function productFromEditor(v: EditorValues, opts: { isNew: boolean; stock
   }
   const seoTags = [
     ...(v.seoTitle.trim() ? [{ type: "title", children: v.seoTitle.trim(), props: {}, custom: false, disabled: false }] : []),
-    ...(v.seoDescription.trim() ? [{ type: "meta", props: { name: "description", content: v.seoDescription.trim() }, custom: false, disabled: false }] : []),
+    ...(v.seoDescription.trim()
+      ? [{ type: "meta", props: { name: "description", content: v.seoDescription.trim() }, custom: false, disabled: false }]
+      : []),
     ...(Array.isArray(seoExtra.tags) ? seoExtra.tags : []),
   ];
   const ppuGiven = [v.ppuTotalQuantity, v.ppuTotalUnit, v.ppuBaseQuantity, v.ppuBaseUnit].some((t) => t.trim());
@@ -153,7 +183,12 @@ export function productFromEditor(v: EditorValues, opts: { isNew: boolean; stock
     manageVariants: hasOptions,
     // Tracking and quantities only from someone who may change stock (their form shows them disabled otherwise).
     ...(opts.stock
-      ? { stock: { trackInventory: v.trackInventory, ...(!hasOptions ? (v.trackInventory ? { quantity: num(v.quantity) ?? 0 } : { inStock: v.inStock }) : {}) } }
+      ? {
+          stock: {
+            trackInventory: v.trackInventory,
+            ...(!hasOptions ? (v.trackInventory ? { quantity: num(v.quantity) ?? 0 } : { inStock: v.inStock }) : {}),
+          },
+        }
       : {}),
   };
   if (product.brand === undefined) delete product.brand;
@@ -177,7 +212,10 @@ export function productFromEditor(v: EditorValues, opts: { isNew: boolean; stock
   const fieldId = (apiField: string) => {
     // Back from the API's indices (named options, choices and sections only) to the form's rows.
     const remapped = apiField
-      .replace(/productOptions\[(\d+)\]\.choices\[(\d+)\]/, (_, i: string, j: string) => `productOptions[${optionRows[+i]?.i ?? i}].choices[${choiceRows[+i]?.[+j]?.j ?? j}]`)
+      .replace(
+        /productOptions\[(\d+)\]\.choices\[(\d+)\]/,
+        (_, i: string, j: string) => `productOptions[${optionRows[+i]?.i ?? i}].choices[${choiceRows[+i]?.[+j]?.j ?? j}]`,
+      )
       .replace(/productOptions\[(\d+)\](?!\.choices\[)/, (_, i: string) => `productOptions[${optionRows[+i]?.i ?? i}]`)
       .replace(/additionalInfoSections\[(\d+)\]/, (_, i: string) => `additionalInfoSections[${sectionRows[+i]?.i ?? i}]`);
     return formFieldId(remapped);

@@ -98,14 +98,29 @@ export function syncVariants(values: Pick<EditorValues, "options" | "variants" |
   const existing = new Map(values.variants.map((v) => [variantKey(v.choices), v]));
   return combinations(values.options)
     .slice(0, 1000)
-    .map((choices) => existing.get(variantKey(choices)) ?? { choices, price: values.price, cost: "", sku: "", weight: "", visible: true, quantity: "0", inStock: true });
+    .map(
+      (choices) =>
+        existing.get(variantKey(choices)) ?? {
+          choices,
+          price: values.price,
+          cost: "",
+          sku: "",
+          weight: "",
+          visible: true,
+          quantity: "0",
+          inStock: true,
+        },
+    );
 }
 
 /** The form always offers one blank choice per option and one blank option (up to the limits), to type into. */
 export function withSpareRows(options: OptionValues[]): OptionValues[] {
   const out = options.map((o) => ({
     ...o,
-    choices: o.choices.length < MAX_CHOICES && (o.choices.length === 0 || o.choices[o.choices.length - 1].name.trim()) ? [...o.choices, { name: "", color: "#888888" }] : o.choices,
+    choices:
+      o.choices.length < MAX_CHOICES && (o.choices.length === 0 || o.choices[o.choices.length - 1].name.trim())
+        ? [...o.choices, { name: "", color: "#888888" }]
+        : o.choices,
   }));
   const last = out[out.length - 1];
   if (out.length < MAX_OPTIONS && (!last || last.name.trim())) out.push({ name: "", type: "drop_down", choices: [{ name: "", color: "#888888" }] });
@@ -148,7 +163,8 @@ export function readEditorForm(form: FormData): EditorValues {
     let choices: Record<string, string> = {};
     try {
       const parsed: unknown = JSON.parse(text(`variant.${k}.choices`));
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) choices = Object.fromEntries(Object.entries(parsed).map(([a, b]) => [a, String(b)]));
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+        choices = Object.fromEntries(Object.entries(parsed).map(([a, b]) => [a, String(b)]));
     } catch {
       // A damaged row is dropped: the grid is rebuilt from the options below.
     }

@@ -83,9 +83,11 @@ export interface ConsoleProductRow {
 export async function listConsoleProducts(ctx: Ctx, f: ProductFilters) {
   const [result, choices] = await Promise.all([
     queryProducts(ctx, {
-      query: (({ search, ...q }) => ({ ...q, paging: { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE }, ...(search ? { search: { expression: search } } : {}) }))(
-        consoleProductQuery(f),
-      ),
+      query: (({ search, ...q }) => ({
+        ...q,
+        paging: { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE },
+        ...(search ? { search: { expression: search } } : {}),
+      }))(consoleProductQuery(f)),
       includeHiddenProducts: true,
       includeVariants: true,
       includeMerchantSpecificData: true,

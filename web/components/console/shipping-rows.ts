@@ -36,7 +36,12 @@ export function rowsFromValues(v: Record<string, string>): OptionRow[] {
     const p = `o${i}-`;
     const rules: RuleRow[] = [];
     for (let j = 0; j < count(v[`${p}ruleRows`]); j++) {
-      rules.push({ basis: v[`${p}r${j}-basis`] ?? "WEIGHT", op: v[`${p}r${j}-op`] ?? "GT", value: v[`${p}r${j}-value`] ?? "", rate: v[`${p}r${j}-rate`] ?? "" });
+      rules.push({
+        basis: v[`${p}r${j}-basis`] ?? "WEIGHT",
+        op: v[`${p}r${j}-op`] ?? "GT",
+        value: v[`${p}r${j}-value`] ?? "",
+        rate: v[`${p}r${j}-rate`] ?? "",
+      });
     }
     rows.push({
       code: v[`${p}code`] ?? "",
@@ -55,7 +60,18 @@ export function rowsFromValues(v: Record<string, string>): OptionRow[] {
 
 /** The stored options as rows, each with a blank rule row, and one blank option row to add an option. */
 export function rowsFromOptions(
-  options: { code: string; title: string; kind: string; deliveryTime: string | null; rate: string; freeShippingThreshold: string | null; instructions: string | null; deliveryTimeSlot: unknown; pickupDetails: unknown; rules: { basis: string; operator: string; value: string | number; rate: string }[] }[],
+  options: {
+    code: string;
+    title: string;
+    kind: string;
+    deliveryTime: string | null;
+    rate: string;
+    freeShippingThreshold: string | null;
+    instructions: string | null;
+    deliveryTimeSlot: unknown;
+    pickupDetails: unknown;
+    rules: { basis: string; operator: string; value: string | number; rate: string }[];
+  }[],
 ): OptionRow[] {
   const rows: OptionRow[] = options.map((o) => ({
     code: o.code,

@@ -12,7 +12,13 @@ export const TASK_KINDS: Record<string, { label: string; subject: (id: string) =
 };
 
 export function taskKindLabel(kind: string): string {
-  return TASK_KINDS[kind]?.label ?? kind.replace(/_/g, " ").toLowerCase().replace(/^./, (c) => c.toUpperCase());
+  return (
+    TASK_KINDS[kind]?.label ??
+    kind
+      .replace(/_/g, " ")
+      .toLowerCase()
+      .replace(/^./, (c) => c.toUpperCase())
+  );
 }
 
 /** The link to what the task is about, or null when the kind or the id is unknown. */

@@ -50,7 +50,8 @@ function capitalise(text: string): string {
 }
 
 /** Words that belong to the API (its headers, tokens, clients and field paths), never to a page. */
-const API_TERMS = /authori[sz]ation|access token|api key|\btokens?\b|\bheaders?\b|\bgrant\b|oauth|\bclient\b|\bendpoint|\bjson\b|\bfield\b|\w\[\d+\]|\b[a-z]+[A-Z]\w*\.\w/;
+const API_TERMS =
+  /authori[sz]ation|access token|api key|\btokens?\b|\bheaders?\b|\bgrant\b|oauth|\bclient\b|\bendpoint|\bjson\b|\bfield\b|\w\[\d+\]|\b[a-z]+[A-Z]\w*\.\w/;
 
 /**
  * A refused service call as a sentence for a page: the service's own words when they are written for people (a

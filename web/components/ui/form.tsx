@@ -38,14 +38,23 @@ export function fieldId(name: string): string {
  * The summary of a failed submit, with a link to each field at fault. `fieldIds` says where a field is: a map or a
  * function from its name (default: fieldId); a field it does not place is named in plain text instead.
  */
-export function ErrorSummary({ problem, id, fieldIds }: { problem?: Problem | null; id?: string; fieldIds?: Record<string, string> | ((name: string) => string | undefined) }) {
+export function ErrorSummary({
+  problem,
+  id,
+  fieldIds,
+}: {
+  problem?: Problem | null;
+  id?: string;
+  fieldIds?: Record<string, string> | ((name: string) => string | undefined);
+}) {
   const look = useLook();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (problem) ref.current?.focus();
   }, [problem]);
   if (!problem) return null;
-  const place = typeof fieldIds === "function" ? fieldIds : fieldIds ? (name: string) => fieldIds[name] : look === LOOKS.console ? () => undefined : fieldId;
+  const place =
+    typeof fieldIds === "function" ? fieldIds : fieldIds ? (name: string) => fieldIds[name] : look === LOOKS.console ? () => undefined : fieldId;
   const entries = Object.entries(problem.fields);
   return (
     <div className={look.summary} role="alert" tabIndex={-1} ref={ref} id={id} aria-labelledby={id ? `${id}-title` : undefined}>
@@ -94,7 +103,21 @@ export function describedBy(id: string, hint: boolean, error: boolean) {
   };
 }
 
-function FieldFrame({ id, label, hint, error, className, children }: { id: string; label: ReactNode; hint?: ReactNode; error?: string; className?: string; children: ReactNode }) {
+function FieldFrame({
+  id,
+  label,
+  hint,
+  error,
+  className,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  className?: string;
+  children: ReactNode;
+}) {
   const look = useLook();
   return (
     <div className={className ? `${look.field} ${className}` : look.field}>
@@ -123,7 +146,10 @@ export function Field(props: FieldProps & Omit<InputHTMLAttributes<HTMLInputElem
 
 /** A labelled select of [value, label] options, with an empty first option when `placeholder` is given. */
 export function Select(
-  props: FieldProps & { options: readonly (readonly [string, string])[]; placeholder?: string } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id">,
+  props: FieldProps & { options: readonly (readonly [string, string])[]; placeholder?: string } & Omit<
+      SelectHTMLAttributes<HTMLSelectElement>,
+      "name" | "id"
+    >,
 ) {
   const { name, label, id = fieldId(name), hint, problem, error: own, className, options, placeholder, ...select } = props;
   const error = own ?? problem?.fields[name];

@@ -17,7 +17,19 @@ export interface Column<T> {
 }
 
 /** A table of `rows`, one column each of `columns`; nothing when there are no rows. */
-export function DataTable<T>({ caption, rows, rowKey, columns, className }: { caption: string; rows: readonly T[]; rowKey: (row: T) => string; columns: readonly Column<T>[]; className?: string }) {
+export function DataTable<T>({
+  caption,
+  rows,
+  rowKey,
+  columns,
+  className,
+}: {
+  caption: string;
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  columns: readonly Column<T>[];
+  className?: string;
+}) {
   if (rows.length === 0) return null;
   const cellClass = (c: Column<T>) => [c.num ? "num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined;
   const headClass = (c: Column<T>) => (c.num ? "num" : undefined);

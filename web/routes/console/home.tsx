@@ -20,8 +20,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** "2026-11-25" → "Nov 25" (the date is already the store's; formatting it in UTC keeps it that day). */
-const shortDate = (date: string) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
-const longDate = (date: string) => new Intl.DateTimeFormat("en-US", { weekday: "short", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+const shortDate = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+const longDate = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { weekday: "short", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 interface Figure {
@@ -49,7 +53,8 @@ function Figures({ label, figures }: { label: string; figures: Figure[] }) {
 export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
   const { report: r } = loaderData;
   const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
-  const currencyAxis = (v: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: r.currency, notation: "compact", maximumFractionDigits: 1 }).format(v);
+  const currencyAxis = (v: number) =>
+    new Intl.NumberFormat("en-US", { style: "currency", currency: r.currency, notation: "compact", maximumFractionDigits: 1 }).format(v);
   const salesTotal30 = r.salesByDay.reduce((a, d) => a + d.sales, 0);
   const bestDay = r.salesByDay.reduce((best, d) => (d.sales > best.sales ? d : best), r.salesByDay[0]);
   const digits = new Intl.NumberFormat("en-US", { style: "currency", currency: r.currency }).resolvedOptions().maximumFractionDigits ?? 2;
@@ -88,7 +93,12 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
               ? `No sales from ${longDate(r.last30Days.from)} to ${longDate(r.last30Days.to)}.`
               : `${r.last30Days.sales.formatted} from ${count(r.last30Days.orders, "order", "orders")} between ${longDate(r.last30Days.from)} and ${longDate(r.last30Days.to)}; the best day was ${longDate(bestDay.date)} with ${bestDay.formatted}.`
           }
-          data={r.salesByDay.map((d) => ({ label: shortDate(d.date), longLabel: longDate(d.date), value: d.sales / 10 ** digits, formatted: `${d.formatted} (${count(d.orders, "order", "orders")})` }))}
+          data={r.salesByDay.map((d) => ({
+            label: shortDate(d.date),
+            longLabel: longDate(d.date),
+            value: d.sales / 10 ** digits,
+            formatted: `${d.formatted} (${count(d.orders, "order", "orders")})`,
+          }))}
           formatAxis={currencyAxis}
           labelEvery={5}
           tableHeads={["Day", "Sales"]}

@@ -79,7 +79,13 @@ export default function ConsoleLayout() {
             <button type="submit" className="console-link-button">
               Sign out
             </button>
-            <button type="submit" name="scope" value="everywhere" className="console-link-button" title="Also ends your sessions in other browsers and apps">
+            <button
+              type="submit"
+              name="scope"
+              value="everywhere"
+              className="console-link-button"
+              title="Also ends your sessions in other browsers and apps"
+            >
               Sign out everywhere
             </button>
           </Form>

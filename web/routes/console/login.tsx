@@ -34,8 +34,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(returnTo, { headers: { "Set-Cookie": consoleCookie(session.token) } });
   } catch (err) {
     const problem = problemOf(err, SIGN_IN);
-    if (problem.code === "NO_CONSOLE_ACCESS") problem.message = "This account has no access to the console. Ask the store owner to invite you as staff.";
-    return data({ email, problem, captchaSiteKey: captchaSiteKeyAfter(context.services, problem) }, { status: problem.code === "NO_CONSOLE_ACCESS" ? 403 : 400 });
+    if (problem.code === "NO_CONSOLE_ACCESS")
+      problem.message = "This account has no access to the console. Ask the store owner to invite you as staff.";
+    return data(
+      { email, problem, captchaSiteKey: captchaSiteKeyAfter(context.services, problem) },
+      { status: problem.code === "NO_CONSOLE_ACCESS" ? 403 : 400 },
+    );
   }
 }
 
@@ -49,8 +53,27 @@ export default function ConsoleLogin() {
       <ErrorSummary problem={result?.problem} fieldIds={nameIsId} />
       <Form method="post" className="console-form">
         <input type="hidden" name="returnTo" value={returnTo} />
-        <Field id="email" name="email" label="Email" type="email" autoComplete="username" defaultValue={result?.email} required maxLength={254} problem={result?.problem} />
-        <Field id="password" name="password" label="Password" type="password" autoComplete="current-password" required maxLength={1024} problem={result?.problem} />
+        <Field
+          id="email"
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          defaultValue={result?.email}
+          required
+          maxLength={254}
+          problem={result?.problem}
+        />
+        <Field
+          id="password"
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={1024}
+          problem={result?.problem}
+        />
         <Captcha siteKey={captchaSiteKey ?? result?.captchaSiteKey} />
         <button type="submit" className="console-button primary">
           Sign in

@@ -834,7 +834,7 @@ export const demoProducts: DemoProduct[] = [
     materials: "Recycled 600D polyester with a PFC-free coating.",
     highlights: [
       ["22 litres", ", enough for a day out or the daily commute."],
-      ["Padded sleeve", " fits a 15\" laptop."],
+      ["Padded sleeve", ' fits a 15" laptop.'],
       ["Lifetime warranty", " on seams and zips."],
     ],
     seo: ["Summit Daypack 22 L | Fernhill Supply", "A 22-litre recycled daypack with a laptop sleeve and lifetime warranty."],
@@ -1457,7 +1457,9 @@ export const demoProducts: DemoProduct[] = [
     colour: C.forest,
     options: { Amount: ["$25", "$50", "$100", "$150"] },
     extra: { $50: 25, $100: 75, $150: 125 },
-    sections: [{ title: "How it works", description: "The card arrives by email with a code. It never expires and can be used over several orders." }],
+    sections: [
+      { title: "How it works", description: "The card arrives by email with a code. It never expires and can be used over several orders." },
+    ],
     seo: ["Gift Card | Fernhill Supply", "A digital gift card for Fernhill Supply, from $25 to $150, delivered by email."],
     highlights: [
       ["Delivered by email", " within minutes."],

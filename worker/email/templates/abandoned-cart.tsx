@@ -32,7 +32,9 @@ export function AbandonedCartEmail({ data, shop }: { data: AbandonedCartData; sh
           {data.items.map((item, i) => (
             <tr key={i}>
               <td style={{ ...cell, width: 64 }}>
-                {item.imageUrl ? <img src={item.imageUrl} alt={item.name} width={56} height={56} style={{ display: "block", borderRadius: 6, objectFit: "cover" }} /> : null}
+                {item.imageUrl ? (
+                  <img src={item.imageUrl} alt={item.name} width={56} height={56} style={{ display: "block", borderRadius: 6, objectFit: "cover" }} />
+                ) : null}
               </td>
               <td style={cell}>
                 {item.quantity} × {item.name}

@@ -20,9 +20,7 @@ export function ActivationLinkEmail({ data, shop }: { data: ActivationLinkData; 
       <Paragraph>An account at {shop.storeName} was created for you. To start using it, set your password:</Paragraph>
       <ActionLink href={data.url}>Activate your account and set a password</ActionLink>
       <PlainLink href={data.url} />
-      <FinePrint>
-        The link works once and expires in {days(data)} days. If you did not expect this email, you can ignore it.
-      </FinePrint>
+      <FinePrint>The link works once and expires in {days(data)} days. If you did not expect this email, you can ignore it.</FinePrint>
     </EmailLayout>
   );
 }

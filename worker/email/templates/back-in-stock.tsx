@@ -12,7 +12,8 @@ const title = "It's back in stock";
 
 export const subject = (data: BackInStockData, shop: Shop) => `${data.item.name} is back in stock at ${shop.storeName}`;
 
-const line = (data: BackInStockData) => `${data.item.name}${data.item.options ? ` (${data.item.options})` : ""} is back in stock${data.item.price ? `: ${data.item.price}` : "."}`;
+const line = (data: BackInStockData) =>
+  `${data.item.name}${data.item.options ? ` (${data.item.options})` : ""} is back in stock${data.item.price ? `: ${data.item.price}` : "."}`;
 
 /** Sent once to a shopper who asked to hear when an item is back in stock. */
 export function BackInStockEmail({ data, shop }: { data: BackInStockData; shop: Shop }) {

@@ -53,6 +53,9 @@ export function renderEmail<T extends EmailTemplate>(template: T, data: EmailDat
   const t = templates[template] as Template<EmailData[T]> | undefined;
   if (!t) throw new Error(`unknown email template ${template}`);
   // Subjects are header lines: no line breaks, whatever the data holds.
-  const subject = t.subject(data, shop).replace(/[\r\n]+/g, " ").trim();
+  const subject = t
+    .subject(data, shop)
+    .replace(/[\r\n]+/g, " ")
+    .trim();
   return { subject, html: `<!DOCTYPE html>${renderToStaticMarkup(t.html(data, shop))}`, text: t.text(data, shop) };
 }

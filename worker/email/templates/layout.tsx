@@ -30,7 +30,13 @@ export function EmailLayout({ shop, title, children }: { shop: Shop; title: stri
           <tbody>
             <tr>
               <td align="center" style={{ padding: "24px 12px" }}>
-                <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ maxWidth: 520, background: "#ffffff", border: "1px solid #dedbd3", borderRadius: 12 }}>
+                <table
+                  role="presentation"
+                  width="100%"
+                  cellPadding={0}
+                  cellSpacing={0}
+                  style={{ maxWidth: 520, background: "#ffffff", border: "1px solid #dedbd3", borderRadius: 12 }}
+                >
                   <tbody>
                     <tr>
                       <td style={{ padding: "24px 28px 0", fontSize: 14, fontWeight: 600, color: muted }}>{shop.storeName}</td>
@@ -78,7 +84,15 @@ export function ActionLink({ href, children }: { href: string; children: ReactNo
     <p style={{ margin: "24px 0" }}>
       <a
         href={href}
-        style={{ display: "inline-block", background: accent, color: "#ffffff", padding: "12px 20px", borderRadius: 8, fontWeight: 600, textDecoration: "none" }}
+        style={{
+          display: "inline-block",
+          background: accent,
+          color: "#ffffff",
+          padding: "12px 20px",
+          borderRadius: 8,
+          fontWeight: 600,
+          textDecoration: "none",
+        }}
       >
         {children}
       </a>
@@ -90,7 +104,10 @@ export function ActionLink({ href, children }: { href: string; children: ReactNo
 export function PlainLink({ href }: { href: string }) {
   return (
     <p style={{ margin: "0 0 16px", fontSize: 14, color: muted, wordBreak: "break-all" }}>
-      Or paste this address into your browser: <a href={href} style={{ color: accent }}>{href}</a>
+      Or paste this address into your browser:{" "}
+      <a href={href} style={{ color: accent }}>
+        {href}
+      </a>
     </p>
   );
 }

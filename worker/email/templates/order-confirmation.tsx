@@ -46,25 +46,35 @@ export function OrderConfirmationEmail({ data, shop }: { data: OrderConfirmation
           ))}
           <tr>
             <td style={cell}>Subtotal</td>
-            <td style={{ ...cell, textAlign: "right" }}>{data.subtotal} {data.currency}</td>
+            <td style={{ ...cell, textAlign: "right" }}>
+              {data.subtotal} {data.currency}
+            </td>
           </tr>
           {data.discount !== "0" && data.discount !== "0.00" ? (
             <tr>
               <td style={cell}>Discount</td>
-              <td style={{ ...cell, textAlign: "right" }}>-{data.discount} {data.currency}</td>
+              <td style={{ ...cell, textAlign: "right" }}>
+                -{data.discount} {data.currency}
+              </td>
             </tr>
           ) : null}
           <tr>
             <td style={cell}>Shipping</td>
-            <td style={{ ...cell, textAlign: "right" }}>{data.shipping} {data.currency}</td>
+            <td style={{ ...cell, textAlign: "right" }}>
+              {data.shipping} {data.currency}
+            </td>
           </tr>
           <tr>
             <td style={cell}>Tax</td>
-            <td style={{ ...cell, textAlign: "right" }}>{data.tax} {data.currency}</td>
+            <td style={{ ...cell, textAlign: "right" }}>
+              {data.tax} {data.currency}
+            </td>
           </tr>
           <tr>
             <td style={{ ...cell, fontWeight: 700 }}>Total</td>
-            <td style={{ ...cell, textAlign: "right", fontWeight: 700 }}>{data.total} {data.currency}</td>
+            <td style={{ ...cell, textAlign: "right", fontWeight: 700 }}>
+              {data.total} {data.currency}
+            </td>
           </tr>
         </tbody>
       </table>

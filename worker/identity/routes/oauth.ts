@@ -45,8 +45,12 @@ export const oauthRoutes = new Hono<AppEnv>()
   .get("/authorize", async (c) => {
     const ctx = c.get("ctx");
     const input: AuthRequestInput = {};
-    for (const [name, [snake, camel]] of Object.entries(AUTHORIZE_PARAMS)) input[name as keyof AuthRequestInput] = c.req.query(snake) ?? c.req.query(camel);
+    for (const [name, [snake, camel]] of Object.entries(AUTHORIZE_PARAMS))
+      input[name as keyof AuthRequestInput] = c.req.query(snake) ?? c.req.query(camel);
     const request = await validateAuthRequest(ctx, input, (name) => AUTHORIZE_PARAMS[name][0]);
     const sessionToken = c.req.query("sessionToken") ?? c.req.query("session_token");
-    return sendAuthorizeOutcome(c, await authorize(ctx, request, sessionToken, returnToWithoutSession(c.req.url, Object.values(AUTHORIZE_PARAMS).flat())));
+    return sendAuthorizeOutcome(
+      c,
+      await authorize(ctx, request, sessionToken, returnToWithoutSession(c.req.url, Object.values(AUTHORIZE_PARAMS).flat())),
+    );
   });

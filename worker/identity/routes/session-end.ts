@@ -18,7 +18,11 @@ export function returnToWithoutSession(requestUrl: string, reads: readonly strin
 
 /** JSON for an inline script: no `</script>` or line separators can break out of it. */
 const scriptJson = (value: unknown) =>
-  JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 
 /** An exact web origin: what a postMessage target and a frame-ancestors source may be (never "*", no path). */
 const EXACT_ORIGIN = /^https?:\/\/[^\s/;,*'"]+$/;
@@ -34,7 +38,8 @@ export function sendAuthorizeOutcome(c: AppContext, outcome: AuthorizeOutcome): 
   c.header("cross-origin-opener-policy", "same-origin");
   if (outcome.kind === "redirect") return c.redirect(outcome.location, 302);
   const origins = outcome.targetOrigins;
-  if (!origins.length || !origins.every((o) => EXACT_ORIGIN.test(o))) throw new Error(`web_message targets must be exact origins: ${JSON.stringify(origins)}`);
+  if (!origins.length || !origins.every((o) => EXACT_ORIGIN.test(o)))
+    throw new Error(`web_message targets must be exact origins: ${JSON.stringify(origins)}`);
   const nonce = crypto.randomUUID().replace(/-/g, "");
   const script =
     `(function(){var m=${scriptJson(outcome.message)},os=${scriptJson(origins)};` +
@@ -58,7 +63,12 @@ function fromBrowser(c: AppContext): boolean {
 /** The end of the login and logout flows: /v1/callback and /v1/logout (also under /_api/iam/authentication). */
 export const sessionEndRoutes = new Hono<AppEnv>()
   .get("/v1/callback", async (c) => {
-    const outcome = await continueAuthorization(c.get("ctx"), c.req.query("state"), c.req.query("sessionToken"), returnToWithoutSession(c.req.url, ["state"]));
+    const outcome = await continueAuthorization(
+      c.get("ctx"),
+      c.req.query("state"),
+      c.req.query("sessionToken"),
+      returnToWithoutSession(c.req.url, ["state"]),
+    );
     return sendAuthorizeOutcome(c, outcome);
   })
   .get("/v1/logout", async (c) => {

@@ -85,9 +85,13 @@ export function computePricing(config: PricingConfig, input: PricingInput, curre
       if (!coupon.active) problem("COUPON_IS_DISABLED", `The coupon ${shownCode} is switched off`);
       else if (status === "PENDING") problem("COUPON_IS_NOT_ACTIVE_YET", `The coupon ${shownCode} can be used from ${coupon.startTime}`);
       else if (status === "EXPIRED") problem("COUPON_EXPIRED", `The coupon ${shownCode} expired on ${coupon.expirationTime}`);
-      else if (coupon.usageLimit !== null && coupon.timesUsed >= coupon.usageLimit) problem("COUPON_USAGE_EXCEEDED", `The coupon ${shownCode} has been used up`);
+      else if (coupon.usageLimit !== null && coupon.timesUsed >= coupon.usageLimit)
+        problem("COUPON_USAGE_EXCEEDED", `The coupon ${shownCode} has been used up`);
       else if (coupon.minimumSubtotal !== null && subtotal < coupon.minimumSubtotal) {
-        problem("COUPON_MINIMUM_SUBTOTAL_NOT_MET", `The coupon ${shownCode} needs a subtotal of at least ${formatMoney(coupon.minimumSubtotal, currency)}`);
+        problem(
+          "COUPON_MINIMUM_SUBTOTAL_NOT_MET",
+          `The coupon ${shownCode} needs a subtotal of at least ${formatMoney(coupon.minimumSubtotal, currency)}`,
+        );
       } else if (coupon.discount.targetType === "SPECIFIC_ITEMS" && linesInScope(coupon.discount, working).length === 0) {
         problem("COUPON_NOT_APPLICABLE", `The coupon ${shownCode} applies to none of the items in the cart`);
       } else {
@@ -108,7 +112,10 @@ export function computePricing(config: PricingConfig, input: PricingInput, curre
     const targets = ids ? working.filter((l) => ids.includes(l.line.id)) : working;
     const base = targets.reduce((a, l) => a + l.remaining, 0);
     const wanted = md.percentage !== undefined ? percentOf(base, md.percentage) : Math.max(0, Math.round(md.amount ?? 0));
-    const shares = allocate(Math.min(base, wanted), targets.map((l) => l.remaining));
+    const shares = allocate(
+      Math.min(base, wanted),
+      targets.map((l) => l.remaining),
+    );
     const byId = new Map<string, number>();
     targets.forEach((l, i) => {
       if (shares[i] <= 0) return;
@@ -150,18 +157,29 @@ export function computePricing(config: PricingConfig, input: PricingInput, curre
     const address = input.shippingAddress && countryOf(input.shippingAddress) ? input.shippingAddress : null;
     const region = address
       ? matchShippingRegion(config.shippingRegions, address)
-      : (config.shippingRegions.find((r) => r.id === settings.defaultShippingRegionId) ?? matchShippingRegion(config.shippingRegions, settings.businessAddress));
+      : (config.shippingRegions.find((r) => r.id === settings.defaultShippingRegionId) ??
+        matchShippingRegion(config.shippingRegions, settings.businessAddress));
     if (!region) {
       violations.push(
         address
           ? { severity: "ERROR", target: other, code: "NO_SHIPPING_TO_DESTINATION", description: `This store does not ship to ${countryOf(address)}` }
-          : { severity: "WARNING", target: other, code: "SHIPPING_ADDRESS_REQUIRED", description: "Enter a shipping address to see the shipping options" },
+          : {
+              severity: "WARNING",
+              target: other,
+              code: "SHIPPING_ADDRESS_REQUIRED",
+              description: "Enter a shipping address to see the shipping options",
+            },
       );
     } else {
       shippingInfo.region = { id: region.id, name: region.name };
       const options = availableOptions(region.options, now);
       if (options.length === 0) {
-        violations.push({ severity: "ERROR", target: other, code: "NO_SHIPPING_OPTIONS", description: `No shipping option is available for ${region.name}` });
+        violations.push({
+          severity: "ERROR",
+          target: other,
+          code: "NO_SHIPPING_OPTIONS",
+          description: `No shipping option is available for ${region.name}`,
+        });
       } else {
         const wanted = input.selectedShippingOption?.code;
         selectedStored = (wanted ? options.find((o) => o.code === wanted) : undefined) ?? options[0];
@@ -174,7 +192,9 @@ export function computePricing(config: PricingConfig, input: PricingInput, curre
           });
         }
       }
-      shippingInfo.carrierServiceOptions = [{ carrierId: SHIPPING_CARRIER_ID, shippingOptions: options.map((o) => shapeOption(o, optionPrice(o, measures))) }];
+      shippingInfo.carrierServiceOptions = [
+        { carrierId: SHIPPING_CARRIER_ID, shippingOptions: options.map((o) => shapeOption(o, optionPrice(o, measures))) },
+      ];
     }
   }
   const shippingPrice = selectedStored ? optionPrice(selectedStored, measures) : 0;
@@ -182,7 +202,14 @@ export function computePricing(config: PricingConfig, input: PricingInput, curre
   shippingDiscounts.forEach(({ entry }, i) => (entry.amount = shipDisc.each[i] ?? 0));
 
   // 5. Fees.
-  const fees = input.calculateAdditionalFees === false ? [] : computeFees(config.fees, afterItemDiscounts, working.some((l) => l.line.quantity > 0));
+  const fees =
+    input.calculateAdditionalFees === false
+      ? []
+      : computeFees(
+          config.fees,
+          afterItemDiscounts,
+          working.some((l) => l.line.quantity > 0),
+        );
   const feesTotal = fees.reduce((a, f) => a + f.price, 0);
 
   // 6. Tax.
@@ -190,7 +217,10 @@ export function computePricing(config: PricingConfig, input: PricingInput, curre
   const taxable =
     input.calculateTax === false
       ? null
-      : taxableAddress(settings, { shipping: (pickupAddress as PricingAddress | null) ?? input.shippingAddress ?? null, billing: input.billingAddress ?? null });
+      : taxableAddress(settings, {
+          shipping: (pickupAddress as PricingAddress | null) ?? input.shippingAddress ?? null,
+          billing: input.billingAddress ?? null,
+        });
   const taxRegion = taxable ? matchTaxRegion(config.taxRegions, taxable.address) : null;
   const lines: PricedLine[] = working.map((l) => {
     const groupId = taxGroupOf(l.line, config.taxGroups);
@@ -259,11 +289,18 @@ function shapeOption(o: StoredShippingOption, price: number): ShippingOption {
   if (o.deliveryTime) logistics.deliveryTime = o.deliveryTime;
   if (o.instructions) logistics.instructions = o.instructions;
   if (o.deliveryTimeSlot) logistics.deliveryTimeSlot = { ...o.deliveryTimeSlot };
-  if (o.kind === "PICKUP" && o.pickupDetails) logistics.pickupDetails = { address: { ...o.pickupDetails.address }, pickupMethod: o.pickupDetails.pickupMethod };
+  if (o.kind === "PICKUP" && o.pickupDetails)
+    logistics.pickupDetails = { address: { ...o.pickupDetails.address }, pickupMethod: o.pickupDetails.pickupMethod };
   return {
     code: o.code,
     title: o.title,
     logistics,
-    cost: { price, totalDiscount: 0, totalPriceBeforeTax: price, totalPriceAfterTax: price, taxDetails: { taxableAmount: price, taxRate: 0, totalTax: 0 } },
+    cost: {
+      price,
+      totalDiscount: 0,
+      totalPriceBeforeTax: price,
+      totalPriceAfterTax: price,
+      taxDetails: { taxableAmount: price, taxRate: 0, totalTax: 0 },
+    },
   };
 }

@@ -100,7 +100,10 @@ export function applyItemDiscount(d: StoredDiscount, lines: WorkingLine[]): { to
   } else {
     const base = targets.reduce((a, l) => a + l.remaining, 0);
     const wanted = d.discountType === "PERCENTAGE" ? percentOf(base, d.percentage ?? 0) : (d.fixedAmount ?? 0);
-    amounts = allocate(Math.min(base, wanted), targets.map((l) => l.remaining));
+    amounts = allocate(
+      Math.min(base, wanted),
+      targets.map((l) => l.remaining),
+    );
   }
   let total = 0;
   targets.forEach((l, i) => {

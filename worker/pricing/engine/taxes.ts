@@ -45,7 +45,11 @@ export function matchTaxRegion(regions: TaxRegionConfig[], address: PricingAddre
   const country = countryOf(address);
   if (!country) return null;
   const sub = subdivisionOf(address);
-  return (sub ? regions.find((r) => r.country === country && r.subdivision === sub) : undefined) ?? regions.find((r) => r.country === country && r.subdivision === "") ?? null;
+  return (
+    (sub ? regions.find((r) => r.country === country && r.subdivision === sub) : undefined) ??
+    regions.find((r) => r.country === country && r.subdivision === "") ??
+    null
+  );
 }
 
 /** The tax group of a line: its own, else the oldest group listing its product, else one listing a collection of it. */
@@ -74,7 +78,10 @@ export function taxOf(amount: number, rate: number, pricesIncludeTax: boolean): 
 }
 
 /** Rate type and manual reason (the Wix tax fields) for a matched region, or none. */
-export function rateTypeFor(settings: PricingSettings, region: TaxRegionConfig | null): { rateType: TaxRateType; manualRateReason?: ManualRateReason } {
+export function rateTypeFor(
+  settings: PricingSettings,
+  region: TaxRegionConfig | null,
+): { rateType: TaxRateType; manualRateReason?: ManualRateReason } {
   if (!region) return { rateType: "NO_TAX_COLLECTED" };
   if (settings.taxCalculation === "MANUAL") return { rateType: "MANUAL_RATE", manualRateReason: "GLOBAL_SETTING_TO_MANUAL" };
   if (region.calculation === "MANUAL") return { rateType: "MANUAL_RATE", manualRateReason: "REGION_SETTING_TO_MANUAL" };

@@ -38,7 +38,8 @@ function optionWire(o: ShippingOption, currency: string) {
   if (o.logistics.deliveryTime) logistics.deliveryTime = o.logistics.deliveryTime;
   if (o.logistics.instructions) logistics.instructions = o.logistics.instructions;
   if (o.logistics.deliveryTimeSlot) logistics.deliveryTimeSlot = { ...o.logistics.deliveryTimeSlot };
-  if (o.logistics.pickupDetails) logistics.pickupDetails = { address: addressWire(o.logistics.pickupDetails.address), pickupMethod: o.logistics.pickupDetails.pickupMethod };
+  if (o.logistics.pickupDetails)
+    logistics.pickupDetails = { address: addressWire(o.logistics.pickupDetails.address), pickupMethod: o.logistics.pickupDetails.pickupMethod };
   return {
     code: o.code,
     title: o.title,
@@ -57,7 +58,14 @@ function optionWire(o: ShippingOption, currency: string) {
 export function priceSummaryWire(r: PricingResult) {
   const m = (v: number) => toEcomMoney(v, r.currency);
   const s = r.priceSummary;
-  return { subtotal: m(s.subtotal), shipping: m(s.shipping), tax: m(s.tax), discount: m(s.discount), total: m(s.total), additionalFees: m(s.additionalFees) };
+  return {
+    subtotal: m(s.subtotal),
+    shipping: m(s.shipping),
+    tax: m(s.tax),
+    discount: m(s.discount),
+    total: m(s.total),
+    additionalFees: m(s.additionalFees),
+  };
 }
 
 /** appliedDiscounts in the Wix shape (coupon / discountRule / merchantDiscount, each with its amount). */
@@ -66,8 +74,12 @@ export function appliedDiscountsWire(r: PricingResult) {
     const amount = toEcomMoney(d.amount, r.currency);
     const base = { discountType: d.discountType, lineItemIds: d.lineItemIds };
     if (d.coupon) return { ...base, coupon: { ...d.coupon, amount } };
-    if (d.discountRule) return { ...base, discountRule: { id: d.discountRule.id, name: { original: d.discountRule.name, translated: d.discountRule.name }, amount } };
-    return { ...base, merchantDiscount: { amount, ...(d.merchantDiscount?.percentage !== undefined ? { percentage: d.merchantDiscount.percentage } : {}) } };
+    if (d.discountRule)
+      return { ...base, discountRule: { id: d.discountRule.id, name: { original: d.discountRule.name, translated: d.discountRule.name }, amount } };
+    return {
+      ...base,
+      merchantDiscount: { amount, ...(d.merchantDiscount?.percentage !== undefined ? { percentage: d.merchantDiscount.percentage } : {}) },
+    };
   });
 }
 
@@ -77,7 +89,10 @@ export function shippingInfoWire(r: PricingResult) {
   return {
     region: r.shippingInfo.region,
     selectedCarrierServiceOption: sel ? { ...optionWire(sel, r.currency), carrierId: sel.carrierId } : null,
-    carrierServiceOptions: r.shippingInfo.carrierServiceOptions.map((c) => ({ carrierId: c.carrierId, shippingOptions: c.shippingOptions.map((o) => optionWire(o, r.currency)) })),
+    carrierServiceOptions: r.shippingInfo.carrierServiceOptions.map((c) => ({
+      carrierId: c.carrierId,
+      shippingOptions: c.shippingOptions.map((o) => optionWire(o, r.currency)),
+    })),
   };
 }
 

@@ -43,11 +43,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   requireStaff(context, request);
   const item = itemOf(new URL(request.url));
   const form = await request.formData();
-  if (form.get("intent") !== "report") return data({ ok: null, problem: { message: "Nothing was done: unknown action.", fields: {} } }, { status: 400 });
+  if (form.get("intent") !== "report")
+    return data({ ok: null, problem: { message: "Nothing was done: unknown action.", fields: {} } }, { status: 400 });
   try {
     const { sent, failed, held } = await reportItemBackInStock(context.services, item);
     const parts = [
-      sent === 0 && failed === 0 && held === 0 ? "No one was waiting: nobody was emailed." : `Emailed ${sent} ${sent === 1 ? "shopper" : "shoppers"}.`,
+      sent === 0 && failed === 0 && held === 0
+        ? "No one was waiting: nobody was emailed."
+        : `Emailed ${sent} ${sent === 1 ? "shopper" : "shoppers"}.`,
       failed > 0 ? `${failed} could not be emailed (the reason is on each request).` : "",
       held > 0 ? `${held} will be sent when the email service's retries go through.` : "",
     ];

@@ -32,7 +32,8 @@ export default function ConsoleBackInStock({ loaderData }: Route.ComponentProps)
       <h1>Back in stock</h1>
       <AutomationsNav />
       <p className="console-muted">
-        Shoppers who asked to hear when a sold-out item is back. They are emailed on their own when its stock comes back; open an item to email them now.
+        Shoppers who asked to hear when a sold-out item is back. They are emailed on their own when its stock comes back; open an item to email them
+        now.
       </p>
       {items.length === 0 && total > 0 ? (
         <PastTheEnd total={total} what="items" />

@@ -32,7 +32,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const values = { title: String(form.get("title") ?? "").slice(0, 400), description: String(form.get("description") ?? "").slice(0, 4000) };
   try {
-    const req = parseWith(addActivityRequest, { customActivity: { title: values.title, ...(values.description.trim() ? { description: values.description } : {}) } });
+    const req = parseWith(addActivityRequest, {
+      customActivity: { title: values.title, ...(values.description.trim() ? { description: values.description } : {}) },
+    });
     await addAbandonedCheckoutActivity(context.services, params.id, req);
     return { ok: "Activity added.", problem: null as Problem | null, values: { title: "", description: "" } };
   } catch (err) {
@@ -76,7 +78,11 @@ function timelineOf(cart: Loaded["abandonedCheckout"], emails: Loaded["recoveryE
       case "SCHEDULED":
         return { at: a.createdDate, title: `Email ${step} ${d.rescheduled ? "rescheduled" : "scheduled"} for ${dateTimeText(str(d.dueDate))}` };
       case "EMAIL_SENT":
-        return { at: a.createdDate, title: `Email ${step} sent${d.to ? ` to ${str(d.to)}` : ""}`, body: d.emailId ? emailLink(str(d.emailId)) : undefined };
+        return {
+          at: a.createdDate,
+          title: `Email ${step} sent${d.to ? ` to ${str(d.to)}` : ""}`,
+          body: d.emailId ? emailLink(str(d.emailId)) : undefined,
+        };
       case "EMAIL_NOT_SENT":
         return {
           at: a.createdDate,
@@ -99,13 +105,18 @@ function timelineOf(cart: Loaded["abandonedCheckout"], emails: Loaded["recoveryE
           body: (
             <>
               {d.description ? <p className="carts-activity-text">{str(d.description)}</p> : null}
-              <p className="console-muted">{a.actor?.type === "ADMIN" ? "Added by staff" : a.actor ? `Added by ${a.actor.type.toLowerCase()}` : "Added"}</p>
+              <p className="console-muted">
+                {a.actor?.type === "ADMIN" ? "Added by staff" : a.actor ? `Added by ${a.actor.type.toLowerCase()}` : "Added"}
+              </p>
             </>
           ),
         };
     }
   };
-  const entries: TimelineEntry[] = [{ at: cart.abandonTime, title: `Cart abandoned with ${cart.totalPrice.formattedAmount}` }, ...cart.activities.map(entry)];
+  const entries: TimelineEntry[] = [
+    { at: cart.abandonTime, title: `Cart abandoned with ${cart.totalPrice.formattedAmount}` },
+    ...cart.activities.map(entry),
+  ];
   if (cart.status === "RECOVERED" && cart.checkoutRecoveredDate) {
     entries.push({
       at: cart.checkoutRecoveredDate,
@@ -114,7 +125,10 @@ function timelineOf(cart: Loaded["abandonedCheckout"], emails: Loaded["recoveryE
     });
   }
   // Stable: entries of the same moment keep the order they were recorded in.
-  return entries.map((e, i) => ({ e, i })).sort((a, b) => (a.e.at < b.e.at ? -1 : a.e.at > b.e.at ? 1 : a.i - b.i)).map((x) => x.e);
+  return entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (a.e.at < b.e.at ? -1 : a.e.at > b.e.at ? 1 : a.i - b.i))
+    .map((x) => x.e);
 }
 
 interface Line {
@@ -195,7 +209,9 @@ export default function ConsoleAbandonedCart({ loaderData, actionData }: Route.C
           </thead>
           <tbody>
             {lines.map((l, i) => {
-              const options = (l.descriptionLines ?? []).map((d) => `${d.name?.original}: ${d.plainText?.original ?? d.colorInfo?.original}`).join(", ");
+              const options = (l.descriptionLines ?? [])
+                .map((d) => `${d.name?.original}: ${d.plainText?.original ?? d.colorInfo?.original}`)
+                .join(", ");
               return (
                 <tr key={l.id ?? i}>
                   <th scope="row">
@@ -247,9 +263,18 @@ export default function ConsoleAbandonedCart({ loaderData, actionData }: Route.C
         </p>
       )}
       {user?.permissions.includes("automations.manage") && (
-        <Form method="post" className="console-form carts-activity-form" aria-labelledby="carts-activity-title" noValidate key={actionData?.ok ? cart.activities.length : "form"}>
+        <Form
+          method="post"
+          className="console-form carts-activity-form"
+          aria-labelledby="carts-activity-title"
+          noValidate
+          key={actionData?.ok ? cart.activities.length : "form"}
+        >
           <h2 id="carts-activity-title">Add a custom activity</h2>
-          <ErrorSummary problem={problem} fieldIds={{ "customActivity.title": "activity-title", "customActivity.description": "activity-description" }} />
+          <ErrorSummary
+            problem={problem}
+            fieldIds={{ "customActivity.title": "activity-title", "customActivity.description": "activity-description" }}
+          />
           <div className="console-field">
             <label htmlFor="activity-title">What happened</label>
             <input

@@ -88,7 +88,8 @@ function SettingsForm({ values, problem, busy }: { values: SettingsValues; probl
     const k = on.indexOf(step);
     return k >= 0 ? err(`recoveryEmailDelaysMinutes[${k}]`) : undefined;
   };
-  const described = (id: string, message: string | undefined, hint = true) => [hint ? `${id}-hint` : "", message ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const described = (id: string, message: string | undefined, hint = true) =>
+    [hint ? `${id}-hint` : "", message ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   const scheduleError = err("recoveryEmailDelaysMinutes");
   return (
     <Form method="post" className="console-form carts-settings" aria-labelledby="carts-settings-title" noValidate>
@@ -182,7 +183,13 @@ function SettingsForm({ values, problem, busy }: { values: SettingsValues; probl
                 <tr key={step}>
                   <th scope="row">{`Email ${step}`}</th>
                   <td>
-                    <input type="checkbox" id={`carts-step${step}-on`} name={`step${step}On`} defaultChecked={values.steps[i].on} aria-label={`Send email ${step}`} />
+                    <input
+                      type="checkbox"
+                      id={`carts-step${step}-on`}
+                      name={`step${step}On`}
+                      defaultChecked={values.steps[i].on}
+                      aria-label={`Send email ${step}`}
+                    />
                   </td>
                   <td>
                     <input
@@ -258,7 +265,8 @@ export default function ConsoleAbandonedCarts({ loaderData, actionData }: Route.
       <h1>Abandoned carts</h1>
       <AutomationsNav />
       <p className="console-muted">
-        Carts left with items and a contact email. The shop emails a link back to the cart on the schedule below; a cart bought later counts as recovered.
+        Carts left with items and a contact email. The shop emails a link back to the cart on the schedule below; a cart bought later counts as
+        recovered.
       </p>
       {actionData?.ok && (
         <p className="console-notice" role="status">

@@ -31,7 +31,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   requireStaff(context, request);
   const form = await request.formData();
-  if (form.get("intent") !== "retry") return data({ ok: null, problem: { message: "Nothing was done: unknown action.", fields: {} } }, { status: 400 });
+  if (form.get("intent") !== "retry")
+    return data({ ok: null, problem: { message: "Nothing was done: unknown action.", fields: {} } }, { status: 400 });
   try {
     const { email } = await retryEmail(context.services, params.id);
     const ok =
@@ -123,12 +124,12 @@ export default function ConsoleEmail({ loaderData, actionData }: Route.Component
         ) : (
           <p className="console-muted">Sending a failed email again needs the automations permission.</p>
         ))}
-      {email.status === "SUPPRESSED" && <p className="console-muted">{`${statusWord("SUPPRESSED")}: the recipient had unsubscribed from marketing emails, so it was recorded and not sent.`}</p>}
+      {email.status === "SUPPRESSED" && (
+        <p className="console-muted">{`${statusWord("SUPPRESSED")}: the recipient had unsubscribed from marketing emails, so it was recorded and not sent.`}</p>
+      )}
 
       <h2 id="email-preview-title">The message</h2>
-      {email.redacted && (
-        <p className="console-muted">One-time codes and sign-in links are shown as [hidden]: they belong to the recipient alone.</p>
-      )}
+      {email.redacted && <p className="console-muted">One-time codes and sign-in links are shown as [hidden]: they belong to the recipient alone.</p>}
       {/* sandbox="": the message is shop-made HTML, but it may carry shopper-typed names; no scripts, no forms, no
           same-origin access, so nothing in it can act as the console. */}
       <iframe className="automation-preview" title={`Preview of the email “${email.subject}”`} sandbox="" srcDoc={email.html} />

@@ -34,7 +34,9 @@ export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
     <>
       <h1>Emails</h1>
       <AutomationsNav />
-      <p className="console-muted">Every email the shop sent or tried to send, newest first. Open one to see it as the shopper did, or to send a failed one again.</p>
+      <p className="console-muted">
+        Every email the shop sent or tried to send, newest first. Open one to see it as the shopper did, or to send a failed one again.
+      </p>
       <Form method="get" className="console-toolbar" role="search" aria-label="Find emails">
         <div className="console-field automation-search">
           <label htmlFor="emails-q">Recipient</label>
@@ -76,7 +78,14 @@ export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="console-field">
           <label htmlFor="emails-to">to</label>
-          <input id="emails-to" type="date" name="to" defaultValue={values.to} aria-invalid={fields.to ? true : undefined} aria-describedby={fields.to ? "emails-to-error" : undefined} />
+          <input
+            id="emails-to"
+            type="date"
+            name="to"
+            defaultValue={values.to}
+            aria-invalid={fields.to ? true : undefined}
+            aria-describedby={fields.to ? "emails-to-error" : undefined}
+          />
           <FieldError id="emails-to-error" message={fields.to} />
         </div>
         <div className="console-actions">
@@ -94,7 +103,9 @@ export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
         <PastTheEnd total={total} what="emails" />
       ) : emails.length === 0 ? (
         <p className="console-muted" role="status">
-          {filtered ? "No emails match these filters." : "No emails yet. Order confirmations, recovery emails and sign-in codes appear here as the shop sends them."}
+          {filtered
+            ? "No emails match these filters."
+            : "No emails yet. Order confirmations, recovery emails and sign-in codes appear here as the shop sends them."}
         </p>
       ) : (
         <>

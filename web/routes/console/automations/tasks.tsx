@@ -51,7 +51,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   const id = String(form.get("taskId") ?? "").slice(0, 100);
-  if ((intent !== "done" && intent !== "reopen") || !id) return data({ ok: null, problem: { message: "Nothing was done: unknown action.", fields: {} } }, { status: 400 });
+  if ((intent !== "done" && intent !== "reopen") || !id)
+    return data({ ok: null, problem: { message: "Nothing was done: unknown action.", fields: {} } }, { status: 400 });
   try {
     const { task } = intent === "done" ? await completeTask(context.services, id) : await reopenTask(context.services, id);
     return { ok: intent === "done" ? `Done: ${task.title}.` : `Reopened: ${task.title}.`, problem: null };
@@ -72,7 +73,10 @@ export default function ConsoleTasks({ loaderData, actionData }: Route.Component
     <>
       <h1>Tasks</h1>
       <AutomationsNav />
-      <p className="console-muted">What the shop&rsquo;s automations ask you to look at: high-value carts left behind, stock running low, webhooks switched off, imports that failed.</p>
+      <p className="console-muted">
+        What the shop&rsquo;s automations ask you to look at: high-value carts left behind, stock running low, webhooks switched off, imports that
+        failed.
+      </p>
       {actionData?.ok && (
         <p className="console-notice" role="status">
           {actionData.ok}
@@ -153,7 +157,12 @@ export default function ConsoleTasks({ loaderData, actionData }: Route.Component
                             <input type="hidden" name="taskId" value={t.id} />
                             <input type="hidden" name="intent" value={t.status === "OPEN" ? "done" : "reopen"} />
                             {/* Named after its task: a row of "Done" buttons says nothing to a screen reader. */}
-                            <button type="submit" className="console-button" disabled={busy} aria-label={`${t.status === "OPEN" ? "Done" : "Reopen"}: ${t.title}`}>
+                            <button
+                              type="submit"
+                              className="console-button"
+                              disabled={busy}
+                              aria-label={`${t.status === "OPEN" ? "Done" : "Reopen"}: ${t.title}`}
+                            >
                               {t.status === "OPEN" ? "Done" : "Reopen"}
                             </button>
                           </Form>

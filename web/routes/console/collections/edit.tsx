@@ -1,6 +1,13 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
-import { changeMembership, collectionPatchSchema, deleteCollection, getCollection, getCollectionWithProducts, updateCollection } from "#worker/catalog";
+import {
+  changeMembership,
+  collectionPatchSchema,
+  deleteCollection,
+  getCollection,
+  getCollectionWithProducts,
+  updateCollection,
+} from "#worker/catalog";
 import { requirePermission } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
@@ -8,7 +15,15 @@ import { parseWith } from "#worker/platform/validation";
 import { sameSiteUrl } from "#web/catalog.server";
 import { Badge } from "#web/components/console/badge";
 import { CollectionForm } from "#web/components/console/collection-form";
-import { collectionFormRaw, collectionImage, collectionProblem, hasImageFile, pickerMatches, postedValues, type CollectionProductRow } from "#web/components/console/collections.server";
+import {
+  collectionFormRaw,
+  collectionImage,
+  collectionProblem,
+  hasImageFile,
+  pickerMatches,
+  postedValues,
+  type CollectionProductRow,
+} from "#web/components/console/collections.server";
 import { AskFirstForm } from "#web/components/console/confirm";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
@@ -50,10 +65,25 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     ]);
     const c = detail.collection;
     const image = c.media.mainMedia ? sameSiteUrl(c.media.mainMedia.image.url, ctx.origin) : "";
-    const members: CollectionProductRow[] = detail.products.map((p) => ({ id: p.id, name: p.name, slug: p.slug, visible: p.visible, image: p.image ? sameSiteUrl(p.image, ctx.origin) : null }));
+    const members: CollectionProductRow[] = detail.products.map((p) => ({
+      id: p.id,
+      name: p.name,
+      slug: p.slug,
+      visible: p.visible,
+      image: p.image ? sameSiteUrl(p.image, ctx.origin) : null,
+    }));
     return {
       builtIn: false as const,
-      collection: { id: c.id, name: c.name, slug: c.slug, description: c.description, visible: c.visible, image, updatedDate: c.updatedDate, numberOfProducts: c.numberOfProducts },
+      collection: {
+        id: c.id,
+        name: c.name,
+        slug: c.slug,
+        description: c.description,
+        visible: c.visible,
+        image,
+        updatedDate: c.updatedDate,
+        numberOfProducts: c.numberOfProducts,
+      },
       members,
       totalMembers: detail.totalProducts,
       page,
@@ -68,7 +98,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   }
 }
 
-type ActionResult = { ok: string | null; intent: string; problem: Problem | null; values: Record<string, string> | null; confirmDelete?: boolean; productId?: string };
+type ActionResult = {
+  ok: string | null;
+  intent: string;
+  problem: Problem | null;
+  values: Record<string, string> | null;
+  confirmDelete?: boolean;
+  productId?: string;
+};
 
 /**
  * Save the details, add or remove a product, delete: each through the catalogue's collection services, which refuse
@@ -206,7 +243,9 @@ function CollectionPage({ data: d, canWrite }: { data: PageData; canWrite: boole
             <dt>Description</dt>
             <dd>{c.description || <span className="console-muted">None</span>}</dd>
             <dt>Image</dt>
-            <dd>{c.image ? <img src={c.image} alt="The collection's image" width={120} height={120} /> : <span className="console-muted">None</span>}</dd>
+            <dd>
+              {c.image ? <img src={c.image} alt="The collection's image" width={120} height={120} /> : <span className="console-muted">None</span>}
+            </dd>
           </dl>
         )}
       </section>
@@ -274,7 +313,13 @@ function MemberRow({ product: p, canWrite }: { product: CollectionProductRow; ca
   if (removing) return null;
   return (
     <tr>
-      <td>{p.image ? <img src={p.image} alt="" width={44} height={44} loading="lazy" decoding="async" /> : <span className="collections-noimage" aria-hidden="true" />}</td>
+      <td>
+        {p.image ? (
+          <img src={p.image} alt="" width={44} height={44} loading="lazy" decoding="async" />
+        ) : (
+          <span className="collections-noimage" aria-hidden="true" />
+        )}
+      </td>
       <th scope="row">
         <Link to={`/console/products/${p.id}`} className="collections-product">
           {p.name}
@@ -363,7 +408,11 @@ function PickerRow({ product: p }: { product: CollectionProductRow & { inCollect
   }, [added]);
   return (
     <li>
-      {p.image ? <img src={p.image} alt="" width={44} height={44} loading="lazy" decoding="async" /> : <span className="collections-noimage" aria-hidden="true" />}
+      {p.image ? (
+        <img src={p.image} alt="" width={44} height={44} loading="lazy" decoding="async" />
+      ) : (
+        <span className="collections-noimage" aria-hidden="true" />
+      )}
       <span className="collection-picker-name">
         {p.name}
         {!p.visible && (
@@ -410,9 +459,7 @@ function DeleteCollection({ name, confirming, problem }: { name: string; confirm
       <ErrorSummary problem={problem} />
       {confirming ? (
         <div className="console-error collection-confirm" role="alert">
-          <p>
-            Delete “{name}”? Its products stay in the shop; only the collection and its page go. This cannot be undone.
-          </p>
+          <p>Delete “{name}”? Its products stay in the shop; only the collection and its page go. This cannot be undone.</p>
           <div className="console-actions">
             <Form method="post">
               <input type="hidden" name="intent" value="delete" />

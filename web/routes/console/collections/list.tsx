@@ -116,7 +116,13 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
             <tbody>
               {rows.map((c) => (
                 <tr key={c.id}>
-                  <td>{c.image ? <img src={c.image} alt="" width={44} height={44} loading="lazy" decoding="async" /> : <span className="collections-noimage" aria-hidden="true" />}</td>
+                  <td>
+                    {c.image ? (
+                      <img src={c.image} alt="" width={44} height={44} loading="lazy" decoding="async" />
+                    ) : (
+                      <span className="collections-noimage" aria-hidden="true" />
+                    )}
+                  </td>
                   <th scope="row">
                     {c.builtIn ? (
                       <>

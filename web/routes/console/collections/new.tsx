@@ -67,7 +67,8 @@ export default function NewCollection({ loaderData }: Route.ComponentProps) {
         <>
           <ErrorSummary problem={result?.problem} />
           <p className="console-error" role="alert">
-          You may look at collections but not create them: creating needs the “{PERMISSION_LABELS["catalog.write"]}” permission, which the store owner grants.
+            You may look at collections but not create them: creating needs the “{PERMISSION_LABELS["catalog.write"]}” permission, which the store
+            owner grants.
           </p>
         </>
       )}

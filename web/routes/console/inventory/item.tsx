@@ -1,5 +1,13 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { decrementInventory, decrementRequest, incrementInventory, incrementRequest, inventoryOverview, updateInventoryItem, updateRequest } from "#worker/catalog";
+import {
+  decrementInventory,
+  decrementRequest,
+  incrementInventory,
+  incrementRequest,
+  inventoryOverview,
+  updateInventoryItem,
+  updateRequest,
+} from "#worker/catalog";
 import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
@@ -57,7 +65,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       const body = parseWith(updateRequest, {
         inventoryItem: {
           trackQuantity: track,
-          variants: variantIds.map((v) => (track ? { variantId: v, quantity: int(form.get(`qty:${v}`)) } : { variantId: v, inStock: form.get(`instock:${v}`) === "on" })),
+          variants: variantIds.map((v) =>
+            track ? { variantId: v, quantity: int(form.get(`qty:${v}`)) } : { variantId: v, inStock: form.get(`instock:${v}`) === "on" },
+          ),
           preorderInfo: {
             enabled: form.get("preorder") === "on",
             message: String(form.get("preorderMessage") ?? "").trim() || null,
@@ -80,7 +90,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         const body = parseWith(incrementRequest, { incrementData: [{ productId: id, variantId, incrementBy: by }], reason });
         await incrementInventory(ctx, [{ productId: id, variantId, by: by as number }], body.reason || null);
       }
-      return { ok: `${form.get("direction") === "remove" ? "Removed" : "Added"} ${by}.`, intent, problem: null, values: {} as Record<string, string> };
+      return {
+        ok: `${form.get("direction") === "remove" ? "Removed" : "Added"} ${by}.`,
+        intent,
+        problem: null,
+        values: {} as Record<string, string>,
+      };
     }
     throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
   } catch (err) {
@@ -106,7 +121,11 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
     return v ? Object.values(v.choices).join(" / ") || "Default" : "—";
   };
   // The stock form's field errors: inventoryItem.variants[i] is the i-th variant of the form, in the page's order.
-  const fieldIds: Record<string, string> = { "inventoryItem.preorderInfo.limit": "stock-preorder-limit", "inventoryItem.preorderInfo.message": "stock-preorder-message", reason: "stock-reason" };
+  const fieldIds: Record<string, string> = {
+    "inventoryItem.preorderInfo.limit": "stock-preorder-limit",
+    "inventoryItem.preorderInfo.message": "stock-preorder-message",
+    reason: "stock-reason",
+  };
   item.variants.forEach((v, i) => (fieldIds[`inventoryItem.variants[${i}].quantity`] = `stock-qty-${v.id}`));
   const saveError = (field: string) => saveProblem?.fields[field];
   return (
@@ -127,8 +146,13 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
         <ErrorSummary problem={saveProblem} fieldIds={fieldIds} />
         <input type="hidden" name="intent" value="save" />
         <label className="console-check">
-          <input type="checkbox" name="track" defaultChecked={values.intent === "save" ? values.track === "on" : item.trackInventory} disabled={!canWrite} /> Track quantities
-          (each sale counts down; off: set in stock or out by hand)
+          <input
+            type="checkbox"
+            name="track"
+            defaultChecked={values.intent === "save" ? values.track === "on" : item.trackInventory}
+            disabled={!canWrite}
+          />{" "}
+          Track quantities (each sale counts down; off: set in stock or out by hand)
         </label>
         <div className="console-scroll">
           <table className="console-table">
@@ -175,7 +199,9 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
                       )}
                     </td>
                     <td>
-                      <Badge tone={v.inStock ? "good" : v.availableForPreorder ? "warn" : "bad"}>{v.inStock ? "In stock" : v.availableForPreorder ? "Preorder" : "Out of stock"}</Badge>
+                      <Badge tone={v.inStock ? "good" : v.availableForPreorder ? "warn" : "bad"}>
+                        {v.inStock ? "In stock" : v.availableForPreorder ? "Preorder" : "Out of stock"}
+                      </Badge>
                     </td>
                   </tr>
                 );
@@ -186,12 +212,19 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
         <fieldset>
           <legend>Preorder</legend>
           <label className="console-check">
-            <input type="checkbox" name="preorder" defaultChecked={item.preorder.enabled} disabled={!canWrite} /> Keep selling when out of stock (tracked quantities only)
+            <input type="checkbox" name="preorder" defaultChecked={item.preorder.enabled} disabled={!canWrite} /> Keep selling when out of stock
+            (tracked quantities only)
           </label>
           <div className="console-row">
             <div className="console-field">
               <label htmlFor="stock-preorder-message">Message to shoppers</label>
-              <input id="stock-preorder-message" name="preorderMessage" maxLength={250} defaultValue={values.preorderMessage ?? item.preorder.message ?? ""} disabled={!canWrite} />
+              <input
+                id="stock-preorder-message"
+                name="preorderMessage"
+                maxLength={250}
+                defaultValue={values.preorderMessage ?? item.preorder.message ?? ""}
+                disabled={!canWrite}
+              />
               <FieldError id="stock-preorder-message-error" message={saveError("inventoryItem.preorderInfo.message")} />
             </div>
             <div className="console-field">
@@ -226,7 +259,10 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
       {canWrite && item.trackInventory && (
         <Form method="post" className="console-toolbar inventory-adjust" aria-label="Adjust stock" noValidate>
           <h2 className="inventory-adjust-title">Adjust by an amount</h2>
-          <ErrorSummary problem={adjustProblem} fieldIds={{ "incrementData[0].incrementBy": "adjust-amount", "decrementData[0].decrementBy": "adjust-amount" }} />
+          <ErrorSummary
+            problem={adjustProblem}
+            fieldIds={{ "incrementData[0].incrementBy": "adjust-amount", "decrementData[0].decrementBy": "adjust-amount" }}
+          />
           <input type="hidden" name="intent" value="adjust" />
           <div className="console-field">
             <label htmlFor="adjust-variant">Variant</label>
@@ -256,7 +292,10 @@ export default function InventoryItem({ loaderData, actionData }: Route.Componen
               aria-invalid={adjustProblem ? true : undefined}
               aria-describedby={adjustProblem ? "adjust-amount-error" : undefined}
             />
-            <FieldError id="adjust-amount-error" message={adjustProblem?.fields["incrementData[0].incrementBy"] ?? adjustProblem?.fields["decrementData[0].decrementBy"]} />
+            <FieldError
+              id="adjust-amount-error"
+              message={adjustProblem?.fields["incrementData[0].incrementBy"] ?? adjustProblem?.fields["decrementData[0].decrementBy"]}
+            />
           </div>
           <div className="console-field">
             <label htmlFor="adjust-reason">Reason</label>

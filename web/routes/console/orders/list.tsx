@@ -59,7 +59,16 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
       <Form method="get" className="console-toolbar orders-filters" role="search" aria-label="Find orders">
         <div className="console-field orders-search">
           <label htmlFor="orders-q">Search</label>
-          <input id="orders-q" ref={search} type="search" name="q" defaultValue={filters.q} placeholder="Order number, email or name" aria-keyshortcuts="/" maxLength={100} />
+          <input
+            id="orders-q"
+            ref={search}
+            type="search"
+            name="q"
+            defaultValue={filters.q}
+            placeholder="Order number, email or name"
+            aria-keyshortcuts="/"
+            maxLength={100}
+          />
         </div>
         <div className="console-field">
           <label htmlFor="orders-payment">Payment</label>
@@ -85,12 +94,26 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="console-field">
           <label htmlFor="orders-from">Placed from</label>
-          <input id="orders-from" type="date" name="from" defaultValue={params.get("from") ?? ""} aria-invalid={fields.from ? true : undefined} aria-describedby={fields.from ? "orders-from-error" : undefined} />
+          <input
+            id="orders-from"
+            type="date"
+            name="from"
+            defaultValue={params.get("from") ?? ""}
+            aria-invalid={fields.from ? true : undefined}
+            aria-describedby={fields.from ? "orders-from-error" : undefined}
+          />
           <FieldError id="orders-from-error" message={fields.from} />
         </div>
         <div className="console-field">
           <label htmlFor="orders-to">to</label>
-          <input id="orders-to" type="date" name="to" defaultValue={params.get("to") ?? ""} aria-invalid={fields.to ? true : undefined} aria-describedby={fields.to ? "orders-to-error" : undefined} />
+          <input
+            id="orders-to"
+            type="date"
+            name="to"
+            defaultValue={params.get("to") ?? ""}
+            aria-invalid={fields.to ? true : undefined}
+            aria-describedby={fields.to ? "orders-to-error" : undefined}
+          />
           <FieldError id="orders-to-error" message={fields.to} />
         </div>
         <div className="console-field">

@@ -63,7 +63,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         );
         const req = parseWith(fulfillmentRequest, { lineItems, trackingInfo });
         await createFulfillment(ctx, id, req);
-        return { ok: trackingInfo.trackingNumber ? `Shipped, with tracking number ${trackingInfo.trackingNumber}.` : "Shipped.", intent, problem: null };
+        return {
+          ok: trackingInfo.trackingNumber ? `Shipped, with tracking number ${trackingInfo.trackingNumber}.` : "Shipped.",
+          intent,
+          problem: null,
+        };
       }
       case "cancel":
         await cancelOrder(ctx, id, { restockAllItems: form.get("restock") === "on" });
@@ -101,7 +105,12 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
 
   // Which action forms are on the page (a refused action whose form is not, e.g. for lack of permission, is reported
   // on its own).
-  const shown: Record<string, boolean> = { fulfil: canWrite && canFulfil, "mark-paid": canWrite && canMarkPaid, refund: canWrite && canRefund, cancel: canWrite && canCancel };
+  const shown: Record<string, boolean> = {
+    fulfil: canWrite && canFulfil,
+    "mark-paid": canWrite && canMarkPaid,
+    refund: canWrite && canRefund,
+    cancel: canWrite && canCancel,
+  };
 
   // Field errors of the fulfil form: lineItems[i] is the i-th line that had a quantity, in the form's order.
   const fulfilProblem = problemFor("fulfil");
@@ -110,7 +119,11 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
     const i = sentLines.findIndex((l) => l.id === lineId);
     return i >= 0 ? (fulfilProblem?.fields[`lineItems[${i}].quantity`] ?? fulfilProblem?.fields[`lineItems[${i}]`]) : undefined;
   };
-  const fieldIds: Record<string, string> = { "trackingInfo.trackingLink": "fulfil-link", "trackingInfo.trackingNumber": "fulfil-number", "trackingInfo.shippingProvider": "fulfil-carrier" };
+  const fieldIds: Record<string, string> = {
+    "trackingInfo.trackingLink": "fulfil-link",
+    "trackingInfo.trackingNumber": "fulfil-number",
+    "trackingInfo.shippingProvider": "fulfil-carrier",
+  };
   sentLines.forEach((l, i) => (fieldIds[`lineItems[${i}].quantity`] = `fulfil-qty-${l.id}`));
 
   return (
@@ -119,7 +132,8 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
         <Link to="/console/orders">← Orders</Link>
       </p>
       <h1>
-        {`Order #${order.number}`} <OrderBadge status={order.paymentStatus} /> <OrderBadge status={order.fulfillmentStatus} /> {canceled && <OrderBadge status="CANCELED" />}
+        {`Order #${order.number}`} <OrderBadge status={order.paymentStatus} /> <OrderBadge status={order.fulfillmentStatus} />{" "}
+        {canceled && <OrderBadge status="CANCELED" />}
       </h1>
       <p className="console-muted">Placed {dateText(order.placed)}</p>
       {result?.ok && (
@@ -368,7 +382,9 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
             </section>
           )}
           {!canWrite && (
-            <p className="console-muted">You can look at this order; changing it needs the permission to “Mark orders paid, fulfil, cancel and refund” from the store owner.</p>
+            <p className="console-muted">
+              You can look at this order; changing it needs the permission to “Mark orders paid, fulfil, cancel and refund” from the store owner.
+            </p>
           )}
           {result?.problem && !shown[result.intent] && <ErrorSummary problem={result.problem} />}
         </div>

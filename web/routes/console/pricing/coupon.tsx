@@ -1,8 +1,27 @@
 import { Link } from "react-router";
 import { couponService } from "#worker/pricing";
-import { isoToInput, DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import {
+  isoToInput,
+  DeleteSection,
+  errorsOf,
+  formValues,
+  PricingForm,
+  PricingNav,
+  useCanManagePricing,
+  type FieldPlaces,
+} from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "#web/components/console/pricing.server";
+import {
+  conflictAt,
+  itemOf,
+  moneyOrNull,
+  numberOrRaw,
+  saveOrDelete,
+  text,
+  ticked,
+  utcOrRaw,
+  type PricingActionData,
+} from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -51,7 +70,11 @@ function couponRequest(v: Record<string, string>) {
     expirationTime: utcOrRaw(text(v, "end")),
     usageLimit: numberOrRaw(text(v, "limit")),
     minimumSubtotal: moneyOrNull(text(v, "minimum")),
-    ...(kind === "FREE_SHIPPING" ? { freeShipping: true } : kind === "AMOUNT" ? { moneyOffAmount: moneyOrNull(amount) } : { percentOffRate: numberOrRaw(amount) }),
+    ...(kind === "FREE_SHIPPING"
+      ? { freeShipping: true }
+      : kind === "AMOUNT"
+        ? { moneyOffAmount: moneyOrNull(amount) }
+        : { percentOffRate: numberOrRaw(amount) }),
   };
 }
 
@@ -104,10 +127,33 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
           {c.usageLimit !== null ? ` of ${c.usageLimit}` : ""}. Each placed order that applied the code counts one use.
         </p>
       )}
-      <PricingForm label={c ? `Coupon ${c.code}` : "New coupon"} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={c?.revision ?? null} canWrite={canWrite} submitLabel={c ? "Save coupon" : "Create coupon"}>
+      <PricingForm
+        label={c ? `Coupon ${c.code}` : "New coupon"}
+        problem={result?.values ? result.problem : null}
+        fieldIds={fieldIds}
+        revision={c?.revision ?? null}
+        canWrite={canWrite}
+        submitLabel={c ? "Save coupon" : "Create coupon"}
+      >
         <div className="console-row">
-          <Field id="cp-code" name="code" label="Code" defaultValue={f.text("code", c?.code)} error={byId["cp-code"]} hint="What shoppers type: letters, digits, - and _. Case does not matter." autoComplete="off" spellCheck={false} />
-          <Field id="cp-name" name="name" label="Name" defaultValue={f.text("name", c?.name)} error={byId["cp-name"]} hint="For you and the shopper's receipt." />
+          <Field
+            id="cp-code"
+            name="code"
+            label="Code"
+            defaultValue={f.text("code", c?.code)}
+            error={byId["cp-code"]}
+            hint="What shoppers type: letters, digits, - and _. Case does not matter."
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <Field
+            id="cp-name"
+            name="name"
+            label="Name"
+            defaultValue={f.text("name", c?.name)}
+            error={byId["cp-name"]}
+            hint="For you and the shopper's receipt."
+          />
         </div>
         <div className="console-row">
           <Select
@@ -134,20 +180,61 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
         </div>
         {c?.scope.type === "SPECIFIC_ITEMS" && (
           <p className="console-muted">
-            Applies to some items only ({c.scope.catalogItemIds.length} products, {c.scope.collectionIds.length} collections, set through the API); saving keeps them.
+            Applies to some items only ({c.scope.catalogItemIds.length} products, {c.scope.collectionIds.length} collections, set through the API);
+            saving keeps them.
           </p>
         )}
         <div className="console-row">
-          <Field id="cp-minimum" name="minimum" label="Minimum subtotal" defaultValue={f.text("minimum", c?.minimumSubtotal)} error={byId["cp-minimum"]} inputMode="decimal" hint={`In ${currency}; empty: none.`} />
-          <Field id="cp-limit" name="limit" label="Usage limit" defaultValue={f.text("limit", c?.usageLimit)} error={byId["cp-limit"]} inputMode="numeric" hint="Uses by all shoppers together; empty: no limit." />
+          <Field
+            id="cp-minimum"
+            name="minimum"
+            label="Minimum subtotal"
+            defaultValue={f.text("minimum", c?.minimumSubtotal)}
+            error={byId["cp-minimum"]}
+            inputMode="decimal"
+            hint={`In ${currency}; empty: none.`}
+          />
+          <Field
+            id="cp-limit"
+            name="limit"
+            label="Usage limit"
+            defaultValue={f.text("limit", c?.usageLimit)}
+            error={byId["cp-limit"]}
+            inputMode="numeric"
+            hint="Uses by all shoppers together; empty: no limit."
+          />
         </div>
         <div className="console-row">
-          <Field id="cp-start" name="start" type="datetime-local" label="Valid from (UTC)" defaultValue={f.text("start", isoToInput(c?.startTime))} error={byId["cp-start"]} hint="Empty: from now." />
-          <Field id="cp-end" name="end" type="datetime-local" label="Valid until (UTC)" defaultValue={f.text("end", isoToInput(c?.expirationTime))} error={byId["cp-end"]} hint="Empty: no end." />
+          <Field
+            id="cp-start"
+            name="start"
+            type="datetime-local"
+            label="Valid from (UTC)"
+            defaultValue={f.text("start", isoToInput(c?.startTime))}
+            error={byId["cp-start"]}
+            hint="Empty: from now."
+          />
+          <Field
+            id="cp-end"
+            name="end"
+            type="datetime-local"
+            label="Valid until (UTC)"
+            defaultValue={f.text("end", isoToInput(c?.expirationTime))}
+            error={byId["cp-end"]}
+            hint="Empty: no end."
+          />
         </div>
-        <Checkbox id="cp-active" name="active" label="On (shoppers can use it)" defaultChecked={f.checked("active", c?.active ?? true)} error={byId["cp-active"]} />
+        <Checkbox
+          id="cp-active"
+          name="active"
+          label="On (shoppers can use it)"
+          defaultChecked={f.checked("active", c?.active ?? true)}
+          error={byId["cp-active"]}
+        />
       </PricingForm>
-      {c && canWrite && <DeleteSection what={`coupon ${c.code}`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
+      {c && canWrite && (
+        <DeleteSection what={`coupon ${c.code}`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
+      )}
     </>
   );
 }

@@ -63,7 +63,9 @@ export default function PricingCoupons({ loaderData }: Route.ComponentProps) {
       newPath="/console/pricing/coupons/new"
       newLabel="New coupon"
       notice={notice}
-      status={total === 0 ? "No coupons yet." : `${total} ${total === 1 ? "coupon" : "coupons"}. Shoppers enter the code on their cart; codes ignore case.`}
+      status={
+        total === 0 ? "No coupons yet." : `${total} ${total === 1 ? "coupon" : "coupons"}. Shoppers enter the code on their cart; codes ignore case.`
+      }
       rows={coupons}
       page={page}
       pages={pages}
@@ -82,7 +84,10 @@ export default function PricingCoupons({ loaderData }: Route.ComponentProps) {
         { header: "Minimum subtotal", num: true, cell: (c) => money(c.minimumSubtotal, currency) },
         { header: "Used", num: true, cell: (c) => (c.usageLimit === null ? `${c.timesUsed} (no limit)` : `${c.timesUsed} of ${c.usageLimit}`) },
         { header: "Schedule", cell: (c) => schedule(c.startTime, c.expirationTime) },
-        { header: "Status", cell: (c) => <StatusBadge active={c.active} status={c.status} usedUp={c.usageLimit !== null && c.timesUsed >= c.usageLimit} /> },
+        {
+          header: "Status",
+          cell: (c) => <StatusBadge active={c.active} status={c.status} usedUp={c.usageLimit !== null && c.timesUsed >= c.usageLimit} />,
+        },
       ]}
     />
   );

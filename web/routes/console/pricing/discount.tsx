@@ -1,8 +1,26 @@
 import { Link } from "react-router";
 import { discountRuleService } from "#worker/pricing";
-import { DeleteSection, errorsOf, formValues, isoToInput, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import {
+  DeleteSection,
+  errorsOf,
+  formValues,
+  isoToInput,
+  PricingForm,
+  PricingNav,
+  useCanManagePricing,
+  type FieldPlaces,
+} from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw, type PricingActionData } from "#web/components/console/pricing.server";
+import {
+  itemOf,
+  moneyOrNull,
+  numberOrRaw,
+  saveOrDelete,
+  text,
+  ticked,
+  utcOrRaw,
+  type PricingActionData,
+} from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -19,7 +37,8 @@ export const headers = () => consoleHeaders;
 /** One discount rule to edit ("new": a blank one). 2 D1 round trips with the session. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireStaff(context, request);
-  const rule = params.id === "new" ? null : itemOf<DiscountRule>(await orRefuse(discountRuleService.get(context.services, params.id)), "discountRule");
+  const rule =
+    params.id === "new" ? null : itemOf<DiscountRule>(await orRefuse(discountRuleService.get(context.services, params.id)), "discountRule");
   return { rule, currency: context.services.currency };
 }
 
@@ -116,7 +135,11 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
     ["GLOBAL", "The whole order"],
     ["SHIPPING", "Shipping"],
   ];
-  if (d?.targetType === "SPECIFIC_ITEMS") targets.push(["SPECIFIC_ITEMS", `Some items (${d.specificItemsInfo?.catalogItemIds.length ?? 0} products, ${d.specificItemsInfo?.collectionIds.length ?? 0} collections)`]);
+  if (d?.targetType === "SPECIFIC_ITEMS")
+    targets.push([
+      "SPECIFIC_ITEMS",
+      `Some items (${d.specificItemsInfo?.catalogItemIds.length ?? 0} products, ${d.specificItemsInfo?.collectionIds.length ?? 0} collections)`,
+    ]);
   const conditions: [string, string][] = [
     ["NONE", "Always"],
     ["SUBTOTAL_RANGE", "Subtotal between"],
@@ -137,8 +160,22 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
           Applied to {r.usageCount} {r.usageCount === 1 ? "order" : "orders"} so far.
         </p>
       )}
-      <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={r?.revision ?? null} canWrite={canWrite} submitLabel={r ? "Save rule" : "Create rule"}>
-        <Field id="dr-name" name="name" label="Name" defaultValue={f.text("name", r?.name)} error={byId["dr-name"]} hint="Shoppers see it next to the discount on their cart." />
+      <PricingForm
+        label={title}
+        problem={result?.values ? result.problem : null}
+        fieldIds={fieldIds}
+        revision={r?.revision ?? null}
+        canWrite={canWrite}
+        submitLabel={r ? "Save rule" : "Create rule"}
+      >
+        <Field
+          id="dr-name"
+          name="name"
+          label="Name"
+          defaultValue={f.text("name", r?.name)}
+          error={byId["dr-name"]}
+          hint="Shoppers see it next to the discount on their cart."
+        />
         <fieldset>
           <legend>Discount</legend>
           <div className="console-row">
@@ -153,27 +190,92 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
                 ["FIXED_AMOUNT", `Amount off (${currency})`],
               ]}
             />
-            <Field id="dr-value" name="value" label="Percent or amount" defaultValue={f.text("value", d?.percentage ?? d?.fixedAmount)} error={byId["dr-value"]} inputMode="decimal" hint={`A percent (15) or an amount in ${currency} (5.00).`} />
-            <Select id="dr-target" name="target" label="Taken off" defaultValue={f.text("target", d?.targetType ?? "GLOBAL")} error={byId["dr-target"]} options={targets} />
+            <Field
+              id="dr-value"
+              name="value"
+              label="Percent or amount"
+              defaultValue={f.text("value", d?.percentage ?? d?.fixedAmount)}
+              error={byId["dr-value"]}
+              inputMode="decimal"
+              hint={`A percent (15) or an amount in ${currency} (5.00).`}
+            />
+            <Select
+              id="dr-target"
+              name="target"
+              label="Taken off"
+              defaultValue={f.text("target", d?.targetType ?? "GLOBAL")}
+              error={byId["dr-target"]}
+              options={targets}
+            />
           </div>
           {d?.targetType === "SPECIFIC_ITEMS" && <input type="hidden" name="items" value={JSON.stringify(d.specificItemsInfo ?? {})} />}
         </fieldset>
         <fieldset>
           <legend>Condition</legend>
           <div className="console-row">
-            <Select id="dr-condition" name="condition" label="Applies when" defaultValue={f.text("condition", condition)} error={byId["dr-condition"]} options={conditions} />
-            <Field id="dr-from" name="from" label="From" defaultValue={f.text("from", from)} error={byId["dr-from"]} inputMode="decimal" hint={`Subtotal in ${currency}, or a number of items; empty: no lower bound.`} />
-            <Field id="dr-to" name="to" label="To" defaultValue={f.text("to", to)} error={byId["dr-to"]} inputMode="decimal" hint="Empty: no upper bound." />
+            <Select
+              id="dr-condition"
+              name="condition"
+              label="Applies when"
+              defaultValue={f.text("condition", condition)}
+              error={byId["dr-condition"]}
+              options={conditions}
+            />
+            <Field
+              id="dr-from"
+              name="from"
+              label="From"
+              defaultValue={f.text("from", from)}
+              error={byId["dr-from"]}
+              inputMode="decimal"
+              hint={`Subtotal in ${currency}, or a number of items; empty: no lower bound.`}
+            />
+            <Field
+              id="dr-to"
+              name="to"
+              label="To"
+              defaultValue={f.text("to", to)}
+              error={byId["dr-to"]}
+              inputMode="decimal"
+              hint="Empty: no upper bound."
+            />
           </div>
-          <Field id="dr-code" name="code" label="Code" defaultValue={f.text("code", t?.couponCode?.code)} error={byId["dr-code"]} hint="Only for “The shopper enters a code”." autoComplete="off" spellCheck={false} />
+          <Field
+            id="dr-code"
+            name="code"
+            label="Code"
+            defaultValue={f.text("code", t?.couponCode?.code)}
+            error={byId["dr-code"]}
+            hint="Only for “The shopper enters a code”."
+            autoComplete="off"
+            spellCheck={false}
+          />
         </fieldset>
         <div className="console-row">
-          <Field id="dr-start" name="start" type="datetime-local" label="Starts (UTC)" defaultValue={f.text("start", isoToInput(r?.activeTimeInfo.start))} error={byId["dr-start"]} hint="Empty: now. A later start schedules the rule." />
-          <Field id="dr-end" name="end" type="datetime-local" label="Ends (UTC)" defaultValue={f.text("end", isoToInput(r?.activeTimeInfo.end))} error={byId["dr-end"]} hint="Empty: no end." />
+          <Field
+            id="dr-start"
+            name="start"
+            type="datetime-local"
+            label="Starts (UTC)"
+            defaultValue={f.text("start", isoToInput(r?.activeTimeInfo.start))}
+            error={byId["dr-start"]}
+            hint="Empty: now. A later start schedules the rule."
+          />
+          <Field
+            id="dr-end"
+            name="end"
+            type="datetime-local"
+            label="Ends (UTC)"
+            defaultValue={f.text("end", isoToInput(r?.activeTimeInfo.end))}
+            error={byId["dr-end"]}
+            hint="Empty: no end."
+          />
         </div>
         <Checkbox id="dr-active" name="active" label="On" defaultChecked={f.checked("active", r?.active ?? true)} error={byId["dr-active"]} />
       </PricingForm>
-      {r && canWrite && <DeleteSection what={`rule “${r.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
+      {r && canWrite && (
+        <DeleteSection what={`rule “${r.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
+      )}
     </>
   );
 }

@@ -54,7 +54,14 @@ export interface DiscountValue {
 
 function discountText(d: DiscountValue, currency: string): string {
   const amount = d.discountType === "PERCENTAGE" ? `${d.percentage}%` : money(d.fixedAmount, currency);
-  const target = d.targetType === "SHIPPING" ? "shipping" : d.targetType === "SPECIFIC_ITEMS" ? (d.discountType === "PERCENTAGE" ? "some items" : "each unit of some items") : "the order";
+  const target =
+    d.targetType === "SHIPPING"
+      ? "shipping"
+      : d.targetType === "SPECIFIC_ITEMS"
+        ? d.discountType === "PERCENTAGE"
+          ? "some items"
+          : "each unit of some items"
+        : "the order";
   return `${amount} off ${target}`;
 }
 

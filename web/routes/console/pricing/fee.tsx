@@ -2,7 +2,16 @@ import { Link } from "react-router";
 import { additionalFeeService } from "#worker/pricing";
 import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, type PricingActionData } from "#web/components/console/pricing.server";
+import {
+  conflictAt,
+  itemOf,
+  moneyOrNull,
+  numberOrRaw,
+  saveOrDelete,
+  text,
+  ticked,
+  type PricingActionData,
+} from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -19,7 +28,8 @@ export const headers = () => consoleHeaders;
 /** One additional fee to edit ("new": a blank one). 2 D1 round trips with the session. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireStaff(context, request);
-  const fee = params.id === "new" ? null : itemOf<AdditionalFee>(await orRefuse(additionalFeeService.get(context.services, params.id)), "additionalFee");
+  const fee =
+    params.id === "new" ? null : itemOf<AdditionalFee>(await orRefuse(additionalFeeService.get(context.services, params.id)), "additionalFee");
   return { fee, currency: context.services.currency };
 }
 
@@ -77,10 +87,33 @@ export default function PricingFee({ loaderData, actionData }: Route.ComponentPr
       </p>
       <h1>{title}</h1>
       <PricingNav />
-      <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={fe?.revision ?? null} canWrite={canWrite} submitLabel={fe ? "Save fee" : "Create fee"}>
+      <PricingForm
+        label={title}
+        problem={result?.values ? result.problem : null}
+        fieldIds={fieldIds}
+        revision={fe?.revision ?? null}
+        canWrite={canWrite}
+        submitLabel={fe ? "Save fee" : "Create fee"}
+      >
         <div className="console-row">
-          <Field id="fee-name" name="name" label="Name" defaultValue={f.text("name", fe?.name)} error={byId["fee-name"]} hint="Shown to the shopper with the fee." />
-          <Field id="fee-code" name="code" label="Code" defaultValue={f.text("code", fe?.code)} error={byId["fee-code"]} hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />
+          <Field
+            id="fee-name"
+            name="name"
+            label="Name"
+            defaultValue={f.text("name", fe?.name)}
+            error={byId["fee-name"]}
+            hint="Shown to the shopper with the fee."
+          />
+          <Field
+            id="fee-code"
+            name="code"
+            label="Code"
+            defaultValue={f.text("code", fe?.code)}
+            error={byId["fee-code"]}
+            hint="Letters, digits, - and _."
+            autoComplete="off"
+            spellCheck={false}
+          />
           <Select
             id="fee-type"
             name="type"
@@ -104,12 +137,36 @@ export default function PricingFee({ loaderData, actionData }: Route.ComponentPr
               ["PERCENT", "A percent of the subtotal after discounts"],
             ]}
           />
-          <Field id="fee-value" name="value" label="Amount or percent" defaultValue={f.text("value", fe?.amount ?? fe?.percentage)} error={byId["fee-value"]} inputMode="decimal" hint={`E.g. 2.50 (${currency}) or 3 (%).`} />
-          <Field id="fee-minimum" name="minimum" label="From a subtotal of" defaultValue={f.text("minimum", fe?.minimumSubtotal)} error={byId["fee-minimum"]} inputMode="decimal" hint="After discounts; empty: every order." />
+          <Field
+            id="fee-value"
+            name="value"
+            label="Amount or percent"
+            defaultValue={f.text("value", fe?.amount ?? fe?.percentage)}
+            error={byId["fee-value"]}
+            inputMode="decimal"
+            hint={`E.g. 2.50 (${currency}) or 3 (%).`}
+          />
+          <Field
+            id="fee-minimum"
+            name="minimum"
+            label="From a subtotal of"
+            defaultValue={f.text("minimum", fe?.minimumSubtotal)}
+            error={byId["fee-minimum"]}
+            inputMode="decimal"
+            hint="After discounts; empty: every order."
+          />
         </div>
-        <Checkbox id="fee-active" name="active" label="On (charged at checkout)" defaultChecked={f.checked("active", fe?.active ?? true)} error={byId["fee-active"]} />
+        <Checkbox
+          id="fee-active"
+          name="active"
+          label="On (charged at checkout)"
+          defaultChecked={f.checked("active", fe?.active ?? true)}
+          error={byId["fee-active"]}
+        />
       </PricingForm>
-      {fe && canWrite && <DeleteSection what={`fee “${fe.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
+      {fe && canWrite && (
+        <DeleteSection what={`fee “${fe.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
+      )}
     </>
   );
 }

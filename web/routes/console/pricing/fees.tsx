@@ -21,7 +21,13 @@ const PAGE_SIZE = 25;
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireStaff(context, request);
   const url = new URL(request.url);
-  const { items, total, page, pages } = await queryPage<AdditionalFee>(additionalFeeService, context.services, "additionalFees", pageOf(url), PAGE_SIZE);
+  const { items, total, page, pages } = await queryPage<AdditionalFee>(
+    additionalFeeService,
+    context.services,
+    "additionalFees",
+    pageOf(url),
+    PAGE_SIZE,
+  );
   return { fees: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
 }
 
@@ -38,7 +44,6 @@ export interface AdditionalFee {
   active: boolean;
 }
 
-
 export default function PricingFees({ loaderData }: Route.ComponentProps) {
   const { fees, total, page, pages, currency, notice } = loaderData;
   return (
@@ -47,7 +52,9 @@ export default function PricingFees({ loaderData }: Route.ComponentProps) {
       newPath="/console/pricing/fees/new"
       newLabel="New fee"
       notice={notice}
-      status={total === 0 ? "No additional fees." : `${total} ${total === 1 ? "fee" : "fees"}, added to every order that reaches their minimum (not taxed).`}
+      status={
+        total === 0 ? "No additional fees." : `${total} ${total === 1 ? "fee" : "fees"}, added to every order that reaches their minimum (not taxed).`
+      }
       rows={fees}
       page={page}
       pages={pages}

@@ -21,7 +21,8 @@ export const headers = () => consoleHeaders;
 /** One shipping region to edit ("new": a blank one). 2 D1 round trips with the session. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireStaff(context, request);
-  const region = params.id === "new" ? null : itemOf<ShippingRegion>(await orRefuse(shippingRegionService.get(context.services, params.id)), "shippingRegion");
+  const region =
+    params.id === "new" ? null : itemOf<ShippingRegion>(await orRefuse(shippingRegionService.get(context.services, params.id)), "shippingRegion");
   return { region, currency: context.services.currency };
 }
 
@@ -29,7 +30,9 @@ function kept(raw: string): Record<string, unknown> {
   try {
     const value = JSON.parse(raw) as Record<string, unknown> | null;
     if (!value || typeof value !== "object") return {};
-    return Object.fromEntries(Object.entries(value).filter(([k, x]) => ["instructions", "deliveryTimeSlot", "pickupDetails"].includes(k) && x !== null));
+    return Object.fromEntries(
+      Object.entries(value).filter(([k, x]) => ["instructions", "deliveryTimeSlot", "pickupDetails"].includes(k) && x !== null),
+    );
   } catch {
     return {};
   }
@@ -106,10 +109,20 @@ function placesFor(rows: OptionRow[]): FieldPlaces {
   rows.forEach((row, i) => {
     const o = `shippingRegion.options[${i}]`;
     places.push([`${o}.code`, `o${i}-code`], [`${o}.title`, `o${i}-title`], [`${o}.kind`, `o${i}-kind`], [`${o}.pickupDetails*`, `o${i}-kind`]);
-    places.push([`${o}.deliveryTime`, `o${i}-time`], [`${o}.rate`, `o${i}-rate`], [`${o}.freeShippingThreshold`, `o${i}-free`], [`${o}*`, `o${i}-code`]);
+    places.push(
+      [`${o}.deliveryTime`, `o${i}-time`],
+      [`${o}.rate`, `o${i}-rate`],
+      [`${o}.freeShippingThreshold`, `o${i}-free`],
+      [`${o}*`, `o${i}-code`],
+    );
     row.rules.forEach((_r, j) => {
       const r = `${o}.rules[${j}]`;
-      places.push([`${r}.basis`, `o${i}-r${j}-basis`], [`${r}.operator`, `o${i}-r${j}-op`], [`${r}.rate`, `o${i}-r${j}-rate`], [`${r}*`, `o${i}-r${j}-value`]);
+      places.push(
+        [`${r}.basis`, `o${i}-r${j}-basis`],
+        [`${r}.operator`, `o${i}-r${j}-op`],
+        [`${r}.rate`, `o${i}-r${j}-rate`],
+        [`${r}*`, `o${i}-r${j}-value`],
+      );
     });
   });
   return places;
@@ -143,26 +156,103 @@ export default function PricingShippingRegion({ loaderData, actionData }: Route.
       </p>
       <h1>{title}</h1>
       <PricingNav />
-      <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={r?.revision ?? null} canWrite={canWrite} submitLabel={r ? "Save region" : "Create region"}>
+      <PricingForm
+        label={title}
+        problem={result?.values ? result.problem : null}
+        fieldIds={fieldIds}
+        revision={r?.revision ?? null}
+        canWrite={canWrite}
+        submitLabel={r ? "Save region" : "Create region"}
+      >
         <Field id="sr-name" name="name" label="Name" defaultValue={f.text("name", r?.name)} error={byId["sr-name"]} />
         <div className="console-row">
-          <Field id="sr-countries" name="countries" label="Countries" defaultValue={f.text("countries", r?.countries.join(", "))} error={byId["sr-countries"]} hint="Two-letter codes separated by commas: US, CA." autoComplete="off" />
-          <Field id="sr-subdivisions" name="subdivisions" label="Only these states or provinces" defaultValue={f.text("subdivisions", r?.subdivisions.join(", "))} error={byId["sr-subdivisions"]} hint="Optional, e.g. US-CA, US-OR; empty: the whole of each country." autoComplete="off" />
+          <Field
+            id="sr-countries"
+            name="countries"
+            label="Countries"
+            defaultValue={f.text("countries", r?.countries.join(", "))}
+            error={byId["sr-countries"]}
+            hint="Two-letter codes separated by commas: US, CA."
+            autoComplete="off"
+          />
+          <Field
+            id="sr-subdivisions"
+            name="subdivisions"
+            label="Only these states or provinces"
+            defaultValue={f.text("subdivisions", r?.subdivisions.join(", "))}
+            error={byId["sr-subdivisions"]}
+            hint="Optional, e.g. US-CA, US-OR; empty: the whole of each country."
+            autoComplete="off"
+          />
         </div>
-        <Checkbox id="sr-world" name="restOfWorld" label="Rest of the world (every destination no other region lists; leave the countries empty)" defaultChecked={f.checked("restOfWorld", r?.restOfWorld ?? false)} error={byId["sr-world"]} />
+        <Checkbox
+          id="sr-world"
+          name="restOfWorld"
+          label="Rest of the world (every destination no other region lists; leave the countries empty)"
+          defaultChecked={f.checked("restOfWorld", r?.restOfWorld ?? false)}
+          error={byId["sr-world"]}
+        />
         <input type="hidden" name="optionRows" value={rows.length} />
         {rows.map((o, i) => (
           <fieldset key={i} className="pricing-option">
             <legend>{o.code || o.title ? `Option ${o.title || o.code}` : "Add an option"}</legend>
             <div className="console-row">
-              <Field id={`o${i}-code`} name={`o${i}-code`} label="Code" defaultValue={o.code} error={byId[`o${i}-code`]} autoComplete="off" spellCheck={false} />
-              <Field id={`o${i}-title`} name={`o${i}-title`} label="Title" defaultValue={o.title} error={byId[`o${i}-title`]} hint="What the shopper picks." />
-              <Select id={`o${i}-kind`} name={`o${i}-kind`} label="Kind" defaultValue={o.kind} error={byId[`o${i}-kind`]} options={[["DELIVERY", "Delivery"], ["PICKUP", "Pickup (address set through the API)"]]} />
+              <Field
+                id={`o${i}-code`}
+                name={`o${i}-code`}
+                label="Code"
+                defaultValue={o.code}
+                error={byId[`o${i}-code`]}
+                autoComplete="off"
+                spellCheck={false}
+              />
+              <Field
+                id={`o${i}-title`}
+                name={`o${i}-title`}
+                label="Title"
+                defaultValue={o.title}
+                error={byId[`o${i}-title`]}
+                hint="What the shopper picks."
+              />
+              <Select
+                id={`o${i}-kind`}
+                name={`o${i}-kind`}
+                label="Kind"
+                defaultValue={o.kind}
+                error={byId[`o${i}-kind`]}
+                options={[
+                  ["DELIVERY", "Delivery"],
+                  ["PICKUP", "Pickup (address set through the API)"],
+                ]}
+              />
             </div>
             <div className="console-row">
-              <Field id={`o${i}-rate`} name={`o${i}-rate`} label="Rate" defaultValue={o.rate} error={byId[`o${i}-rate`]} inputMode="decimal" hint={`In ${currency}, when no rule matches.`} />
-              <Field id={`o${i}-free`} name={`o${i}-free`} label="Free from" defaultValue={o.free} error={byId[`o${i}-free`]} inputMode="decimal" hint="Subtotal after discounts; empty: never free." />
-              <Field id={`o${i}-time`} name={`o${i}-time`} label="Delivery time" defaultValue={o.time} error={byId[`o${i}-time`]} hint="E.g. 3–5 business days." />
+              <Field
+                id={`o${i}-rate`}
+                name={`o${i}-rate`}
+                label="Rate"
+                defaultValue={o.rate}
+                error={byId[`o${i}-rate`]}
+                inputMode="decimal"
+                hint={`In ${currency}, when no rule matches.`}
+              />
+              <Field
+                id={`o${i}-free`}
+                name={`o${i}-free`}
+                label="Free from"
+                defaultValue={o.free}
+                error={byId[`o${i}-free`]}
+                inputMode="decimal"
+                hint="Subtotal after discounts; empty: never free."
+              />
+              <Field
+                id={`o${i}-time`}
+                name={`o${i}-time`}
+                label="Delivery time"
+                defaultValue={o.time}
+                error={byId[`o${i}-time`]}
+                hint="E.g. 3–5 business days."
+              />
             </div>
             <input type="hidden" name={`o${i}-keep`} value={o.keep} />
             <input type="hidden" name={`o${i}-ruleRows`} value={o.rules.length} />
@@ -172,10 +262,38 @@ export default function PricingShippingRegion({ loaderData, actionData }: Route.
               </p>
               {o.rules.map((rule, j) => (
                 <div key={j} className="pricing-rule">
-                  <Select id={`o${i}-r${j}-basis`} name={`o${i}-r${j}-basis`} label={`Rule ${j + 1}: when`} defaultValue={rule.basis} error={byId[`o${i}-r${j}-basis`]} options={BASES} />
-                  <Select id={`o${i}-r${j}-op`} name={`o${i}-r${j}-op`} label="is" defaultValue={rule.op} error={byId[`o${i}-r${j}-op`]} options={OPERATORS} />
-                  <Field id={`o${i}-r${j}-value`} name={`o${i}-r${j}-value`} label="Value" defaultValue={rule.value} error={byId[`o${i}-r${j}-value`]} inputMode="decimal" />
-                  <Field id={`o${i}-r${j}-rate`} name={`o${i}-r${j}-rate`} label="Rate" defaultValue={rule.rate} error={byId[`o${i}-r${j}-rate`]} inputMode="decimal" />
+                  <Select
+                    id={`o${i}-r${j}-basis`}
+                    name={`o${i}-r${j}-basis`}
+                    label={`Rule ${j + 1}: when`}
+                    defaultValue={rule.basis}
+                    error={byId[`o${i}-r${j}-basis`]}
+                    options={BASES}
+                  />
+                  <Select
+                    id={`o${i}-r${j}-op`}
+                    name={`o${i}-r${j}-op`}
+                    label="is"
+                    defaultValue={rule.op}
+                    error={byId[`o${i}-r${j}-op`]}
+                    options={OPERATORS}
+                  />
+                  <Field
+                    id={`o${i}-r${j}-value`}
+                    name={`o${i}-r${j}-value`}
+                    label="Value"
+                    defaultValue={rule.value}
+                    error={byId[`o${i}-r${j}-value`]}
+                    inputMode="decimal"
+                  />
+                  <Field
+                    id={`o${i}-r${j}-rate`}
+                    name={`o${i}-r${j}-rate`}
+                    label="Rate"
+                    defaultValue={rule.rate}
+                    error={byId[`o${i}-r${j}-rate`]}
+                    inputMode="decimal"
+                  />
                 </div>
               ))}
             </div>
@@ -183,7 +301,9 @@ export default function PricingShippingRegion({ loaderData, actionData }: Route.
           </fieldset>
         ))}
       </PricingForm>
-      {r && canWrite && <DeleteSection what={`region “${r.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
+      {r && canWrite && (
+        <DeleteSection what={`region “${r.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
+      )}
     </>
   );
 }

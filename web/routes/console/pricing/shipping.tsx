@@ -20,7 +20,13 @@ const PAGE_SIZE = 25;
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireStaff(context, request);
   const url = new URL(request.url);
-  const { items, total, page, pages } = await queryPage<ShippingRegion>(shippingRegionService, context.services, "shippingRegions", pageOf(url), PAGE_SIZE);
+  const { items, total, page, pages } = await queryPage<ShippingRegion>(
+    shippingRegionService,
+    context.services,
+    "shippingRegions",
+    pageOf(url),
+    PAGE_SIZE,
+  );
   return { regions: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
 }
 

@@ -79,14 +79,26 @@ export default function PricingTaxGroup({ loaderData, actionData }: Route.Compon
       </p>
       <h1>{title}</h1>
       <PricingNav />
-      <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={g?.revision ?? null} canWrite={canWrite} submitLabel={g ? "Save tax group" : "Create tax group"}>
+      <PricingForm
+        label={title}
+        problem={result?.values ? result.problem : null}
+        fieldIds={fieldIds}
+        revision={g?.revision ?? null}
+        canWrite={canWrite}
+        submitLabel={g ? "Save tax group" : "Create tax group"}
+      >
         <Field id="tg-name" name="name" label="Name" defaultValue={f.text("name", g?.name)} error={byId["tg-name"]} hint="E.g. Books, Food." />
         <fieldset id="tg-collections" tabIndex={-1} aria-describedby={byId["tg-collections"] ? "tg-collections-error" : undefined}>
           <legend>Products of these collections</legend>
           {collections.length === 0 && <p className="console-muted">No collections yet.</p>}
           {collections.map((c) => (
             <div key={c.id} className="console-check">
-              <input type="checkbox" id={`tg-c-${c.id}`} name={`c-${c.id}`} defaultChecked={f.checked(`c-${c.id}`, !!g?.collectionIds.includes(c.id))} />
+              <input
+                type="checkbox"
+                id={`tg-c-${c.id}`}
+                name={`c-${c.id}`}
+                defaultChecked={f.checked(`c-${c.id}`, !!g?.collectionIds.includes(c.id))}
+              />
               <label htmlFor={`tg-c-${c.id}`}>{c.name}</label>
             </div>
           ))}
@@ -95,9 +107,23 @@ export default function PricingTaxGroup({ loaderData, actionData }: Route.Compon
           ))}
           <FieldError id="tg-collections-error" message={byId["tg-collections"]} />
         </fieldset>
-        <Field id="tg-products" name="products" label="And these products (ids)" defaultValue={f.text("products", g?.catalogItemIds.join(", "))} error={byId["tg-products"]} hint="Product ids separated by commas, as the API and each product editor's address (/console/products/<id>) show them; optional." autoComplete="off" />
+        <Field
+          id="tg-products"
+          name="products"
+          label="And these products (ids)"
+          defaultValue={f.text("products", g?.catalogItemIds.join(", "))}
+          error={byId["tg-products"]}
+          hint="Product ids separated by commas, as the API and each product editor's address (/console/products/<id>) show them; optional."
+          autoComplete="off"
+        />
       </PricingForm>
-      {g && canWrite && <DeleteSection what={`tax group “${g.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
+      {g && canWrite && (
+        <DeleteSection
+          what={`tax group “${g.name}”`}
+          confirming={!!result?.confirmDelete}
+          problem={result && !result.values ? result.problem : null}
+        />
+      )}
     </>
   );
 }

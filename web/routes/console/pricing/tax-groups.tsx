@@ -51,7 +51,9 @@ export default function PricingTaxGroups({ loaderData }: Route.ComponentProps) {
       <PricingNav />
       <Notice text={notice} />
       <p className="console-muted" role="status">
-        {total === 0 ? "No tax groups: every product pays its region's rate." : `${total} ${total === 1 ? "group" : "groups"}. Each tax region can give a group a rate of its own.`}
+        {total === 0
+          ? "No tax groups: every product pays its region's rate."
+          : `${total} ${total === 1 ? "group" : "groups"}. Each tax region can give a group a rate of its own.`}
       </p>
       {groups.length > 0 && (
         <div className="console-scroll">

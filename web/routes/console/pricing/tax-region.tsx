@@ -4,7 +4,17 @@ import { consoleTitle } from "#web/components/console/title";
 import type { Problem } from "#web/components/ui/form";
 import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { conflictAt, itemOf, listOf, numberOrRaw, queryPage, saveOrDelete, text, ticked, type PricingActionData } from "#web/components/console/pricing.server";
+import {
+  conflictAt,
+  itemOf,
+  listOf,
+  numberOrRaw,
+  queryPage,
+  saveOrDelete,
+  text,
+  ticked,
+  type PricingActionData,
+} from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-pricing.css";
@@ -100,14 +110,52 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
       </p>
       <h1>{title}</h1>
       <PricingNav />
-      <PricingForm label={title} problem={result?.values ? result.problem : null} fieldIds={fieldIds} revision={r?.revision ?? null} canWrite={canWrite} submitLabel={r ? "Save tax region" : "Create tax region"}>
+      <PricingForm
+        label={title}
+        problem={result?.values ? result.problem : null}
+        fieldIds={fieldIds}
+        revision={r?.revision ?? null}
+        canWrite={canWrite}
+        submitLabel={r ? "Save tax region" : "Create tax region"}
+      >
         <div className="console-row">
-          <Field id="tr-country" name="country" label="Country" defaultValue={f.text("country", r?.country)} error={byId["tr-country"]} hint="Two-letter code, e.g. US." autoComplete="off" />
-          <Field id="tr-subdivision" name="subdivision" label="State or province" defaultValue={f.text("subdivision", r?.subdivision)} error={byId["tr-subdivision"]} hint="Optional, e.g. US-CA; empty: the whole country." autoComplete="off" />
-          <Field id="tr-name" name="name" label="Name" defaultValue={f.text("name", r?.name)} error={byId["tr-name"]} hint="Optional; the place's code if empty." />
+          <Field
+            id="tr-country"
+            name="country"
+            label="Country"
+            defaultValue={f.text("country", r?.country)}
+            error={byId["tr-country"]}
+            hint="Two-letter code, e.g. US."
+            autoComplete="off"
+          />
+          <Field
+            id="tr-subdivision"
+            name="subdivision"
+            label="State or province"
+            defaultValue={f.text("subdivision", r?.subdivision)}
+            error={byId["tr-subdivision"]}
+            hint="Optional, e.g. US-CA; empty: the whole country."
+            autoComplete="off"
+          />
+          <Field
+            id="tr-name"
+            name="name"
+            label="Name"
+            defaultValue={f.text("name", r?.name)}
+            error={byId["tr-name"]}
+            hint="Optional; the place's code if empty."
+          />
         </div>
         <div className="console-row">
-          <Field id="tr-rate" name="rate" label="Tax rate (%)" defaultValue={f.text("rate", r?.defaultRate)} error={byId["tr-rate"]} inputMode="decimal" hint="For products in no tax group, e.g. 8.25." />
+          <Field
+            id="tr-rate"
+            name="rate"
+            label="Tax rate (%)"
+            defaultValue={f.text("rate", r?.defaultRate)}
+            error={byId["tr-rate"]}
+            inputMode="decimal"
+            hint="For products in no tax group, e.g. 8.25."
+          />
           <Select
             id="tr-calculation"
             name="calculation"
@@ -120,7 +168,13 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
             ]}
           />
         </div>
-        <Checkbox id="tr-shipping" name="taxShipping" label="Tax shipping too" defaultChecked={f.checked("taxShipping", r?.taxShipping ?? false)} error={byId["tr-shipping"]} />
+        <Checkbox
+          id="tr-shipping"
+          name="taxShipping"
+          label="Tax shipping too"
+          defaultChecked={f.checked("taxShipping", r?.taxShipping ?? false)}
+          error={byId["tr-shipping"]}
+        />
         <input type="hidden" name="groups" value={groups.map((g) => g.id).join(",")} />
         {groups.length > 0 && (
           <fieldset>
@@ -142,7 +196,13 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
           </fieldset>
         )}
       </PricingForm>
-      {r && canWrite && <DeleteSection what={`tax region ${r.name}`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />}
+      {r && canWrite && (
+        <DeleteSection
+          what={`tax region ${r.name}`}
+          confirming={!!result?.confirmDelete}
+          problem={result && !result.values ? result.problem : null}
+        />
+      )}
     </>
   );
 }

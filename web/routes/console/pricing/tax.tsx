@@ -53,7 +53,13 @@ export async function action({ context, request }: Route.ActionArgs) {
       settings: { pricesIncludeTax: ticked(values, "pricesIncludeTax"), taxableAddress: text(values, "taxableAddress") },
     });
     const saved = await updatePricingSettings(context.services, settings);
-    return { ok: saved.settings.pricesIncludeTax ? "Saved: prices include tax; tax is taken out of them." : "Saved: prices exclude tax; tax is added at checkout.", problem: null, values: null };
+    return {
+      ok: saved.settings.pricesIncludeTax
+        ? "Saved: prices include tax; tax is taken out of them."
+        : "Saved: prices exclude tax; tax is added at checkout.",
+      problem: null,
+      values: null,
+    };
   } catch (err) {
     const problem: Problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, values }, { status: problem.status ?? 400 });
@@ -88,7 +94,13 @@ export default function PricingTax({ loaderData, actionData }: Route.ComponentPr
         <ErrorSummary problem={actionData?.problem} fieldIds={fieldIds} />
         <fieldset disabled={!canWrite} className="pricing-fields">
           <legend className="visually-hidden">Tax settings</legend>
-          <Checkbox id="tax-included" name="pricesIncludeTax" label="Prices include tax (tax is taken out of the price, totals stay as priced)" defaultChecked={f.checked("pricesIncludeTax", settings.pricesIncludeTax)} error={byId["tax-included"]} />
+          <Checkbox
+            id="tax-included"
+            name="pricesIncludeTax"
+            label="Prices include tax (tax is taken out of the price, totals stay as priced)"
+            defaultChecked={f.checked("pricesIncludeTax", settings.pricesIncludeTax)}
+            error={byId["tax-included"]}
+          />
           <Select
             id="tax-address"
             name="taxableAddress"
@@ -114,7 +126,9 @@ export default function PricingTax({ loaderData, actionData }: Route.ComponentPr
       </Form>
       <h2>Tax regions</h2>
       <p className="console-muted" role="status">
-        {total === 0 ? "No tax regions: no tax is charged." : `${total} ${total === 1 ? "region" : "regions"}. A subdivision's region wins over its country's.`}{" "}
+        {total === 0
+          ? "No tax regions: no tax is charged."
+          : `${total} ${total === 1 ? "region" : "regions"}. A subdivision's region wins over its country's.`}{" "}
         <Link to="/console/pricing/tax/groups">Tax groups</Link> give some products a rate of their own.
       </p>
       {regions.length > 0 && (

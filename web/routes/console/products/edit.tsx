@@ -1,6 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { createProduct, createProductRequest, deleteProduct, duplicateProduct, loadProductEditor, updateProduct, updateProductRequest } from "#worker/catalog";
+import {
+  createProduct,
+  createProductRequest,
+  deleteProduct,
+  duplicateProduct,
+  loadProductEditor,
+  updateProduct,
+  updateProductRequest,
+} from "#worker/catalog";
 // A single module on purpose: the page's browser code uses it, and the catalogue's face pulls in server-only code.
 import { MEASUREMENT_UNITS } from "#worker/catalog/units";
 import { ApiError } from "#worker/platform/errors";
@@ -44,7 +52,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     name: product?.row.name ?? "",
     slug: product?.row.slug ?? "",
     shown: product?.row.visible ?? false,
-    media: (product?.row.media ?? []).filter((m) => m.mediaType === "image").slice(0, 8).map((m) => ({ id: m.id, url: m.url, alt: m.altText ?? "" })),
+    media: (product?.row.media ?? [])
+      .filter((m) => m.mediaType === "image")
+      .slice(0, 8)
+      .map((m) => ({ id: m.id, url: m.url, alt: m.altText ?? "" })),
     currency: ctx.currency,
     values,
     unsupported,
@@ -84,7 +95,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const values = readEditorForm(form);
   const again = { ...values, options: withSpareRows(values.options), sections: withSpareSection(values.sections) };
   if (intent === "preview") return { values: again, problem: null, intent, stamp: Date.now() };
-  if (intent !== "save") return data({ values: again, problem: { message: "Unknown action.", fields: {} } as Problem, intent, stamp: Date.now() }, { status: 400 });
+  if (intent !== "save")
+    return data({ values: again, problem: { message: "Unknown action.", fields: {} } as Problem, intent, stamp: Date.now() }, { status: 400 });
 
   const { product, fieldId } = productFromEditor(values, { isNew: !id, stock: !id || user.permissions.includes("inventory.write") });
   try {
@@ -171,7 +183,13 @@ export default function ProductEditPage({ loaderData, actionData }: Route.Compon
       )}
       {actionData?.intent !== "save" && actionData?.intent !== "preview" && <ErrorSummary problem={problem} />}
       {!canWrite && <p className="console-muted">Changing products needs the permission to “Edit the catalogue” from the store owner.</p>}
-      <Editor key={`${actionData?.stamp ?? ""}:${JSON.stringify(loaderData.values).length}:${id}`} data={loaderData} initial={actionData?.values ?? loaderData.values} problem={actionData?.intent === "save" ? problem : null} busy={busy} />
+      <Editor
+        key={`${actionData?.stamp ?? ""}:${JSON.stringify(loaderData.values).length}:${id}`}
+        data={loaderData}
+        initial={actionData?.values ?? loaderData.values}
+        problem={actionData?.intent === "save" ? problem : null}
+        busy={busy}
+      />
       {id && media.length > 0 && (
         <section aria-labelledby="media-title" className="editor-media">
           <h2 id="media-title">Images</h2>
@@ -258,12 +276,23 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
   };
   const p = money(price);
   const c = money(cost);
-  const profit = p !== null && c !== null ? { amount: formatMoney(toMinor(p - c, currency), currency), margin: p > 0 ? Math.round(((p - c) / p) * 1000) / 10 : 0 } : null;
+  const profit =
+    p !== null && c !== null
+      ? { amount: formatMoney(toMinor(p - c, currency), currency), margin: p > 0 ? Math.round(((p - c) / p) * 1000) / 10 : 0 }
+      : null;
 
   return (
     <Form method="post" ref={formRef} className="console-form product-editor" aria-label={id ? "Edit product" : "New product"} noValidate>
       <div className="editor-bar">
-        <button ref={saveRef} type="submit" name="intent" value="save" className="console-button primary" disabled={!canWrite || !!busy} aria-keyshortcuts="Control+S Meta+S">
+        <button
+          ref={saveRef}
+          type="submit"
+          name="intent"
+          value="save"
+          className="console-button primary"
+          disabled={!canWrite || !!busy}
+          aria-keyshortcuts="Control+S Meta+S"
+        >
           {busy === "save" ? "Saving…" : id ? "Save" : "Create product"}
         </button>
         <span className="console-muted">Ctrl+S saves</span>
@@ -275,7 +304,11 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
       <fieldset>
         <legend>Product</legend>
         {input("name", "Name", { defaultValue: initial.name, required: true, maxLength: 80, autoComplete: "off" })}
-        {input("slug", "Address (slug)", { defaultValue: initial.slug, maxLength: 100, hint: "The end of the product's web address, /products/…; left empty, it is made from the name." })}
+        {input("slug", "Address (slug)", {
+          defaultValue: initial.slug,
+          maxLength: 100,
+          hint: "The end of the product's web address, /products/…; left empty, it is made from the name.",
+        })}
         <div className="console-field">
           <label htmlFor="description">Description</label>
           <textarea
@@ -290,7 +323,8 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
           />
           <p className="console-muted" id="description-hint">
             Blank lines separate paragraphs. **bold**, *italic*, [a link](https://…), “- ” starts a list item, “## ” a heading.
-            {d.unsupported.length > 0 && ` This description also holds ${d.unsupported.join(", ").toLowerCase()} content that this editor cannot show: changing the text replaces it.`}
+            {d.unsupported.length > 0 &&
+              ` This description also holds ${d.unsupported.join(", ").toLowerCase()} content that this editor cannot show: changing the text replaces it.`}
           </p>
           <FieldError id="description-error" message={err("description")} />
         </div>
@@ -311,8 +345,20 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
       <fieldset>
         <legend>Price</legend>
         <div className="console-row">
-          {input("price", `Price (${currency})`, { value: price, onChange: (e) => setPrice(e.target.value), inputMode: "decimal", required: true, maxLength: 20 })}
-          {input("cost", `Cost (${currency})`, { value: cost, onChange: (e) => setCost(e.target.value), inputMode: "decimal", maxLength: 20, hint: "What the item costs you; shoppers never see it." })}
+          {input("price", `Price (${currency})`, {
+            value: price,
+            onChange: (e) => setPrice(e.target.value),
+            inputMode: "decimal",
+            required: true,
+            maxLength: 20,
+          })}
+          {input("cost", `Cost (${currency})`, {
+            value: cost,
+            onChange: (e) => setCost(e.target.value),
+            inputMode: "decimal",
+            maxLength: 20,
+            hint: "What the item costs you; shoppers never see it.",
+          })}
           <p className="editor-profit" aria-live="polite">
             {profit ? `Profit ${profit.amount} · margin ${profit.margin}%` : "Profit: give a price and a cost"}
           </p>
@@ -320,13 +366,23 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
         <div className="console-row">
           <div className="console-field">
             <label htmlFor="discountType">Discount</label>
-            <select id="discountType" name="discountType" value={discountType} onChange={(e) => setDiscountType(e.target.value as EditorValues["discountType"])} disabled={!canWrite}>
+            <select
+              id="discountType"
+              name="discountType"
+              value={discountType}
+              onChange={(e) => setDiscountType(e.target.value as EditorValues["discountType"])}
+              disabled={!canWrite}
+            >
               <option value="NONE">None</option>
               <option value="AMOUNT">Amount off</option>
               <option value="PERCENT">Percent off</option>
             </select>
           </div>
-          {input("discountValue", discountType === "PERCENT" ? "Percent off" : `Amount off (${currency})`, { defaultValue: initial.discountValue, inputMode: "decimal", maxLength: 20 })}
+          {input("discountValue", discountType === "PERCENT" ? "Percent off" : `Amount off (${currency})`, {
+            defaultValue: initial.discountValue,
+            inputMode: "decimal",
+            maxLength: 20,
+          })}
         </div>
         <div className="console-row editor-ppu" role="group" aria-labelledby="ppu-title">
           <p id="ppu-title" className="editor-group-title">
@@ -345,7 +401,13 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
           {input("sku", "SKU", { defaultValue: initial.sku, maxLength: 40, autoComplete: "off" })}
           {input("weight", "Weight", { defaultValue: initial.weight, inputMode: "decimal", maxLength: 12 })}
           {input("brand", "Brand", { defaultValue: initial.brand, maxLength: 50, list: "editor-brands", autoComplete: "off" })}
-          {input("ribbon", "Ribbon", { defaultValue: initial.ribbon, maxLength: 30, list: "editor-ribbons", autoComplete: "off", hint: "A short label on the product card, e.g. New." })}
+          {input("ribbon", "Ribbon", {
+            defaultValue: initial.ribbon,
+            maxLength: 30,
+            list: "editor-ribbons",
+            autoComplete: "off",
+            hint: "A short label on the product card, e.g. New.",
+          })}
         </div>
         <datalist id="editor-brands">
           {d.brands.map((b) => (
@@ -362,18 +424,18 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
       <fieldset>
         <legend>Stock</legend>
         <label className="console-check">
-          <input type="checkbox" name="trackInventory" checked={track} onChange={(e) => setTrack(e.target.checked)} disabled={!canWrite} /> Track quantities (each sale
-          counts down)
+          <input type="checkbox" name="trackInventory" checked={track} onChange={(e) => setTrack(e.target.checked)} disabled={!canWrite} /> Track
+          quantities (each sale counts down)
         </label>
         {!canStock && <p className="console-muted">Quantities are changed by staff with the permission to “Change stock”.</p>}
         {!hasOptions &&
-          (track
-            ? input("quantity", "Quantity", { defaultValue: initial.quantity, inputMode: "numeric", maxLength: 9, disabled: !canWrite || !canStock })
-            : (
-              <label className="console-check">
-                <input type="checkbox" name="inStock" defaultChecked={initial.inStock} disabled={!canWrite || !canStock} /> In stock
-              </label>
-            ))}
+          (track ? (
+            input("quantity", "Quantity", { defaultValue: initial.quantity, inputMode: "numeric", maxLength: 9, disabled: !canWrite || !canStock })
+          ) : (
+            <label className="console-check">
+              <input type="checkbox" name="inStock" defaultChecked={initial.inStock} disabled={!canWrite || !canStock} /> In stock
+            </label>
+          ))}
         {id && (
           <p>
             <Link to={`/console/inventory/${id}`}>Preorder, adjustments and stock history →</Link>
@@ -383,7 +445,9 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
 
       <fieldset>
         <legend>Options</legend>
-        <p className="console-muted">Like Size or Colour. Each combination of choices is a variant. To remove a choice or an option, empty its name.</p>
+        <p className="console-muted">
+          Like Size or Colour. Each combination of choices is a variant. To remove a choice or an option, empty its name.
+        </p>
         {options.map((o, i) => (
           <div key={i} className="editor-option" role="group" aria-label={o.name ? `Option ${o.name}` : `New option ${i + 1}`}>
             <div className="console-row">
@@ -403,7 +467,13 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
               </div>
               <div className="console-field">
                 <label htmlFor={`option-${i}-type`}>Shown as</label>
-                <select id={`option-${i}-type`} name={`option.${i}.type`} value={o.type} onChange={(e) => setOption(i, { type: e.target.value as OptionValues["type"] })} disabled={!canWrite}>
+                <select
+                  id={`option-${i}-type`}
+                  name={`option.${i}.type`}
+                  value={o.type}
+                  onChange={(e) => setOption(i, { type: e.target.value as OptionValues["type"] })}
+                  disabled={!canWrite}
+                >
                   <option value="drop_down">Drop-down list</option>
                   <option value="color">Colour swatches</option>
                 </select>
@@ -446,7 +516,10 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
                       />
                     </>
                   )}
-                  <FieldError id={`option-${i}-choice-${j}-name-error`} message={err(`option-${i}-choice-${j}-name`) ?? err(`option-${i}-choice-${j}-color`)} />
+                  <FieldError
+                    id={`option-${i}-choice-${j}-name-error`}
+                    message={err(`option-${i}-choice-${j}-name`) ?? err(`option-${i}-choice-${j}-color`)}
+                  />
                 </li>
               ))}
             </ul>
@@ -509,13 +582,27 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
                       {cell("sku", { maxLength: 40, size: 10 })}
                       {cell("weight", { inputMode: "decimal", maxLength: 12, size: 6 })}
                       <td>
-                        <input type="checkbox" name={`variant.${k}.visible`} checked={v.visible} onChange={(e) => setVariant(k, { visible: e.target.checked })} aria-label={`${label} shown in the shop`} disabled={!canWrite} />
+                        <input
+                          type="checkbox"
+                          name={`variant.${k}.visible`}
+                          checked={v.visible}
+                          onChange={(e) => setVariant(k, { visible: e.target.checked })}
+                          aria-label={`${label} shown in the shop`}
+                          disabled={!canWrite}
+                        />
                       </td>
                       {track ? (
                         cell("quantity", { inputMode: "numeric", maxLength: 9, size: 6, disabled: !canWrite || !canStock })
                       ) : (
                         <td>
-                          <input type="checkbox" name={`variant.${k}.inStock`} checked={v.inStock} onChange={(e) => setVariant(k, { inStock: e.target.checked })} aria-label={`${label} in stock`} disabled={!canWrite || !canStock} />
+                          <input
+                            type="checkbox"
+                            name={`variant.${k}.inStock`}
+                            checked={v.inStock}
+                            onChange={(e) => setVariant(k, { inStock: e.target.checked })}
+                            aria-label={`${label} in stock`}
+                            disabled={!canWrite || !canStock}
+                          />
                         </td>
                       )}
                     </tr>
@@ -535,7 +622,14 @@ function Editor({ data: d, initial, problem, busy }: { data: LoaderData; initial
             {input(`section-${i}-title`, `Section ${i + 1} title`, { name: `section.${i}.title`, defaultValue: s.title, maxLength: 50 })}
             <div className="console-field">
               <label htmlFor={`section-${i}-description`}>{`Section ${i + 1} text`}</label>
-              <textarea id={`section-${i}-description`} name={`section.${i}.description`} rows={3} defaultValue={s.description} maxLength={16000} disabled={!canWrite} />
+              <textarea
+                id={`section-${i}-description`}
+                name={`section.${i}.description`}
+                rows={3}
+                defaultValue={s.description}
+                maxLength={16000}
+                disabled={!canWrite}
+              />
               <FieldError id={`section-${i}-description-error`} message={err(`section-${i}-description`)} />
             </div>
           </div>
@@ -558,7 +652,14 @@ function UnitSelect({ id, label, value, error, disabled }: { id: string; label: 
   return (
     <div className="console-field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={id} defaultValue={value} disabled={disabled} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}>
+      <select
+        id={id}
+        name={id}
+        defaultValue={value}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
         <option value="">—</option>
         {MEASUREMENT_UNITS.map((u) => (
           <option key={u} value={u}>

@@ -98,8 +98,15 @@ export default function ImportJob({ loaderData, actionData }: Route.ComponentPro
               <strong>{s.invalidRows}</strong> {s.invalidRows === 1 ? "row" : "rows"} with errors
             </li>
           </ul>
-          {job.columns.ignored.length > 0 && <p className="console-muted">Columns this import does not use (ignored): {job.columns.ignored.join(", ")}.</p>}
-          {s.invalidRows > 0 && <p>Rows with errors are skipped, together with the other rows of their product. Fix them in the file and upload it again, or apply the rest.</p>}
+          {job.columns.ignored.length > 0 && (
+            <p className="console-muted">Columns this import does not use (ignored): {job.columns.ignored.join(", ")}.</p>
+          )}
+          {s.invalidRows > 0 && (
+            <p>
+              Rows with errors are skipped, together with the other rows of their product. Fix them in the file and upload it again, or apply the
+              rest.
+            </p>
+          )}
           <Form method="post" className="console-actions">
             <button type="submit" name="intent" value="apply" className="console-button primary" disabled={busy || s.create + s.update === 0}>
               {busy ? "Starting…" : s.create + s.update === 0 ? "Nothing to apply" : `Apply: create ${s.create}, update ${s.update}`}
@@ -163,7 +170,15 @@ export default function ImportJob({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-function RowTable({ id, title, rows }: { id: string; title: string; rows: { row: number; slug: string; errors: { column: string; message: string }[] }[] }) {
+function RowTable({
+  id,
+  title,
+  rows,
+}: {
+  id: string;
+  title: string;
+  rows: { row: number; slug: string; errors: { column: string; message: string }[] }[];
+}) {
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>{title}</h2>

@@ -34,8 +34,22 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const file = form.get("file");
   try {
-    if (!(file instanceof File) || file.size === 0) throw new ApiError(400, "NO_FILE", "Choose a CSV file to import", { fieldViolations: [{ field: "file", description: "Choose a CSV file to import (an export from this console is a good start)", violatedRule: "REQUIRED_FIELD", data: {} }] });
-    const { jobId } = await checkImport(context.services, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }, { email: user.email });
+    if (!(file instanceof File) || file.size === 0)
+      throw new ApiError(400, "NO_FILE", "Choose a CSV file to import", {
+        fieldViolations: [
+          {
+            field: "file",
+            description: "Choose a CSV file to import (an export from this console is a good start)",
+            violatedRule: "REQUIRED_FIELD",
+            data: {},
+          },
+        ],
+      });
+    const { jobId } = await checkImport(
+      context.services,
+      { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) },
+      { email: user.email },
+    );
     return redirect(`/console/products/import/${jobId}`);
   } catch (err) {
     const problem = problemOf(err, CONSOLE);
@@ -61,8 +75,8 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
         <div className="console-field">
           <label htmlFor="import-file">CSV file</label>
           <p className="hint" id="import-file-hint">
-            One row per variant, with a header row, as <strong>Export CSV</strong> on the products page writes it. Up to {MB} MB and {MAX_ROWS.toLocaleString("en-US")} rows.
-            Nothing changes until you have seen the preview and chosen Apply.
+            One row per variant, with a header row, as <strong>Export CSV</strong> on the products page writes it. Up to {MB} MB and{" "}
+            {MAX_ROWS.toLocaleString("en-US")} rows. Nothing changes until you have seen the preview and chosen Apply.
           </p>
           <input
             id="import-file"
@@ -74,7 +88,10 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
             aria-describedby={fileError ? "import-file-error import-file-hint" : "import-file-hint"}
             onChange={(e) => {
               const f = e.currentTarget.files?.[0];
-              const message = f && f.size > MAX_IMPORT_BYTES ? `This file is ${(f.size / 1_048_576).toFixed(1)} MB; the limit is ${MB} MB. Split it into smaller files.` : null;
+              const message =
+                f && f.size > MAX_IMPORT_BYTES
+                  ? `This file is ${(f.size / 1_048_576).toFixed(1)} MB; the limit is ${MB} MB. Split it into smaller files.`
+                  : null;
               e.currentTarget.setCustomValidity(message ?? "");
               setTooLarge(message);
             }}
@@ -91,9 +108,9 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
       <details className="imports-columns">
         <summary>Columns the file may have</summary>
         <p>
-          Required: {REQUIRED_COLUMNS.join(", ")}. A product is found by its <strong>Handle</strong> (its URL name); an unknown handle creates a product. A
-          column the file leaves out leaves that field as it is. Rows of one product repeat its product columns; options go in pairs <em>Option1 name</em> /{" "}
-          <em>Option1 value</em> up to Option6. Applying goes {CHUNK_ROWS} rows at a time in the background.
+          Required: {REQUIRED_COLUMNS.join(", ")}. A product is found by its <strong>Handle</strong> (its URL name); an unknown handle creates a
+          product. A column the file leaves out leaves that field as it is. Rows of one product repeat its product columns; options go in pairs{" "}
+          <em>Option1 name</em> / <em>Option1 value</em> up to Option6. Applying goes {CHUNK_ROWS} rows at a time in the background.
         </p>
         <p>Product columns: {PRODUCT_COLUMNS.join(", ")}.</p>
         <p>Variant columns: {VARIANT_COLUMNS.join(", ")}.</p>

@@ -49,7 +49,16 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
-  const filtered = !!(filters.q || filters.collection || filters.stock || filters.visibility || filters.brand || filters.ribbon || filters.min || filters.max);
+  const filtered = !!(
+    filters.q ||
+    filters.collection ||
+    filters.stock ||
+    filters.visibility ||
+    filters.brand ||
+    filters.ribbon ||
+    filters.min ||
+    filters.max
+  );
   const select = (id: string, name: string, label: string, value: string, options: [string, string][]) => (
     <div className="console-field">
       <label htmlFor={id}>{label}</label>
@@ -97,9 +106,24 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
       <Form method="get" className="console-toolbar products-filters" role="search" aria-label="Find products">
         <div className="console-field products-search">
           <label htmlFor="products-q">Search</label>
-          <input id="products-q" ref={search} type="search" name="q" defaultValue={filters.q} placeholder="Name, description, SKU, brand" aria-keyshortcuts="/" maxLength={200} />
+          <input
+            id="products-q"
+            ref={search}
+            type="search"
+            name="q"
+            defaultValue={filters.q}
+            placeholder="Name, description, SKU, brand"
+            aria-keyshortcuts="/"
+            maxLength={200}
+          />
         </div>
-        {select("products-collection", "collection", "Collection", filters.collection, choices.collections.map((c) => [c.id, c.name]))}
+        {select(
+          "products-collection",
+          "collection",
+          "Collection",
+          filters.collection,
+          choices.collections.map((c) => [c.id, c.name]),
+        )}
         {select("products-stock", "stock", "Stock", filters.stock, [
           ["in", "In stock"],
           ["out", "Out of stock"],
@@ -108,8 +132,20 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
           ["visible", "Visible in the shop"],
           ["hidden", "Hidden"],
         ])}
-        {select("products-brand", "brand", "Brand", filters.brand, choices.brands.map((b) => [b, b]))}
-        {select("products-ribbon", "ribbon", "Ribbon", filters.ribbon, choices.ribbons.map((r) => [r, r]))}
+        {select(
+          "products-brand",
+          "brand",
+          "Brand",
+          filters.brand,
+          choices.brands.map((b) => [b, b]),
+        )}
+        {select(
+          "products-ribbon",
+          "ribbon",
+          "Ribbon",
+          filters.ribbon,
+          choices.ribbons.map((r) => [r, r]),
+        )}
         {priceInput("min", "Price from")}
         {priceInput("max", "to")}
         <div className="console-field">
@@ -136,9 +172,15 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
       </Form>
 
       <p className="console-muted" role="status">
-        {total === 0 ? (filtered ? "No products match these filters." : "No products yet.") : `${total} ${total === 1 ? "product" : "products"}${filtered ? " match" : ""}; page ${filters.page} of ${pages}.`}
+        {total === 0
+          ? filtered
+            ? "No products match these filters."
+            : "No products yet."
+          : `${total} ${total === 1 ? "product" : "products"}${filtered ? " match" : ""}; page ${filters.page} of ${pages}.`}
       </p>
-      {canWrite && (rows.length > 0 || bulk) && <BulkBar rows={rows} total={total} filtered={filtered} collections={choices.collections} result={bulk} />}
+      {canWrite && (rows.length > 0 || bulk) && (
+        <BulkBar rows={rows} total={total} filtered={filtered} collections={choices.collections} result={bulk} />
+      )}
       {rows.length > 0 && (
         <div className="console-scroll">
           <table className="console-table products-table">
@@ -172,7 +214,13 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
                       <BulkRowCheckbox id={p.id} name={p.name} />
                     </td>
                   )}
-                  <td>{p.image ? <img src={p.image.url} alt={p.image.alt} width={44} height={44} loading="lazy" decoding="async" /> : <span className="products-noimage" aria-hidden="true" />}</td>
+                  <td>
+                    {p.image ? (
+                      <img src={p.image.url} alt={p.image.alt} width={44} height={44} loading="lazy" decoding="async" />
+                    ) : (
+                      <span className="products-noimage" aria-hidden="true" />
+                    )}
+                  </td>
                   <th scope="row">
                     <Link to={`/console/products/${p.id}`} className="products-name">
                       {p.name}

@@ -1,6 +1,14 @@
 import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { data, Form, Link, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
-import { addProductMedia, productMediaView, releaseUnusedMedia, removeProductMedia, reorderProductMedia, setChoiceMedia, setProductMediaAltText } from "#worker/catalog";
+import {
+  addProductMedia,
+  productMediaView,
+  releaseUnusedMedia,
+  removeProductMedia,
+  reorderProductMedia,
+  setChoiceMedia,
+  setProductMediaAltText,
+} from "#worker/catalog";
 import { ensureStored, MAX_IMAGE_BYTES, uploadImages, type UploadFile } from "#worker/media/store";
 import { ApiError, badField } from "#worker/platform/errors";
 import { Badge } from "#web/components/console/badge";
@@ -61,14 +69,21 @@ export async function action({ context, request, params }: Route.ActionArgs) {
             uploaded.map((u) => ({ url: u.url, width: size(u.width), height: size(u.height) })),
           );
         } catch (err) {
-          ctx.waitUntil(releaseUnusedMedia(ctx, uploaded.map((u) => u.url)));
+          ctx.waitUntil(
+            releaseUnusedMedia(
+              ctx,
+              uploaded.map((u) => u.url),
+            ),
+          );
           throw err;
         }
         await ensureStored(ctx, files, uploaded);
         return { ok: `Uploaded ${uploaded.length === 1 ? "1 image" : `${uploaded.length} images`}.`, intent, problem: null, values };
       }
       case "reorder": {
-        const order = String(form.get("order") ?? "").split(",").filter(Boolean);
+        const order = String(form.get("order") ?? "")
+          .split(",")
+          .filter(Boolean);
         await reorderProductMedia(ctx, id, order);
         return { ok: "Order saved.", intent, problem: null, values };
       }
@@ -88,7 +103,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         }
         const mode = form.get("mode") === "remove" ? "remove" : "add";
         await setChoiceMedia(ctx, id, [{ option: String(option), choice: String(choice), mediaIds: [mediaId] }], mode);
-        return { ok: mode === "add" ? `Shown for ${option}: ${choice}.` : `No longer shown for ${option}: ${choice}.`, intent, problem: null, values };
+        return {
+          ok: mode === "add" ? `Shown for ${option}: ${choice}.` : `No longer shown for ${option}: ${choice}.`,
+          intent,
+          problem: null,
+          values,
+        };
       }
       default:
         throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
@@ -143,7 +163,9 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
     if (!files.length) return setClientError("Choose at least one image to upload.");
     const tooBig = files.filter((f) => f.size > MAX_IMAGE_BYTES);
     if (tooBig.length) {
-      return setClientError(`${tooBig.map((f) => `"${f.name}" is ${(f.size / MB).toFixed(1)} MB: images may be at most ${MAX_IMAGE_BYTES / MB} MB`).join("; ")}.`);
+      return setClientError(
+        `${tooBig.map((f) => `"${f.name}" is ${(f.size / MB).toFixed(1)} MB: images may be at most ${MAX_IMAGE_BYTES / MB} MB`).join("; ")}.`,
+      );
     }
     const batches = files.reduce((n, f) => n + f.size, 0) <= MAX_IMAGE_BYTES ? [files] : files.map((f) => [f]);
     for (const [i, batch] of batches.entries()) {
@@ -190,8 +212,12 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
           {itemResult.ok}
         </p>
       )}
-      {itemResult?.problem && <ErrorSummary problem={itemResult.problem} fieldIds={itemResult.values.mediaId ? { altText: `alt-${itemResult.values.mediaId}` } : {}} />}
-      {!canWrite && <p className="console-muted">Changing media needs the permission to “Edit products, collections and media” from the store owner.</p>}
+      {itemResult?.problem && (
+        <ErrorSummary problem={itemResult.problem} fieldIds={itemResult.values.mediaId ? { altText: `alt-${itemResult.values.mediaId}` } : {}} />
+      )}
+      {!canWrite && (
+        <p className="console-muted">Changing media needs the permission to “Edit products, collections and media” from the store owner.</p>
+      )}
 
       {canWrite && (
         <section aria-labelledby="media-upload-title" className="media-upload">
@@ -234,7 +260,7 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
                 {uploading ? "Uploading…" : "Upload"}
               </button>
               <span role="status" className="console-muted">
-                {uploading ? (progress ?? "Uploading…") : uploadResult?.ok ?? ""}
+                {uploading ? (progress ?? "Uploading…") : (uploadResult?.ok ?? "")}
               </span>
             </div>
           </upload.Form>
@@ -279,7 +305,11 @@ export default function ProductMedia({ loaderData, actionData }: Route.Component
                             <input type="hidden" name="mediaId" value={m.id} />
                             <input type="hidden" name="choice" value={JSON.stringify([c.option, c.choice])} />
                             <button type="submit" className="media-link-button">
-                              Detach<span className="visually-hidden"> {label} from {c.option}: {c.choice}</span>
+                              Detach
+                              <span className="visually-hidden">
+                                {" "}
+                                {label} from {c.option}: {c.choice}
+                              </span>
                             </button>
                           </Form>
                         )}

@@ -94,11 +94,17 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
       <h1>API keys</h1>
       <SettingsNav />
       <p className="console-muted">
-        A key lets another program call the shop&rsquo;s API as the store (header <code>Authorization: sk_…</code>). An Owner key may do everything; a Staff key may read merchant data and
-        change only what its permissions name, and never manage staff or keys. {isOwner ? "" : "Only the store owner creates, changes and revokes keys."}
+        A key lets another program call the shop&rsquo;s API as the store (header <code>Authorization: sk_…</code>). An Owner key may do everything; a
+        Staff key may read merchant data and change only what its permissions name, and never manage staff or keys.{" "}
+        {isOwner ? "" : "Only the store owner creates, changes and revokes keys."}
       </p>
       {result?.created && (
-        <SecretOnce label={`Copy the key “${result.created.name}” now.`} note="It is shown only this once: the shop keeps only a fingerprint of it." secret={result.created.key} testId="new-api-key" />
+        <SecretOnce
+          label={`Copy the key “${result.created.name}” now.`}
+          note="It is shown only this once: the shop keeps only a fingerprint of it."
+          secret={result.created.key}
+          testId="new-api-key"
+        />
       )}
       {result?.ok && !result.created && (
         <p className="console-notice" role="status">
@@ -108,9 +114,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
       {result?.problem && result.intent !== "create" && <ErrorSummary problem={result.problem} />}
       {result?.confirmRevoke && (
         <Form method="post" className="console-error" aria-label="Confirm revoking">
-          <p>
-            Revoke “{result.confirmRevoke.name}”? Programs using it are refused from their next request. This cannot be undone.
-          </p>
+          <p>Revoke “{result.confirmRevoke.name}”? Programs using it are refused from their next request. This cannot be undone.</p>
           <input type="hidden" name="intent" value="revoke" />
           <input type="hidden" name="id" value={result.confirmRevoke.id} />
           <input type="hidden" name="name" value={result.confirmRevoke.name} />
@@ -215,7 +219,13 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
               </div>
               <div className="console-field">
                 <label htmlFor="key-role">Role</label>
-                <select id="key-role" name="role" defaultValue={result?.intent === "create" ? (result.values?.role ?? "STAFF") : "STAFF"} aria-invalid={createProblem?.fields.role ? true : undefined} aria-describedby={createProblem?.fields.role ? "key-role-error" : undefined}>
+                <select
+                  id="key-role"
+                  name="role"
+                  defaultValue={result?.intent === "create" ? (result.values?.role ?? "STAFF") : "STAFF"}
+                  aria-invalid={createProblem?.fields.role ? true : undefined}
+                  aria-describedby={createProblem?.fields.role ? "key-role-error" : undefined}
+                >
                   <option value="STAFF">Staff: merchant work</option>
                   <option value="OWNER">Owner: everything</option>
                 </select>

@@ -50,7 +50,11 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 const RULES = [
-  { name: "requireEmailVerification", label: "New members confirm their email with a code", hint: "They get a 6-digit code by email and cannot sign in before entering it." },
+  {
+    name: "requireEmailVerification",
+    label: "New members confirm their email with a code",
+    hint: "They get a 6-digit code by email and cannot sign in before entering it.",
+  },
   { name: "requireOwnerApproval", label: "New members wait for approval", hint: "They can sign in once approved on the Members tab." },
   { name: "captcha", label: "Captcha on sign-up and sign-in", hint: "Needs Cloudflare Turnstile (TURNSTILE_SECRET_KEY)." },
 ] as const;

@@ -66,7 +66,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     const { identity } = await change(ctx, id);
     const email = identity.email.address;
     const said: Record<string, string> = {
-      approve: identity.status.name === "ACTIVE" ? `Approved ${email}: they can sign in now.` : `Approved ${email}; they still have to confirm their email.`,
+      approve:
+        identity.status.name === "ACTIVE" ? `Approved ${email}: they can sign in now.` : `Approved ${email}; they still have to confirm their email.`,
       reject: `Rejected ${email}: they cannot sign in.`,
       block: `Blocked ${email}: they are signed out and cannot sign in.`,
       unblock: `Unblocked ${email}.`,
@@ -155,7 +156,9 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
                   {m.status === "ACTIVE" && <Badge tone="good">Active</Badge>}
                   {m.status === "BLOCKED" && <Badge tone="bad">Blocked</Badge>}
                   {m.status === "PENDING" && <Badge tone="warn">{m.waitingForApproval ? "Waiting for approval" : "Confirming email"}</Badge>}
-                  {m.status === "PENDING" && m.waitingForApproval && m.waitingForEmail && <div className="console-muted">and confirming their email</div>}
+                  {m.status === "PENDING" && m.waitingForApproval && m.waitingForEmail && (
+                    <div className="console-muted">and confirming their email</div>
+                  )}
                 </td>
                 <td>{day(m.createdDate)}</td>
                 {canManage && (

@@ -1,5 +1,14 @@
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
-import { blockStaff, inviteStaff, inviteStaffRequest, listStaff, resendActivation, unblockStaff, updateStaffPermissions, updateStaffRequest } from "#worker/identity/staff";
+import {
+  blockStaff,
+  inviteStaff,
+  inviteStaffRequest,
+  listStaff,
+  resendActivation,
+  unblockStaff,
+  updateStaffPermissions,
+  updateStaffRequest,
+} from "#worker/identity/staff";
 import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { consoleTitle } from "#web/components/console/title";
@@ -70,7 +79,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     }
   } catch (err) {
     const problem: Problem = problemOf(err, CONSOLE);
-    return data({ ok: null, problem, intent, values: Object.fromEntries([...form].filter(([k]) => k !== "permissions")) as Record<string, string> }, { status: err instanceof ApiError ? err.status : 400 });
+    return data(
+      { ok: null, problem, intent, values: Object.fromEntries([...form].filter(([k]) => k !== "permissions")) as Record<string, string> },
+      { status: err instanceof ApiError ? err.status : 400 },
+    );
   }
 }
 
@@ -157,7 +169,16 @@ export default function StaffPage() {
         {invite?.problem && <ErrorSummary problem={invite.problem} />}
         <div className="console-field">
           <label htmlFor="invite-email">Email</label>
-          <input id="invite-email" name="email" type="email" required maxLength={254} defaultValue={values?.email} aria-invalid={invite?.problem?.fields.email ? true : undefined} aria-describedby={invite?.problem?.fields.email ? "invite-email-error" : undefined} />
+          <input
+            id="invite-email"
+            name="email"
+            type="email"
+            required
+            maxLength={254}
+            defaultValue={values?.email}
+            aria-invalid={invite?.problem?.fields.email ? true : undefined}
+            aria-describedby={invite?.problem?.fields.email ? "invite-email-error" : undefined}
+          />
           <FieldError id="invite-email-error" message={invite?.problem?.fields.email} />
         </div>
         <div className="console-row">

@@ -95,7 +95,17 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const FIELD_IDS = { name: "store-name", contactEmail: "store-contact", timeZone: "store-zone", logo: "store-logo", logoSize: "store-size-SMALL", alignment: "store-align-LEFT", senderName: "store-sender-name", senderEmail: "store-sender-email", unpaidOrderHoldHours: "store-unpaid-hold" };
+const FIELD_IDS = {
+  name: "store-name",
+  contactEmail: "store-contact",
+  timeZone: "store-zone",
+  logo: "store-logo",
+  logoSize: "store-size-SMALL",
+  alignment: "store-align-LEFT",
+  senderName: "store-sender-name",
+  senderEmail: "store-sender-email",
+  unpaidOrderHoldHours: "store-unpaid-hold",
+};
 
 export default function StoreSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, currency, emailFrom, sending } = loaderData;
@@ -106,7 +116,8 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
   const values = actionData?.values;
   const v = (name: string, fallback: string | null | undefined) => values?.[name] ?? fallback ?? "";
   const err = (name: string) => problem?.fields[name];
-  const invalid = (name: string) => (err(name) ? { "aria-invalid": true as const, "aria-describedby": `${FIELD_IDS[name as keyof typeof FIELD_IDS]}-error` } : {});
+  const invalid = (name: string) =>
+    err(name) ? { "aria-invalid": true as const, "aria-describedby": `${FIELD_IDS[name as keyof typeof FIELD_IDS]}-error` } : {};
   const size = v("logoSize", settings.checkoutHeader.logoSize);
   const align = v("alignment", settings.checkoutHeader.alignment);
   return (
@@ -120,7 +131,9 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
       )}
       {!canWrite && (
         <>
-          <p className="console-muted">You can look at the store&rsquo;s settings; changing them needs the &ldquo;Change pricing, store and member settings&rdquo; permission.</p>
+          <p className="console-muted">
+            You can look at the store&rsquo;s settings; changing them needs the &ldquo;Change pricing, store and member settings&rdquo; permission.
+          </p>
           <dl className="settings-summary">
             <dt>Name</dt>
             <dd>{settings.name}</dd>
@@ -155,7 +168,15 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
           </div>
           <div className="console-field">
             <label htmlFor="store-contact">Contact email</label>
-            <input id="store-contact" name="contactEmail" type="email" maxLength={254} defaultValue={v("contactEmail", settings.contactEmail)} aria-describedby="store-contact-hint" {...invalid("contactEmail")} />
+            <input
+              id="store-contact"
+              name="contactEmail"
+              type="email"
+              maxLength={254}
+              defaultValue={v("contactEmail", settings.contactEmail)}
+              aria-describedby="store-contact-hint"
+              {...invalid("contactEmail")}
+            />
             <p className="hint" id="store-contact-hint">
               Where shoppers can write to you. Leave empty for none.
             </p>
@@ -163,7 +184,15 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
           </div>
           <div className="console-field">
             <label htmlFor="store-zone">Time zone</label>
-            <input id="store-zone" name="timeZone" maxLength={64} placeholder="UTC" defaultValue={v("timeZone", settings.timeZone)} aria-describedby="store-zone-hint" {...invalid("timeZone")} />
+            <input
+              id="store-zone"
+              name="timeZone"
+              maxLength={64}
+              placeholder="UTC"
+              defaultValue={v("timeZone", settings.timeZone)}
+              aria-describedby="store-zone-hint"
+              {...invalid("timeZone")}
+            />
             <p className="hint" id="store-zone-hint">
               The store&rsquo;s days on the dashboard, e.g. Europe/Paris or America/New_York. Leave empty for UTC.
             </p>
@@ -172,7 +201,8 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
           <div className="console-field">
             <span className="console-label">Currency</span>
             <p className="hint">
-              <strong>{currency}</strong>. Prices, carts and orders are all kept in this currency, which is set when the shop is deployed (<code>STORE_CURRENCY</code>), so it cannot be changed here.
+              <strong>{currency}</strong>. Prices, carts and orders are all kept in this currency, which is set when the shop is deployed (
+              <code>STORE_CURRENCY</code>), so it cannot be changed here.
             </p>
           </div>
 
@@ -188,7 +218,14 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
             )}
             <div className="console-field">
               <label htmlFor="store-logo">{settings.logo ? "Replace the logo" : "Logo"}</label>
-              <input id="store-logo" name="logo" type="file" accept="image/png,image/jpeg,image/gif,image/webp,image/avif" aria-describedby="store-logo-hint" {...invalid("logo")} />
+              <input
+                id="store-logo"
+                name="logo"
+                type="file"
+                accept="image/png,image/jpeg,image/gif,image/webp,image/avif"
+                aria-describedby="store-logo-hint"
+                {...invalid("logo")}
+              />
               <p className="hint" id="store-logo-hint">
                 PNG, JPEG, GIF, WebP or AVIF, at most 10 MB. Shown in the shop&rsquo;s header and at the top of the checkout.
               </p>
@@ -239,7 +276,8 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
                 {...invalid("unpaidOrderHoldHours")}
               />
               <p className="hint" id="store-unpaid-hold-hint">
-                An order to be paid offline keeps its items reserved until you mark it as paid. If that has not happened after this many hours, the order is canceled, its items go back on sale and you get a task. 0 never cancels. Default {DEFAULT_UNPAID_ORDER_HOLD_HOURS}.
+                An order to be paid offline keeps its items reserved until you mark it as paid. If that has not happened after this many hours, the
+                order is canceled, its items go back on sale and you get a task. 0 never cancels. Default {DEFAULT_UNPAID_ORDER_HOLD_HOURS}.
               </p>
               <FieldError id="store-unpaid-hold-error" message={err("unpaidOrderHoldHours")} />
             </div>
@@ -255,12 +293,27 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
             <div className="console-row">
               <div className="console-field">
                 <label htmlFor="store-sender-name">Sender name</label>
-                <input id="store-sender-name" name="senderName" maxLength={100} placeholder={settings.name} defaultValue={v("senderName", settings.senderName)} {...invalid("senderName")} />
+                <input
+                  id="store-sender-name"
+                  name="senderName"
+                  maxLength={100}
+                  placeholder={settings.name}
+                  defaultValue={v("senderName", settings.senderName)}
+                  {...invalid("senderName")}
+                />
                 <FieldError id="store-sender-name-error" message={err("senderName")} />
               </div>
               <div className="console-field">
                 <label htmlFor="store-sender-email">Sender address</label>
-                <input id="store-sender-email" name="senderEmail" type="email" maxLength={254} placeholder={emailFrom ?? ""} defaultValue={v("senderEmail", settings.senderEmail)} {...invalid("senderEmail")} />
+                <input
+                  id="store-sender-email"
+                  name="senderEmail"
+                  type="email"
+                  maxLength={254}
+                  placeholder={emailFrom ?? ""}
+                  defaultValue={v("senderEmail", settings.senderEmail)}
+                  {...invalid("senderEmail")}
+                />
                 <FieldError id="store-sender-email-error" message={err("senderEmail")} />
               </div>
             </div>

@@ -34,7 +34,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     deadFailureTypes(context.services),
   ]);
   const dead = failures.map(({ message: _message, ...f }) => f);
-  return { failures: dead, total: metadata.total, allDead: types.reduce((n, t) => n + t.count, 0), types, type: type ?? "", page, pages: Math.max(1, Math.ceil(metadata.total / PAGE_SIZE)) };
+  return {
+    failures: dead,
+    total: metadata.total,
+    allDead: types.reduce((n, t) => n + t.count, 0),
+    types,
+    type: type ?? "",
+    page,
+    pages: Math.max(1, Math.ceil(metadata.total / PAGE_SIZE)),
+  };
 }
 
 interface ActionResult {
@@ -51,7 +59,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     if (intent === "replay") {
       const { failure } = await replayFailure(ctx, INCOMING_EVENT_TYPES, String(form.get("id") ?? ""));
-      return { ok: `Replayed ${failure.type}: it is back on the queue, and only the processors that failed run again.`, problem: null } satisfies ActionResult;
+      return {
+        ok: `Replayed ${failure.type}: it is back on the queue, and only the processors that failed run again.`,
+        problem: null,
+      } satisfies ActionResult;
     }
     if (intent === "replay-all") {
       const type = String(form.get("type") ?? "").trim() || undefined;
@@ -65,7 +76,10 @@ export async function action({ context, request }: Route.ActionArgs) {
         if (step.replayed === 0 || remaining === 0) break;
       }
       const what = type ? `dead ${type} events` : "dead events";
-      return { ok: `Replayed ${replayed} ${what}.${remaining ? ` ${remaining} still to go: replay again.` : ""}`, problem: null } satisfies ActionResult;
+      return {
+        ok: `Replayed ${replayed} ${what}.${remaining ? ` ${remaining} still to go: replay again.` : ""}`,
+        problem: null,
+      } satisfies ActionResult;
     }
     return data({ ok: null, problem: { message: "Unknown action.", fields: {} } } satisfies ActionResult, { status: 400 });
   } catch (err) {
@@ -85,7 +99,8 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
       <h1>Dead events</h1>
       <WebhooksNav />
       <p className="console-muted">
-        Events the shop could not process: a processor failed for good, or every retry failed. Fix the cause, then replay: only the processors that failed run again.
+        Events the shop could not process: a processor failed for good, or every retry failed. Fix the cause, then replay: only the processors that
+        failed run again.
       </p>
       {result?.ok && (
         <p className="console-notice" role="status">

@@ -1,7 +1,16 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { eventRegistry } from "#worker/app";
 import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "#worker/webhooks/event-types";
-import { createSource, createSourceRequest, createSubscription, createSubscriptionRequest, listSources, listSubscriptions, updateSource, updateSubscription } from "#worker/webhooks";
+import {
+  createSource,
+  createSourceRequest,
+  createSubscription,
+  createSubscriptionRequest,
+  listSources,
+  listSubscriptions,
+  updateSource,
+  updateSubscription,
+} from "#worker/webhooks";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
 import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
@@ -84,16 +93,34 @@ export async function action({ context, request }: Route.ActionArgs) {
           ok: `Subscription to ${created.subscription.url} created.`,
           problem: null,
           values: null,
-          ...(created.secret ? { secret: { label: `Signing secret of the subscription to ${created.subscription.url}.`, value: created.secret, link: `/console/webhooks/subscriptions/${created.subscription.id}` } } : {}),
+          ...(created.secret
+            ? {
+                secret: {
+                  label: `Signing secret of the subscription to ${created.subscription.url}.`,
+                  value: created.secret,
+                  link: `/console/webhooks/subscriptions/${created.subscription.id}`,
+                },
+              }
+            : {}),
         } satisfies ActionResult;
       }
       case "source-enabled": {
         const { source } = await updateSource(ctx, values.id ?? "", { enabled: values.enabled === "true" }, eventRegistry);
-        return { intent, ok: `Source "${source.name}" ${source.enabled ? "enabled" : "disabled"}.`, problem: null, values: null } satisfies ActionResult;
+        return {
+          intent,
+          ok: `Source "${source.name}" ${source.enabled ? "enabled" : "disabled"}.`,
+          problem: null,
+          values: null,
+        } satisfies ActionResult;
       }
       case "subscription-enabled": {
         const { subscription } = await updateSubscription(ctx, values.id ?? "", { enabled: values.enabled === "true" });
-        return { intent, ok: `Subscription to ${subscription.url} ${subscription.enabled ? "enabled" : "disabled"}.`, problem: null, values: null } satisfies ActionResult;
+        return {
+          intent,
+          ok: `Subscription to ${subscription.url} ${subscription.enabled ? "enabled" : "disabled"}.`,
+          problem: null,
+          values: null,
+        } satisfies ActionResult;
       }
       default:
         return data({ intent, ok: null, problem: { message: "Unknown action.", fields: {} }, values } satisfies ActionResult, { status: 400 });
@@ -119,7 +146,8 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
       <h1>Webhooks</h1>
       <WebhooksNav />
       <p className="console-muted">
-        Incoming sources let another system (a warehouse, an ERP) post events to the shop; outgoing subscriptions send the shop&rsquo;s events to a URL of yours, signed.
+        Incoming sources let another system (a warehouse, an ERP) post events to the shop; outgoing subscriptions send the shop&rsquo;s events to a
+        URL of yours, signed.
         {manage ? "" : " Changing them needs the automations permission."}
       </p>
       {result?.ok && (
@@ -176,7 +204,12 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                           <input type="hidden" name="intent" value="source-enabled" />
                           <input type="hidden" name="id" value={s.id} />
                           <input type="hidden" name="enabled" value={String(!s.enabled)} />
-                          <button type="submit" className="console-button" disabled={busy} aria-label={`${s.enabled ? "Disable" : "Enable"} source ${s.name}`}>
+                          <button
+                            type="submit"
+                            className="console-button"
+                            disabled={busy}
+                            aria-label={`${s.enabled ? "Disable" : "Enable"} source ${s.name}`}
+                          >
                             {s.enabled ? "Disable" : "Enable"}
                           </button>
                         </Form>
@@ -221,7 +254,9 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                     <td>{s.format === "wix" ? "Wix JWT" : "Standard Webhooks"}</td>
                     <td>
                       {s.enabled ? (
-                        <Badge tone={s.consecutiveFailures > 0 ? "warn" : "good"}>{s.consecutiveFailures > 0 ? `Enabled, ${s.consecutiveFailures} failed in a row` : "Enabled"}</Badge>
+                        <Badge tone={s.consecutiveFailures > 0 ? "warn" : "good"}>
+                          {s.consecutiveFailures > 0 ? `Enabled, ${s.consecutiveFailures} failed in a row` : "Enabled"}
+                        </Badge>
                       ) : (
                         <>
                           <Badge tone="bad">Disabled</Badge>
@@ -231,7 +266,10 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                     </td>
                     <td className="num">
                       {s.failedDeliveries > 0 ? (
-                        <Link to={`/console/webhooks/subscriptions/${s.id}?status=FAILED`} aria-label={`${s.failedDeliveries} failed deliveries to ${s.url}`}>
+                        <Link
+                          to={`/console/webhooks/subscriptions/${s.id}?status=FAILED`}
+                          aria-label={`${s.failedDeliveries} failed deliveries to ${s.url}`}
+                        >
                           <Badge tone="bad">{`${s.failedDeliveries} failed`}</Badge>
                         </Link>
                       ) : (
@@ -244,7 +282,12 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                           <input type="hidden" name="intent" value="subscription-enabled" />
                           <input type="hidden" name="id" value={s.id} />
                           <input type="hidden" name="enabled" value={String(!s.enabled)} />
-                          <button type="submit" className="console-button" disabled={busy} aria-label={`${s.enabled ? "Disable" : "Enable"} subscription to ${s.url}`}>
+                          <button
+                            type="submit"
+                            className="console-button"
+                            disabled={busy}
+                            aria-label={`${s.enabled ? "Disable" : "Enable"} subscription to ${s.url}`}
+                          >
                             {s.enabled ? "Disable" : "Enable"}
                           </button>
                         </Form>
@@ -280,7 +323,13 @@ function NewSource({ result, busy }: { result: ActionResult | undefined; busy: b
       <input type="hidden" name="intent" value="create-source" />
       <ErrorSummary
         problem={result?.problem}
-        fieldIds={{ name: "source-name", format: "source-format-standard", eventTypes: "source-type-0", publicKey: "source-publicKey", description: "source-description" }}
+        fieldIds={{
+          name: "source-name",
+          format: "source-format-standard",
+          eventTypes: "source-type-0",
+          publicKey: "source-publicKey",
+          description: "source-description",
+        }}
       />
       <div className="console-field">
         <label htmlFor="source-name">Name</label>
@@ -330,7 +379,10 @@ function NewSubscription({ result, busy }: { result: ActionResult | undefined; b
     <Form method="post" className="console-form" aria-labelledby="new-subscription-heading" noValidate>
       <h2 id="new-subscription-heading">New outgoing subscription</h2>
       <input type="hidden" name="intent" value="create-subscription" />
-      <ErrorSummary problem={result?.problem} fieldIds={{ url: "subscription-url", eventTypes: "subscription-type-all", description: "subscription-description" }} />
+      <ErrorSummary
+        problem={result?.problem}
+        fieldIds={{ url: "subscription-url", eventTypes: "subscription-type-all", description: "subscription-description" }}
+      />
       <div className="console-field">
         <label htmlFor="subscription-url">URL</label>
         <input
@@ -347,7 +399,12 @@ function NewSubscription({ result, busy }: { result: ActionResult | undefined; b
         </p>
         <FieldError id="subscription-url-error" message={f.url} />
       </div>
-      <div className="webhooks-types" role="group" aria-labelledby="subscription-types-label" aria-describedby={typesError ? "subscription-types-error" : undefined}>
+      <div
+        className="webhooks-types"
+        role="group"
+        aria-labelledby="subscription-types-label"
+        aria-describedby={typesError ? "subscription-types-error" : undefined}
+      >
         <p id="subscription-types-label" className="console-label">
           Events to send
         </p>

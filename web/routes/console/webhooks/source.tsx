@@ -1,7 +1,16 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
 import { eventRegistry } from "#worker/app";
 import { incomingEventType } from "#worker/webhooks/event-types";
-import { deleteSource, listSourceEvents, removeSourceKey, rotateKeyRequest, rotateSourceKey, updateSource, updateSourceRequest, type SourceEventStatus } from "#worker/webhooks";
+import {
+  deleteSource,
+  listSourceEvents,
+  removeSourceKey,
+  rotateKeyRequest,
+  rotateSourceKey,
+  updateSource,
+  updateSourceRequest,
+  type SourceEventStatus,
+} from "#worker/webhooks";
 import { parseWith } from "#worker/platform/validation";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
@@ -34,8 +43,18 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const page = pageParam(url);
   const raw = url.searchParams.get("status") ?? "";
   const status = STATUSES.includes(raw as SourceEventStatus) ? (raw as SourceEventStatus) : undefined;
-  const { source, events, metadata } = await orRefuse(listSourceEvents(context.services, params.id, { status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }));
-  return { source, events, total: metadata.total, page, pages: Math.max(1, Math.ceil(metadata.total / PAGE_SIZE)), status: status ?? "", now: Date.now() };
+  const { source, events, metadata } = await orRefuse(
+    listSourceEvents(context.services, params.id, { status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+  );
+  return {
+    source,
+    events,
+    total: metadata.total,
+    page,
+    pages: Math.max(1, Math.ceil(metadata.total / PAGE_SIZE)),
+    status: status ?? "",
+    now: Date.now(),
+  };
 }
 
 interface ActionResult {
@@ -76,7 +95,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         const types = form.getAll("eventTypes").map(String);
         try {
           const { source } = await updateSource(ctx, params.id, parseWith(updateSourceRequest, { eventTypes: types }), eventRegistry);
-          return { intent, ok: `The source may now send ${source.eventTypes.join(", ")}, acting for you.`, problem: null, values: null } satisfies ActionResult;
+          return {
+            intent,
+            ok: `The source may now send ${source.eventTypes.join(", ")}, acting for you.`,
+            problem: null,
+            values: null,
+          } satisfies ActionResult;
         } catch (err) {
           const problem = problemOf(err, CONSOLE);
           return data({ intent, ok: null, problem, values, types } satisfies ActionResult, { status: problem.status ?? 400 });
@@ -87,7 +111,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         return { intent, ok: `Key ${values.keyId} removed: it no longer verifies anything.`, problem: null, values: null } satisfies ActionResult;
       case "enabled": {
         const { source } = await updateSource(ctx, params.id, { enabled: values.enabled === "true" }, eventRegistry);
-        return { intent, ok: source.enabled ? "Source enabled: it accepts signed requests again." : "Source disabled: every request is refused (403) until you enable it.", problem: null, values: null } satisfies ActionResult;
+        return {
+          intent,
+          ok: source.enabled
+            ? "Source enabled: it accepts signed requests again."
+            : "Source disabled: every request is refused (403) until you enable it.",
+          problem: null,
+          values: null,
+        } satisfies ActionResult;
       }
       case "delete":
         requireConfirmation(form, "this source");
@@ -131,7 +162,9 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
       )}
       {result?.secret && <SecretOnce label="The new signing secret." secret={result.secret} />}
       {/* A form's own problem shows in that form; the rest (and everything for someone without the forms) here. */}
-      {result && (!manage || (result.intent !== "rotate" && result.intent !== "delete" && result.intent !== "event-types")) && <ErrorSummary problem={result.problem} />}
+      {result && (!manage || (result.intent !== "rotate" && result.intent !== "delete" && result.intent !== "event-types")) && (
+        <ErrorSummary problem={result.problem} />
+      )}
       {source.refusing.length > 0 && (
         <div className="console-error">
           <p>Some events of this source are refused:</p>
@@ -164,7 +197,11 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
         <dd>
           {source.configuredBy ? (
             <>
-              {source.configuredBy.type === "API_KEY" ? (source.configuredBy.id === "owner" ? "The owner API key" : `API key ${source.configuredBy.id}`) : `${source.configuredBy.role === "OWNER" ? "The owner" : "Staff member"} ${source.configuredBy.id}`}
+              {source.configuredBy.type === "API_KEY"
+                ? source.configuredBy.id === "owner"
+                  ? "The owner API key"
+                  : `API key ${source.configuredBy.id}`
+                : `${source.configuredBy.role === "OWNER" ? "The owner" : "Staff member"} ${source.configuredBy.id}`}
               {", since "}
               <When iso={source.configuredBy.date} />
             </>
@@ -215,7 +252,11 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
 
       <section className="webhooks-section" aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
-        <p className="console-muted">{source.format === "wix" ? "Requests verify with any active public key." : "Requests verify with any active secret. Secrets are shown only when made."}</p>
+        <p className="console-muted">
+          {source.format === "wix"
+            ? "Requests verify with any active public key."
+            : "Requests verify with any active secret. Secrets are shown only when made."}
+        </p>
         <div className="console-scroll">
           <table className="console-table">
             <caption className="visually-hidden">Keys of this source</caption>
@@ -240,7 +281,15 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
                       <When iso={k.createdDate} />
                     </td>
                     <td>{k.expiresDate ? <When iso={k.expiresDate} /> : "Never"}</td>
-                    <td>{expired ? <Badge tone="bad">Expired</Badge> : k.expiresDate ? <Badge tone="warn">Overlap: still accepted</Badge> : <Badge tone="good">Active</Badge>}</td>
+                    <td>
+                      {expired ? (
+                        <Badge tone="bad">Expired</Badge>
+                      ) : k.expiresDate ? (
+                        <Badge tone="warn">Overlap: still accepted</Badge>
+                      ) : (
+                        <Badge tone="good">Active</Badge>
+                      )}
+                    </td>
                     {manage && (
                       <td>
                         {source.keys.length > 1 && (
@@ -264,8 +313,8 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
           <Form method="post" className="console-form webhooks-section" aria-labelledby="rotate-heading" noValidate>
             <h3 id="rotate-heading">Rotate</h3>
             <p className="console-muted">
-              Adds a new {source.format === "wix" ? "public key" : "secret"}. The current keys keep working for the overlap you choose, so the sender can switch over
-              without a refused request; after it they stop.
+              Adds a new {source.format === "wix" ? "public key" : "secret"}. The current keys keep working for the overlap you choose, so the sender
+              can switch over without a refused request; after it they stop.
             </p>
             <input type="hidden" name="intent" value="rotate" />
             <ErrorSummary problem={rotateResult?.problem} fieldIds={{ overlapMinutes: "rotate-overlap", publicKey: "rotate-publicKey" }} />
@@ -370,7 +419,12 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
                         ) : e.processing === "REPLAYED" ? (
                           "Processed after a replay"
                         ) : (
-                          (e.reason ?? (e.status === "ACCEPTED" ? "Processed by its processors" : e.status === "UNHANDLED" ? "No processor handles this type: stored only" : ""))
+                          (e.reason ??
+                          (e.status === "ACCEPTED"
+                            ? "Processed by its processors"
+                            : e.status === "UNHANDLED"
+                              ? "No processor handles this type: stored only"
+                              : ""))
                         )}
                       </td>
                     </tr>

@@ -1,12 +1,5 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
-import {
-  deleteSubscription,
-  listDeliveries,
-  redeliver,
-  rotateSubscriptionSecret,
-  sendTestEvent,
-  updateSubscription,
-} from "#worker/webhooks";
+import { deleteSubscription, listDeliveries, redeliver, rotateSubscriptionSecret, sendTestEvent, updateSubscription } from "#worker/webhooks";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
@@ -39,10 +32,19 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const page = pageParam(url);
   const raw = url.searchParams.get("status") ?? "";
   const status = STATUSES.includes(raw as DeliveryStatus) ? (raw as DeliveryStatus) : undefined;
-  const { subscription, deliveries, metadata } = await orRefuse(listDeliveries(context.services, params.id, { status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }));
+  const { subscription, deliveries, metadata } = await orRefuse(
+    listDeliveries(context.services, params.id, { status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+  );
   // The log shows what was sent and answered, not whole event bodies.
   const log = deliveries.map(({ event: _event, ...d }) => d);
-  return { subscription, deliveries: log, total: metadata.total, page, pages: Math.max(1, Math.ceil(metadata.total / PAGE_SIZE)), status: status ?? "" };
+  return {
+    subscription,
+    deliveries: log,
+    total: metadata.total,
+    page,
+    pages: Math.max(1, Math.ceil(metadata.total / PAGE_SIZE)),
+    status: status ?? "",
+  };
 }
 
 interface ActionResult {
@@ -72,11 +74,19 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       }
       case "test": {
         await sendTestEvent(ctx, params.id);
-        return { intent, ok: "Test event sent: it shows in the delivery log below once the receiver answers (reload if it is not there yet).", problem: null } satisfies ActionResult;
+        return {
+          intent,
+          ok: "Test event sent: it shows in the delivery log below once the receiver answers (reload if it is not there yet).",
+          problem: null,
+        } satisfies ActionResult;
       }
       case "enabled": {
         const { subscription } = await updateSubscription(ctx, params.id, { enabled: values.enabled === "true" });
-        return { intent, ok: subscription.enabled ? "Subscription enabled." : "Subscription disabled: nothing is sent until you enable it.", problem: null } satisfies ActionResult;
+        return {
+          intent,
+          ok: subscription.enabled ? "Subscription enabled." : "Subscription disabled: nothing is sent until you enable it.",
+          problem: null,
+        } satisfies ActionResult;
       }
       case "redeliver": {
         await redeliver(ctx, values.deliveryId ?? "");
@@ -132,7 +142,9 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
         <dd>
           {s.enabled ? <Badge tone="good">Enabled</Badge> : <Badge tone="bad">Disabled</Badge>}
           {!s.enabled && s.disabledReason && <span className="console-muted">{` ${s.disabledReason}`}</span>}
-          {s.enabled && s.consecutiveFailures > 0 && <span className="console-muted">{` ${s.consecutiveFailures} deliveries in a row failed every attempt.`}</span>}
+          {s.enabled && s.consecutiveFailures > 0 && (
+            <span className="console-muted">{` ${s.consecutiveFailures} deliveries in a row failed every attempt.`}</span>
+          )}
         </dd>
         {s.previousSecretExpiresDate && (
           <>
@@ -268,7 +280,12 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
                               <Form method="post" className="console-inline-form">
                                 <input type="hidden" name="intent" value="redeliver" />
                                 <input type="hidden" name="deliveryId" value={d.id} />
-                                <button type="submit" className="console-button" disabled={busy || !s.enabled} aria-label={`Redeliver ${d.eventType} of ${d.createdDate}`}>
+                                <button
+                                  type="submit"
+                                  className="console-button"
+                                  disabled={busy || !s.enabled}
+                                  aria-label={`Redeliver ${d.eventType} of ${d.createdDate}`}
+                                >
                                   Redeliver
                                 </button>
                               </Form>
