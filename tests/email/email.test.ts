@@ -12,18 +12,16 @@ const shop = { storeName: "Fernhill Goods", origin: "https://shop.test" };
 const testCtx = (overrides: Record<string, unknown> = {}) => serviceCtx({ kind: "anonymous" }, overrides);
 
 async function emailRow(id: string) {
-  return env.DB.prepare("SELECT * FROM emails WHERE id = ?")
-    .bind(id)
-    .first<{
-      to: string;
-      template: string;
-      subject: string;
-      html: string;
-      text: string;
-      status: string;
-      error: string | null;
-      sent_date: string | null;
-    }>();
+  return env.DB.prepare("SELECT * FROM emails WHERE id = ?").bind(id).first<{
+    to: string;
+    template: string;
+    subject: string;
+    html: string;
+    text: string;
+    status: string;
+    error: string | null;
+    sent_date: string | null;
+  }>();
 }
 
 /** A transport that records what it was asked to send (or fails, when told to). */

@@ -5,7 +5,7 @@ import { nowIso } from "#worker/platform/context";
 import { rawStatement, type Db } from "#worker/platform/db";
 import { invalidArgument } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
-import { abandonedCheckoutActivities, abandonedCheckouts, type ACTIVITY_TYPES } from "./tables";
+import { abandonedCheckoutActivities, type abandonedCheckouts, type ACTIVITY_TYPES } from "./tables";
 
 /** Abandoned checkouts' shared parts: activity types and statements, the sweeps' limits, and the wire shape. */
 

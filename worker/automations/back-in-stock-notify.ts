@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, type sql } from "drizzle-orm";
 import { discountedPrice } from "#worker/catalog/pricing";
 import { loadProduct } from "#worker/catalog";
 import { emailOutcomes, sendEmail } from "#worker/email/send";

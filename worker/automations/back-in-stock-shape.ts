@@ -1,4 +1,4 @@
-import { backInStockRequests } from "./tables";
+import type { backInStockRequests } from "./tables";
 
 /** A back-in-stock request's wire shape and its domain events' data. */
 

@@ -1,6 +1,6 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { discountedPrice, loadProduct, products, variants } from "#worker/catalog";
+import { loadProduct } from "#worker/catalog";
 import { STORES_APP_ID } from "#worker/cart/schemas";
 import { commit, newEvent, outboxInsertIfChanged } from "#worker/events/outbox";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";

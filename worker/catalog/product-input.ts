@@ -1,10 +1,9 @@
-import { and } from "drizzle-orm";
-import { type FieldViolation } from "#worker/platform/errors";
+import type { FieldViolation } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { toMinor } from "#worker/platform/money";
 import { unitsCompatible } from "./pricing";
 import type { MediaInput, ProductInput, VariantOverride } from "./schemas";
-import { type StoredMedia, type StoredOption } from "./tables";
+import type { StoredMedia, StoredOption } from "./tables";
 import { matching, type VariantRow } from "./variants";
 
 /** Product input from the wire turned into stored rows: media, options, variant overrides and their checks. */

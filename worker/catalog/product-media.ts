@@ -1,9 +1,8 @@
-import { and } from "drizzle-orm";
-import { type Ctx } from "#worker/platform/context";
+import type { Ctx } from "#worker/platform/context";
 import { badField, invalidArgument, type FieldViolation } from "#worker/platform/errors";
 import type { MediaInput } from "./schemas";
 import { releaseUnusedMedia } from "./media";
-import { type LoadedProduct } from "./shapes";
+import type { LoadedProduct } from "./shapes";
 import { linkChoiceMedia, storedMedia } from "./product-input";
 import { loadForWrite, writeProductColumns } from "./product-store";
 

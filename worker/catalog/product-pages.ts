@@ -4,7 +4,7 @@ import { isMerchant, type Ctx, requireMerchant } from "#worker/platform/context"
 import { invalidArgument, notFound, type FieldViolation } from "#worker/platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { v1Options, v1Product, v1Variant, v3Product, type LoadedProduct } from "./shapes";
-import { products, variants, type StoredMedia } from "./tables";
+import { products, type StoredMedia } from "./tables";
 import { matching, variantInStock } from "./variants";
 import { outerProductId, selectLoaded, shapeOptions, toLoaded, visibleProduct } from "./product-reads";
 

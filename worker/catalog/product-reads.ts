@@ -1,13 +1,13 @@
 import { rawStatement } from "#worker/platform/db";
-import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import { type Statement } from "#worker/events/outbox";
+import { eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { Statement } from "#worker/events/outbox";
 import { isMerchant, type Ctx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { notFound } from "#worker/platform/errors";
 import { currencyDigits } from "#worker/platform/money";
-import { type LoadedProduct, type ProductRow, type ShapeOptions } from "./shapes";
-import { products, variants } from "./tables";
-import { type VariantRow } from "./variants";
+import type { LoadedProduct, ProductRow, ShapeOptions } from "./shapes";
+import { products } from "./tables";
+import type { VariantRow } from "./variants";
 
 /** Product reads every catalogue service shares: one product (or many) with its variants in one SELECT, and the
  * denormalised summary columns its writers keep right. */

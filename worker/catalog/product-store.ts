@@ -6,9 +6,9 @@ import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { ApiError, notFound } from "#worker/platform/errors";
 import { flushStockEvents, manualStockChange, type StockChange } from "./stock-changes";
-import { type LoadedProduct, type ProductRow } from "./shapes";
+import type { LoadedProduct, ProductRow } from "./shapes";
 import { products, variants } from "./tables";
-import { type VariantRow } from "./variants";
+import type { VariantRow } from "./variants";
 import { type LoadedRow, loadProduct, refreshSummary, selectLoaded, toLoaded } from "./product-reads";
 
 /** The write path every product change shares: a version check, variant row statements, stock changes and events,

@@ -1,10 +1,8 @@
-import { and } from "drizzle-orm";
-import { type Ctx } from "#worker/platform/context";
+import type { Ctx } from "#worker/platform/context";
 import { badField, invalidArgument, type FieldViolation } from "#worker/platform/errors";
 import { DEFAULT_VARIANT_ID } from "#worker/platform/ids";
 import type { VariantOverride } from "./schemas";
 import { v1Variant } from "./shapes";
-import { variants } from "./tables";
 import { choicesKey, variantInStock, type VariantRow } from "./variants";
 import { applyOverrides } from "./product-input";
 import { shapeOptions } from "./product-reads";

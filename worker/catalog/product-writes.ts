@@ -1,5 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
-import { runBatch } from "#worker/platform/unit-of-work";
+import { eq, sql } from "drizzle-orm";
 import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
 import { EventType } from "#worker/events/types";
 import { clearAssertions } from "#worker/platform/batch";
@@ -13,8 +12,8 @@ import { freeSlug } from "./slugs";
 import { releaseUnusedMedia } from "./media";
 import { descriptionToPlain, descriptionToRich, richToPlain } from "./rich-text";
 import { v1Product, type LoadedProduct, type ProductRow } from "./shapes";
-import { collectionProducts, productNumbers, products, variants, type StoredMedia } from "./tables";
-import { combinationCount, matching, MAX_VARIANTS, planVariants, type VariantRow } from "./variants";
+import { collectionProducts, productNumbers, products } from "./tables";
+import { combinationCount, MAX_VARIANTS, planVariants, type VariantRow } from "./variants";
 import { applyOverrides, checkCommon, linkChoiceMedia, ownVariantData, storedMedia, storedOptions } from "./product-input";
 import { refreshSummary, shapeOptions } from "./product-reads";
 import {

@@ -1,12 +1,11 @@
-import { and, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { refreshSummary } from "./product-reads";
-import { products, variants, type InventoryCause } from "./tables";
-import { flushStoredEvents, type EventEnvelope, type Statement } from "#worker/events/outbox";
-import { outbox } from "#worker/events/tables";
+import type { InventoryCause } from "./tables";
+import { flushStoredEvents, type Statement } from "#worker/events/outbox";
 import { EventType } from "#worker/events/types";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "#worker/platform/batch";
-import { actorOf, nowIso, type Actor, type Ctx } from "#worker/platform/context";
+import { actorOf, nowIso, type Ctx } from "#worker/platform/context";
 import { rawStatement, type Db } from "#worker/platform/db";
 import { ApiError, badField } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";

@@ -284,18 +284,16 @@ export async function markAsPaid(ctx: Ctx, id: string) {
     set: { paymentStatus: "PAID" },
     activities: [{ type: "ORDER_PAID", details: { transactionId: txId } }],
     after: [
-      ctx.db
-        .insert(transactions)
-        .values({
-          id: txId,
-          orderId: id,
-          amount: o.order.total,
-          currency: o.order.currency,
-          status: "APPROVED",
-          provider: "offline",
-          providerTransactionId: null,
-          createdDate: now,
-        }),
+      ctx.db.insert(transactions).values({
+        id: txId,
+        orderId: id,
+        amount: o.order.total,
+        currency: o.order.currency,
+        status: "APPROVED",
+        provider: "offline",
+        providerTransactionId: null,
+        createdDate: now,
+      }),
     ],
     events: [paymentEvent(ps, "PAID")],
   });
@@ -350,15 +348,13 @@ export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRe
     set: { fulfillmentStatus },
     statements: lineUpdates,
     after: [
-      ctx.db
-        .insert(orderFulfillments)
-        .values({
-          id: newId(),
-          orderId: id,
-          lineItems: items,
-          trackingInfo: cleanTracking && Object.keys(cleanTracking).length ? cleanTracking : null,
-          createdDate: now,
-        }),
+      ctx.db.insert(orderFulfillments).values({
+        id: newId(),
+        orderId: id,
+        lineItems: items,
+        trackingInfo: cleanTracking && Object.keys(cleanTracking).length ? cleanTracking : null,
+        createdDate: now,
+      }),
     ],
     activities: [
       { type: full ? "ORDER_FULFILLED" : "ORDER_PARTIALLY_FULFILLED", details: { lineItems: items } },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 /** Order tables. Stock and its change log are the catalogue's (worker/catalog/tables.ts). */
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -187,18 +187,16 @@ export async function receiveWebhook(
     const id = newId();
     try {
       await runBatch(ctx.db, [
-        ctx.db
-          .insert(webhookEvents)
-          .values({
-            id,
-            sourceId: source.id,
-            webhookId: `refused:${id}`,
-            type: refusedType(err),
-            status: "REFUSED",
-            data,
-            reason: refusalReason(err),
-            receivedDate: nowIso(),
-          }),
+        ctx.db.insert(webhookEvents).values({
+          id,
+          sourceId: source.id,
+          webhookId: `refused:${id}`,
+          type: refusedType(err),
+          status: "REFUSED",
+          data,
+          reason: refusalReason(err),
+          receivedDate: nowIso(),
+        }),
         trimLog(ctx, source.id),
       ]);
     } catch (logErr) {

@@ -227,19 +227,17 @@ const deliver: JobHandler = async (job, p) => {
     const error = `Not sent: the URL ${refused}`.slice(0, 1000);
     const at = nowIso();
     await runBatch(db, [
-      db
-        .insert(webhookAttempts)
-        .values({
-          id: newId(),
-          deliveryId: delivery.id,
-          attempt: delivery.attempts,
-          startedDate: new Date(now).toISOString(),
-          succeeded: false,
-          responseStatus: null,
-          latencyMs: 0,
-          responseExcerpt: null,
-          error,
-        }),
+      db.insert(webhookAttempts).values({
+        id: newId(),
+        deliveryId: delivery.id,
+        attempt: delivery.attempts,
+        startedDate: new Date(now).toISOString(),
+        succeeded: false,
+        responseStatus: null,
+        latencyMs: 0,
+        responseExcerpt: null,
+        error,
+      }),
       db
         .update(webhookDeliveries)
         .set({ status: "FAILED", nextAttemptAt: null, lastError: error, updatedDate: at })
