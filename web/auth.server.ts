@@ -1,4 +1,3 @@
-import { cameFrom } from "#web/components/account/came-from";
 import type { Problem } from "#web/components/ui/form";
 import type { ProblemWording } from "#web/components/ui/form.server";
 import { getIdentitySettings } from "#worker/identity/settings";
@@ -140,3 +139,21 @@ export function field(form: FormData, name: string): string {
 
 /** Headers of every login page: never cached (they carry one-time tokens and per-person answers). */
 export const noStore = { "Cache-Control": "no-store" };
+
+const AUTH_PAGES = ["/login", "/register", "/verify", "/forgot-password", "/reset-password", "/logout"];
+
+/**
+ * The shop page a shopper followed a "Log in" or "Create account" link from (the Referer, when it is this site and
+ * not another login page), so signing in takes them back there. Null otherwise: they go home.
+ */
+export function cameFrom(request: Request): string | null {
+  const referer = request.headers.get("referer");
+  if (!referer) return null;
+  try {
+    const from = new URL(referer);
+    if (from.origin !== new URL(request.url).origin || AUTH_PAGES.includes(from.pathname)) return null;
+    return safeReturnTo(from.pathname + from.search);
+  } catch {
+    return null;
+  }
+}

@@ -12,7 +12,6 @@ import type { UpdateCheckoutRequest } from "./schemas";
 import { contactInfo, type CheckoutRow } from "./shapes";
 import { orders } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";
-export { createOrder, placeOrderFrom } from "./place-order";
 
 /**
  * Checkouts (made from a cart by create-checkout): read with live prices, set the buyer's email, addresses and

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import { pathId, type AppEnv } from "#worker/platform/http";
 import { clientAddress } from "#worker/platform/rate-limit";
 import { readBody } from "#worker/platform/validation";
-import { createOrder, getCheckout, updateCheckout } from "./checkout";
+import { getCheckout, updateCheckout } from "./checkout";
+import { createOrder } from "./place-order";
 import { cancelOrder, createFulfillment, getOrder, markAsPaid, searchOrders, setRefundStatus } from "./orders";
 import {
   cancelOrderRequest,

@@ -1,15 +1,7 @@
 import { createCheckoutFrom, readCurrentCart } from "#worker/cart/cart";
 import type { ShopperClient } from "#worker/cart/limits";
-import {
-  createOrder,
-  isOwner,
-  placeOrderFrom,
-  readCheckout,
-  shapeOfRead,
-  updateCheckout,
-  updateCheckoutFrom,
-  type CheckoutRead,
-} from "#worker/orders/checkout";
+import { createOrder, placeOrderFrom } from "#worker/orders/place-order";
+import { isOwner, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "#worker/orders/checkout";
 import { createOrderRequest, updateCheckoutRequest } from "#worker/orders/schemas";
 import { getOwnIdentity } from "#worker/identity/members";
 import { isMerchant, type Ctx } from "#worker/platform/context";
