@@ -1,6 +1,6 @@
 import { servePage } from "#web/host/pages";
-import { apiHost, eventRegistry, runSweeps } from "#worker/app";
-import { armSweeper, handleEventBatch } from "#worker/events";
+import { apiHost, armSweeper, eventRegistry, runSweeps } from "#worker/app";
+import { handleEventBatch } from "#worker/events";
 
 export { Sweeper } from "#worker/app";
 

@@ -1,11 +1,11 @@
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { mergeVisitorCart } from "#worker/cart/merge";
-import { currentCartRoutes } from "#worker/cart/routes";
+import { mergeVisitorCart } from "#worker/cart";
+import { currentCartRoutes } from "#worker/cart";
 import { pricingRoutes } from "#worker/pricing";
-import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "#worker/catalog/routes";
-import { inventoryRoutes } from "#worker/catalog/inventory-routes";
-import { orderRoutes } from "#worker/orders/routes";
+import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "#worker/catalog";
+import { inventoryRoutes } from "#worker/catalog";
+import { orderRoutes } from "#worker/orders";
 import { loadDemoCatalogue } from "./demo";
 import { demoPricingStatements } from "#worker/pricing";
 import { mediaApi, mediaFiles } from "#worker/media";
@@ -27,12 +27,12 @@ import { eventRoutes } from "./event-routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "#worker/webhooks";
 import { eventRegistry } from "./registry";
 import { isMerchant, storeCurrency, type Ctx } from "#worker/platform/context";
-import { purgeCatalogCache } from "#worker/catalog/cache";
+import { purgeCatalogCache } from "#worker/catalog";
 import { countingKv, countingQueue, openDb, type Db, type RoundTrips } from "#worker/platform/db";
 import { finishBody } from "#worker/platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "#worker/platform/errors";
 import type { AppEnv } from "#worker/platform/http";
-import { armSweeper } from "#worker/events";
+import { armSweeper } from "./sweeper";
 
 // A visitor who signs in as a member keeps their cart.
 onSignIn(mergeVisitorCart);

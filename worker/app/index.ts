@@ -2,4 +2,4 @@
 export { apiHost, decodablePath, isApiPath, type PageHandler } from "./host";
 export { eventRegistry, jobs, payloadSchemas, processors } from "./registry";
 export { runSweeps, type SweepOptions } from "./sweeps";
-export { Sweeper } from "./sweeper";
+export { armSweeper, Sweeper, SWEEP_INTERVAL_MS } from "./sweeper";

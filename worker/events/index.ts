@@ -36,7 +36,6 @@ export {
   type ReplayGuard,
 } from "./failures";
 export { RETENTION_DAYS, retentionDue, runRetention } from "./retention";
-export { armSweeper, SWEEP_INTERVAL_MS, SweeperObject } from "./sweeper";
 export {
   eventFailures,
   outbox,
