@@ -1,7 +1,7 @@
 // Secrets and optional settings that `wrangler types` does not declare: secrets live in .dev.vars locally and in
 // `wrangler secret put` in production, and the typecheck generates worker-configuration.d.ts without reading
 // .dev.vars (--env-file=/dev/null), so the file is the same on every machine. Code reads them through
-// `config(env)` (worker/platform/config.ts), which parses and checks them; see README "Configuration and secrets".
+// `config(env)` (worker/platform/config.ts), which parses and checks them; see docs/operations.md.
 declare namespace Cloudflare {
   interface Env {
     /** The store owner's API key: full merchant access. Required. */

@@ -174,7 +174,7 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   // With a coupon and shipping options (delivery and pickup), so the demo's checkout has something to choose.
   app.post("/api/v1/demo-catalogue", async (c) => c.json(await loadDemoCatalogue(c.get("ctx"), demoPricingStatements)));
 
-  // Identity: tokens, redirect sessions, authentication, recovery, verification (spec paths and gateway paths).
+  // Identity: tokens, redirect sessions, authentication, recovery, verification (Wix REST paths and gateway paths).
   app.route("/oauth2", oauthRoutes);
   for (const base of ["/v1", "/_api/redirects-api/v1"]) app.route(base, redirectsRoutes);
   for (const base of ["/", "/_api/iam/authentication"]) {

@@ -20,7 +20,7 @@ export { type CartAbandonedData, cartAbandonedSchema, cartRecoveredSchema, proce
 export { sendDueRecoveryEmails, settleSendingRecoveryEmails } from "./recovery-emails";
 
 /**
- * Abandoned carts (DESIGN.md §7):
+ * Abandoned carts:
  *   1. the sweep finds ACTIVE carts with items and a contact email, idle past the store's threshold, and emits
  *      CartAbandonedEvent through the outbox, once per idle period (cart_abandonment_marks);
  *   2. its processor makes the abandoned checkout (ABANDONED, a recovery link) with its activities, schedules the

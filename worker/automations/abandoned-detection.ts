@@ -145,7 +145,7 @@ async function reportCart(
   const firstName = contact?.firstName || profile.firstName;
   const lastName = contact?.lastName || profile.lastName;
   const major = (minor: number) => toMajor(minor, cart.currency);
-  // The Wix event's fields (wire doc §5), plus what the abandoned checkout needs (currency, line items, checkout).
+  // The Wix event's fields, plus what the abandoned checkout needs (currency, line items, checkout).
   const data = {
     cartId: cart.id,
     creationTime: cart.createdDate,

@@ -41,7 +41,7 @@ export function shape(r: BackInStockRow): BackInStockRequestShape {
   };
 }
 
-/** Domain-event data (wire doc §5): `{entityId, entityFqdn, slug, createdEvent | updatedEvent | deletedEvent}`. */
+/** Wix domain-event data: `{entityId, entityFqdn, slug, createdEvent | updatedEvent | deletedEvent}`. */
 export function domainEvent(slug: "created" | "updated" | "deleted", entity: BackInStockRequestShape) {
   const base = { entityId: entity.id, entityFqdn: "wix.ecom.v1.back_in_stock_notification_request", slug };
   if (slug === "created") return { ...base, createdEvent: { entity } };

@@ -26,7 +26,7 @@ export {
 export { notifyRequests, settleWaitingRequests } from "./back-in-stock-notify";
 
 /**
- * Back-in-stock notification requests (wire doc §2.5). A shopper (anonymous allowed: it is a storefront form) asks
+ * Back-in-stock notification requests, as the Wix SDK sends them. A shopper (anonymous allowed: it is a storefront form) asks
  * to hear when a product or variant is back; reading, querying and deleting are the merchant's. When the item's
  * stock goes from none to some (inventory's stock-status event, whatever moved it) or the merchant reports it back,
  * each RECEIVED request moves to PROCESSING, its shopper gets one email, and it ends NOTIFICATION_SENT or FAILED

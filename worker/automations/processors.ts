@@ -7,7 +7,7 @@ import { notifyRequests, requestsForVariants, stockStatusSchema } from "./back-i
 import { AutomationEventType } from "./events";
 import { inventoryUpdatedSchema, processInventoryUpdated, processVariantsChanged, type InventoryUpdatedData } from "./inventory-updates";
 
-/** The automations' queue processors (registered in worker/events/registry.ts). Names key the processed-event records. */
+/** The automations' queue processors (registered in worker/app/registry.ts). Names key the processed-event records. */
 export const automationProcessors: Processor<any>[] = [
   {
     name: "abandoned-carts",

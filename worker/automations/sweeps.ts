@@ -4,7 +4,7 @@ import { detectAbandonedCarts, sendDueRecoveryEmails, settleSendingRecoveryEmail
 import { settleWaitingRequests } from "./back-in-stock";
 
 /**
- * The automations' part of the periodic sweeps (worker/events/sweeps.ts): report carts idle past the threshold as
+ * The automations' part of the periodic sweeps (worker/app/sweeps.ts): report carts idle past the threshold as
  * abandoned, send the recovery emails that fell due, and settle the recovery and back-in-stock emails whose first
  * hand-over failed once the email sweep's retries decided them. `now` is the clock they judge by (tests move it).
  */

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
- * Abandoned checkouts (spec: Abandoned checkout, status ABANDONED | RECOVERED): one per cart and idle period, made
+ * Abandoned checkouts (the Wix abandoned checkout, status ABANDONED | RECOVERED): one per cart and idle period, made
  * by the cart-abandoned processor. Money columns are minor units in `currency`. `lineItems` is the cart's line items
  * as they were at abandonment (wire shape), kept so the record reads well after the cart changes or goes.
  */

@@ -509,7 +509,7 @@ function refusal(err: unknown, fp: FileProduct): CellError[] | null {
   return [{ row, column: "", message: err.description }];
 }
 
-/** The import's queue jobs, by message kind (events/registry.ts lists them). */
+/** The import's queue jobs, by message kind (worker/app/registry.ts lists them). */
 export const importJobHandlers: Record<string, JobHandler> = { [IMPORT_CHUNK]: importChunkJob };
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -95,7 +95,7 @@ function variantStock(item: ItemRow, v: ItemVariant) {
   return { inStock, availableForPreorder };
 }
 
-/** An inventory item in the Wix Stores inventory v2 shape, plus the spec's availability statuses. */
+/** An inventory item in the Wix Stores inventory v2 shape, plus its availability statuses. */
 function itemShape(item: ItemRow, variantIds?: string[]) {
   const list = variantIds ? item.variants.filter((v) => variantIds.includes(v.id)) : item.variants;
   const all = item.variants.map((v) => ({ v, ...variantStock(item, v) }));
@@ -113,7 +113,7 @@ function itemShape(item: ItemRow, variantIds?: string[]) {
         inStock: s.inStock,
         quantity: item.trackInventory ? (v.quantity ?? 0) : null,
         availableForPreorder: s.availableForPreorder,
-        /** Stock availability (spec section 4). */
+        /** Stock availability, as the Wix inventory API names it. */
         availabilityStatus: s.inStock ? "IN_STOCK" : s.availableForPreorder ? "PREORDER" : "OUT_OF_STOCK",
       };
     }),
@@ -124,7 +124,7 @@ function itemShape(item: ItemRow, variantIds?: string[]) {
       ...(item.preorder.message !== null ? { message: item.preorder.message } : {}),
       ...(item.preorder.limit !== null ? { limit: item.preorder.limit } : {}),
     },
-    /** Product availability (spec section 4). */
+    /** Product availability, as the Wix inventory API names it. */
     availabilityStatus: inStockCount === 0 ? "OUT_OF_STOCK" : inStockCount === counted.length ? "IN_STOCK" : "PARTIALLY_OUT_OF_STOCK",
     preorderStatus: item.preorder.enabled && item.trackInventory ? "ENABLED" : "DISABLED",
     preorderAvailability: preorderCount === 0 ? "NO_VARIANTS" : preorderCount === counted.length ? "ALL_VARIANTS" : "SOME_VARIANTS",

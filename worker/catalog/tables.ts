@@ -225,7 +225,7 @@ export const importRows = sqliteTable(
  * table that lets one D1 batch compare stock before and after its own updates.
  */
 
-/** The spec's inventory change causes (section 4). */
+/** Why stock changed, as the Wix inventory API names the causes. */
 export const INVENTORY_CAUSES = ["ORDER", "MANUAL", "REVERT_INVENTORY_CHANGE"] as const;
 export type InventoryCause = (typeof INVENTORY_CAUSES)[number];
 

@@ -10,7 +10,7 @@ export const EventType = {
   collectionCreated: "com.wix.ecommerce.catalog.api.v1.CollectionCreated",
   collectionChanged: "com.wix.ecommerce.catalog.api.v1.CollectionChanged",
   collectionDeleted: "com.wix.ecommerce.catalog.api.v1.CollectionDeleted",
-  /** Inventory (worker/orders/inventory.ts): every stock change of a product. */
+  /** Inventory (worker/catalog/inventory.ts): every stock change of a product. */
   inventoryItemChanged: "com.wix.ecommerce.inventory.api.v1.InventoryItemChanged",
   inventoryVariantsChanged: "com.wix.ecommerce.inventory.api.v1.InventoryVariantsChanged",
   /** A variant went from in stock to out of stock or back (Wix's catalog v3 name). */

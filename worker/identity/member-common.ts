@@ -32,7 +32,7 @@ export const ACTIVATION_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** Wrong codes a verification state token survives; the fifth wrong one ends it. */
 export const MAX_CODE_ATTEMPTS = 5;
 
-/** Identity error codes the Wix SDK compares as strings (wire doc §1.6). */
+/** Identity error codes the Wix SDK compares as strings. */
 export const IDENTITY_CODES = {
   emailExists: "-19995",
   invalidPassword: "-19976",
