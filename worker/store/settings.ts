@@ -7,6 +7,18 @@ import { settings } from "#worker/platform/tables";
 import { uploadImage, type UploadFile } from "#worker/media/store";
 import { cachedCatalogRead, purgeCatalogCache } from "#worker/catalog";
 import { config } from "#worker/platform/config";
+import { DEFAULT_UNPAID_ORDER_HOLD_HOURS, MAX_UNPAID_ORDER_HOLD_HOURS, LOGO_ALIGNMENTS, LOGO_SIZES, type StoreSettings } from "./settings-values";
+
+export {
+  DEFAULT_UNPAID_ORDER_HOLD_HOURS,
+  LOGO_ALIGNMENTS,
+  LOGO_SIZES,
+  MAX_UNPAID_ORDER_HOLD_HOURS,
+  type LogoAlignment,
+  type LogoSize,
+  type StoreLogo,
+  type StoreSettings,
+} from "./settings-values";
 
 /**
  * The store's own settings (D1 `settings`, key "store"): its name, contact email, logo, the checkout's brand header
@@ -24,43 +36,6 @@ import { config } from "#worker/platform/config";
 
 export const STORE_SETTINGS_KEY = "store";
 const KV_KEY = "store:settings";
-
-export const LOGO_SIZES = ["SMALL", "MEDIUM", "LARGE"] as const;
-export const LOGO_ALIGNMENTS = ["LEFT", "CENTER", "RIGHT"] as const;
-export type LogoSize = (typeof LOGO_SIZES)[number];
-export type LogoAlignment = (typeof LOGO_ALIGNMENTS)[number];
-
-export interface StoreLogo {
-  /** A media URL on this site (/media/<sha256>.<ext>, stored in R2 by the media service). */
-  url: string;
-  width: number | null;
-  height: number | null;
-}
-
-export interface StoreSettings {
-  /** Shown in the shop's header, the checkout's brand header, page titles and emails. */
-  name: string;
-  /** Where shoppers can write to the store (the shop's footer shows it); null: none given. */
-  contactEmail: string | null;
-  logo: StoreLogo | null;
-  /** The checkout's brand header: how big the logo is and where it sits. */
-  checkoutHeader: { logoSize: LogoSize; alignment: LogoAlignment };
-  /** The emails' From: name (null: the store's name) and address (null: EMAIL_FROM from configuration). */
-  senderName: string | null;
-  senderEmail: string | null;
-  /** The store's time zone (IANA name), for its days on the dashboard (worker/reports/dashboard.ts); null: UTC. */
-  timeZone: string | null;
-  /**
-   * Hours an offline order may stay unpaid before it is cancelled and its stock goes back on sale (the sweep in
-   * orders/unpaid.ts); 0: never.
-   */
-  unpaidOrderHoldHours: number;
-}
-
-/** The hold of unpaid offline orders when the merchant set none: two days. */
-export const DEFAULT_UNPAID_ORDER_HOLD_HOURS = 48;
-/** The longest hold a merchant may set: 90 days. */
-export const MAX_UNPAID_ORDER_HOLD_HOURS = 90 * 24;
 
 /** Whether a name is a time zone this runtime knows (IANA, e.g. Europe/Paris). */
 function isTimeZone(zone: string): boolean {
