@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { commit, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { commit, type EventEnvelope, type Statement } from "#worker/events";
 import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import { settings } from "#worker/platform/tables";
 import {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { catalogCacheProcessors } from "#worker/catalog/cache";
-import { importJobHandlers } from "#worker/catalog/imports";
+import { catalogCacheProcessors } from "#worker/catalog";
+import { importJobHandlers } from "#worker/catalog";
 import { automationProcessors, automationSchemas } from "#worker/automations";
 import type { EventRegistry, JobHandler, Processor } from "#worker/events";
 import { webhookJobs, webhookProcessors } from "#worker/webhooks";

@@ -1,8 +1,8 @@
 import { runAutomationSweeps } from "#worker/automations";
-import { mediaSweepDue, sweepUnusedMedia } from "#worker/catalog/media";
+import { mediaSweepDue, sweepUnusedMedia } from "#worker/catalog";
 import { retryDueEmails } from "#worker/email";
 import { expiredOneTimeTokensDelete } from "#worker/identity";
-import { cancelExpiredUnpaidOrders } from "#worker/orders/unpaid";
+import { cancelExpiredUnpaidOrders } from "#worker/orders";
 import { openDb } from "#worker/platform/db";
 import { syncStoreSettingsCopy } from "#worker/store";
 import { sweepStatement as rateLimitSweep } from "#worker/platform/rate-limit";

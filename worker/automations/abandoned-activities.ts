@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { ecomMoney } from "#worker/cart/shapes";
-import type { Statement } from "#worker/events/outbox";
+import { ecomMoney } from "#worker/cart";
+import type { Statement } from "#worker/events";
 import { nowIso } from "#worker/platform/context";
 import { rawStatement, type Db } from "#worker/platform/db";
 import { invalidArgument } from "#worker/platform/errors";

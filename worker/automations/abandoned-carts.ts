@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { nowMs } from "#worker/platform/clock";
-import { addToCurrentCart, cartOwnerOf, loadCarts, ownerKey, type CartOwner } from "#worker/cart/cart";
+import { addToCurrentCart, cartOwnerOf, loadCarts, ownerKey, type CartOwner } from "#worker/cart";
 import { nowIso, type Ctx } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
 import { automationSettingsFrom, automationSettingsRead } from "./settings";

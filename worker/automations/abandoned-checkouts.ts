@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { emails } from "#worker/email/tables";
+import { emails } from "#worker/email";
 import { z } from "zod";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";

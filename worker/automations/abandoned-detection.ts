@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { checkoutEmailRead, loadCarts, ownerKey, resolveAll, totalsFor, type CartOwner } from "#worker/cart/cart";
-import { cartShape, type CartRow, type CartShape } from "#worker/cart/shapes";
-import { commit, newEvent, outboxInsertIfChanged } from "#worker/events/outbox";
-import { memberContactRead } from "#worker/identity/members";
+import { checkoutEmailRead, loadCarts, ownerKey, resolveAll, totalsFor, type CartOwner } from "#worker/cart";
+import { cartShape, type CartRow, type CartShape } from "#worker/cart";
+import { commit, newEvent, outboxInsertIfChanged } from "#worker/events";
+import { memberContactRead } from "#worker/identity";
 import { nowIso, systemCtx, type Ctx } from "#worker/platform/context";
 import { rawStatement, type Db } from "#worker/platform/db";
 import { formatMoney, toMajor } from "#worker/platform/money";

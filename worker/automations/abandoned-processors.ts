@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { cartSummaryRead } from "#worker/cart/cart";
-import type { ProcessorContext } from "#worker/events/consumer";
-import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
-import { orderTotalRead } from "#worker/orders/orders";
+import { cartSummaryRead } from "#worker/cart";
+import type { ProcessorContext } from "#worker/events";
+import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events";
+import { orderTotalRead } from "#worker/orders";
 import { isUniqueViolation } from "#worker/platform/batch";
 import { nowIso } from "#worker/platform/context";
 import { newId } from "#worker/platform/ids";

@@ -1,6 +1,6 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { products, variants } from "#worker/catalog/tables";
+import { products, variants } from "#worker/catalog";
 import { requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
 import { notFound } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";

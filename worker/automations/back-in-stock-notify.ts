@@ -1,8 +1,8 @@
 import { and, eq, isNotNull, type sql } from "drizzle-orm";
-import { discountedPrice } from "#worker/catalog/pricing";
+import { discountedPrice } from "#worker/catalog";
 import { loadProduct } from "#worker/catalog";
-import { emailOutcomes, sendEmail } from "#worker/email/send";
-import { flushRecorded, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { emailOutcomes, sendEmail } from "#worker/email";
+import { flushRecorded, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events";
 import { nowIso, type Ctx } from "#worker/platform/context";
 import { formatMoney } from "#worker/platform/money";
 import { publicOrigin } from "#worker/platform/public-origin";

@@ -1,8 +1,8 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { loadProduct } from "#worker/catalog";
-import { STORES_APP_ID } from "#worker/cart/schemas";
-import { commit, newEvent, outboxInsertIfChanged } from "#worker/events/outbox";
+import { STORES_APP_ID } from "#worker/cart";
+import { commit, newEvent, outboxInsertIfChanged } from "#worker/events";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { invalidArgument, notFound, type FieldViolation } from "#worker/platform/errors";

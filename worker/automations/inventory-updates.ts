@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decrementInventory, incrementInventory, loadProduct, productNames, readStockAvailability, updateInventoryItem } from "#worker/catalog";
-import { isStepClaimed, PermanentFailure, type ProcessorContext } from "#worker/events/consumer";
-import type { EventEnvelope, Statement } from "#worker/events/outbox";
+import { isStepClaimed, PermanentFailure, type ProcessorContext } from "#worker/events";
+import type { EventEnvelope, Statement } from "#worker/events";
 import type { Db } from "#worker/platform/db";
 import { loadAutomationSettings } from "./settings";
 import { taskStatement } from "#worker/tasks";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { CartEventType } from "#worker/cart/shapes";
-import type { Processor } from "#worker/events/consumer";
-import { EventType } from "#worker/events/types";
+import { CartEventType } from "#worker/cart";
+import type { Processor } from "#worker/events";
+import { EventType } from "#worker/events";
 import { cartAbandonedSchema, cartRecoveredSchema, processCartAbandoned, processCartCompleted, type CartAbandonedData } from "./abandoned-carts";
 import { notifyRequests, requestsForVariants, stockStatusSchema } from "./back-in-stock";
 import { AutomationEventType } from "./events";

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { cartSummaryRead, checkoutEmailRead, loadCarts, ownerKey, resolveAll, totalsFor, type CartOwner } from "#worker/cart/cart";
-import { cartShape } from "#worker/cart/shapes";
-import { emailOutcomes, sendEmail } from "#worker/email/send";
-import type { Statement } from "#worker/events/outbox";
-import { memberContactRead } from "#worker/identity/members";
+import { cartSummaryRead, checkoutEmailRead, loadCarts, ownerKey, resolveAll, totalsFor, type CartOwner } from "#worker/cart";
+import { cartShape } from "#worker/cart";
+import { emailOutcomes, sendEmail } from "#worker/email";
+import type { Statement } from "#worker/events";
+import { memberContactRead } from "#worker/identity";
 import { nowIso, systemCtx, type Ctx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { publicOrigin } from "#worker/platform/public-origin";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events";
 import { hasPermission, nowIso, type Ctx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { ApiError, forbidden, invalidArgument, type FieldViolation } from "#worker/platform/errors";

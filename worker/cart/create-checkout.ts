@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, type Statement } from "#worker/events/outbox";
-import { identities } from "#worker/identity/tables";
+import { commit, newEvent, outboxInsert, type Statement } from "#worker/events";
+import { identities } from "#worker/identity";
 import { clearAssertions, isAssertionFailure } from "#worker/platform/batch";
 import type { Ctx } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
@@ -25,7 +25,7 @@ import { cartNotFound, cartOwnerOf, type CurrentCartRead, loadCarts, ownerKey } 
 import { cartStatements, stamp, withRetry } from "./persist";
 import { totalsFor } from "./totals";
 
-import type { EventEnvelope } from "#worker/events/outbox";
+import type { EventEnvelope } from "#worker/events";
 import type { CartRow } from "./shapes";
 import type { CartOwner } from "./load";
 import type { CartTotals } from "./totals";

@@ -1,5 +1,5 @@
-import { discountedPrice } from "#worker/catalog/pricing";
-import { matching, type VariantRow } from "#worker/catalog/variants";
+import { discountedPrice } from "#worker/catalog";
+import { matching, type VariantRow } from "#worker/catalog";
 import { nowIso, type Ctx } from "#worker/platform/context";
 import type { FieldViolation } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";

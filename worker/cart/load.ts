@@ -1,13 +1,13 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { now as clockNow } from "#worker/platform/clock";
 import type { BatchItem } from "drizzle-orm/batch";
-import { products, variants } from "#worker/catalog/tables";
-import type { VariantRow } from "#worker/catalog/variants";
-import { identities } from "#worker/identity/tables";
+import { products, variants } from "#worker/catalog";
+import type { VariantRow } from "#worker/catalog";
+import { identities } from "#worker/identity";
 import type { Ctx } from "#worker/platform/context";
 import { ApiError, forbidden, unauthenticated } from "#worker/platform/errors";
 import { codeKey } from "#worker/pricing";
-import { coupons, discountRuleCodes, discountRules } from "#worker/pricing/tables";
+import { coupons, discountRuleCodes, discountRules } from "#worker/pricing";
 import { loadPricingConfig, pricingReads, type PricingConfig } from "#worker/pricing";
 import type { CartRow, CatalogProduct, LineRow } from "./shapes";
 import { cartLineItems, carts, checkouts, type CartOwnerKind } from "./tables";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, type Statement } from "#worker/events/outbox";
+import { commit, newEvent, outboxInsert, type Statement } from "#worker/events";
 import { assertPreviousChanged, clearAssertions } from "#worker/platform/batch";
 import { nowIso, type Ctx } from "#worker/platform/context";
 import { MAX_QUANTITY } from "./schemas";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { commit, newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "#worker/platform/batch";
 import { nowIso, type Ctx } from "#worker/platform/context";
 import { invalidArgument, type FieldViolation } from "#worker/platform/errors";

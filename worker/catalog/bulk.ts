@@ -1,6 +1,6 @@
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
-import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
-import { EventType } from "#worker/events/types";
+import { commit, newEvent, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events";
+import { EventType } from "#worker/events";
 import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import { currencyDigits, toMajor, toMinor } from "#worker/platform/money";
 import { refreshSummary } from "./product-reads";

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { LRUCache } from "lru-cache";
-import type { Processor } from "#worker/events/consumer";
+import type { Processor } from "#worker/events";
 import type { AppEnv } from "#worker/platform/http";
-import { EventType } from "#worker/events/types";
+import { EventType } from "#worker/events";
 import { isMerchant, type Ctx } from "#worker/platform/context";
 import { sha256Hex } from "#worker/platform/ids";
 

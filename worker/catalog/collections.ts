@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, outboxInsertIfChanged } from "#worker/events/outbox";
-import { EventType } from "#worker/events/types";
+import { commit, newEvent, outboxInsert, outboxInsertIfChanged } from "#worker/events";
+import { EventType } from "#worker/events";
 import { isUniqueViolation } from "#worker/platform/batch";
 import { isMerchant, nowIso, type Ctx, requireMerchant, requirePermission } from "#worker/platform/context";
 import { ApiError, badField, invalidArgument, notFound } from "#worker/platform/errors";

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { taskStatement } from "#worker/tasks";
-import type { JobHandler } from "#worker/events/consumer";
-import type { Statement } from "#worker/events/outbox";
+import type { JobHandler } from "#worker/events";
+import type { Statement } from "#worker/events";
 import { updateInventoryItem } from "./inventory";
 import { nowIso, requireMerchant, requirePermission, hasPermission, type Auth, type Ctx } from "#worker/platform/context";
 import { rawStatement, type Db } from "#worker/platform/db";

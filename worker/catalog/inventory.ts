@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { inventoryChanges, preorderSettings, products, variants, type InventoryCause } from "./tables";
-import type { Statement } from "#worker/events/outbox";
+import type { Statement } from "#worker/events";
 import { assertInBatch, conflict, isAssertionFailure } from "#worker/platform/batch";
 import { nowIso, requireMerchant, type Ctx, requirePermission } from "#worker/platform/context";
 import { rawStatement, type Db } from "#worker/platform/db";

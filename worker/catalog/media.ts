@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { deleteMediaObjects, MEDIA_FILE, mediaKeyOf } from "#worker/media/store";
+import { deleteMediaObjects, MEDIA_FILE, mediaKeyOf } from "#worker/media";
 import { requireMerchant, type Ctx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { notFound } from "#worker/platform/errors";

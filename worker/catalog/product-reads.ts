@@ -1,6 +1,6 @@
 import { rawStatement } from "#worker/platform/db";
 import { eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { Statement } from "#worker/events/outbox";
+import type { Statement } from "#worker/events";
 import { isMerchant, type Ctx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { notFound } from "#worker/platform/errors";

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events/outbox";
-import { EventType } from "#worker/events/types";
+import { commit, newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events";
+import { EventType } from "#worker/events";
 import { assertInBatch, clearAssertions, conflict, isAssertionFailure, isUniqueViolation } from "#worker/platform/batch";
 import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";

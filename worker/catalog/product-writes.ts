@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events/outbox";
-import { EventType } from "#worker/events/types";
+import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events";
+import { EventType } from "#worker/events";
 import { clearAssertions } from "#worker/platform/batch";
 import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import { ApiError, invalidArgument, notFound, type FieldViolation } from "#worker/platform/errors";

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Statement } from "#worker/events/outbox";
+import type { Statement } from "#worker/events";
 import { requirePermission, type Ctx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { ApiError, notFound } from "#worker/platform/errors";
-import { loadStoreSettings, shopSettings } from "#worker/store/settings";
+import { loadStoreSettings, shopSettings } from "#worker/store";
 import { deliver, EMAIL_LEASE_MS, outcomeColumns, transportOf, type EmailStatus } from "./send";
 import { emails, emailSubscriptions } from "./tables";
 import { now as clockNow } from "#worker/platform/clock";

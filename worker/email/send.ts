@@ -4,7 +4,7 @@ import { nowIso, type Ctx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { newId } from "#worker/platform/ids";
 import { publicOrigin } from "#worker/platform/public-origin";
-import { defaultStoreSettings, emailSender, shopSettings, type StoreSettings } from "#worker/store/settings";
+import { defaultStoreSettings, emailSender, shopSettings, type StoreSettings } from "#worker/store";
 import { emails, emailSubscriptions } from "./tables";
 import { renderEmail, type EmailData, type EmailTemplate, type RenderedEmail } from "./templates";
 import { config } from "#worker/platform/config";

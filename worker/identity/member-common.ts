@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { sendEmail } from "#worker/email/send";
+import { sendEmail } from "#worker/email";
 import type { Ctx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { ApiError, notFound } from "#worker/platform/errors";

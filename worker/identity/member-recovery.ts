@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { config } from "#worker/platform/config";
-import { sendEmail } from "#worker/email/send";
+import { sendEmail } from "#worker/email";
 import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "#worker/platform/batch";
 import { forbidden } from "#worker/platform/errors";

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { sendEmail } from "#worker/email/send";
+import { sendEmail } from "#worker/email";
 import { isPermission, nowIso, PERMISSIONS, requireMerchant, requireOwner, type Ctx, type Permission } from "#worker/platform/context";
 import { ApiError, forbidden, notFound } from "#worker/platform/errors";
 import { newId, sha256Hex } from "#worker/platform/ids";

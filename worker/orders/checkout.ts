@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import { cartReads, pricingReadsFor, resolveLine, totalsFor, type CartTotals } from "#worker/cart/cart";
+import { cartReads, pricingReadsFor, resolveLine, totalsFor, type CartTotals } from "#worker/cart";
 import { loadPricingConfig, type PricingConfig } from "#worker/pricing";
-import { cleanAddress, lineItemShape, type CartRow, type CatalogProduct, type LineRow, type ResolvedLine } from "#worker/cart/shapes";
-import { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, type StoredContactDetails } from "#worker/cart/tables";
+import { cleanAddress, lineItemShape, type CartRow, type CatalogProduct, type LineRow, type ResolvedLine } from "#worker/cart";
+import { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, type StoredContactDetails } from "#worker/cart";
 import { conflict } from "#worker/platform/batch";
 import { isMerchant, nowIso, requirePermission, type Ctx } from "#worker/platform/context";
 import { ApiError, badField, notFound, unauthenticated } from "#worker/platform/errors";

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "#worker/platform/batch";
 import { actorOf, isMerchant, nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";

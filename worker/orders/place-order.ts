@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { completeCartStatements, type CartTotals } from "#worker/cart/cart";
+import { completeCartStatements, type CartTotals } from "#worker/cart";
 import { appliedCouponCode, recordRuleUsageStatements, redeemCouponStatement } from "#worker/pricing";
-import { lineItemShape, type ResolvedLine } from "#worker/cart/shapes";
-import { checkouts } from "#worker/cart/tables";
-import { emailStatement } from "#worker/email/send";
-import { shopSettings } from "#worker/store/settings";
-import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events/outbox";
+import { lineItemShape, type ResolvedLine } from "#worker/cart";
+import { checkouts } from "#worker/cart";
+import { emailStatement } from "#worker/email";
+import { shopSettings } from "#worker/store";
+import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "#worker/platform/batch";
 import { actorOf, nowIso, type Ctx } from "#worker/platform/context";
 import { ApiError, invalidArgument, type FieldViolation } from "#worker/platform/errors";
@@ -26,7 +26,7 @@ import {
   type PricedCheckout,
 } from "./checkout";
 import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "#worker/catalog";
-import { orderLimits, type ShopperClient } from "#worker/cart/limits";
+import { orderLimits, type ShopperClient } from "#worker/cart";
 import { checkCard, paymentProvider, type ChargeResult } from "./payments";
 import type { CreateOrderRequest, UpdateCheckoutRequest } from "./schemas";
 import {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { addressSchema, contactDetailsSchema } from "#worker/cart/schemas";
-import { emailSchema } from "#worker/identity/schemas";
+import { addressSchema, contactDetailsSchema } from "#worker/cart";
+import { emailSchema } from "#worker/identity";
 import { httpUrl } from "#worker/platform/validation";
 
 /** Wire schemas of the checkout and order calls (the Wix ecom REST shapes). Unknown keys are dropped, as the Wix APIs do. */

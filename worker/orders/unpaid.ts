@@ -5,7 +5,7 @@ import { systemCtx } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { ApiError } from "#worker/platform/errors";
 import { formatMoney } from "#worker/platform/money";
-import { loadStoreSettings } from "#worker/store/settings";
+import { loadStoreSettings } from "#worker/store";
 import { releaseStockStatements } from "#worker/catalog";
 import { loadOrders, writeChange } from "./orders";
 import { OrderEventType, UNPAID_CANCEL_REASON, type LoadedOrder } from "./shapes";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Statement } from "#worker/events/outbox";
+import type { Statement } from "#worker/events";
 import { nowIso, type Ctx } from "#worker/platform/context";
 import { newId } from "#worker/platform/ids";
 import { toMinor } from "#worker/platform/money";

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
-import { abandonedByHourRead } from "#worker/automations/abandoned-checkouts";
-import { backInStockCountsRead } from "#worker/automations/back-in-stock";
+import { abandonedByHourRead } from "#worker/automations";
+import { backInStockCountsRead } from "#worker/automations";
 import { openTasksCountRead } from "#worker/tasks";
-import { attentionCountsRead } from "#worker/events/failures";
+import { attentionCountsRead } from "#worker/events";
 import { lowStockCountRead } from "#worker/catalog";
-import { salesByHourRead } from "#worker/orders/orders";
+import { salesByHourRead } from "#worker/orders";
 import { requireMerchant, type Ctx } from "#worker/platform/context";
 import { formatMoney } from "#worker/platform/money";
 import { settings } from "#worker/platform/tables";
-import { STORE_SETTINGS_KEY } from "#worker/store/settings";
+import { STORE_SETTINGS_KEY } from "#worker/store";
 import { now as clockNow } from "#worker/platform/clock";
 import { runBatch } from "#worker/platform/unit-of-work";
 

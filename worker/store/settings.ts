@@ -4,7 +4,7 @@ import { nowIso, requireMerchant, requirePermission, type Ctx } from "#worker/pl
 import type { Db } from "#worker/platform/db";
 import { invalidArgument } from "#worker/platform/errors";
 import { settings } from "#worker/platform/tables";
-import { uploadImage, type UploadFile } from "#worker/media/store";
+import { uploadImage, type UploadFile } from "#worker/media";
 import { cachedCatalogRead, purgeCatalogCache } from "#worker/catalog";
 import { config } from "#worker/platform/config";
 import { DEFAULT_UNPAID_ORDER_HOLD_HOURS, MAX_UNPAID_ORDER_HOLD_HOURS, LOGO_ALIGNMENTS, LOGO_SIZES, type StoreSettings } from "./settings-values";
