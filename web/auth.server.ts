@@ -1,7 +1,7 @@
 import type { Problem } from "#web/components/ui/form";
 import type { ProblemWording } from "#web/components/ui/form.server";
-import { getIdentitySettings } from "#worker/identity/settings";
-import type { StateResult } from "#worker/identity/members";
+import { getIdentitySettings } from "#worker/identity";
+import type { StateResult } from "#worker/identity";
 import type { Ctx } from "#worker/platform/context";
 import { config } from "#worker/platform/config";
 

@@ -1,5 +1,5 @@
 import { redirect, type AppLoadContext } from "react-router";
-import { consoleSessionAuth, CONSOLE_SESSION_TTL_SECONDS } from "#worker/identity/console-sessions";
+import { consoleSessionAuth, CONSOLE_SESSION_TTL_SECONDS } from "#worker/identity";
 import { hasPermission, isMerchant, PERMISSIONS, type Auth, type Permission } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { ApiError } from "#worker/platform/errors";

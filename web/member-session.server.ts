@@ -7,8 +7,8 @@ import {
   revokeRefreshToken,
   savePendingAuthRequest,
   validateAuthRequest,
-} from "#worker/identity/oauth";
-import { randomSecret } from "#worker/identity/one-time";
+} from "#worker/identity";
+import { randomSecret } from "#worker/identity";
 import type { Ctx } from "#worker/platform/context";
 import { publicOrigin } from "#worker/platform/public-origin";
 import { withSessionToken } from "./auth.server";

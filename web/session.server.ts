@@ -1,6 +1,6 @@
-import { accessTokenAuth, tokenAuth } from "#worker/identity/api-keys";
-import { defaultClientId } from "#worker/identity/clients";
-import { issueAccessToken, issueTokens, readRefreshToken } from "#worker/identity/tokens";
+import { accessTokenAuth, tokenAuth } from "#worker/identity";
+import { defaultClientId } from "#worker/identity";
+import { issueAccessToken, issueTokens, readRefreshToken } from "#worker/identity";
 import {
   clearSession,
   commitMemberSession,

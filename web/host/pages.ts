@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { isbot } from "isbot";
 import { createRequestHandler, type RequestHandler } from "react-router";
 import { decodablePath } from "#worker/app";
-import { cachedPage, keepPage, pageCacheKey } from "#worker/catalog/cache";
+import { cachedPage, keepPage, pageCacheKey } from "#worker/catalog";
 import { MAX_UPLOAD_FORM_BYTES } from "#worker/media";
 import { BodyTooLarge, readBytes } from "#worker/platform/body";
 import type { AppEnv } from "#worker/platform/http";

@@ -14,3 +14,6 @@ export { checkouts, type CheckoutLine, type LineSnapshot, type StoredAddress, ty
 export { completeCartStatements } from "./cart";
 export { orderLimits, type ShopperClient } from "./limits";
 export { addressSchema, contactDetailsSchema } from "./schemas";
+export { estimateCurrentCart, type estimateTotals, removeCoupon, removeLineItems, updateCurrentCart, updateLineItemsQuantity } from "./cart";
+export { addToCartRequest, updateQuantityRequest } from "./schemas";
+export { createCheckoutFrom, readCurrentCart } from "./cart";

@@ -1,5 +1,5 @@
-import { getOrder, listOwnOrders } from "#worker/orders/orders";
-import { unpaidExpiry, type OrderShape } from "#worker/orders/shapes";
+import { getOrder, listOwnOrders } from "#worker/orders";
+import { unpaidExpiry, type OrderShape } from "#worker/orders";
 import { httpHref } from "#worker/platform/urls";
 import type { Ctx } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";

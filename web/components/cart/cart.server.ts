@@ -6,8 +6,8 @@ import {
   removeLineItems,
   updateCurrentCart,
   updateLineItemsQuantity,
-} from "#worker/cart/cart";
-import { addToCartRequest, updateQuantityRequest } from "#worker/cart/schemas";
+} from "#worker/cart";
+import { addToCartRequest, updateQuantityRequest } from "#worker/cart";
 import type { Ctx } from "#worker/platform/context";
 import { ApiError, invalidArgument } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";

@@ -1,9 +1,9 @@
-import { createCheckoutFrom, readCurrentCart } from "#worker/cart/cart";
-import type { ShopperClient } from "#worker/cart/limits";
-import { createOrder, placeOrderFrom } from "#worker/orders/place-order";
-import { isOwner, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "#worker/orders/checkout";
-import { createOrderRequest, updateCheckoutRequest } from "#worker/orders/schemas";
-import { getOwnIdentity } from "#worker/identity/members";
+import { createCheckoutFrom, readCurrentCart } from "#worker/cart";
+import type { ShopperClient } from "#worker/cart";
+import { createOrder, placeOrderFrom } from "#worker/orders";
+import { isOwner, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "#worker/orders";
+import { createOrderRequest, updateCheckoutRequest } from "#worker/orders";
+import { getOwnIdentity } from "#worker/identity";
 import { isMerchant, type Ctx } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";

@@ -1,4 +1,4 @@
-import { automationSettingsPatch, type AutomationSettings, type AutomationSettingsPatch } from "#worker/automations/settings";
+import { automationSettingsPatch, type AutomationSettings, type AutomationSettingsPatch } from "#worker/automations";
 import { invalidArgument, type FieldViolation } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { CART_STATUSES, SCHEDULE_STEPS, stepsOn, type SettingsValues } from "./abandoned-carts";

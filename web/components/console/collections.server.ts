@@ -1,7 +1,7 @@
 import { queryCollections, queryProducts } from "#worker/catalog";
 import type { Ctx } from "#worker/platform/context";
 import { ALL_PRODUCTS_COLLECTION_ID, slugify } from "#worker/platform/ids";
-import { uploadImage } from "#worker/media/store";
+import { uploadImage } from "#worker/media";
 import { cardOf, sameSiteUrl } from "#web/catalog.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 

@@ -1,4 +1,4 @@
-import { EMAIL_STATUSES, EMAIL_TEMPLATES, type EmailListFilters } from "#worker/email/outbox";
+import { EMAIL_STATUSES, EMAIL_TEMPLATES, type EmailListFilters } from "#worker/email";
 
 /** The outbox list's filters as the URL holds them. Anything unknown is dropped; a bad date is reported at its field. */
 export interface EmailFilterValues {

@@ -1,5 +1,5 @@
-import { getOrder, searchOrders } from "#worker/orders/orders";
-import { UNPAID_CANCEL_REASON, type OrderShape } from "#worker/orders/shapes";
+import { getOrder, searchOrders } from "#worker/orders";
+import { UNPAID_CANCEL_REASON, type OrderShape } from "#worker/orders";
 import type { Ctx } from "#worker/platform/context";
 import { orderView } from "../account/order.server";
 import type { OrderView } from "../account/order-view";
