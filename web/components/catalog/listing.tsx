@@ -29,6 +29,7 @@ export function Listing({ heading, intro, state, cards, total, pages, facets, em
   const navigation = useNavigation();
   const busy = navigation.state === "loading" && navigation.location?.pathname === pathname;
   const first = (state.page - 1) * PAGE_SIZE + 1;
+  const lastPage = { page: pages === 1 ? null : String(pages) };
   return (
     <main className="page listing">
       <header className="listing-head">
@@ -59,8 +60,7 @@ export function Listing({ heading, intro, state, cards, total, pages, facets, em
             // An old link to a page the list no longer reaches.
             <div className="empty-state">
               <p>
-                This list ends on page {pages}.{" "}
-                <Link to={listingHref(pathname, search, { page: pages === 1 ? null : String(pages) })}>Go to page {pages}</Link>
+                This list ends on page {pages}. <Link to={listingHref(pathname, search, lastPage)}>Go to page {pages}</Link>
               </p>
             </div>
           ) : (
