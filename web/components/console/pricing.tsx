@@ -169,7 +169,23 @@ export function usePricingEditor(actionData: unknown, places: FieldPlaces) {
   const result = actionData as PricingActionData | undefined;
   const canWrite = useCanManagePricing();
   const { byId, fieldIds } = errorsOf(result?.problem, places);
-  return { result, canWrite, byId, fieldIds, f: formValues(result?.values) };
+  const f = formValues(result?.values);
+  return {
+    result,
+    canWrite,
+    byId,
+    fieldIds,
+    f,
+    /** A text field or select's id, name, shown value and error (`<Field {...field("fee-name", "name", fe?.name)} />`). */
+    field: (id: string, name: string, stored: string | number | null | undefined) => ({
+      id,
+      name,
+      defaultValue: f.text(name, stored),
+      error: byId[id],
+    }),
+    /** A checkbox's id, name, tick and error. */
+    check: (id: string, name: string, stored: boolean) => ({ id, name, defaultChecked: f.checked(name, stored), error: byId[id] }),
+  };
 }
 
 /**

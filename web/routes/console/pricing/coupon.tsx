@@ -89,7 +89,7 @@ const PLACES: FieldPlaces = [
 
 export default function PricingCoupon({ loaderData, actionData }: Route.ComponentProps) {
   const { coupon: c, currency } = loaderData;
-  const { result, canWrite, byId, fieldIds, f } = usePricingEditor(actionData, PLACES);
+  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, PLACES);
   const kind = c?.freeShipping ? "FREE_SHIPPING" : c?.moneyOffAmount != null ? "AMOUNT" : "PERCENT";
   return (
     <PricingEditor
@@ -112,31 +112,18 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
     >
       <div className="console-row">
         <Field
-          id="cp-code"
-          name="code"
+          {...field("cp-code", "code", c?.code)}
           label="Code"
-          defaultValue={f.text("code", c?.code)}
-          error={byId["cp-code"]}
           hint="What shoppers type: letters, digits, - and _. Case does not matter."
           autoComplete="off"
           spellCheck={false}
         />
-        <Field
-          id="cp-name"
-          name="name"
-          label="Name"
-          defaultValue={f.text("name", c?.name)}
-          error={byId["cp-name"]}
-          hint="For you and the shopper's receipt."
-        />
+        <Field {...field("cp-name", "name", c?.name)} label="Name" hint="For you and the shopper's receipt." />
       </div>
       <div className="console-row">
         <Select
-          id="cp-kind"
-          name="kind"
+          {...field("cp-kind", "kind", kind)}
           label="Discount"
-          defaultValue={f.text("kind", kind)}
-          error={byId["cp-kind"]}
           options={[
             ["PERCENT", "Percent off"],
             ["AMOUNT", `Amount off (${currency})`],
@@ -144,11 +131,8 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
           ]}
         />
         <Field
-          id="cp-value"
-          name="value"
+          {...field("cp-value", "value", c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
           label="Percent or amount"
-          defaultValue={f.text("value", c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
-          error={byId["cp-value"]}
           inputMode="decimal"
           hint={`A percent (10) or an amount in ${currency} (5.00); empty for free shipping.`}
         />
@@ -161,51 +145,23 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
       )}
       <div className="console-row">
         <Field
-          id="cp-minimum"
-          name="minimum"
+          {...field("cp-minimum", "minimum", c?.minimumSubtotal)}
           label="Minimum subtotal"
-          defaultValue={f.text("minimum", c?.minimumSubtotal)}
-          error={byId["cp-minimum"]}
           inputMode="decimal"
           hint={`In ${currency}; empty: none.`}
         />
         <Field
-          id="cp-limit"
-          name="limit"
+          {...field("cp-limit", "limit", c?.usageLimit)}
           label="Usage limit"
-          defaultValue={f.text("limit", c?.usageLimit)}
-          error={byId["cp-limit"]}
           inputMode="numeric"
           hint="Uses by all shoppers together; empty: no limit."
         />
       </div>
       <div className="console-row">
-        <Field
-          id="cp-start"
-          name="start"
-          type="datetime-local"
-          label="Valid from (UTC)"
-          defaultValue={f.text("start", isoToInput(c?.startTime))}
-          error={byId["cp-start"]}
-          hint="Empty: from now."
-        />
-        <Field
-          id="cp-end"
-          name="end"
-          type="datetime-local"
-          label="Valid until (UTC)"
-          defaultValue={f.text("end", isoToInput(c?.expirationTime))}
-          error={byId["cp-end"]}
-          hint="Empty: no end."
-        />
+        <Field {...field("cp-start", "start", isoToInput(c?.startTime))} type="datetime-local" label="Valid from (UTC)" hint="Empty: from now." />
+        <Field {...field("cp-end", "end", isoToInput(c?.expirationTime))} type="datetime-local" label="Valid until (UTC)" hint="Empty: no end." />
       </div>
-      <Checkbox
-        id="cp-active"
-        name="active"
-        label="On (shoppers can use it)"
-        defaultChecked={f.checked("active", c?.active ?? true)}
-        error={byId["cp-active"]}
-      />
+      <Checkbox {...check("cp-active", "active", c?.active ?? true)} label="On (shoppers can use it)" />
     </PricingEditor>
   );
 }

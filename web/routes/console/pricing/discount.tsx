@@ -103,7 +103,7 @@ const PLACES: FieldPlaces = [
 
 export default function PricingDiscount({ loaderData, actionData }: Route.ComponentProps) {
   const { rule: r, currency } = loaderData;
-  const { result, canWrite, byId, fieldIds, f } = usePricingEditor(actionData, PLACES);
+  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, PLACES);
   const d = r?.discounts.values[0];
   const t = r?.trigger;
   const condition = !t ? "NONE" : t.conditionType === "AND" || t.conditionType === "OR" ? "KEEP" : t.conditionType;
@@ -144,84 +144,43 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
       submitLabel={r ? "Save rule" : "Create rule"}
       deleteWhat={r ? `rule “${r.name}”` : null}
     >
-      <Field
-        id="dr-name"
-        name="name"
-        label="Name"
-        defaultValue={f.text("name", r?.name)}
-        error={byId["dr-name"]}
-        hint="Shoppers see it next to the discount on their cart."
-      />
+      <Field {...field("dr-name", "name", r?.name)} label="Name" hint="Shoppers see it next to the discount on their cart." />
       <fieldset>
         <legend>Discount</legend>
         <div className="console-row">
           <Select
-            id="dr-type"
-            name="type"
+            {...field("dr-type", "type", d?.discountType ?? "PERCENTAGE")}
             label="Kind"
-            defaultValue={f.text("type", d?.discountType ?? "PERCENTAGE")}
-            error={byId["dr-type"]}
             options={[
               ["PERCENTAGE", "Percent off"],
               ["FIXED_AMOUNT", `Amount off (${currency})`],
             ]}
           />
           <Field
-            id="dr-value"
-            name="value"
+            {...field("dr-value", "value", d?.percentage ?? d?.fixedAmount)}
             label="Percent or amount"
-            defaultValue={f.text("value", d?.percentage ?? d?.fixedAmount)}
-            error={byId["dr-value"]}
             inputMode="decimal"
             hint={`A percent (15) or an amount in ${currency} (5.00).`}
           />
-          <Select
-            id="dr-target"
-            name="target"
-            label="Taken off"
-            defaultValue={f.text("target", d?.targetType ?? "GLOBAL")}
-            error={byId["dr-target"]}
-            options={targets}
-          />
+          <Select {...field("dr-target", "target", d?.targetType ?? "GLOBAL")} label="Taken off" options={targets} />
         </div>
         {d?.targetType === "SPECIFIC_ITEMS" && <input type="hidden" name="items" value={JSON.stringify(d.specificItemsInfo ?? {})} />}
       </fieldset>
       <fieldset>
         <legend>Condition</legend>
         <div className="console-row">
-          <Select
-            id="dr-condition"
-            name="condition"
-            label="Applies when"
-            defaultValue={f.text("condition", condition)}
-            error={byId["dr-condition"]}
-            options={conditions}
-          />
+          <Select {...field("dr-condition", "condition", condition)} label="Applies when" options={conditions} />
           <Field
-            id="dr-from"
-            name="from"
+            {...field("dr-from", "from", from)}
             label="From"
-            defaultValue={f.text("from", from)}
-            error={byId["dr-from"]}
             inputMode="decimal"
             hint={`Subtotal in ${currency}, or a number of items; empty: no lower bound.`}
           />
-          <Field
-            id="dr-to"
-            name="to"
-            label="To"
-            defaultValue={f.text("to", to)}
-            error={byId["dr-to"]}
-            inputMode="decimal"
-            hint="Empty: no upper bound."
-          />
+          <Field {...field("dr-to", "to", to)} label="To" inputMode="decimal" hint="Empty: no upper bound." />
         </div>
         <Field
-          id="dr-code"
-          name="code"
+          {...field("dr-code", "code", t?.couponCode?.code)}
           label="Code"
-          defaultValue={f.text("code", t?.couponCode?.code)}
-          error={byId["dr-code"]}
           hint="Only for “The shopper enters a code”."
           autoComplete="off"
           spellCheck={false}
@@ -229,25 +188,14 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
       </fieldset>
       <div className="console-row">
         <Field
-          id="dr-start"
-          name="start"
+          {...field("dr-start", "start", isoToInput(r?.activeTimeInfo.start))}
           type="datetime-local"
           label="Starts (UTC)"
-          defaultValue={f.text("start", isoToInput(r?.activeTimeInfo.start))}
-          error={byId["dr-start"]}
           hint="Empty: now. A later start schedules the rule."
         />
-        <Field
-          id="dr-end"
-          name="end"
-          type="datetime-local"
-          label="Ends (UTC)"
-          defaultValue={f.text("end", isoToInput(r?.activeTimeInfo.end))}
-          error={byId["dr-end"]}
-          hint="Empty: no end."
-        />
+        <Field {...field("dr-end", "end", isoToInput(r?.activeTimeInfo.end))} type="datetime-local" label="Ends (UTC)" hint="Empty: no end." />
       </div>
-      <Checkbox id="dr-active" name="active" label="On" defaultChecked={f.checked("active", r?.active ?? true)} error={byId["dr-active"]} />
+      <Checkbox {...check("dr-active", "active", r?.active ?? true)} label="On" />
     </PricingEditor>
   );
 }

@@ -65,7 +65,7 @@ const PLACES: FieldPlaces = [
 
 export default function PricingFee({ loaderData, actionData }: Route.ComponentProps) {
   const { fee: fe, currency } = loaderData;
-  const { result, canWrite, byId, fieldIds, f } = usePricingEditor(actionData, PLACES);
+  const { result, canWrite, fieldIds, f, field, check } = usePricingEditor(actionData, PLACES);
   const title = fe ? fe.name : "New additional fee";
   return (
     <PricingEditor
@@ -79,30 +79,11 @@ export default function PricingFee({ loaderData, actionData }: Route.ComponentPr
       deleteWhat={fe ? `fee “${fe.name}”` : null}
     >
       <div className="console-row">
-        <Field
-          id="fee-name"
-          name="name"
-          label="Name"
-          defaultValue={f.text("name", fe?.name)}
-          error={byId["fee-name"]}
-          hint="Shown to the shopper with the fee."
-        />
-        <Field
-          id="fee-code"
-          name="code"
-          label="Code"
-          defaultValue={f.text("code", fe?.code)}
-          error={byId["fee-code"]}
-          hint="Letters, digits, - and _."
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <Field {...field("fee-name", "name", fe?.name)} label="Name" hint="Shown to the shopper with the fee." />
+        <Field {...field("fee-code", "code", fe?.code)} label="Code" hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />
         <Select
-          id="fee-type"
-          name="type"
+          {...field("fee-type", "type", fe?.type ?? "HANDLING_FEE")}
           label="Kind"
-          defaultValue={f.text("type", fe?.type ?? "HANDLING_FEE")}
-          error={byId["fee-type"]}
           options={[
             ["HANDLING_FEE", "Handling"],
             ["INSURANCE", "Insurance"],
@@ -121,31 +102,19 @@ export default function PricingFee({ loaderData, actionData }: Route.ComponentPr
           ]}
         />
         <Field
-          id="fee-value"
-          name="value"
+          {...field("fee-value", "value", fe?.amount ?? fe?.percentage)}
           label="Amount or percent"
-          defaultValue={f.text("value", fe?.amount ?? fe?.percentage)}
-          error={byId["fee-value"]}
           inputMode="decimal"
           hint={`E.g. 2.50 (${currency}) or 3 (%).`}
         />
         <Field
-          id="fee-minimum"
-          name="minimum"
+          {...field("fee-minimum", "minimum", fe?.minimumSubtotal)}
           label="From a subtotal of"
-          defaultValue={f.text("minimum", fe?.minimumSubtotal)}
-          error={byId["fee-minimum"]}
           inputMode="decimal"
           hint="After discounts; empty: every order."
         />
       </div>
-      <Checkbox
-        id="fee-active"
-        name="active"
-        label="On (charged at checkout)"
-        defaultChecked={f.checked("active", fe?.active ?? true)}
-        error={byId["fee-active"]}
-      />
+      <Checkbox {...check("fee-active", "active", fe?.active ?? true)} label="On (charged at checkout)" />
     </PricingEditor>
   );
 }

@@ -144,7 +144,7 @@ export default function PricingShippingRegion({ loaderData, actionData }: Route.
   const { region: r, currency } = loaderData;
   const typed = (actionData as PricingActionData | undefined)?.values;
   const rows = typed ? rowsFromValues(typed) : rowsFromOptions(r?.options ?? []);
-  const { result, canWrite, byId, fieldIds, f } = usePricingEditor(actionData, placesFor(rows));
+  const { result, canWrite, byId, fieldIds, field, check } = usePricingEditor(actionData, placesFor(rows));
   const title = r ? r.name : "New shipping region";
   return (
     <PricingEditor
@@ -157,33 +157,24 @@ export default function PricingShippingRegion({ loaderData, actionData }: Route.
       submitLabel={r ? "Save region" : "Create region"}
       deleteWhat={r ? `region “${r.name}”` : null}
     >
-      <Field id="sr-name" name="name" label="Name" defaultValue={f.text("name", r?.name)} error={byId["sr-name"]} />
+      <Field {...field("sr-name", "name", r?.name)} label="Name" />
       <div className="console-row">
         <Field
-          id="sr-countries"
-          name="countries"
+          {...field("sr-countries", "countries", r?.countries.join(", "))}
           label="Countries"
-          defaultValue={f.text("countries", r?.countries.join(", "))}
-          error={byId["sr-countries"]}
           hint="Two-letter codes separated by commas: US, CA."
           autoComplete="off"
         />
         <Field
-          id="sr-subdivisions"
-          name="subdivisions"
+          {...field("sr-subdivisions", "subdivisions", r?.subdivisions.join(", "))}
           label="Only these states or provinces"
-          defaultValue={f.text("subdivisions", r?.subdivisions.join(", "))}
-          error={byId["sr-subdivisions"]}
           hint="Optional, e.g. US-CA, US-OR; empty: the whole of each country."
           autoComplete="off"
         />
       </div>
       <Checkbox
-        id="sr-world"
-        name="restOfWorld"
+        {...check("sr-world", "restOfWorld", r?.restOfWorld ?? false)}
         label="Rest of the world (every destination no other region lists; leave the countries empty)"
-        defaultChecked={f.checked("restOfWorld", r?.restOfWorld ?? false)}
-        error={byId["sr-world"]}
       />
       <input type="hidden" name="optionRows" value={rows.length} />
       {rows.map((o, i) => (

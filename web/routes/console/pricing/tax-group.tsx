@@ -64,7 +64,7 @@ const PLACES: FieldPlaces = [
 
 export default function PricingTaxGroup({ loaderData, actionData }: Route.ComponentProps) {
   const { group: g, collections } = loaderData;
-  const { result, canWrite, byId, fieldIds, f } = usePricingEditor(actionData, PLACES);
+  const { result, canWrite, byId, fieldIds, f, field } = usePricingEditor(actionData, PLACES);
   const title = g ? g.name : "New tax group";
   // Collections of the group that are not in the first page of collections stay in the group, as hidden ticks.
   const unlisted = (g?.collectionIds ?? []).filter((id) => !collections.some((c) => c.id === id));
@@ -79,7 +79,7 @@ export default function PricingTaxGroup({ loaderData, actionData }: Route.Compon
       submitLabel={g ? "Save tax group" : "Create tax group"}
       deleteWhat={g ? `tax group “${g.name}”` : null}
     >
-      <Field id="tg-name" name="name" label="Name" defaultValue={f.text("name", g?.name)} error={byId["tg-name"]} hint="E.g. Books, Food." />
+      <Field {...field("tg-name", "name", g?.name)} label="Name" hint="E.g. Books, Food." />
       <fieldset id="tg-collections" tabIndex={-1} aria-describedby={byId["tg-collections"] ? "tg-collections-error" : undefined}>
         <legend>Products of these collections</legend>
         {collections.length === 0 && <p className="console-muted">No collections yet.</p>}
@@ -100,11 +100,8 @@ export default function PricingTaxGroup({ loaderData, actionData }: Route.Compon
         <FieldError id="tg-collections-error" message={byId["tg-collections"]} />
       </fieldset>
       <Field
-        id="tg-products"
-        name="products"
+        {...field("tg-products", "products", g?.catalogItemIds.join(", "))}
         label="And these products (ids)"
-        defaultValue={f.text("products", g?.catalogItemIds.join(", "))}
-        error={byId["tg-products"]}
         hint="Product ids separated by commas, as the API and each product editor's address (/console/products/<id>) show them; optional."
         autoComplete="off"
       />

@@ -87,7 +87,7 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
     ["taxRegion.calculation", "tr-calculation"],
     ...groups.map((g) => [`taxRegion.groupRate.${g.id}*`, `tr-g-${g.id}`] as const),
   ];
-  const { result, canWrite, byId, fieldIds, f } = usePricingEditor(actionData, places);
+  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, places);
   const title = r ? r.name : "New tax region";
   return (
     <PricingEditor
@@ -101,62 +101,32 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
       deleteWhat={r ? `tax region ${r.name}` : null}
     >
       <div className="console-row">
+        <Field {...field("tr-country", "country", r?.country)} label="Country" hint="Two-letter code, e.g. US." autoComplete="off" />
         <Field
-          id="tr-country"
-          name="country"
-          label="Country"
-          defaultValue={f.text("country", r?.country)}
-          error={byId["tr-country"]}
-          hint="Two-letter code, e.g. US."
-          autoComplete="off"
-        />
-        <Field
-          id="tr-subdivision"
-          name="subdivision"
+          {...field("tr-subdivision", "subdivision", r?.subdivision)}
           label="State or province"
-          defaultValue={f.text("subdivision", r?.subdivision)}
-          error={byId["tr-subdivision"]}
           hint="Optional, e.g. US-CA; empty: the whole country."
           autoComplete="off"
         />
-        <Field
-          id="tr-name"
-          name="name"
-          label="Name"
-          defaultValue={f.text("name", r?.name)}
-          error={byId["tr-name"]}
-          hint="Optional; the place's code if empty."
-        />
+        <Field {...field("tr-name", "name", r?.name)} label="Name" hint="Optional; the place's code if empty." />
       </div>
       <div className="console-row">
         <Field
-          id="tr-rate"
-          name="rate"
+          {...field("tr-rate", "rate", r?.defaultRate)}
           label="Tax rate (%)"
-          defaultValue={f.text("rate", r?.defaultRate)}
-          error={byId["tr-rate"]}
           inputMode="decimal"
           hint="For products in no tax group, e.g. 8.25."
         />
         <Select
-          id="tr-calculation"
-          name="calculation"
+          {...field("tr-calculation", "calculation", r?.calculation ?? "DEFAULT")}
           label="Calculation"
-          defaultValue={f.text("calculation", r?.calculation ?? "DEFAULT")}
-          error={byId["tr-calculation"]}
           options={[
             ["DEFAULT", "As the store is set"],
             ["MANUAL", "Always these rates"],
           ]}
         />
       </div>
-      <Checkbox
-        id="tr-shipping"
-        name="taxShipping"
-        label="Tax shipping too"
-        defaultChecked={f.checked("taxShipping", r?.taxShipping ?? false)}
-        error={byId["tr-shipping"]}
-      />
+      <Checkbox {...check("tr-shipping", "taxShipping", r?.taxShipping ?? false)} label="Tax shipping too" />
       <input type="hidden" name="groups" value={groups.map((g) => g.id).join(",")} />
       {groups.length > 0 && (
         <fieldset>
@@ -166,11 +136,8 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
             {groups.map((g) => (
               <Field
                 key={g.id}
-                id={`tr-g-${g.id}`}
-                name={`g-${g.id}`}
+                {...field(`tr-g-${g.id}`, `g-${g.id}`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
                 label={`${g.name} (%)`}
-                defaultValue={f.text(`g-${g.id}`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
-                error={byId[`tr-g-${g.id}`]}
                 inputMode="decimal"
               />
             ))}
