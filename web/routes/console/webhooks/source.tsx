@@ -14,7 +14,8 @@ import {
 import { parseWith } from "#worker/platform/validation";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
-import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { ErrorSummary, FieldError, Select, type Problem } from "#web/components/ui/form";
+import { FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { orRefuse } from "#web/components/console/problem.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
@@ -359,22 +360,16 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
 
       <section className="webhooks-section" aria-labelledby="received-heading">
         <h2 id="received-heading">Received</h2>
-        <Form method="get" className="console-toolbar" aria-label="Filter what was received">
-          <div className="console-field">
-            <label htmlFor="received-status">Outcome</label>
-            <select id="received-status" name="status" defaultValue={status}>
-              <option value="">Any</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {OUTCOME[s].label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="console-button">
-            Filter
-          </button>
-        </Form>
+        <FilterBar label="Filter what was received">
+          <Select
+            id="received-status"
+            name="status"
+            label="Outcome"
+            defaultValue={status}
+            placeholder="Any"
+            options={STATUSES.map((s) => [s, OUTCOME[s].label] as const)}
+          />
+        </FilterBar>
         {events.length === 0 ? (
           <p role="status">Nothing received{status ? " with this outcome" : ""} yet.</p>
         ) : (

@@ -2,7 +2,8 @@ import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "r
 import { deleteSubscription, listDeliveries, redeliver, rotateSubscriptionSecret, sendTestEvent, updateSubscription } from "#worker/webhooks";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
-import { ErrorSummary, type Problem } from "#web/components/ui/form";
+import { ErrorSummary, Select, type Problem } from "#web/components/ui/form";
+import { FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { orRefuse } from "#web/components/console/problem.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
@@ -193,22 +194,16 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
 
       <section className="webhooks-section" aria-labelledby="log-heading">
         <h2 id="log-heading">Delivery log</h2>
-        <Form method="get" className="console-toolbar" aria-label="Filter deliveries">
-          <div className="console-field">
-            <label htmlFor="log-status">Status</label>
-            <select id="log-status" name="status" defaultValue={status}>
-              <option value="">Any</option>
-              {STATUSES.map((x) => (
-                <option key={x} value={x}>
-                  {STATUS_BADGE[x].label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="console-button">
-            Filter
-          </button>
-        </Form>
+        <FilterBar label="Filter deliveries">
+          <Select
+            id="log-status"
+            name="status"
+            label="Status"
+            defaultValue={status}
+            placeholder="Any"
+            options={STATUSES.map((x) => [x, STATUS_BADGE[x].label] as const)}
+          />
+        </FilterBar>
         {deliveries.length === 0 ? (
           <p role="status">No deliveries{status ? " with this status" : ""} yet.</p>
         ) : (
