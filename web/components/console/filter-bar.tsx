@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
+import { Field } from "#web/components/ui/form";
 
 /** A list's filter form, sent as a GET: its fields (the form kit's, e.g. Select with placeholder "Any") and Filter. */
 export function FilterBar({ label, children }: { label: string; children: ReactNode }) {
@@ -10,5 +11,27 @@ export function FilterBar({ label, children }: { label: string; children: ReactN
         Filter
       </button>
     </Form>
+  );
+}
+
+/** A from–to pair of date fields (`<prefix>-from`, `<prefix>-to`), each with its error from the filter's check. */
+export function DateRange({
+  prefix,
+  label,
+  from,
+  to,
+  errors,
+}: {
+  prefix: string;
+  label: string;
+  from: string;
+  to: string;
+  errors: { from?: string; to?: string };
+}) {
+  return (
+    <>
+      <Field id={`${prefix}-from`} name="from" type="date" label={label} defaultValue={from} error={errors.from} />
+      <Field id={`${prefix}-to`} name="to" type="date" label="to" defaultValue={to} error={errors.to} />
+    </>
   );
 }
