@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Form } from "react-router";
 import { Field } from "#web/components/ui/form";
 
@@ -34,4 +34,21 @@ export function DateRange({
       <Field id={`${prefix}-to`} name="to" type="date" label="to" defaultValue={to} error={errors.to} />
     </>
   );
+}
+
+/** A ref for a list's search box that "/" focuses from anywhere outside a field, as in most admin tools. */
+export function useSlashToSearch() {
+  const search = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement;
+      if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && !target.isContentEditable) {
+        e.preventDefault();
+        search.current?.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  return search;
 }

@@ -1,9 +1,8 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { ApiError } from "#worker/platform/errors";
 import { dateText, statusText } from "#web/components/account/order-view";
 import { Select } from "#web/components/ui/form";
-import { DateRange } from "#web/components/console/filter-bar";
+import { DateRange, useSlashToSearch } from "#web/components/console/filter-bar";
 import { FULFILLMENT_FILTERS, OrderBadge, PAYMENT_FILTERS, SORT_LABELS } from "#web/components/console/orders";
 import { listConsoleOrders, readOrderFilters } from "#web/components/console/orders.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -35,19 +34,7 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, next, prev } = loaderData;
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const search = useRef<HTMLInputElement>(null);
-  // "/" jumps to the search box, as in most admin tools.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement;
-      if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && !target.isContentEditable) {
-        e.preventDefault();
-        search.current?.focus();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  const search = useSlashToSearch();
   const pageLink = (cursor: string) => {
     const p = new URLSearchParams(params);
     p.set("cursor", cursor);
