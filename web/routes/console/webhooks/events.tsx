@@ -1,4 +1,5 @@
-import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
+import { data, useNavigation, useRouteLoaderData } from "react-router";
+import { PostButton } from "#web/components/console/post-button";
 import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from "#worker/events";
 import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
 import { ErrorSummary, Select, type Problem } from "#web/components/ui/form";
@@ -128,13 +129,9 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
       </FilterBar>
       {failures.length > 0 && manage && (
         <div className="webhooks-row-actions">
-          <Form method="post" className="console-inline-form">
-            <input type="hidden" name="intent" value="replay-all" />
-            <input type="hidden" name="type" value={type} />
-            <button type="submit" className="console-button primary" disabled={busy}>
-              {`Replay ${total === 1 ? "the" : `all ${total}`} dead ${type ? `${type} ` : ""}${total === 1 ? "event" : "events"}${type ? "" : " (every type)"}`}
-            </button>
-          </Form>
+          <PostButton intent="replay-all" fields={{ type }} primary disabled={busy}>
+            {`Replay ${total === 1 ? "the" : `all ${total}`} dead ${type ? `${type} ` : ""}${total === 1 ? "event" : "events"}${type ? "" : " (every type)"}`}
+          </PostButton>
         </div>
       )}
       {failures.length === 0 ? (
@@ -172,13 +169,9 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
                     </td>
                     {manage && (
                       <td>
-                        <Form method="post" className="console-inline-form">
-                          <input type="hidden" name="intent" value="replay" />
-                          <input type="hidden" name="id" value={f.id} />
-                          <button type="submit" className="console-button" disabled={busy} aria-label={`Replay ${f.type} ${f.id}`}>
-                            Replay
-                          </button>
-                        </Form>
+                        <PostButton intent="replay" fields={{ id: f.id }} disabled={busy} label={`Replay ${f.type} ${f.id}`}>
+                          Replay
+                        </PostButton>
                       </td>
                     )}
                   </tr>

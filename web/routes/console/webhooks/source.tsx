@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { PostButton } from "#web/components/console/post-button";
 import { eventRegistry } from "#worker/app";
 import { incomingEventType } from "#worker/webhooks/event-types";
 import {
@@ -223,13 +224,9 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
       </dl>
       {manage && (
         <div className="webhooks-row-actions">
-          <Form method="post" className="console-inline-form">
-            <input type="hidden" name="intent" value="enabled" />
-            <input type="hidden" name="enabled" value={String(!source.enabled)} />
-            <button type="submit" className="console-button" disabled={busy}>
-              {source.enabled ? "Disable source" : "Enable source"}
-            </button>
-          </Form>
+          <PostButton intent="enabled" fields={{ enabled: String(!source.enabled) }} disabled={busy}>
+            {source.enabled ? "Disable source" : "Enable source"}
+          </PostButton>
         </div>
       )}
 
@@ -294,13 +291,9 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
                     {manage && (
                       <td>
                         {source.keys.length > 1 && (
-                          <Form method="post" className="console-inline-form">
-                            <input type="hidden" name="intent" value="remove-key" />
-                            <input type="hidden" name="keyId" value={k.id} />
-                            <button type="submit" className="console-button" disabled={busy} aria-label={`Remove now: key ${k.id}`}>
-                              Remove now
-                            </button>
-                          </Form>
+                          <PostButton intent="remove-key" fields={{ keyId: k.id }} disabled={busy} label={`Remove now: key ${k.id}`}>
+                            Remove now
+                          </PostButton>
                         )}
                       </td>
                     )}

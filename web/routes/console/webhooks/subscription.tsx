@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { data, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { PostButton } from "#web/components/console/post-button";
 import { deleteSubscription, listDeliveries, redeliver, rotateSubscriptionSecret, sendTestEvent, updateSubscription } from "#worker/webhooks";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
@@ -168,27 +169,17 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
       </dl>
       {manage && (
         <div className="webhooks-row-actions">
-          <Form method="post" className="console-inline-form">
-            <input type="hidden" name="intent" value="test" />
-            <button type="submit" className="console-button primary" disabled={busy || !s.enabled}>
-              Send a test event
-            </button>
-          </Form>
+          <PostButton intent="test" primary disabled={busy || !s.enabled}>
+            Send a test event
+          </PostButton>
           {s.format === "standard" && (
-            <Form method="post" className="console-inline-form">
-              <input type="hidden" name="intent" value="rotate" />
-              <button type="submit" className="console-button" disabled={busy}>
-                Rotate secret
-              </button>
-            </Form>
+            <PostButton intent="rotate" disabled={busy}>
+              Rotate secret
+            </PostButton>
           )}
-          <Form method="post" className="console-inline-form">
-            <input type="hidden" name="intent" value="enabled" />
-            <input type="hidden" name="enabled" value={String(!s.enabled)} />
-            <button type="submit" className="console-button" disabled={busy}>
-              {s.enabled ? "Disable" : "Enable"}
-            </button>
-          </Form>
+          <PostButton intent="enabled" fields={{ enabled: String(!s.enabled) }} disabled={busy}>
+            {s.enabled ? "Disable" : "Enable"}
+          </PostButton>
         </div>
       )}
 
@@ -272,18 +263,14 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
                           )}
                           {manage && i === 0 && (
                             <td rowSpan={rows.length}>
-                              <Form method="post" className="console-inline-form">
-                                <input type="hidden" name="intent" value="redeliver" />
-                                <input type="hidden" name="deliveryId" value={d.id} />
-                                <button
-                                  type="submit"
-                                  className="console-button"
-                                  disabled={busy || !s.enabled}
-                                  aria-label={`Redeliver ${d.eventType} of ${d.createdDate}`}
-                                >
-                                  Redeliver
-                                </button>
-                              </Form>
+                              <PostButton
+                                intent="redeliver"
+                                fields={{ deliveryId: d.id }}
+                                disabled={busy || !s.enabled}
+                                label={`Redeliver ${d.eventType} of ${d.createdDate}`}
+                              >
+                                Redeliver
+                              </PostButton>
                             </td>
                           )}
                         </tr>
