@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { Badge } from "./badge";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
+import type { PricingActionData } from "./pricing.server";
 
 /**
  * UI pieces of the pricing pages: their tabs, where the service's errors show, the delete-with-confirmation
@@ -160,6 +161,82 @@ export function DeleteSection({ what, confirming, problem }: { what: string; con
         )}
       </Form>
     </section>
+  );
+}
+
+/** What an edit page's fields need: the action's result, the write permission, errors by input id, typed values. */
+export function usePricingEditor(actionData: unknown, places: FieldPlaces) {
+  const result = actionData as PricingActionData | undefined;
+  const canWrite = useCanManagePricing();
+  const { byId, fieldIds } = errorsOf(result?.problem, places);
+  const f = formValues(result?.values);
+  return {
+    result,
+    canWrite,
+    byId,
+    fieldIds,
+    f,
+    /** A text field or select's id, name, shown value and error (`<Field {...field("fee-name", "name", fe?.name)} />`). */
+    field: (id: string, name: string, stored: string | number | null | undefined) => ({
+      id,
+      name,
+      defaultValue: f.text(name, stored),
+      error: byId[id],
+    }),
+    /** A checkbox's id, name, tick and error. */
+    check: (id: string, name: string, stored: boolean) => ({ id, name, defaultChecked: f.checked(name, stored), error: byId[id] }),
+  };
+}
+
+/**
+ * The frame of a pricing edit page: the way back to its list, the heading, the tabs, an optional note, the form and,
+ * for a stored item someone may change, the delete section (`deleteWhat` names the item; none for a new one).
+ */
+export function PricingEditor({
+  back,
+  title,
+  note,
+  result,
+  fieldIds,
+  revision,
+  canWrite,
+  submitLabel,
+  deleteWhat,
+  children,
+}: {
+  back: readonly [to: string, label: string];
+  title: string;
+  note?: ReactNode;
+  result: PricingActionData | undefined;
+  fieldIds: Record<string, string>;
+  revision: string | null;
+  canWrite: boolean;
+  submitLabel: string;
+  deleteWhat: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <p>
+        <Link to={back[0]}>{`← ${back[1]}`}</Link>
+      </p>
+      <h1>{title}</h1>
+      <PricingNav />
+      {note}
+      <PricingForm
+        label={title}
+        problem={result?.values ? result.problem : null}
+        fieldIds={fieldIds}
+        revision={revision}
+        canWrite={canWrite}
+        submitLabel={submitLabel}
+      >
+        {children}
+      </PricingForm>
+      {deleteWhat && canWrite && (
+        <DeleteSection what={deleteWhat} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
+      )}
+    </>
   );
 }
 

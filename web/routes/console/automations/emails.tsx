@@ -3,7 +3,8 @@ import { EMAIL_STATUSES, listEmails } from "#worker/email/outbox";
 import { dateTimeText, pageOf, PastTheEnd, StatusBadge, statusWord, TEMPLATE_LABELS, templateLabel } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
 import { readEmailFilters, EMAILS_PAGE_SIZE } from "#web/components/console/emails.server";
-import { FieldError } from "#web/components/ui/form";
+import { Select } from "#web/components/ui/form";
+import { DateRange } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -42,52 +43,23 @@ export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
           <label htmlFor="emails-q">Recipient</label>
           <input id="emails-q" type="search" name="q" defaultValue={values.q} placeholder="Email address or part of it" maxLength={254} />
         </div>
-        <div className="console-field">
-          <label htmlFor="emails-status">Status</label>
-          <select id="emails-status" name="status" defaultValue={values.status}>
-            <option value="">Any</option>
-            {EMAIL_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {statusWord(s)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="console-field">
-          <label htmlFor="emails-template">Email</label>
-          <select id="emails-template" name="template" defaultValue={values.template}>
-            <option value="">Any</option>
-            {Object.entries(TEMPLATE_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="console-field">
-          <label htmlFor="emails-from">Created from</label>
-          <input
-            id="emails-from"
-            type="date"
-            name="from"
-            defaultValue={values.from}
-            aria-invalid={fields.from ? true : undefined}
-            aria-describedby={fields.from ? "emails-from-error" : undefined}
-          />
-          <FieldError id="emails-from-error" message={fields.from} />
-        </div>
-        <div className="console-field">
-          <label htmlFor="emails-to">to</label>
-          <input
-            id="emails-to"
-            type="date"
-            name="to"
-            defaultValue={values.to}
-            aria-invalid={fields.to ? true : undefined}
-            aria-describedby={fields.to ? "emails-to-error" : undefined}
-          />
-          <FieldError id="emails-to-error" message={fields.to} />
-        </div>
+        <Select
+          id="emails-status"
+          name="status"
+          label="Status"
+          defaultValue={values.status}
+          placeholder="Any"
+          options={EMAIL_STATUSES.map((s) => [s, statusWord(s)] as const)}
+        />
+        <Select
+          id="emails-template"
+          name="template"
+          label="Email"
+          defaultValue={values.template}
+          placeholder="Any"
+          options={Object.entries(TEMPLATE_LABELS)}
+        />
+        <DateRange prefix="emails" label="Created from" from={values.from} to={values.to} errors={fields} />
         <div className="console-actions">
           <button type="submit" className="console-button primary" disabled={navigation.state === "loading"}>
             Show emails

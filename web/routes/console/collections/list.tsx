@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
+import { useSlashToSearch } from "#web/components/console/filter-bar";
 import { Badge } from "#web/components/console/badge";
 import { COLLECTION_SORTS, listConsoleCollections, readCollectionFilters } from "#web/components/console/collections.server";
 import { Pager } from "#web/components/console/pager";
@@ -34,19 +34,7 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
   const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
   const canWrite = !!user?.permissions.includes("catalog.write");
   const navigation = useNavigation();
-  const search = useRef<HTMLInputElement>(null);
-  // "/" jumps to the search box, as in most admin tools.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement;
-      if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && !target.isContentEditable) {
-        e.preventDefault();
-        search.current?.focus();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  const search = useSlashToSearch();
   return (
     <>
       <div className="collections-head">

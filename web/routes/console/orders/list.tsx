@@ -1,8 +1,8 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { ApiError } from "#worker/platform/errors";
 import { dateText, statusText } from "#web/components/account/order-view";
-import { FieldError } from "#web/components/ui/form";
+import { Select } from "#web/components/ui/form";
+import { DateRange, useSlashToSearch } from "#web/components/console/filter-bar";
 import { FULFILLMENT_FILTERS, OrderBadge, PAYMENT_FILTERS, SORT_LABELS } from "#web/components/console/orders";
 import { listConsoleOrders, readOrderFilters } from "#web/components/console/orders.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -34,19 +34,7 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, next, prev } = loaderData;
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const search = useRef<HTMLInputElement>(null);
-  // "/" jumps to the search box, as in most admin tools.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement;
-      if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && !target.isContentEditable) {
-        e.preventDefault();
-        search.current?.focus();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  const search = useSlashToSearch();
   const pageLink = (cursor: string) => {
     const p = new URLSearchParams(params);
     p.set("cursor", cursor);
@@ -70,62 +58,24 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
             maxLength={100}
           />
         </div>
-        <div className="console-field">
-          <label htmlFor="orders-payment">Payment</label>
-          <select id="orders-payment" name="payment" defaultValue={filters.payment}>
-            <option value="">Any</option>
-            {PAYMENT_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {statusText(s)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="console-field">
-          <label htmlFor="orders-fulfillment">Delivery</label>
-          <select id="orders-fulfillment" name="fulfillment" defaultValue={filters.fulfillment}>
-            <option value="">Any</option>
-            {FULFILLMENT_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {statusText(s)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="console-field">
-          <label htmlFor="orders-from">Placed from</label>
-          <input
-            id="orders-from"
-            type="date"
-            name="from"
-            defaultValue={params.get("from") ?? ""}
-            aria-invalid={fields.from ? true : undefined}
-            aria-describedby={fields.from ? "orders-from-error" : undefined}
-          />
-          <FieldError id="orders-from-error" message={fields.from} />
-        </div>
-        <div className="console-field">
-          <label htmlFor="orders-to">to</label>
-          <input
-            id="orders-to"
-            type="date"
-            name="to"
-            defaultValue={params.get("to") ?? ""}
-            aria-invalid={fields.to ? true : undefined}
-            aria-describedby={fields.to ? "orders-to-error" : undefined}
-          />
-          <FieldError id="orders-to-error" message={fields.to} />
-        </div>
-        <div className="console-field">
-          <label htmlFor="orders-sort">Sort</label>
-          <select id="orders-sort" name="sort" defaultValue={filters.sort}>
-            {Object.entries(SORT_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Select
+          id="orders-payment"
+          name="payment"
+          label="Payment"
+          defaultValue={filters.payment}
+          placeholder="Any"
+          options={PAYMENT_FILTERS.map((s) => [s, statusText(s)] as const)}
+        />
+        <Select
+          id="orders-fulfillment"
+          name="fulfillment"
+          label="Delivery"
+          defaultValue={filters.fulfillment}
+          placeholder="Any"
+          options={FULFILLMENT_FILTERS.map((s) => [s, statusText(s)] as const)}
+        />
+        <DateRange prefix="orders" label="Placed from" from={params.get("from") ?? ""} to={params.get("to") ?? ""} errors={fields} />
+        <Select id="orders-sort" name="sort" label="Sort" defaultValue={filters.sort} options={Object.entries(SORT_LABELS)} />
         <div className="console-actions">
           <button type="submit" className="console-button primary" disabled={navigation.state === "loading"}>
             Show orders

@@ -1,27 +1,7 @@
-import { Link } from "react-router";
 import { couponService } from "#worker/pricing";
-import {
-  isoToInput,
-  DeleteSection,
-  errorsOf,
-  formValues,
-  PricingForm,
-  PricingNav,
-  useCanManagePricing,
-  type FieldPlaces,
-} from "#web/components/console/pricing";
+import { PricingEditor, usePricingEditor, isoToInput, type FieldPlaces } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import {
-  conflictAt,
-  itemOf,
-  moneyOrNull,
-  numberOrRaw,
-  saveOrDelete,
-  text,
-  ticked,
-  utcOrRaw,
-  type PricingActionData,
-} from "#web/components/console/pricing.server";
+import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -109,132 +89,79 @@ const PLACES: FieldPlaces = [
 
 export default function PricingCoupon({ loaderData, actionData }: Route.ComponentProps) {
   const { coupon: c, currency } = loaderData;
-  const result = actionData as PricingActionData | undefined;
-  const canWrite = useCanManagePricing();
-  const { byId, fieldIds } = errorsOf(result?.problem, PLACES);
-  const f = formValues(result?.values);
+  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, PLACES);
   const kind = c?.freeShipping ? "FREE_SHIPPING" : c?.moneyOffAmount != null ? "AMOUNT" : "PERCENT";
   return (
-    <>
-      <p>
-        <Link to="/console/pricing">← Coupons</Link>
-      </p>
-      <h1>{c ? `Coupon ${c.code}` : "New coupon"}</h1>
-      <PricingNav />
-      {c && (
+    <PricingEditor
+      back={["/console/pricing", "Coupons"]}
+      title={c ? `Coupon ${c.code}` : "New coupon"}
+      note={
+        c && (
+          <p className="console-muted">
+            Used {c.timesUsed} {c.timesUsed === 1 ? "time" : "times"}
+            {c.usageLimit !== null ? ` of ${c.usageLimit}` : ""}. Each placed order that applied the code counts one use.
+          </p>
+        )
+      }
+      result={result}
+      fieldIds={fieldIds}
+      revision={c?.revision ?? null}
+      canWrite={canWrite}
+      submitLabel={c ? "Save coupon" : "Create coupon"}
+      deleteWhat={c ? `coupon ${c.code}` : null}
+    >
+      <div className="console-row">
+        <Field
+          {...field("cp-code", "code", c?.code)}
+          label="Code"
+          hint="What shoppers type: letters, digits, - and _. Case does not matter."
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <Field {...field("cp-name", "name", c?.name)} label="Name" hint="For you and the shopper's receipt." />
+      </div>
+      <div className="console-row">
+        <Select
+          {...field("cp-kind", "kind", kind)}
+          label="Discount"
+          options={[
+            ["PERCENT", "Percent off"],
+            ["AMOUNT", `Amount off (${currency})`],
+            ["FREE_SHIPPING", "Free shipping"],
+          ]}
+        />
+        <Field
+          {...field("cp-value", "value", c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
+          label="Percent or amount"
+          inputMode="decimal"
+          hint={`A percent (10) or an amount in ${currency} (5.00); empty for free shipping.`}
+        />
+      </div>
+      {c?.scope.type === "SPECIFIC_ITEMS" && (
         <p className="console-muted">
-          Used {c.timesUsed} {c.timesUsed === 1 ? "time" : "times"}
-          {c.usageLimit !== null ? ` of ${c.usageLimit}` : ""}. Each placed order that applied the code counts one use.
+          Applies to some items only ({c.scope.catalogItemIds.length} products, {c.scope.collectionIds.length} collections, set through the API);
+          saving keeps them.
         </p>
       )}
-      <PricingForm
-        label={c ? `Coupon ${c.code}` : "New coupon"}
-        problem={result?.values ? result.problem : null}
-        fieldIds={fieldIds}
-        revision={c?.revision ?? null}
-        canWrite={canWrite}
-        submitLabel={c ? "Save coupon" : "Create coupon"}
-      >
-        <div className="console-row">
-          <Field
-            id="cp-code"
-            name="code"
-            label="Code"
-            defaultValue={f.text("code", c?.code)}
-            error={byId["cp-code"]}
-            hint="What shoppers type: letters, digits, - and _. Case does not matter."
-            autoComplete="off"
-            spellCheck={false}
-          />
-          <Field
-            id="cp-name"
-            name="name"
-            label="Name"
-            defaultValue={f.text("name", c?.name)}
-            error={byId["cp-name"]}
-            hint="For you and the shopper's receipt."
-          />
-        </div>
-        <div className="console-row">
-          <Select
-            id="cp-kind"
-            name="kind"
-            label="Discount"
-            defaultValue={f.text("kind", kind)}
-            error={byId["cp-kind"]}
-            options={[
-              ["PERCENT", "Percent off"],
-              ["AMOUNT", `Amount off (${currency})`],
-              ["FREE_SHIPPING", "Free shipping"],
-            ]}
-          />
-          <Field
-            id="cp-value"
-            name="value"
-            label="Percent or amount"
-            defaultValue={f.text("value", c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
-            error={byId["cp-value"]}
-            inputMode="decimal"
-            hint={`A percent (10) or an amount in ${currency} (5.00); empty for free shipping.`}
-          />
-        </div>
-        {c?.scope.type === "SPECIFIC_ITEMS" && (
-          <p className="console-muted">
-            Applies to some items only ({c.scope.catalogItemIds.length} products, {c.scope.collectionIds.length} collections, set through the API);
-            saving keeps them.
-          </p>
-        )}
-        <div className="console-row">
-          <Field
-            id="cp-minimum"
-            name="minimum"
-            label="Minimum subtotal"
-            defaultValue={f.text("minimum", c?.minimumSubtotal)}
-            error={byId["cp-minimum"]}
-            inputMode="decimal"
-            hint={`In ${currency}; empty: none.`}
-          />
-          <Field
-            id="cp-limit"
-            name="limit"
-            label="Usage limit"
-            defaultValue={f.text("limit", c?.usageLimit)}
-            error={byId["cp-limit"]}
-            inputMode="numeric"
-            hint="Uses by all shoppers together; empty: no limit."
-          />
-        </div>
-        <div className="console-row">
-          <Field
-            id="cp-start"
-            name="start"
-            type="datetime-local"
-            label="Valid from (UTC)"
-            defaultValue={f.text("start", isoToInput(c?.startTime))}
-            error={byId["cp-start"]}
-            hint="Empty: from now."
-          />
-          <Field
-            id="cp-end"
-            name="end"
-            type="datetime-local"
-            label="Valid until (UTC)"
-            defaultValue={f.text("end", isoToInput(c?.expirationTime))}
-            error={byId["cp-end"]}
-            hint="Empty: no end."
-          />
-        </div>
-        <Checkbox
-          id="cp-active"
-          name="active"
-          label="On (shoppers can use it)"
-          defaultChecked={f.checked("active", c?.active ?? true)}
-          error={byId["cp-active"]}
+      <div className="console-row">
+        <Field
+          {...field("cp-minimum", "minimum", c?.minimumSubtotal)}
+          label="Minimum subtotal"
+          inputMode="decimal"
+          hint={`In ${currency}; empty: none.`}
         />
-      </PricingForm>
-      {c && canWrite && (
-        <DeleteSection what={`coupon ${c.code}`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
-      )}
-    </>
+        <Field
+          {...field("cp-limit", "limit", c?.usageLimit)}
+          label="Usage limit"
+          inputMode="numeric"
+          hint="Uses by all shoppers together; empty: no limit."
+        />
+      </div>
+      <div className="console-row">
+        <Field {...field("cp-start", "start", isoToInput(c?.startTime))} type="datetime-local" label="Valid from (UTC)" hint="Empty: from now." />
+        <Field {...field("cp-end", "end", isoToInput(c?.expirationTime))} type="datetime-local" label="Valid until (UTC)" hint="Empty: no end." />
+      </div>
+      <Checkbox {...check("cp-active", "active", c?.active ?? true)} label="On (shoppers can use it)" />
+    </PricingEditor>
   );
 }

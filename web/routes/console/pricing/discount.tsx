@@ -1,26 +1,7 @@
-import { Link } from "react-router";
 import { discountRuleService } from "#worker/pricing";
-import {
-  DeleteSection,
-  errorsOf,
-  formValues,
-  isoToInput,
-  PricingForm,
-  PricingNav,
-  useCanManagePricing,
-  type FieldPlaces,
-} from "#web/components/console/pricing";
+import { PricingEditor, usePricingEditor, isoToInput, type FieldPlaces } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import {
-  itemOf,
-  moneyOrNull,
-  numberOrRaw,
-  saveOrDelete,
-  text,
-  ticked,
-  utcOrRaw,
-  type PricingActionData,
-} from "#web/components/console/pricing.server";
+import { itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -122,10 +103,7 @@ const PLACES: FieldPlaces = [
 
 export default function PricingDiscount({ loaderData, actionData }: Route.ComponentProps) {
   const { rule: r, currency } = loaderData;
-  const result = actionData as PricingActionData | undefined;
-  const canWrite = useCanManagePricing();
-  const { byId, fieldIds } = errorsOf(result?.problem, PLACES);
-  const f = formValues(result?.values);
+  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, PLACES);
   const d = r?.discounts.values[0];
   const t = r?.trigger;
   const condition = !t ? "NONE" : t.conditionType === "AND" || t.conditionType === "OR" ? "KEEP" : t.conditionType;
@@ -149,133 +127,75 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
   if (condition === "KEEP") conditions.push(["KEEP", "Several conditions (set through the API): keep them"]);
   const title = r ? r.name : "New discount rule";
   return (
-    <>
-      <p>
-        <Link to="/console/pricing/discounts">← Discount rules</Link>
-      </p>
-      <h1>{title}</h1>
-      <PricingNav />
-      {r && (
-        <p className="console-muted">
-          Applied to {r.usageCount} {r.usageCount === 1 ? "order" : "orders"} so far.
-        </p>
-      )}
-      <PricingForm
-        label={title}
-        problem={result?.values ? result.problem : null}
-        fieldIds={fieldIds}
-        revision={r?.revision ?? null}
-        canWrite={canWrite}
-        submitLabel={r ? "Save rule" : "Create rule"}
-      >
-        <Field
-          id="dr-name"
-          name="name"
-          label="Name"
-          defaultValue={f.text("name", r?.name)}
-          error={byId["dr-name"]}
-          hint="Shoppers see it next to the discount on their cart."
-        />
-        <fieldset>
-          <legend>Discount</legend>
-          <div className="console-row">
-            <Select
-              id="dr-type"
-              name="type"
-              label="Kind"
-              defaultValue={f.text("type", d?.discountType ?? "PERCENTAGE")}
-              error={byId["dr-type"]}
-              options={[
-                ["PERCENTAGE", "Percent off"],
-                ["FIXED_AMOUNT", `Amount off (${currency})`],
-              ]}
-            />
-            <Field
-              id="dr-value"
-              name="value"
-              label="Percent or amount"
-              defaultValue={f.text("value", d?.percentage ?? d?.fixedAmount)}
-              error={byId["dr-value"]}
-              inputMode="decimal"
-              hint={`A percent (15) or an amount in ${currency} (5.00).`}
-            />
-            <Select
-              id="dr-target"
-              name="target"
-              label="Taken off"
-              defaultValue={f.text("target", d?.targetType ?? "GLOBAL")}
-              error={byId["dr-target"]}
-              options={targets}
-            />
-          </div>
-          {d?.targetType === "SPECIFIC_ITEMS" && <input type="hidden" name="items" value={JSON.stringify(d.specificItemsInfo ?? {})} />}
-        </fieldset>
-        <fieldset>
-          <legend>Condition</legend>
-          <div className="console-row">
-            <Select
-              id="dr-condition"
-              name="condition"
-              label="Applies when"
-              defaultValue={f.text("condition", condition)}
-              error={byId["dr-condition"]}
-              options={conditions}
-            />
-            <Field
-              id="dr-from"
-              name="from"
-              label="From"
-              defaultValue={f.text("from", from)}
-              error={byId["dr-from"]}
-              inputMode="decimal"
-              hint={`Subtotal in ${currency}, or a number of items; empty: no lower bound.`}
-            />
-            <Field
-              id="dr-to"
-              name="to"
-              label="To"
-              defaultValue={f.text("to", to)}
-              error={byId["dr-to"]}
-              inputMode="decimal"
-              hint="Empty: no upper bound."
-            />
-          </div>
-          <Field
-            id="dr-code"
-            name="code"
-            label="Code"
-            defaultValue={f.text("code", t?.couponCode?.code)}
-            error={byId["dr-code"]}
-            hint="Only for “The shopper enters a code”."
-            autoComplete="off"
-            spellCheck={false}
-          />
-        </fieldset>
+    <PricingEditor
+      back={["/console/pricing/discounts", "Discount rules"]}
+      title={title}
+      note={
+        r && (
+          <p className="console-muted">
+            Applied to {r.usageCount} {r.usageCount === 1 ? "order" : "orders"} so far.
+          </p>
+        )
+      }
+      result={result}
+      fieldIds={fieldIds}
+      revision={r?.revision ?? null}
+      canWrite={canWrite}
+      submitLabel={r ? "Save rule" : "Create rule"}
+      deleteWhat={r ? `rule “${r.name}”` : null}
+    >
+      <Field {...field("dr-name", "name", r?.name)} label="Name" hint="Shoppers see it next to the discount on their cart." />
+      <fieldset>
+        <legend>Discount</legend>
         <div className="console-row">
-          <Field
-            id="dr-start"
-            name="start"
-            type="datetime-local"
-            label="Starts (UTC)"
-            defaultValue={f.text("start", isoToInput(r?.activeTimeInfo.start))}
-            error={byId["dr-start"]}
-            hint="Empty: now. A later start schedules the rule."
+          <Select
+            {...field("dr-type", "type", d?.discountType ?? "PERCENTAGE")}
+            label="Kind"
+            options={[
+              ["PERCENTAGE", "Percent off"],
+              ["FIXED_AMOUNT", `Amount off (${currency})`],
+            ]}
           />
           <Field
-            id="dr-end"
-            name="end"
-            type="datetime-local"
-            label="Ends (UTC)"
-            defaultValue={f.text("end", isoToInput(r?.activeTimeInfo.end))}
-            error={byId["dr-end"]}
-            hint="Empty: no end."
+            {...field("dr-value", "value", d?.percentage ?? d?.fixedAmount)}
+            label="Percent or amount"
+            inputMode="decimal"
+            hint={`A percent (15) or an amount in ${currency} (5.00).`}
           />
+          <Select {...field("dr-target", "target", d?.targetType ?? "GLOBAL")} label="Taken off" options={targets} />
         </div>
-        <Checkbox id="dr-active" name="active" label="On" defaultChecked={f.checked("active", r?.active ?? true)} error={byId["dr-active"]} />
-      </PricingForm>
-      {r && canWrite && (
-        <DeleteSection what={`rule “${r.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
-      )}
-    </>
+        {d?.targetType === "SPECIFIC_ITEMS" && <input type="hidden" name="items" value={JSON.stringify(d.specificItemsInfo ?? {})} />}
+      </fieldset>
+      <fieldset>
+        <legend>Condition</legend>
+        <div className="console-row">
+          <Select {...field("dr-condition", "condition", condition)} label="Applies when" options={conditions} />
+          <Field
+            {...field("dr-from", "from", from)}
+            label="From"
+            inputMode="decimal"
+            hint={`Subtotal in ${currency}, or a number of items; empty: no lower bound.`}
+          />
+          <Field {...field("dr-to", "to", to)} label="To" inputMode="decimal" hint="Empty: no upper bound." />
+        </div>
+        <Field
+          {...field("dr-code", "code", t?.couponCode?.code)}
+          label="Code"
+          hint="Only for “The shopper enters a code”."
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </fieldset>
+      <div className="console-row">
+        <Field
+          {...field("dr-start", "start", isoToInput(r?.activeTimeInfo.start))}
+          type="datetime-local"
+          label="Starts (UTC)"
+          hint="Empty: now. A later start schedules the rule."
+        />
+        <Field {...field("dr-end", "end", isoToInput(r?.activeTimeInfo.end))} type="datetime-local" label="Ends (UTC)" hint="Empty: no end." />
+      </div>
+      <Checkbox {...check("dr-active", "active", r?.active ?? true)} label="On" />
+    </PricingEditor>
   );
 }

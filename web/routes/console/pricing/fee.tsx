@@ -1,17 +1,7 @@
-import { Link } from "react-router";
 import { additionalFeeService } from "#worker/pricing";
-import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { PricingEditor, usePricingEditor, type FieldPlaces } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import {
-  conflictAt,
-  itemOf,
-  moneyOrNull,
-  numberOrRaw,
-  saveOrDelete,
-  text,
-  ticked,
-  type PricingActionData,
-} from "#web/components/console/pricing.server";
+import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -75,98 +65,56 @@ const PLACES: FieldPlaces = [
 
 export default function PricingFee({ loaderData, actionData }: Route.ComponentProps) {
   const { fee: fe, currency } = loaderData;
-  const result = actionData as PricingActionData | undefined;
-  const canWrite = useCanManagePricing();
-  const { byId, fieldIds } = errorsOf(result?.problem, PLACES);
-  const f = formValues(result?.values);
+  const { result, canWrite, fieldIds, f, field, check } = usePricingEditor(actionData, PLACES);
   const title = fe ? fe.name : "New additional fee";
   return (
-    <>
-      <p>
-        <Link to="/console/pricing/fees">← Additional fees</Link>
-      </p>
-      <h1>{title}</h1>
-      <PricingNav />
-      <PricingForm
-        label={title}
-        problem={result?.values ? result.problem : null}
-        fieldIds={fieldIds}
-        revision={fe?.revision ?? null}
-        canWrite={canWrite}
-        submitLabel={fe ? "Save fee" : "Create fee"}
-      >
-        <div className="console-row">
-          <Field
-            id="fee-name"
-            name="name"
-            label="Name"
-            defaultValue={f.text("name", fe?.name)}
-            error={byId["fee-name"]}
-            hint="Shown to the shopper with the fee."
-          />
-          <Field
-            id="fee-code"
-            name="code"
-            label="Code"
-            defaultValue={f.text("code", fe?.code)}
-            error={byId["fee-code"]}
-            hint="Letters, digits, - and _."
-            autoComplete="off"
-            spellCheck={false}
-          />
-          <Select
-            id="fee-type"
-            name="type"
-            label="Kind"
-            defaultValue={f.text("type", fe?.type ?? "HANDLING_FEE")}
-            error={byId["fee-type"]}
-            options={[
-              ["HANDLING_FEE", "Handling"],
-              ["INSURANCE", "Insurance"],
-            ]}
-          />
-        </div>
-        <div className="console-row">
-          <Select
-            id="fee-charge"
-            name="charge"
-            label="Charge"
-            defaultValue={f.text("charge", fe?.percentage != null ? "PERCENT" : "AMOUNT")}
-            options={[
-              ["AMOUNT", `An amount (${currency})`],
-              ["PERCENT", "A percent of the subtotal after discounts"],
-            ]}
-          />
-          <Field
-            id="fee-value"
-            name="value"
-            label="Amount or percent"
-            defaultValue={f.text("value", fe?.amount ?? fe?.percentage)}
-            error={byId["fee-value"]}
-            inputMode="decimal"
-            hint={`E.g. 2.50 (${currency}) or 3 (%).`}
-          />
-          <Field
-            id="fee-minimum"
-            name="minimum"
-            label="From a subtotal of"
-            defaultValue={f.text("minimum", fe?.minimumSubtotal)}
-            error={byId["fee-minimum"]}
-            inputMode="decimal"
-            hint="After discounts; empty: every order."
-          />
-        </div>
-        <Checkbox
-          id="fee-active"
-          name="active"
-          label="On (charged at checkout)"
-          defaultChecked={f.checked("active", fe?.active ?? true)}
-          error={byId["fee-active"]}
+    <PricingEditor
+      back={["/console/pricing/fees", "Additional fees"]}
+      title={title}
+      result={result}
+      fieldIds={fieldIds}
+      revision={fe?.revision ?? null}
+      canWrite={canWrite}
+      submitLabel={fe ? "Save fee" : "Create fee"}
+      deleteWhat={fe ? `fee “${fe.name}”` : null}
+    >
+      <div className="console-row">
+        <Field {...field("fee-name", "name", fe?.name)} label="Name" hint="Shown to the shopper with the fee." />
+        <Field {...field("fee-code", "code", fe?.code)} label="Code" hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />
+        <Select
+          {...field("fee-type", "type", fe?.type ?? "HANDLING_FEE")}
+          label="Kind"
+          options={[
+            ["HANDLING_FEE", "Handling"],
+            ["INSURANCE", "Insurance"],
+          ]}
         />
-      </PricingForm>
-      {fe && canWrite && (
-        <DeleteSection what={`fee “${fe.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
-      )}
-    </>
+      </div>
+      <div className="console-row">
+        <Select
+          id="fee-charge"
+          name="charge"
+          label="Charge"
+          defaultValue={f.text("charge", fe?.percentage != null ? "PERCENT" : "AMOUNT")}
+          options={[
+            ["AMOUNT", `An amount (${currency})`],
+            ["PERCENT", "A percent of the subtotal after discounts"],
+          ]}
+        />
+        <Field
+          {...field("fee-value", "value", fe?.amount ?? fe?.percentage)}
+          label="Amount or percent"
+          inputMode="decimal"
+          hint={`E.g. 2.50 (${currency}) or 3 (%).`}
+        />
+        <Field
+          {...field("fee-minimum", "minimum", fe?.minimumSubtotal)}
+          label="From a subtotal of"
+          inputMode="decimal"
+          hint="After discounts; empty: every order."
+        />
+      </div>
+      <Checkbox {...check("fee-active", "active", fe?.active ?? true)} label="On (charged at checkout)" />
+    </PricingEditor>
   );
 }

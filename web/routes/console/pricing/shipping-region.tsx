@@ -1,8 +1,7 @@
-import { Link } from "react-router";
 import { shippingRegionService } from "#worker/pricing";
 import { consoleTitle } from "#web/components/console/title";
 import type { Problem } from "#web/components/ui/form";
-import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { PricingEditor, usePricingEditor, type FieldPlaces } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { itemOf, listOf, moneyOrNull, saveOrDelete, text, ticked, type PricingActionData } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
@@ -143,167 +142,148 @@ const OPERATORS = [
 
 export default function PricingShippingRegion({ loaderData, actionData }: Route.ComponentProps) {
   const { region: r, currency } = loaderData;
-  const result = actionData as PricingActionData | undefined;
-  const canWrite = useCanManagePricing();
-  const rows = result?.values ? rowsFromValues(result.values) : rowsFromOptions(r?.options ?? []);
-  const { byId, fieldIds } = errorsOf(result?.problem, placesFor(rows));
-  const f = formValues(result?.values);
+  const typed = (actionData as PricingActionData | undefined)?.values;
+  const rows = typed ? rowsFromValues(typed) : rowsFromOptions(r?.options ?? []);
+  const { result, canWrite, byId, fieldIds, field, check } = usePricingEditor(actionData, placesFor(rows));
   const title = r ? r.name : "New shipping region";
   return (
-    <>
-      <p>
-        <Link to="/console/pricing/shipping">← Shipping</Link>
-      </p>
-      <h1>{title}</h1>
-      <PricingNav />
-      <PricingForm
-        label={title}
-        problem={result?.values ? result.problem : null}
-        fieldIds={fieldIds}
-        revision={r?.revision ?? null}
-        canWrite={canWrite}
-        submitLabel={r ? "Save region" : "Create region"}
-      >
-        <Field id="sr-name" name="name" label="Name" defaultValue={f.text("name", r?.name)} error={byId["sr-name"]} />
-        <div className="console-row">
-          <Field
-            id="sr-countries"
-            name="countries"
-            label="Countries"
-            defaultValue={f.text("countries", r?.countries.join(", "))}
-            error={byId["sr-countries"]}
-            hint="Two-letter codes separated by commas: US, CA."
-            autoComplete="off"
-          />
-          <Field
-            id="sr-subdivisions"
-            name="subdivisions"
-            label="Only these states or provinces"
-            defaultValue={f.text("subdivisions", r?.subdivisions.join(", "))}
-            error={byId["sr-subdivisions"]}
-            hint="Optional, e.g. US-CA, US-OR; empty: the whole of each country."
-            autoComplete="off"
-          />
-        </div>
-        <Checkbox
-          id="sr-world"
-          name="restOfWorld"
-          label="Rest of the world (every destination no other region lists; leave the countries empty)"
-          defaultChecked={f.checked("restOfWorld", r?.restOfWorld ?? false)}
-          error={byId["sr-world"]}
+    <PricingEditor
+      back={["/console/pricing/shipping", "Shipping"]}
+      title={title}
+      result={result}
+      fieldIds={fieldIds}
+      revision={r?.revision ?? null}
+      canWrite={canWrite}
+      submitLabel={r ? "Save region" : "Create region"}
+      deleteWhat={r ? `region “${r.name}”` : null}
+    >
+      <Field {...field("sr-name", "name", r?.name)} label="Name" />
+      <div className="console-row">
+        <Field
+          {...field("sr-countries", "countries", r?.countries.join(", "))}
+          label="Countries"
+          hint="Two-letter codes separated by commas: US, CA."
+          autoComplete="off"
         />
-        <input type="hidden" name="optionRows" value={rows.length} />
-        {rows.map((o, i) => (
-          <fieldset key={i} className="pricing-option">
-            <legend>{o.code || o.title ? `Option ${o.title || o.code}` : "Add an option"}</legend>
-            <div className="console-row">
-              <Field
-                id={`o${i}-code`}
-                name={`o${i}-code`}
-                label="Code"
-                defaultValue={o.code}
-                error={byId[`o${i}-code`]}
-                autoComplete="off"
-                spellCheck={false}
-              />
-              <Field
-                id={`o${i}-title`}
-                name={`o${i}-title`}
-                label="Title"
-                defaultValue={o.title}
-                error={byId[`o${i}-title`]}
-                hint="What the shopper picks."
-              />
-              <Select
-                id={`o${i}-kind`}
-                name={`o${i}-kind`}
-                label="Kind"
-                defaultValue={o.kind}
-                error={byId[`o${i}-kind`]}
-                options={[
-                  ["DELIVERY", "Delivery"],
-                  ["PICKUP", "Pickup (address set through the API)"],
-                ]}
-              />
-            </div>
-            <div className="console-row">
-              <Field
-                id={`o${i}-rate`}
-                name={`o${i}-rate`}
-                label="Rate"
-                defaultValue={o.rate}
-                error={byId[`o${i}-rate`]}
-                inputMode="decimal"
-                hint={`In ${currency}, when no rule matches.`}
-              />
-              <Field
-                id={`o${i}-free`}
-                name={`o${i}-free`}
-                label="Free from"
-                defaultValue={o.free}
-                error={byId[`o${i}-free`]}
-                inputMode="decimal"
-                hint="Subtotal after discounts; empty: never free."
-              />
-              <Field
-                id={`o${i}-time`}
-                name={`o${i}-time`}
-                label="Delivery time"
-                defaultValue={o.time}
-                error={byId[`o${i}-time`]}
-                hint="E.g. 3–5 business days."
-              />
-            </div>
-            <input type="hidden" name={`o${i}-keep`} value={o.keep} />
-            <input type="hidden" name={`o${i}-ruleRows`} value={o.rules.length} />
-            <div className="pricing-rules" role="group" aria-labelledby={`o${i}-rules-title`}>
-              <p id={`o${i}-rules-title`} className="console-label">
-                Rules: the first that matches sets the rate (leave a row empty to add none)
-              </p>
-              {o.rules.map((rule, j) => (
-                <div key={j} className="pricing-rule">
-                  <Select
-                    id={`o${i}-r${j}-basis`}
-                    name={`o${i}-r${j}-basis`}
-                    label={`Rule ${j + 1}: when`}
-                    defaultValue={rule.basis}
-                    error={byId[`o${i}-r${j}-basis`]}
-                    options={BASES}
-                  />
-                  <Select
-                    id={`o${i}-r${j}-op`}
-                    name={`o${i}-r${j}-op`}
-                    label="is"
-                    defaultValue={rule.op}
-                    error={byId[`o${i}-r${j}-op`]}
-                    options={OPERATORS}
-                  />
-                  <Field
-                    id={`o${i}-r${j}-value`}
-                    name={`o${i}-r${j}-value`}
-                    label="Value"
-                    defaultValue={rule.value}
-                    error={byId[`o${i}-r${j}-value`]}
-                    inputMode="decimal"
-                  />
-                  <Field
-                    id={`o${i}-r${j}-rate`}
-                    name={`o${i}-r${j}-rate`}
-                    label="Rate"
-                    defaultValue={rule.rate}
-                    error={byId[`o${i}-r${j}-rate`]}
-                    inputMode="decimal"
-                  />
-                </div>
-              ))}
-            </div>
-            {!isBlankOption(o) && <Checkbox id={`o${i}-remove`} name={`o${i}-remove`} label="Remove this option" defaultChecked={o.remove} />}
-          </fieldset>
-        ))}
-      </PricingForm>
-      {r && canWrite && (
-        <DeleteSection what={`region “${r.name}”`} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
-      )}
-    </>
+        <Field
+          {...field("sr-subdivisions", "subdivisions", r?.subdivisions.join(", "))}
+          label="Only these states or provinces"
+          hint="Optional, e.g. US-CA, US-OR; empty: the whole of each country."
+          autoComplete="off"
+        />
+      </div>
+      <Checkbox
+        {...check("sr-world", "restOfWorld", r?.restOfWorld ?? false)}
+        label="Rest of the world (every destination no other region lists; leave the countries empty)"
+      />
+      <input type="hidden" name="optionRows" value={rows.length} />
+      {rows.map((o, i) => (
+        <fieldset key={i} className="pricing-option">
+          <legend>{o.code || o.title ? `Option ${o.title || o.code}` : "Add an option"}</legend>
+          <div className="console-row">
+            <Field
+              id={`o${i}-code`}
+              name={`o${i}-code`}
+              label="Code"
+              defaultValue={o.code}
+              error={byId[`o${i}-code`]}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <Field
+              id={`o${i}-title`}
+              name={`o${i}-title`}
+              label="Title"
+              defaultValue={o.title}
+              error={byId[`o${i}-title`]}
+              hint="What the shopper picks."
+            />
+            <Select
+              id={`o${i}-kind`}
+              name={`o${i}-kind`}
+              label="Kind"
+              defaultValue={o.kind}
+              error={byId[`o${i}-kind`]}
+              options={[
+                ["DELIVERY", "Delivery"],
+                ["PICKUP", "Pickup (address set through the API)"],
+              ]}
+            />
+          </div>
+          <div className="console-row">
+            <Field
+              id={`o${i}-rate`}
+              name={`o${i}-rate`}
+              label="Rate"
+              defaultValue={o.rate}
+              error={byId[`o${i}-rate`]}
+              inputMode="decimal"
+              hint={`In ${currency}, when no rule matches.`}
+            />
+            <Field
+              id={`o${i}-free`}
+              name={`o${i}-free`}
+              label="Free from"
+              defaultValue={o.free}
+              error={byId[`o${i}-free`]}
+              inputMode="decimal"
+              hint="Subtotal after discounts; empty: never free."
+            />
+            <Field
+              id={`o${i}-time`}
+              name={`o${i}-time`}
+              label="Delivery time"
+              defaultValue={o.time}
+              error={byId[`o${i}-time`]}
+              hint="E.g. 3–5 business days."
+            />
+          </div>
+          <input type="hidden" name={`o${i}-keep`} value={o.keep} />
+          <input type="hidden" name={`o${i}-ruleRows`} value={o.rules.length} />
+          <div className="pricing-rules" role="group" aria-labelledby={`o${i}-rules-title`}>
+            <p id={`o${i}-rules-title`} className="console-label">
+              Rules: the first that matches sets the rate (leave a row empty to add none)
+            </p>
+            {o.rules.map((rule, j) => (
+              <div key={j} className="pricing-rule">
+                <Select
+                  id={`o${i}-r${j}-basis`}
+                  name={`o${i}-r${j}-basis`}
+                  label={`Rule ${j + 1}: when`}
+                  defaultValue={rule.basis}
+                  error={byId[`o${i}-r${j}-basis`]}
+                  options={BASES}
+                />
+                <Select
+                  id={`o${i}-r${j}-op`}
+                  name={`o${i}-r${j}-op`}
+                  label="is"
+                  defaultValue={rule.op}
+                  error={byId[`o${i}-r${j}-op`]}
+                  options={OPERATORS}
+                />
+                <Field
+                  id={`o${i}-r${j}-value`}
+                  name={`o${i}-r${j}-value`}
+                  label="Value"
+                  defaultValue={rule.value}
+                  error={byId[`o${i}-r${j}-value`]}
+                  inputMode="decimal"
+                />
+                <Field
+                  id={`o${i}-r${j}-rate`}
+                  name={`o${i}-r${j}-rate`}
+                  label="Rate"
+                  defaultValue={rule.rate}
+                  error={byId[`o${i}-r${j}-rate`]}
+                  inputMode="decimal"
+                />
+              </div>
+            ))}
+          </div>
+          {!isBlankOption(o) && <Checkbox id={`o${i}-remove`} name={`o${i}-remove`} label="Remove this option" defaultChecked={o.remove} />}
+        </fieldset>
+      ))}
+    </PricingEditor>
   );
 }

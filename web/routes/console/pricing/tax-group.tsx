@@ -1,10 +1,9 @@
-import { Link } from "react-router";
 import { queryCollections } from "#worker/catalog";
 import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { taxGroupService } from "#worker/pricing";
 import { Field, FieldError } from "#web/components/ui/form";
-import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
-import { itemOf, listOf, saveOrDelete, text, type PricingActionData } from "#web/components/console/pricing.server";
+import { PricingEditor, usePricingEditor, type FieldPlaces } from "#web/components/console/pricing";
+import { itemOf, listOf, saveOrDelete, text } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -65,65 +64,47 @@ const PLACES: FieldPlaces = [
 
 export default function PricingTaxGroup({ loaderData, actionData }: Route.ComponentProps) {
   const { group: g, collections } = loaderData;
-  const result = actionData as PricingActionData | undefined;
-  const canWrite = useCanManagePricing();
-  const { byId, fieldIds } = errorsOf(result?.problem, PLACES);
-  const f = formValues(result?.values);
+  const { result, canWrite, byId, fieldIds, f, field } = usePricingEditor(actionData, PLACES);
   const title = g ? g.name : "New tax group";
   // Collections of the group that are not in the first page of collections stay in the group, as hidden ticks.
   const unlisted = (g?.collectionIds ?? []).filter((id) => !collections.some((c) => c.id === id));
   return (
-    <>
-      <p>
-        <Link to="/console/pricing/tax/groups">← Tax groups</Link>
-      </p>
-      <h1>{title}</h1>
-      <PricingNav />
-      <PricingForm
-        label={title}
-        problem={result?.values ? result.problem : null}
-        fieldIds={fieldIds}
-        revision={g?.revision ?? null}
-        canWrite={canWrite}
-        submitLabel={g ? "Save tax group" : "Create tax group"}
-      >
-        <Field id="tg-name" name="name" label="Name" defaultValue={f.text("name", g?.name)} error={byId["tg-name"]} hint="E.g. Books, Food." />
-        <fieldset id="tg-collections" tabIndex={-1} aria-describedby={byId["tg-collections"] ? "tg-collections-error" : undefined}>
-          <legend>Products of these collections</legend>
-          {collections.length === 0 && <p className="console-muted">No collections yet.</p>}
-          {collections.map((c) => (
-            <div key={c.id} className="console-check">
-              <input
-                type="checkbox"
-                id={`tg-c-${c.id}`}
-                name={`c-${c.id}`}
-                defaultChecked={f.checked(`c-${c.id}`, !!g?.collectionIds.includes(c.id))}
-              />
-              <label htmlFor={`tg-c-${c.id}`}>{c.name}</label>
-            </div>
-          ))}
-          {unlisted.map((id) => (
-            <input key={id} type="hidden" name={`c-${id}`} value="on" />
-          ))}
-          <FieldError id="tg-collections-error" message={byId["tg-collections"]} />
-        </fieldset>
-        <Field
-          id="tg-products"
-          name="products"
-          label="And these products (ids)"
-          defaultValue={f.text("products", g?.catalogItemIds.join(", "))}
-          error={byId["tg-products"]}
-          hint="Product ids separated by commas, as the API and each product editor's address (/console/products/<id>) show them; optional."
-          autoComplete="off"
-        />
-      </PricingForm>
-      {g && canWrite && (
-        <DeleteSection
-          what={`tax group “${g.name}”`}
-          confirming={!!result?.confirmDelete}
-          problem={result && !result.values ? result.problem : null}
-        />
-      )}
-    </>
+    <PricingEditor
+      back={["/console/pricing/tax/groups", "Tax groups"]}
+      title={title}
+      result={result}
+      fieldIds={fieldIds}
+      revision={g?.revision ?? null}
+      canWrite={canWrite}
+      submitLabel={g ? "Save tax group" : "Create tax group"}
+      deleteWhat={g ? `tax group “${g.name}”` : null}
+    >
+      <Field {...field("tg-name", "name", g?.name)} label="Name" hint="E.g. Books, Food." />
+      <fieldset id="tg-collections" tabIndex={-1} aria-describedby={byId["tg-collections"] ? "tg-collections-error" : undefined}>
+        <legend>Products of these collections</legend>
+        {collections.length === 0 && <p className="console-muted">No collections yet.</p>}
+        {collections.map((c) => (
+          <div key={c.id} className="console-check">
+            <input
+              type="checkbox"
+              id={`tg-c-${c.id}`}
+              name={`c-${c.id}`}
+              defaultChecked={f.checked(`c-${c.id}`, !!g?.collectionIds.includes(c.id))}
+            />
+            <label htmlFor={`tg-c-${c.id}`}>{c.name}</label>
+          </div>
+        ))}
+        {unlisted.map((id) => (
+          <input key={id} type="hidden" name={`c-${id}`} value="on" />
+        ))}
+        <FieldError id="tg-collections-error" message={byId["tg-collections"]} />
+      </fieldset>
+      <Field
+        {...field("tg-products", "products", g?.catalogItemIds.join(", "))}
+        label="And these products (ids)"
+        hint="Product ids separated by commas, as the API and each product editor's address (/console/products/<id>) show them; optional."
+        autoComplete="off"
+      />
+    </PricingEditor>
   );
 }

@@ -1,20 +1,9 @@
-import { Link } from "react-router";
 import { taxGroupService, taxRegionService } from "#worker/pricing";
 import { consoleTitle } from "#web/components/console/title";
 import type { Problem } from "#web/components/ui/form";
-import { DeleteSection, errorsOf, formValues, PricingForm, PricingNav, useCanManagePricing, type FieldPlaces } from "#web/components/console/pricing";
+import { PricingEditor, usePricingEditor, type FieldPlaces } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import {
-  conflictAt,
-  itemOf,
-  listOf,
-  numberOrRaw,
-  queryPage,
-  saveOrDelete,
-  text,
-  ticked,
-  type PricingActionData,
-} from "#web/components/console/pricing.server";
+import { conflictAt, itemOf, listOf, numberOrRaw, queryPage, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-pricing.css";
@@ -89,8 +78,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function PricingTaxRegion({ loaderData, actionData }: Route.ComponentProps) {
   const { region: r, groups } = loaderData;
-  const result = actionData as PricingActionData | undefined;
-  const canWrite = useCanManagePricing();
   const places: FieldPlaces = [
     ["taxRegion.name", "tr-name"],
     ["taxRegion.country", "tr-country"],
@@ -100,109 +87,63 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
     ["taxRegion.calculation", "tr-calculation"],
     ...groups.map((g) => [`taxRegion.groupRate.${g.id}*`, `tr-g-${g.id}`] as const),
   ];
-  const { byId, fieldIds } = errorsOf(result?.problem, places);
-  const f = formValues(result?.values);
+  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, places);
   const title = r ? r.name : "New tax region";
   return (
-    <>
-      <p>
-        <Link to="/console/pricing/tax">← Tax</Link>
-      </p>
-      <h1>{title}</h1>
-      <PricingNav />
-      <PricingForm
-        label={title}
-        problem={result?.values ? result.problem : null}
-        fieldIds={fieldIds}
-        revision={r?.revision ?? null}
-        canWrite={canWrite}
-        submitLabel={r ? "Save tax region" : "Create tax region"}
-      >
-        <div className="console-row">
-          <Field
-            id="tr-country"
-            name="country"
-            label="Country"
-            defaultValue={f.text("country", r?.country)}
-            error={byId["tr-country"]}
-            hint="Two-letter code, e.g. US."
-            autoComplete="off"
-          />
-          <Field
-            id="tr-subdivision"
-            name="subdivision"
-            label="State or province"
-            defaultValue={f.text("subdivision", r?.subdivision)}
-            error={byId["tr-subdivision"]}
-            hint="Optional, e.g. US-CA; empty: the whole country."
-            autoComplete="off"
-          />
-          <Field
-            id="tr-name"
-            name="name"
-            label="Name"
-            defaultValue={f.text("name", r?.name)}
-            error={byId["tr-name"]}
-            hint="Optional; the place's code if empty."
-          />
-        </div>
-        <div className="console-row">
-          <Field
-            id="tr-rate"
-            name="rate"
-            label="Tax rate (%)"
-            defaultValue={f.text("rate", r?.defaultRate)}
-            error={byId["tr-rate"]}
-            inputMode="decimal"
-            hint="For products in no tax group, e.g. 8.25."
-          />
-          <Select
-            id="tr-calculation"
-            name="calculation"
-            label="Calculation"
-            defaultValue={f.text("calculation", r?.calculation ?? "DEFAULT")}
-            error={byId["tr-calculation"]}
-            options={[
-              ["DEFAULT", "As the store is set"],
-              ["MANUAL", "Always these rates"],
-            ]}
-          />
-        </div>
-        <Checkbox
-          id="tr-shipping"
-          name="taxShipping"
-          label="Tax shipping too"
-          defaultChecked={f.checked("taxShipping", r?.taxShipping ?? false)}
-          error={byId["tr-shipping"]}
+    <PricingEditor
+      back={["/console/pricing/tax", "Tax"]}
+      title={title}
+      result={result}
+      fieldIds={fieldIds}
+      revision={r?.revision ?? null}
+      canWrite={canWrite}
+      submitLabel={r ? "Save tax region" : "Create tax region"}
+      deleteWhat={r ? `tax region ${r.name}` : null}
+    >
+      <div className="console-row">
+        <Field {...field("tr-country", "country", r?.country)} label="Country" hint="Two-letter code, e.g. US." autoComplete="off" />
+        <Field
+          {...field("tr-subdivision", "subdivision", r?.subdivision)}
+          label="State or province"
+          hint="Optional, e.g. US-CA; empty: the whole country."
+          autoComplete="off"
         />
-        <input type="hidden" name="groups" value={groups.map((g) => g.id).join(",")} />
-        {groups.length > 0 && (
-          <fieldset>
-            <legend>Rates of tax groups</legend>
-            <p className="hint console-muted">Empty: the group's products pay the rate above.</p>
-            <div className="console-row">
-              {groups.map((g) => (
-                <Field
-                  key={g.id}
-                  id={`tr-g-${g.id}`}
-                  name={`g-${g.id}`}
-                  label={`${g.name} (%)`}
-                  defaultValue={f.text(`g-${g.id}`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
-                  error={byId[`tr-g-${g.id}`]}
-                  inputMode="decimal"
-                />
-              ))}
-            </div>
-          </fieldset>
-        )}
-      </PricingForm>
-      {r && canWrite && (
-        <DeleteSection
-          what={`tax region ${r.name}`}
-          confirming={!!result?.confirmDelete}
-          problem={result && !result.values ? result.problem : null}
+        <Field {...field("tr-name", "name", r?.name)} label="Name" hint="Optional; the place's code if empty." />
+      </div>
+      <div className="console-row">
+        <Field
+          {...field("tr-rate", "rate", r?.defaultRate)}
+          label="Tax rate (%)"
+          inputMode="decimal"
+          hint="For products in no tax group, e.g. 8.25."
         />
+        <Select
+          {...field("tr-calculation", "calculation", r?.calculation ?? "DEFAULT")}
+          label="Calculation"
+          options={[
+            ["DEFAULT", "As the store is set"],
+            ["MANUAL", "Always these rates"],
+          ]}
+        />
+      </div>
+      <Checkbox {...check("tr-shipping", "taxShipping", r?.taxShipping ?? false)} label="Tax shipping too" />
+      <input type="hidden" name="groups" value={groups.map((g) => g.id).join(",")} />
+      {groups.length > 0 && (
+        <fieldset>
+          <legend>Rates of tax groups</legend>
+          <p className="hint console-muted">Empty: the group's products pay the rate above.</p>
+          <div className="console-row">
+            {groups.map((g) => (
+              <Field
+                key={g.id}
+                {...field(`tr-g-${g.id}`, `g-${g.id}`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
+                label={`${g.name} (%)`}
+                inputMode="decimal"
+              />
+            ))}
+          </div>
+        </fieldset>
       )}
-    </>
+    </PricingEditor>
   );
 }

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { useSlashToSearch } from "#web/components/console/filter-bar";
 import { Badge } from "#web/components/console/badge";
 import { BulkBar, BulkRowCheckbox, BulkSelectAll } from "#web/components/console/bulk-bar";
 import { bulkAction, openBulkResult } from "#web/components/console/bulk.server";
@@ -36,19 +36,7 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, total, pages, choices, bulk } = loaderData;
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const search = useRef<HTMLInputElement>(null);
-  // "/" jumps to the search box, as in most admin tools.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement;
-      if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && !target.isContentEditable) {
-        e.preventDefault();
-        search.current?.focus();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  const search = useSlashToSearch();
   const filtered = !!(
     filters.q ||
     filters.collection ||

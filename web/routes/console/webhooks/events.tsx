@@ -1,7 +1,9 @@
-import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
+import { data, useNavigation, useRouteLoaderData } from "react-router";
+import { PostButton } from "#web/components/console/post-button";
 import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from "#worker/events";
 import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
-import { ErrorSummary, type Problem } from "#web/components/ui/form";
+import { ErrorSummary, Select, type Problem } from "#web/components/ui/form";
+import { FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -111,32 +113,25 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
       <p className="events-count" data-dead-count={allDead}>
         <strong>{allDead === 0 ? "No dead events." : `${allDead} dead ${allDead === 1 ? "event" : "events"}.`}</strong>
       </p>
-      <Form method="get" className="console-toolbar" aria-label="Filter dead events">
-        <div className="console-field">
-          <label htmlFor="events-type">Event type</label>
-          <select id="events-type" name="type" defaultValue={type}>
-            <option value="">Any</option>
-            {types.map((t) => (
-              <option key={t.type} value={t.type}>
-                {`${t.type} (${t.count})`}
-              </option>
-            ))}
-            {type && !types.some((t) => t.type === type) && <option value={type}>{`${type} (0)`}</option>}
-          </select>
-        </div>
-        <button type="submit" className="console-button">
-          Filter
-        </button>
-      </Form>
+      <FilterBar label="Filter dead events">
+        <Select
+          id="events-type"
+          name="type"
+          label="Event type"
+          defaultValue={type}
+          placeholder="Any"
+          options={[
+            ...types.map((t) => [t.type, `${t.type} (${t.count})`] as const),
+            // A type asked for in the address that has no dead events now still shows as chosen.
+            ...(type && !types.some((t) => t.type === type) ? [[type, `${type} (0)`] as const] : []),
+          ]}
+        />
+      </FilterBar>
       {failures.length > 0 && manage && (
         <div className="webhooks-row-actions">
-          <Form method="post" className="console-inline-form">
-            <input type="hidden" name="intent" value="replay-all" />
-            <input type="hidden" name="type" value={type} />
-            <button type="submit" className="console-button primary" disabled={busy}>
-              {`Replay ${total === 1 ? "the" : `all ${total}`} dead ${type ? `${type} ` : ""}${total === 1 ? "event" : "events"}${type ? "" : " (every type)"}`}
-            </button>
-          </Form>
+          <PostButton intent="replay-all" fields={{ type }} primary disabled={busy}>
+            {`Replay ${total === 1 ? "the" : `all ${total}`} dead ${type ? `${type} ` : ""}${total === 1 ? "event" : "events"}${type ? "" : " (every type)"}`}
+          </PostButton>
         </div>
       )}
       {failures.length === 0 ? (
@@ -174,13 +169,9 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
                     </td>
                     {manage && (
                       <td>
-                        <Form method="post" className="console-inline-form">
-                          <input type="hidden" name="intent" value="replay" />
-                          <input type="hidden" name="id" value={f.id} />
-                          <button type="submit" className="console-button" disabled={busy} aria-label={`Replay ${f.type} ${f.id}`}>
-                            Replay
-                          </button>
-                        </Form>
+                        <PostButton intent="replay" fields={{ id: f.id }} disabled={busy} label={`Replay ${f.type} ${f.id}`}>
+                          Replay
+                        </PostButton>
                       </td>
                     )}
                   </tr>

@@ -1,4 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
+import { PostButton } from "#web/components/console/post-button";
 import { eventRegistry } from "#worker/app";
 import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "#worker/webhooks/event-types";
 import {
@@ -200,19 +201,14 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                     <td>{s.enabled ? <Badge tone="good">Enabled</Badge> : <Badge tone="bad">Disabled</Badge>}</td>
                     {manage && (
                       <td>
-                        <Form method="post" className="console-inline-form">
-                          <input type="hidden" name="intent" value="source-enabled" />
-                          <input type="hidden" name="id" value={s.id} />
-                          <input type="hidden" name="enabled" value={String(!s.enabled)} />
-                          <button
-                            type="submit"
-                            className="console-button"
-                            disabled={busy}
-                            aria-label={`${s.enabled ? "Disable" : "Enable"} source ${s.name}`}
-                          >
-                            {s.enabled ? "Disable" : "Enable"}
-                          </button>
-                        </Form>
+                        <PostButton
+                          intent="source-enabled"
+                          fields={{ id: s.id, enabled: String(!s.enabled) }}
+                          disabled={busy}
+                          label={`${s.enabled ? "Disable" : "Enable"} source ${s.name}`}
+                        >
+                          {s.enabled ? "Disable" : "Enable"}
+                        </PostButton>
                       </td>
                     )}
                   </tr>
@@ -278,19 +274,14 @@ export default function ConsoleWebhooks({ loaderData, actionData }: Route.Compon
                     </td>
                     {manage && (
                       <td>
-                        <Form method="post" className="console-inline-form">
-                          <input type="hidden" name="intent" value="subscription-enabled" />
-                          <input type="hidden" name="id" value={s.id} />
-                          <input type="hidden" name="enabled" value={String(!s.enabled)} />
-                          <button
-                            type="submit"
-                            className="console-button"
-                            disabled={busy}
-                            aria-label={`${s.enabled ? "Disable" : "Enable"} subscription to ${s.url}`}
-                          >
-                            {s.enabled ? "Disable" : "Enable"}
-                          </button>
-                        </Form>
+                        <PostButton
+                          intent="subscription-enabled"
+                          fields={{ id: s.id, enabled: String(!s.enabled) }}
+                          disabled={busy}
+                          label={`${s.enabled ? "Disable" : "Enable"} subscription to ${s.url}`}
+                        >
+                          {s.enabled ? "Disable" : "Enable"}
+                        </PostButton>
                       </td>
                     )}
                   </tr>

@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { PostButton } from "#web/components/console/post-button";
 import { eventRegistry } from "#worker/app";
 import { incomingEventType } from "#worker/webhooks/event-types";
 import {
@@ -14,7 +15,8 @@ import {
 import { parseWith } from "#worker/platform/validation";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
-import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { ErrorSummary, FieldError, Select, type Problem } from "#web/components/ui/form";
+import { FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { orRefuse } from "#web/components/console/problem.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
@@ -222,13 +224,9 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
       </dl>
       {manage && (
         <div className="webhooks-row-actions">
-          <Form method="post" className="console-inline-form">
-            <input type="hidden" name="intent" value="enabled" />
-            <input type="hidden" name="enabled" value={String(!source.enabled)} />
-            <button type="submit" className="console-button" disabled={busy}>
-              {source.enabled ? "Disable source" : "Enable source"}
-            </button>
-          </Form>
+          <PostButton intent="enabled" fields={{ enabled: String(!source.enabled) }} disabled={busy}>
+            {source.enabled ? "Disable source" : "Enable source"}
+          </PostButton>
         </div>
       )}
 
@@ -293,13 +291,9 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
                     {manage && (
                       <td>
                         {source.keys.length > 1 && (
-                          <Form method="post" className="console-inline-form">
-                            <input type="hidden" name="intent" value="remove-key" />
-                            <input type="hidden" name="keyId" value={k.id} />
-                            <button type="submit" className="console-button" disabled={busy} aria-label={`Remove now: key ${k.id}`}>
-                              Remove now
-                            </button>
-                          </Form>
+                          <PostButton intent="remove-key" fields={{ keyId: k.id }} disabled={busy} label={`Remove now: key ${k.id}`}>
+                            Remove now
+                          </PostButton>
                         )}
                       </td>
                     )}
@@ -359,22 +353,16 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
 
       <section className="webhooks-section" aria-labelledby="received-heading">
         <h2 id="received-heading">Received</h2>
-        <Form method="get" className="console-toolbar" aria-label="Filter what was received">
-          <div className="console-field">
-            <label htmlFor="received-status">Outcome</label>
-            <select id="received-status" name="status" defaultValue={status}>
-              <option value="">Any</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {OUTCOME[s].label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="console-button">
-            Filter
-          </button>
-        </Form>
+        <FilterBar label="Filter what was received">
+          <Select
+            id="received-status"
+            name="status"
+            label="Outcome"
+            defaultValue={status}
+            placeholder="Any"
+            options={STATUSES.map((s) => [s, OUTCOME[s].label] as const)}
+          />
+        </FilterBar>
         {events.length === 0 ? (
           <p role="status">Nothing received{status ? " with this outcome" : ""} yet.</p>
         ) : (

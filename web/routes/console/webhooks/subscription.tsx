@@ -1,8 +1,10 @@
-import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { data, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { PostButton } from "#web/components/console/post-button";
 import { deleteSubscription, listDeliveries, redeliver, rotateSubscriptionSecret, sendTestEvent, updateSubscription } from "#worker/webhooks";
 import { Badge, type Tone } from "#web/components/console/badge";
 import { TickToDelete } from "#web/components/console/confirm";
-import { ErrorSummary, type Problem } from "#web/components/ui/form";
+import { ErrorSummary, Select, type Problem } from "#web/components/ui/form";
+import { FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { orRefuse } from "#web/components/console/problem.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
@@ -167,48 +169,32 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
       </dl>
       {manage && (
         <div className="webhooks-row-actions">
-          <Form method="post" className="console-inline-form">
-            <input type="hidden" name="intent" value="test" />
-            <button type="submit" className="console-button primary" disabled={busy || !s.enabled}>
-              Send a test event
-            </button>
-          </Form>
+          <PostButton intent="test" primary disabled={busy || !s.enabled}>
+            Send a test event
+          </PostButton>
           {s.format === "standard" && (
-            <Form method="post" className="console-inline-form">
-              <input type="hidden" name="intent" value="rotate" />
-              <button type="submit" className="console-button" disabled={busy}>
-                Rotate secret
-              </button>
-            </Form>
+            <PostButton intent="rotate" disabled={busy}>
+              Rotate secret
+            </PostButton>
           )}
-          <Form method="post" className="console-inline-form">
-            <input type="hidden" name="intent" value="enabled" />
-            <input type="hidden" name="enabled" value={String(!s.enabled)} />
-            <button type="submit" className="console-button" disabled={busy}>
-              {s.enabled ? "Disable" : "Enable"}
-            </button>
-          </Form>
+          <PostButton intent="enabled" fields={{ enabled: String(!s.enabled) }} disabled={busy}>
+            {s.enabled ? "Disable" : "Enable"}
+          </PostButton>
         </div>
       )}
 
       <section className="webhooks-section" aria-labelledby="log-heading">
         <h2 id="log-heading">Delivery log</h2>
-        <Form method="get" className="console-toolbar" aria-label="Filter deliveries">
-          <div className="console-field">
-            <label htmlFor="log-status">Status</label>
-            <select id="log-status" name="status" defaultValue={status}>
-              <option value="">Any</option>
-              {STATUSES.map((x) => (
-                <option key={x} value={x}>
-                  {STATUS_BADGE[x].label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="console-button">
-            Filter
-          </button>
-        </Form>
+        <FilterBar label="Filter deliveries">
+          <Select
+            id="log-status"
+            name="status"
+            label="Status"
+            defaultValue={status}
+            placeholder="Any"
+            options={STATUSES.map((x) => [x, STATUS_BADGE[x].label] as const)}
+          />
+        </FilterBar>
         {deliveries.length === 0 ? (
           <p role="status">No deliveries{status ? " with this status" : ""} yet.</p>
         ) : (
@@ -277,18 +263,14 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
                           )}
                           {manage && i === 0 && (
                             <td rowSpan={rows.length}>
-                              <Form method="post" className="console-inline-form">
-                                <input type="hidden" name="intent" value="redeliver" />
-                                <input type="hidden" name="deliveryId" value={d.id} />
-                                <button
-                                  type="submit"
-                                  className="console-button"
-                                  disabled={busy || !s.enabled}
-                                  aria-label={`Redeliver ${d.eventType} of ${d.createdDate}`}
-                                >
-                                  Redeliver
-                                </button>
-                              </Form>
+                              <PostButton
+                                intent="redeliver"
+                                fields={{ deliveryId: d.id }}
+                                disabled={busy || !s.enabled}
+                                label={`Redeliver ${d.eventType} of ${d.createdDate}`}
+                              >
+                                Redeliver
+                              </PostButton>
                             </td>
                           )}
                         </tr>

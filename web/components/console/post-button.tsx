@@ -1,0 +1,31 @@
+import type { ReactNode } from "react";
+import { Form } from "react-router";
+
+/** A one-button POST form: the action's `intent`, any hidden fields it needs, and the button (aria-label optional). */
+export function PostButton({
+  intent,
+  fields = {},
+  primary = false,
+  disabled,
+  label,
+  children,
+}: {
+  intent: string;
+  fields?: Record<string, string>;
+  primary?: boolean;
+  disabled?: boolean;
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" className="console-inline-form">
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={primary ? "console-button primary" : "console-button"} disabled={disabled} aria-label={label}>
+        {children}
+      </button>
+    </Form>
+  );
+}
