@@ -1,0 +1,229 @@
+import type { ReactNode } from "react";
+import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
+import { ErrorSummary, fieldId, type Problem } from "./form";
+
+/**
+ * The console's page frames: the head of every page (the way back, the heading, its actions), the notice after a
+ * save, the empty state of a list, and the edit page (its form, Save, and delete asked twice). Pages fill them with
+ * the form kit's fields (./form), named by their API field path, so a refusal's field errors land on them unmapped.
+ */
+
+/** What the console layout's loader gives every page: the signed-in person and what they may do. */
+interface ConsoleUser {
+  user?: { permissions: readonly string[] };
+}
+
+/** Whether the signed-in person holds `permission` (the services enforce it; pages only hide the controls). */
+export function useCan(permission: string): boolean {
+  const data = useRouteLoaderData("routes/console/layout") as ConsoleUser | undefined;
+  return !!data?.user?.permissions.includes(permission);
+}
+
+/** A page's head: an optional link back to its list, the heading, and actions (links or buttons) beside it. */
+export function PageHead({
+  title,
+  back,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  back?: readonly [to: string, label: string];
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      {back && (
+        <p>
+          <Link to={back[0]}>{`← ${back[1]}`}</Link>
+        </p>
+      )}
+      <div className="console-head">
+        <h1>{title}</h1>
+        {actions && <div className="console-actions">{actions}</div>}
+      </div>
+      {children}
+    </>
+  );
+}
+
+/** The notice a page shows after a save or delete (announced politely; nothing when there is none). */
+export function Notice({ text }: { text: string | null | undefined }) {
+  if (!text) return null;
+  return (
+    <p className="console-notice" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** What a list shows when it has nothing: why, and optionally what to do next. */
+export function EmptyState({ children, action }: { children: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="console-empty" role="status">
+      <p>{children}</p>
+      {action}
+    </div>
+  );
+}
+
+/** What an edit page's action answers when nothing was written: the problem, what was typed, a pending delete. */
+export interface EditResult {
+  problem: Problem | null;
+  values: Record<string, string> | null;
+  confirmDelete?: boolean;
+}
+
+/**
+ * An edit page's fields, by API field path: after a refused save each shows what was typed and its error, else the
+ * stored value. `field(path, stored)` gives a Field or Select its name, id, value and error; `check` a Checkbox's.
+ */
+export function useEditor(actionData: unknown, permission: string) {
+  const result = actionData as EditResult | undefined;
+  const canWrite = useCan(permission);
+  const values = result?.values;
+  const errors = result?.values ? (result.problem?.fields ?? {}) : {};
+  const text = (path: string, stored: string | number | null | undefined) => (values ? (values[path] ?? "") : stored == null ? "" : String(stored));
+  const checked = (path: string, stored: boolean) => (values ? path in values : stored);
+  return {
+    result,
+    canWrite,
+    text,
+    checked,
+    error: (path: string) => errors[path],
+    field: (path: string, stored: string | number | null | undefined) => ({
+      id: fieldId(path),
+      name: path,
+      defaultValue: text(path, stored),
+      error: errors[path],
+    }),
+    check: (path: string, stored: boolean) => ({ id: fieldId(path), name: path, defaultChecked: checked(path, stored), error: errors[path] }),
+  };
+}
+
+/**
+ * An edit page's form: the problem summary with links to the fields, the fields (disabled for someone who may not
+ * change them, who also gets no Save), the revision the page was loaded at, and Save (intent=save).
+ */
+export function EditForm({
+  label,
+  problem,
+  revision,
+  canWrite,
+  permission,
+  submitLabel,
+  className,
+  children,
+}: {
+  label: string;
+  problem: Problem | null | undefined;
+  revision?: string | null;
+  canWrite: boolean;
+  /** The permission a change needs, named to someone who lacks it. */
+  permission: string;
+  submitLabel: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  return (
+    <Form method="post" className={className ? `console-form ${className}` : "console-form"} aria-label={label} noValidate>
+      <ErrorSummary problem={problem} fieldIds={fieldId} />
+      {!canWrite && <p className="console-muted">{`Changing this needs the permission “${permission}”; you can look but not change.`}</p>}
+      <fieldset disabled={!canWrite} className="console-fields">
+        <legend className="visually-hidden">{label}</legend>
+        {children}
+      </fieldset>
+      {revision && <input type="hidden" name="revision" value={revision} />}
+      {canWrite && (
+        <div className="console-actions">
+          <button type="submit" name="intent" value="save" className="console-button primary" disabled={busy}>
+            {busy ? "Saving…" : submitLabel}
+          </button>
+        </div>
+      )}
+    </Form>
+  );
+}
+
+/** Delete, asked twice: the first press shows the confirmation (from the action, so it works without JavaScript). */
+export function DeleteSection({ what, confirming, problem }: { what: string; confirming: boolean; problem: Problem | null | undefined }) {
+  return (
+    <section aria-labelledby="delete-heading" className="console-danger">
+      <h2 id="delete-heading">{`Delete ${what}`}</h2>
+      {problem && <ErrorSummary problem={problem} />}
+      <Form method="post">
+        <input type="hidden" name="intent" value="delete" />
+        {confirming ? (
+          <>
+            <p role="alert">{`Delete ${what} for good? This cannot be undone.`}</p>
+            <input type="hidden" name="confirm" value="yes" />
+            <button type="submit" className="console-button danger">
+              {`Yes, delete ${what}`}
+            </button>
+          </>
+        ) : (
+          <button type="submit" className="console-button danger">
+            Delete…
+          </button>
+        )}
+      </Form>
+    </section>
+  );
+}
+
+/**
+ * The frame of an edit page: its head (way back, heading, a section's tabs as `nav`), an optional note, the form and,
+ * for a stored item someone may change, the delete section (`deleteWhat` names the item; none for a new one).
+ */
+export function EditPage({
+  back,
+  title,
+  nav,
+  note,
+  result,
+  revision,
+  canWrite,
+  permission,
+  submitLabel,
+  deleteWhat,
+  className,
+  children,
+}: {
+  back: readonly [to: string, label: string];
+  title: string;
+  nav?: ReactNode;
+  note?: ReactNode;
+  result: EditResult | undefined;
+  revision?: string | null;
+  canWrite: boolean;
+  permission: string;
+  submitLabel: string;
+  deleteWhat?: string | null;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <PageHead title={title} back={back}>
+        {nav}
+      </PageHead>
+      {note}
+      <EditForm
+        label={title}
+        problem={result?.values ? result.problem : null}
+        revision={revision}
+        canWrite={canWrite}
+        permission={permission}
+        submitLabel={submitLabel}
+        className={className}
+      >
+        {children}
+      </EditForm>
+      {deleteWhat && canWrite && (
+        <DeleteSection what={deleteWhat} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
+      )}
+    </>
+  );
+}
