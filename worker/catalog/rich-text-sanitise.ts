@@ -80,32 +80,137 @@ export function looksLikeHtml(text: string): boolean {
 
 /** An HTML description -> the Ricos document the API stores (only the safe subset listed above). */
 export function htmlToRich(html: string): { nodes: RichNode[] } {
-  const nextId = idMaker();
-  const root: RichNode = { type: "PARAGRAPH", nodes: [] };
-  // Open containers (the document, lists, list items, quotes); inline text goes into `inline` in the top one.
-  const containers: RichNode[] = [root];
-  let inline: RichNode | null = null;
-  let preDepth = 0;
-  let dropDepth = 0;
-  const marks: { tag: string; decoration: Decoration | null }[] = [];
-  // Elements that were read as paragraph boundaries instead of containers (too deep), so their end closes nothing.
-  const flattened: string[] = [];
+  const reader = new HtmlReader();
+  const parser = new Parser(
+    {
+      onopentag: (name, attribs) => reader.openTag(name, attribs),
+      ontext: (data) => reader.text(data),
+      onclosetag: (name) => reader.closeTag(name),
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html.replace(/\r\n?/g, "\n"));
+  parser.end();
+  return { nodes: reader.finish() };
+}
 
+/** The decoration an inline element gives: <a> only with a safe link, so an unsafe one keeps just its text. */
+function markDecoration(name: string, attribs: Record<string, string>): Decoration | null {
+  if (name === "a") {
+    const url = htmlLink(attribs.href);
+    return url ? { type: "LINK", linkData: { link: { url, target: "BLANK", rel: { noreferrer: true } } } } : null;
+  }
+  return MARKS[name] === "BOLD"
+    ? { type: "BOLD", fontWeightValue: 700 }
+    : MARKS[name] === "ITALIC"
+      ? { type: "ITALIC", italicData: true }
+      : { type: "UNDERLINE" };
+}
+
+const isList = (n: RichNode) => n.type === "BULLETED_LIST" || n.type === "ORDERED_LIST";
+
+/** One document being read: htmlparser2's tag and text events, in order, build the nodes under `root`. */
+class HtmlReader {
+  private readonly nextId = idMaker();
+  private readonly root: RichNode = { type: "PARAGRAPH", nodes: [] };
+  // Open containers (the document, lists, list items, quotes); inline text goes into `inline` in the top one.
+  private readonly containers: RichNode[] = [this.root];
+  private inline: RichNode | null = null;
+  private preDepth = 0;
+  private dropDepth = 0;
+  private readonly marks: { tag: string; decoration: Decoration | null }[] = [];
+  // Elements that were read as paragraph boundaries instead of containers (too deep), so their end closes nothing.
+  private readonly flattened: string[] = [];
   // Lists and items the HTML did not have, made for a stray <li> or for a list straight inside a list.
-  const implicit = new Set<RichNode>();
-  const top = () => containers[containers.length - 1];
-  const isList = (n: RichNode) => n.type === "BULLETED_LIST" || n.type === "ORDERED_LIST";
-  const leaveImplicitList = () => {
-    while (containers.length > 1 && implicit.has(top()) && isList(top())) containers.pop();
-  };
-  const add = (parent: RichNode, node: RichNode): boolean => {
+  private readonly implicit = new Set<RichNode>();
+
+  /** An opening tag: dropped content and preformatted text first, then inline marks, then blocks. */
+  openTag(name: string, attribs: Record<string, string>): void {
+    if (this.dropDepth || DROPPED.has(name)) {
+      if (DROPPED.has(name)) this.dropDepth++;
+      return;
+    }
+    if (this.preDepth) {
+      if (name === "br") this.lineBreak();
+      if (name === "pre") this.preDepth++;
+      return;
+    }
+    if (name in MARKS || name === "a") this.marks.push({ tag: name, decoration: markDecoration(name, attribs) });
+    else if (name === "br") this.lineBreak();
+    else this.openBlock(name);
+  }
+
+  /** Text between tags (nothing inside a dropped element). */
+  text(data: string): void {
+    if (!this.dropDepth) this.addText(data);
+  }
+
+  /** A closing tag: ends the mark, block or container it opened. */
+  closeTag(name: string): void {
+    if (this.dropDepth) {
+      if (DROPPED.has(name)) this.dropDepth--;
+      return;
+    }
+    if (this.preDepth) {
+      if (name === "pre" && --this.preDepth === 0) this.endInline();
+      return;
+    }
+    if (name in MARKS || name === "a") {
+      const at = this.marks.map((m) => m.tag).lastIndexOf(name);
+      if (at >= 0) this.marks.splice(at, 1);
+    } else if (name in HEADINGS) this.endInline();
+    else if (name === "ul" || name === "ol") this.closeContainer(name, ["BULLETED_LIST", "ORDERED_LIST"]);
+    else if (name === "li") this.closeContainer(name, ["LIST_ITEM"]);
+    else if (name === "blockquote") this.closeContainer(name, ["BLOCKQUOTE"]);
+    else if (BLOCKS.has(name)) this.endInline();
+  }
+
+  /** The document's nodes once the parser has ended, without empty lists and quotes. */
+  finish(): RichNode[] {
+    this.endInline();
+    return this.root.nodes!.filter((n) => !isEmptyContainer(n));
+  }
+
+  private openBlock(name: string): void {
+    const nextId = this.nextId;
+    if (name in HEADINGS) this.startBlock({ type: "HEADING", id: nextId(), nodes: [], headingData: { level: HEADINGS[name] } });
+    else if (name === "pre") {
+      this.startBlock({ type: "CODE_BLOCK", id: nextId(), nodes: [], codeBlockData: {} });
+      this.preDepth = 1;
+    } else if (name === "hr") {
+      this.endInline();
+      this.leaveImplicitList();
+      this.add(this.top(), { type: "DIVIDER", id: nextId(), nodes: [], dividerData: {} });
+    } else if (name === "ul" || name === "ol")
+      this.openContainer(name, {
+        type: name === "ol" ? "ORDERED_LIST" : "BULLETED_LIST",
+        id: nextId(),
+        nodes: [],
+        ...(name === "ol" ? { orderedListData: { indentation: 0 } } : { bulletedListData: { indentation: 0 } }),
+      });
+    else if (name === "li") this.openContainer(name, { type: "LIST_ITEM", id: nextId(), nodes: [] });
+    else if (name === "blockquote") this.openContainer(name, { type: "BLOCKQUOTE", id: nextId(), nodes: [], blockquoteData: {} });
+    else if (BLOCKS.has(name)) this.endInline();
+  }
+
+  private top(): RichNode {
+    return this.containers[this.containers.length - 1];
+  }
+
+  private leaveImplicitList(): void {
+    while (this.containers.length > 1 && this.implicit.has(this.top()) && isList(this.top())) this.containers.pop();
+  }
+
+  private add(parent: RichNode, node: RichNode): boolean {
     if (parent.nodes!.length >= MAX_CHILDREN) return false;
     parent.nodes!.push(node);
     return true;
-  };
-  const endInline = () => {
-    const block = inline;
-    inline = null;
+  }
+
+  /** Ends the open paragraph, heading or code block: trimmed, and placed in the top container if it holds text. */
+  private endInline(): void {
+    const block = this.inline;
+    this.inline = null;
     if (!block) return;
     const runs = block.nodes!;
     if (block.type !== "CODE_BLOCK") {
@@ -116,22 +221,25 @@ export function htmlToRich(html: string): { nodes: RichNode[] } {
       block.nodes = runs.filter((n) => (n.textData as { text: string }).text !== "");
     }
     if (!block.nodes!.some((n) => (n.textData as { text: string }).text.trim())) return;
-    leaveImplicitList();
-    let parent = top();
+    this.leaveImplicitList();
+    let parent = this.top();
     // Text straight inside a list belongs to an item of its own.
     if (isList(parent)) {
-      const item: RichNode = { type: "LIST_ITEM", id: nextId(), nodes: [] };
-      if (!add(parent, item)) return;
+      const item: RichNode = { type: "LIST_ITEM", id: this.nextId(), nodes: [] };
+      if (!this.add(parent, item)) return;
       parent = item;
     }
-    add(parent, block);
-  };
-  const startBlock = (node: RichNode) => {
-    endInline();
-    inline = node;
-  };
-  const decorations = (): Decoration[] => {
-    const active = marks.map((m) => m.decoration).filter((d): d is Decoration => !!d);
+    this.add(parent, block);
+  }
+
+  private startBlock(node: RichNode): void {
+    this.endInline();
+    this.inline = node;
+  }
+
+  /** The open marks' decorations, innermost of each type, in a fixed order. */
+  private decorations(): Decoration[] {
+    const active = this.marks.map((m) => m.decoration).filter((d): d is Decoration => !!d);
     const order: Decoration["type"][] = ["BOLD", "ITALIC", "UNDERLINE", "LINK"];
     const out: Decoration[] = [];
     for (const type of order) {
@@ -139,11 +247,12 @@ export function htmlToRich(html: string): { nodes: RichNode[] } {
       if (d) out.push(d);
     }
     return out;
-  };
-  const text = (raw: string) => {
-    const block: RichNode = (inline ??= paragraph([], nextId));
+  }
+
+  private addText(raw: string): void {
+    const block: RichNode = (this.inline ??= paragraph([], this.nextId));
     const code = block.type === "CODE_BLOCK";
-    const decos = code ? [] : decorations();
+    const decos = code ? [] : this.decorations();
     const runs = block.nodes!;
     const last = runs[runs.length - 1]?.textData as { text: string; decorations: Decoration[] } | undefined;
     let t = raw;
@@ -155,125 +264,52 @@ export function htmlToRich(html: string): { nodes: RichNode[] } {
     if (!t) return;
     if (last && JSON.stringify(last.decorations) === JSON.stringify(decos)) last.text += t;
     else if (runs.length < MAX_CHILDREN) runs.push({ type: "TEXT", id: "", nodes: [], textData: { text: t, decorations: decos } });
-  };
-  const lineBreak = () => {
-    const block: RichNode = (inline ??= paragraph([], nextId));
+  }
+
+  private lineBreak(): void {
+    const block: RichNode = (this.inline ??= paragraph([], this.nextId));
     const runs = block.nodes!;
     const last = runs[runs.length - 1]?.textData as { text: string; decorations: Decoration[] } | undefined;
-    const decos = block.type === "CODE_BLOCK" ? [] : decorations();
+    const decos = block.type === "CODE_BLOCK" ? [] : this.decorations();
     if (last && JSON.stringify(last.decorations) === JSON.stringify(decos)) last.text = `${last.text.replace(/ $/, "")}\n`;
     else if (runs.length < MAX_CHILDREN) runs.push({ type: "TEXT", id: "", nodes: [], textData: { text: "\n", decorations: decos } });
-  };
-  const openContainer = (tag: string, node: RichNode) => {
-    endInline();
-    if (node.type !== "LIST_ITEM") leaveImplicitList();
-    if (containers.length > MAX_NESTING * 2) return void flattened.push(tag);
-    let parent = top();
+  }
+
+  /** Opens a list, item or quote, adding the list or item the HTML left out; too deep, it is only a paragraph break. */
+  private openContainer(tag: string, node: RichNode): void {
+    this.endInline();
+    if (node.type !== "LIST_ITEM") this.leaveImplicitList();
+    if (this.containers.length > MAX_NESTING * 2) return void this.flattened.push(tag);
+    let parent = this.top();
     if (node.type === "LIST_ITEM" && !isList(parent)) {
-      const list: RichNode = { type: "BULLETED_LIST", id: nextId(), nodes: [], bulletedListData: { indentation: 0 } };
-      if (!add(parent, list)) return void flattened.push(tag);
-      implicit.add(list);
-      containers.push(list);
+      const list: RichNode = { type: "BULLETED_LIST", id: this.nextId(), nodes: [], bulletedListData: { indentation: 0 } };
+      if (!this.add(parent, list)) return void this.flattened.push(tag);
+      this.implicit.add(list);
+      this.containers.push(list);
       parent = list;
     } else if (node.type !== "LIST_ITEM" && isList(parent)) {
-      const item: RichNode = { type: "LIST_ITEM", id: nextId(), nodes: [] };
-      if (!add(parent, item)) return void flattened.push(tag);
-      implicit.add(item);
-      containers.push(item);
+      const item: RichNode = { type: "LIST_ITEM", id: this.nextId(), nodes: [] };
+      if (!this.add(parent, item)) return void this.flattened.push(tag);
+      this.implicit.add(item);
+      this.containers.push(item);
       parent = item;
     }
-    if (!add(parent, node)) return void flattened.push(tag);
-    containers.push(node);
-  };
-  const closeContainer = (tag: string, types: string[]) => {
-    endInline();
-    const at = flattened.lastIndexOf(tag);
-    if (at >= 0) return void flattened.splice(at, 1);
-    for (let i = containers.length - 1; i > 0; i--) {
-      if (types.includes(containers[i].type) && !implicit.has(containers[i])) {
-        containers.length = i;
-        while (containers.length > 1 && implicit.has(top()) && top().type === "LIST_ITEM") containers.pop();
+    if (!this.add(parent, node)) return void this.flattened.push(tag);
+    this.containers.push(node);
+  }
+
+  private closeContainer(tag: string, types: string[]): void {
+    this.endInline();
+    const at = this.flattened.lastIndexOf(tag);
+    if (at >= 0) return void this.flattened.splice(at, 1);
+    for (let i = this.containers.length - 1; i > 0; i--) {
+      if (types.includes(this.containers[i].type) && !this.implicit.has(this.containers[i])) {
+        this.containers.length = i;
+        while (this.containers.length > 1 && this.implicit.has(this.top()) && this.top().type === "LIST_ITEM") this.containers.pop();
         return;
       }
     }
-  };
-
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (dropDepth || DROPPED.has(name)) {
-          if (DROPPED.has(name)) dropDepth++;
-          return;
-        }
-        if (preDepth) {
-          if (name === "br") lineBreak();
-          if (name === "pre") preDepth++;
-          return;
-        }
-        if (name in MARKS)
-          marks.push({
-            tag: name,
-            decoration:
-              MARKS[name] === "BOLD"
-                ? { type: "BOLD", fontWeightValue: 700 }
-                : MARKS[name] === "ITALIC"
-                  ? { type: "ITALIC", italicData: true }
-                  : { type: "UNDERLINE" },
-          });
-        else if (name === "a") {
-          const url = htmlLink(attribs.href);
-          marks.push({
-            tag: "a",
-            decoration: url ? { type: "LINK", linkData: { link: { url, target: "BLANK", rel: { noreferrer: true } } } } : null,
-          });
-        } else if (name === "br") lineBreak();
-        else if (name in HEADINGS) startBlock({ type: "HEADING", id: nextId(), nodes: [], headingData: { level: HEADINGS[name] } });
-        else if (name === "pre") {
-          startBlock({ type: "CODE_BLOCK", id: nextId(), nodes: [], codeBlockData: {} });
-          preDepth = 1;
-        } else if (name === "hr") {
-          endInline();
-          leaveImplicitList();
-          add(top(), { type: "DIVIDER", id: nextId(), nodes: [], dividerData: {} });
-        } else if (name === "ul" || name === "ol")
-          openContainer(name, {
-            type: name === "ol" ? "ORDERED_LIST" : "BULLETED_LIST",
-            id: nextId(),
-            nodes: [],
-            ...(name === "ol" ? { orderedListData: { indentation: 0 } } : { bulletedListData: { indentation: 0 } }),
-          });
-        else if (name === "li") openContainer(name, { type: "LIST_ITEM", id: nextId(), nodes: [] });
-        else if (name === "blockquote") openContainer(name, { type: "BLOCKQUOTE", id: nextId(), nodes: [], blockquoteData: {} });
-        else if (BLOCKS.has(name)) endInline();
-      },
-      ontext(data) {
-        if (!dropDepth) text(data);
-      },
-      onclosetag(name) {
-        if (dropDepth) {
-          if (DROPPED.has(name)) dropDepth--;
-          return;
-        }
-        if (preDepth) {
-          if (name === "pre" && --preDepth === 0) endInline();
-          return;
-        }
-        if (name in MARKS || name === "a") {
-          const at = marks.map((m) => m.tag).lastIndexOf(name);
-          if (at >= 0) marks.splice(at, 1);
-        } else if (name in HEADINGS) endInline();
-        else if (name === "ul" || name === "ol") closeContainer(name, ["BULLETED_LIST", "ORDERED_LIST"]);
-        else if (name === "li") closeContainer(name, ["LIST_ITEM"]);
-        else if (name === "blockquote") closeContainer(name, ["BLOCKQUOTE"]);
-        else if (BLOCKS.has(name)) endInline();
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html.replace(/\r\n?/g, "\n"));
-  parser.end();
-  endInline();
-  return { nodes: root.nodes!.filter((n) => !isEmptyContainer(n)) };
+  }
 }
 
 /** A list, item or quote left with nothing in it (an empty `<ul></ul>`). */
