@@ -4,7 +4,7 @@ import { toMajor, toMinor } from "#worker/platform/money";
 import { parseWith } from "#worker/platform/validation";
 import { optionColumns, VARIANT_COLUMNS } from "./csv-columns";
 import type { CellError } from "./csv-parse";
-import type { FileProduct } from "./csv-products";
+import type { FileProduct, FileVariant } from "./csv-products";
 import { prepareCreateProduct } from "./product-writes";
 import { productInputSchema, type ProductInput, type ProductPatch, type VariantOverride } from "./schemas";
 import { v1Description, type LoadedProduct } from "./shapes";
@@ -91,31 +91,87 @@ function columnOf(field: string, p: FileProduct, overrideRows: number[]): { row:
  * prepareCreateProduct, which write nothing), so the dry run and the apply refuse exactly what the services refuse.
  */
 export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: PlanContext): { plan: ProductPlan | null; errors: CellError[] } {
-  const { ctx } = pc;
   const errors: CellError[] = [];
-  const currency = ctx.currency;
-  const row = current?.row;
-  const major = (minor: number | null | undefined) => (minor === null || minor === undefined ? undefined : toMajor(minor, currency));
+  const collectionIds = p.collections ? collectionIdsOf(p, p.collections, pc.collectionIds, errors) : undefined;
+  // The variants the file gives their own data.
+  const own = p.variants.filter((v) => v.price !== null || v.cost !== null || v.sku !== null || v.weight !== null || !v.visible);
+  const pl: Planning = {
+    p,
+    current,
+    currency: pc.ctx.currency,
+    options: fileOptions(p, current),
+    own,
+    overrides: own.map(variantOverride),
+    trackInventory: p.trackInventory ?? current?.row.trackInventory ?? p.variants.some((v) => v.quantity !== null),
+  };
+  const after = describedProduct(pl);
+  missingFields(pl, after, errors);
+  if (errors.length) return { plan: null, errors };
+  const input = checkedInput(pc.ctx, pl, after, errors);
+  if (!input) return { plan: null, errors };
 
-  // Collections by slug.
-  let collectionIds: string[] | undefined;
-  if (p.collections) {
-    collectionIds = [];
-    for (const slug of p.collections) {
-      const id = pc.collectionIds.get(slug);
-      if (id) collectionIds.push(id);
-      else
-        errors.push({
-          row: p.rows[0].row,
-          column: "Collections",
-          message: `names no collection "${slug}" (use the collections' URL names, separated by commas)`,
-        });
-    }
+  const stock = plannedStock(pl);
+  if (stock.change && !pc.mayChangeStock) {
+    errors.push(stockRefusal(pl, stock));
+    return { plan: null, errors };
   }
+  const membership = membershipChange(collectionIds, current);
+  if (!current) return { plan: createPlan(pl, input, stock, membership), errors };
+  return { plan: updatePlan(pl, current, input, stock.change, membership), errors };
+}
 
-  // Options: the file's names and values, keeping the type and colour code of choices that exist.
-  const options = p.options.map((o) => {
-    const existing = row?.productOptions.find((x) => x.name === o.name);
+/** What the steps of one product's plan share. */
+interface Planning {
+  p: FileProduct;
+  current: LoadedProduct | null;
+  currency: string;
+  /** The product's options as the file names them. */
+  options: PlannedOption[];
+  /** The variants the file gives data of their own, and their overrides (same order). */
+  own: FileVariant[];
+  overrides: VariantOverride[];
+  trackInventory: boolean;
+}
+
+type PlannedOption = ReturnType<typeof fileOptions>[number];
+
+type StockVariants = NonNullable<ProductPlan["stock"]>["variants"];
+
+/** What a product's stock becomes: the change to make (if any) and the uniform values a new product starts with. */
+interface StockPlan {
+  change: ProductPlan["stock"];
+  variants: StockVariants;
+  trackChanges: boolean;
+  uniformQuantity: number | null | undefined;
+  uniformInStock: boolean | null | undefined;
+}
+
+const majorOf = (minor: number | null | undefined, currency: string) =>
+  minor === null || minor === undefined ? undefined : toMajor(minor, currency);
+
+const storedVariant = (current: LoadedProduct | null, choices: Record<string, string>) =>
+  current?.variants.find((v) => choicesKey(v.choices) === choicesKey(choices));
+
+/** Collections by slug: the ids of those that exist; each slug that names none is an error. */
+function collectionIdsOf(p: FileProduct, slugs: string[], bySlug: Map<string, string>, errors: CellError[]): string[] {
+  const ids: string[] = [];
+  for (const slug of slugs) {
+    const id = bySlug.get(slug);
+    if (id) ids.push(id);
+    else
+      errors.push({
+        row: p.rows[0].row,
+        column: "Collections",
+        message: `names no collection "${slug}" (use the collections' URL names, separated by commas)`,
+      });
+  }
+  return ids;
+}
+
+/** Options: the file's names and values, keeping the type and colour code of choices that exist. */
+function fileOptions(p: FileProduct, current: LoadedProduct | null) {
+  return p.options.map((o) => {
+    const existing = current?.row.productOptions.find((x) => x.name === o.name);
     return {
       name: o.name,
       optionType: existing?.optionType ?? ("drop_down" as const),
@@ -125,25 +181,25 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
       }),
     };
   });
+}
 
-  // The variants the file gives their own data.
-  const own = p.variants.filter((v) => v.price !== null || v.cost !== null || v.sku !== null || v.weight !== null || !v.visible);
-  const overrideRows = own.map((v) => v.row);
-  const overrides: VariantOverride[] = own.map((v) => ({
+/** A variant's override: only the values the file gives it. */
+function variantOverride(v: FileVariant): VariantOverride {
+  return {
     choices: v.choices,
     ...(v.price !== null ? { price: v.price } : {}),
     ...(v.cost !== null ? { cost: v.cost } : {}),
     ...(v.sku !== null ? { sku: v.sku } : {}),
     ...(v.weight !== null ? { weight: v.weight } : {}),
     ...(!v.visible ? { visible: false } : {}),
-  }));
+  };
+}
 
-  const trackInventory = p.trackInventory ?? row?.trackInventory ?? p.variants.some((v) => v.quantity !== null);
-  const quantities = p.variants.map((v) => v.quantity);
-  const inStocks = p.variants.map((v) => v.inStock);
-
-  // The whole product as the file describes it (fields the file leaves out keep their stored values).
-  const after: Record<string, unknown> = {
+/** The whole product as the file describes it (fields the file leaves out keep their stored values). */
+function describedProduct(pl: Planning): Record<string, unknown> {
+  const { p, overrides } = pl;
+  const row = pl.current?.row;
+  return {
     name: p.name || row?.name || "",
     slug: p.slug,
     productType: p.productType ?? row?.productType ?? "physical",
@@ -151,7 +207,7 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
     sku: p.sku ?? row?.sku ?? undefined,
     visible: p.visible ?? row?.visible ?? true,
     weight: p.weight ?? row?.weight ?? undefined,
-    priceData: { price: p.price ?? major(row?.price) },
+    priceData: { price: p.price ?? majorOf(row?.price, pl.currency) },
     ...(p.discount
       ? { discount: p.discount }
       : row && row.discountType !== "NONE"
@@ -161,88 +217,131 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
     brand: p.brand ?? row?.brand ?? undefined,
     manageVariants: overrides.length > 0 || (row?.manageVariants ?? false),
     productOptions: p.has(optionColumns(1)[0])
-      ? options
+      ? pl.options
       : (row?.productOptions.map((o) => ({
           name: o.name,
           optionType: o.optionType,
           choices: o.choices.map((c) => ({ value: c.value, description: c.description, visible: c.visible })),
         })) ?? []),
-    stock: { trackInventory },
+    stock: { trackInventory: pl.trackInventory },
     variants: overrides,
   };
-  if (!after.name && !current) errors.push({ row: p.rows[0].row, column: "Name", message: "is required for a new product" });
+}
+
+/** What a new product needs that the file leaves empty, and a product type the store does not have. */
+function missingFields(pl: Planning, after: Record<string, unknown>, errors: CellError[]): void {
+  const { p } = pl;
+  if (!after.name && !pl.current) errors.push({ row: p.rows[0].row, column: "Name", message: "is required for a new product" });
   if (after.priceData && (after.priceData as { price?: number }).price === undefined) {
     errors.push({ row: p.rows[0].row, column: "Price", message: "is required for a new product" });
   }
   if (p.productType && !["physical", "digital"].includes(p.productType)) {
     errors.push({ row: p.rows[0].row, column: "Product type", message: `must be physical or digital (got "${p.productType}")` });
   }
-  if (errors.length) return { plan: null, errors };
+}
 
-  let input: ProductInput;
+/** The product service's own checks, which write nothing; their field violations become errors on rows and columns. */
+function checkedInput(ctx: Ctx, pl: Planning, after: Record<string, unknown>, errors: CellError[]): ProductInput | null {
   try {
-    input = parseWith(productInputSchema, after, "product");
-    prepareCreateProduct(ctx, input, p.slug);
+    const input = parseWith(productInputSchema, after, "product");
+    prepareCreateProduct(ctx, input, pl.p.slug);
+    return input;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
+    const overrideRows = pl.own.map((v) => v.row);
     for (const v of err.fieldViolations ?? [{ field: "", description: err.description }]) {
-      const at = columnOf(v.field, p, overrideRows);
+      const at = columnOf(v.field, pl.p, overrideRows);
       errors.push({ row: at.row, column: at.column, message: v.description });
     }
-    return { plan: null, errors };
+    return null;
   }
+}
 
-  // Stock: what differs from the stored (or, for a new product, the created) state.
-  const stockVariants: NonNullable<ProductPlan["stock"]>["variants"] = [];
-  const storedVariant = (choices: Record<string, string>) => current?.variants.find((v) => choicesKey(v.choices) === choicesKey(choices));
+/** Stock: what differs from the stored (or, for a new product, the created) state. */
+function plannedStock(pl: Planning): StockPlan {
+  const { p, current, trackInventory } = pl;
+  const row = current?.row;
+  const quantities = p.variants.map((v) => v.quantity);
+  const inStocks = p.variants.map((v) => v.inStock);
   const uniformQuantity = quantities.every((q) => q === quantities[0]) ? quantities[0] : undefined;
   const uniformInStock = inStocks.every((s) => s === inStocks[0]) ? inStocks[0] : undefined;
-  p.variants.forEach((v) => {
-    const stored = storedVariant(v.choices);
+  const variants: StockVariants = [];
+  for (const v of p.variants) {
+    const stored = storedVariant(current, v.choices);
     if (trackInventory && v.quantity !== null) {
       const now = stored && row?.trackInventory ? (stored.quantity ?? 0) : current ? null : (uniformQuantity ?? 0);
-      if (now !== v.quantity) stockVariants.push({ choices: v.choices, quantity: v.quantity });
+      if (now !== v.quantity) variants.push({ choices: v.choices, quantity: v.quantity });
     } else if (!trackInventory && v.inStock !== null) {
       const now = stored && !row?.trackInventory ? stored.inStock : current ? null : (uniformInStock ?? true);
-      if (now !== v.inStock) stockVariants.push({ choices: v.choices, inStock: v.inStock });
+      if (now !== v.inStock) variants.push({ choices: v.choices, inStock: v.inStock });
     }
-  });
-  const trackChanges = current ? row!.trackInventory !== trackInventory : false;
-  const stock =
-    trackChanges || stockVariants.length ? { ...(trackChanges ? { trackQuantity: trackInventory } : {}), variants: stockVariants } : undefined;
-  if (stock && !pc.mayChangeStock) {
-    const at = stockVariants.length ? stockVariants[0] : null;
-    const rowOf = at ? p.variants.find((v) => choicesKey(v.choices) === choicesKey(at.choices))!.row : p.rows[0].row;
-    errors.push({
-      row: rowOf,
-      column: trackChanges ? "Track inventory" : trackInventory ? "Quantity" : "In stock",
-      message: "changes stock, which needs the inventory.write permission",
-    });
-    return { plan: null, errors };
   }
+  const trackChanges = row ? row.trackInventory !== trackInventory : false;
+  const change = trackChanges || variants.length ? { ...(trackChanges ? { trackQuantity: trackInventory } : {}), variants } : undefined;
+  return { change, variants, trackChanges, uniformQuantity, uniformInStock };
+}
 
+/** The error for a stock change the importer may not make, on the row of the first variant it changes. */
+function stockRefusal(pl: Planning, stock: StockPlan): CellError {
+  const { p, trackInventory } = pl;
+  const at = stock.variants.length ? stock.variants[0] : null;
+  const rowOf = at ? p.variants.find((v) => choicesKey(v.choices) === choicesKey(at.choices))!.row : p.rows[0].row;
+  return {
+    row: rowOf,
+    column: stock.trackChanges ? "Track inventory" : trackInventory ? "Quantity" : "In stock",
+    message: "changes stock, which needs the inventory.write permission",
+  };
+}
+
+/** Collection membership to change, or undefined when it stays as it is. */
+function membershipChange(collectionIds: string[] | undefined, current: LoadedProduct | null): ProductPlan["collections"] {
   const collections = collectionIds
     ? {
         add: collectionIds.filter((id) => !current?.collectionIds.includes(id)),
-        remove: (current?.collectionIds ?? []).filter((id) => !collectionIds!.includes(id)),
+        remove: (current?.collectionIds ?? []).filter((id) => !collectionIds.includes(id)),
       }
     : undefined;
-  const membership = collections && (collections.add.length || collections.remove.length) ? collections : undefined;
+  return collections && (collections.add.length || collections.remove.length) ? collections : undefined;
+}
 
-  if (!current) {
-    const create: ProductInput = {
-      ...input,
-      stock: { trackInventory, ...(trackInventory ? { quantity: uniformQuantity ?? 0 } : { inStock: uniformInStock ?? true }) },
-    };
-    return {
-      plan: { action: "create", create, stock: stockVariants.length ? { variants: stockVariants } : undefined, collections: membership },
-      errors,
-    };
-  }
+/** A new product: created with the file's stock settings, then the stock of variants that differ. */
+function createPlan(pl: Planning, input: ProductInput, stock: StockPlan, membership: ProductPlan["collections"]): ProductPlan {
+  const { trackInventory } = pl;
+  const create: ProductInput = {
+    ...input,
+    stock: { trackInventory, ...(trackInventory ? { quantity: stock.uniformQuantity ?? 0 } : { inStock: stock.uniformInStock ?? true }) },
+  };
+  return { action: "create", create, stock: stock.variants.length ? { variants: stock.variants } : undefined, collections: membership };
+}
 
-  // An update: only what differs.
+/** An update: only what differs from the stored product, or "unchanged". */
+function updatePlan(
+  pl: Planning,
+  current: LoadedProduct,
+  input: ProductInput,
+  stock: ProductPlan["stock"],
+  membership: ProductPlan["collections"],
+): ProductPlan {
+  const patch = productPatch(pl, current.row, input);
+  const { resetVariants, changed } = changedOverrides(pl);
+  // After a reset every variant has the product's values, so each gets back all of its own.
+  const overrides = resetVariants ? overridesAfterReset(pl) : changed;
+  const changes = Object.keys(patch).length > 0 || resetVariants || overrides.length > 0 || !!stock || !!membership;
+  if (!changes) return { action: "unchanged" };
+  return {
+    action: "update",
+    patch: Object.keys(patch).length ? patch : undefined,
+    resetVariants,
+    overrides: overrides.length ? overrides : undefined,
+    stock,
+    collections: membership,
+  };
+}
+
+/** updateProduct's patch: the product fields the file changes. */
+function productPatch(pl: Planning, r: LoadedProduct["row"], input: ProductInput): ProductPatch {
+  const { p, currency } = pl;
   const patch: ProductPatch = {};
-  const r = row!;
   if (p.name && p.name !== r.name) patch.name = p.name;
   // The file holds the description as the export writes it (HTML, or plain text when that says the same).
   if (p.description !== undefined && p.description !== v1Description(r)) patch.description = p.description;
@@ -257,80 +356,71 @@ export function planProduct(p: FileProduct, current: LoadedProduct | null, pc: P
   if (p.sku !== undefined && (p.sku || null) !== r.sku) patch.sku = p.sku;
   if (p.weight !== undefined && p.weight !== r.weight) patch.weight = p.weight;
   const storedOptions = JSON.stringify(r.productOptions.map((o) => [o.name, o.choices.map((c) => c.description)]));
-  if (p.has(optionColumns(1)[0]) && JSON.stringify(options.map((o) => [o.name, o.choices.map((c) => c.description)])) !== storedOptions) {
+  if (p.has(optionColumns(1)[0]) && JSON.stringify(pl.options.map((o) => [o.name, o.choices.map((c) => c.description)])) !== storedOptions) {
     patch.productOptions = input.productOptions;
   }
-  if (overrides.length && !r.manageVariants) patch.manageVariants = true;
+  if (pl.overrides.length && !r.manageVariants) patch.manageVariants = true;
+  return patch;
+}
 
-  // Variant overrides that differ from what is stored; an override the file clears resets them all first.
+/** Variant overrides that differ from what is stored; an override the file clears resets them all first. */
+function changedOverrides(pl: Planning): { resetVariants: boolean; changed: VariantOverride[] } {
+  const { p, currency } = pl;
   let resetVariants = false;
-  const changedOverrides: VariantOverride[] = [];
-  const hasVariantColumns = VARIANT_COLUMNS.slice(0, 5).some((c) => p.has(c));
-  if (hasVariantColumns) {
-    // Only the variant columns the file has are compared (an absent column leaves that value as it is).
-    const fields = (
-      [
-        ["Variant price", "price"],
-        ["Variant cost", "cost"],
-        ["Variant SKU", "sku"],
-        ["Variant weight", "weight"],
-        ["Variant visible", "visible"],
-      ] as const
-    ).filter(([column]) => p.has(column));
-    for (const v of p.variants) {
-      const stored = storedVariant(v.choices);
-      const wanted = {
-        price: v.price === null ? null : toMinor(v.price, currency),
-        cost: v.cost === null ? null : toMinor(v.cost, currency),
-        sku: v.sku,
-        weight: v.weight,
-        visible: v.visible,
-      };
-      const now = stored
-        ? { price: stored.price, cost: stored.cost, sku: stored.sku, weight: stored.weight, visible: stored.visible }
-        : { price: null, cost: null, sku: null, weight: null, visible: true };
-      const differs = fields.filter(([, f]) => wanted[f] !== now[f]);
-      // Going back to "the product's value" (an empty cell, or visible again) has no override: reset them all.
-      if (differs.some(([, f]) => (f === "visible" ? wanted.visible : wanted[f] === null))) resetVariants = true;
-      const o = overrides[own.indexOf(v)];
-      if (differs.length && o) changedOverrides.push(o);
-    }
+  const changed: VariantOverride[] = [];
+  if (!VARIANT_COLUMNS.slice(0, 5).some((c) => p.has(c))) return { resetVariants, changed };
+  // Only the variant columns the file has are compared (an absent column leaves that value as it is).
+  const fields = (
+    [
+      ["Variant price", "price"],
+      ["Variant cost", "cost"],
+      ["Variant SKU", "sku"],
+      ["Variant weight", "weight"],
+      ["Variant visible", "visible"],
+    ] as const
+  ).filter(([column]) => p.has(column));
+  for (const v of p.variants) {
+    const stored = storedVariant(pl.current, v.choices);
+    const wanted = {
+      price: v.price === null ? null : toMinor(v.price, currency),
+      cost: v.cost === null ? null : toMinor(v.cost, currency),
+      sku: v.sku,
+      weight: v.weight,
+      visible: v.visible,
+    };
+    const now = stored
+      ? { price: stored.price, cost: stored.cost, sku: stored.sku, weight: stored.weight, visible: stored.visible }
+      : { price: null, cost: null, sku: null, weight: null, visible: true };
+    const differs = fields.filter(([, f]) => wanted[f] !== now[f]);
+    // Going back to "the product's value" (an empty cell, or visible again) has no override: reset them all.
+    if (differs.some(([, f]) => (f === "visible" ? wanted.visible : wanted[f] === null))) resetVariants = true;
+    const o = pl.overrides[pl.own.indexOf(v)];
+    if (differs.length && o) changed.push(o);
   }
-  // After a reset every variant has the product's values, so each gets back all of its own: the file's, and the
-  // stored ones of columns the file does not have.
-  const finalOverrides = resetVariants
-    ? p.variants
-        .map((v) => {
-          const stored = storedVariant(v.choices);
-          const pick = <T>(column: string, file: T | null, kept: T | null | undefined) => (p.has(column) ? file : (kept ?? null));
-          const price = pick("Variant price", v.price, major(stored?.price));
-          const cost = pick("Variant cost", v.cost, major(stored?.cost));
-          const sku = pick("Variant SKU", v.sku, stored?.sku);
-          const weight = pick("Variant weight", v.weight, stored?.weight);
-          const visible = p.has("Variant visible") ? v.visible : (stored?.visible ?? true);
-          const o: VariantOverride = {
-            choices: v.choices,
-            ...(price !== null ? { price } : {}),
-            ...(cost !== null ? { cost } : {}),
-            ...(sku !== null ? { sku } : {}),
-            ...(weight !== null ? { weight } : {}),
-            ...(!visible ? { visible: false } : {}),
-          };
-          return o;
-        })
-        .filter((o) => Object.keys(o).length > 1)
-    : changedOverrides;
-  const changes = Object.keys(patch).length > 0 || resetVariants || finalOverrides.length > 0 || !!stock || !!membership;
-  if (!changes) return { plan: { action: "unchanged" }, errors };
-  return {
-    plan: {
-      action: "update",
-      patch: Object.keys(patch).length ? patch : undefined,
-      resetVariants,
-      overrides: finalOverrides.length ? finalOverrides : undefined,
-      stock,
-      collections: membership,
-    },
-    errors,
-  };
+  return { resetVariants, changed };
+}
+
+/** Every variant's own values after a reset: the file's, and the stored ones of columns the file does not have. */
+function overridesAfterReset(pl: Planning): VariantOverride[] {
+  const { p, currency } = pl;
+  return p.variants
+    .map((v) => {
+      const stored = storedVariant(pl.current, v.choices);
+      const pick = <T>(column: string, file: T | null, kept: T | null | undefined) => (p.has(column) ? file : (kept ?? null));
+      const price = pick("Variant price", v.price, majorOf(stored?.price, currency));
+      const cost = pick("Variant cost", v.cost, majorOf(stored?.cost, currency));
+      const sku = pick("Variant SKU", v.sku, stored?.sku);
+      const weight = pick("Variant weight", v.weight, stored?.weight);
+      const visible = p.has("Variant visible") ? v.visible : (stored?.visible ?? true);
+      const o: VariantOverride = {
+        choices: v.choices,
+        ...(price !== null ? { price } : {}),
+        ...(cost !== null ? { cost } : {}),
+        ...(sku !== null ? { sku } : {}),
+        ...(weight !== null ? { weight } : {}),
+        ...(!visible ? { visible: false } : {}),
+      };
+      return o;
+    })
+    .filter((o) => Object.keys(o).length > 1);
 }
