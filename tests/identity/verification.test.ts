@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "#worker/platform/ids";
-import { api, merchant, OWNER_KEY } from "../helpers";
+import { PERMISSIONS, type Permission } from "#worker/platform/context";
+import { api, merchant, OWNER_KEY, staffWith } from "../helpers";
 import {
   activeMember,
   emailsTo,
@@ -149,6 +150,28 @@ describe("Start", () => {
     expect(start.status).toBe(200);
     const res = await verifyCall(start.body.stateToken, await lastCode(m.email));
     expect(res.body).toMatchObject({ state: "SUCCESS", identity: { email: { isVerified: true }, status: { name: "ACTIVE" } } });
+  });
+
+  it("for another member it needs members.impersonate: STAFF keys and staff holding any other permission get 403", async () => {
+    const p = await pending();
+    const staffKey = async (permissions: Permission[]) => {
+      const res = await merchant("POST", "/api/v1/api-keys", { name: `start ${permissions.join(",") || "none"}`, role: "STAFF", permissions });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.key as string;
+    };
+    const refused: string[] = [];
+    for (const held of [[], ...PERMISSIONS.filter((x) => x !== "members.impersonate").map((x) => [x])]) {
+      refused.push(await staffKey(held), (await staffWith(held)).token);
+    }
+    const before = await identitySnapshot();
+    for (const key of refused) {
+      expectIdentityError(await api("POST", "/v1/start", { key, body: { identityId: p.id, target: "AUTH_ONLY" } }), 403, "PERMISSION_DENIED");
+    }
+    expect(await identitySnapshot()).toEqual(before);
+    for (const key of [await staffKey(["members.impersonate"]), (await staffWith(["members.impersonate"])).token]) {
+      const res = await api("POST", "/v1/start", { key, body: { identityId: p.id, target: "AUTH_ONLY" } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
   });
 
   it("refuses strangers, other members and unknown ids", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { csvHeader, parseCsv, readProducts, toCsv, type CellError } from "#worker/catalog/csv";
-import { MAX_OPTIONS, MAX_ROWS, optionColumns, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "#worker/catalog/csv-columns";
+import { csvHeader, MAX_OPTIONS, MAX_ROWS, optionColumns, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "#worker/catalog/csv-columns";
+import { toCsv } from "#worker/catalog/csv-export";
+import { parseCsv, type CellError } from "#worker/catalog/csv-parse";
+import { readProducts } from "#worker/catalog/csv-products";
 
 // The CSV columns and the reading of a file, without a database (the import and export runs are in tests/catalog).
 const lines = (...rows: string[]) => rows.join("\r\n");

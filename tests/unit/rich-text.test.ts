@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  descriptionToRich,
-  htmlToRich,
-  looksLikeHtml,
-  markdownToRich,
-  plainToLine,
-  richToDescription,
-  richToMarkdown,
-  richToPlain,
-  unsupportedNodes,
-} from "#worker/catalog/rich-text";
+import { descriptionToRich, richToDescription } from "#worker/catalog/rich-text";
+import { markdownToRich, richToMarkdown, unsupportedNodes } from "#worker/catalog/rich-text-markdown";
+import { plainToLine, richToPlain } from "#worker/catalog/rich-text-plain";
+import { htmlToRich, looksLikeHtml } from "#worker/catalog/rich-text-sanitise";
 import { richContentSchema } from "#worker/catalog/schemas";
 
 const texts = (nodes: any[]): string[] => nodes.flatMap((n) => (n.type === "TEXT" ? [n.textData.text] : texts(n.nodes ?? [])));

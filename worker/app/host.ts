@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { mergeVisitorCart } from "#worker/cart";
 import { currentCartRoutes } from "#worker/cart";
@@ -69,92 +69,8 @@ export type PageHandler = (c: Context<AppEnv>) => Response | Promise<Response>;
 export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  // Request id, round-trip count and baseline headers on every response, API or page.
-  app.use("*", async (c, next) => {
-    const requestId = crypto.randomUUID();
-    const trips: RoundTrips = { count: 0, ms: 0 };
-    c.set("requestId", requestId);
-    c.set("trips", trips);
-    // Every service reaches KV and the queue through c.env, so their calls are counted for the Server-Timing header.
-    c.env = { ...c.env, SESSIONS: countingKv(c.env.SESSIONS, trips), EVENTS: countingQueue(c.env.EVENTS, trips) };
-    // A path whose percent-encoding is broken (`/products/%E0%A4%A`) names nothing: the API says so in its error
-    // shape; a page renders as not found (pageRequest).
-    if (isApiPath(c.req.path) && !decodablePath(new URL(c.req.url).pathname)) {
-      c.res = c.json(errorBody(badField("path", "is not valid percent-encoded UTF-8", "FORMAT"), requestId), 400);
-    } else {
-      await next();
-    }
-    // A merchant's (or a signed webhook's) write may change what shoppers see: purge the shoppers' catalogue cache at
-    // once, so the merchant's next anonymous read, page or API, already shows it (the queue's catalog-cache processor
-    // purges too, for every other change; a KV write refused at one a second is left to it).
-    const writer = c.get("ctx")?.auth;
-    if (
-      c.req.method !== "GET" &&
-      c.req.method !== "HEAD" &&
-      (trips.rowsWritten ?? 0) > 0 &&
-      ((writer && isMerchant(writer)) || c.req.path.startsWith("/webhooks/"))
-    ) {
-      await purgeCatalogCache(c.env, new Date().toISOString()).catch((err) =>
-        console.error("catalogue cache purge failed; the queue will purge", err),
-      );
-    }
-    // Whatever the answer, the request's body is read to its end first (platform/body.ts says why).
-    await finishBody(c.req.raw);
-    let res = c.res;
-    try {
-      res.headers.set("x-wix-request-id", requestId);
-    } catch {
-      // Immutable headers (e.g. a fetched response): copy once.
-      res = new Response(res.body, res);
-      res.headers.set("x-wix-request-id", requestId);
-    }
-    res.headers.set(
-      "server-timing",
-      `d1;dur=${trips.ms};desc="${trips.count} round trips", d1-writes;desc="${trips.rowsWritten ?? 0} rows written", kv-writes;desc="${trips.kvWrites ?? 0} KV writes", kv-reads;desc="${trips.kvReads ?? 0} KV reads", d1-reads;desc="${trips.rowsRead ?? 0} rows read", queue;desc="${trips.queueSends ?? 0} messages"`,
-    );
-    carryD1Bookmark(c.req.raw, res, c.get("d1"), (trips.rowsWritten ?? 0) > 0);
-    res.headers.set("x-content-type-options", "nosniff");
-    res.headers.set("referrer-policy", "strict-origin-when-cross-origin");
-    // Over https, browsers are told to keep to https (a header sent over plain http would be ignored anyway).
-    if (new URL(c.req.url).protocol === "https:") res.headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
-    // A page gets its own browsing context group: a site that opened it in a popup cannot script or message it.
-    if (!isApiPath(c.req.path)) res.headers.set("cross-origin-opener-policy", "same-origin");
-    // Hono's setter copies the response and merges headers: only needed when the headers were immutable above.
-    if (res !== c.res) c.res = res;
-  });
-
-  // The service context: one D1 handle (counted) and the caller, resolved once per request.
-  app.use("*", async (c, next) => {
-    // D1 read replication (Sessions API): a shopper's reads may go to the nearest replica, yet never behind the
-    // shopper's own last write, whose bookmark they bring back (d1BookmarkOf). A write without a bookmark starts on
-    // the primary. Locally there is only the primary, so this behaves exactly as a plain D1 handle.
-    const bookmark = d1BookmarkOf(c.req.raw);
-    const writing = c.req.method !== "GET" && c.req.method !== "HEAD";
-    const d1 = c.env.DB.withSession(bookmark ?? (writing ? "first-primary" : "first-unconstrained"));
-    c.set("d1", d1);
-    const url = new URL(c.req.url);
-    const executionCtx = c.executionCtx as ExecutionContext;
-    // Opened on first use: a read answered from the cache never needs it.
-    let db: Db | undefined;
-    const ctx: Ctx = {
-      get db() {
-        return (db ??= openDb(d1 as unknown as D1Database, c.get("trips")));
-      },
-      env: c.env,
-      auth: { kind: "anonymous" },
-      currency: storeCurrency(c.env),
-      origin: url.origin,
-      waitUntil: (p) => executionCtx.waitUntil(p.catch((err) => console.error("background task failed", err))),
-    };
-    const authorization = c.req.header("authorization");
-    if (authorization && isApiPath(url.pathname)) ctx.auth = await resolveAuth(c.env, ctx.db, authorization);
-    c.set("ctx", ctx);
-    if (!sweeperChecked) {
-      sweeperChecked = true;
-      ctx.waitUntil(armSweeper(c.env));
-    }
-    await next();
-  });
+  app.use("*", baseline);
+  app.use("*", serviceContext);
 
   app.onError((err, c) => {
     const requestId = c.get("requestId") ?? crypto.randomUUID();
@@ -220,6 +136,91 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   if (pages) app.all("*", pages);
   return app;
 }
+
+/** Request id, round-trip count and baseline headers on every response, API or page. */
+const baseline: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const requestId = crypto.randomUUID();
+  const trips: RoundTrips = { count: 0, ms: 0 };
+  c.set("requestId", requestId);
+  c.set("trips", trips);
+  // Every service reaches KV and the queue through c.env, so their calls are counted for the Server-Timing header.
+  c.env = { ...c.env, SESSIONS: countingKv(c.env.SESSIONS, trips), EVENTS: countingQueue(c.env.EVENTS, trips) };
+  // A path whose percent-encoding is broken (`/products/%E0%A4%A`) names nothing: the API says so in its error
+  // shape; a page renders as not found (pageRequest).
+  if (isApiPath(c.req.path) && !decodablePath(new URL(c.req.url).pathname)) {
+    c.res = c.json(errorBody(badField("path", "is not valid percent-encoded UTF-8", "FORMAT"), requestId), 400);
+  } else {
+    await next();
+  }
+  // A merchant's (or a signed webhook's) write may change what shoppers see: purge the shoppers' catalogue cache at
+  // once, so the merchant's next anonymous read, page or API, already shows it (the queue's catalog-cache processor
+  // purges too, for every other change; a KV write refused at one a second is left to it).
+  const writer = c.get("ctx")?.auth;
+  if (
+    c.req.method !== "GET" &&
+    c.req.method !== "HEAD" &&
+    (trips.rowsWritten ?? 0) > 0 &&
+    ((writer && isMerchant(writer)) || c.req.path.startsWith("/webhooks/"))
+  ) {
+    await purgeCatalogCache(c.env, new Date().toISOString()).catch((err) => console.error("catalogue cache purge failed; the queue will purge", err));
+  }
+  // Whatever the answer, the request's body is read to its end first (platform/body.ts says why).
+  await finishBody(c.req.raw);
+  let res = c.res;
+  try {
+    res.headers.set("x-wix-request-id", requestId);
+  } catch {
+    // Immutable headers (e.g. a fetched response): copy once.
+    res = new Response(res.body, res);
+    res.headers.set("x-wix-request-id", requestId);
+  }
+  res.headers.set(
+    "server-timing",
+    `d1;dur=${trips.ms};desc="${trips.count} round trips", d1-writes;desc="${trips.rowsWritten ?? 0} rows written", kv-writes;desc="${trips.kvWrites ?? 0} KV writes", kv-reads;desc="${trips.kvReads ?? 0} KV reads", d1-reads;desc="${trips.rowsRead ?? 0} rows read", queue;desc="${trips.queueSends ?? 0} messages"`,
+  );
+  carryD1Bookmark(c.req.raw, res, c.get("d1"), (trips.rowsWritten ?? 0) > 0);
+  res.headers.set("x-content-type-options", "nosniff");
+  res.headers.set("referrer-policy", "strict-origin-when-cross-origin");
+  // Over https, browsers are told to keep to https (a header sent over plain http would be ignored anyway).
+  if (new URL(c.req.url).protocol === "https:") res.headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
+  // A page gets its own browsing context group: a site that opened it in a popup cannot script or message it.
+  if (!isApiPath(c.req.path)) res.headers.set("cross-origin-opener-policy", "same-origin");
+  // Hono's setter copies the response and merges headers: only needed when the headers were immutable above.
+  if (res !== c.res) c.res = res;
+};
+
+/** The service context: one D1 handle (counted) and the caller, resolved once per request. */
+const serviceContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // D1 read replication (Sessions API): a shopper's reads may go to the nearest replica, yet never behind the
+  // shopper's own last write, whose bookmark they bring back (d1BookmarkOf). A write without a bookmark starts on
+  // the primary. Locally there is only the primary, so this behaves exactly as a plain D1 handle.
+  const bookmark = d1BookmarkOf(c.req.raw);
+  const writing = c.req.method !== "GET" && c.req.method !== "HEAD";
+  const d1 = c.env.DB.withSession(bookmark ?? (writing ? "first-primary" : "first-unconstrained"));
+  c.set("d1", d1);
+  const url = new URL(c.req.url);
+  const executionCtx = c.executionCtx as ExecutionContext;
+  // Opened on first use: a read answered from the cache never needs it.
+  let db: Db | undefined;
+  const ctx: Ctx = {
+    get db() {
+      return (db ??= openDb(d1 as unknown as D1Database, c.get("trips")));
+    },
+    env: c.env,
+    auth: { kind: "anonymous" },
+    currency: storeCurrency(c.env),
+    origin: url.origin,
+    waitUntil: (p) => executionCtx.waitUntil(p.catch((err) => console.error("background task failed", err))),
+  };
+  const authorization = c.req.header("authorization");
+  if (authorization && isApiPath(url.pathname)) ctx.auth = await resolveAuth(c.env, ctx.db, authorization);
+  c.set("ctx", ctx);
+  if (!sweeperChecked) {
+    sweeperChecked = true;
+    ctx.waitUntil(armSweeper(c.env));
+  }
+  await next();
+};
 
 /** The cookie a browser carries its last write's D1 bookmark in, and the header API clients use for it. */
 const D1_BOOKMARK_COOKIE = "__Host-d1";

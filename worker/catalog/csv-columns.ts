@@ -1,5 +1,5 @@
 /**
- * The CSV import and export's columns and limits: plain constants, shared by the catalogue's CSV code (csv.ts,
+ * The CSV import and export's columns and limits: plain constants, shared by the catalogue's CSV code (csv-*.ts,
  * imports.ts) and the console's import page, which shows them (so the page's browser code needs nothing else).
  */
 
@@ -39,3 +39,9 @@ export const MAX_IMPORT_BYTES = 10 * 1_048_576;
 
 /** Rows per queue chunk (a product with more variants than this is one chunk on its own). */
 export const CHUNK_ROWS = 50;
+
+/** The header of an export with `pairs` option column pairs. */
+export function csvHeader(pairs: number): string[] {
+  const options = Array.from({ length: pairs }, (_, i) => optionColumns(i + 1)).flat();
+  return [...PRODUCT_COLUMNS, ...options, ...VARIANT_COLUMNS];
+}

@@ -9,19 +9,11 @@ import { ApiError, badField, notFound } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import type { QueryInput } from "#worker/platform/query";
 import { changeMembership } from "./collections";
-import { CHUNK_ROWS, MAX_IMPORT_BYTES } from "./csv-columns";
-import {
-  csvHeader,
-  parseCsv,
-  planProduct,
-  productCsvRows,
-  readProducts,
-  toCsv,
-  type CellError,
-  type CsvRow,
-  type FileProduct,
-  type PlanContext,
-} from "./csv";
+import { CHUNK_ROWS, csvHeader, MAX_IMPORT_BYTES } from "./csv-columns";
+import { productCsvRows, toCsv } from "./csv-export";
+import { parseCsv, type CellError, type CsvRow } from "./csv-parse";
+import { planProduct, type PlanContext } from "./csv-plan";
+import { readProducts, type FileProduct } from "./csv-products";
 import { runBatch } from "#worker/platform/unit-of-work";
 export { CHUNK_ROWS, MAX_IMPORT_BYTES };
 import { queryProducts } from "./product-queries";
@@ -33,7 +25,7 @@ import { collections, importJobs, importRows, products } from "./tables";
 import { choicesKey } from "./variants";
 
 /**
- * CSV export and import of products and variants (the column list is in csv.ts and docs/console.md).
+ * CSV export and import of products and variants (the column list is in csv-columns.ts and docs/console.md).
  *
  * Export streams the products a product query matches, 100 at a time, so a 5,000-product catalogue never sits in
  * the Worker's memory. Import is two steps: `checkImport` parses and checks every row against the product service's

@@ -24,7 +24,9 @@ export { getProductBySlug, getProductPage, loadProductEditor } from "./product-p
 export { productFilterValues, queryProducts } from "./product-queries";
 export { loadProduct, productNames } from "./product-reads";
 export { createProduct, deleteProduct, duplicateProduct, prepareCreateProduct, updateProduct } from "./product-writes";
-export { descriptionToRich, plainToLine, richToMarkdown, unsupportedNodes } from "./rich-text";
+export { descriptionToRich } from "./rich-text";
+export { richToMarkdown, unsupportedNodes } from "./rich-text-markdown";
+export { plainToLine } from "./rich-text-plain";
 export { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./routes";
 export {
   bulkAdjustRequest,

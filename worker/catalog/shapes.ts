@@ -243,58 +243,11 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
   const { row } = p;
   const { currency } = opts;
   const variants = opts.merchant ? p.variants : p.variants.filter((v) => v.visible);
-  const mediaById = new Map(row.media.map((m) => [m.id, m]));
-  const availability = choiceAvailability(row.productOptions, p.variants, {}, row.trackInventory);
-  const actual = (v: VariantRow) => discountedPrice(v.price ?? row.price, row.discountType as DiscountType, row.discountValue, currency);
-  const actualPrices = variants.map(actual);
+  const actualPrices = variants.map((v) => actualPrice(row, v, currency));
   const basePrices = variants.map((v) => v.price ?? row.price);
-  const minVariant = [...variants].sort((a, b) => actual(a) - actual(b))[0];
+  const minVariant = [...variants].sort((a, b) => actualPrice(row, a, currency) - actualPrice(row, b, currency))[0];
   const stock = stockOf(row, p.variants);
-  const discounted = row.discountType !== "NONE" && row.discountValue > 0;
   const nodes = row.richDescription?.nodes ?? [];
-  const variantV3 = (v: VariantRow) => {
-    const price = actual(v);
-    const cost = v.cost ?? row.cost;
-    return {
-      id: v.id,
-      visible: v.visible,
-      sku: v.sku ?? row.sku ?? "",
-      choices: row.productOptions.map((o) => ({
-        optionChoiceIds: { optionId: o.id, choiceId: `${o.id}:${v.choices[o.name]}` },
-        optionChoiceNames: {
-          optionName: o.name,
-          choiceName: v.choices[o.name],
-          renderType: o.optionType === "color" ? "SWATCH_CHOICES" : "TEXT_CHOICES",
-        },
-      })),
-      price: {
-        actualPrice: v3Money(price, currency),
-        ...(discounted ? { compareAtPrice: v3Money(v.price ?? row.price, currency) } : {}),
-      },
-      physicalProperties: {
-        weight: v.weight ?? row.weight ?? 0,
-        ...(row.pricePerUnitData
-          ? {
-              pricePerUnit: {
-                settings: { quantity: row.pricePerUnitData.totalQuantity, measurementUnit: row.pricePerUnitData.totalMeasurementUnit },
-                value: toDecimalString(pricePerUnit(price, row.pricePerUnitData), currency),
-              },
-            }
-          : {}),
-      },
-      ...(opts.merchant && cost !== null
-        ? {
-            revenueDetails: {
-              cost: v3Money(cost, currency),
-              profit: v3Money(price - cost, currency),
-              profitMargin: profitOf(price, cost).profitMargin,
-            },
-          }
-        : {}),
-      inventoryStatus: { inStock: variantInStock(v, row.trackInventory), preorderEnabled: false },
-      ...(row.trackInventory ? { inventory: { quantity: v.quantity ?? 0 } } : {}),
-    };
-  };
   const weights = variants.map((v) => v.weight ?? row.weight ?? 0);
   return {
     id: row.id,
@@ -314,50 +267,10 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
     productType: row.productType === "digital" ? "DIGITAL" : "PHYSICAL",
     media: { main: row.media[0] ? v3Media(row.media[0], opts.origin) : null, itemsInfo: { items: row.media.map((m) => v3Media(m, opts.origin)) } },
     seoData: row.seoData ?? { tags: [], settings: { preventAutoRedirect: false, keywords: [] } },
-    infoSections: row.infoSections.map((s) => ({
-      id: s.id,
-      uniqueName: s.title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
-      title: s.title,
-      plainDescription: s.description,
-      description: {
-        nodes: [
-          {
-            type: "PARAGRAPH",
-            id: `${s.id}-p`,
-            nodes: [{ type: "TEXT", id: "", textData: { text: s.description, decorations: [] } }],
-            paragraphData: {},
-          },
-        ],
-      },
-    })),
+    infoSections: row.infoSections.map(v3InfoSection),
     ...(row.brand ? { brand: { name: row.brand } } : {}),
     ...(row.ribbon ? { ribbon: { name: row.ribbon } } : {}),
-    options: row.productOptions.map((o) => ({
-      id: o.id,
-      name: o.name,
-      optionRenderType: o.optionType === "color" ? "SWATCH_CHOICES" : "TEXT_CHOICES",
-      choicesSettings: {
-        choices: o.choices
-          .filter((c) => opts.merchant || c.visible)
-          .map((c) => {
-            const a = availability.get(`${o.name}\u0000${c.description}`) ?? { visible: false, inStock: false };
-            const linked = c.mediaIds.map((id) => mediaById.get(id)).filter((m): m is StoredMedia => !!m);
-            return {
-              choiceId: `${o.id}:${c.description}`,
-              choiceType: o.optionType === "color" ? "ONE_COLOR" : "CHOICE_TEXT",
-              key: c.description.toLowerCase(),
-              name: c.description,
-              ...(o.optionType === "color" ? { colorCode: c.value } : {}),
-              inStock: a.inStock,
-              visible: a.visible,
-              ...(linked[0]?.mediaType === "image"
-                ? { image: { id: linked[0].id, url: absolute(linked[0].url, opts.origin), width: linked[0].width, height: linked[0].height } }
-                : {}),
-              linkedMedia: linked.map((m) => v3Media(m, opts.origin)),
-            };
-          }),
-      },
-    })),
+    options: v3Options(p, opts),
     modifiers: [],
     physicalProperties: {
       ...(row.pricePerUnitData
@@ -383,28 +296,135 @@ export function v3Product(p: LoadedProduct, opts: ShapeOptions) {
       preorderAvailability: "NO_VARIANTS",
     },
     variantSummary: { variantCount: variants.length },
-    variantsInfo: { variants: variants.map(variantV3) },
-    minVariantPriceInfo: minVariant
-      ? (() => {
-          const v = variantV3(minVariant);
-          return {
-            actualPrice: v.price.actualPrice,
-            ...(v.price.compareAtPrice ? { compareAtPrice: v.price.compareAtPrice, basePrice: v.price.compareAtPrice } : {}),
-            weight: v.physicalProperties.weight,
-            ...(row.pricePerUnitData
-              ? {
-                  pricePerUnitData: {
-                    value: toDecimalString(pricePerUnit(actual(minVariant), row.pricePerUnitData), currency),
-                    description: `per ${row.pricePerUnitData.baseQuantity} ${row.pricePerUnitData.baseMeasurementUnit}`,
-                  },
-                }
-              : {}),
-            ...("revenueDetails" in v ? { revenueDetails: v.revenueDetails } : {}),
-          };
-        })()
-      : null,
+    variantsInfo: { variants: variants.map((v) => v3Variant(row, v, opts)) },
+    minVariantPriceInfo: minVariant ? v3MinVariantPriceInfo(row, minVariant, opts) : null,
     directCategoriesInfo: { categories: p.collectionIds.map((id) => ({ id })) },
     subscriptionDetails: { subscriptions: [] },
+  };
+}
+
+/** A variant's price after the product's discount, minor units. */
+function actualPrice(row: ProductRow, v: VariantRow, currency: string): number {
+  return discountedPrice(v.price ?? row.price, row.discountType as DiscountType, row.discountValue, currency);
+}
+
+/** One variant in the V3 shape (cost and profit for the merchant only). */
+function v3Variant(row: ProductRow, v: VariantRow, opts: ShapeOptions) {
+  const { currency } = opts;
+  const price = actualPrice(row, v, currency);
+  const cost = v.cost ?? row.cost;
+  const discounted = row.discountType !== "NONE" && row.discountValue > 0;
+  return {
+    id: v.id,
+    visible: v.visible,
+    sku: v.sku ?? row.sku ?? "",
+    choices: row.productOptions.map((o) => ({
+      optionChoiceIds: { optionId: o.id, choiceId: `${o.id}:${v.choices[o.name]}` },
+      optionChoiceNames: {
+        optionName: o.name,
+        choiceName: v.choices[o.name],
+        renderType: o.optionType === "color" ? "SWATCH_CHOICES" : "TEXT_CHOICES",
+      },
+    })),
+    price: {
+      actualPrice: v3Money(price, currency),
+      ...(discounted ? { compareAtPrice: v3Money(v.price ?? row.price, currency) } : {}),
+    },
+    physicalProperties: {
+      weight: v.weight ?? row.weight ?? 0,
+      ...(row.pricePerUnitData
+        ? {
+            pricePerUnit: {
+              settings: { quantity: row.pricePerUnitData.totalQuantity, measurementUnit: row.pricePerUnitData.totalMeasurementUnit },
+              value: toDecimalString(pricePerUnit(price, row.pricePerUnitData), currency),
+            },
+          }
+        : {}),
+    },
+    ...(opts.merchant && cost !== null
+      ? {
+          revenueDetails: {
+            cost: v3Money(cost, currency),
+            profit: v3Money(price - cost, currency),
+            profitMargin: profitOf(price, cost).profitMargin,
+          },
+        }
+      : {}),
+    inventoryStatus: { inStock: variantInStock(v, row.trackInventory), preorderEnabled: false },
+    ...(row.trackInventory ? { inventory: { quantity: v.quantity ?? 0 } } : {}),
+  };
+}
+
+/** An info section in the V3 shape: its text as one paragraph. */
+function v3InfoSection(s: ProductRow["infoSections"][number]) {
+  return {
+    id: s.id,
+    uniqueName: s.title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+    title: s.title,
+    plainDescription: s.description,
+    description: {
+      nodes: [
+        {
+          type: "PARAGRAPH",
+          id: `${s.id}-p`,
+          nodes: [{ type: "TEXT", id: "", textData: { text: s.description, decorations: [] } }],
+          paragraphData: {},
+        },
+      ],
+    },
+  };
+}
+
+/** The product's options in the V3 shape, each choice with its availability and linked media. */
+function v3Options(p: LoadedProduct, opts: ShapeOptions) {
+  const { row } = p;
+  const mediaById = new Map(row.media.map((m) => [m.id, m]));
+  const availability = choiceAvailability(row.productOptions, p.variants, {}, row.trackInventory);
+  return row.productOptions.map((o) => ({
+    id: o.id,
+    name: o.name,
+    optionRenderType: o.optionType === "color" ? "SWATCH_CHOICES" : "TEXT_CHOICES",
+    choicesSettings: {
+      choices: o.choices
+        .filter((c) => opts.merchant || c.visible)
+        .map((c) => {
+          const a = availability.get(`${o.name}\u0000${c.description}`) ?? { visible: false, inStock: false };
+          const linked = c.mediaIds.map((id) => mediaById.get(id)).filter((m): m is StoredMedia => !!m);
+          return {
+            choiceId: `${o.id}:${c.description}`,
+            choiceType: o.optionType === "color" ? "ONE_COLOR" : "CHOICE_TEXT",
+            key: c.description.toLowerCase(),
+            name: c.description,
+            ...(o.optionType === "color" ? { colorCode: c.value } : {}),
+            inStock: a.inStock,
+            visible: a.visible,
+            ...(linked[0]?.mediaType === "image"
+              ? { image: { id: linked[0].id, url: absolute(linked[0].url, opts.origin), width: linked[0].width, height: linked[0].height } }
+              : {}),
+            linkedMedia: linked.map((m) => v3Media(m, opts.origin)),
+          };
+        }),
+    },
+  }));
+}
+
+/** The price information of the cheapest variant. */
+function v3MinVariantPriceInfo(row: ProductRow, minVariant: VariantRow, opts: ShapeOptions) {
+  const { currency } = opts;
+  const v = v3Variant(row, minVariant, opts);
+  return {
+    actualPrice: v.price.actualPrice,
+    ...(v.price.compareAtPrice ? { compareAtPrice: v.price.compareAtPrice, basePrice: v.price.compareAtPrice } : {}),
+    weight: v.physicalProperties.weight,
+    ...(row.pricePerUnitData
+      ? {
+          pricePerUnitData: {
+            value: toDecimalString(pricePerUnit(actualPrice(row, minVariant, currency), row.pricePerUnitData), currency),
+            description: `per ${row.pricePerUnitData.baseQuantity} ${row.pricePerUnitData.baseMeasurementUnit}`,
+          },
+        }
+      : {}),
+    ...("revenueDetails" in v ? { revenueDetails: v.revenueDetails } : {}),
   };
 }
 

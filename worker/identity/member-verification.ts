@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { nowMs } from "#worker/platform/clock";
-import { nowIso, type Ctx } from "#worker/platform/context";
+import { isMerchant, nowIso, requirePermission, type Ctx } from "#worker/platform/context";
 import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "#worker/platform/batch";
 import { ApiError, forbidden, unauthenticated } from "#worker/platform/errors";
 import { hitLimits, LIMITS } from "#worker/platform/rate-limit";
@@ -32,17 +32,19 @@ import {
 // Verification codes
 
 /**
- * Starts an email verification (POST /v1/start): the store's API key for any member, or a member for themselves.
- * Emails a code and answers the state token to verify it with (also as verificationId).
+ * Starts an email verification (POST /v1/start): a member for themselves, or for any member a merchant holding
+ * members.impersonate (the code signs the member in). Emails a code and answers the state token to verify it with
+ * (also as verificationId).
  */
 export async function startVerification(
   ctx: Ctx,
   req: { identityId: string; target: "EMAIL" | "AUTH_ONLY" },
 ): Promise<{ verificationId: string; stateToken: string }> {
   const self = ctx.auth.kind === "member" && ctx.auth.identityId === req.identityId;
-  if (ctx.auth.kind !== "apiKey" && !self) {
+  if (!self) {
     if (ctx.auth.kind === "anonymous") throw unauthenticated("Starting a verification needs the member's access token or the store's API key");
-    throw forbidden("A member can start a verification only for themselves");
+    if (!isMerchant(ctx.auth)) throw forbidden("A member can start a verification only for themselves");
+    requirePermission(ctx, "members.impersonate");
   }
   const [row] = await byId(ctx.db, req.identityId);
   if (!row) throw memberNotFound(req.identityId);

@@ -18,7 +18,7 @@ export type Need = "public" | "own" | "staff" | "owner" | "signature" | Permissi
 export interface RouteRule {
   needs: Need;
   /** For an `own` call: what a merchant needs to do it on another person's resource (absent: nobody may). */
-  others?: "staff" | "apiKey" | Permission;
+  others?: "staff" | Permission;
   /** Parts of a call that need a permission on top: a body field, or a variant of the call. */
   also?: Record<string, Permission>;
 }
@@ -76,9 +76,9 @@ under(["/v1", "/_api/iam/recovery/v1"], {
 });
 
 under(["/v1", "/_api/iam/verification/v1"], {
-  // A member for themselves; an API key (not a staff token) for any member: the code goes to the member's email.
-  "POST /Start": { needs: "own", others: "apiKey" },
-  "POST /start": { needs: "own", others: "apiKey" },
+  // A member for themselves; for any member, a merchant holding members.impersonate (the code signs the member in).
+  "POST /Start": { needs: "own", others: "members.impersonate" },
+  "POST /start": { needs: "own", others: "members.impersonate" },
   "POST /auth/verify": PUBLIC,
   "POST /auth/resend": PUBLIC,
 });

@@ -67,31 +67,11 @@ function conflictError(entity: string): ApiError {
   );
 }
 
+/** The create, get, update, remove and query services of one pricing resource. */
 export function resource<Row extends BaseRow, Input, Values extends object>(spec: ResourceSpec<Row, Input, Values>) {
   const t = spec.table;
-  // drizzle's generic table types do not survive this abstraction; the spec's Row type is what the table holds.
-  const db = (ctx: Ctx) =>
-    ctx.db as unknown as {
-      select(): { from(t: unknown): { where(w: SQL | undefined): Promise<Row[]> & { limit(n: number): Promise<Row[]> } } };
-    };
-
-  async function write(run: () => Promise<unknown>, values: Values) {
-    try {
-      return await run();
-    } catch (err) {
-      // drizzle wraps a failed single statement ("Failed query: ..."), keeping D1's error as the cause.
-      const cause = (err as { cause?: unknown })?.cause;
-      const mapped = spec.conflict?.(err, values) ?? (cause ? spec.conflict?.(cause, values) : null);
-      if (mapped) throw mapped;
-      throw err;
-    }
-  }
-
-  async function load(ctx: Ctx, id: string): Promise<Row> {
-    const [row] = await db(ctx).select().from(t).where(eq(t.id, id)).limit(1);
-    if (!row) throw notFound(spec.notFoundCode, spec.entity, id);
-    return row;
-  }
+  const write = (run: () => Promise<unknown>, values: Values) => writeMapped(spec, run, values);
+  const load = (ctx: Ctx, id: string) => loadRow(spec, ctx, id);
 
   return {
     async create(ctx: Ctx, body: unknown) {
@@ -148,14 +128,7 @@ export function resource<Row extends BaseRow, Input, Values extends object>(spec
     async query(ctx: Ctx, body: unknown) {
       requireMerchant(ctx);
       const { query } = parseWith(queryRequestSchema, body);
-      let paging = query?.paging;
-      if (query?.cursorPaging) {
-        const cursor = query.cursorPaging.cursor;
-        const offset = cursor ? Number(cursor) : 0;
-        if (!Number.isInteger(offset) || offset < 0) throw badField("query.cursorPaging.cursor", "is not a cursor this API gave out", "FORMAT");
-        paging = { limit: query.cursorPaging.limit ?? undefined, offset };
-      }
-      const compiled = compileQuery({ filter: query?.filter, sort: query?.sort, paging }, spec.fields(ctx), {
+      const compiled = compileQuery({ filter: query?.filter, sort: query?.sort, paging: pagingOf(query) }, spec.fields(ctx), {
         currency: ctx.currency,
         tieBreaker: t.id,
         defaultSort: spec.defaultSort(),
@@ -184,6 +157,50 @@ export function resource<Row extends BaseRow, Input, Values extends object>(spec
       };
     },
   };
+}
+
+/** Runs a write; a unique-index failure the spec knows becomes its 409. */
+async function writeMapped<Row extends BaseRow, Input, Values extends object>(
+  spec: ResourceSpec<Row, Input, Values>,
+  run: () => Promise<unknown>,
+  values: Values,
+) {
+  try {
+    return await run();
+  } catch (err) {
+    // drizzle wraps a failed single statement ("Failed query: ..."), keeping D1's error as the cause.
+    const cause = (err as { cause?: unknown })?.cause;
+    const mapped = spec.conflict?.(err, values) ?? (cause ? spec.conflict?.(cause, values) : null);
+    if (mapped) throw mapped;
+    throw err;
+  }
+}
+
+/** One row by id, or the resource's 404. */
+async function loadRow<Row extends BaseRow, Input, Values extends object>(
+  spec: ResourceSpec<Row, Input, Values>,
+  ctx: Ctx,
+  id: string,
+): Promise<Row> {
+  const t = spec.table;
+  // drizzle's generic table types do not survive this abstraction; the spec's Row type is what the table holds.
+  const db = ctx.db as unknown as {
+    select(): { from(t: unknown): { where(w: SQL | undefined): { limit(n: number): Promise<Row[]> } } };
+  };
+  const [row] = await db.select().from(t).where(eq(t.id, id)).limit(1);
+  if (!row) throw notFound(spec.notFoundCode, spec.entity, id);
+  return row;
+}
+
+type QueryRequest = z.infer<typeof queryRequestSchema>["query"];
+
+/** A query's paging: offset paging as sent, or cursor paging (the cursor is the offset this API gave out). */
+function pagingOf(query: QueryRequest) {
+  if (!query?.cursorPaging) return query?.paging;
+  const cursor = query.cursorPaging.cursor;
+  const offset = cursor ? Number(cursor) : 0;
+  if (!Number.isInteger(offset) || offset < 0) throw badField("query.cursorPaging.cursor", "is not a cursor this API gave out", "FORMAT");
+  return { limit: query.cursorPaging.limit ?? undefined, offset };
 }
 
 /** Converts wire money (major units) to minor units, collecting a violation when it has more decimals than the currency allows. */

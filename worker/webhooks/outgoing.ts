@@ -180,6 +180,34 @@ async function attempt(env: Env, subscription: typeof webhookSubscriptions.$infe
 const deliver: JobHandler = async (job, p) => {
   const db = p.db;
   const now = nowMs();
+  const { delivery, subscription } = await claimDelivery(db, job.id, now);
+  // Not due (a duplicate message, or one overtaken by a redelivery), finished, or deleted with its subscription.
+  if (!delivery) return;
+  if (!subscription?.enabled) return failForDisabled(db, delivery);
+
+  // A URL saved before the target rules tightened (or under another ENVIRONMENT) is never sent to: the delivery
+  // fails at once, with nothing sent, and the subscription is disabled until the merchant gives an allowed URL.
+  const refused = targetUrlProblem(p.env, subscription.url);
+  if (refused) return refuseTarget(db, delivery, subscription, refused, now);
+
+  const result = await attempt(p.env, subscription, delivery.event as unknown as EventEnvelope);
+  const at = nowIso();
+  const log = db
+    .insert(webhookAttempts)
+    .values({ id: newId(), deliveryId: delivery.id, attempt: delivery.attempts, startedDate: new Date(now).toISOString(), ...result });
+
+  if (result.succeeded) return recordSuccess(db, log, delivery, subscription, at);
+  const schedule = retrySchedule(p.env);
+  if (delivery.scheduleAttempts <= schedule.length)
+    return scheduleRetry(p.env, db, log, delivery, schedule[delivery.scheduleAttempts - 1], result, at);
+  return failDelivery(p.env, db, log, delivery, subscription, result, at);
+};
+
+type Delivery = typeof webhookDeliveries.$inferSelect;
+type Subscription = typeof webhookSubscriptions.$inferSelect;
+
+/** Claims the delivery for one attempt (if it is PENDING and due) and reads its subscription, in one batch. */
+async function claimDelivery(db: Db, id: string, now: number): Promise<{ delivery: Delivery | undefined; subscription: Subscription | undefined }> {
   const [claimed, [subscription]] = await runBatch(db, [
     db
       .update(webhookDeliveries)
@@ -191,108 +219,105 @@ const deliver: JobHandler = async (job, p) => {
       })
       .where(
         and(
-          eq(webhookDeliveries.id, job.id),
+          eq(webhookDeliveries.id, id),
           eq(webhookDeliveries.status, "PENDING"),
           lt(webhookDeliveries.nextAttemptAt, new Date(now + EARLY_MS).toISOString()),
         ),
       )
       .returning(),
-    db
-      .select()
-      .from(webhookSubscriptions)
-      .where(sql`${webhookSubscriptions.id} = (SELECT subscription_id FROM webhook_deliveries WHERE id = ${job.id})`),
+    db.select().from(webhookSubscriptions).where(sql`${webhookSubscriptions.id} = (SELECT subscription_id FROM webhook_deliveries WHERE id = ${id})`),
   ]);
-  // Not due (a duplicate message, or one overtaken by a redelivery), finished, or deleted with its subscription.
-  const delivery = claimed[0];
-  if (!delivery) return;
-  if (!subscription?.enabled) {
-    await db
-      .update(webhookDeliveries)
-      .set({
-        status: "FAILED",
-        nextAttemptAt: null,
-        lastError: "the subscription is disabled",
-        attempts: delivery.attempts - 1,
-        scheduleAttempts: delivery.scheduleAttempts - 1,
-        updatedDate: nowIso(),
-      })
-      .where(eq(webhookDeliveries.id, delivery.id));
-    return;
-  }
+  return { delivery: claimed[0], subscription };
+}
 
-  // A URL saved before the target rules tightened (or under another ENVIRONMENT) is never sent to: the delivery
-  // fails at once, with nothing sent, and the subscription is disabled until the merchant gives an allowed URL.
-  const refused = targetUrlProblem(p.env, subscription.url);
-  if (refused) {
-    const error = `Not sent: the URL ${refused}`.slice(0, 1000);
-    const at = nowIso();
-    await runBatch(db, [
-      db.insert(webhookAttempts).values({
-        id: newId(),
-        deliveryId: delivery.id,
-        attempt: delivery.attempts,
-        startedDate: new Date(now).toISOString(),
-        succeeded: false,
-        responseStatus: null,
-        latencyMs: 0,
-        responseExcerpt: null,
-        error,
-      }),
-      db
-        .update(webhookDeliveries)
-        .set({ status: "FAILED", nextAttemptAt: null, lastError: error, updatedDate: at })
-        .where(eq(webhookDeliveries.id, delivery.id)),
-      db
-        .update(webhookSubscriptions)
-        .set({
-          enabled: false,
-          disabledReason: `Disabled: its URL ${refused}. Change it to an allowed URL, then enable it.`.slice(0, 1000),
-          updatedDate: at,
-        })
-        .where(and(eq(webhookSubscriptions.id, subscription.id), eq(webhookSubscriptions.enabled, true))),
-    ]);
-    return;
-  }
+/** The subscription was disabled after the delivery was made: it fails without an attempt (the claim is undone). */
+async function failForDisabled(db: Db, delivery: Delivery): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({
+      status: "FAILED",
+      nextAttemptAt: null,
+      lastError: "the subscription is disabled",
+      attempts: delivery.attempts - 1,
+      scheduleAttempts: delivery.scheduleAttempts - 1,
+      updatedDate: nowIso(),
+    })
+    .where(eq(webhookDeliveries.id, delivery.id));
+}
 
-  const result = await attempt(p.env, subscription, delivery.event as unknown as EventEnvelope);
+/** A URL the target rules refuse: the attempt is logged as not sent, the delivery fails, the subscription is disabled. */
+async function refuseTarget(db: Db, delivery: Delivery, subscription: Subscription, refused: string, now: number): Promise<void> {
+  const error = `Not sent: the URL ${refused}`.slice(0, 1000);
   const at = nowIso();
-  const log = db
-    .insert(webhookAttempts)
-    .values({ id: newId(), deliveryId: delivery.id, attempt: delivery.attempts, startedDate: new Date(now).toISOString(), ...result });
+  await runBatch(db, [
+    db.insert(webhookAttempts).values({
+      id: newId(),
+      deliveryId: delivery.id,
+      attempt: delivery.attempts,
+      startedDate: new Date(now).toISOString(),
+      succeeded: false,
+      responseStatus: null,
+      latencyMs: 0,
+      responseExcerpt: null,
+      error,
+    }),
+    db
+      .update(webhookDeliveries)
+      .set({ status: "FAILED", nextAttemptAt: null, lastError: error, updatedDate: at })
+      .where(eq(webhookDeliveries.id, delivery.id)),
+    db
+      .update(webhookSubscriptions)
+      .set({
+        enabled: false,
+        disabledReason: `Disabled: its URL ${refused}. Change it to an allowed URL, then enable it.`.slice(0, 1000),
+        updatedDate: at,
+      })
+      .where(and(eq(webhookSubscriptions.id, subscription.id), eq(webhookSubscriptions.enabled, true))),
+  ]);
+}
 
-  if (result.succeeded) {
-    await runBatch(db, [
-      log,
-      db
-        .update(webhookDeliveries)
-        .set({ status: "SUCCEEDED", nextAttemptAt: null, lastError: null, updatedDate: at })
-        .where(eq(webhookDeliveries.id, delivery.id)),
-      db
-        .update(webhookSubscriptions)
-        .set({ consecutiveFailures: 0 })
-        .where(and(eq(webhookSubscriptions.id, subscription.id), sql`${webhookSubscriptions.consecutiveFailures} > 0`)),
-    ]);
-    return;
-  }
+/** A 2xx: the delivery succeeded and the subscription's run of failures ends. */
+async function recordSuccess(db: Db, log: Statement, delivery: Delivery, subscription: Subscription, at: string): Promise<void> {
+  await runBatch(db, [
+    log,
+    db
+      .update(webhookDeliveries)
+      .set({ status: "SUCCEEDED", nextAttemptAt: null, lastError: null, updatedDate: at })
+      .where(eq(webhookDeliveries.id, delivery.id)),
+    db
+      .update(webhookSubscriptions)
+      .set({ consecutiveFailures: 0 })
+      .where(and(eq(webhookSubscriptions.id, subscription.id), sql`${webhookSubscriptions.consecutiveFailures} > 0`)),
+  ]);
+}
 
-  const schedule = retrySchedule(p.env);
-  if (delivery.scheduleAttempts <= schedule.length) {
-    const delay = schedule[delivery.scheduleAttempts - 1];
-    await runBatch(db, [
-      log,
-      db
-        .update(webhookDeliveries)
-        .set({ nextAttemptAt: new Date(nowMs() + delay * 1000).toISOString(), lastError: result.error, updatedDate: at })
-        .where(eq(webhookDeliveries.id, delivery.id)),
-    ]);
-    await enqueueDeliveries(p.env, [delivery.id], delay);
-    return;
-  }
+/** A failed attempt with the schedule not yet run out: the next one comes after `delay` seconds. */
+async function scheduleRetry(env: Env, db: Db, log: Statement, delivery: Delivery, delay: number, result: AttemptResult, at: string): Promise<void> {
+  await runBatch(db, [
+    log,
+    db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date(nowMs() + delay * 1000).toISOString(), lastError: result.error, updatedDate: at })
+      .where(eq(webhookDeliveries.id, delivery.id)),
+  ]);
+  await enqueueDeliveries(env, [delivery.id], delay);
+}
 
-  // The schedule ran out: the delivery failed. Enough failed deliveries in a row disable the subscription. The count
-  // is judged in SQL after this batch's own increment, so deliveries to one subscription failing at the same
-  // moment (the consumer runs deliveries side by side) still disable it exactly when the count is reached.
-  const disableAfter = config(p.env).webhookDisableAfter;
+/**
+ * The schedule ran out: the delivery failed. Enough failed deliveries in a row disable the subscription. The count
+ * is judged in SQL after this batch's own increment, so deliveries to one subscription failing at the same moment
+ * (the consumer runs deliveries side by side) still disable it exactly when the count is reached.
+ */
+async function failDelivery(
+  env: Env,
+  db: Db,
+  log: Statement,
+  delivery: Delivery,
+  subscription: Subscription,
+  result: AttemptResult,
+  at: string,
+): Promise<void> {
+  const disableAfter = config(env).webhookDisableAfter;
   const reached = sql`(SELECT consecutive_failures FROM webhook_subscriptions WHERE id = ${subscription.id}) >= ${disableAfter}`;
   const statements: Statement[] = [
     log,
@@ -331,7 +356,7 @@ const deliver: JobHandler = async (job, p) => {
     ),
   ];
   await runBatch(db, statements);
-};
+}
 
 /** Sweep: enqueues PENDING deliveries whose job message is overdue (never sent, or lost). Returns how many. */
 export async function requeueOverdueDeliveries(env: Env, db: Db, now: Date): Promise<number> {
