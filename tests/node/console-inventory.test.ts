@@ -56,19 +56,19 @@ describe("console inventory", () => {
     expect(html).toContain(`${await lowCount(s.w, 5)} variants are below 5.`);
     expect(html).toContain("White / XL"); // 3 left
     expect(html.indexOf("Forest / XS")).toBeLessThan(html.indexOf("White / XL")); // 0 before 3
-    expect(html).not.toContain('name="threshold"');
-    const refused = await postConsoleForm(s.w, stocker, "/console/inventory", { threshold: "50" });
+    expect(html).not.toContain('name="lowStockThreshold"');
+    const refused = await postConsoleForm(s.w, stocker, "/console/inventory", { lowStockThreshold: "50" });
     expect(refused.status).toBe(403);
 
-    const bad = await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "lots" });
+    const bad = await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "lots" });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toMatch(/id="inventory-threshold-error"/);
-    const raised = await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "30" });
+    expect(await bad.text()).toMatch(/id="f-lowStockThreshold-error"/);
+    const raised = await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "30" });
     expect(raised.status).toBe(200);
     expect(await (await get(s.w, owner, "/console/inventory")).text()).toContain(`${await lowCount(s.w, 30)} variants are below 30.`);
-    const off = await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "" });
+    const off = await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "" });
     expect(await off.text()).toContain("Low-stock alerts are off.");
-    await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "5" });
+    await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "5" });
   });
 
   it("sets quantities with a reason and adjusts by an amount; the history shows each change with its cause", async (ctx) => {
