@@ -14,7 +14,7 @@ import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { parseWith } from "#worker/platform/validation";
 import { sameSiteUrl } from "#web/catalog.server";
 import { Badge } from "#web/components/console/badge";
-import { CollectionForm } from "#web/components/console/collection-form";
+import { CollectionForm } from "#web/components/console/collections/form";
 import {
   collectionFormRaw,
   collectionImage,
@@ -23,7 +23,7 @@ import {
   pickerMatches,
   postedValues,
   type CollectionProductRow,
-} from "#web/components/console/collections.server";
+} from "#web/components/console/collections/collections.server";
 import { AskFirstForm } from "#web/components/console/confirm";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { useSlashToSearch } from "#web/components/console/filter-bar";
 import { Badge } from "#web/components/console/badge";
-import { COLLECTION_SORTS, listConsoleCollections, readCollectionFilters } from "#web/components/console/collections.server";
+import { COLLECTION_SORTS, listConsoleCollections, readCollectionFilters } from "#web/components/console/collections/collections.server";
 import { Pager } from "#web/components/console/pager";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";

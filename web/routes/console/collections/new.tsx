@@ -2,8 +2,8 @@ import { data, Link, redirect, useActionData, useNavigation } from "react-router
 import { collectionInputSchema, createCollection } from "#worker/catalog";
 import { PERMISSION_LABELS } from "#worker/platform/context";
 import { parseWith } from "#worker/platform/validation";
-import { CollectionForm } from "#web/components/console/collection-form";
-import { collectionFormRaw, collectionImage, collectionProblem, postedValues } from "#web/components/console/collections.server";
+import { CollectionForm } from "#web/components/console/collections/form";
+import { collectionFormRaw, collectionImage, collectionProblem, postedValues } from "#web/components/console/collections/collections.server";
 import { ErrorSummary } from "#web/components/ui/form";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
