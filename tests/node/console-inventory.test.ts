@@ -80,23 +80,25 @@ describe("console inventory", () => {
     expect(page.status).toBe(200);
     expect(roundTrips(page)).toBeLessThanOrEqual(3);
     const form = await page.text();
-    const variantIds = [...form.matchAll(/name="variant:([^"]+)"/g)].map((m) => m[1]);
+    const variantIds = [...form.matchAll(/name="inventoryItem\.variants\[\d+\]\.variantId" value="([^"]+)"/g)].map((m) => m[1]);
     expect(variantIds).toContain(navyM.id);
 
     // The whole form, as a browser without JavaScript posts it: every variant's quantity as it is, Navy/M changed.
-    const fields: Record<string, string> = { intent: "save", track: "on", reason: "Stock count" };
-    for (const id of variantIds) {
-      fields[`variant:${id}`] = "1";
-      fields[`qty:${id}`] = /name="qty:[^"]+"/.test(form) ? (new RegExp(`name="qty:${id}"[^>]*value="(\\d+)"`).exec(form)?.[1] ?? "0") : "0";
-    }
+    const fields: Record<string, string> = { intent: "save", "inventoryItem.trackQuantity": "on", reason: "Stock count" };
+    const qty = (i: number) => `inventoryItem.variants[${i}].quantity`;
+    variantIds.forEach((id, i) => {
+      fields[`inventoryItem.variants[${i}].variantId`] = id;
+      fields[qty(i)] = new RegExp(`name="inventoryItem\\.variants\\[${i}\\]\\.quantity"[^>]*value="(\\d+)"`).exec(form)?.[1] ?? "0";
+    });
+    const navy = variantIds.indexOf(navyM.id);
     const before = await changes(s.w, tee);
-    const bad = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { ...fields, [`qty:${navyM.id}`]: "-4" });
+    const bad = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { ...fields, [qty(navy)]: "-4" });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain(`id="stock-qty-${navyM.id}-error"`);
+    expect(await bad.text()).toContain(`id="f-inventoryItem-variants-${navy}--quantity-error"`);
     expect(await changes(s.w, tee)).toBe(before);
     expect((await variantOf(s.w, tee, { Color: "Navy", Size: "M" })).quantity).toBe(navyM.quantity);
 
-    const saved = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { ...fields, [`qty:${navyM.id}`]: "17" });
+    const saved = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { ...fields, [qty(navy)]: "17" });
     expect(saved.status).toBe(200);
     expect((await variantOf(s.w, tee, { Color: "Navy", Size: "M" })).quantity).toBe(17);
     expect(await changes(s.w, tee)).toBe(before + 1); // only the variant that changed
