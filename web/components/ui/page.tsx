@@ -250,20 +250,22 @@ export function ConfirmAgain({
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => button.current?.focus(), []);
   return (
-    <Form method="post" className={className ? `console-error ${className}` : "console-error"} role="alert" aria-label={label}>
+    <div className={className ? `console-error ${className}` : "console-error"} role="alert">
       {children}
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <input type="hidden" name="confirm" value="yes" />
       <div className="console-actions">
-        <button type="submit" className="console-button danger" ref={button}>
-          {yes}
-        </button>
+        <Form method="post" aria-label={label}>
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit" className="console-button danger" ref={button}>
+            {yes}
+          </button>
+        </Form>
         <Link to={keep} className="console-button" replace>
           Keep it
         </Link>
       </div>
-    </Form>
+    </div>
   );
 }
