@@ -353,7 +353,7 @@ describe("console automations: back in stock, tasks and the outbox list (demo st
     const s = store();
     const tee = s.tee.id;
     // The owner sets the low-stock threshold and sells down White/XL from 3 to 2: the automation opens a task.
-    expect((await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "5" })).status).toBe(200);
+    expect((await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "5" })).status).toBe(200);
     const white = await variantOf(s.w, tee, { Color: "White", Size: "XL" });
     const adjusted = await postConsoleForm(s.w, owner, `/console/inventory/${tee}`, {
       intent: "adjust",

@@ -132,20 +132,20 @@ describe("console collections", () => {
         page.waitForURL((u) => u.pathname === "/console/collections/new"),
         page.getByRole("link", { name: "New collection" }).click(),
       ]);
-      await page.fill("#collection-name", name);
-      await page.fill("#collection-slug", "Autumn Picks!");
-      await page.fill("#collection-description", "Warm layers for cold mornings.");
-      await page.fill("#collection-image", "/demo/backpack-1f3a5f.svg");
+      await page.fill("#f-name", name);
+      await page.fill("#f-slug", "Autumn Picks!");
+      await page.fill("#f-description", "Warm layers for cold mornings.");
+      await page.fill("#f-media-url", "/demo/backpack-1f3a5f.svg");
       await page.getByRole("button", { name: "Create collection" }).click();
-      await expect.poll(() => page.locator("#collection-slug-error").textContent()).toContain("lower-case letters, digits and single dashes");
-      expect(await page.getAttribute("#collection-slug", "aria-invalid")).toBe("true");
-      expect(await page.getAttribute("#collection-slug", "aria-describedby")).toContain("collection-slug-error");
-      expect(await page.inputValue("#collection-name")).toBe(name);
-      expect(await page.inputValue("#collection-description")).toBe("Warm layers for cold mornings.");
-      expect(await page.inputValue("#collection-image")).toBe("/demo/backpack-1f3a5f.svg");
+      await expect.poll(() => page.locator("#f-slug-error").textContent()).toContain("lower-case letters, digits and single dashes");
+      expect(await page.getAttribute("#f-slug", "aria-invalid")).toBe("true");
+      expect(await page.getAttribute("#f-slug", "aria-describedby")).toContain("f-slug-error");
+      expect(await page.inputValue("#f-name")).toBe(name);
+      expect(await page.inputValue("#f-description")).toBe("Warm layers for cold mornings.");
+      expect(await page.inputValue("#f-media-url")).toBe("/demo/backpack-1f3a5f.svg");
       expect(await rows()).toBe(0);
 
-      await page.fill("#collection-slug", slug);
+      await page.fill("#f-slug", slug);
       await Promise.all([
         page.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)),
         page.getByRole("button", { name: "Create collection" }).click(),
@@ -155,7 +155,7 @@ describe("console collections", () => {
       await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Created “${name}”`);
 
       // Edit: a new description, saved with Ctrl+S.
-      await page.fill("#collection-description", "Warm layers and hot drinks.");
+      await page.fill("#f-description", "Warm layers and hot drinks.");
       await page.keyboard.press("Control+s");
       await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Saved “${name}”`);
       expect(await w.db.prepare("SELECT description FROM collections WHERE id = ?").bind(id).first("description")).toBe(
@@ -163,18 +163,18 @@ describe("console collections", () => {
       );
 
       // An image uploaded from a file (to R2, served at /media/<hash>): an SVG is refused at the file field first.
-      await page.setInputFiles("#collection-file", {
+      await page.setInputFiles("#f-imageFile", {
         name: "logo.svg",
         mimeType: "image/svg+xml",
         buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
       });
       await page.getByRole("button", { name: "Save", exact: true }).click();
-      await expect.poll(() => page.locator("#collection-file-error").textContent()).toContain("SVG");
-      expect(await page.getAttribute("#collection-file", "aria-invalid")).toBe("true");
+      await expect.poll(() => page.locator("#f-imageFile-error").textContent()).toContain("SVG");
+      expect(await page.getAttribute("#f-imageFile", "aria-invalid")).toBe("true");
       expect(await w.db.prepare("SELECT json_extract(media, '$.url') AS url FROM collections WHERE id = ?").bind(id).first("url")).toBe(
         "/demo/backpack-1f3a5f.svg",
       );
-      await page.setInputFiles("#collection-file", { name: "autumn.png", mimeType: "image/png", buffer: PNG });
+      await page.setInputFiles("#f-imageFile", { name: "autumn.png", mimeType: "image/png", buffer: PNG });
       await page.getByRole("button", { name: "Save", exact: true }).click();
       await expect.poll(() => page.locator(".console-notice").textContent()).toContain(`Saved “${name}”`);
       const uploaded = (await w.db
@@ -182,7 +182,7 @@ describe("console collections", () => {
         .bind(id)
         .first<string>("url"))!;
       expect(uploaded).toMatch(/^\/media\/[0-9a-f]{64}\.png$/);
-      expect(await page.inputValue("#collection-image")).toBe(uploaded);
+      expect(await page.inputValue("#f-media-url")).toBe(uploaded);
       const served = await w.fetch(uploaded);
       expect(served.status).toBe(200);
       expect(served.headers.get("content-type")).toBe("image/png");
@@ -252,17 +252,17 @@ describe("console collections", () => {
     const { context, page } = await consoleBrowser(s.browser, w, await consoleAccount(w, "STAFF", ["catalog.write"]), { javaScriptEnabled: false });
     try {
       await page.goto(`${w.url}/console/collections/new`);
-      await page.fill("#collection-name", name);
-      await page.fill("#collection-slug", "no spaces allowed");
-      await page.fill("#collection-description", "Made without scripts.");
+      await page.fill("#f-name", name);
+      await page.fill("#f-slug", "no spaces allowed");
+      await page.fill("#f-description", "Made without scripts.");
       await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Create collection" }).click()]);
-      await page.waitForSelector("#collection-slug-error");
-      expect(await page.inputValue("#collection-name")).toBe(name);
-      expect(await page.inputValue("#collection-description")).toBe("Made without scripts.");
-      expect(await page.inputValue("#collection-slug")).toBe("no spaces allowed");
+      await page.waitForSelector("#f-slug-error");
+      expect(await page.inputValue("#f-name")).toBe(name);
+      expect(await page.inputValue("#f-description")).toBe("Made without scripts.");
+      expect(await page.inputValue("#f-slug")).toBe("no spaces allowed");
       expect(await rows()).toBe(0);
       // An empty slug is made from the name.
-      await page.fill("#collection-slug", "");
+      await page.fill("#f-slug", "");
       await Promise.all([
         page.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)),
         page.getByRole("button", { name: "Create collection" }).click(),
@@ -311,12 +311,12 @@ describe("console collections", () => {
       name: "Renamed",
       slug: "t-shirts",
       description: "",
-      imageUrlBefore: "",
-      imageUrl: "",
+      mediaUrlBefore: "",
+      "media.url": "",
     });
     expect(taken.status).toBe(409);
     const html = await taken.text();
-    expect(html).toContain('id="collection-slug-error"');
+    expect(html).toContain('id="f-slug-error"');
     expect(html).toContain("Another collection already uses this slug.");
     expect(html).toContain('value="Renamed"');
     expect(await w.db.prepare("SELECT name FROM collections WHERE id = ?").bind(c.id).first("name")).toBe(cname);
@@ -334,12 +334,12 @@ describe("console collections", () => {
     expect(page).not.toContain("Add products");
     const newPage = await get(w, viewer, "/console/collections/new");
     expect(newPage.status).toBe(403);
-    expect(await newPage.text()).not.toContain('id="collection-name"');
+    expect(await newPage.text()).not.toContain('id="f-name"');
 
     const before = await w.db.prepare("SELECT name, slug, description, updated_date FROM collections WHERE id = ?").bind(c.id).first();
     const posts: [string, Record<string, string>][] = [
-      ["/console/collections/new", { intent: "save", name: `Sneaky ${Date.now()}`, slug: "", description: "", imageUrl: "", imageUrlBefore: "" }],
-      [`/console/collections/${c.id}`, { intent: "save", name: "Sneaky", slug: c.slug, description: "changed", imageUrl: "", imageUrlBefore: "" }],
+      ["/console/collections/new", { intent: "save", name: `Sneaky ${Date.now()}`, slug: "", description: "", "media.url": "", mediaUrlBefore: "" }],
+      [`/console/collections/${c.id}`, { intent: "save", name: "Sneaky", slug: c.slug, description: "changed", "media.url": "", mediaUrlBefore: "" }],
       [`/console/collections/${c.id}`, { intent: "add", productId: store().tee.id }],
       [`/console/collections/${c.id}`, { intent: "remove", productId: store().tee.id }],
       [`/console/collections/${c.id}`, { intent: "delete" }],
@@ -352,7 +352,7 @@ describe("console collections", () => {
     }
     // An image upload too (multipart, as the form sends it with a file).
     const multipart = new FormData();
-    for (const [k, v] of Object.entries({ intent: "save", name: "Sneaky", slug: c.slug, description: "", imageUrl: "", imageUrlBefore: "" }))
+    for (const [k, v] of Object.entries({ intent: "save", name: "Sneaky", slug: c.slug, description: "", "media.url": "", mediaUrlBefore: "" }))
       multipart.append(k, v);
     multipart.append("imageFile", new Blob([PNG], { type: "image/png" }), "sneaky.png");
     // Encoded here: Miniflare's fetch does not take Node's FormData as a body.

@@ -56,19 +56,19 @@ describe("console inventory", () => {
     expect(html).toContain(`${await lowCount(s.w, 5)} variants are below 5.`);
     expect(html).toContain("White / XL"); // 3 left
     expect(html.indexOf("Forest / XS")).toBeLessThan(html.indexOf("White / XL")); // 0 before 3
-    expect(html).not.toContain('name="threshold"');
-    const refused = await postConsoleForm(s.w, stocker, "/console/inventory", { threshold: "50" });
+    expect(html).not.toContain('name="lowStockThreshold"');
+    const refused = await postConsoleForm(s.w, stocker, "/console/inventory", { lowStockThreshold: "50" });
     expect(refused.status).toBe(403);
 
-    const bad = await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "lots" });
+    const bad = await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "lots" });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toMatch(/id="inventory-threshold-error"/);
-    const raised = await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "30" });
+    expect(await bad.text()).toMatch(/id="f-lowStockThreshold-error"/);
+    const raised = await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "30" });
     expect(raised.status).toBe(200);
     expect(await (await get(s.w, owner, "/console/inventory")).text()).toContain(`${await lowCount(s.w, 30)} variants are below 30.`);
-    const off = await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "" });
+    const off = await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "" });
     expect(await off.text()).toContain("Low-stock alerts are off.");
-    await postConsoleForm(s.w, owner, "/console/inventory", { threshold: "5" });
+    await postConsoleForm(s.w, owner, "/console/inventory", { lowStockThreshold: "5" });
   });
 
   it("sets quantities with a reason and adjusts by an amount; the history shows each change with its cause", async (ctx) => {
@@ -80,23 +80,25 @@ describe("console inventory", () => {
     expect(page.status).toBe(200);
     expect(roundTrips(page)).toBeLessThanOrEqual(3);
     const form = await page.text();
-    const variantIds = [...form.matchAll(/name="variant:([^"]+)"/g)].map((m) => m[1]);
+    const variantIds = [...form.matchAll(/name="inventoryItem\.variants\[\d+\]\.variantId" value="([^"]+)"/g)].map((m) => m[1]);
     expect(variantIds).toContain(navyM.id);
 
     // The whole form, as a browser without JavaScript posts it: every variant's quantity as it is, Navy/M changed.
-    const fields: Record<string, string> = { intent: "save", track: "on", reason: "Stock count" };
-    for (const id of variantIds) {
-      fields[`variant:${id}`] = "1";
-      fields[`qty:${id}`] = /name="qty:[^"]+"/.test(form) ? (new RegExp(`name="qty:${id}"[^>]*value="(\\d+)"`).exec(form)?.[1] ?? "0") : "0";
-    }
+    const fields: Record<string, string> = { intent: "save", "inventoryItem.trackQuantity": "on", reason: "Stock count" };
+    const qty = (i: number) => `inventoryItem.variants[${i}].quantity`;
+    variantIds.forEach((id, i) => {
+      fields[`inventoryItem.variants[${i}].variantId`] = id;
+      fields[qty(i)] = new RegExp(`name="inventoryItem\\.variants\\[${i}\\]\\.quantity"[^>]*value="(\\d+)"`).exec(form)?.[1] ?? "0";
+    });
+    const navy = variantIds.indexOf(navyM.id);
     const before = await changes(s.w, tee);
-    const bad = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { ...fields, [`qty:${navyM.id}`]: "-4" });
+    const bad = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { ...fields, [qty(navy)]: "-4" });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain(`id="stock-qty-${navyM.id}-error"`);
+    expect(await bad.text()).toContain(`id="f-inventoryItem-variants-${navy}--quantity-error"`);
     expect(await changes(s.w, tee)).toBe(before);
     expect((await variantOf(s.w, tee, { Color: "Navy", Size: "M" })).quantity).toBe(navyM.quantity);
 
-    const saved = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { ...fields, [`qty:${navyM.id}`]: "17" });
+    const saved = await postConsoleForm(s.w, stocker, `/console/inventory/${tee}`, { ...fields, [qty(navy)]: "17" });
     expect(saved.status).toBe(200);
     expect((await variantOf(s.w, tee, { Color: "Navy", Size: "M" })).quantity).toBe(17);
     expect(await changes(s.w, tee)).toBe(before + 1); // only the variant that changed

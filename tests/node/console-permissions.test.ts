@@ -27,7 +27,7 @@ const FIELDS: Record<string, Record<string, string>> = {
   "/console/collections/:id add": { productId: UNKNOWN },
   "/console/collections/:id remove": { productId: UNKNOWN },
   "/console/collections/:id delete": { confirm: "yes" },
-  "/console/inventory ": { threshold: "3" },
+  "/console/inventory ": { lowStockThreshold: "3" },
   "/console/inventory/:productId adjust": { amount: "1", variantId: UNKNOWN, direction: "add" },
   "/console/automations/carts/:id ": { title: "Called the shopper" },
   "/console/automations/back-in-stock/item report": { "?": `productId=${UNKNOWN}&variantId=${UNKNOWN}` },

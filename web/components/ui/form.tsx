@@ -1,4 +1,14 @@
-import { createContext, useContext, useEffect, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 
 /**
  * The form kit of every page, shop and console alike: labelled fields whose errors are tied to them (aria-invalid,
@@ -134,12 +144,23 @@ function FieldFrame({
 }
 
 /** A labelled input (text unless `type` says otherwise). */
-export function Field(props: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id">) {
+export function Field(props: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id"> & { ref?: Ref<HTMLInputElement> }) {
   const { name, label, id = fieldId(name), hint, problem, error: own, className, ...input } = props;
   const error = own ?? problem?.fields[name];
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
       <input id={id} name={name} type="text" {...input} {...describedBy(id, !!hint, !!error)} />
+    </FieldFrame>
+  );
+}
+
+/** A labelled text area. */
+export function TextArea(props: FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id">) {
+  const { name, label, id = fieldId(name), hint, problem, error: own, className, ...area } = props;
+  const error = own ?? problem?.fields[name];
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      <textarea id={id} name={name} {...area} {...describedBy(id, !!hint, !!error)} />
     </FieldFrame>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { ErrorSummary, fieldId, type Problem } from "./form";
 
@@ -225,5 +225,47 @@ export function EditPage({
         <DeleteSection what={deleteWhat} confirming={!!result?.confirmDelete} problem={result && !result.values ? result.problem : null} />
       )}
     </>
+  );
+}
+
+/**
+ * A delete (or revoke) asked again by the action when the first press came without JavaScript: the question, the
+ * form's hidden `fields` with confirm=yes, the "Yes" button (focused) and "Keep it" back to the page.
+ */
+export function ConfirmAgain({
+  label,
+  fields,
+  yes,
+  keep = ".",
+  className,
+  children,
+}: {
+  label: string;
+  fields: Record<string, string>;
+  yes: string;
+  keep?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => button.current?.focus(), []);
+  return (
+    <div className={className ? `console-error ${className}` : "console-error"} role="alert">
+      {children}
+      <div className="console-actions">
+        <Form method="post" aria-label={label}>
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit" className="console-button danger" ref={button}>
+            {yes}
+          </button>
+        </Form>
+        <Link to={keep} className="console-button" replace>
+          Keep it
+        </Link>
+      </div>
+    </div>
   );
 }

@@ -23,12 +23,15 @@ export function DataTable<T>({
   rowKey,
   columns,
   className,
+  rowHidden,
 }: {
   caption: string;
   rows: readonly T[];
   rowKey: (row: T) => string;
   columns: readonly Column<T>[];
   className?: string;
+  /** Rows to hide while they stay mounted (e.g. one being removed, which comes back if the removal is refused). */
+  rowHidden?: (row: T) => boolean;
 }) {
   if (rows.length === 0) return null;
   const cellClass = (c: Column<T>) => [c.num ? "num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined;
@@ -48,7 +51,7 @@ export function DataTable<T>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={rowKey(row)}>
+            <tr key={rowKey(row)} hidden={rowHidden?.(row) || undefined}>
               {columns.map((c, i) =>
                 c.rowHeader ? (
                   <th key={i} scope="row" className={cellClass(c)}>

@@ -1,12 +1,20 @@
-import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { useSlashToSearch } from "#web/components/console/filter-bar";
+import { Form, Link, useNavigation } from "react-router";
 import { Badge } from "#web/components/console/badge";
-import { COLLECTION_SORTS, listConsoleCollections, readCollectionFilters } from "#web/components/console/collections.server";
+import {
+  COLLECTION_SORTS,
+  listConsoleCollections,
+  readCollectionFilters,
+  type ConsoleCollectionRow,
+} from "#web/components/console/collections/collections.server";
+import { Thumb } from "#web/components/console/collections/members";
+import { useSlashToSearch } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { consoleTitle } from "#web/components/console/title";
+import { Field, Select } from "#web/components/ui/form";
+import { Notice, PageHead, useCan } from "#web/components/ui/page";
+import { type Column, DataTable, ListStatus } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-collections.css";
-import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/list";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -29,42 +37,67 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
-export default function ConsoleCollections({ loaderData }: Route.ComponentProps) {
-  const { filters, rows, total, pages, sorts, deleted } = loaderData;
-  const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
-  const canWrite = !!user?.permissions.includes("catalog.write");
-  const navigation = useNavigation();
-  const search = useSlashToSearch();
+/** A collection's name: a link to its page, or for the built-in one, why it has none. */
+function NameCell({ row: c }: { row: ConsoleCollectionRow }) {
+  if (!c.builtIn)
+    return (
+      <Link to={`/console/collections/${c.id}`} className="collections-name" prefetch="intent">
+        {c.name}
+      </Link>
+    );
   return (
     <>
-      <div className="collections-head">
-        <h1>Collections</h1>
-        {canWrite && (
-          <Link to="/console/collections/new" className="console-button primary">
-            New collection
-          </Link>
-        )}
-      </div>
-      {deleted && (
-        <p className="console-notice" role="status">
-          Deleted the collection “{deleted}”.
-        </p>
-      )}
+      <span className="collections-name">{c.name}</span> <Badge>Built in</Badge>
+      <div className="console-muted">Always holds every product; it cannot be edited or deleted.</div>
+    </>
+  );
+}
+
+const COLUMNS: Column<ConsoleCollectionRow>[] = [
+  { header: <span className="visually-hidden">Image</span>, cell: (c) => <Thumb src={c.image} /> },
+  { header: "Collection", rowHeader: true, cell: (c) => <NameCell row={c} /> },
+  {
+    header: "Slug",
+    cell: (c) =>
+      c.visible ? (
+        <a href={`/collections/${c.slug}`} target="_blank" rel="noopener">
+          /collections/{c.slug}
+        </a>
+      ) : (
+        <span className="console-muted">/collections/{c.slug}</span>
+      ),
+  },
+  { header: "Products in the shop", num: true, cell: (c) => c.products },
+  { header: "Visibility", cell: (c) => (c.visible ? "Visible" : <Badge>Hidden</Badge>) },
+];
+
+export default function ConsoleCollections({ loaderData }: Route.ComponentProps) {
+  const { filters, rows, total, pages, sorts, deleted } = loaderData;
+  const canWrite = useCan("catalog.write");
+  const navigation = useNavigation();
+  const search = useSlashToSearch();
+  const newLink = (
+    <Link to="/console/collections/new" className="console-button primary">
+      New collection
+    </Link>
+  );
+  return (
+    <>
+      <PageHead title="Collections" actions={canWrite ? newLink : null} />
+      <Notice text={deleted ? `Deleted the collection “${deleted}”.` : null} />
       <Form method="get" className="console-toolbar" role="search" aria-label="Find collections">
-        <div className="console-field collections-search">
-          <label htmlFor="collections-q">Name starts with</label>
-          <input id="collections-q" ref={search} type="search" name="q" defaultValue={filters.q} aria-keyshortcuts="/" maxLength={100} />
-        </div>
-        <div className="console-field">
-          <label htmlFor="collections-sort">Sort</label>
-          <select id="collections-sort" name="sort" defaultValue={filters.sort}>
-            {sorts.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field
+          id="collections-q"
+          ref={search}
+          type="search"
+          name="q"
+          label="Name starts with"
+          className="collections-search"
+          defaultValue={filters.q}
+          aria-keyshortcuts="/"
+          maxLength={100}
+        />
+        <Select id="collections-sort" name="sort" label="Sort" options={sorts} defaultValue={filters.sort} />
         <div className="console-actions">
           <button type="submit" className="console-button" disabled={navigation.state === "loading"}>
             Search
@@ -76,70 +109,20 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
           )}
         </div>
       </Form>
-
-      <p className="console-muted" role="status">
+      <ListStatus>
         {total === 0
           ? filters.q
             ? "No collections match this search."
             : "No collections yet."
           : `${total} ${total === 1 ? "collection" : "collections"}${filters.q ? " match" : ""}; page ${filters.page} of ${pages}.`}
-      </p>
-      {rows.length > 0 && (
-        <div className="console-scroll">
-          <table className="console-table collections-table">
-            <caption className="visually-hidden">Collections{filters.q ? " matching the search" : ""}</caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span className="visually-hidden">Image</span>
-                </th>
-                <th scope="col">Collection</th>
-                <th scope="col">Slug</th>
-                <th scope="col" className="num">
-                  Products in the shop
-                </th>
-                <th scope="col">Visibility</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    {c.image ? (
-                      <img src={c.image} alt="" width={44} height={44} loading="lazy" decoding="async" />
-                    ) : (
-                      <span className="collections-noimage" aria-hidden="true" />
-                    )}
-                  </td>
-                  <th scope="row">
-                    {c.builtIn ? (
-                      <>
-                        <span className="collections-name">{c.name}</span> <Badge>Built in</Badge>
-                        <div className="console-muted">Always holds every product; it cannot be edited or deleted.</div>
-                      </>
-                    ) : (
-                      <Link to={`/console/collections/${c.id}`} className="collections-name" prefetch="intent">
-                        {c.name}
-                      </Link>
-                    )}
-                  </th>
-                  <td>
-                    {c.visible ? (
-                      <a href={`/collections/${c.slug}`} target="_blank" rel="noopener">
-                        /collections/{c.slug}
-                      </a>
-                    ) : (
-                      <span className="console-muted">/collections/{c.slug}</span>
-                    )}
-                  </td>
-                  <td className="num">{c.products}</td>
-                  <td>{c.visible ? "Visible" : <Badge>Hidden</Badge>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      </ListStatus>
+      <DataTable
+        caption={`Collections${filters.q ? " matching the search" : ""}`}
+        rows={rows}
+        rowKey={(c) => c.id}
+        columns={COLUMNS}
+        className="collections-table"
+      />
       <Pager page={filters.page} pages={pages} label="Pages of collections" without={["deleted"]} />
     </>
   );

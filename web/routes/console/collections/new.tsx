@@ -1,10 +1,12 @@
-import { data, Link, redirect, useActionData, useNavigation } from "react-router";
+import { data, redirect, useActionData, useNavigation } from "react-router";
 import { collectionInputSchema, createCollection } from "#worker/catalog";
 import { PERMISSION_LABELS } from "#worker/platform/context";
 import { parseWith } from "#worker/platform/validation";
-import { CollectionForm } from "#web/components/console/collection-form";
-import { collectionFormRaw, collectionImage, collectionProblem, postedValues } from "#web/components/console/collections.server";
+import { CollectionForm } from "#web/components/console/collections/form";
+import { collectionFormRaw, collectionImage, collectionProblem } from "#web/components/console/collections/collections.server";
 import { ErrorSummary } from "#web/components/ui/form";
+import { readForm } from "#web/components/ui/form.server";
+import { PageHead } from "#web/components/ui/page";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-collections.css";
@@ -41,7 +43,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     return redirect(`/console/collections/${created.id}?created=1`);
   } catch (err) {
     const problem = collectionProblem(err);
-    return data({ problem, values: postedValues(form) }, { status: problem.status ?? 400 });
+    return data({ problem, values: readForm(form, ["intent"]) }, { status: problem.status ?? 400 });
   }
 }
 
@@ -50,15 +52,11 @@ export default function NewCollection({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <>
-      <p>
-        <Link to="/console/collections">← Collections</Link>
-      </p>
-      <h1>New collection</h1>
+      <PageHead title="New collection" back={["/console/collections", "Collections"]} />
       {loaderData.allowed ? (
         <CollectionForm
           initial={{ name: "", slug: "", description: "", imageUrl: "", visible: true }}
-          values={result?.values}
-          problem={result?.problem}
+          result={result}
           submitLabel="Create collection"
           busy={busy}
           slugHint="The collection's address in the shop, /collections/<slug>: lower-case letters, digits and dashes. Leave empty to make one from the name."

@@ -1,15 +1,16 @@
-import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { automationSettingsPatch, updateAutomationSettings } from "#worker/automations/settings";
+import { data, Form, Link, useNavigation } from "react-router";
+import { automationSettingsPatch, updateAutomationSettings } from "#worker/automations";
 import { lowStockVariants } from "#worker/catalog";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
-import { ErrorSummary, FieldError } from "#web/components/ui/form";
 import { Pager } from "#web/components/console/pager";
-import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
+import { ErrorSummary, Field, fieldId } from "#web/components/ui/form";
+import { CONSOLE, problemOf } from "#web/components/ui/form.server";
+import { Notice, PageHead, useCan } from "#web/components/ui/page";
+import { DataTable, ListStatus } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-inventory.css";
-import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/list";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -32,7 +33,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   requireStaff(context, request);
   const form = await request.formData();
-  const raw = String(form.get("threshold") ?? "").trim();
+  const raw = String(form.get("lowStockThreshold") ?? "").trim();
   try {
     const patch = parseWith(automationSettingsPatch, { lowStockThreshold: raw === "" ? null : /^\d+$/.test(raw) ? Number(raw) : raw });
     await updateAutomationSettings(context.services, patch);
@@ -43,43 +44,39 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
+type LowRow = Route.ComponentProps["loaderData"]["variants"][number];
+
+const COLUMNS = [
+  { header: "Product", rowHeader: true, cell: (v: LowRow) => <Link to={`/console/inventory/${v.productId}`}>{v.name}</Link> },
+  { header: "Variant", cell: (v: LowRow) => Object.values(v.choices).join(" / ") || "—" },
+  { header: "In stock", num: true, cell: (v: LowRow) => <Badge tone={v.quantity <= 0 ? "bad" : "warn"}>{v.quantity}</Badge> },
+];
+
 export default function ConsoleInventory({ loaderData, actionData }: Route.ComponentProps) {
   const { threshold, variants, total, page, pages } = loaderData;
-  const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
+  const canSet = useCan("automations.manage");
   const busy = useNavigation().state === "submitting";
-  const fieldError = actionData?.problem?.fields.lowStockThreshold;
   return (
     <>
-      <h1>Inventory</h1>
+      <PageHead title="Inventory" />
       <p className="console-muted">
         Stock per product and variant, adjustments and their history are on each product&rsquo;s stock page: open one below, or find a product under{" "}
         <Link to="/console/products">Products</Link>.
       </p>
-      {actionData?.ok && (
-        <p className="console-notice" role="status">
-          {actionData.ok}
-        </p>
-      )}
+      <Notice text={actionData?.ok} />
       <h2>Running low</h2>
-      {user?.permissions.includes("automations.manage") ? (
+      {canSet ? (
         <Form method="post" className="console-toolbar" aria-label="Low-stock threshold" noValidate>
-          <ErrorSummary problem={actionData?.problem} fieldIds={{ lowStockThreshold: "inventory-threshold" }} />
-          <div className="console-field">
-            <label htmlFor="inventory-threshold">Low when fewer than</label>
-            <input
-              id="inventory-threshold"
-              name="threshold"
-              inputMode="numeric"
-              className="inventory-number"
-              defaultValue={actionData?.value ?? (threshold === null ? "" : String(threshold))}
-              aria-invalid={fieldError ? true : undefined}
-              aria-describedby={`inventory-threshold-hint${fieldError ? " inventory-threshold-error" : ""}`}
-            />
-            <p className="hint" id="inventory-threshold-hint">
-              Units of a tracked variant. Empty: no low-stock alerts.
-            </p>
-            <FieldError id="inventory-threshold-error" message={fieldError} />
-          </div>
+          <ErrorSummary problem={actionData?.problem} fieldIds={fieldId} />
+          <Field
+            name="lowStockThreshold"
+            label="Low when fewer than"
+            inputMode="numeric"
+            className="inventory-number-field"
+            hint="Units of a tracked variant. Empty: no low-stock alerts."
+            defaultValue={actionData?.value ?? (threshold === null ? "" : String(threshold))}
+            problem={actionData?.problem}
+          />
           <button type="submit" className="console-button" disabled={busy}>
             Save threshold
           </button>
@@ -91,36 +88,8 @@ export default function ConsoleInventory({ loaderData, actionData }: Route.Compo
         <p role="status">Nothing is running low.</p>
       ) : (
         <>
-          <p className="console-muted" role="status">
-            {`${total} ${total === 1 ? "variant is" : "variants are"} below ${threshold}.`}
-          </p>
-          <div className="console-scroll">
-            <table className="console-table">
-              <caption className="visually-hidden">Variants running low</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Variant</th>
-                  <th scope="col" className="num">
-                    In stock
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {variants.map((v) => (
-                  <tr key={v.variantId}>
-                    <th scope="row">
-                      <Link to={`/console/inventory/${v.productId}`}>{v.name}</Link>
-                    </th>
-                    <td>{Object.values(v.choices).join(" / ") || "—"}</td>
-                    <td className="num">
-                      <Badge tone={v.quantity <= 0 ? "bad" : "warn"}>{v.quantity}</Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListStatus>{`${total} ${total === 1 ? "variant is" : "variants are"} below ${threshold}.`}</ListStatus>
+          <DataTable caption="Variants running low" rows={variants} rowKey={(v) => v.variantId} columns={COLUMNS} />
           <Pager page={page} pages={pages} label="Pages of low stock" />
         </>
       )}

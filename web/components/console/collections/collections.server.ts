@@ -1,8 +1,10 @@
-import { queryCollections, queryProducts } from "#worker/catalog";
+import { getCollection, getCollectionWithProducts, queryCollections, queryProducts } from "#worker/catalog";
 import type { Ctx } from "#worker/platform/context";
 import { ALL_PRODUCTS_COLLECTION_ID, slugify } from "#worker/platform/ids";
 import { uploadImage } from "#worker/media";
 import { cardOf, sameSiteUrl } from "#web/catalog.server";
+import { data } from "react-router";
+import { ApiError } from "#worker/platform/errors";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 
 /**
@@ -74,17 +76,17 @@ export async function listConsoleCollections(ctx: Ctx, f: CollectionFilters) {
   return { rows, total: result.totalResults, pages: Math.max(1, Math.ceil(result.totalResults / COLLECTIONS_PAGE_SIZE)) };
 }
 
-/** The details form (collection-form.tsx) as the API's collection input: empty optional fields are left out. */
+/** The details form (./form.tsx) as the API's collection input: empty optional fields are left out. */
 export function collectionFormRaw(form: FormData) {
   const text = (name: string) => String(form.get(name) ?? "");
-  const imageUrl = text("imageUrl").trim();
+  const imageUrl = text("media.url").trim();
   return {
     name: text("name"),
     slug: text("slug").trim(),
     description: text("description"),
     visible: form.get("visible") === "on",
     imageUrl,
-    imageChanged: imageUrl !== text("imageUrlBefore").trim(),
+    imageChanged: imageUrl !== text("mediaUrlBefore").trim(),
   };
 }
 
@@ -106,13 +108,6 @@ export async function collectionImage(ctx: Ctx, form: FormData, imageUrl: string
 export function hasImageFile(form: FormData): boolean {
   const file = form.get("imageFile");
   return !!file && typeof file !== "string" && (file.size > 0 || !!file.name);
-}
-
-/** The posted fields to show again after a refused save. */
-export function postedValues(form: FormData): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [k, v] of form) if (typeof v === "string" && k !== "intent") values[k] = v.slice(0, 5000);
-  return values;
 }
 
 /** A refused save as page data; a taken slug (409, no field violation from the service) is shown at the slug field. */
@@ -152,3 +147,60 @@ export async function pickerMatches(ctx: Ctx, collectionId: string, find: string
     }),
   };
 }
+
+const MEMBERS_PAGE = 25;
+const PICKER_LIMIT = 10;
+
+/**
+ * One collection's page: its details, a page of its products and, when the picker has a search in the URL, the
+ * matching products. Two D1 round trips: the collection with its page of members (one batch) and the picker's
+ * product query, side by side. The built-in collection holds every product without membership rows: nothing to edit.
+ */
+export async function collectionPage(ctx: Ctx, id: string, url: URL) {
+  const page = Math.min(Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1)), 10_000);
+  const find = (url.searchParams.get("find") ?? "").trim().slice(0, 200);
+  if (id === ALL_PRODUCTS_COLLECTION_ID) {
+    const c = await getCollection(ctx, { id });
+    return { builtIn: true as const, collection: { id: c.id, name: c.name, slug: c.slug, visible: c.visible, numberOfProducts: c.numberOfProducts } };
+  }
+  try {
+    const [detail, picker] = await Promise.all([
+      getCollectionWithProducts(ctx, id, { limit: MEMBERS_PAGE, offset: (page - 1) * MEMBERS_PAGE }),
+      find ? pickerMatches(ctx, id, find, PICKER_LIMIT) : null,
+    ]);
+    const c = detail.collection;
+    const members: CollectionProductRow[] = detail.products.map((p) => ({
+      id: p.id,
+      name: p.name,
+      slug: p.slug,
+      visible: p.visible,
+      image: p.image ? sameSiteUrl(p.image, ctx.origin) : null,
+    }));
+    return {
+      builtIn: false as const,
+      collection: {
+        id: c.id,
+        name: c.name,
+        slug: c.slug,
+        description: c.description,
+        visible: c.visible,
+        image: c.media.mainMedia ? sameSiteUrl(c.media.mainMedia.image.url, ctx.origin) : "",
+        updatedDate: c.updatedDate,
+        numberOfProducts: c.numberOfProducts,
+      },
+      members,
+      totalMembers: detail.totalProducts,
+      page,
+      pages: Math.max(1, Math.ceil(detail.totalProducts / MEMBERS_PAGE)),
+      find,
+      picker,
+      created: url.searchParams.get("created") === "1",
+    };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw data("No such collection.", { status: 404 });
+    throw err;
+  }
+}
+
+/** The picker's matches as the page gets them. */
+export type PickerMatches = Awaited<ReturnType<typeof pickerMatches>>;
