@@ -1,5 +1,5 @@
 import { Link, useRouteLoaderData } from "react-router";
-import { dashboardReport } from "#worker/reports/dashboard";
+import { dashboardReport } from "#worker/reports";
 import { BarChart } from "#web/components/console/dashboard-charts";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";

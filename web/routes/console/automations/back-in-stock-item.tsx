@@ -1,5 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { backInStockItem, reportItemBackInStock } from "#worker/automations/back-in-stock";
+import { backInStockItem, reportItemBackInStock } from "#worker/automations";
 import { dateTimeText, pageOf, PastTheEnd, StatusBadge } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
 import { itemText, StockNow } from "#web/components/console/back-in-stock";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { backInStockByItem } from "#worker/automations/back-in-stock";
+import { backInStockByItem } from "#worker/automations";
 import { dateTimeText, pageOf, PastTheEnd } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
 import { BackInStockItemName, backInStockItemPath, StockNow } from "#web/components/console/back-in-stock";

@@ -1,5 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { addAbandonedCheckoutActivity, addActivityRequest, getAbandonedCheckoutWithEmails } from "#worker/automations/abandoned-checkouts";
+import { addAbandonedCheckoutActivity, addActivityRequest, getAbandonedCheckoutWithEmails } from "#worker/automations";
 import { parseWith } from "#worker/platform/validation";
 import { CartStatusBadge, contactOf, itemsCount, notSentReason } from "#web/components/console/abandoned-carts";
 import { dateTimeText } from "#web/components/console/automation-lists";

@@ -1,6 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { queryAbandonedCheckouts } from "#worker/automations/abandoned-checkouts";
-import { getAutomationSettings, updateAutomationSettings } from "#worker/automations/settings";
+import { getAutomationSettings, queryAbandonedCheckouts, updateAutomationSettings } from "#worker/automations";
 import { requirePermission } from "#worker/platform/context";
 import { CARTS_PAGE_SIZE, readCartFilters, readSettingsForm, settingsPatchOf, settingsValues } from "#web/components/console/abandoned-carts.server";
 import {

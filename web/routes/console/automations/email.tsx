@@ -1,6 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { getEmail } from "#worker/email/outbox";
-import { retryEmail } from "#worker/email/retries";
+import { getEmail, retryEmail } from "#worker/email";
 import { dateTimeText, StatusBadge, statusWord, templateLabel } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
 import { ErrorSummary } from "#web/components/ui/form";

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { EMAIL_STATUSES, listEmails } from "#worker/email/outbox";
+import { EMAIL_STATUSES, listEmails } from "#worker/email";
 import { dateTimeText, pageOf, PastTheEnd, StatusBadge, statusWord, TEMPLATE_LABELS, templateLabel } from "#web/components/console/automation-lists";
 import { AutomationsNav } from "#web/components/console/automations-nav";
 import { readEmailFilters, EMAILS_PAGE_SIZE } from "#web/components/console/emails.server";

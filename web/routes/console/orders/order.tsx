@@ -1,6 +1,5 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { cancelOrder, createFulfillment, markAsPaid, setRefundStatus } from "#worker/orders/orders";
-import { fulfillmentRequest } from "#worker/orders/schemas";
+import { cancelOrder, createFulfillment, fulfillmentRequest, markAsPaid, setRefundStatus } from "#worker/orders";
 import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { dateText, Shipments } from "#web/components/account/order-view";
