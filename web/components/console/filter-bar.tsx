@@ -1,15 +1,52 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { Form } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Field } from "#web/components/ui/form";
 
-/** A list's filter form, sent as a GET: its fields (the form kit's, e.g. Select with placeholder "Any") and Filter. */
-export function FilterBar({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * A list's filter form, sent as a GET: its fields (the form kit's, e.g. Select with placeholder "Any") and Filter.
+ * With `submit` the button is the list's own primary one ("Show orders"), off while the list loads, and `clearTo`
+ * adds a Clear link back to the unfiltered list; `search` marks the form as the list's search.
+ */
+export function FilterBar({
+  label,
+  children,
+  submit,
+  clearTo,
+  search = false,
+  className,
+}: {
+  label: string;
+  children: ReactNode;
+  submit?: string;
+  clearTo?: string | null;
+  search?: boolean;
+  className?: string;
+}) {
+  const loading = useNavigation().state === "loading";
   return (
-    <Form method="get" className="console-toolbar" aria-label={label}>
+    <Form
+      method="get"
+      className={className ? `console-toolbar ${className}` : "console-toolbar"}
+      role={search ? "search" : undefined}
+      aria-label={label}
+    >
       {children}
-      <button type="submit" className="console-button">
-        Filter
-      </button>
+      {submit ? (
+        <div className="console-actions">
+          <button type="submit" className="console-button primary" disabled={loading}>
+            {submit}
+          </button>
+          {clearTo && (
+            <Link to={clearTo} className="console-button">
+              Clear
+            </Link>
+          )}
+        </div>
+      ) : (
+        <button type="submit" className="console-button">
+          Filter
+        </button>
+      )}
     </Form>
   );
 }

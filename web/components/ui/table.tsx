@@ -23,12 +23,15 @@ export function DataTable<T>({
   rowKey,
   columns,
   className,
+  rowClass,
 }: {
   caption: string;
   rows: readonly T[];
   rowKey: (row: T) => string;
   columns: readonly Column<T>[];
   className?: string;
+  /** A class for a row (a canceled order's, greyed). */
+  rowClass?: (row: T) => string | undefined;
 }) {
   if (rows.length === 0) return null;
   const cellClass = (c: Column<T>) => [c.num ? "num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined;
@@ -48,7 +51,7 @@ export function DataTable<T>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={rowKey(row)}>
+            <tr key={rowKey(row)} className={rowClass?.(row)}>
               {columns.map((c, i) =>
                 c.rowHeader ? (
                   <th key={i} scope="row" className={cellClass(c)}>
