@@ -73,6 +73,40 @@ export function DateRange({
   );
 }
 
+/** A list's search box (`q`), which "/" focuses from anywhere outside a field. */
+export function SearchField({
+  id,
+  label = "Search",
+  className,
+  placeholder,
+  defaultValue,
+  maxLength,
+}: {
+  id: string;
+  label?: string;
+  className: string;
+  placeholder: string;
+  defaultValue: string;
+  maxLength: number;
+}) {
+  const search = useSlashToSearch();
+  return (
+    <div className={`console-field ${className}`}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        ref={search}
+        type="search"
+        name="q"
+        defaultValue={defaultValue}
+        placeholder={placeholder}
+        aria-keyshortcuts="/"
+        maxLength={maxLength}
+      />
+    </div>
+  );
+}
+
 /** A ref for a list's search box that "/" focuses from anywhere outside a field, as in most admin tools. */
 export function useSlashToSearch() {
   const search = useRef<HTMLInputElement>(null);

@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from "react-router";
 import { ApiError } from "#worker/platform/errors";
 import { dateText, statusText } from "#web/components/account/order-view";
-import { DateRange, FilterBar, useSlashToSearch } from "#web/components/console/filter-bar";
+import { DateRange, FilterBar, SearchField } from "#web/components/console/filter-bar";
 import { FULFILLMENT_FILTERS, OrderBadge, PAYMENT_FILTERS, SORT_LABELS } from "#web/components/console/orders";
 import { listConsoleOrders, readOrderFilters } from "#web/components/console/orders.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -34,12 +34,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
 
-const statusOptions = (statuses: readonly string[]) => statuses.map((s) => [s, statusText(s)] as const);
-
 export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, next, prev } = loaderData;
   const [params] = useSearchParams();
-  const search = useSlashToSearch();
   const pageLink = (cursor: string) => {
     const p = new URLSearchParams(params);
     p.set("cursor", cursor);
@@ -50,35 +47,23 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
     <>
       <PageHead title="Orders" />
       <FilterBar label="Find orders" search className="orders-filters" submit="Show orders" clearTo={filtered ? "/console/orders" : null}>
-        <div className="console-field orders-search">
-          <label htmlFor="orders-q">Search</label>
-          <input
-            id="orders-q"
-            ref={search}
-            type="search"
-            name="q"
-            defaultValue={filters.q}
-            placeholder="Order number, email or name"
-            aria-keyshortcuts="/"
-            maxLength={100}
+        <SearchField id="orders-q" className="orders-search" defaultValue={filters.q} placeholder="Order number, email or name" maxLength={100} />
+        {(
+          [
+            ["payment", "Payment", PAYMENT_FILTERS],
+            ["fulfillment", "Delivery", FULFILLMENT_FILTERS],
+          ] as const
+        ).map(([name, label, statuses]) => (
+          <Select
+            key={name}
+            id={`orders-${name}`}
+            name={name}
+            label={label}
+            defaultValue={filters[name]}
+            placeholder="Any"
+            options={statuses.map((s) => [s, statusText(s)] as const)}
           />
-        </div>
-        <Select
-          id="orders-payment"
-          name="payment"
-          label="Payment"
-          defaultValue={filters.payment}
-          placeholder="Any"
-          options={statusOptions(PAYMENT_FILTERS)}
-        />
-        <Select
-          id="orders-fulfillment"
-          name="fulfillment"
-          label="Delivery"
-          defaultValue={filters.fulfillment}
-          placeholder="Any"
-          options={statusOptions(FULFILLMENT_FILTERS)}
-        />
+        ))}
         <DateRange prefix="orders" label="Placed from" from={params.get("from") ?? ""} to={params.get("to") ?? ""} errors={fields} />
         <Select id="orders-sort" name="sort" label="Sort" defaultValue={filters.sort} options={Object.entries(SORT_LABELS)} />
       </FilterBar>
