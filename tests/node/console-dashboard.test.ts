@@ -217,8 +217,8 @@ describe("console dashboard", () => {
       expect(await itemRow.locator("td").nth(1).textContent()).toBe("2");
 
       // A custom activity, added by the owner, joins the timeline.
-      await page.fill("#activity-title", "Called the shopper");
-      await page.fill("#activity-description", "They will finish the order tonight.");
+      await page.fill("#f-customActivity-title", "Called the shopper");
+      await page.fill("#f-customActivity-description", "They will finish the order tonight.");
       await page.getByRole("button", { name: "Add activity" }).click();
       await expect.poll(() => page.getByRole("status").filter({ hasText: "Activity added." }).count()).toBe(1);
       // The notice comes with the action's answer; the timeline with the page's reload right after it.
@@ -296,11 +296,11 @@ describe("console dashboard", () => {
     expect(roundTrips(list)).toBeLessThanOrEqual(3);
     const listHtml = await list.text();
     expect(listHtml).toContain("Changing these needs the");
-    expect(listHtml).not.toContain('name="idleMinutes"');
+    expect(listHtml).not.toContain('name="abandonedCartIdleMinutes"');
     const cart = await get(w, viewer, `/console/automations/carts/${id}`);
     expect(cart.status).toBe(200);
     expect(roundTrips(cart)).toBeLessThanOrEqual(3);
-    expect(await cart.text()).not.toContain('name="title"');
+    expect(await cart.text()).not.toContain('name="customActivity.title"');
 
     const before = await storedSettings(w);
     const activities = async () =>
@@ -308,36 +308,36 @@ describe("console dashboard", () => {
         .n;
     const activitiesBefore = await activities();
     const good = {
-      enabled: "on",
-      idleMinutes: "30",
+      abandonedCartEnabled: "on",
+      abandonedCartIdleMinutes: "30",
       step1On: "on",
       step1Hours: "1",
       step2On: "on",
       step2Hours: "24",
-      linkDays: "30",
-      highValue: "200",
-      lowStock: "5",
+      recoveryLinkDays: "30",
+      highValueCartTotal: "200",
+      lowStockThreshold: "5",
     };
     expect((await postConsoleForm(w, viewer, "/console/automations", good)).status).toBe(403);
-    expect((await postConsoleForm(w, viewer, `/console/automations/carts/${id}`, { title: "Sneaky note" })).status).toBe(403);
+    expect((await postConsoleForm(w, viewer, `/console/automations/carts/${id}`, { "customActivity.title": "Sneaky note" })).status).toBe(403);
     expect(await storedSettings(w)).toBe(before);
     expect(await activities()).toBe(activitiesBefore);
 
     // Bad input from the owner: each error at its field, what was typed kept, nothing written.
-    const notNumber = await postConsoleForm(w, owner, "/console/automations", { ...good, idleMinutes: "soon" });
+    const notNumber = await postConsoleForm(w, owner, "/console/automations", { ...good, abandonedCartIdleMinutes: "soon" });
     expect(notNumber.status).toBe(400);
     const notNumberHtml = await notNumber.text();
-    expect(notNumberHtml).toMatch(/<p class="console-field-error" id="carts-idle-error">Must be a whole number<\/p>/);
-    expect(notNumberHtml).toMatch(/id="carts-idle"[^>]*value="soon"/);
+    expect(notNumberHtml).toMatch(/<p class="console-field-error" id="f-abandonedCartIdleMinutes-error">Must be a whole number<\/p>/);
+    expect(notNumberHtml).toMatch(/id="f-abandonedCartIdleMinutes"[^>]*value="soon"/);
     const unordered = await postConsoleForm(w, owner, "/console/automations", { ...good, step2Hours: "0.5" });
     expect(unordered.status).toBe(400);
     expect(await unordered.text()).toMatch(/id="carts-schedule-error">Must be in increasing order</);
     const tooLate = await postConsoleForm(w, owner, "/console/automations", { ...good, step2Hours: "1000" });
     expect(tooLate.status).toBe(400);
-    expect(await tooLate.text()).toMatch(/id="carts-step2-hours-error">/);
-    const noTitle = await postConsoleForm(w, owner, `/console/automations/carts/${id}`, { title: "  " });
+    expect(await tooLate.text()).toMatch(/id="f-step2Hours-error">/);
+    const noTitle = await postConsoleForm(w, owner, `/console/automations/carts/${id}`, { "customActivity.title": "  " });
     expect(noTitle.status).toBe(400);
-    expect(await noTitle.text()).toMatch(/id="activity-title-error">/);
+    expect(await noTitle.text()).toMatch(/id="f-customActivity-title-error">/);
     expect(await storedSettings(w)).toBe(before);
     expect(await activities()).toBe(activitiesBefore);
 

@@ -135,8 +135,9 @@ describe("console journey", () => {
       const lineId = (await s.w.db.prepare("SELECT id FROM order_line_items WHERE order_id = ?").bind(orderId).first<{ id: string }>())!.id;
       const refused = await postConsoleForm(s.w, clerk, `/console/orders/${orderId}`, {
         intent: "fulfil",
-        [`qty:${lineId}`]: "1",
-        trackingNumber: "NOPE",
+        "lineItems[0].id": lineId,
+        "lineItems[0].quantity": "1",
+        "trackingInfo.trackingNumber": "NOPE",
       });
       expect(refused.status).toBe(403);
       expect((await s.w.db.prepare("SELECT fulfillment_status AS f FROM orders WHERE id = ?").bind(orderId).first<{ f: string }>())!.f).toBe(
@@ -147,8 +148,8 @@ describe("console journey", () => {
       const o = owner.page;
       await o.goto(`${s.w.url}/console/orders/${orderId}`);
       await hydrated(o);
-      await o.fill("#fulfil-carrier", "Royal Mail");
-      await o.fill("#fulfil-number", `RM${stamp}GB`);
+      await o.fill("#f-trackingInfo-shippingProvider", "Royal Mail");
+      await o.fill("#f-trackingInfo-trackingNumber", `RM${stamp}GB`);
       await o.getByRole("button", { name: "Mark as shipped" }).click();
       await expect.poll(() => o.locator("[role=status]").textContent()).toContain(`Shipped, with tracking number RM${stamp}GB.`);
       expect(unexpected(owner.problems)).toEqual([]);

@@ -165,7 +165,7 @@ describe("console orders", () => {
     const before = await counts(w, grace.id);
     const refused: Record<string, string>[] = [
       { intent: "mark-paid" },
-      { intent: "fulfil", "qty:x": "1", trackingNumber: "1Z" },
+      { intent: "fulfil", "lineItems[0].id": "x", "lineItems[0].quantity": "1", "trackingInfo.trackingNumber": "1Z" },
       { intent: "cancel", restock: "on" },
       { intent: "refund", status: "FULLY_REFUNDED" },
     ];
@@ -186,20 +186,22 @@ describe("console orders", () => {
 
     const tooMany = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, {
       intent: "fulfil",
-      [`qty:${lineId}`]: "5",
-      trackingNumber: "1Z999",
+      "lineItems[0].id": lineId,
+      "lineItems[0].quantity": "5",
+      "trackingInfo.trackingNumber": "1Z999",
     });
     expect(tooMany.status).toBe(400);
     const tooManyHtml = await tooMany.text();
-    expect(tooManyHtml).toMatch(/id="fulfil-qty-[^"]+-error"[^>]*>Is more than the 2 left to fulfil/);
+    expect(tooManyHtml).toMatch(/id="f-lineItems-0--quantity-error"[^>]*>Is more than the 2 left to fulfil/);
     expect(tooManyHtml).toContain('value="1Z999"');
     const badLink = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, {
       intent: "fulfil",
-      [`qty:${lineId}`]: "1",
-      trackingLink: "not a url",
+      "lineItems[0].id": lineId,
+      "lineItems[0].quantity": "1",
+      "trackingInfo.trackingLink": "not a url",
     });
     expect(badLink.status).toBe(400);
-    expect(await badLink.text()).toMatch(/id="fulfil-link-error"/);
+    expect(await badLink.text()).toMatch(/id="f-trackingInfo-trackingLink-error"/);
     expect(await counts(w, ada.id)).toEqual(before);
 
     const paid = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, { intent: "mark-paid" });
@@ -207,18 +209,20 @@ describe("console orders", () => {
     expect(await paid.text()).toContain("Marked as paid.");
     const part = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, {
       intent: "fulfil",
-      [`qty:${lineId}`]: "1",
-      shippingProvider: "UPS",
-      trackingNumber: "1Z-FIRST",
+      "lineItems[0].id": lineId,
+      "lineItems[0].quantity": "1",
+      "trackingInfo.shippingProvider": "UPS",
+      "trackingInfo.trackingNumber": "1Z-FIRST",
     });
     expect(part.status).toBe(200);
     expect(await part.text()).toContain("Shipped, with tracking number 1Z-FIRST.");
     expect((await counts(w, ada.id))!.state).toBe("PAID/PARTIALLY_FULFILLED/APPROVED");
     const rest = await postConsoleForm(w, clerk, `/console/orders/${ada.id}`, {
       intent: "fulfil",
-      [`qty:${lineId}`]: "1",
-      trackingNumber: "1Z-SECOND",
-      trackingLink: "https://carrier.example/track/1Z-SECOND",
+      "lineItems[0].id": lineId,
+      "lineItems[0].quantity": "1",
+      "trackingInfo.trackingNumber": "1Z-SECOND",
+      "trackingInfo.trackingLink": "https://carrier.example/track/1Z-SECOND",
     });
     expect(rest.status).toBe(200);
     const shipped = await (await get(w, clerk, `/console/orders/${ada.id}`)).text();
@@ -291,8 +295,8 @@ describe("console orders", () => {
       await console.screenshot({ path: path.join(shots, "console-orders-1280.png"), fullPage: true });
       await console.getByRole("link", { name: `#${number}` }).click();
       await console.waitForURL(/\/console\/orders\/[^/?]+$/);
-      await console.fill("#fulfil-carrier", "DHL");
-      await console.fill("#fulfil-number", "JD0146000012345");
+      await console.fill("#f-trackingInfo-shippingProvider", "DHL");
+      await console.fill("#f-trackingInfo-trackingNumber", "JD0146000012345");
       await console.getByRole("button", { name: "Mark as shipped" }).click();
       await expect.poll(() => console.locator("[role=status]").textContent()).toContain("Shipped, with tracking number JD0146000012345.");
       await expectAccessible(console, "console order detail");

@@ -55,7 +55,7 @@ const FIELDS: Record<string, Record<string, string>> = {
   "/console/staff unblock": { id: UNKNOWN },
   "/console/settings/api-keys permissions": { id: UNKNOWN },
   "/console/settings/api-keys revoke": { id: UNKNOWN, name: "x" },
-  "/console/orders/:orderId fulfil": { [`qty:${UNKNOWN}`]: "1", trackingNumber: "1Z" },
+  "/console/orders/:orderId fulfil": { "lineItems[0].id": UNKNOWN, "lineItems[0].quantity": "1", "trackingInfo.trackingNumber": "1Z" },
   "/console/orders/:orderId refund": { status: "FULLY_REFUNDED" },
   "/console/products/:id/media remove": { mediaId: UNKNOWN },
   "/console/products/:id/media alt": { mediaId: UNKNOWN, altText: "A mug" },

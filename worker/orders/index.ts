@@ -11,3 +11,5 @@ export { isOwner, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom,
 export { createOrderRequest, updateCheckoutRequest } from "./schemas";
 export { searchOrders } from "./orders";
 export { UNPAID_CANCEL_REASON } from "./shapes";
+export { cancelOrder, createFulfillment, markAsPaid, setRefundStatus } from "./orders";
+export { fulfillmentRequest } from "./schemas";

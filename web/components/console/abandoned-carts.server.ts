@@ -30,18 +30,19 @@ export function settingsValues(s: AutomationSettings): SettingsValues {
   };
 }
 
+/** The settings form as typed: its fields are named by the settings' API paths, the schedule's by step (stepNOn, stepNHours). */
 export function readSettingsForm(form: FormData): SettingsValues {
   const text = (name: string) =>
     String(form.get(name) ?? "")
       .trim()
       .slice(0, 40);
   return {
-    enabled: form.get("enabled") === "on",
-    idleMinutes: text("idleMinutes"),
+    enabled: form.get("abandonedCartEnabled") === "on",
+    idleMinutes: text("abandonedCartIdleMinutes"),
     steps: Array.from({ length: SCHEDULE_STEPS }, (_, i) => ({ on: form.get(`step${i + 1}On`) === "on", hours: text(`step${i + 1}Hours`) })),
-    highValue: text("highValue"),
-    linkDays: text("linkDays"),
-    lowStock: text("lowStock"),
+    highValue: text("highValueCartTotal"),
+    linkDays: text("recoveryLinkDays"),
+    lowStock: text("lowStockThreshold"),
   };
 }
 
@@ -76,6 +77,15 @@ export function settingsPatchOf(v: SettingsValues): AutomationSettingsPatch {
   };
   if (violations.length) throw invalidArgument(violations);
   return parseWith(automationSettingsPatch, patch);
+}
+
+/** A settings field path as the form's input: entry k of the schedule is the k-th step switched on. */
+export function settingsFieldOf(v: SettingsValues) {
+  const on = stepsOn(v);
+  return (path: string) => {
+    const entry = /^recoveryEmailDelaysMinutes\[(\d+)\]/.exec(path);
+    return { name: entry ? `step${on[Number(entry[1])] ?? 1}Hours` : path };
+  };
 }
 
 /** The list's filters from the URL: status (ABANDONED, RECOVERED or any) and page. */

@@ -60,17 +60,3 @@ export interface SettingsValues {
 export function stepsOn(v: SettingsValues): number[] {
   return v.steps.flatMap((s, i) => (s.on ? [i + 1] : []));
 }
-
-/** The settings form's field id for a service field path (the schedule's entries map back to their step's field). */
-export function settingsFieldIds(stepOf: number[]): Record<string, string> {
-  const ids: Record<string, string> = {
-    abandonedCartEnabled: "carts-enabled",
-    abandonedCartIdleMinutes: "carts-idle",
-    recoveryEmailDelaysMinutes: "carts-step1-hours",
-    highValueCartTotal: "carts-high-value",
-    recoveryLinkDays: "carts-link-days",
-    lowStockThreshold: "carts-low-stock",
-  };
-  stepOf.forEach((step, k) => (ids[`recoveryEmailDelaysMinutes[${k}]`] = `carts-step${step}-hours`));
-  return ids;
-}

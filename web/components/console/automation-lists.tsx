@@ -1,10 +1,83 @@
+import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
+import { ErrorSummary, type Problem } from "#web/components/ui/form";
+import { EmptyState, Notice, PageHead } from "#web/components/ui/page";
+import { AutomationsNav } from "./automations-nav";
 import { Badge, type Tone } from "./badge";
 
 /**
- * Pieces of the automations section's lists (emails, back in stock, tasks): dates as merchants read them, status
- * badges, and what a page past the last one says (the page links are ./pager).
+ * Pieces of the automations section's pages: their head (heading, tabs, way back, intro, the outcome of an action),
+ * facts, dates as merchants read them, status badges, and a list's states (the page links are ./pager).
  */
+
+/** The head of an automations page: heading, the section's tabs, way back, intro, and what the last action did. */
+export function AutomationHead({
+  title,
+  back,
+  intro,
+  result,
+}: {
+  title: ReactNode;
+  back?: ReactNode;
+  intro?: ReactNode;
+  result?: { ok: string | null; problem: Problem | null } | null;
+}) {
+  return (
+    <>
+      <PageHead title={title}>
+        <AutomationsNav />
+      </PageHead>
+      {back && <p>{back}</p>}
+      {intro && <p className="console-muted">{intro}</p>}
+      <Notice text={result?.ok} />
+      <ErrorSummary problem={result?.problem} />
+    </>
+  );
+}
+
+/** One fact of a page's facts list: its term, its value, and whether it takes the whole row. */
+export type Fact = readonly [term: string, value: ReactNode, wide?: boolean, valueClass?: string] | false | "" | 0 | null | undefined;
+
+/** A page's facts (a cart's contact, an email's status…) as a definition list; false entries are left out. */
+export function Facts({ facts }: { facts: readonly Fact[] }) {
+  return (
+    <dl className="automation-facts">
+      {facts.map(
+        (f) =>
+          f && (
+            <div key={f[0]} className={f[2] ? "automation-facts-wide" : undefined}>
+              <dt>{f[0]}</dt>
+              <dd className={f[3]}>{f[1]}</dd>
+            </div>
+          ),
+      )}
+    </dl>
+  );
+}
+
+/** A list's body: past the last page, empty (why), or its rows (`children`: status line, table, pages). */
+export function ListBody({
+  shown,
+  total,
+  what,
+  empty,
+  children,
+}: {
+  shown: number;
+  total: number;
+  what: string;
+  empty: ReactNode;
+  children: ReactNode;
+}) {
+  if (shown === 0 && total > 0) return <PastTheEnd total={total} what={what} />;
+  if (shown === 0) return <EmptyState>{empty}</EmptyState>;
+  return <>{children}</>;
+}
+
+/** How many pages `total` rows make, `size` a page (at least one). */
+export function pagesOf(total: number, size: number): number {
+  return Math.max(1, Math.ceil(total / size));
+}
 
 /** "Nov 25, 2026, 6:02 PM UTC": the console shows times in UTC, as the services store them. */
 export function dateTimeText(iso: string | null | undefined): string {

@@ -1,4 +1,6 @@
 import { useId, type ReactNode } from "react";
+import { Link } from "react-router";
+import { DataTable } from "../ui/table";
 
 /**
  * The dashboard's charts, drawn on the server as SVG: no chart library and no client JavaScript. Each chart is an
@@ -90,27 +92,52 @@ export function BarChart({
       <figcaption>
         <details>
           <summary>{`${title}: the figures as a table`}</summary>
-          <table className="console-table">
-            <thead>
-              <tr>
-                <th scope="col">{tableHeads[0]}</th>
-                <th scope="col" className="num">
-                  {tableHeads[1]}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((d) => (
-                <tr key={d.longLabel}>
-                  <th scope="row">{d.longLabel}</th>
-                  <td className="num">{d.formatted}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable<BarDatum>
+            caption={title}
+            rows={data}
+            rowKey={(d) => d.longLabel}
+            columns={[
+              { header: tableHeads[0], rowHeader: true, cell: (d) => d.longLabel },
+              { header: tableHeads[1], num: true, cell: (d) => d.formatted },
+            ]}
+          />
           {children}
         </details>
       </figcaption>
     </figure>
+  );
+}
+
+/** "2026-11-25" → "Nov 25" (the date is already the store's; formatting it in UTC keeps it that day). */
+export const shortDate = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+
+/** "2026-11-25" → "Wed, November 25, 2026". */
+export const longDate = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { weekday: "short", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
+
+/** One figure of the dashboard, linking to where it comes from. */
+export interface Figure {
+  label: string;
+  value: string;
+  to: string;
+  /** Shown in warning colours when it calls for action. */
+  attention?: boolean;
+}
+
+/** A row of figures, each a link to its page. */
+export function Figures({ label, figures }: { label: string; figures: Figure[] }) {
+  return (
+    <ul className="dash-figures" aria-label={label}>
+      {figures.map((f) => (
+        <li key={f.label}>
+          <Link to={f.to} className={f.attention ? "dash-attention" : undefined}>
+            <span className="dash-label">{f.label}</span> <strong className="dash-value">{f.value}</strong>
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

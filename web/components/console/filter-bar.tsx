@@ -1,15 +1,52 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { Form } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Field } from "#web/components/ui/form";
 
-/** A list's filter form, sent as a GET: its fields (the form kit's, e.g. Select with placeholder "Any") and Filter. */
-export function FilterBar({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * A list's filter form, sent as a GET: its fields (the form kit's, e.g. Select with placeholder "Any") and Filter.
+ * With `submit` the button is the list's own primary one ("Show orders"), off while the list loads, and `clearTo`
+ * adds a Clear link back to the unfiltered list; `search` marks the form as the list's search.
+ */
+export function FilterBar({
+  label,
+  children,
+  submit,
+  clearTo,
+  search = false,
+  className,
+}: {
+  label: string;
+  children: ReactNode;
+  submit?: string;
+  clearTo?: string | null;
+  search?: boolean;
+  className?: string;
+}) {
+  const loading = useNavigation().state === "loading";
   return (
-    <Form method="get" className="console-toolbar" aria-label={label}>
+    <Form
+      method="get"
+      className={className ? `console-toolbar ${className}` : "console-toolbar"}
+      role={search ? "search" : undefined}
+      aria-label={label}
+    >
       {children}
-      <button type="submit" className="console-button">
-        Filter
-      </button>
+      {submit ? (
+        <div className="console-actions">
+          <button type="submit" className="console-button primary" disabled={loading}>
+            {submit}
+          </button>
+          {clearTo && (
+            <Link to={clearTo} className="console-button">
+              Clear
+            </Link>
+          )}
+        </div>
+      ) : (
+        <button type="submit" className="console-button">
+          Filter
+        </button>
+      )}
     </Form>
   );
 }
@@ -33,6 +70,40 @@ export function DateRange({
       <Field id={`${prefix}-from`} name="from" type="date" label={label} defaultValue={from} error={errors.from} />
       <Field id={`${prefix}-to`} name="to" type="date" label="to" defaultValue={to} error={errors.to} />
     </>
+  );
+}
+
+/** A list's search box (`q`), which "/" focuses from anywhere outside a field. */
+export function SearchField({
+  id,
+  label = "Search",
+  className,
+  placeholder,
+  defaultValue,
+  maxLength,
+}: {
+  id: string;
+  label?: string;
+  className: string;
+  placeholder: string;
+  defaultValue: string;
+  maxLength: number;
+}) {
+  const search = useSlashToSearch();
+  return (
+    <div className={`console-field ${className}`}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        ref={search}
+        type="search"
+        name="q"
+        defaultValue={defaultValue}
+        placeholder={placeholder}
+        aria-keyshortcuts="/"
+        maxLength={maxLength}
+      />
+    </div>
   );
 }
 

@@ -3,6 +3,7 @@ import { UNPAID_CANCEL_REASON, type OrderShape } from "#worker/orders";
 import type { Ctx } from "#worker/platform/context";
 import { orderView } from "../account/order.server";
 import type { OrderView } from "../account/order-view";
+import { oneOf, readDateRange } from "./filter-bar.server";
 import { FULFILLMENT_FILTERS, PAYMENT_FILTERS, SORTS } from "./orders";
 
 /**
@@ -24,27 +25,19 @@ export interface OrderFilters {
   cursor: string;
 }
 
+/** The order list's filters from the URL, and the date errors to show at their fields. */
 export function readOrderFilters(url: URL): { filters: OrderFilters; fields: Record<string, string> } {
   const p = url.searchParams;
-  const fields: Record<string, string> = {};
-  const date = (name: "from" | "to") => {
-    const v = (p.get(name) ?? "").trim();
-    if (v && !/^\d{4}-\d{2}-\d{2}$/.test(v)) fields[name] = "Enter a date as YYYY-MM-DD.";
-    else if (v && Number.isNaN(Date.parse(`${v}T00:00:00Z`))) fields[name] = "Not a calendar date.";
-    else return v;
-    return "";
-  };
-  const oneOf = <T extends string>(v: string | null, list: readonly T[]): T | "" => (list.includes(v as T) ? (v as T) : "");
+  const { from, to, fields } = readDateRange(p);
   const filters: OrderFilters = {
     q: (p.get("q") ?? "").trim().slice(0, 100),
     payment: oneOf(p.get("payment"), PAYMENT_FILTERS),
     fulfillment: oneOf(p.get("fulfillment"), FULFILLMENT_FILTERS),
-    from: date("from"),
-    to: date("to"),
+    from,
+    to,
     sort: (oneOf(p.get("sort"), Object.keys(SORTS) as (keyof typeof SORTS)[]) || "newest") as keyof typeof SORTS,
     cursor: (p.get("cursor") ?? "").slice(0, 500),
   };
-  if (filters.from && filters.to && filters.from > filters.to) fields.to = "The end date is before the start date.";
   return { filters, fields };
 }
 

@@ -24,6 +24,7 @@ export function DataTable<T>({
   columns,
   className,
   rowHidden,
+  rowClass,
 }: {
   caption: string;
   rows: readonly T[];
@@ -32,6 +33,8 @@ export function DataTable<T>({
   className?: string;
   /** Rows to hide while they stay mounted (e.g. one being removed, which comes back if the removal is refused). */
   rowHidden?: (row: T) => boolean;
+  /** A class for a row (a canceled order's, greyed). */
+  rowClass?: (row: T) => string | undefined;
 }) {
   if (rows.length === 0) return null;
   const cellClass = (c: Column<T>) => [c.num ? "num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined;
@@ -51,7 +54,7 @@ export function DataTable<T>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={rowKey(row)} hidden={rowHidden?.(row) || undefined}>
+            <tr key={rowKey(row)} className={rowClass?.(row)} hidden={rowHidden?.(row) || undefined}>
               {columns.map((c, i) =>
                 c.rowHeader ? (
                   <th key={i} scope="row" className={cellClass(c)}>

@@ -1,7 +1,9 @@
-import { Link, useRouteLoaderData } from "react-router";
-import { dashboardReport } from "#worker/reports/dashboard";
-import { BarChart } from "#web/components/console/dashboard-charts";
+import { useRouteLoaderData } from "react-router";
+import { dashboardReport } from "#worker/reports";
+import { BarChart, Figures, longDate, shortDate } from "#web/components/console/dashboard-charts";
 import { consoleTitle } from "#web/components/console/title";
+import { Notice, PageHead } from "#web/components/ui/page";
+import { counted as count } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-dashboard.css";
 import type { loader as layoutLoader } from "./layout";
@@ -19,37 +21,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { report: await dashboardReport(context.services) };
 }
 
-/** "2026-11-25" → "Nov 25" (the date is already the store's; formatting it in UTC keeps it that day). */
-const shortDate = (date: string) =>
-  new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
-const longDate = (date: string) =>
-  new Intl.DateTimeFormat("en-US", { weekday: "short", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" }).format(
-    new Date(`${date}T12:00:00Z`),
-  );
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-interface Figure {
-  label: string;
-  value: string;
-  to: string;
-  /** Shown in warning colours when it calls for action. */
-  attention?: boolean;
-}
-
-function Figures({ label, figures }: { label: string; figures: Figure[] }) {
-  return (
-    <ul className="dash-figures" aria-label={label}>
-      {figures.map((f) => (
-        <li key={f.label}>
-          <Link to={f.to} className={f.attention ? "dash-attention" : undefined}>
-            <span className="dash-label">{f.label}</span> <strong className="dash-value">{f.value}</strong>
-          </Link>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
   const { report: r } = loaderData;
   const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
@@ -61,12 +32,14 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
   const weeksWithCarts = r.recoveryByWeek.filter((w) => w.abandoned > 0);
   return (
     <>
-      <h1>Dashboard</h1>
-      {user?.role === "STAFF" && user.permissions.length === 0 && (
-        <p className="console-notice" role="status">
-          You can look at everything here, but the store owner has not given you any permission to make changes yet.
-        </p>
-      )}
+      <PageHead title="Dashboard" />
+      <Notice
+        text={
+          user?.role === "STAFF" && user.permissions.length === 0
+            ? "You can look at everything here, but the store owner has not given you any permission to make changes yet."
+            : null
+        }
+      />
       <p className="console-muted">
         {r.timeZoneSource === "store"
           ? `Days are counted in the store's time zone, ${r.timeZone}. Today is ${longDate(r.today.date)}.`

@@ -1,16 +1,16 @@
-import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { backInStockItem, reportItemBackInStock } from "#worker/automations/back-in-stock";
-import { dateTimeText, pageOf, PastTheEnd, StatusBadge } from "#web/components/console/automation-lists";
-import { AutomationsNav } from "#web/components/console/automations-nav";
+import { data, Link, useNavigation } from "react-router";
+import { backInStockItem, reportItemBackInStock } from "#worker/automations";
+import { AutomationHead, dateTimeText, Facts, ListBody, pageOf, pagesOf, StatusBadge } from "#web/components/console/automation-lists";
 import { itemText, StockNow } from "#web/components/console/back-in-stock";
-import { ErrorSummary } from "#web/components/ui/form";
+import { intentAction } from "#web/components/console/intent-action.server";
 import { Pager } from "#web/components/console/pager";
+import { PostButton } from "#web/components/console/post-button";
 import { orRefuse } from "#web/components/console/problem.server";
-import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
+import { useCan } from "#web/components/ui/page";
+import { DataTable } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
-import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/back-in-stock-item";
 
 export function meta({ data: d, matches }: Route.MetaArgs) {
@@ -35,17 +35,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = pageOf(url);
   const result = await orRefuse(backInStockItem(context.services, itemOf(url), { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }));
-  return { ...result, page, pages: Math.max(1, Math.ceil(result.total / PAGE_SIZE)) };
+  return { ...result, page, pages: pagesOf(result.total, PAGE_SIZE) };
 }
 
 /** "Report back in stock": emails the item's waiting shoppers now (automations.manage), and says how it went. */
 export async function action({ context, request }: Route.ActionArgs) {
   requireStaff(context, request);
   const item = itemOf(new URL(request.url));
-  const form = await request.formData();
-  if (form.get("intent") !== "report")
-    return data({ ok: null, problem: { message: "Nothing was done: unknown action.", fields: {} } }, { status: 400 });
-  try {
+  return intentAction(await request.formData(), ["report"], async () => {
     const { sent, failed, held } = await reportItemBackInStock(context.services, item);
     const parts = [
       sent === 0 && failed === 0 && held === 0
@@ -54,114 +51,76 @@ export async function action({ context, request }: Route.ActionArgs) {
       failed > 0 ? `${failed} could not be emailed (the reason is on each request).` : "",
       held > 0 ? `${held} will be sent when the email service's retries go through.` : "",
     ];
-    return { ok: parts.filter(Boolean).join(" "), problem: null };
-  } catch (err) {
-    const problem = problemOf(err, CONSOLE);
-    return data({ ok: null, problem }, { status: problem.status ?? 400 });
-  }
+    return parts.filter(Boolean).join(" ");
+  });
 }
+
+type Request = Route.ComponentProps["loaderData"]["requests"][number];
 
 export default function ConsoleBackInStockItem({ loaderData, actionData }: Route.ComponentProps) {
   const { item, requests, total, page, pages } = loaderData;
-  const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
   const busy = useNavigation().state === "submitting";
-  const mayReport = !!user?.permissions.includes("automations.manage");
+  const mayReport = useCan("automations.manage");
+  const back = (
+    <>
+      <Link to="/console/automations/back-in-stock">← All items</Link>
+      {item.productName !== null && (
+        <>
+          {" · "}
+          <Link to={`/console/inventory/${item.productId}`}>Stock of this product</Link>
+        </>
+      )}
+    </>
+  );
   return (
     <>
-      <h1>Back in stock: {itemText(item)}</h1>
-      <AutomationsNav />
-      <p>
-        <Link to="/console/automations/back-in-stock">← All items</Link>
-        {item.productName !== null && (
-          <>
-            {" · "}
-            <Link to={`/console/inventory/${item.productId}`}>Stock of this product</Link>
-          </>
-        )}
-      </p>
-      {actionData?.ok && (
-        <p className="console-notice" role="status">
-          {actionData.ok}
-        </p>
-      )}
-      <ErrorSummary problem={actionData?.problem} />
-      <dl className="automation-facts">
-        <div>
-          <dt>Waiting</dt>
-          <dd>{item.waiting}</dd>
-        </div>
-        {item.processing > 0 && (
-          <div>
-            <dt>Being sent</dt>
-            <dd>{item.processing}</dd>
-          </div>
-        )}
-        <div>
-          <dt>Notified</dt>
-          <dd>{item.notified}</dd>
-        </div>
-        <div>
-          <dt>Failed</dt>
-          <dd>{item.failed}</dd>
-        </div>
-        <div>
-          <dt>Stock now</dt>
-          <dd>
-            <StockNow item={item} />
-          </dd>
-        </div>
-      </dl>
+      <AutomationHead title={`Back in stock: ${itemText(item)}`} back={back} result={actionData} />
+      <Facts
+        facts={[
+          ["Waiting", item.waiting],
+          item.processing > 0 && ["Being sent", item.processing],
+          ["Notified", item.notified],
+          ["Failed", item.failed],
+          ["Stock now", <StockNow key="stock" item={item} />],
+        ]}
+      />
       {mayReport ? (
-        <Form method="post" className="console-actions automation-retry">
-          <input type="hidden" name="intent" value="report" />
-          <button type="submit" className="console-button primary" disabled={busy}>
+        <div className="console-actions automation-retry">
+          <PostButton intent="report" primary disabled={busy}>
             {busy ? "Emailing…" : "Report back in stock"}
-          </button>
+          </PostButton>
           <span className="console-muted">
             {item.variantId
               ? "Emails everyone waiting for this variant, and those waiting for any variant of the product, now."
               : "Emails everyone waiting for this product (any variant) now."}
           </span>
-        </Form>
+        </div>
       ) : (
         <p className="console-muted">Reporting an item back in stock needs the automations permission.</p>
       )}
       <h2>Requests</h2>
-      {requests.length === 0 && total > 0 ? (
-        <PastTheEnd total={total} what="requests" />
-      ) : requests.length === 0 ? (
-        <p className="console-muted">No requests for this item.</p>
-      ) : (
-        <>
-          <div className="console-scroll">
-            <table className="console-table">
-              <caption className="visually-hidden">{`Requests for ${itemText(item)}, newest first (${total})`}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Asked</th>
-                  <th scope="col">Last change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {requests.map((r) => (
-                  <tr key={r.id}>
-                    <th scope="row">{r.email}</th>
-                    <td>
-                      <StatusBadge status={r.status} />
-                      {r.failureReason && <div className="automation-error">{r.failureReason}</div>}
-                    </td>
-                    <td>{dateTimeText(r.createdDate)}</td>
-                    <td>{dateTimeText(r.updatedDate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={page} pages={pages} label="Pages of requests" />
-        </>
-      )}
+      <ListBody shown={requests.length} total={total} what="requests" empty="No requests for this item.">
+        <DataTable<Request>
+          caption={`Requests for ${itemText(item)}, newest first (${total})`}
+          rows={requests}
+          rowKey={(r) => r.id}
+          columns={[
+            { header: "Email", rowHeader: true, cell: (r) => r.email },
+            {
+              header: "Status",
+              cell: (r) => (
+                <>
+                  <StatusBadge status={r.status} />
+                  {r.failureReason && <div className="automation-error">{r.failureReason}</div>}
+                </>
+              ),
+            },
+            { header: "Asked", cell: (r) => dateTimeText(r.createdDate) },
+            { header: "Last change", cell: (r) => dateTimeText(r.updatedDate) },
+          ]}
+        />
+        <Pager page={page} pages={pages} label="Pages of requests" />
+      </ListBody>
     </>
   );
 }

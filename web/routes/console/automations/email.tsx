@@ -1,15 +1,13 @@
-import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
-import { getEmail } from "#worker/email/outbox";
-import { retryEmail } from "#worker/email/retries";
-import { dateTimeText, StatusBadge, statusWord, templateLabel } from "#web/components/console/automation-lists";
-import { AutomationsNav } from "#web/components/console/automations-nav";
-import { ErrorSummary } from "#web/components/ui/form";
+import { Link, useNavigation } from "react-router";
+import { getEmail, retryEmail } from "#worker/email";
+import { AutomationHead, dateTimeText, Facts, StatusBadge, statusWord, templateLabel } from "#web/components/console/automation-lists";
+import { intentAction } from "#web/components/console/intent-action.server";
+import { PostButton } from "#web/components/console/post-button";
 import { orRefuse } from "#web/components/console/problem.server";
-import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleTitle } from "#web/components/console/title";
+import { useCan } from "#web/components/ui/page";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
-import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/email";
 
 export function meta({ data: d, matches }: Route.MetaArgs) {
@@ -30,97 +28,46 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
  */
 export async function action({ context, request, params }: Route.ActionArgs) {
   requireStaff(context, request);
-  const form = await request.formData();
-  if (form.get("intent") !== "retry")
-    return data({ ok: null, problem: { message: "Nothing was done: unknown action.", fields: {} } }, { status: 400 });
-  try {
+  return intentAction(await request.formData(), ["retry"], async () => {
     const { email } = await retryEmail(context.services, params.id);
-    const ok =
-      email.status === "SENT"
-        ? `Sent to ${email.to}.`
-        : email.status === "QUEUED"
-          ? "Queued again: no email transport is configured, so it is recorded here and not sent."
-          : email.status === "SUPPRESSED"
-            ? `Not sent: ${email.to} has unsubscribed from marketing emails since.`
-            : `The retry failed too: ${email.error ?? "transport error"}.`;
-    return { ok, problem: null };
-  } catch (err) {
-    const problem = problemOf(err, CONSOLE);
-    return data({ ok: null, problem }, { status: problem.status ?? 400 });
-  }
+    return email.status === "SENT"
+      ? `Sent to ${email.to}.`
+      : email.status === "QUEUED"
+        ? "Queued again: no email transport is configured, so it is recorded here and not sent."
+        : email.status === "SUPPRESSED"
+          ? `Not sent: ${email.to} has unsubscribed from marketing emails since.`
+          : `The retry failed too: ${email.error ?? "transport error"}.`;
+  });
 }
 
 export default function ConsoleEmail({ loaderData, actionData }: Route.ComponentProps) {
   const { email } = loaderData;
-  const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
   const busy = useNavigation().state === "submitting";
-  const mayRetry = !!user?.permissions.includes("automations.manage");
+  const mayRetry = useCan("automations.manage");
   return (
     <>
-      <h1>Email to {email.to}</h1>
-      <AutomationsNav />
-      <p>
-        <Link to="/console/automations/emails">← All emails</Link>
-      </p>
-      {actionData?.ok && (
-        <p className="console-notice" role="status">
-          {actionData.ok}
-        </p>
-      )}
-      <ErrorSummary problem={actionData?.problem} />
-      <dl className="automation-facts">
-        <div>
-          <dt>Recipient</dt>
-          <dd>{email.to}</dd>
-        </div>
-        <div>
-          <dt>Subject</dt>
-          <dd>{email.subject}</dd>
-        </div>
-        <div>
-          <dt>Email</dt>
-          <dd>{templateLabel(email.template)}</dd>
-        </div>
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <StatusBadge status={email.status} />
-          </dd>
-        </div>
-        <div>
-          <dt>Attempts</dt>
-          <dd>{email.attempts}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{dateTimeText(email.createdDate)}</dd>
-        </div>
-        <div>
-          <dt>Sent</dt>
-          <dd>{dateTimeText(email.sentDate)}</dd>
-        </div>
-        {email.nextAttemptAt && email.status !== "SENT" && (
-          <div>
-            <dt>Next automatic attempt</dt>
-            <dd>{dateTimeText(email.nextAttemptAt)}</dd>
-          </div>
-        )}
-        {email.error && (
-          <div className="automation-facts-wide">
-            <dt>Error</dt>
-            <dd className="automation-error">{email.error}</dd>
-          </div>
-        )}
-      </dl>
+      <AutomationHead title={`Email to ${email.to}`} back={<Link to="/console/automations/emails">← All emails</Link>} result={actionData} />
+      <Facts
+        facts={[
+          ["Recipient", email.to],
+          ["Subject", email.subject],
+          ["Email", templateLabel(email.template)],
+          ["Status", <StatusBadge key="status" status={email.status} />],
+          ["Attempts", email.attempts],
+          ["Created", dateTimeText(email.createdDate)],
+          ["Sent", dateTimeText(email.sentDate)],
+          email.nextAttemptAt && email.status !== "SENT" && ["Next automatic attempt", dateTimeText(email.nextAttemptAt)],
+          email.error && ["Error", email.error, true, "automation-error"],
+        ]}
+      />
       {email.status === "FAILED" &&
         (mayRetry ? (
-          <Form method="post" className="console-actions automation-retry">
-            <input type="hidden" name="intent" value="retry" />
-            <button type="submit" className="console-button primary" disabled={busy}>
+          <div className="console-actions automation-retry">
+            <PostButton intent="retry" primary disabled={busy}>
               {busy ? "Sending…" : "Retry"}
-            </button>
+            </PostButton>
             <span className="console-muted">Hands the same message to the email service again now.</span>
-          </Form>
+          </div>
         ) : (
           <p className="console-muted">Sending a failed email again needs the automations permission.</p>
         ))}

@@ -1,12 +1,22 @@
-import { Form, Link, useNavigation } from "react-router";
-import { EMAIL_STATUSES, listEmails } from "#worker/email/outbox";
-import { dateTimeText, pageOf, PastTheEnd, StatusBadge, statusWord, TEMPLATE_LABELS, templateLabel } from "#web/components/console/automation-lists";
-import { AutomationsNav } from "#web/components/console/automations-nav";
-import { readEmailFilters, EMAILS_PAGE_SIZE } from "#web/components/console/emails.server";
-import { Select } from "#web/components/ui/form";
-import { DateRange } from "#web/components/console/filter-bar";
+import { Link } from "react-router";
+import { EMAIL_STATUSES, listEmails } from "#worker/email";
+import {
+  AutomationHead,
+  dateTimeText,
+  ListBody,
+  pageOf,
+  pagesOf,
+  StatusBadge,
+  statusWord,
+  TEMPLATE_LABELS,
+  templateLabel,
+} from "#web/components/console/automation-lists";
+import { EMAILS_PAGE_SIZE, readEmailFilters } from "#web/components/console/emails.server";
+import { DateRange, FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { consoleTitle } from "#web/components/console/title";
+import { Field, Select } from "#web/components/ui/form";
+import { DataTable, ListStatus } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/emails";
@@ -24,25 +34,31 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const page = pageOf(url);
   const { values, fields, filters } = readEmailFilters(url, page);
   const { emails, total } = await listEmails(context.services, filters);
-  return { values, fields, emails, total, page, pages: Math.max(1, Math.ceil(total / EMAILS_PAGE_SIZE)) };
+  return { values, fields, emails, total, page, pages: pagesOf(total, EMAILS_PAGE_SIZE) };
 }
+
+type Email = Route.ComponentProps["loaderData"]["emails"][number];
 
 export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
   const { values, fields, emails, total, page, pages } = loaderData;
-  const navigation = useNavigation();
   const filtered = !!(values.status || values.template || values.q || values.from || values.to);
   return (
     <>
-      <h1>Emails</h1>
-      <AutomationsNav />
-      <p className="console-muted">
-        Every email the shop sent or tried to send, newest first. Open one to see it as the shopper did, or to send a failed one again.
-      </p>
-      <Form method="get" className="console-toolbar" role="search" aria-label="Find emails">
-        <div className="console-field automation-search">
-          <label htmlFor="emails-q">Recipient</label>
-          <input id="emails-q" type="search" name="q" defaultValue={values.q} placeholder="Email address or part of it" maxLength={254} />
-        </div>
+      <AutomationHead
+        title="Emails"
+        intro="Every email the shop sent or tried to send, newest first. Open one to see it as the shopper did, or to send a failed one again."
+      />
+      <FilterBar label="Find emails" search submit="Show emails" clearTo={filtered ? "/console/automations/emails" : null}>
+        <Field
+          id="emails-q"
+          name="q"
+          type="search"
+          label="Recipient"
+          className="automation-search"
+          defaultValue={values.q}
+          placeholder="Email address or part of it"
+          maxLength={254}
+        />
         <Select
           id="emails-status"
           name="status"
@@ -60,69 +76,49 @@ export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
           options={Object.entries(TEMPLATE_LABELS)}
         />
         <DateRange prefix="emails" label="Created from" from={values.from} to={values.to} errors={fields} />
-        <div className="console-actions">
-          <button type="submit" className="console-button primary" disabled={navigation.state === "loading"}>
-            Show emails
-          </button>
-          {filtered && (
-            <Link to="/console/automations/emails" className="console-button">
-              Clear
-            </Link>
-          )}
-        </div>
-      </Form>
-      {emails.length === 0 && total > 0 ? (
-        <PastTheEnd total={total} what="emails" />
-      ) : emails.length === 0 ? (
-        <p className="console-muted" role="status">
-          {filtered
+      </FilterBar>
+      <ListBody
+        shown={emails.length}
+        total={total}
+        what="emails"
+        empty={
+          filtered
             ? "No emails match these filters."
-            : "No emails yet. Order confirmations, recovery emails and sign-in codes appear here as the shop sends them."}
-        </p>
-      ) : (
-        <>
-          <p className="console-muted" role="status">
-            {total === 1 ? `1 email${filtered ? " matches" : ""}.` : `${total} emails${filtered ? " match" : ""}.`}
-          </p>
-          <div className="console-scroll">
-            <table className="console-table">
-              <caption className="visually-hidden">Emails{filtered ? " matching the filters" : ""}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Attempts
-                  </th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {emails.map((e) => (
-                  <tr key={e.id}>
-                    <th scope="row">
-                      <Link to={`/console/automations/emails/${e.id}`} prefetch="intent">
-                        {e.to}
-                      </Link>
-                    </th>
-                    <td>{e.subject}</td>
-                    <td>{templateLabel(e.template)}</td>
-                    <td>
-                      <StatusBadge status={e.status} />
-                      {e.status === "FAILED" && e.error && <div className="console-muted automation-error">{e.error}</div>}
-                    </td>
-                    <td className="num">{e.attempts}</td>
-                    <td>{dateTimeText(e.createdDate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={page} pages={pages} label="Pages of emails" />
-        </>
-      )}
+            : "No emails yet. Order confirmations, recovery emails and sign-in codes appear here as the shop sends them."
+        }
+      >
+        <ListStatus>{total === 1 ? `1 email${filtered ? " matches" : ""}.` : `${total} emails${filtered ? " match" : ""}.`}</ListStatus>
+        <DataTable<Email>
+          caption={`Emails${filtered ? " matching the filters" : ""}`}
+          rows={emails}
+          rowKey={(e) => e.id}
+          columns={[
+            {
+              header: "Recipient",
+              rowHeader: true,
+              cell: (e) => (
+                <Link to={`/console/automations/emails/${e.id}`} prefetch="intent">
+                  {e.to}
+                </Link>
+              ),
+            },
+            { header: "Subject", cell: (e) => e.subject },
+            { header: "Email", cell: (e) => templateLabel(e.template) },
+            {
+              header: "Status",
+              cell: (e) => (
+                <>
+                  <StatusBadge status={e.status} />
+                  {e.status === "FAILED" && e.error && <div className="console-muted automation-error">{e.error}</div>}
+                </>
+              ),
+            },
+            { header: "Attempts", num: true, cell: (e) => e.attempts },
+            { header: "Created", cell: (e) => dateTimeText(e.createdDate) },
+          ]}
+        />
+        <Pager page={page} pages={pages} label="Pages of emails" />
+      </ListBody>
     </>
   );
 }

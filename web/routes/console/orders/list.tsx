@@ -1,11 +1,13 @@
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { ApiError } from "#worker/platform/errors";
 import { dateText, statusText } from "#web/components/account/order-view";
-import { Select } from "#web/components/ui/form";
-import { DateRange, useSlashToSearch } from "#web/components/console/filter-bar";
+import { DateRange, FilterBar, SearchField } from "#web/components/console/filter-bar";
 import { FULFILLMENT_FILTERS, OrderBadge, PAYMENT_FILTERS, SORT_LABELS } from "#web/components/console/orders";
 import { listConsoleOrders, readOrderFilters } from "#web/components/console/orders.server";
 import { consoleTitle } from "#web/components/console/title";
+import { Select } from "#web/components/ui/form";
+import { EmptyState, PageHead } from "#web/components/ui/page";
+import { DataTable } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-orders.css";
 import type { Route } from "./+types/list";
@@ -30,11 +32,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   }
 }
 
+type Row = Route.ComponentProps["loaderData"]["rows"][number];
+
 export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, next, prev } = loaderData;
   const [params] = useSearchParams();
-  const navigation = useNavigation();
-  const search = useSlashToSearch();
   const pageLink = (cursor: string) => {
     const p = new URLSearchParams(params);
     p.set("cursor", cursor);
@@ -43,106 +45,72 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const filtered = !!(filters.q || filters.payment || filters.fulfillment || filters.from || filters.to);
   return (
     <>
-      <h1>Orders</h1>
-      <Form method="get" className="console-toolbar orders-filters" role="search" aria-label="Find orders">
-        <div className="console-field orders-search">
-          <label htmlFor="orders-q">Search</label>
-          <input
-            id="orders-q"
-            ref={search}
-            type="search"
-            name="q"
-            defaultValue={filters.q}
-            placeholder="Order number, email or name"
-            aria-keyshortcuts="/"
-            maxLength={100}
+      <PageHead title="Orders" />
+      <FilterBar label="Find orders" search className="orders-filters" submit="Show orders" clearTo={filtered ? "/console/orders" : null}>
+        <SearchField id="orders-q" className="orders-search" defaultValue={filters.q} placeholder="Order number, email or name" maxLength={100} />
+        {(
+          [
+            ["payment", "Payment", PAYMENT_FILTERS],
+            ["fulfillment", "Delivery", FULFILLMENT_FILTERS],
+          ] as const
+        ).map(([name, label, statuses]) => (
+          <Select
+            key={name}
+            id={`orders-${name}`}
+            name={name}
+            label={label}
+            defaultValue={filters[name]}
+            placeholder="Any"
+            options={statuses.map((s) => [s, statusText(s)] as const)}
           />
-        </div>
-        <Select
-          id="orders-payment"
-          name="payment"
-          label="Payment"
-          defaultValue={filters.payment}
-          placeholder="Any"
-          options={PAYMENT_FILTERS.map((s) => [s, statusText(s)] as const)}
-        />
-        <Select
-          id="orders-fulfillment"
-          name="fulfillment"
-          label="Delivery"
-          defaultValue={filters.fulfillment}
-          placeholder="Any"
-          options={FULFILLMENT_FILTERS.map((s) => [s, statusText(s)] as const)}
-        />
+        ))}
         <DateRange prefix="orders" label="Placed from" from={params.get("from") ?? ""} to={params.get("to") ?? ""} errors={fields} />
         <Select id="orders-sort" name="sort" label="Sort" defaultValue={filters.sort} options={Object.entries(SORT_LABELS)} />
-        <div className="console-actions">
-          <button type="submit" className="console-button primary" disabled={navigation.state === "loading"}>
-            Show orders
-          </button>
-          {filtered && (
-            <Link to="/console/orders" className="console-button">
-              Clear
-            </Link>
-          )}
-        </div>
-      </Form>
+      </FilterBar>
 
       {rows.length === 0 ? (
-        <p className="console-muted" role="status">
-          {filtered ? "No orders match these filters." : "No orders yet. They appear here as soon as a shopper checks out."}
-        </p>
+        <EmptyState>{filtered ? "No orders match these filters." : "No orders yet. They appear here as soon as a shopper checks out."}</EmptyState>
       ) : (
-        <div className="console-scroll">
-          <table className="console-table orders-table">
-            <caption className="visually-hidden">Orders{filtered ? " matching the filters" : ""}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Placed</th>
-                <th scope="col">Buyer</th>
-                <th scope="col">Payment</th>
-                <th scope="col">Delivery</th>
-                <th scope="col" className="num">
-                  Items
-                </th>
-                <th scope="col" className="num">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((o) => (
-                <tr key={o.id} className={o.status === "CANCELED" ? "orders-canceled" : undefined}>
-                  <th scope="row">
-                    <Link to={`/console/orders/${o.id}`} prefetch="intent">
-                      {`#${o.number}`}
-                    </Link>
-                    {o.status === "CANCELED" && (
-                      <>
-                        {" "}
-                        <OrderBadge status="CANCELED" />
-                      </>
-                    )}
-                  </th>
-                  <td>{dateText(o.placed)}</td>
-                  <td>
-                    {o.buyer || <span className="console-muted">—</span>}
-                    <div className="console-muted">{o.email}</div>
-                  </td>
-                  <td>
-                    <OrderBadge status={o.paymentStatus} />
-                  </td>
-                  <td>
-                    <OrderBadge status={o.fulfillmentStatus} />
-                  </td>
-                  <td className="num">{o.items}</td>
-                  <td className="num">{o.total}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable<Row>
+          caption={`Orders${filtered ? " matching the filters" : ""}`}
+          className="orders-table"
+          rows={rows}
+          rowKey={(o) => o.id}
+          rowClass={(o) => (o.status === "CANCELED" ? "orders-canceled" : undefined)}
+          columns={[
+            {
+              header: "Order",
+              rowHeader: true,
+              cell: (o) => (
+                <>
+                  <Link to={`/console/orders/${o.id}`} prefetch="intent">
+                    {`#${o.number}`}
+                  </Link>
+                  {o.status === "CANCELED" && (
+                    <>
+                      {" "}
+                      <OrderBadge status="CANCELED" />
+                    </>
+                  )}
+                </>
+              ),
+            },
+            { header: "Placed", cell: (o) => dateText(o.placed) },
+            {
+              header: "Buyer",
+              cell: (o) => (
+                <>
+                  {o.buyer || <span className="console-muted">—</span>}
+                  <div className="console-muted">{o.email}</div>
+                </>
+              ),
+            },
+            { header: "Payment", cell: (o) => <OrderBadge status={o.paymentStatus} /> },
+            { header: "Delivery", cell: (o) => <OrderBadge status={o.fulfillmentStatus} /> },
+            { header: "Items", num: true, cell: (o) => o.items },
+            { header: "Total", num: true, cell: (o) => o.total },
+          ]}
+        />
       )}
       {(prev || next) && (
         <nav className="console-pager" aria-label="Pages of orders">

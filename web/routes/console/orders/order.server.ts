@@ -1,0 +1,67 @@
+import { cancelOrder, createFulfillment, fulfillmentRequest, markAsPaid, setRefundStatus } from "#worker/orders";
+import type { Ctx } from "#worker/platform/context";
+import { ApiError } from "#worker/platform/errors";
+import { parseWith } from "#worker/platform/validation";
+
+/** The order page's changes (its forms' `intent`). */
+export type OrderIntent = "mark-paid" | "fulfil" | "cancel" | "refund";
+
+/** The form indexes of the fulfil form's lines that have a quantity to ship (lines left empty or at 0 are not sent). */
+function sentLines(values: Record<string, string>): number[] {
+  const sent: number[] = [];
+  for (let i = 0; `lineItems[${i}].id` in values; i++) {
+    const quantity = (values[`lineItems[${i}].quantity`] ?? "").trim();
+    if (quantity !== "" && Number(quantity) !== 0) sent.push(i);
+  }
+  return sent;
+}
+
+/** The fulfil form (`lineItems[i].id` / `.quantity` per line left to ship, `trackingInfo.*`) as a request. */
+function fulfilmentOf(values: Record<string, string>) {
+  const lineItems = sentLines(values).map((i) => ({ id: values[`lineItems[${i}].id`], quantity: Number(values[`lineItems[${i}].quantity`]) }));
+  if (lineItems.length === 0) throw new ApiError(400, "NOTHING_TO_SHIP", "Enter how many of at least one item you are shipping");
+  const trackingInfo = Object.fromEntries(
+    (["trackingNumber", "shippingProvider", "trackingLink"] as const).map((k) => [k, (values[`trackingInfo.${k}`] ?? "").trim() || null]),
+  );
+  return { lineItems, trackingInfo };
+}
+
+/**
+ * A service field path as the fulfil form's input: the request's k-th line is the k-th line sent, and an error about
+ * a whole line shows at its quantity.
+ */
+export function fulfilFieldOf(values: Record<string, string>) {
+  const sent = sentLines(values);
+  return (path: string) => {
+    const line = /^lineItems\[(\d+)\]/.exec(path);
+    return { name: line ? `lineItems[${sent[Number(line[1])] ?? line[1]}].quantity` : path };
+  };
+}
+
+/**
+ * Runs one change through the orders service (which checks orders.write, guards the order's state, and writes the
+ * activity and the event in one batch) and says what was done.
+ */
+export async function changeOrder(ctx: Ctx, id: string, intent: OrderIntent, values: Record<string, string>): Promise<string> {
+  switch (intent) {
+    case "mark-paid":
+      await markAsPaid(ctx, id);
+      return "Marked as paid.";
+    case "fulfil": {
+      const fulfilment = fulfilmentOf(values);
+      await createFulfillment(ctx, id, parseWith(fulfillmentRequest, fulfilment));
+      const number = fulfilment.trackingInfo.trackingNumber;
+      return number ? `Shipped, with tracking number ${number}.` : "Shipped.";
+    }
+    case "cancel":
+      await cancelOrder(ctx, id, { restockAllItems: values.restock === "on" });
+      return values.restock === "on" ? "Cancelled; the items are back in stock." : "Cancelled.";
+    case "refund": {
+      const status = values.status === "FULLY_REFUNDED" ? "FULLY_REFUNDED" : "PARTIALLY_REFUNDED";
+      await setRefundStatus(ctx, id, status);
+      return status === "FULLY_REFUNDED" ? "Recorded as fully refunded." : "Recorded as partly refunded.";
+    }
+    default:
+      throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
+  }
+}
