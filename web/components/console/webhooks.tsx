@@ -1,5 +1,5 @@
 import { NavLink } from "react-router";
-import { INCOMING_EVENT_TYPES } from "#worker/webhooks/event-types";
+import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
 import { FieldError } from "#web/components/ui/form";
 
 /** Pieces of the console's webhook and dead-event pages. */

@@ -1,5 +1,5 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
-import { createApiKey, createApiKeyRequest, listApiKeys, revokeApiKey, updateApiKeyPermissions, updateApiKeyRequest } from "#worker/identity/staff";
+import { createApiKey, createApiKeyRequest, listApiKeys, revokeApiKey, updateApiKeyPermissions, updateApiKeyRequest } from "#worker/identity";
 import { PERMISSION_LABELS, requireOwner } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";

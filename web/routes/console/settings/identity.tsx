@@ -1,7 +1,5 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
-import { hasCustomCaptchaVerifier } from "#worker/identity/captcha";
-import { identitySettingsPatch } from "#worker/identity/schemas";
-import { readIdentitySettings, turnstileSecret, updateIdentitySettings } from "#worker/identity/settings";
+import { hasCustomCaptchaVerifier, identitySettingsPatch, readIdentitySettings, turnstileSecret, updateIdentitySettings } from "#worker/identity";
 import { parseWith } from "#worker/platform/validation";
 import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";

@@ -1,5 +1,5 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
-import { approveMember, blockMember, listMembers, rejectMember, unblockMember } from "#worker/identity/members";
+import { approveMember, blockMember, listMembers, rejectMember, unblockMember } from "#worker/identity";
 import { ApiError } from "#worker/platform/errors";
 import { Badge } from "#web/components/console/badge";
 import { ErrorSummary } from "#web/components/ui/form";

@@ -8,7 +8,7 @@ import {
   unblockStaff,
   updateStaffPermissions,
   updateStaffRequest,
-} from "#worker/identity/staff";
+} from "#worker/identity";
 import { ApiError } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 import { consoleTitle } from "#web/components/console/title";

@@ -1,9 +1,17 @@
 import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
 import { requirePermission } from "#worker/platform/context";
 import { parseWith } from "#worker/platform/validation";
-import { getStoreSettings, storeSettingsPatch, updateStoreSettings, uploadStoreLogo, type StoreSettingsPatch } from "#worker/store/settings";
-// The page's browser code uses these: their own module keeps the service's server-only imports out of the browser.
-import { DEFAULT_UNPAID_ORDER_HOLD_HOURS, LOGO_ALIGNMENTS, LOGO_SIZES, MAX_UNPAID_ORDER_HOLD_HOURS } from "#worker/store/settings-values";
+import {
+  getStoreSettings,
+  storeSettingsPatch,
+  updateStoreSettings,
+  uploadStoreLogo,
+  type StoreSettingsPatch,
+  DEFAULT_UNPAID_ORDER_HOLD_HOURS,
+  LOGO_ALIGNMENTS,
+  LOGO_SIZES,
+  MAX_UNPAID_ORDER_HOLD_HOURS,
+} from "#worker/store";
 import { config } from "#worker/platform/config";
 import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";

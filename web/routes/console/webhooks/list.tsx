@@ -1,8 +1,9 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import { PostButton } from "#web/components/console/post-button";
 import { eventRegistry } from "#worker/app";
-import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "#worker/webhooks/event-types";
 import {
+  DEFAULT_SOURCE_EVENT_TYPES,
+  EMITTED_EVENT_TYPES,
   createSource,
   createSourceRequest,
   createSubscription,

@@ -1,8 +1,8 @@
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from "react-router";
 import { PostButton } from "#web/components/console/post-button";
 import { eventRegistry } from "#worker/app";
-import { incomingEventType } from "#worker/webhooks/event-types";
 import {
+  incomingEventType,
   deleteSource,
   listSourceEvents,
   removeSourceKey,
