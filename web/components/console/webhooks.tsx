@@ -1,11 +1,25 @@
-import { NavLink } from "react-router";
+import type { ReactNode } from "react";
+import { NavLink, useNavigation } from "react-router";
 import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
-import { FieldError } from "#web/components/ui/form";
+import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { Notice, PageHead, useCan } from "#web/components/ui/page";
+import { Badge } from "./badge";
 
 /** Pieces of the console's webhook and dead-event pages. */
 
-/** Whether the signed-in person may change webhooks and replay events (the pages hide the controls otherwise). */
-export const canManageWebhooks = (user: { permissions: readonly string[] }) => user.permissions.includes("automations.manage");
+/** What a webhook page's action answers: which form posted, the notice, the problem, and what was typed. */
+export interface WebhookResult {
+  intent: string;
+  ok: string | null;
+  problem: Problem | null;
+  values?: Record<string, string> | null;
+  types?: string[];
+}
+
+/** A webhook page's state: its action's answer, whether the person may change webhooks, whether a form is posting. */
+export function useWebhookPage<R extends WebhookResult>(actionData: unknown) {
+  return { result: actionData as R | undefined, manage: useCan("automations.manage"), busy: useNavigation().state === "submitting" };
+}
 
 /** Webhooks and dead events are two pages of one area: this links them, under each page's h1. */
 export function WebhooksNav() {
@@ -17,6 +31,42 @@ export function WebhooksNav() {
       <NavLink to="/console/events">Dead events</NavLink>
     </nav>
   );
+}
+
+/**
+ * A webhook page's head: the way back, the heading, the area's tabs, an intro, the notice after a change, a secret
+ * shown once and (when `problem`) a refusal that no form of the page shows itself.
+ */
+export function WebhooksHead(props: {
+  title: string;
+  back?: boolean;
+  intro?: ReactNode;
+  ok?: string | null;
+  secret?: ReactNode;
+  problem?: Problem | null;
+}) {
+  return (
+    <>
+      <PageHead title={props.title} back={props.back ? ["/console/webhooks", "Webhooks"] : undefined}>
+        <WebhooksNav />
+      </PageHead>
+      {props.intro}
+      <Notice text={props.ok} />
+      {props.secret}
+      <ErrorSummary problem={props.problem} />
+    </>
+  );
+}
+
+/** Enabled or disabled, as a badge (`off` words the disabled state). */
+export function OnOff({ on, off = "Disabled" }: { on: boolean; off?: string }) {
+  return on ? <Badge tone="good">Enabled</Badge> : <Badge tone="bad">{off}</Badge>;
+}
+
+/** The event types' error of a refusal: on the list, or on one of its items. */
+export function typesError(fields: Record<string, string> | undefined): string | undefined {
+  if (!fields) return undefined;
+  return fields.eventTypes ?? Object.entries(fields).find(([k]) => k.startsWith("eventTypes"))?.[1];
 }
 
 const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
