@@ -5,7 +5,7 @@ import { DataTable, type Column } from "#web/components/ui/table";
 import { Badge } from "./badge";
 import { AskFirstForm } from "./confirm";
 import { PermissionChecks, PermissionsForm } from "./permissions";
-import { PostButton } from "./post-button";
+import { PostButton, SubmitButton } from "./post-button";
 import type { Problem } from "#web/components/ui/form";
 
 /**
@@ -229,25 +229,20 @@ function CreateForm(props: {
         <legend>{props.legend}</legend>
         <PermissionChecks />
       </fieldset>
-      <div>
-        <button type="submit" className="console-button primary" disabled={props.busy}>
-          {props.button}
-        </button>
-      </div>
+      <SubmitButton busy={props.busy}>{props.button}</SubmitButton>
     </Form>
   );
 }
 
-/** Invite a staff member by email (intent invite), with what they may change. */
-export function InviteForm({
-  problem,
-  values,
-  busy,
-}: {
+/** What a create form shows: the refusal of its last post and what was typed. */
+interface NewFormProps {
   problem: Problem | null | undefined;
   values: Record<string, string> | undefined;
   busy: boolean;
-}) {
+}
+
+/** Invite a staff member by email (intent invite), with what they may change. */
+export function InviteForm({ problem, values, busy }: NewFormProps) {
   const f = problem?.fields ?? {};
   return (
     <CreateForm intent="invite" problem={problem} legend="May change" button="Send invitation" busy={busy}>
@@ -261,15 +256,7 @@ export function InviteForm({
 }
 
 /** Create an API key (intent create): its name, role and, for a Staff key, what it may change. */
-export function CreateKeyForm({
-  problem,
-  values,
-  busy,
-}: {
-  problem: Problem | null | undefined;
-  values: Record<string, string> | undefined;
-  busy: boolean;
-}) {
+export function CreateKeyForm({ problem, values, busy }: NewFormProps) {
   const f = problem?.fields ?? {};
   return (
     <CreateForm

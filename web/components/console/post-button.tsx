@@ -37,3 +37,14 @@ export function PostButton({
     </Form>
   );
 }
+
+/** A form's own submit button (primary), disabled while a form is posting. */
+export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <div>
+      <button type="submit" className="console-button primary" disabled={busy}>
+        {children}
+      </button>
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import type { getStoreSettings } from "#worker/store";
-import { DEFAULT_UNPAID_ORDER_HOLD_HOURS, LOGO_ALIGNMENTS, LOGO_SIZES, MAX_UNPAID_ORDER_HOLD_HOURS } from "#worker/store";
+import { DEFAULT_UNPAID_ORDER_HOLD_HOURS, type LOGO_ALIGNMENTS, type LOGO_SIZES, MAX_UNPAID_ORDER_HOLD_HOURS } from "#worker/store";
 import { Field, FieldError, fieldId } from "#web/components/ui/form";
 import { EditForm, type useEditor } from "#web/components/ui/page";
 
@@ -11,8 +11,14 @@ import { EditForm, type useEditor } from "#web/components/ui/page";
 type Settings = Awaited<ReturnType<typeof getStoreSettings>>["settings"];
 type Editor = ReturnType<typeof useEditor>;
 
-const SIZE_LABELS = { SMALL: "Small", MEDIUM: "Medium", LARGE: "Large" } as const;
-const ALIGN_LABELS = { LEFT: "Left", CENTER: "Centre", RIGHT: "Right" } as const;
+const SIZE_LABELS = { SMALL: "Small", MEDIUM: "Medium", LARGE: "Large" } as const satisfies Record<(typeof LOGO_SIZES)[number], string>;
+const ALIGN_LABELS = { LEFT: "Left", CENTER: "Centre", RIGHT: "Right" } as const satisfies Record<(typeof LOGO_ALIGNMENTS)[number], string>;
+
+/** The checkout header's two choices: each one's part of it, label and options in order. */
+const HEADER_CHOICES = [
+  ["logoSize", "Logo size at checkout", SIZE_LABELS],
+  ["alignment", "Logo alignment at checkout", ALIGN_LABELS],
+] as const;
 
 /** The unpaid-order hold in words. */
 function holdText(hours: number): string {
@@ -77,7 +83,6 @@ function Choices(props: { e: Editor; path: string; label: string; stored: string
 /** The store's settings form: name, contact, time zone, logo and checkout header, the unpaid-order hold, the sender. */
 export function StoreForm(props: { e: Editor; settings: Settings; currency: string; emailFrom: string | null | undefined; sending: boolean }) {
   const { e, settings, currency, emailFrom, sending } = props;
-  const pick = <K extends string>(keys: readonly K[], labels: Record<K, string>) => Object.fromEntries(keys.map((k) => [k, labels[k]]));
   return (
     <EditForm
       label="Store settings"
@@ -128,20 +133,9 @@ export function StoreForm(props: { e: Editor; settings: Settings; currency: stri
           error={e.error("logo")}
           hint="PNG, JPEG, GIF, WebP or AVIF, at most 10 MB. Shown in the shop’s header and at the top of the checkout."
         />
-        <Choices
-          e={e}
-          path="checkoutHeader.logoSize"
-          label="Logo size at checkout"
-          stored={settings.checkoutHeader.logoSize}
-          options={pick(LOGO_SIZES, SIZE_LABELS)}
-        />
-        <Choices
-          e={e}
-          path="checkoutHeader.alignment"
-          label="Logo alignment at checkout"
-          stored={settings.checkoutHeader.alignment}
-          options={pick(LOGO_ALIGNMENTS, ALIGN_LABELS)}
-        />
+        {HEADER_CHOICES.map(([part, label, options]) => (
+          <Choices key={part} e={e} path={`checkoutHeader.${part}`} label={label} stored={settings.checkoutHeader[part]} options={options} />
+        ))}
       </fieldset>
 
       <fieldset className="settings-group">

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "#worker/webhooks";
 import { ErrorSummary, Field, FieldError, Select, describedBy } from "#web/components/ui/form";
+import { SubmitButton } from "./post-button";
 import { SourceEventTypes, typesError, type WebhookResult } from "./webhooks";
 
 /**
@@ -13,8 +14,10 @@ import { SourceEventTypes, typesError, type WebhookResult } from "./webhooks";
 /** A form of the webhook pages: its heading, intent, the problem summary and the submit button. */
 function WebhookForm(props: {
   intent: string;
-  heading: ReactNode;
-  headingId: string;
+  /** The heading's id and text (an h3 when `sub`), and a note under it. */
+  heading: readonly [id: string, text: string];
+  sub?: boolean;
+  note?: ReactNode;
   result: WebhookResult | undefined;
   place: (name: string) => string;
   button: string;
@@ -23,16 +26,13 @@ function WebhookForm(props: {
   children: ReactNode;
 }) {
   return (
-    <Form method="post" className={props.className ?? "console-form"} aria-labelledby={props.headingId} noValidate>
-      {props.heading}
+    <Form method="post" className={props.className ?? "console-form"} aria-labelledby={props.heading[0]} noValidate>
+      {props.sub ? <h3 id={props.heading[0]}>{props.heading[1]}</h3> : <h2 id={props.heading[0]}>{props.heading[1]}</h2>}
+      {props.note}
       <input type="hidden" name="intent" value={props.intent} />
       <ErrorSummary problem={props.result?.problem} fieldIds={(name) => props.place(name.startsWith("eventTypes") ? "eventTypes" : name)} />
       {props.children}
-      <div>
-        <button type="submit" className="console-button primary" disabled={props.busy}>
-          {props.button}
-        </button>
-      </div>
+      <SubmitButton busy={props.busy}>{props.button}</SubmitButton>
     </Form>
   );
 }
@@ -61,8 +61,7 @@ export function NewSource({ result, busy }: { result: WebhookResult | undefined;
   return (
     <WebhookForm
       intent="create-source"
-      heading={<h2 id="new-source-heading">New incoming source</h2>}
-      headingId="new-source-heading"
+      heading={["new-source-heading", "New incoming source"]}
       result={result}
       place={place}
       button="Create source"
@@ -111,8 +110,7 @@ export function NewSubscription({ result, busy }: { result: WebhookResult | unde
   return (
     <WebhookForm
       intent="create-subscription"
-      heading={<h2 id="new-subscription-heading">New outgoing subscription</h2>}
-      headingId="new-subscription-heading"
+      heading={["new-subscription-heading", "New outgoing subscription"]}
       result={result}
       place={(name) => (name === "eventTypes" ? "subscription-type-all" : `subscription-${name}`)}
       button="Create subscription"
@@ -171,8 +169,7 @@ export function EventTypesForm({ result, stored, busy }: { result: WebhookResult
   return (
     <WebhookForm
       intent="event-types"
-      heading={<h2 id="types-heading">Event types</h2>}
-      headingId="types-heading"
+      heading={["types-heading", "Event types"]}
       result={own}
       place={() => "source-types-0"}
       button="Save event types"
@@ -198,16 +195,14 @@ export function RotateForm({ result, wix, busy }: { result: WebhookResult | unde
   return (
     <WebhookForm
       intent="rotate"
-      heading={
-        <>
-          <h3 id="rotate-heading">Rotate</h3>
-          <p className="console-muted">
-            Adds a new {wix ? "public key" : "secret"}. The current keys keep working for the overlap you choose, so the sender can switch over
-            without a refused request; after it they stop.
-          </p>
-        </>
+      heading={["rotate-heading", "Rotate"]}
+      sub
+      note={
+        <p className="console-muted">
+          Adds a new {wix ? "public key" : "secret"}. The current keys keep working for the overlap you choose, so the sender can switch over without
+          a refused request; after it they stop.
+        </p>
       }
-      headingId="rotate-heading"
       result={own}
       place={(name) => (name === "overlapMinutes" ? "rotate-overlap" : `rotate-${name}`)}
       button={wix ? "Add the new key" : "Make a new secret"}

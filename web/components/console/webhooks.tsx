@@ -1,9 +1,12 @@
 import type { ReactNode } from "react";
 import { NavLink, useNavigation } from "react-router";
 import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
-import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
-import { Notice, PageHead, useCan } from "#web/components/ui/page";
+import { ErrorSummary, FieldError, Select, type Problem } from "#web/components/ui/form";
+import { EmptyState, Notice, PageHead, useCan } from "#web/components/ui/page";
+import { ListStatus } from "#web/components/ui/table";
 import { Badge } from "./badge";
+import { FilterBar } from "./filter-bar";
+import { Pager } from "./pager";
 
 /** Pieces of the console's webhook and dead-event pages. */
 
@@ -54,6 +57,51 @@ export function WebhooksHead(props: {
       <Notice text={props.ok} />
       {props.secret}
       <ErrorSummary problem={props.problem} />
+    </>
+  );
+}
+
+/** A log's one filter: a select sent as a GET, "Any" first. */
+interface LogFilter {
+  label: string;
+  id: string;
+  name: string;
+  field: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+}
+
+/**
+ * A filtered, paged log (received requests, deliveries, dead events): its filter, then why it has nothing (`empty`)
+ * or how many (`count`), its table and its page links, newer first.
+ */
+export function PagedLog(props: {
+  filter: LogFilter;
+  /** Buttons for the whole log, between its filter and its rows. */
+  actions?: ReactNode;
+  empty: string | null;
+  count: string;
+  page: number;
+  pages: number;
+  of: string;
+  children: ReactNode;
+}) {
+  const { filter: f } = props;
+  return (
+    <>
+      <FilterBar label={f.label}>
+        <Select id={f.id} name={f.name} label={f.field} defaultValue={f.value} placeholder="Any" options={f.options} />
+      </FilterBar>
+      {props.actions}
+      {props.empty !== null ? (
+        <EmptyState>{props.empty}</EmptyState>
+      ) : (
+        <>
+          <ListStatus>{props.count}</ListStatus>
+          {props.children}
+          <Pager page={props.page} pages={props.pages} label={`Pages of ${props.of}`} previous="← Newer" next="Older →" />
+        </>
+      )}
     </>
   );
 }

@@ -1,16 +1,11 @@
 import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from "#worker/events";
 import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
-import { FilterBar } from "#web/components/console/filter-bar";
-import { Pager } from "#web/components/console/pager";
 import { PostButton } from "#web/components/console/post-button";
 import { byIntent } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { DeadEventsTable } from "#web/components/console/webhook-views";
-import { useWebhookPage, WebhooksHead } from "#web/components/console/webhooks";
+import { PagedLog, useWebhookPage, WebhooksHead } from "#web/components/console/webhooks";
 import { pageCount, pageParam, WEBHOOKS } from "#web/components/console/webhooks.server";
-import { Select } from "#web/components/ui/form";
-import { EmptyState } from "#web/components/ui/page";
-import { ListStatus } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/events";
@@ -76,6 +71,11 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
   const { failures, total, allDead, types, type, page, pages } = loaderData;
   const { result, manage, busy } = useWebhookPage(actionData);
   const events = total === 1 ? "event" : "events";
+  const options = [
+    ...types.map((t) => [t.type, `${t.type} (${t.count})`] as const),
+    // A type asked for in the address that has no dead events now still shows as chosen.
+    ...(type && !types.some((t) => t.type === type) ? [[type, `${type} (0)`] as const] : []),
+  ];
   return (
     <>
       <WebhooksHead
@@ -92,36 +92,26 @@ export default function ConsoleEvents({ loaderData, actionData }: Route.Componen
       <p className="events-count" data-dead-count={allDead}>
         <strong>{allDead === 0 ? "No dead events." : `${allDead} dead ${allDead === 1 ? "event" : "events"}.`}</strong>
       </p>
-      <FilterBar label="Filter dead events">
-        <Select
-          id="events-type"
-          name="type"
-          label="Event type"
-          defaultValue={type}
-          placeholder="Any"
-          options={[
-            ...types.map((t) => [t.type, `${t.type} (${t.count})`] as const),
-            // A type asked for in the address that has no dead events now still shows as chosen.
-            ...(type && !types.some((t) => t.type === type) ? [[type, `${type} (0)`] as const] : []),
-          ]}
-        />
-      </FilterBar>
-      {failures.length > 0 && manage && (
-        <div className="webhooks-row-actions">
-          <PostButton intent="replay-all" fields={{ type }} primary disabled={busy}>
-            {`Replay ${total === 1 ? "the" : `all ${total}`} dead ${type ? `${type} ` : ""}${events}${type ? "" : " (every type)"}`}
-          </PostButton>
-        </div>
-      )}
-      {failures.length === 0 ? (
-        <EmptyState>{type ? "No dead events of this type." : "Nothing needs attention."}</EmptyState>
-      ) : (
-        <>
-          <ListStatus>{`${total} ${total === 1 ? "event matches" : "events match"}.`}</ListStatus>
-          <DeadEventsTable failures={failures} manage={manage} busy={busy} />
-          <Pager page={page} pages={pages} label="Pages of dead events" previous="← Newer" next="Older →" />
-        </>
-      )}
+      <PagedLog
+        filter={{ label: "Filter dead events", id: "events-type", name: "type", field: "Event type", value: type, options }}
+        actions={
+          failures.length > 0 &&
+          manage && (
+            <div className="webhooks-row-actions">
+              <PostButton intent="replay-all" fields={{ type }} primary disabled={busy}>
+                {`Replay ${total === 1 ? "the" : `all ${total}`} dead ${type ? `${type} ` : ""}${events}${type ? "" : " (every type)"}`}
+              </PostButton>
+            </div>
+          )
+        }
+        empty={failures.length > 0 ? null : type ? "No dead events of this type." : "Nothing needs attention."}
+        count={`${total} ${total === 1 ? "event matches" : "events match"}.`}
+        page={page}
+        pages={pages}
+        of="dead events"
+      >
+        <DeadEventsTable failures={failures} manage={manage} busy={busy} />
+      </PagedLog>
     </>
   );
 }

@@ -12,8 +12,6 @@ import {
 } from "#worker/webhooks";
 import { parseWith } from "#worker/platform/validation";
 import { TickToDelete } from "#web/components/console/confirm";
-import { FilterBar } from "#web/components/console/filter-bar";
-import { Pager } from "#web/components/console/pager";
 import { PostButton } from "#web/components/console/post-button";
 import { byIntent, orRefuse } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
@@ -21,11 +19,9 @@ import { consoleTitle } from "#web/components/console/title";
 import { SourceDetails } from "#web/components/console/webhook-details";
 import { EventTypesForm, RotateForm } from "#web/components/console/webhook-forms";
 import { KeysTable, OUTCOME, ReceivedTable } from "#web/components/console/webhook-views";
-import { useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
+import { PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
 import { pageCount, pageParam, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
-import { ListStatus, counted } from "#web/components/ui/table";
-import { EmptyState } from "#web/components/ui/page";
-import { Select } from "#web/components/ui/form";
+import { counted } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/source";
@@ -106,6 +102,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 const OWN_FORMS = ["rotate", "delete", "event-types"];
+const OPTIONS = STATUSES.map((s) => [s, OUTCOME[s].label] as const);
 
 export default function ConsoleWebhookSource({ loaderData, actionData }: Route.ComponentProps) {
   const { source, events, total, page, pages, status, now } = loaderData;
@@ -151,25 +148,16 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
       </section>
       <section className="webhooks-section" aria-labelledby="received-heading">
         <h2 id="received-heading">Received</h2>
-        <FilterBar label="Filter what was received">
-          <Select
-            id="received-status"
-            name="status"
-            label="Outcome"
-            defaultValue={status}
-            placeholder="Any"
-            options={STATUSES.map((s) => [s, OUTCOME[s].label] as const)}
-          />
-        </FilterBar>
-        {events.length === 0 ? (
-          <EmptyState>{`Nothing received${status ? " with this outcome" : ""} yet.`}</EmptyState>
-        ) : (
-          <>
-            <ListStatus>{`${counted(total, "request", "requests")}.`}</ListStatus>
-            <ReceivedTable events={events} />
-            <Pager page={page} pages={pages} label="Pages of received requests" previous="← Newer" next="Older →" />
-          </>
-        )}
+        <PagedLog
+          filter={{ label: "Filter what was received", id: "received-status", name: "status", field: "Outcome", value: status, options: OPTIONS }}
+          empty={events.length === 0 ? `Nothing received${status ? " with this outcome" : ""} yet.` : null}
+          count={`${counted(total, "request", "requests")}.`}
+          page={page}
+          pages={pages}
+          of="received requests"
+        >
+          <ReceivedTable events={events} />
+        </PagedLog>
       </section>
       {manage && (
         <TickToDelete

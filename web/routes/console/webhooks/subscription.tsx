@@ -1,18 +1,14 @@
 import { redirect } from "react-router";
 import { deleteSubscription, listDeliveries, redeliver, rotateSubscriptionSecret, sendTestEvent, updateSubscription } from "#worker/webhooks";
 import { TickToDelete } from "#web/components/console/confirm";
-import { FilterBar } from "#web/components/console/filter-bar";
-import { Pager } from "#web/components/console/pager";
 import { PostButton } from "#web/components/console/post-button";
 import { byIntent, orRefuse } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { consoleTitle } from "#web/components/console/title";
 import { DELIVERY_BADGE, DELIVERY_STATUSES, DeliveryLog, SubscriptionDetails, type DeliveryStatus } from "#web/components/console/webhook-details";
-import { useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
+import { PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
 import { pageCount, pageParam, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
-import { Select } from "#web/components/ui/form";
-import { EmptyState } from "#web/components/ui/page";
-import { ListStatus, counted } from "#web/components/ui/table";
+import { counted } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/subscription";
@@ -41,6 +37,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 }
 
 type ActionResult = WebhookResult & { secret?: string };
+
+const OPTIONS = DELIVERY_STATUSES.map((x) => [x, DELIVERY_BADGE[x].label] as const);
 
 /** Rotate, test, disable/enable, redeliver, delete: each through the subscriptions service (automations.manage). */
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -110,25 +108,16 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
       )}
       <section className="webhooks-section" aria-labelledby="log-heading">
         <h2 id="log-heading">Delivery log</h2>
-        <FilterBar label="Filter deliveries">
-          <Select
-            id="log-status"
-            name="status"
-            label="Status"
-            defaultValue={status}
-            placeholder="Any"
-            options={DELIVERY_STATUSES.map((x) => [x, DELIVERY_BADGE[x].label] as const)}
-          />
-        </FilterBar>
-        {deliveries.length === 0 ? (
-          <EmptyState>{`No deliveries${status ? " with this status" : ""} yet.`}</EmptyState>
-        ) : (
-          <>
-            <ListStatus>{`${counted(total, "delivery", "deliveries")}.`}</ListStatus>
-            <DeliveryLog deliveries={deliveries} manage={manage} canSend={!busy && s.enabled} />
-            <Pager page={page} pages={pages} label="Pages of deliveries" previous="← Newer" next="Older →" />
-          </>
-        )}
+        <PagedLog
+          filter={{ label: "Filter deliveries", id: "log-status", name: "status", field: "Status", value: status, options: OPTIONS }}
+          empty={deliveries.length === 0 ? `No deliveries${status ? " with this status" : ""} yet.` : null}
+          count={`${counted(total, "delivery", "deliveries")}.`}
+          page={page}
+          pages={pages}
+          of="deliveries"
+        >
+          <DeliveryLog deliveries={deliveries} manage={manage} canSend={!busy && s.enabled} />
+        </PagedLog>
       </section>
       {manage && (
         <TickToDelete
