@@ -53,10 +53,16 @@ function PublicKeyField({ id, label, hint, value, error }: { id: string; label: 
   );
 }
 
+/** A create form's text field by its request name: id `{prefix}-{name}`, what was typed, its error. */
+function typed(prefix: string, result: WebhookResult | undefined) {
+  return (name: string) => ({ id: `${prefix}-${name}`, name, defaultValue: result?.values?.[name] ?? "", error: result?.problem?.fields[name] });
+}
+
 /** The form that makes a new incoming source (intent create-source). */
 export function NewSource({ result, busy }: { result: WebhookResult | undefined; busy: boolean }) {
   const f = result?.problem?.fields ?? {};
   const v = result?.values ?? {};
+  const at = typed("source", result);
   const place = (name: string) => (name === "format" ? "source-format-standard" : name === "eventTypes" ? "source-type-0" : `source-${name}`);
   return (
     <WebhookForm
@@ -67,15 +73,7 @@ export function NewSource({ result, busy }: { result: WebhookResult | undefined;
       button="Create source"
       busy={busy}
     >
-      <Field
-        id="source-name"
-        name="name"
-        label="Name"
-        defaultValue={v.name ?? ""}
-        required
-        error={f.name}
-        hint="Lower-case letters, digits, - or _: it is the endpoint’s path, /webhooks/name."
-      />
+      <Field {...at("name")} label="Name" required hint="Lower-case letters, digits, - or _: it is the endpoint’s path, /webhooks/name." />
       <fieldset>
         <legend>Format</legend>
         <div className="console-check">
@@ -96,17 +94,16 @@ export function NewSource({ result, busy }: { result: WebhookResult | undefined;
         value={v.publicKey ?? ""}
         error={f.publicKey}
       />
-      <Field id="source-description" name="description" label="Description (optional)" defaultValue={v.description ?? ""} error={f.description} />
+      <Field {...at("description")} label="Description (optional)" />
     </WebhookForm>
   );
 }
 
 /** The form that makes a new outgoing subscription (intent create-subscription). */
 export function NewSubscription({ result, busy }: { result: WebhookResult | undefined; busy: boolean }) {
-  const f = result?.problem?.fields ?? {};
-  const v = result?.values ?? {};
+  const at = typed("subscription", result);
   const picked = new Set(result?.types ?? []);
-  const error = typesError(f);
+  const error = typesError(result?.problem?.fields);
   return (
     <WebhookForm
       intent="create-subscription"
@@ -116,16 +113,7 @@ export function NewSubscription({ result, busy }: { result: WebhookResult | unde
       button="Create subscription"
       busy={busy}
     >
-      <Field
-        id="subscription-url"
-        name="url"
-        type="url"
-        label="URL"
-        defaultValue={v.url ?? ""}
-        required
-        error={f.url}
-        hint="https; deliveries are POSTed there, signed the Standard Webhooks way."
-      />
+      <Field {...at("url")} type="url" label="URL" required hint="https; deliveries are POSTed there, signed the Standard Webhooks way." />
       <div
         className="webhooks-types"
         role="group"
@@ -152,13 +140,7 @@ export function NewSubscription({ result, busy }: { result: WebhookResult | unde
           </fieldset>
         ))}
       </div>
-      <Field
-        id="subscription-description"
-        name="description"
-        label="Description (optional)"
-        defaultValue={v.description ?? ""}
-        error={f.description}
-      />
+      <Field {...at("description")} label="Description (optional)" />
     </WebhookForm>
   );
 }

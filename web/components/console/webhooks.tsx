@@ -5,6 +5,7 @@ import { ErrorSummary, FieldError, Select, type Problem } from "#web/components/
 import { EmptyState, Notice, PageHead, useCan } from "#web/components/ui/page";
 import { ListStatus } from "#web/components/ui/table";
 import { Badge } from "./badge";
+import { TickToDelete } from "./confirm";
 import { FilterBar } from "./filter-bar";
 import { Pager } from "./pager";
 
@@ -103,6 +104,24 @@ export function PagedLog(props: {
         </>
       )}
     </>
+  );
+}
+
+/** Deleting a source or subscription, with the tick the action checks (intent delete). */
+export function DeleteWebhook(props: { what: "source" | "subscription"; note: string; result: WebhookResult | undefined; busy: boolean }) {
+  const { what, result } = props;
+  const problem = result?.intent === "delete" ? result.problem : null;
+  return (
+    <TickToDelete
+      id={`delete-${what}`}
+      className="console-form webhooks-section"
+      note={props.note}
+      what={`this ${what}`}
+      button={`Delete ${what}`}
+      error={problem?.fields.confirm}
+      problem={problem}
+      busy={props.busy}
+    />
   );
 }
 

@@ -11,7 +11,6 @@ import {
   type SourceEventStatus,
 } from "#worker/webhooks";
 import { parseWith } from "#worker/platform/validation";
-import { TickToDelete } from "#web/components/console/confirm";
 import { PostButton } from "#web/components/console/post-button";
 import { byIntent, orRefuse } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
@@ -19,7 +18,7 @@ import { consoleTitle } from "#web/components/console/title";
 import { SourceDetails } from "#web/components/console/webhook-details";
 import { EventTypesForm, RotateForm } from "#web/components/console/webhook-forms";
 import { KeysTable, OUTCOME, ReceivedTable } from "#web/components/console/webhook-views";
-import { PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
+import { DeleteWebhook, PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
 import { pageCount, pageParam, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
 import { counted } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -160,16 +159,7 @@ export default function ConsoleWebhookSource({ loaderData, actionData }: Route.C
         </PagedLog>
       </section>
       {manage && (
-        <TickToDelete
-          id="delete-source"
-          className="console-form webhooks-section"
-          note="Its endpoint answers 404 from then on. Events it sent stay processed."
-          what="this source"
-          button="Delete source"
-          error={result?.intent === "delete" ? result.problem?.fields.confirm : undefined}
-          problem={result?.intent === "delete" ? result.problem : null}
-          busy={busy}
-        />
+        <DeleteWebhook what="source" note="Its endpoint answers 404 from then on. Events it sent stay processed." result={result} busy={busy} />
       )}
     </>
   );

@@ -1,12 +1,11 @@
 import { redirect } from "react-router";
 import { deleteSubscription, listDeliveries, redeliver, rotateSubscriptionSecret, sendTestEvent, updateSubscription } from "#worker/webhooks";
-import { TickToDelete } from "#web/components/console/confirm";
 import { PostButton } from "#web/components/console/post-button";
 import { byIntent, orRefuse } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { consoleTitle } from "#web/components/console/title";
 import { DELIVERY_BADGE, DELIVERY_STATUSES, DeliveryLog, SubscriptionDetails, type DeliveryStatus } from "#web/components/console/webhook-details";
-import { PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
+import { DeleteWebhook, PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
 import { pageCount, pageParam, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
 import { counted } from "#web/components/ui/table";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -119,18 +118,7 @@ export default function ConsoleWebhookSubscription({ loaderData, actionData }: R
           <DeliveryLog deliveries={deliveries} manage={manage} canSend={!busy && s.enabled} />
         </PagedLog>
       </section>
-      {manage && (
-        <TickToDelete
-          id="delete-subscription"
-          className="console-form webhooks-section"
-          note="Its deliveries and their log go with it."
-          what="this subscription"
-          button="Delete subscription"
-          error={result?.intent === "delete" ? result.problem?.fields.confirm : undefined}
-          problem={result?.intent === "delete" ? result.problem : null}
-          busy={busy}
-        />
-      )}
+      {manage && <DeleteWebhook what="subscription" note="Its deliveries and their log go with it." result={result} busy={busy} />}
     </>
   );
 }
