@@ -128,8 +128,8 @@ describe("the owner's staff page", () => {
       await tab.click("text=Staff");
       await tab.waitForURL((u) => u.pathname === "/console/staff");
       const email = `invitee-${Date.now()}@example.test`;
-      await tab.fill("#invite-email", email);
-      await tab.check('form:has(#invite-email) input[value="orders.write"]');
+      await tab.fill("#f-email", email);
+      await tab.check('form:has(#f-email) input[value="orders.write"]');
       await tab.getByRole("button", { name: "Send invitation", exact: true }).click();
       await tab.waitForSelector(`text=Invited ${email}`);
       const row = await w.db
@@ -144,13 +144,13 @@ describe("the owner's staff page", () => {
 
       // A bad email: the error next to the field, the names kept, nothing written.
       const before = await w.db.prepare("SELECT COUNT(*) AS n FROM identities").first<{ n: number }>();
-      await tab.fill("#invite-email", "not-an-email@");
-      await tab.fill("#invite-first", "Ada");
-      await tab.evaluate(() => document.querySelector<HTMLInputElement>("#invite-email")!.setAttribute("type", "text"));
+      await tab.fill("#f-email", "not-an-email@");
+      await tab.fill("#f-firstName", "Ada");
+      await tab.evaluate(() => document.querySelector<HTMLInputElement>("#f-email")!.setAttribute("type", "text"));
       await tab.getByRole("button", { name: "Send invitation", exact: true }).click();
-      await tab.waitForSelector("#invite-email-error");
-      expect(await tab.inputValue("#invite-first")).toBe("Ada");
-      expect(await tab.getAttribute("#invite-email", "aria-invalid")).toBe("true");
+      await tab.waitForSelector("#f-email-error");
+      expect(await tab.inputValue("#f-firstName")).toBe("Ada");
+      expect(await tab.getAttribute("#f-email", "aria-invalid")).toBe("true");
       expect(await w.db.prepare("SELECT COUNT(*) AS n FROM identities").first<{ n: number }>()).toEqual(before);
       expect(unexpected(problems)).toEqual([]);
     } finally {

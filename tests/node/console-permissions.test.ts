@@ -19,7 +19,7 @@ const UNKNOWN = "00000000-0000-4000-8000-00000000dead";
 const FIELDS: Record<string, Record<string, string>> = {
   "/console/staff invite": { email: "console-walk@example.com" },
   "/console/settings/api-keys create": { name: "Walk", role: "STAFF" },
-  "/console/settings ": { name: "Walked shop", logoSize: "MEDIUM", alignment: "CENTER" },
+  "/console/settings ": { name: "Walked shop", "checkoutHeader.logoSize": "MEDIUM", "checkoutHeader.alignment": "CENTER" },
   "/console/products/new save": { name: "Walked", price: "5" },
   "/console/products/:productId save": { name: "Walked", price: "5" },
   "/console/collections/new ": { name: "Walked" },

@@ -106,17 +106,17 @@ describe("console settings", () => {
       name: "  ",
       contactEmail: "not an email",
       timeZone: "Mars/Olympus",
-      logoSize: "HUGE",
-      alignment: "CENTER",
+      "checkoutHeader.logoSize": "HUGE",
+      "checkoutHeader.alignment": "CENTER",
       senderName: "",
       senderEmail: "",
     });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
-    expect(badHtml).toMatch(/id="store-zone-error"/);
-    expect(badHtml).toMatch(/id="store-name-error"/);
-    expect(badHtml).toMatch(/id="store-contact-error"/);
-    expect(badHtml).toMatch(/id="store-size-SMALL-error"/);
+    expect(badHtml).toMatch(/id="f-timeZone-error"/);
+    expect(badHtml).toMatch(/id="f-name-error"/);
+    expect(badHtml).toMatch(/id="f-contactEmail-error"/);
+    expect(badHtml).toMatch(/id="f-checkoutHeader-logoSize-error"/);
     expect(badHtml).toContain('value="not an email"');
     expect(await storeRow(s.w)).toBe(before);
     // Console pages' titles carry the store's name: the default one until it is changed below.
@@ -127,30 +127,30 @@ describe("console settings", () => {
       await page.goto(`${s.w.url}/console/settings`);
       await hydrated(page);
       // Not an image: refused at the file field, nothing saved.
-      await page.fill("#store-name", "Fernhill Goods");
-      await page.setInputFiles("#store-logo", {
+      await page.fill("#f-name", "Fernhill Goods");
+      await page.setInputFiles("#f-logo", {
         name: "logo.svg",
         mimeType: "image/svg+xml",
         buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
       });
       await page.click("text=Save store settings");
-      await expect.poll(() => page.locator("#store-logo-error").textContent()).toMatch(/SVG/);
-      expect(await page.inputValue("#store-name")).toBe("Fernhill Goods");
+      await expect.poll(() => page.locator("#f-logo-error").textContent()).toMatch(/SVG/);
+      expect(await page.inputValue("#f-name")).toBe("Fernhill Goods");
       expect(await storeRow(s.w)).toBe(before);
 
-      await page.setInputFiles("#store-logo", { name: "logo.png", mimeType: "image/png", buffer: png(180, 60, [31, 79, 138]) });
-      await page.check("#store-size-LARGE");
-      await page.check("#store-align-CENTER");
-      await page.fill("#store-contact", "hello@fernhill.example");
-      await page.fill("#store-zone", "Europe/Paris");
+      await page.setInputFiles("#f-logo", { name: "logo.png", mimeType: "image/png", buffer: png(180, 60, [31, 79, 138]) });
+      await page.check("#f-checkoutHeader-logoSize-LARGE");
+      await page.check("#f-checkoutHeader-alignment-CENTER");
+      await page.fill("#f-contactEmail", "hello@fernhill.example");
+      await page.fill("#f-timeZone", "Europe/Paris");
       await page.click("text=Save store settings");
       await page.waitForSelector("text=Saved. The shop shows “Fernhill Goods” with the new logo.");
       // The console's own tab follows the save at once (the layout's data is read again after a post).
       await expect.poll(() => page.title()).toBe("Store settings — Console — Fernhill Goods");
       await page.reload();
       await hydrated(page);
-      expect(await page.inputValue("#store-name")).toBe("Fernhill Goods");
-      expect(await page.isChecked("#store-align-CENTER")).toBe(true);
+      expect(await page.inputValue("#f-name")).toBe("Fernhill Goods");
+      expect(await page.isChecked("#f-checkoutHeader-alignment-CENTER")).toBe(true);
       expect(await page.getAttribute(".settings-logo img", "src")).toMatch(/^\/media\/[0-9a-f]{64}\.png$/);
       await expectAccessible(page, "store settings");
       await shot(page, "store");
@@ -191,8 +191,8 @@ describe("console settings", () => {
       name: "Fernhill Goods",
       contactEmail: "hello@fernhill.example",
       timeZone: "Europe/Paris",
-      logoSize: "SMALL",
-      alignment: "RIGHT",
+      "checkoutHeader.logoSize": "SMALL",
+      "checkoutHeader.alignment": "RIGHT",
       senderName: "",
       senderEmail: "",
     });
@@ -239,7 +239,7 @@ describe("console settings", () => {
     const s = store();
     const bad = await postConsoleForm(s.w, owner, "/console/settings/api-keys", { intent: "create", name: "", role: "STAFF" });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toMatch(/id="key-name-error"/);
+    expect(await bad.text()).toMatch(/id="f-name-error"/);
 
     const created = await postConsoleForm(s.w, owner, "/console/settings/api-keys", { intent: "create", name: "Warehouse sync", role: "STAFF" });
     expect(created.status).toBe(200);
@@ -282,7 +282,7 @@ describe("console settings", () => {
     try {
       await browserPage.goto(`${s.w.url}/console/settings/api-keys`);
       await hydrated(browserPage);
-      await browserPage.fill("#key-name", "Reporting");
+      await browserPage.fill("#f-name", "Reporting");
       await browserPage.click("text=Create key");
       const shown = await browserPage.locator('[data-testid="new-api-key"]').textContent();
       expect(shown).toMatch(/^sk_/);
@@ -307,7 +307,7 @@ describe("console settings", () => {
     // Captcha cannot go on without a verifier: refused at its box, nothing changed.
     const captcha = await postConsoleForm(s.w, owner, "/console/settings/identity", { requireOwnerApproval: "on", captcha: "on" });
     expect(captcha.status).toBe(400);
-    expect(await captcha.text()).toMatch(/id="identity-captcha-error"/);
+    expect(await captcha.text()).toMatch(/id="f-captcha-error"/);
 
     const email = uniqueEmail("waiting");
     const password = "a long member password";
@@ -398,7 +398,7 @@ describe("console settings", () => {
       .id;
     const keyId = (await s.w.db.prepare("SELECT id FROM api_keys WHERE revoked_date IS NULL LIMIT 1").first<{ id: string }>())!.id;
     const attempts: [string, Record<string, string>][] = [
-      ["/console/settings", { name: "Taken over", logoSize: "SMALL", alignment: "LEFT" }],
+      ["/console/settings", { name: "Taken over", "checkoutHeader.logoSize": "SMALL", "checkoutHeader.alignment": "LEFT" }],
       ["/console/settings/api-keys", { intent: "create", name: "Mine", role: "OWNER" }],
       ["/console/settings/api-keys", { intent: "revoke", id: keyId, name: "x", confirm: "yes" }],
       ["/console/settings/api-keys", { intent: "revoke", id: keyId, name: "x" }],
@@ -441,11 +441,11 @@ describe("the emails' sender (built Worker with sending on)", () => {
 
   it("the sender name and address set in the console are the From: of the next email", async () => {
     const cookie = await consoleCookie(w, await consoleAccount(w, "OWNER"));
-    const base = { name: "Fernhill Goods", logoSize: "MEDIUM", alignment: "LEFT", senderName: "Fernhill Orders" };
+    const base = { name: "Fernhill Goods", "checkoutHeader.logoSize": "MEDIUM", "checkoutHeader.alignment": "LEFT", senderName: "Fernhill Orders" };
     // Another domain than the one the shop sends from would make every email fail: refused at the field.
     const elsewhere = await postConsoleForm(w, cookie, "/console/settings", { ...base, senderEmail: "orders@elsewhere.example" });
     expect(elsewhere.status).toBe(400);
-    expect(await elsewhere.text()).toMatch(/id="store-sender-email-error"[^>]*>[^<]*fernhill\.example/);
+    expect(await elsewhere.text()).toMatch(/id="f-senderEmail-error"[^>]*>[^<]*fernhill\.example/);
     const saved = await postConsoleForm(w, cookie, "/console/settings", { ...base, senderEmail: "orders@fernhill.example" });
     expect(saved.status).toBe(200);
 

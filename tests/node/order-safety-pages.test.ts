@@ -77,13 +77,21 @@ describe("order safety pages", () => {
     timeout: 60_000,
   }, async () => {
     const owner = await consoleCookie(w, await consoleAccount(w, "OWNER"));
-    const base = { name: "Edge Storefront", contactEmail: "", timeZone: "", logoSize: "MEDIUM", alignment: "LEFT", senderName: "", senderEmail: "" };
+    const base = {
+      name: "Edge Storefront",
+      contactEmail: "",
+      timeZone: "",
+      "checkoutHeader.logoSize": "MEDIUM",
+      "checkoutHeader.alignment": "LEFT",
+      senderName: "",
+      senderEmail: "",
+    };
     const settingsPage = await (await w.fetch("/console/settings", { headers: { cookie: owner, "user-agent": BROWSER_UA } })).text();
     expect(settingsPage).toMatch(/<input[^>]*name="unpaidOrderHoldHours"[^>]*value="48"|value="48"[^>]*name="unpaidOrderHoldHours"/);
     const bad = await postConsoleForm(w, owner, "/console/settings", { ...base, unpaidOrderHoldHours: "two days" });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(
-      /id="store-unpaid-hold-error"[^>]*>Must be a whole number of hours|id="store-unpaid-hold-error"[^>]*>[^<]*whole number of hours/i,
+      /id="f-unpaidOrderHoldHours-error"[^>]*>Must be a whole number of hours|id="f-unpaidOrderHoldHours-error"[^>]*>[^<]*whole number of hours/i,
     );
     expect((await postConsoleForm(w, owner, "/console/settings", { ...base, unpaidOrderHoldHours: "24" })).status).toBe(200);
     const stored = await w.db.prepare("SELECT value FROM settings WHERE key = 'store'").first<{ value: string }>();

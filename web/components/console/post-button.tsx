@@ -6,6 +6,7 @@ export function PostButton({
   intent,
   fields = {},
   primary = false,
+  danger = false,
   disabled,
   label,
   children,
@@ -13,6 +14,8 @@ export function PostButton({
   intent: string;
   fields?: Record<string, string>;
   primary?: boolean;
+  /** A button that removes or refuses something (red). */
+  danger?: boolean;
   disabled?: boolean;
   label?: string;
   children: ReactNode;
@@ -23,9 +26,25 @@ export function PostButton({
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" className={primary ? "console-button primary" : "console-button"} disabled={disabled} aria-label={label}>
+      <button
+        type="submit"
+        className={primary ? "console-button primary" : danger ? "console-button danger" : "console-button"}
+        disabled={disabled}
+        aria-label={label}
+      >
         {children}
       </button>
     </Form>
+  );
+}
+
+/** A form's own submit button (primary), disabled while a form is posting. */
+export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <div>
+      <button type="submit" className="console-button primary" disabled={busy}>
+        {children}
+      </button>
+    </div>
   );
 }

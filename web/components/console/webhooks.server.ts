@@ -1,20 +1,22 @@
 import { badField } from "#worker/platform/errors";
+import { CONSOLE, type ProblemWording } from "#web/components/ui/form.server";
 
 /**
  * Form handling shared by the console's webhook and dead-event pages. The services check automations.manage on
  * every write; these helpers only read the posted form.
  */
 
-/** The posted form as plain strings (the first value of each name), to give back to the form after an error. */
-export function formValues(form: FormData): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [k, v] of form) if (typeof v === "string" && !(k in values)) values[k] = v;
-  return values;
-}
+/** How the webhook pages word a refusal: the console's, and a plain "Unknown action." for an intent they lack. */
+export const WEBHOOKS: ProblemWording = { ...CONSOLE, messages: { UNKNOWN_INTENT: "Unknown action." } };
 
 /** The page number in the URL (1 to 10,000). */
 export function pageParam(url: URL): number {
   return Math.min(Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1)), 10_000);
+}
+
+/** How many pages of `size` rows `total` rows make (at least one). */
+export function pageCount(total: number, size: number): number {
+  return Math.max(1, Math.ceil(total / size));
 }
 
 /** A delete without its confirmation tick: an error on the `confirm` field, and nothing deleted. */

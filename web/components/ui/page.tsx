@@ -113,6 +113,7 @@ export function EditForm({
   permission,
   submitLabel,
   className,
+  encType,
   children,
 }: {
   label: string;
@@ -123,12 +124,14 @@ export function EditForm({
   permission: string;
   submitLabel: string;
   className?: string;
+  /** multipart/form-data for a form with a file. */
+  encType?: "multipart/form-data";
   children: ReactNode;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   return (
-    <Form method="post" className={className ? `console-form ${className}` : "console-form"} aria-label={label} noValidate>
+    <Form method="post" encType={encType} className={className ? `console-form ${className}` : "console-form"} aria-label={label} noValidate>
       <ErrorSummary problem={problem} fieldIds={fieldId} />
       {!canWrite && <p className="console-muted">{`Changing this needs the permission “${permission}”; you can look but not change.`}</p>}
       <fieldset disabled={!canWrite} className="console-fields">

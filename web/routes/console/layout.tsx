@@ -1,6 +1,6 @@
 import { Form, NavLink, Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { PERMISSION_LABELS } from "#worker/platform/context";
-import { shopSettings } from "#worker/store/settings";
+import { shopSettings } from "#worker/store";
 import { SHOP_NAME } from "#web/components/catalog/shared";
 import { FormLook } from "#web/components/ui/form";
 import { consoleHeaders, requireStaff } from "#web/console.server";

@@ -1,6 +1,5 @@
 import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
-import { startConsoleSession } from "#worker/identity/console-sessions";
-import { loginRequest, parseIdentity } from "#worker/identity/schemas";
+import { startConsoleSession, loginRequest, parseIdentity } from "#worker/identity";
 import { SIGN_IN, captchaSiteKey, captchaSiteKeyAfter, captchaTokensOf, clientOf, field } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
 import { Captcha, nameIsId } from "#web/components/auth";

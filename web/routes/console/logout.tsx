@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { endConsoleSession, endConsoleSessionsEverywhere } from "#worker/identity/console-sessions";
+import { endConsoleSession, endConsoleSessionsEverywhere } from "#worker/identity";
 import { clearConsoleCookie, readConsoleToken } from "#web/console.server";
 import type { Route } from "./+types/logout";
 

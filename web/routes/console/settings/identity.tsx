@@ -1,9 +1,8 @@
-import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
-import { hasCustomCaptchaVerifier } from "#worker/identity/captcha";
-import { identitySettingsPatch } from "#worker/identity/schemas";
-import { readIdentitySettings, turnstileSecret, updateIdentitySettings } from "#worker/identity/settings";
+import { data, useRouteLoaderData } from "react-router";
+import { hasCustomCaptchaVerifier, identitySettingsPatch, readIdentitySettings, turnstileSecret, updateIdentitySettings } from "#worker/identity";
 import { parseWith } from "#worker/platform/validation";
-import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { Checkbox, type Problem } from "#web/components/ui/form";
+import { EditForm, Notice, PageHead } from "#web/components/ui/page";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleTitle } from "#web/components/console/title";
@@ -60,20 +59,17 @@ const RULES = [
 ] as const;
 
 export default function IdentitySettings({ loaderData, actionData }: Route.ComponentProps) {
-  const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
-  const isOwner = user?.role === "OWNER";
-  const busy = useNavigation().state === "submitting";
+  const isOwner = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user?.role === "OWNER";
   const settings = actionData?.settings ?? loaderData.settings;
   const problem = actionData?.problem;
+  const hint = (r: (typeof RULES)[number]) =>
+    r.name === "captcha" && !loaderData.captchaConfigured ? `${r.hint} It is not configured, so captcha stays off.` : r.hint;
   return (
     <>
-      <h1>Sign-up and sign-in</h1>
-      <SettingsNav />
-      {actionData?.ok && (
-        <p className="console-notice" role="status">
-          {actionData.ok}
-        </p>
-      )}
+      <PageHead title="Sign-up and sign-in">
+        <SettingsNav />
+      </PageHead>
+      <Notice text={actionData?.ok} />
       {!isOwner ? (
         <>
           <p className="console-muted">Only the store owner changes these rules.</p>
@@ -87,36 +83,21 @@ export default function IdentitySettings({ loaderData, actionData }: Route.Compo
           </dl>
         </>
       ) : (
-        <Form method="post" className="console-form" key={actionData?.ok ?? "identity"}>
-          <ErrorSummary problem={problem} fieldIds={{ captcha: "identity-captcha" }} />
+        <EditForm
+          key={actionData?.ok ?? "identity"}
+          label="Sign-up and sign-in rules"
+          problem={problem}
+          canWrite
+          permission="owner"
+          submitLabel="Save rules"
+        >
           <fieldset>
             <legend>New members</legend>
             {RULES.map((r) => (
-              <div className="console-field" key={r.name}>
-                <label className="console-check">
-                  <input
-                    type="checkbox"
-                    id={`identity-${r.name}`}
-                    name={r.name}
-                    defaultChecked={settings[r.name]}
-                    aria-describedby={`identity-${r.name}-hint${problem?.fields[r.name] ? ` identity-${r.name}-error` : ""}`}
-                    aria-invalid={problem?.fields[r.name] ? true : undefined}
-                  />{" "}
-                  {r.label}
-                </label>
-                <p className="hint" id={`identity-${r.name}-hint`}>
-                  {r.name === "captcha" && !loaderData.captchaConfigured ? `${r.hint} It is not configured, so captcha stays off.` : r.hint}
-                </p>
-                <FieldError id={`identity-${r.name}-error`} message={problem?.fields[r.name]} />
-              </div>
+              <Checkbox key={r.name} name={r.name} label={r.label} hint={hint(r)} defaultChecked={settings[r.name]} error={problem?.fields[r.name]} />
             ))}
           </fieldset>
-          <div>
-            <button type="submit" className="console-button primary" disabled={busy}>
-              Save rules
-            </button>
-          </div>
-        </Form>
+        </EditForm>
       )}
     </>
   );

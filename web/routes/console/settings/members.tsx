@@ -1,15 +1,14 @@
-import { data, Form, useNavigation, useRouteLoaderData } from "react-router";
-import { approveMember, blockMember, listMembers, rejectMember, unblockMember } from "#worker/identity/members";
-import { ApiError } from "#worker/platform/errors";
-import { Badge } from "#web/components/console/badge";
-import { ErrorSummary } from "#web/components/ui/form";
+import { approveMember, blockMember, listMembers, rejectMember, unblockMember } from "#worker/identity";
 import { Pager } from "#web/components/console/pager";
-import { CONSOLE, problemOf } from "#web/components/ui/form.server";
+import { MembersTable } from "#web/components/console/people";
+import { byIntent } from "#web/components/console/problem.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleTitle } from "#web/components/console/title";
+import { ErrorSummary, Field, Select } from "#web/components/ui/form";
+import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { consoleHeaders, requireStaff } from "#web/console.server";
+import { useNavigation } from "react-router";
 import "#web/styles/console-settings.css";
-import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/members";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -58,69 +57,42 @@ export async function action({ context, request }: Route.ActionArgs) {
   requireStaff(context, request);
   const ctx = context.services;
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
   const id = String(form.get("id") ?? "").slice(0, 100);
-  try {
-    const change = { approve: approveMember, reject: rejectMember, block: blockMember, unblock: unblockMember }[intent];
-    if (!change) throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
-    const { identity } = await change(ctx, id);
-    const email = identity.email.address;
-    const said: Record<string, string> = {
-      approve:
-        identity.status.name === "ACTIVE" ? `Approved ${email}: they can sign in now.` : `Approved ${email}; they still have to confirm their email.`,
-      reject: `Rejected ${email}: they cannot sign in.`,
-      block: `Blocked ${email}: they are signed out and cannot sign in.`,
-      unblock: `Unblocked ${email}.`,
-    };
-    return { ok: said[intent], problem: null };
-  } catch (err) {
-    const problem = problemOf(err, CONSOLE);
-    return data({ ok: null, problem }, { status: problem.status ?? 400 });
-  }
+  const change = (run: typeof approveMember, said: (email: string, active: boolean) => string) => async () => {
+    const { identity } = await run(ctx, id);
+    return { ok: said(identity.email.address, identity.status.name === "ACTIVE") };
+  };
+  return byIntent(form, {
+    approve: change(approveMember, (email, active) =>
+      active ? `Approved ${email}: they can sign in now.` : `Approved ${email}; they still have to confirm their email.`,
+    ),
+    reject: change(rejectMember, (email) => `Rejected ${email}: they cannot sign in.`),
+    block: change(blockMember, (email) => `Blocked ${email}: they are signed out and cannot sign in.`),
+    unblock: change(unblockMember, (email) => `Unblocked ${email}.`),
+  });
 }
-
-const day = (iso: string) => iso.slice(0, 10);
 
 export default function Members({ loaderData, actionData }: Route.ComponentProps) {
   const { members, q, status, page, pages, total } = loaderData;
-  const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
-  const canManage = !!user?.permissions.includes("settings.manage");
+  const canManage = useCan("settings.manage");
   const busy = useNavigation().state === "submitting";
-  const button = (id: string, intent: string, label: string, who: string, danger = false) => (
-    <Form method="post" key={intent}>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={id} />
-      <button type="submit" className={danger ? "console-button danger" : "console-button"} disabled={busy} aria-label={`${label} ${who}`}>
-        {label}
-      </button>
-    </Form>
-  );
   return (
     <>
-      <h1>Members</h1>
-      <SettingsNav />
-      {actionData?.ok && (
-        <p className="console-notice" role="status">
-          {actionData.ok}
-        </p>
-      )}
+      <PageHead title="Members">
+        <SettingsNav />
+      </PageHead>
+      <Notice text={actionData?.ok} />
       <ErrorSummary problem={actionData?.problem} />
       <form method="get" className="settings-filters" role="search" aria-label="Find members">
-        <div className="console-field">
-          <label htmlFor="members-q">Email or name</label>
-          <input id="members-q" type="search" name="q" defaultValue={q} maxLength={100} />
-        </div>
-        <div className="console-field">
-          <label htmlFor="members-status">Status</label>
-          <select id="members-status" name="status" defaultValue={status}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id="members-q" type="search" name="q" label="Email or name" defaultValue={q} maxLength={100} />
+        <Select
+          id="members-status"
+          name="status"
+          label="Status"
+          defaultValue={status}
+          placeholder="Any"
+          options={STATUSES.map((s) => [s, STATUS_LABELS[s]] as const)}
+        />
         <button type="submit" className="console-button">
           Show
         </button>
@@ -130,52 +102,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
         {q ? ` matching “${q}”` : ""}
         {status ? `, ${STATUS_LABELS[status as Status].toLowerCase()}` : ""}.
       </p>
-      {members.length > 0 && (
-        <table className="console-table">
-          <caption className="visually-hidden">Members, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Status</th>
-              <th scope="col">Joined</th>
-              {canManage && (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => (
-              <tr key={m.id}>
-                <td>
-                  {m.name || m.email}
-                  {m.name && <div className="console-muted">{m.email}</div>}
-                </td>
-                <td>
-                  {m.status === "ACTIVE" && <Badge tone="good">Active</Badge>}
-                  {m.status === "BLOCKED" && <Badge tone="bad">Blocked</Badge>}
-                  {m.status === "PENDING" && <Badge tone="warn">{m.waitingForApproval ? "Waiting for approval" : "Confirming email"}</Badge>}
-                  {m.status === "PENDING" && m.waitingForApproval && m.waitingForEmail && (
-                    <div className="console-muted">and confirming their email</div>
-                  )}
-                </td>
-                <td>{day(m.createdDate)}</td>
-                {canManage && (
-                  <td>
-                    <div className="console-actions">
-                      {m.status === "PENDING" && m.waitingForApproval && button(m.id, "approve", "Approve", m.email)}
-                      {m.status === "PENDING" && m.waitingForApproval && button(m.id, "reject", "Reject", m.email, true)}
-                      {m.status !== "BLOCKED" && !(m.status === "PENDING" && m.waitingForApproval) && button(m.id, "block", "Block", m.email, true)}
-                      {m.status === "BLOCKED" && button(m.id, "unblock", "Unblock", m.email)}
-                    </div>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <MembersTable members={members} canManage={canManage} busy={busy} />
       <Pager page={page} pages={pages} label="Pages of members" previous="Previous" next="Next" showEnds />
     </>
   );
