@@ -12,13 +12,13 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { findCurrentCart } from "#worker/cart/cart";
+import { findCurrentCart } from "#worker/cart";
 import { navCollections } from "./catalog.server";
 import { isConsolePath } from "#web/components/console/paths";
 import { SHOP_NAME } from "#web/components/catalog/shared";
 import { InlineStyles } from "#web/components/inline-styles";
 import { ShopLink, ShopLinks } from "#web/components/shop-links";
-import { pageShopSettings } from "#worker/store/settings";
+import { pageShopSettings } from "#worker/store";
 import type { Route } from "./+types/root";
 // The stylesheet (./styles.css) is inlined into every page's head (components/inline-styles.tsx).
 

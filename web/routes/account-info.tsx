@@ -1,6 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { changePassword, getOwnIdentity, signOutEverywhere, updateOwnProfile } from "#worker/identity/members";
-import { changePasswordRequest, parseIdentity } from "#worker/identity/schemas";
+import { changePassword, getOwnIdentity, signOutEverywhere, updateOwnProfile, changePasswordRequest, parseIdentity } from "#worker/identity";
 import { ApiError } from "#worker/platform/errors";
 import { requireMember } from "#web/components/account/account.server";
 import { AddressFields, type AddressValues } from "#web/components/checkout/fields";

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { data, Form, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { cachedCatalogRead, getProductBySlug, getProductPage, plainToLine } from "#worker/catalog";
 import { ApiError } from "#worker/platform/errors";
-import { createBackInStockRequest } from "#worker/automations/back-in-stock";
+import { createBackInStockRequest } from "#worker/automations";
 import { clientOf } from "#web/auth.server";
 import { pageMessage } from "#web/components/ui/form.server";
 import { cardOf, sameSiteUrl } from "#web/catalog.server";
