@@ -75,60 +75,78 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  if (isConsolePath(pathname)) return <ConsoleDocument nonce={nonce}>{children}</ConsoleDocument>;
+  if (isConsolePath(pathname)) {
+    // The merchant console draws its own frame (web/routes/console/layout.tsx): no shop header or footer.
+    return (
+      <Document
+        nonce={nonce}
+        bodyClassName="console-body"
+        head={
+          <>
+            <meta name="robots" content="noindex" />
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+          </>
+        }
+      >
+        {children}
+      </Document>
+    );
+  }
+  const head = (
+    <>
+      <meta name="theme-color" content="#fbfaf7" />
+      <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      {/* Marks the page as scripted before the first paint, so controls only a page without JavaScript needs
+          (.js-hidden: "Sort", "Show selection") never appear and then vanish, shifting the layout. */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script, no outside input. */}
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }} />
+    </>
+  );
   return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <InlineStyles />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#fbfaf7" />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {/* Marks the page as scripted before the first paint, so controls only a page without JavaScript needs
-            (.js-hidden: "Sort", "Show selection") never appear and then vanish, shifting the layout. */}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script, no outside input. */}
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }} />
-        <Meta />
-        <Links nonce={nonce} />
-      </head>
-      <body>
-        <a className="skip-link" href="#main-content">
-          Skip to content
-        </a>
-        <header className="site-header">
-          <div className={signedIn ? "header-bar signed-in" : "header-bar"}>
-            <Brand shopName={shopName} logo={root?.shop?.logo} />
-            <HeaderSearch q={q} />
-            <AccountNav signedIn={signedIn} cartCount={root?.cartCount ?? 0} />
-          </div>
-          <PrimaryNav collections={collections} pathname={pathname} />
-        </header>
-        <div id="main-content" tabIndex={-1} className="content">
-          {children}
+    <Document nonce={nonce} head={head}>
+      <a className="skip-link" href="#main-content">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className={signedIn ? "header-bar signed-in" : "header-bar"}>
+          <Brand shopName={shopName} logo={root?.shop?.logo} />
+          <HeaderSearch q={q} />
+          <AccountNav signedIn={signedIn} cartCount={root?.cartCount ?? 0} />
         </div>
-        <SiteFooter collections={collections} signedIn={signedIn} shopName={shopName} contactEmail={root?.shop?.contactEmail} />
-        <ShopLinks />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
-      </body>
-    </html>
+        <PrimaryNav collections={collections} pathname={pathname} />
+      </header>
+      <div id="main-content" tabIndex={-1} className="content">
+        {children}
+      </div>
+      <SiteFooter collections={collections} signedIn={signedIn} shopName={shopName} contactEmail={root?.shop?.contactEmail} />
+      <ShopLinks />
+    </Document>
   );
 }
 
-/** The merchant console's document: no shop header or footer (the console's layout draws its own frame). */
-function ConsoleDocument({ nonce, children }: { nonce: string | undefined; children: React.ReactNode }) {
+/** The HTML document around a page: the head every page has (with `head` after the viewport) and the scripts. */
+function Document({
+  nonce,
+  head,
+  bodyClassName,
+  children,
+}: {
+  nonce: string | undefined;
+  head: React.ReactNode;
+  bodyClassName?: string;
+  children: React.ReactNode;
+}) {
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <InlineStyles />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {head}
         <Meta />
         <Links nonce={nonce} />
       </head>
-      <body className="console-body">
+      <body className={bodyClassName}>
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -5,7 +5,6 @@ import { ApiError } from "#worker/platform/errors";
 import { createBackInStockRequest } from "#worker/automations";
 import { clientOf } from "#web/auth.server";
 import { pageMessage } from "#web/components/ui/form.server";
-import { Field } from "#web/components/ui/form";
 import { cardOf, sameSiteUrl } from "#web/catalog.server";
 import { Price, ProductGrid } from "#web/components/catalog/cards";
 import { Gallery, type GalleryItem } from "#web/components/catalog/gallery";
@@ -534,17 +533,25 @@ function BackInStock({ productName, variantId, result }: { productName: string; 
       )}
       <input type="hidden" name="intent" value="notify" />
       {variantId && <input type="hidden" name="variantId" value={variantId} />}
-      <Field
-        id={emailId}
-        name="email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        required
-        maxLength={254}
-        defaultValue={result?.email}
-        error={fieldError ?? undefined}
-      />
+      <div className="field">
+        <label htmlFor={emailId}>Email</label>
+        <input
+          id={emailId}
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          defaultValue={result?.email}
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={fieldError ? `${emailId}-error` : undefined}
+        />
+        {fieldError && (
+          <p id={`${emailId}-error`} className="field-error">
+            {fieldError}
+          </p>
+        )}
+      </div>
       <button type="submit" className="button">
         Notify me
       </button>

@@ -177,34 +177,29 @@ function PriceFacet({ price, state }: { price: NonNullable<Facets["price"]>; sta
     <fieldset className="facet">
       <legend>Price</legend>
       <div className="price-range">
-        <label>
-          <span>Min ({price.currencySymbol})</span>
-          <input
-            type="number"
-            name="min"
-            inputMode="decimal"
-            min={0}
-            step="any"
-            placeholder={String(price.min)}
-            defaultValue={state.min ?? ""}
-            key={`min-${state.min}`}
-          />
-        </label>
-        <label>
-          <span>Max ({price.currencySymbol})</span>
-          <input
-            type="number"
-            name="max"
-            inputMode="decimal"
-            min={0}
-            step="any"
-            placeholder={String(price.max)}
-            defaultValue={state.max ?? ""}
-            key={`max-${state.max}`}
-          />
-        </label>
+        <PriceBound name="min" label={`Min (${price.currencySymbol})`} placeholder={price.min} value={state.min} />
+        <PriceBound name="max" label={`Max (${price.currencySymbol})`} placeholder={price.max} value={state.max} />
       </div>
     </fieldset>
+  );
+}
+
+/** One end of the price range, keyed by its value so a new URL resets what was typed. */
+function PriceBound({ name, label, placeholder, value }: { name: string; label: string; placeholder: number; value: number | null }) {
+  return (
+    <label>
+      <span>{label}</span>
+      <input
+        type="number"
+        name={name}
+        inputMode="decimal"
+        min={0}
+        step="any"
+        placeholder={String(placeholder)}
+        defaultValue={value ?? ""}
+        key={`${name}-${value}`}
+      />
+    </label>
   );
 }
 
