@@ -12,13 +12,13 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { findCurrentCart } from "#worker/cart/cart";
+import { findCurrentCart } from "#worker/cart";
 import { navCollections } from "./catalog.server";
 import { isConsolePath } from "#web/components/console/paths";
 import { SHOP_NAME } from "#web/components/catalog/shared";
 import { InlineStyles } from "#web/components/inline-styles";
 import { ShopLink, ShopLinks } from "#web/components/shop-links";
-import { pageShopSettings } from "#worker/store/settings";
+import { pageShopSettings } from "#worker/store";
 import type { Route } from "./+types/root";
 // The stylesheet (./styles.css) is inlined into every page's head (components/inline-styles.tsx).
 
@@ -62,197 +62,265 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 /** The collections shown in the header (the rest are a click away on the shop page and in the footer). */
 const NAV_LIMIT = 6;
 
+/** The frame of every page: the console's bare document, or the shop's with its header and footer. */
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = root?.cspNonce;
   const { search, pathname } = useLocation();
   const q = pathname === "/search" ? (new URLSearchParams(search).get("q") ?? "") : "";
-  const cartCount = root?.cartCount ?? 0;
   const shopName = root?.shop?.name ?? SHOP_NAME;
-  const logo = root?.shop?.logo;
+  const collections = root?.collections ?? [];
+  const signedIn = !!root?.signedIn;
   // Lets browser tests know the page is interactive; in the Layout, so error pages say so too.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   if (isConsolePath(pathname)) {
+    // The merchant console draws its own frame (web/routes/console/layout.tsx): no shop header or footer.
     return (
-      <html lang="en">
-        <head>
-          <meta charSet="utf-8" />
-          <InlineStyles />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <meta name="robots" content="noindex" />
-          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-          <Meta />
-          <Links nonce={nonce} />
-        </head>
-        <body className="console-body">
-          {children}
-          <ScrollRestoration nonce={nonce} />
-          <Scripts nonce={nonce} />
-        </body>
-      </html>
+      <Document
+        nonce={nonce}
+        bodyClassName="console-body"
+        head={
+          <>
+            <meta name="robots" content="noindex" />
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+          </>
+        }
+      >
+        {children}
+      </Document>
     );
   }
+  const head = (
+    <>
+      <meta name="theme-color" content="#fbfaf7" />
+      <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      {/* Marks the page as scripted before the first paint, so controls only a page without JavaScript needs
+          (.js-hidden: "Sort", "Show selection") never appear and then vanish, shifting the layout. */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script, no outside input. */}
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }} />
+    </>
+  );
+  return (
+    <Document nonce={nonce} head={head}>
+      <a className="skip-link" href="#main-content">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className={signedIn ? "header-bar signed-in" : "header-bar"}>
+          <Brand shopName={shopName} logo={root?.shop?.logo} />
+          <HeaderSearch q={q} />
+          <AccountNav signedIn={signedIn} cartCount={root?.cartCount ?? 0} />
+        </div>
+        <PrimaryNav collections={collections} pathname={pathname} />
+      </header>
+      <div id="main-content" tabIndex={-1} className="content">
+        {children}
+      </div>
+      <SiteFooter collections={collections} signedIn={signedIn} shopName={shopName} contactEmail={root?.shop?.contactEmail} />
+      <ShopLinks />
+    </Document>
+  );
+}
+
+/** The HTML document around a page: the head every page has (with `head` after the viewport) and the scripts. */
+function Document({
+  nonce,
+  head,
+  bodyClassName,
+  children,
+}: {
+  nonce: string | undefined;
+  head: React.ReactNode;
+  bodyClassName?: string;
+  children: React.ReactNode;
+}) {
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <InlineStyles />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#fbfaf7" />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {/* Marks the page as scripted before the first paint, so controls only a page without JavaScript needs
-            (.js-hidden: "Sort", "Show selection") never appear and then vanish, shifting the layout. */}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script, no outside input. */}
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }} />
+        {head}
         <Meta />
         <Links nonce={nonce} />
       </head>
-      <body>
-        <a className="skip-link" href="#main-content">
-          Skip to content
-        </a>
-        <header className="site-header">
-          <div className={root?.signedIn ? "header-bar signed-in" : "header-bar"}>
-            <ShopLink to="/" className="brand" aria-label={`${shopName} home`}>
-              {logo ? (
-                // The store's logo (console Settings); the name beside it is the link's text, so the image is decorative.
-                <img
-                  className="brand-logo"
-                  src={logo.url}
-                  alt=""
-                  height={28}
-                  width={logo.width && logo.height ? Math.round((28 * logo.width) / logo.height) : undefined}
-                />
-              ) : (
-                <svg className="brand-mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
-                  <rect width="28" height="28" rx="7" fill="#1f3a5f" />
-                  <path d="M8 19V9h11M8 14h8M8 19h11" stroke="#fbfaf7" strokeWidth="2.4" fill="none" strokeLinecap="round" strokeLinejoin="round" />
-                </svg>
-              )}
-              <span>{shopName}</span>
-            </ShopLink>
-            <form method="get" action="/search" role="search" className="header-search">
-              <label htmlFor="header-q" className="visually-hidden">
-                Search products
-              </label>
-              <input id="header-q" type="search" name="q" placeholder="Search products" defaultValue={q} key={q} maxLength={200} autoComplete="off" />
-              <button type="submit" className="search-button">
-                <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
-                  <circle cx="10.5" cy="10.5" r="6.5" stroke="currentColor" strokeWidth="2.2" fill="none" />
-                  <path d="M15.5 15.5 21 21" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
-                </svg>
-                <span className="visually-hidden">Search</span>
-              </button>
-            </form>
-            <nav aria-label="Account" className="account-nav">
-              {root?.signedIn ? (
-                <>
-                  <ShopLink to="/account">Account</ShopLink>
-                  <Form method="post" action="/logout">
-                    <button type="submit" className="link-button">
-                      Log out
-                    </button>
-                  </Form>
-                </>
-              ) : (
-                <>
-                  <ShopLink to="/login">Log in</ShopLink>
-                  <ShopLink to="/register" className="hide-narrow">
-                    Create account
-                  </ShopLink>
-                </>
-              )}
-              <ShopLink to="/cart" className="cart-link">
-                <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
-                  <path
-                    d="M3 4h2.2l2.3 11.2a1.5 1.5 0 0 0 1.5 1.2h8.6a1.5 1.5 0 0 0 1.5-1.1L21 8H6.2"
-                    stroke="currentColor"
-                    strokeWidth="2"
-                    fill="none"
-                    strokeLinecap="round"
-                    strokeLinejoin="round"
-                  />
-                  <circle cx="9.5" cy="20" r="1.4" fill="currentColor" />
-                  <circle cx="17.5" cy="20" r="1.4" fill="currentColor" />
-                </svg>
-                <span className="cart-word">Cart</span>{" "}
-                <span className="cart-count" data-testid="cart-count">
-                  {cartCount}
-                  <span className="visually-hidden"> {cartCount === 1 ? "item" : "items"}</span>
-                </span>
-              </ShopLink>
-            </nav>
-          </div>
-          {/* Plain links (see shop-links.tsx) marked current from the one location this layout reads, which is
-              what NavLink would do with a dozen hooks per link. */}
-          <nav aria-label="Collections" className="primary-nav">
-            <ul>
-              <li>
-                <ShopLink to="/shop" aria-current={pathname === "/shop" ? "page" : undefined}>
-                  Shop all
-                </ShopLink>
-              </li>
-              {(root?.collections ?? []).slice(0, NAV_LIMIT).map((c) => (
-                <li key={c.slug}>
-                  <ShopLink to={`/collections/${c.slug}`} aria-current={pathname === `/collections/${c.slug}` ? "page" : undefined}>
-                    {c.name}
-                  </ShopLink>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        </header>
-        <div id="main-content" tabIndex={-1} className="content">
-          {children}
-        </div>
-        <footer className="site-footer">
-          <div className="footer-grid">
-            <section aria-labelledby="footer-shop">
-              <h2 id="footer-shop">Shop</h2>
-              <ul className="footer-collections">
-                <li>
-                  <ShopLink to="/shop">All products</ShopLink>
-                </li>
-                {(root?.collections ?? []).map((c) => (
-                  <li key={c.slug}>
-                    <ShopLink to={`/collections/${c.slug}`}>{c.name}</ShopLink>
-                  </li>
-                ))}
-              </ul>
-            </section>
-            <section aria-labelledby="footer-help">
-              <h2 id="footer-help">Help</h2>
-              <ul>
-                <li>
-                  <ShopLink to="/search">Search</ShopLink>
-                </li>
-                <li>
-                  <ShopLink to="/cart">Your cart</ShopLink>
-                </li>
-                <li>
-                  <ShopLink to={root?.signedIn ? "/account" : "/login"}>Your account</ShopLink>
-                </li>
-              </ul>
-            </section>
-            <section aria-labelledby="footer-about">
-              <h2 id="footer-about">About</h2>
-              <p>Apparel, home goods and coffee from a small independent shop. Free shipping on orders over $75; returns within 30 days.</p>
-              {root?.shop?.contactEmail && (
-                <p>
-                  Questions? Write to <a href={`mailto:${root.shop.contactEmail}`}>{root.shop.contactEmail}</a>
-                </p>
-              )}
-            </section>
-          </div>
-          <p className="footer-note">© {shopName} — an open-source shop on the edge.</p>
-        </footer>
-        <ShopLinks />
+      <body className={bodyClassName}>
+        {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+type RootData = Awaited<ReturnType<typeof loader>>;
+type NavCollection = RootData["collections"][number];
+type Logo = NonNullable<RootData["shop"]>["logo"];
+
+function Brand({ shopName, logo }: { shopName: string; logo: Logo | undefined }) {
+  return (
+    <ShopLink to="/" className="brand" aria-label={`${shopName} home`}>
+      {logo ? (
+        // The store's logo (console Settings); the name beside it is the link's text, so the image is decorative.
+        <img
+          className="brand-logo"
+          src={logo.url}
+          alt=""
+          height={28}
+          width={logo.width && logo.height ? Math.round((28 * logo.width) / logo.height) : undefined}
+        />
+      ) : (
+        <svg className="brand-mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
+          <rect width="28" height="28" rx="7" fill="#1f3a5f" />
+          <path d="M8 19V9h11M8 14h8M8 19h11" stroke="#fbfaf7" strokeWidth="2.4" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      )}
+      <span>{shopName}</span>
+    </ShopLink>
+  );
+}
+
+function HeaderSearch({ q }: { q: string }) {
+  return (
+    <form method="get" action="/search" role="search" className="header-search">
+      <label htmlFor="header-q" className="visually-hidden">
+        Search products
+      </label>
+      <input id="header-q" type="search" name="q" placeholder="Search products" defaultValue={q} key={q} maxLength={200} autoComplete="off" />
+      <button type="submit" className="search-button">
+        <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
+          <circle cx="10.5" cy="10.5" r="6.5" stroke="currentColor" strokeWidth="2.2" fill="none" />
+          <path d="M15.5 15.5 21 21" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+        </svg>
+        <span className="visually-hidden">Search</span>
+      </button>
+    </form>
+  );
+}
+
+function AccountNav({ signedIn, cartCount }: { signedIn: boolean; cartCount: number }) {
+  return (
+    <nav aria-label="Account" className="account-nav">
+      {signedIn ? (
+        <>
+          <ShopLink to="/account">Account</ShopLink>
+          <Form method="post" action="/logout">
+            <button type="submit" className="link-button">
+              Log out
+            </button>
+          </Form>
+        </>
+      ) : (
+        <>
+          <ShopLink to="/login">Log in</ShopLink>
+          <ShopLink to="/register" className="hide-narrow">
+            Create account
+          </ShopLink>
+        </>
+      )}
+      <ShopLink to="/cart" className="cart-link">
+        <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
+          <path
+            d="M3 4h2.2l2.3 11.2a1.5 1.5 0 0 0 1.5 1.2h8.6a1.5 1.5 0 0 0 1.5-1.1L21 8H6.2"
+            stroke="currentColor"
+            strokeWidth="2"
+            fill="none"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+          <circle cx="9.5" cy="20" r="1.4" fill="currentColor" />
+          <circle cx="17.5" cy="20" r="1.4" fill="currentColor" />
+        </svg>
+        <span className="cart-word">Cart</span>{" "}
+        <span className="cart-count" data-testid="cart-count">
+          {cartCount}
+          <span className="visually-hidden"> {cartCount === 1 ? "item" : "items"}</span>
+        </span>
+      </ShopLink>
+    </nav>
+  );
+}
+
+/**
+ * The collections bar: plain links (see shop-links.tsx) marked current from the one location the layout reads, which
+ * is what NavLink would do with a dozen hooks per link.
+ */
+function PrimaryNav({ collections, pathname }: { collections: NavCollection[]; pathname: string }) {
+  return (
+    <nav aria-label="Collections" className="primary-nav">
+      <ul>
+        <li>
+          <ShopLink to="/shop" aria-current={pathname === "/shop" ? "page" : undefined}>
+            Shop all
+          </ShopLink>
+        </li>
+        {collections.slice(0, NAV_LIMIT).map((c) => (
+          <li key={c.slug}>
+            <ShopLink to={`/collections/${c.slug}`} aria-current={pathname === `/collections/${c.slug}` ? "page" : undefined}>
+              {c.name}
+            </ShopLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function SiteFooter({
+  collections,
+  signedIn,
+  shopName,
+  contactEmail,
+}: {
+  collections: NavCollection[];
+  signedIn: boolean;
+  shopName: string;
+  contactEmail: string | null | undefined;
+}) {
+  return (
+    <footer className="site-footer">
+      <div className="footer-grid">
+        <section aria-labelledby="footer-shop">
+          <h2 id="footer-shop">Shop</h2>
+          <ul className="footer-collections">
+            <li>
+              <ShopLink to="/shop">All products</ShopLink>
+            </li>
+            {collections.map((c) => (
+              <li key={c.slug}>
+                <ShopLink to={`/collections/${c.slug}`}>{c.name}</ShopLink>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section aria-labelledby="footer-help">
+          <h2 id="footer-help">Help</h2>
+          <ul>
+            <li>
+              <ShopLink to="/search">Search</ShopLink>
+            </li>
+            <li>
+              <ShopLink to="/cart">Your cart</ShopLink>
+            </li>
+            <li>
+              <ShopLink to={signedIn ? "/account" : "/login"}>Your account</ShopLink>
+            </li>
+          </ul>
+        </section>
+        <section aria-labelledby="footer-about">
+          <h2 id="footer-about">About</h2>
+          <p>Apparel, home goods and coffee from a small independent shop. Free shipping on orders over $75; returns within 30 days.</p>
+          {contactEmail && (
+            <p>
+              Questions? Write to <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
+            </p>
+          )}
+        </section>
+      </div>
+      <p className="footer-note">© {shopName} — an open-source shop on the edge.</p>
+    </footer>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Link, Outlet, redirect, useLocation } from "react-router";
-import { getOwnIdentity } from "#worker/identity/members";
-import { listOwnOrders } from "#worker/orders/orders";
+import { getOwnIdentity } from "#worker/identity";
+import { listOwnOrders } from "#worker/orders";
 import { signInPath } from "#web/auth.server";
 import { accountSections, holdings } from "#web/components/account/sections";
 import { privateHeaders } from "#web/components/checkout/form.server";

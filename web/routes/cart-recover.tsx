@@ -1,5 +1,5 @@
 import { Link, redirect, useLoaderData } from "react-router";
-import { restoreAbandonedCart } from "#worker/automations/abandoned-carts";
+import { restoreAbandonedCart } from "#worker/automations";
 import { noStore } from "#web/auth.server";
 import type { Route } from "./+types/cart-recover";
 

@@ -1,6 +1,5 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { sendRecoveryEmail } from "#worker/identity/members";
-import { parseIdentity, sendRecoveryEmailRequest } from "#worker/identity/schemas";
+import { sendRecoveryEmail, parseIdentity, sendRecoveryEmailRequest } from "#worker/identity";
 import { SIGN_IN, clientOf, field, noStore, safeReturnTo } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
 import { nameIsId, withReturnTo } from "#web/components/auth";

@@ -1,6 +1,5 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { login } from "#worker/identity/members";
-import { loginRequest, parseIdentity } from "#worker/identity/schemas";
+import { login, loginRequest, parseIdentity } from "#worker/identity";
 import { SIGN_IN, captchaSiteKeyAfter, captchaTokensOf, clientOf, field, noStore, outcomeOf, safeReturnTo, signInPageData } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
 import { Captcha, nameIsId, OutcomeMessage, VerifyCodeForm, withReturnTo } from "#web/components/auth";

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { data, Form, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { cachedCatalogRead, getProductBySlug, getProductPage, plainToLine } from "#worker/catalog";
 import { ApiError } from "#worker/platform/errors";
-import { createBackInStockRequest } from "#worker/automations/back-in-stock";
+import { createBackInStockRequest } from "#worker/automations";
 import { clientOf } from "#web/auth.server";
 import { pageMessage } from "#web/components/ui/form.server";
 import { cardOf, sameSiteUrl } from "#web/catalog.server";
@@ -17,7 +17,7 @@ import { ShopLink } from "#web/components/shop-links";
 
 export const meta = ({ data }: Route.MetaArgs) => seoMeta(data?.seo);
 
-async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string) {
+async function productOr404(ctx: Ctx, slug: string) {
   try {
     return await cachedCatalogRead(ctx, "getProductBySlug", slug, () => getProductBySlug(ctx, slug));
   } catch (err) {
@@ -32,7 +32,7 @@ async function productOr404(ctx: Route.LoaderArgs["context"]["services"], slug: 
  * other parameters share one entry and made-up values cannot fill the cache or reach D1. The options are cached under
  * the slug on their own; the first read of a product makes both from one D1 round trip.
  */
-async function productPageOr404(ctx: Route.LoaderArgs["context"]["services"], slug: string, url: URL) {
+async function productPageOr404(ctx: Ctx, slug: string, url: URL) {
   try {
     let made: Awaited<ReturnType<typeof productPageData>> | undefined;
     const choices = await cachedCatalogRead(ctx, "productOptionChoices", slug, async () => {
@@ -81,12 +81,51 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-/** The page's data for a URL (everything but `added`, which is not part of the cache key). */
-async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slug: string, url: URL) {
-  const { product, v3, selection, availability, related: relatedProducts } = await getProductPage(ctx, slug, (name) => url.searchParams.get(name));
-  const related = relatedProducts.map((p) => cardOf(p, ctx));
+type Ctx = Route.LoaderArgs["context"]["services"];
+type ProductPage = Awaited<ReturnType<typeof getProductPage>>;
+type PageProduct = ProductPage["product"];
+type Availability = ProductPage["availability"];
+type Variant = Availability["selectedVariant"];
 
-  const options: PickerOption[] = availability.productOptions.map((o) => ({
+/** The page's data for a URL (everything but `added`, which is not part of the cache key). */
+async function productPageData(ctx: Ctx, slug: string, url: URL) {
+  const { product, v3, selection, availability, related: relatedProducts } = await getProductPage(ctx, slug, (name) => url.searchParams.get(name));
+  const options = pickerOptions(availability);
+  const gallery = galleryOf(ctx, product, availability, selection);
+  const variant = availability.selectedVariant;
+  const complete = product.productOptions.every((o) => selection[o.name]);
+  const canonical = `${url.origin}/products/${product.slug}`;
+  // The V1 description is HTML; the page shows the plain text (paragraphs and list items apart) on one line.
+  const summary = plainToLine(v3.plainDescription);
+  const absoluteImages = gallery.filter((g) => g.kind === "image").map((g) => new URL(g.url, url.origin).href);
+  const offerUrl = canonical + selectionSearch(options, selection);
+  return {
+    product: {
+      id: product.id,
+      slug: product.slug,
+      name: product.name,
+      brand: product.brand,
+      ribbon: product.ribbon,
+      description: summary,
+      richNodes: withoutLead((v3.description.nodes ?? []) as RichNode[], v3.plainDescription),
+      infoSections: product.additionalInfoSections,
+    },
+    options,
+    selection,
+    complete,
+    variantId: variant?.id ?? null,
+    price: priceOf(product, variant),
+    stock: stockOf(product, variant, complete),
+    gallery,
+    related: relatedProducts.map((p) => cardOf(p, ctx)),
+    jsonLd: jsonLdText(productJsonLd(product, variant, { summary, offerUrl, images: absoluteImages })),
+    seo: seoOf(product, summary, canonical, absoluteImages[0]),
+  };
+}
+
+/** The product's options as the picker shows them, each choice with its availability for the selection. */
+function pickerOptions(availability: Availability): PickerOption[] {
+  return availability.productOptions.map((o) => ({
     name: o.name,
     color: o.optionType === "color",
     choices: o.choices.map((c) => ({
@@ -95,12 +134,14 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
       state: !c.visible ? "unavailable" : c.inStock ? "available" : "sold-out",
     })),
   }));
+}
 
-  // Gallery: the selected choice's pictures first, then the pictures that belong to no choice.
+/** The gallery: the selected choice's pictures first, then the pictures that belong to no choice. */
+function galleryOf(ctx: Ctx, product: PageProduct, availability: Availability, selection: Record<string, string>): GalleryItem[] {
   const choiceMediaIds = new Set(product.productOptions.flatMap((o) => o.choices.flatMap((c) => c.media.items.map((m) => m.id))));
   const chosen = Object.keys(selection).length ? availability.media.items.filter((m) => choiceMediaIds.has(m.id)) : [];
   const galleryMedia = chosen.length ? [...chosen, ...product.media.items.filter((m) => !choiceMediaIds.has(m.id))] : product.media.items;
-  const gallery: GalleryItem[] = galleryMedia.map((m) => {
+  return galleryMedia.map((m) => {
     if ("video" in m) {
       const file = m.video.files[0];
       return {
@@ -123,15 +164,16 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
       height: image.height || 800,
     };
   });
+}
 
-  // Price: the selected variant's, or the lowest over the variants ("from").
-  const variant = availability.selectedVariant;
+/** The price shown: the selected variant's, or the lowest over the variants ("from"). */
+function priceOf(product: PageProduct, variant: Variant) {
   const variants = product.variants ?? [];
   const lowest = [...variants].sort((a, b) => a.variant.priceData.discountedPrice - b.variant.priceData.discountedPrice)[0];
   const priceData = variant ? variant.price : (lowest?.variant.priceData ?? product.priceData);
   const varies = !variant && new Set(variants.map((v) => v.variant.priceData.discountedPrice)).size > 1;
   const ppu = product.pricePerUnitData;
-  const price = {
+  return {
     price: priceData.formatted.discountedPrice,
     compareAt: priceData.discountedPrice < priceData.price ? priceData.formatted.price : null,
     from: varies,
@@ -141,36 +183,47 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
         : null,
     discount: product.discount.type === "PERCENT" && product.discount.value > 0 ? `${product.discount.value}% off` : null,
   };
+}
 
-  const complete = product.productOptions.every((o) => selection[o.name]);
-  const stock = variant
-    ? {
-        state: variant.inStock ? "in-stock" : "sold-out",
-        quantity: variant.inStock && typeof variant.quantity === "number" ? variant.quantity : null,
-      }
-    : complete
-      ? { state: "unavailable", quantity: null }
-      : {
-          state: product.stock.inStock ? (product.stock.inventoryStatus === "PARTIALLY_OUT_OF_STOCK" ? "partial" : "in-stock") : "sold-out",
-          quantity: null,
-        };
+/** The stock state of the selected variant, of an incomplete selection, or of a combination that does not exist. */
+function stockOf(product: PageProduct, variant: Variant, complete: boolean) {
+  if (variant)
+    return {
+      state: variant.inStock ? "in-stock" : "sold-out",
+      quantity: variant.inStock && typeof variant.quantity === "number" ? variant.quantity : null,
+    };
+  if (complete) return { state: "unavailable", quantity: null };
+  return {
+    state: product.stock.inStock ? (product.stock.inventoryStatus === "PARTIALLY_OUT_OF_STOCK" ? "partial" : "in-stock") : "sold-out",
+    quantity: null,
+  };
+}
 
-  // The merchant's SEO title and description, when the product has them.
+/** The page's head tags: the merchant's SEO title and description when the product has them. */
+function seoOf(product: PageProduct, summary: string, canonical: string, image: string | undefined) {
   const seoTags = (product.seoData as { tags?: { type: string; props?: Record<string, unknown>; children?: string }[] }).tags ?? [];
   const description = seoTags.find((t) => t.type === "meta" && t.props?.name === "description")?.props?.content;
   const seoTitle = seoTags.find((t) => t.type === "title")?.children;
-  const canonical = `${url.origin}/products/${product.slug}`;
-  // The V1 description is HTML; the page shows the plain text (paragraphs and list items apart) on one line.
-  const summary = plainToLine(v3.plainDescription);
-  const absoluteImages = gallery.filter((g) => g.kind === "image").map((g) => new URL(g.url, url.origin).href);
+  return {
+    title: seoTitle || `${product.name} — ${SHOP_NAME}`,
+    description: (typeof description === "string" && description) || summary.slice(0, 160) || `${product.name} at ${SHOP_NAME}.`,
+    canonical,
+    type: "product" as const,
+    ...(image ? { image } : {}),
+  };
+}
 
-  const jsonLd = {
+/** The schema.org Product of the page: one Offer for the selected variant, else an AggregateOffer over them all. */
+function productJsonLd(product: PageProduct, variant: Variant, page: { summary: string; offerUrl: string; images: string[] }) {
+  const variants = product.variants ?? [];
+  const prices = variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice];
+  return {
     "@context": "https://schema.org",
     "@type": "Product",
     name: product.name,
-    description: summary,
-    url: canonical + selectionSearch(options, selection),
-    ...(absoluteImages.length ? { image: absoluteImages } : {}),
+    description: page.summary,
+    url: page.offerUrl,
+    ...(page.images.length ? { image: page.images } : {}),
     ...(product.brand ? { brand: { "@type": "Brand", name: product.brand } } : {}),
     ...(variant?.sku || product.sku ? { sku: variant?.sku || product.sku } : {}),
     offers: variant
@@ -179,49 +232,16 @@ async function productPageData(ctx: Route.LoaderArgs["context"]["services"], slu
           price: variant.price.discountedPrice.toFixed(2),
           priceCurrency: variant.price.currency,
           availability: variant.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-          url: canonical + selectionSearch(options, selection),
+          url: page.offerUrl,
         }
       : {
           "@type": "AggregateOffer",
-          lowPrice: Math.min(
-            ...(variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice]),
-          ).toFixed(2),
-          highPrice: Math.max(
-            ...(variants.length ? variants.map((v) => v.variant.priceData.discountedPrice) : [product.price.discountedPrice]),
-          ).toFixed(2),
+          lowPrice: Math.min(...prices).toFixed(2),
+          highPrice: Math.max(...prices).toFixed(2),
           offerCount: Math.max(variants.length, 1),
           priceCurrency: product.price.currency,
           availability: product.stock.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
         },
-  };
-
-  return {
-    product: {
-      id: product.id,
-      slug: product.slug,
-      name: product.name,
-      brand: product.brand,
-      ribbon: product.ribbon,
-      description: summary,
-      richNodes: withoutLead((v3.description.nodes ?? []) as RichNode[], v3.plainDescription),
-      infoSections: product.additionalInfoSections,
-    },
-    options,
-    selection,
-    complete,
-    variantId: variant?.id ?? null,
-    price,
-    stock,
-    gallery,
-    related,
-    jsonLd: jsonLdText(jsonLd),
-    seo: {
-      title: seoTitle || `${product.name} — ${SHOP_NAME}`,
-      description: (typeof description === "string" && description) || summary.slice(0, 160) || `${product.name} at ${SHOP_NAME}.`,
-      canonical,
-      type: "product" as const,
-      ...(absoluteImages[0] ? { image: absoluteImages[0] } : {}),
-    },
   };
 }
 
@@ -274,76 +294,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
+type PageData = Route.ComponentProps["loaderData"];
+
 export default function Product({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, options, selection, complete, variantId, price, stock, gallery, related, added, jsonLd } = loaderData;
+  const { product, gallery, related, jsonLd } = loaderData;
   const root = useRouteLoaderData<typeof rootLoader>("root");
-  const navigation = useNavigation();
-  const { pathname } = useLocation();
-  const updating = navigation.state === "loading" && navigation.location?.pathname === pathname;
   return (
     <main className="page product-page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <ShopLink to="/">Home</ShopLink>
-          </li>
-          <li>
-            <ShopLink to="/shop">Shop</ShopLink>
-          </li>
-          <li aria-current="page">{product.name}</li>
-        </ol>
-      </nav>
+      <Breadcrumb name={product.name} />
       <div className="product-layout">
         <div className="product-media">
           {product.ribbon && <span className="ribbon ribbon-lg">{product.ribbon}</span>}
           <Gallery items={gallery} name={product.name} />
         </div>
-        <div className="product-info" aria-busy={updating}>
-          {product.brand && <p className="product-brand">{product.brand}</p>}
-          <h1>{product.name}</h1>
-          <div className="product-price" aria-live="polite">
-            <Price price={price.price} compareAt={price.compareAt} from={price.from} className="price price-lg" />
-            {price.discount && price.compareAt && <p className="discount-badge">{price.discount}</p>}
-            {price.perUnit && <p className="price-per-unit">{price.perUnit}</p>}
-          </div>
-          <p className="product-summary">{product.description}</p>
-          {options.length > 0 && <OptionPicker options={options} selection={selection} />}
-          <StockState stock={stock} complete={complete} options={options} selection={selection} />
-          {stock.state === "sold-out" && variantId ? (
-            <BackInStock productName={product.name} variantId={variantId} result={actionData ?? null} />
-          ) : stock.state === "sold-out" ? (
-            <p className="hint">
-              Choose your{" "}
-              {options
-                .filter((o) => !selection[o.name])
-                .map((o) => o.name.toLowerCase())
-                .join(" and ")}{" "}
-              to get an email when it is back.
-            </p>
-          ) : (
-            <AddToCart
-              key={variantId ?? "none"}
-              productId={product.id}
-              variantId={variantId}
-              selection={selection}
-              returnTo={`/products/${product.slug}${selectionSearch(options, selection)}`}
-              canAdd={complete && stock.state === "in-stock"}
-              maxQuantity={stock.quantity ?? 99}
-              missing={options.filter((o) => !selection[o.name]).map((o) => o.name)}
-              added={added}
-            />
-          )}
-          {product.infoSections.length > 0 && (
-            <div className="info-sections">
-              {product.infoSections.map((s) => (
-                <details key={s.title}>
-                  <summary>{s.title}</summary>
-                  <p>{s.description}</p>
-                </details>
-              ))}
-            </div>
-          )}
-        </div>
+        <ProductInfo page={loaderData} notifyResult={actionData ?? null} />
       </div>
       {product.richNodes.length > 0 && (
         <section className="product-description" aria-labelledby="about-heading">
@@ -360,6 +324,86 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD from jsonLdText, which escapes what could close the element. */}
       <script type="application/ld+json" nonce={root?.cspNonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: jsonLd }} />
     </main>
+  );
+}
+
+function Breadcrumb({ name }: { name: string }) {
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumb">
+      <ol>
+        <li>
+          <ShopLink to="/">Home</ShopLink>
+        </li>
+        <li>
+          <ShopLink to="/shop">Shop</ShopLink>
+        </li>
+        <li aria-current="page">{name}</li>
+      </ol>
+    </nav>
+  );
+}
+
+/** The column beside the gallery: name, price, options, stock, what the shopper can do, and the info sections. */
+function ProductInfo({ page, notifyResult }: { page: PageData; notifyResult: NotifyResult }) {
+  const { product, options, selection, complete, price, stock } = page;
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const updating = navigation.state === "loading" && navigation.location?.pathname === pathname;
+  return (
+    <div className="product-info" aria-busy={updating}>
+      {product.brand && <p className="product-brand">{product.brand}</p>}
+      <h1>{product.name}</h1>
+      <div className="product-price" aria-live="polite">
+        <Price price={price.price} compareAt={price.compareAt} from={price.from} className="price price-lg" />
+        {price.discount && price.compareAt && <p className="discount-badge">{price.discount}</p>}
+        {price.perUnit && <p className="price-per-unit">{price.perUnit}</p>}
+      </div>
+      <p className="product-summary">{product.description}</p>
+      {options.length > 0 && <OptionPicker options={options} selection={selection} />}
+      <StockState stock={stock} complete={complete} options={options} selection={selection} />
+      <Purchase page={page} notifyResult={notifyResult} />
+      {product.infoSections.length > 0 && (
+        <div className="info-sections">
+          {product.infoSections.map((s) => (
+            <details key={s.title}>
+              <summary>{s.title}</summary>
+              <p>{s.description}</p>
+            </details>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Add to cart; or, when the selection is sold out, the back-in-stock sign-up (or what to choose to get one). */
+function Purchase({ page, notifyResult }: { page: PageData; notifyResult: NotifyResult }) {
+  const { product, options, selection, complete, variantId, stock, added } = page;
+  if (stock.state === "sold-out" && variantId) return <BackInStock productName={product.name} variantId={variantId} result={notifyResult} />;
+  if (stock.state === "sold-out") {
+    return (
+      <p className="hint">
+        Choose your{" "}
+        {options
+          .filter((o) => !selection[o.name])
+          .map((o) => o.name.toLowerCase())
+          .join(" and ")}{" "}
+        to get an email when it is back.
+      </p>
+    );
+  }
+  return (
+    <AddToCart
+      key={variantId ?? "none"}
+      productId={product.id}
+      variantId={variantId}
+      selection={selection}
+      returnTo={`/products/${product.slug}${selectionSearch(options, selection)}`}
+      canAdd={complete && stock.state === "in-stock"}
+      maxQuantity={stock.quantity ?? 99}
+      missing={options.filter((o) => !selection[o.name]).map((o) => o.name)}
+      added={added}
+    />
   );
 }
 

@@ -1,7 +1,5 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { register } from "#worker/identity/members";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#worker/identity/passwords";
-import { parseIdentity, registerRequest } from "#worker/identity/schemas";
+import { register, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, parseIdentity, registerRequest } from "#worker/identity";
 import { SIGN_IN, captchaTokensOf, clientOf, field, noStore, outcomeOf, safeReturnTo, signInPageData } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
 import { Captcha, nameIsId, OutcomeMessage, VerifyCodeForm, withReturnTo } from "#web/components/auth";

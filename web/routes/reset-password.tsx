@@ -1,7 +1,5 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { recover, recoveryLinkIsLive } from "#worker/identity/members";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#worker/identity/passwords";
-import { parseIdentity, recoverRequest } from "#worker/identity/schemas";
+import { recover, recoveryLinkIsLive, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, parseIdentity, recoverRequest } from "#worker/identity";
 import { SIGN_IN, field, noStore, outcomeOf } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
 import { nameIsId, OutcomeMessage } from "#web/components/auth";

@@ -1,5 +1,5 @@
 import { Form, Link, useActionData, useLoaderData } from "react-router";
-import { findSubscription, unsubscribe } from "#worker/email/send";
+import { findSubscription, unsubscribe } from "#worker/email";
 import { noStore } from "#web/auth.server";
 import type { Route } from "./+types/unsubscribe";
 

@@ -1,6 +1,5 @@
 import { data, Link, useActionData } from "react-router";
-import { resendCode, verifyCode } from "#worker/identity/members";
-import { parseIdentity, resendRequest, verifyCodeRequest } from "#worker/identity/schemas";
+import { resendCode, verifyCode, parseIdentity, resendRequest, verifyCodeRequest } from "#worker/identity";
 import { SIGN_IN, clientOf, field, noStore, outcomeOf, safeReturnTo } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
 import { OutcomeMessage, VerifyCodeForm } from "#web/components/auth";

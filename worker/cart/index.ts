@@ -16,4 +16,4 @@ export { orderLimits, type ShopperClient } from "./limits";
 export { addressSchema, contactDetailsSchema } from "./schemas";
 export { estimateCurrentCart, type estimateTotals, removeCoupon, removeLineItems, updateCurrentCart, updateLineItemsQuantity } from "./cart";
 export { addToCartRequest, updateQuantityRequest } from "./schemas";
-export { createCheckoutFrom, readCurrentCart } from "./cart";
+export { createCheckoutFrom, findCurrentCart, readCurrentCart } from "./cart";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailSchema as email } from "#worker/identity/schemas";
+import { emailSchema as email } from "#worker/identity";
 import { httpUrl } from "#worker/platform/validation";
 
 /**

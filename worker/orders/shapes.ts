@@ -1,4 +1,4 @@
-import type { checkouts, StoredAddress, StoredContactDetails } from "#worker/cart/tables";
+import type { checkouts, StoredAddress, StoredContactDetails } from "#worker/cart";
 import type { orderActivities, orderFulfillments, orderLineItems, orders, transactions } from "./tables";
 
 /** Wire shapes of checkouts and orders (Wix ecom Checkout and Order; ecom money as decimal strings). */

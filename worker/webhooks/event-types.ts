@@ -1,10 +1,8 @@
-// The console's browser code imports this file, so it names single files, not the folders' faces (which bring
-// server-only modules with them).
-import { AutomationEventType } from "#worker/automations/events";
-import { CartEventType } from "#worker/cart/shapes";
-import { OrderEventType } from "#worker/orders/shapes";
+import { AutomationEventType } from "#worker/automations";
+import { CartEventType } from "#worker/cart";
+import { EventType } from "#worker/events";
+import { OrderEventType } from "#worker/orders";
 import type { Permission } from "#worker/platform/context";
-import { EventType } from "#worker/events/types";
 
 /**
  * The event types the shop emits, grouped as a merchant thinks of them: what an outgoing subscription can pick.

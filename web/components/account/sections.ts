@@ -1,4 +1,4 @@
-import type { OrderShape } from "#worker/orders/shapes";
+import type { OrderShape } from "#worker/orders";
 
 /**
  * The member account's sections (ACCOUNT_INFO, ORDERS, SUBSCRIPTIONS, BOOKINGS, EVENTS). ACCOUNT_INFO and

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useFetchers } from "react-router";
-import { fieldId, type Problem } from "#web/components/ui/form";
+import { Field, fieldId, Select, type Problem } from "#web/components/ui/form";
 import type { CartView, LineView } from "./view";
 
 /**
@@ -71,6 +71,121 @@ function CartLine({ line, actionData }: { line: LineView; actionData?: CartActio
   const fix = useFetcher<CartActionData>({ key: `fix-${line.id}` });
   const problem = problemFor(qty.data ?? fix.data, actionData, ["quantity"], line.id) ?? problemFor(remove.data, actionData, ["remove"], line.id);
   const pendingQty = qty.formData ? Number(qty.formData.get("quantity")) : null;
+  const qtyId = fieldId(`quantity-${line.id}`);
+  const busy = qty.state !== "idle" || fix.state !== "idle";
+  return (
+    <li className={`cart-line${busy ? " is-pending" : ""}`} aria-busy={busy || undefined}>
+      <div className="cart-line-media">
+        {line.image ? (
+          <img src={line.image.url} alt={line.image.alt} width={96} height={96} loading="lazy" decoding="async" />
+        ) : (
+          <div className="cart-line-noimage" aria-hidden="true" />
+        )}
+      </div>
+      <div className="cart-line-body">
+        <LineDetails line={line} />
+        {line.warning && <LineWarning line={line} warning={line.warning} id={`${qtyId}-warning`} remove={remove} fix={fix} />}
+        <div className="cart-line-controls">
+          <QuantityForm line={line} qty={qty} qtyId={qtyId} problem={problem} />
+          <remove.Form method="post" action="/cart">
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="lineItemId" value={line.id} />
+            <JsFlag />
+            <button type="submit" className="link-button">
+              Remove<span className="visually-hidden"> {line.name}</span>
+            </button>
+          </remove.Form>
+        </div>
+        {problem && (
+          <p className="field-error" id={`${qtyId}-error`} role="alert">
+            {problem.fields.quantity ?? problem.message}
+          </p>
+        )}
+      </div>
+      <p className="cart-line-total">
+        <span className="visually-hidden">Line total: </span>
+        {pendingQty !== null && pendingQty !== line.quantity ? <span className="muted">Updating…</span> : line.lineTotal}
+      </p>
+    </li>
+  );
+}
+
+type LineFetcher = ReturnType<typeof useFetcher<CartActionData>>;
+
+/** A line's name (linked to its product), chosen options and unit price. */
+function LineDetails({ line }: { line: LineView }) {
+  return (
+    <>
+      <h2 className="cart-line-name">{line.href ? <Link to={line.href}>{line.name}</Link> : line.name}</h2>
+      {line.options.length > 0 && (
+        <dl className="cart-line-options">
+          {line.options.map((o) => (
+            <div key={o.name}>
+              <dt>{o.name}</dt>
+              <dd>{o.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <p className="cart-line-price">
+        {line.fullUnitPrice && (
+          <>
+            <del>
+              <span className="visually-hidden">Was </span>
+              {line.fullUnitPrice}
+            </del>{" "}
+          </>
+        )}
+        <span>{line.unitPrice}</span> <span className="muted">each</span>
+      </p>
+    </>
+  );
+}
+
+/** What is wrong with a line (sold out, fewer left), with the one-click fix: remove it, or change to what is left. */
+function LineWarning({
+  line,
+  warning,
+  id,
+  remove,
+  fix,
+}: {
+  line: LineView;
+  warning: NonNullable<LineView["warning"]>;
+  id: string;
+  remove: LineFetcher;
+  fix: LineFetcher;
+}) {
+  return (
+    <div className={`line-warning ${warning.severity}`} id={id}>
+      <p>{warning.message}</p>
+      {warning.fix === "remove" && (
+        <remove.Form method="post" action="/cart">
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="lineItemId" value={line.id} />
+          <JsFlag />
+          <button type="submit" className="button small">
+            Remove it from the cart
+          </button>
+        </remove.Form>
+      )}
+      {warning.fix === "reduce" && line.quantityAvailable !== null && (
+        <fix.Form method="post" action="/cart">
+          <input type="hidden" name="intent" value="quantity" />
+          <input type="hidden" name="lineItemId" value={line.id} />
+          <input type="hidden" name="quantity" value={line.quantityAvailable} />
+          <JsFlag />
+          <button type="submit" className="button small">
+            Change to {line.quantityAvailable}
+          </button>
+        </fix.Form>
+      )}
+    </div>
+  );
+}
+
+/** A line's quantity: saved shortly after it is typed or stepped (with JavaScript), or with Update. */
+function QuantityForm({ line, qty, qtyId, problem }: { line: LineView; qty: LineFetcher; qtyId: string; problem: Problem | null }) {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const input = useRef<HTMLInputElement>(null);
   // A pending auto-save must not outlive the line (removed meanwhile) or post again after Update saved it: a stray
@@ -85,128 +200,46 @@ function CartLine({ line, actionData }: { line: LineView; actionData?: CartActio
   useEffect(() => {
     if (input.current && document.activeElement !== input.current) input.current.value = String(line.quantity);
   }, [line.quantity]);
-  const qtyId = fieldId(`quantity-${line.id}`);
-  const errorId = `${qtyId}-error`;
-  const warningId = `${qtyId}-warning`;
-  const busy = qty.state !== "idle" || fix.state !== "idle";
   return (
-    <li className={`cart-line${busy ? " is-pending" : ""}`} aria-busy={busy || undefined}>
-      <div className="cart-line-media">
-        {line.image ? (
-          <img src={line.image.url} alt={line.image.alt} width={96} height={96} loading="lazy" decoding="async" />
-        ) : (
-          <div className="cart-line-noimage" aria-hidden="true" />
-        )}
-      </div>
-      <div className="cart-line-body">
-        <h2 className="cart-line-name">{line.href ? <Link to={line.href}>{line.name}</Link> : line.name}</h2>
-        {line.options.length > 0 && (
-          <dl className="cart-line-options">
-            {line.options.map((o) => (
-              <div key={o.name}>
-                <dt>{o.name}</dt>
-                <dd>{o.value}</dd>
-              </div>
-            ))}
-          </dl>
-        )}
-        <p className="cart-line-price">
-          {line.fullUnitPrice && (
-            <>
-              <del>
-                <span className="visually-hidden">Was </span>
-                {line.fullUnitPrice}
-              </del>{" "}
-            </>
-          )}
-          <span>{line.unitPrice}</span> <span className="muted">each</span>
-        </p>
-        {line.warning && (
-          <div className={`line-warning ${line.warning.severity}`} id={warningId}>
-            <p>{line.warning.message}</p>
-            {line.warning.fix === "remove" && (
-              <remove.Form method="post" action="/cart">
-                <input type="hidden" name="intent" value="remove" />
-                <input type="hidden" name="lineItemId" value={line.id} />
-                <JsFlag />
-                <button type="submit" className="button small">
-                  Remove it from the cart
-                </button>
-              </remove.Form>
-            )}
-            {line.warning.fix === "reduce" && line.quantityAvailable !== null && (
-              <fix.Form method="post" action="/cart">
-                <input type="hidden" name="intent" value="quantity" />
-                <input type="hidden" name="lineItemId" value={line.id} />
-                <input type="hidden" name="quantity" value={line.quantityAvailable} />
-                <JsFlag />
-                <button type="submit" className="button small">
-                  Change to {line.quantityAvailable}
-                </button>
-              </fix.Form>
-            )}
-          </div>
-        )}
-        <div className="cart-line-controls">
-          <qty.Form
-            method="post"
-            action="/cart"
-            className="quantity-form"
-            onSubmit={() => {
-              if (timer.current) clearTimeout(timer.current);
-            }}
-            onChange={(e) => {
-              // With JavaScript a new quantity is saved shortly after it is typed or stepped; Update stays for keyboards.
-              const form = e.currentTarget;
-              if (timer.current) clearTimeout(timer.current);
-              timer.current = setTimeout(() => {
-                if (form.checkValidity()) qty.submit(form);
-              }, 400);
-            }}
-          >
-            <input type="hidden" name="intent" value="quantity" />
-            <input type="hidden" name="lineItemId" value={line.id} />
-            <JsFlag />
-            <label htmlFor={qtyId}>
-              Quantity<span className="visually-hidden"> of {line.name}</span>
-            </label>
-            <input
-              id={qtyId}
-              name="quantity"
-              type="number"
-              inputMode="numeric"
-              min={0}
-              max={9999}
-              required
-              defaultValue={line.quantity}
-              ref={input}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={[problem ? errorId : null, line.warning ? warningId : null].filter(Boolean).join(" ") || undefined}
-            />
-            <button type="submit" className="button small secondary">
-              Update<span className="visually-hidden"> quantity of {line.name}</span>
-            </button>
-          </qty.Form>
-          <remove.Form method="post" action="/cart">
-            <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="lineItemId" value={line.id} />
-            <JsFlag />
-            <button type="submit" className="link-button">
-              Remove<span className="visually-hidden"> {line.name}</span>
-            </button>
-          </remove.Form>
-        </div>
-        {problem && (
-          <p className="field-error" id={errorId} role="alert">
-            {problem.fields.quantity ?? problem.message}
-          </p>
-        )}
-      </div>
-      <p className="cart-line-total">
-        <span className="visually-hidden">Line total: </span>
-        {pendingQty !== null && pendingQty !== line.quantity ? <span className="muted">Updating…</span> : line.lineTotal}
-      </p>
-    </li>
+    <qty.Form
+      method="post"
+      action="/cart"
+      className="quantity-form"
+      onSubmit={() => {
+        if (timer.current) clearTimeout(timer.current);
+      }}
+      onChange={(e) => {
+        // With JavaScript a new quantity is saved shortly after it is typed or stepped; Update stays for keyboards.
+        const form = e.currentTarget;
+        if (timer.current) clearTimeout(timer.current);
+        timer.current = setTimeout(() => {
+          if (form.checkValidity()) qty.submit(form);
+        }, 400);
+      }}
+    >
+      <input type="hidden" name="intent" value="quantity" />
+      <input type="hidden" name="lineItemId" value={line.id} />
+      <JsFlag />
+      <label htmlFor={qtyId}>
+        Quantity<span className="visually-hidden"> of {line.name}</span>
+      </label>
+      <input
+        id={qtyId}
+        name="quantity"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={9999}
+        required
+        defaultValue={line.quantity}
+        ref={input}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={[problem ? `${qtyId}-error` : null, line.warning ? `${qtyId}-warning` : null].filter(Boolean).join(" ") || undefined}
+      />
+      <button type="submit" className="button small secondary">
+        Update<span className="visually-hidden"> quantity of {line.name}</span>
+      </button>
+    </qty.Form>
   );
 }
 
@@ -279,42 +312,29 @@ export function EstimateForm({
 }) {
   const fetcher = useFetcher<CartActionData>({ key: "estimate" });
   const problem = problemFor(fetcher.data, actionData, ["estimate"]);
-  const countryId = fieldId("country");
-  const regionId = fieldId("subdivision");
   return (
     <fetcher.Form method="post" action="/cart" className="estimate-form">
       <input type="hidden" name="intent" value="estimate" />
       <JsFlag />
       <fieldset>
         <legend>Estimate shipping and tax</legend>
-        <div className="field">
-          <label htmlFor={countryId}>Country</label>
-          <select
-            id={countryId}
-            name="country"
-            required
-            defaultValue={cart.shipping.country}
-            autoComplete="country"
-            aria-invalid={problem?.fields.country ? true : undefined}
-            aria-describedby={problem?.fields.country ? `${countryId}-error` : undefined}
-          >
-            <option value="">Choose a country</option>
-            {countries.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          {problem?.fields.country && (
-            <p className="field-error" id={`${countryId}-error`}>
-              {problem.fields.country}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor={regionId}>State or region (optional)</label>
-          <input id={regionId} name="subdivision" type="text" maxLength={50} defaultValue={cart.shipping.subdivision} autoComplete="address-level1" />
-        </div>
+        <Select
+          name="country"
+          label="Country"
+          options={countries.map((c) => [c.code, c.name] as const)}
+          placeholder="Choose a country"
+          required
+          defaultValue={cart.shipping.country}
+          autoComplete="country"
+          problem={problem}
+        />
+        <Field
+          name="subdivision"
+          label="State or region (optional)"
+          maxLength={50}
+          defaultValue={cart.shipping.subdivision}
+          autoComplete="address-level1"
+        />
         <button type="submit" className="button secondary small" disabled={fetcher.state !== "idle"}>
           {fetcher.state !== "idle" ? "Estimating…" : "Estimate"}
         </button>

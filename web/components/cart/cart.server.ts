@@ -50,45 +50,14 @@ function descriptionOf(d: unknown): { name: string; value: string } | null {
 /** The estimate as the page shows it: display strings, per-line warnings with their suggested fix. */
 export function cartView(est: Estimate): CartView {
   const { cart } = est;
-  const byLine = new Map<string, { severity: string; description: string; suggestedFix?: string }[]>();
+  const byLine = new Map<string, Violation[]>();
   const general: string[] = [];
   for (const v of est.violations as { severity: string; description: string; suggestedFix?: string; target?: { lineItem?: { id: string } } }[]) {
     const id = v.target?.lineItem?.id;
     if (id) byLine.set(id, [...(byLine.get(id) ?? []), v]);
     else general.push(v.description);
   }
-  const lines: LineView[] = cart.lineItems.map((l) => {
-    const problems = byLine.get(l.id) ?? [];
-    const available = "quantityAvailable" in l.availability ? (l.availability.quantityAvailable as number) : null;
-    const warning = problems[0]
-      ? {
-          severity: problems[0].severity === "ERROR" ? ("error" as const) : ("warning" as const),
-          message: problems[0].description,
-          // REMOVE_LINE_ITEM is the service's suggested fix; fewer in stock than wanted is fixed by taking what is left.
-          fix:
-            problems[0].suggestedFix === "REMOVE_LINE_ITEM"
-              ? ("remove" as const)
-              : l.availability.status === "PARTIALLY_AVAILABLE" && available
-                ? ("reduce" as const)
-                : null,
-        }
-      : null;
-    return {
-      id: l.id,
-      name: l.productName.original,
-      href: "url" in l && l.url ? (l.url as { relativePath: string }).relativePath : null,
-      image:
-        "image" in l && l.image ? { url: l.image.url, alt: l.image.altText ?? "", width: l.image.width || 400, height: l.image.height || 400 } : null,
-      options: (l.descriptionLines as unknown[]).map(descriptionOf).filter((d): d is { name: string; value: string } => !!d),
-      quantity: l.quantity,
-      unitPrice: l.price.formattedAmount,
-      fullUnitPrice: l.fullPrice.amount !== l.price.amount ? l.fullPrice.formattedAmount : null,
-      lineTotal: l.lineItemPrice.formattedAmount,
-      status: l.availability.status,
-      quantityAvailable: available,
-      warning,
-    };
-  });
+  const lines = cart.lineItems.map((l) => lineView(l, byLine.get(l.id) ?? []));
   const s = est.priceSummary;
   const couponDiscount = est.appliedDiscounts.find((d) => "coupon" in d && d.coupon) as
     | { coupon: { code: string; amount: { formattedAmount: string } } }
@@ -132,6 +101,41 @@ export function cartView(est: Estimate): CartView {
       option: selected ? { title: selected.title, price: selected.cost.price.formattedAmount } : null,
       optionCount: est.shippingInfo.carrierServiceOptions.reduce((n, c) => n + c.shippingOptions.length, 0),
     },
+  };
+}
+
+type Violation = { severity: string; description: string; suggestedFix?: string };
+
+/** One line as the page shows it, with the first of its violations as a warning and that warning's fix. */
+function lineView(l: Estimate["cart"]["lineItems"][number], problems: Violation[]): LineView {
+  const available = "quantityAvailable" in l.availability ? (l.availability.quantityAvailable as number) : null;
+  const warning = problems[0]
+    ? {
+        severity: problems[0].severity === "ERROR" ? ("error" as const) : ("warning" as const),
+        message: problems[0].description,
+        // REMOVE_LINE_ITEM is the service's suggested fix; fewer in stock than wanted is fixed by taking what is left.
+        fix:
+          problems[0].suggestedFix === "REMOVE_LINE_ITEM"
+            ? ("remove" as const)
+            : l.availability.status === "PARTIALLY_AVAILABLE" && available
+              ? ("reduce" as const)
+              : null,
+      }
+    : null;
+  return {
+    id: l.id,
+    name: l.productName.original,
+    href: "url" in l && l.url ? (l.url as { relativePath: string }).relativePath : null,
+    image:
+      "image" in l && l.image ? { url: l.image.url, alt: l.image.altText ?? "", width: l.image.width || 400, height: l.image.height || 400 } : null,
+    options: (l.descriptionLines as unknown[]).map(descriptionOf).filter((d): d is { name: string; value: string } => !!d),
+    quantity: l.quantity,
+    unitPrice: l.price.formattedAmount,
+    fullUnitPrice: l.fullPrice.amount !== l.price.amount ? l.fullPrice.formattedAmount : null,
+    lineTotal: l.lineItemPrice.formattedAmount,
+    status: l.availability.status,
+    quantityAvailable: available,
+    warning,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
 import { ProductGrid } from "./cards";
-import { listingHref, PAGE_SIZE, SORTS, type Facets, type ListingState, type ProductCard, type SortKey } from "./shared";
+import { listingHref, PAGE_SIZE, SORTS, type FacetChoice, type Facets, type ListingState, type ProductCard, type SortKey } from "./shared";
 
 /**
  * A product listing (all products, a collection, search results): filters, sort, counts and pages. All of it is
@@ -150,70 +150,11 @@ function Filters({ facets, state }: { facets: Facets | null; state: ListingState
             .map(([k, v]) => (
               <input key={k} type="hidden" name={k} value={v} />
             ))}
-          {facets.price && (
-            <fieldset className="facet">
-              <legend>Price</legend>
-              <div className="price-range">
-                <label>
-                  <span>Min ({facets.price.currencySymbol})</span>
-                  <input
-                    type="number"
-                    name="min"
-                    inputMode="decimal"
-                    min={0}
-                    step="any"
-                    placeholder={String(facets.price.min)}
-                    defaultValue={state.min ?? ""}
-                    key={`min-${state.min}`}
-                  />
-                </label>
-                <label>
-                  <span>Max ({facets.price.currencySymbol})</span>
-                  <input
-                    type="number"
-                    name="max"
-                    inputMode="decimal"
-                    min={0}
-                    step="any"
-                    placeholder={String(facets.price.max)}
-                    defaultValue={state.max ?? ""}
-                    key={`max-${state.max}`}
-                  />
-                </label>
-              </div>
-            </fieldset>
-          )}
+          {facets.price && <PriceFacet price={facets.price} state={state} />}
           {facets.options.map((o) => (
-            <fieldset className="facet" key={o.name}>
-              <legend>{o.name}</legend>
-              <ul className={o.color ? "facet-choices swatches" : "facet-choices"}>
-                {o.choices.map((c) => (
-                  <li key={c.value}>
-                    <label className="check">
-                      <input type="checkbox" name={`opt.${o.name}`} value={c.value} defaultChecked={c.selected} key={`${c.value}-${c.selected}`} />
-                      {c.swatch && <span className="swatch-dot" style={{ background: c.swatch }} aria-hidden="true" />}
-                      <span>{c.label}</span> <span className="count">({c.count})</span>
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            </fieldset>
+            <ChoiceFacet key={o.name} legend={o.name} name={`opt.${o.name}`} choices={o.choices} swatches={o.color} />
           ))}
-          {facets.brands.length > 1 && (
-            <fieldset className="facet">
-              <legend>Brand</legend>
-              <ul className="facet-choices">
-                {facets.brands.map((b) => (
-                  <li key={b.value}>
-                    <label className="check">
-                      <input type="checkbox" name="brand" value={b.value} defaultChecked={b.selected} key={`${b.value}-${b.selected}`} />
-                      <span>{b.label}</span> <span className="count">({b.count})</span>
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            </fieldset>
-          )}
+          {facets.brands.length > 1 && <ChoiceFacet legend="Brand" name="brand" choices={facets.brands} swatches={false} />}
           <fieldset className="facet">
             <legend>Availability</legend>
             <label className="check">
@@ -227,6 +168,58 @@ function Filters({ facets, state }: { facets: Facets | null; state: ListingState
         </Form>
       </details>
     </aside>
+  );
+}
+
+/** The price range filter: typed amounts, applied with the filter form's button (or Enter). */
+function PriceFacet({ price, state }: { price: NonNullable<Facets["price"]>; state: ListingState }) {
+  return (
+    <fieldset className="facet">
+      <legend>Price</legend>
+      <div className="price-range">
+        <PriceBound name="min" label={`Min (${price.currencySymbol})`} placeholder={price.min} value={state.min} />
+        <PriceBound name="max" label={`Max (${price.currencySymbol})`} placeholder={price.max} value={state.max} />
+      </div>
+    </fieldset>
+  );
+}
+
+/** One end of the price range, keyed by its value so a new URL resets what was typed. */
+function PriceBound({ name, label, placeholder, value }: { name: string; label: string; placeholder: number; value: number | null }) {
+  return (
+    <label>
+      <span>{label}</span>
+      <input
+        type="number"
+        name={name}
+        inputMode="decimal"
+        min={0}
+        step="any"
+        placeholder={String(placeholder)}
+        defaultValue={value ?? ""}
+        key={`${name}-${value}`}
+      />
+    </label>
+  );
+}
+
+/** One filter of ticked choices (an option's, or the brands), each with the number of products it would show. */
+function ChoiceFacet({ legend, name, choices, swatches }: { legend: string; name: string; choices: FacetChoice[]; swatches: boolean }) {
+  return (
+    <fieldset className="facet">
+      <legend>{legend}</legend>
+      <ul className={swatches ? "facet-choices swatches" : "facet-choices"}>
+        {choices.map((c) => (
+          <li key={c.value}>
+            <label className="check">
+              <input type="checkbox" name={name} value={c.value} defaultChecked={c.selected} key={`${c.value}-${c.selected}`} />
+              {c.swatch && <span className="swatch-dot" style={{ background: c.swatch }} aria-hidden="true" />}
+              <span>{c.label}</span> <span className="count">({c.count})</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
   );
 }
 
