@@ -29,7 +29,7 @@ const FIELDS: Record<string, Record<string, string>> = {
   "/console/collections/:id delete": { confirm: "yes" },
   "/console/inventory ": { lowStockThreshold: "3" },
   "/console/inventory/:productId adjust": { amount: "1", variantId: UNKNOWN, direction: "add" },
-  "/console/automations/carts/:id ": { title: "Called the shopper" },
+  "/console/automations/carts/:id ": { "customActivity.title": "Called the shopper" },
   "/console/automations/back-in-stock/item report": { "?": `productId=${UNKNOWN}&variantId=${UNKNOWN}` },
   "/console/webhooks/sources/:id rotate": { overlapMinutes: "60" },
   "/console/automations/tasks done": { taskId: UNKNOWN },

@@ -155,7 +155,7 @@ export function Shipments({ heading: H, shipments }: { heading: "h2" | "h3"; shi
 }
 
 /** A postal address, one line per row; nothing when there is none (e.g. a digital order has no shipping address). */
-function AddressBlock({ heading: H, title, lines }: { heading: "h2" | "h3"; title: string; lines: string[] }) {
+export function AddressBlock({ heading: H, title, lines }: { heading: "h2" | "h3"; title: string; lines: string[] }) {
   if (lines.length === 0) return null;
   return (
     <div>

@@ -1,4 +1,4 @@
-import { Shipments } from "../account/order-view";
+import { AddressBlock, Shipments } from "../account/order-view";
 import { DataTable } from "../ui/table";
 import type { ConsoleOrder, ConsoleOrderLine } from "./orders.server";
 
@@ -82,23 +82,6 @@ export function OrderHistory({ order }: { order: ConsoleOrder }) {
   );
 }
 
-function Address({ heading, lines }: { heading: string; lines: readonly string[] }) {
-  if (lines.length === 0) return null;
-  return (
-    <>
-      <h3>{heading}</h3>
-      <address>
-        {lines.map((l) => (
-          <span key={l}>
-            {l}
-            <br />
-          </span>
-        ))}
-      </address>
-    </>
-  );
-}
-
 /** Who bought, how they pay, and where the order goes. */
 export function OrderBuyer({ order }: { order: ConsoleOrder }) {
   return (
@@ -120,8 +103,8 @@ export function OrderBuyer({ order }: { order: ConsoleOrder }) {
         <dt>Payment</dt>
         <dd>{order.offline ? "Offline (pay later)" : "Online"}</dd>
       </dl>
-      <Address heading="Ship to" lines={order.shipTo} />
-      <Address heading="Bill to" lines={order.billTo} />
+      <AddressBlock heading="h3" title="Ship to" lines={order.shipTo} />
+      <AddressBlock heading="h3" title="Bill to" lines={order.billTo} />
     </section>
   );
 }
