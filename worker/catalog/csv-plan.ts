@@ -183,8 +183,8 @@ function fileOptions(p: FileProduct, current: LoadedProduct | null) {
   });
 }
 
-/** A variant's override: only the values the file gives it. */
-function variantOverride(v: FileVariant): VariantOverride {
+/** A variant's override: only the values it has of its own (a hidden variant is one). */
+function variantOverride(v: Pick<FileVariant, "choices" | "price" | "cost" | "sku" | "weight" | "visible">): VariantOverride {
   return {
     choices: v.choices,
     ...(v.price !== null ? { price: v.price } : {}),
@@ -412,15 +412,7 @@ function overridesAfterReset(pl: Planning): VariantOverride[] {
       const sku = pick("Variant SKU", v.sku, stored?.sku);
       const weight = pick("Variant weight", v.weight, stored?.weight);
       const visible = p.has("Variant visible") ? v.visible : (stored?.visible ?? true);
-      const o: VariantOverride = {
-        choices: v.choices,
-        ...(price !== null ? { price } : {}),
-        ...(cost !== null ? { cost } : {}),
-        ...(sku !== null ? { sku } : {}),
-        ...(weight !== null ? { weight } : {}),
-        ...(!visible ? { visible: false } : {}),
-      };
-      return o;
+      return variantOverride({ choices: v.choices, price, cost, sku, weight, visible });
     })
     .filter((o) => Object.keys(o).length > 1);
 }
