@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { couponService } from "#worker/pricing/coupons";
+import { couponService } from "#worker/pricing";
 import { money, schedule, StatusBadge } from "#web/components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
 import { consoleTitle } from "#web/components/console/title";
