@@ -113,6 +113,7 @@ export function EditForm({
   permission,
   submitLabel,
   className,
+  subject = "this",
   children,
 }: {
   label: string;
@@ -123,6 +124,8 @@ export function EditForm({
   permission: string;
   submitLabel: string;
   className?: string;
+  /** What a change touches, named to someone who may not make it ("Changing pricing needs …"). */
+  subject?: string;
   children: ReactNode;
 }) {
   const navigation = useNavigation();
@@ -130,7 +133,7 @@ export function EditForm({
   return (
     <Form method="post" className={className ? `console-form ${className}` : "console-form"} aria-label={label} noValidate>
       <ErrorSummary problem={problem} fieldIds={fieldId} />
-      {!canWrite && <p className="console-muted">{`Changing this needs the permission “${permission}”; you can look but not change.`}</p>}
+      {!canWrite && <p className="console-muted">{`Changing ${subject} needs the permission “${permission}”; you can look but not change.`}</p>}
       <fieldset disabled={!canWrite} className="console-fields">
         <legend className="visually-hidden">{label}</legend>
         {children}
@@ -189,6 +192,7 @@ export function EditPage({
   submitLabel,
   deleteWhat,
   className,
+  subject,
   children,
 }: {
   back: readonly [to: string, label: string];
@@ -202,6 +206,7 @@ export function EditPage({
   submitLabel: string;
   deleteWhat?: string | null;
   className?: string;
+  subject?: string;
   children: ReactNode;
 }) {
   return (
@@ -218,6 +223,7 @@ export function EditPage({
         permission={permission}
         submitLabel={submitLabel}
         className={className}
+        subject={subject}
       >
         {children}
       </EditForm>
