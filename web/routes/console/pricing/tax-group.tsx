@@ -60,7 +60,7 @@ export default function PricingTaxGroup({ loaderData, actionData }: Route.Compon
   const { group: g, collections } = loaderData;
   const { result, canWrite, text: typed, error, field } = useEditor(actionData, PRICING_PERMISSION);
   const title = g ? g.name : "New tax group";
-  const ticked = listOf(typed(COLLECTION_IDS, g?.collectionIds.join(",")));
+  const ticked = typed(COLLECTION_IDS, g?.collectionIds.join(",")).split(",");
   // Collections of the group that are not in the first page of collections stay in the group, as hidden ticks.
   const unlisted = (g?.collectionIds ?? []).filter((id) => !collections.some((c) => c.id === id));
   const listId = fieldId(COLLECTION_IDS);
