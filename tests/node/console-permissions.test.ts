@@ -62,7 +62,7 @@ const FIELDS: Record<string, Record<string, string>> = {
   "/console/products/:id/media reorder": { order: UNKNOWN },
   "/console/products/:id/media choice": { mediaId: UNKNOWN, choice: '["Colour","Red"]' },
   "/console/products ": { op: "ribbon-clear", ids: UNKNOWN },
-  "/console/pricing/tax ": { taxableAddress: "SHIPPING" },
+  "/console/pricing/tax ": { "settings.taxableAddress": "SHIPPING" },
 };
 
 /** A CSV file posted as the import page's form does (multipart), with a console cookie. */

@@ -84,12 +84,12 @@ describe("console pricing", () => {
       await hydrated(page);
       await page.getByRole("link", { name: "New coupon" }).click();
       await page.waitForURL("**/console/pricing/coupons/new");
-      await page.fill("#cp-code", code);
-      await page.fill("#cp-name", "Seven fifty off");
-      await page.selectOption("#cp-kind", "AMOUNT");
-      await page.fill("#cp-value", "7.50");
-      await page.fill("#cp-minimum", "20.00");
-      await page.fill("#cp-limit", "5");
+      await page.fill("#f-coupon-code", code);
+      await page.fill("#f-coupon-name", "Seven fifty off");
+      await page.selectOption("#f-kind", "AMOUNT");
+      await page.fill("#f-coupon-percentOffRate", "7.50");
+      await page.fill("#f-coupon-minimumSubtotal", "20.00");
+      await page.fill("#f-coupon-usageLimit", "5");
       await page.getByRole("button", { name: "Create coupon" }).click();
       await page.waitForURL((u) => u.pathname === "/console/pricing" && u.searchParams.has("saved"));
       const row = page.locator("tr", { hasText: code });
@@ -144,52 +144,52 @@ describe("console pricing", () => {
     const before = await count(s.w, "coupons");
     const base = {
       intent: "save",
-      code: "GOOD1",
-      name: "Good",
+      "coupon.code": "GOOD1",
+      "coupon.name": "Good",
       kind: "PERCENT",
-      value: "10",
-      minimum: "",
-      limit: "",
-      start: "",
-      end: "",
-      active: "on",
+      "coupon.percentOffRate": "10",
+      "coupon.minimumSubtotal": "",
+      "coupon.usageLimit": "",
+      "coupon.startTime": "",
+      "coupon.expirationTime": "",
+      "coupon.active": "on",
     };
 
-    const tooMuch = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, value: "150" });
+    const tooMuch = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, "coupon.percentOffRate": "150" });
     expect(tooMuch.status).toBe(400);
     const html = await tooMuch.text();
-    expect(html).toMatch(/id="cp-value-error"[^>]*>[^<]*100/);
-    expect(html).toMatch(/id="cp-value"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="cp-value"/);
+    expect(html).toMatch(/id="f-coupon-percentOffRate-error"[^>]*>[^<]*100/);
+    expect(html).toMatch(/id="f-coupon-percentOffRate"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="f-coupon-percentOffRate"/);
     expect(html).toMatch(/value="150"/);
     expect(html).toMatch(/value="GOOD1"/);
 
-    const noCode = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, code: "" });
+    const noCode = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, "coupon.code": "" });
     expect(noCode.status).toBe(400);
-    expect(await noCode.text()).toMatch(/id="cp-code-error"/);
+    expect(await noCode.text()).toMatch(/id="f-coupon-code-error"/);
 
-    const dup = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, code: "welcome10" });
+    const dup = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, "coupon.code": "welcome10" });
     expect(dup.status).toBe(409);
-    expect(await dup.text()).toMatch(/id="cp-code-error"[^>]*>[^<]*already uses the code/);
+    expect(await dup.text()).toMatch(/id="f-coupon-code-error"[^>]*>[^<]*already uses the code/);
 
     const badDate = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", {
       ...base,
-      start: "2026-12-01T00:00",
-      end: "2026-11-01T00:00",
+      "coupon.startTime": "2026-12-01T00:00",
+      "coupon.expirationTime": "2026-11-01T00:00",
     });
     expect(badDate.status).toBe(400);
-    expect(await badDate.text()).toMatch(/id="cp-end-error"/);
+    expect(await badDate.text()).toMatch(/id="f-coupon-expirationTime-error"/);
 
-    const badMoney = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, kind: "AMOUNT", value: "5.001" });
+    const badMoney = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", { ...base, kind: "AMOUNT", "coupon.percentOffRate": "5.001" });
     expect(badMoney.status).toBe(400);
-    expect(await badMoney.text()).toMatch(/id="cp-value-error"[^>]*>[^<]*decimal places/);
+    expect(await badMoney.text()).toMatch(/id="f-coupon-percentOffRate-error"[^>]*>[^<]*decimal places/);
     expect(await count(s.w, "coupons")).toBe(before);
 
     // An edit with a stale revision is a conflict and changes nothing.
     const welcome = (await couponRow(s.w, "WELCOME10"))!;
     const stale = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${welcome.id}`, {
       ...base,
-      code: "WELCOME10",
-      name: "Renamed",
+      "coupon.code": "WELCOME10",
+      "coupon.name": "Renamed",
       revision: String(welcome.revision - 1 || 99),
     });
     expect(stale.status).toBe(409);
@@ -201,21 +201,21 @@ describe("console pricing", () => {
     const s = store();
     const made = await postConsoleForm(s.w, owner, "/console/pricing/coupons/new", {
       intent: "save",
-      code: "SHIPFREE",
-      name: "Free shipping",
+      "coupon.code": "SHIPFREE",
+      "coupon.name": "Free shipping",
       kind: "FREE_SHIPPING",
-      value: "",
-      active: "on",
+      "coupon.percentOffRate": "",
+      "coupon.active": "on",
     });
     expect(made.status).toBe(302);
     const row = (await couponRow(s.w, "SHIPFREE"))!;
     expect(JSON.parse(row.discount)).toMatchObject({ targetType: "SHIPPING" });
     const off = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${row.id}`, {
       intent: "save",
-      code: "SHIPFREE",
-      name: "Free shipping",
+      "coupon.code": "SHIPFREE",
+      "coupon.name": "Free shipping",
       kind: "PERCENT",
-      value: "15",
+      "coupon.percentOffRate": "15",
       revision: String(row.revision),
     });
     expect(off.status).toBe(302);
@@ -227,11 +227,15 @@ describe("console pricing", () => {
     expect(JSON.parse(edited.discount)).toMatchObject({ targetType: "GLOBAL", discountType: "PERCENTAGE", percentage: 15 });
     expect(await (await get(s.w, owner, "/console/pricing")).text()).toMatch(/SHIPFREE[\s\S]*?15% off[\s\S]*?Off/);
 
-    const ask = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${row.id}`, { intent: "delete", code: "SHIPFREE" });
+    const ask = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${row.id}`, { intent: "delete", "coupon.code": "SHIPFREE" });
     expect(ask.status).toBe(200);
     expect(await ask.text()).toContain("Yes, delete coupon SHIPFREE");
     expect(await couponRow(s.w, "SHIPFREE")).toBeTruthy();
-    const gone = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${row.id}`, { intent: "delete", confirm: "yes", code: "SHIPFREE" });
+    const gone = await postConsoleForm(s.w, owner, `/console/pricing/coupons/${row.id}`, {
+      intent: "delete",
+      confirm: "yes",
+      "coupon.code": "SHIPFREE",
+    });
     expect(gone.status).toBe(302);
     expect(await couponRow(s.w, "SHIPFREE")).toBeNull();
     expect((await get(s.w, owner, `/console/pricing/coupons/${row.id}`)).status).toBe(404);
@@ -245,18 +249,21 @@ describe("console pricing", () => {
     const name = `Night sale ${Date.now() % 100000}`;
     const rule = {
       intent: "save",
-      name,
-      type: "PERCENTAGE",
-      value: "20",
-      target: "GLOBAL",
-      condition: "NONE",
-      from: "",
-      to: "",
-      code: "",
-      end: "",
-      active: "on",
+      "discountRule.name": name,
+      "discountRule.discounts.values[0].discountType": "PERCENTAGE",
+      "discountRule.discounts.values[0].percentage": "20",
+      "discountRule.discounts.values[0].targetType": "GLOBAL",
+      "discountRule.trigger.conditionType": "NONE",
+      "discountRule.trigger.subtotalRange.from": "",
+      "discountRule.trigger.subtotalRange.to": "",
+      "discountRule.trigger.couponCode.code": "",
+      "discountRule.activeTimeInfo.end": "",
+      "discountRule.active": "on",
     };
-    const made = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", { ...rule, start: local(Date.now() + 24 * hour) });
+    const made = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", {
+      ...rule,
+      "discountRule.activeTimeInfo.start": local(Date.now() + 24 * hour),
+    });
     expect(made.status, await made.clone().text()).toBe(302);
     const stored = (await s.w.db
       .prepare("SELECT id, revision, start_date AS startDate FROM discount_rules WHERE name = ?")
@@ -277,7 +284,7 @@ describe("console pricing", () => {
       // Moved to an hour ago in the console: the same cart now gets 20% off, named.
       const now = await postConsoleForm(s.w, owner, `/console/pricing/discounts/${stored.id}`, {
         ...rule,
-        start: local(Date.now() - hour),
+        "discountRule.activeTimeInfo.start": local(Date.now() - hour),
         revision: String(stored.revision),
       });
       expect(now.status).toBe(302);
@@ -288,8 +295,8 @@ describe("console pricing", () => {
       // Switched off: gone again.
       const off = await postConsoleForm(s.w, owner, `/console/pricing/discounts/${stored.id}`, {
         ...rule,
-        active: [],
-        start: local(Date.now() - hour),
+        "discountRule.active": [],
+        "discountRule.activeTimeInfo.start": local(Date.now() - hour),
         revision: String(stored.revision + 1),
       });
       expect(off.status).toBe(302);
@@ -301,19 +308,24 @@ describe("console pricing", () => {
 
     // Bad input at its field, nothing written.
     const before = await count(s.w, "discount_rules");
-    const bad = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", { ...rule, name: "Too much", value: "150", start: "" });
+    const bad = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", {
+      ...rule,
+      "discountRule.name": "Too much",
+      "discountRule.discounts.values[0].percentage": "150",
+      "discountRule.activeTimeInfo.start": "",
+    });
     expect(bad.status).toBe(400);
     const html = await bad.text();
-    expect(html).toMatch(/id="dr-value-error"/);
+    expect(html).toMatch(/id="f-discountRule-discounts-values-0--percentage-error"/);
     expect(html).toMatch(/value="Too much"/);
     const badRange = await postConsoleForm(s.w, owner, "/console/pricing/discounts/new", {
       ...rule,
-      condition: "SUBTOTAL_RANGE",
-      from: "ten",
-      start: "",
+      "discountRule.trigger.conditionType": "SUBTOTAL_RANGE",
+      "discountRule.trigger.subtotalRange.from": "ten",
+      "discountRule.activeTimeInfo.start": "",
     });
     expect(badRange.status).toBe(400);
-    expect(await badRange.text()).toMatch(/id="dr-from-error"/);
+    expect(await badRange.text()).toMatch(/id="f-discountRule-trigger-subtotalRange-from-error"/);
     expect(await count(s.w, "discount_rules")).toBe(before);
   });
 
@@ -329,8 +341,8 @@ describe("console pricing", () => {
       await expect(page.locator("tr", { hasText: "United States" }).textContent()).resolves.toContain("Standard delivery: $5.95, free from $75.00");
       await page.getByRole("link", { name: "United States" }).click();
       await page.waitForURL(`**/console/pricing/shipping/${us.id}`);
-      await expect(page.locator("#o0-title").inputValue()).resolves.toBe("Standard delivery");
-      await page.fill("#o0-rate", "6.50");
+      await expect(page.locator("#f-shippingRegion-options-0--title").inputValue()).resolves.toBe("Standard delivery");
+      await page.fill("#f-shippingRegion-options-0--rate", "6.50");
       await page.getByRole("button", { name: "Save region" }).click();
       await page.waitForURL((u) => u.pathname === "/console/pricing/shipping" && u.searchParams.has("saved"));
       await expect(page.locator("tr", { hasText: "United States" }).textContent()).resolves.toContain("Standard delivery: $6.50");
@@ -367,22 +379,26 @@ describe("console pricing", () => {
     // A rule and bad input: errors at the row's field, nothing written.
     const before = (await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision;
     const fields = formFields(await (await get(s.w, owner, `/console/pricing/shipping/${us.id}`)).text());
-    const bad = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, { ...fields, "o1-rate": "abc", countries: "US, USA" });
+    const bad = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, {
+      ...fields,
+      "shippingRegion.options[1].rate": "abc",
+      "shippingRegion.countries": "US, USA",
+    });
     expect(bad.status).toBe(400);
     const html = await bad.text();
-    expect(html).toMatch(/id="o1-rate-error"/);
-    expect(html).toMatch(/id="sr-countries-error"[^>]*>[^<]*country code/);
+    expect(html).toMatch(/id="f-shippingRegion-options-1--rate-error"/);
+    expect(html).toMatch(/id="f-shippingRegion-countries-error"[^>]*>[^<]*country code/);
     expect(html).toMatch(/value="abc"/);
     // A new option (the blank row, after the three) repeating a code: the error sits on that row's code.
     const again = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, {
       ...fields,
-      "o3-code": "standard",
-      "o3-title": "Again",
-      "o3-rate": "1.00",
+      "shippingRegion.options[3].code": "standard",
+      "shippingRegion.options[3].title": "Again",
+      "shippingRegion.options[3].rate": "1.00",
     });
     expect(again.status).toBe(400);
     const againHtml = await again.text();
-    expect(againHtml).toMatch(/id="o3-code-error"[^>]*>[^<]*repeats the code standard/i);
+    expect(againHtml).toMatch(/id="f-shippingRegion-options-3--code-error"[^>]*>[^<]*repeats the code standard/i);
     expect(againHtml).toMatch(/value="Again"/);
     expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(
       before,
@@ -390,11 +406,11 @@ describe("console pricing", () => {
     // Back to the demo's rate, with a weight rule on express (over 5 kg: $24.95).
     const saved = await postConsoleForm(s.w, owner, `/console/pricing/shipping/${us.id}`, {
       ...fields,
-      "o0-rate": "5.95",
-      "o1-r0-basis": "WEIGHT",
-      "o1-r0-op": "GT",
-      "o1-r0-value": "5",
-      "o1-r0-rate": "24.95",
+      "shippingRegion.options[0].rate": "5.95",
+      "shippingRegion.options[1].rules[0].basis": "WEIGHT",
+      "shippingRegion.options[1].rules[0].operator": "GT",
+      "shippingRegion.options[1].rules[0].value": "5",
+      "shippingRegion.options[1].rules[0].rate": "24.95",
     });
     expect(saved.status, await saved.clone().text()).toBe(302);
     const after = JSON.parse(
@@ -413,7 +429,11 @@ describe("console pricing", () => {
   }, async (ctx) => {
     needsChromium(ctx);
     const s = store();
-    const group = await postConsoleForm(s.w, owner, "/console/pricing/tax/groups/new", { intent: "save", name: "Books", products: s.plain.id });
+    const group = await postConsoleForm(s.w, owner, "/console/pricing/tax/groups/new", {
+      intent: "save",
+      "taxGroup.name": "Books",
+      "taxGroup.catalogItemIds": s.plain.id,
+    });
     expect(group.status, await group.clone().text()).toBe(302);
     const books = (await s.w.db
       .prepare("SELECT id, catalog_item_ids AS items FROM tax_groups WHERE name = 'Books'")
@@ -422,14 +442,14 @@ describe("console pricing", () => {
 
     const region = {
       intent: "save",
-      country: "us",
-      subdivision: "",
-      name: "",
-      rate: "8.25",
-      calculation: "DEFAULT",
-      taxShipping: "on",
-      groups: books.id,
-      [`g-${books.id}`]: "2.5",
+      "taxRegion.country": "us",
+      "taxRegion.subdivision": "",
+      "taxRegion.name": "",
+      "taxRegion.defaultRate": "8.25",
+      "taxRegion.calculation": "DEFAULT",
+      "taxRegion.taxShipping": "on",
+      "taxRegion.groupRates[0].taxGroupId": books.id,
+      "taxRegion.groupRates[0].rate": "2.5",
     };
     const made = await postConsoleForm(s.w, owner, "/console/pricing/tax/regions/new", region);
     expect(made.status, await made.clone().text()).toBe(302);
@@ -445,12 +465,16 @@ describe("console pricing", () => {
     const regions = await count(s.w, "tax_regions");
     const dup = await postConsoleForm(s.w, owner, "/console/pricing/tax/regions/new", region);
     expect(dup.status).toBe(409);
-    expect(await dup.text()).toMatch(/id="tr-country-error"[^>]*>[^<]*already exists/);
-    const tooHigh = await postConsoleForm(s.w, owner, `/console/pricing/tax/regions/${us.id}`, { ...region, rate: "150", [`g-${books.id}`]: "abc" });
+    expect(await dup.text()).toMatch(/id="f-taxRegion-country-error"[^>]*>[^<]*already exists/);
+    const tooHigh = await postConsoleForm(s.w, owner, `/console/pricing/tax/regions/${us.id}`, {
+      ...region,
+      "taxRegion.defaultRate": "150",
+      "taxRegion.groupRates[0].rate": "abc",
+    });
     expect(tooHigh.status).toBe(400);
     const html = await tooHigh.text();
-    expect(html).toMatch(/id="tr-rate-error"/);
-    expect(html).toMatch(new RegExp(`id="tr-g-${books.id}-error"`));
+    expect(html).toMatch(/id="f-taxRegion-defaultRate-error"/);
+    expect(html).toMatch(/id="f-taxRegion-groupRates-0--rate-error"/);
     expect(html).toMatch(/value="abc"/);
     expect(await count(s.w, "tax_regions")).toBe(regions);
     expect((await s.w.db.prepare("SELECT default_rate AS rate FROM tax_regions WHERE id = ?").bind(us.id).first<{ rate: number }>())!.rate).toBe(
@@ -462,27 +486,30 @@ describe("console pricing", () => {
       JSON.parse((await s.w.db.prepare("SELECT value FROM settings WHERE key = 'pricing'").first<{ value: string }>())?.value ?? "{}") as {
         pricesIncludeTax?: boolean;
       };
-    const on = await postConsoleForm(s.w, owner, "/console/pricing/tax", { pricesIncludeTax: "on", taxableAddress: "SHIPPING" });
+    const on = await postConsoleForm(s.w, owner, "/console/pricing/tax", {
+      "settings.pricesIncludeTax": "on",
+      "settings.taxableAddress": "SHIPPING",
+    });
     expect(on.status).toBe(200);
     expect(await on.text()).toContain("prices include tax");
     expect((await setting()).pricesIncludeTax).toBe(true);
-    const bad = await postConsoleForm(s.w, owner, "/console/pricing/tax", { taxableAddress: "MOON" });
+    const bad = await postConsoleForm(s.w, owner, "/console/pricing/tax", { "settings.taxableAddress": "MOON" });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toMatch(/id="tax-address-error"/);
+    expect(await bad.text()).toMatch(/id="f-settings-taxableAddress-error"/);
     expect((await setting()).pricesIncludeTax).toBe(true);
-    expect((await postConsoleForm(s.w, owner, "/console/pricing/tax", { taxableAddress: "SHIPPING" })).status).toBe(200);
+    expect((await postConsoleForm(s.w, owner, "/console/pricing/tax", { "settings.taxableAddress": "SHIPPING" })).status).toBe(200);
     expect((await setting()).pricesIncludeTax).toBe(false);
 
     // Fees.
     const fee = {
       intent: "save",
-      name: "Careful packing",
-      code: "packing",
-      type: "HANDLING_FEE",
+      "additionalFee.name": "Careful packing",
+      "additionalFee.code": "packing",
+      "additionalFee.type": "HANDLING_FEE",
       charge: "AMOUNT",
-      value: "2.50",
-      minimum: "",
-      active: "on",
+      "additionalFee.amount": "2.50",
+      "additionalFee.minimumSubtotal": "",
+      "additionalFee.active": "on",
     };
     expect((await postConsoleForm(s.w, owner, "/console/pricing/fees/new", fee)).status).toBe(302);
     const stored = (await s.w.db.prepare("SELECT id, amount FROM additional_fees WHERE code = 'packing'").first<{ id: string; amount: number }>())!;
@@ -491,10 +518,15 @@ describe("console pricing", () => {
     const fees = await count(s.w, "additional_fees");
     const dupFee = await postConsoleForm(s.w, owner, "/console/pricing/fees/new", fee);
     expect(dupFee.status).toBe(409);
-    expect(await dupFee.text()).toMatch(/id="fee-code-error"[^>]*>[^<]*already uses the code/);
-    const badFee = await postConsoleForm(s.w, owner, "/console/pricing/fees/new", { ...fee, code: "other", charge: "PERCENT", value: "150" });
+    expect(await dupFee.text()).toMatch(/id="f-additionalFee-code-error"[^>]*>[^<]*already uses the code/);
+    const badFee = await postConsoleForm(s.w, owner, "/console/pricing/fees/new", {
+      ...fee,
+      "additionalFee.code": "other",
+      charge: "PERCENT",
+      "additionalFee.amount": "150",
+    });
     expect(badFee.status).toBe(400);
-    expect(await badFee.text()).toMatch(/id="fee-value-error"/);
+    expect(await badFee.text()).toMatch(/id="f-additionalFee-amount-error"/);
     expect(await count(s.w, "additional_fees")).toBe(fees);
 
     // Cleaned up through the console, so later tests price as before.
@@ -512,20 +544,20 @@ describe("console pricing", () => {
     const { context, page } = await consoleBrowser(s.browser, s.w, await consoleAccount(s.w, "OWNER"), { javaScriptEnabled: false });
     try {
       await page.goto(`${s.w.url}/console/pricing/discounts/new`);
-      await page.fill("#dr-name", "Plain form sale");
-      await page.fill("#dr-value", "150");
-      await page.selectOption("#dr-condition", "ITEM_QUANTITY_RANGE");
-      await page.fill("#dr-from", "3");
+      await page.fill("#f-discountRule-name", "Plain form sale");
+      await page.fill("#f-discountRule-discounts-values-0--percentage", "150");
+      await page.selectOption("#f-discountRule-trigger-conditionType", "ITEM_QUANTITY_RANGE");
+      await page.fill("#f-discountRule-trigger-subtotalRange-from", "3");
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Create rule" }).click()]);
-      await expect(page.locator("#dr-value-error").textContent()).resolves.toMatch(/100/);
-      await expect(page.locator("#dr-name").inputValue()).resolves.toBe("Plain form sale");
-      await expect(page.locator("#dr-condition").inputValue()).resolves.toBe("ITEM_QUANTITY_RANGE");
-      await expect(page.locator("#dr-from").inputValue()).resolves.toBe("3");
+      await expect(page.locator("#f-discountRule-discounts-values-0--percentage-error").textContent()).resolves.toMatch(/100/);
+      await expect(page.locator("#f-discountRule-name").inputValue()).resolves.toBe("Plain form sale");
+      await expect(page.locator("#f-discountRule-trigger-conditionType").inputValue()).resolves.toBe("ITEM_QUANTITY_RANGE");
+      await expect(page.locator("#f-discountRule-trigger-subtotalRange-from").inputValue()).resolves.toBe("3");
       expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Plain form sale'").first<{ n: number }>()).toEqual({
         n: 0,
       });
 
-      await page.fill("#dr-value", "15");
+      await page.fill("#f-discountRule-discounts-values-0--percentage", "15");
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Create rule" }).click()]);
       expect(new URL(page.url()).pathname).toBe("/console/pricing/discounts");
       await expect(page.locator("tr", { hasText: "Plain form sale" }).textContent()).resolves.toMatch(
@@ -559,9 +591,16 @@ describe("console pricing", () => {
     expect(edit).not.toMatch(/<button[^>]*type="submit"[^>]*>[^<]*(Save|Delete)/);
     expect(edit).toContain("needs the permission");
     const before = await count(s.w, "coupons");
-    const form = { intent: "save", code: "STAFF1", name: "Staff", kind: "PERCENT", value: "5", active: "on" };
+    const form = {
+      intent: "save",
+      "coupon.code": "STAFF1",
+      "coupon.name": "Staff",
+      kind: "PERCENT",
+      "coupon.percentOffRate": "5",
+      "coupon.active": "on",
+    };
     expect((await postConsoleForm(s.w, viewer, "/console/pricing/coupons/new", form)).status).toBe(403);
-    expect((await postConsoleForm(s.w, viewer, `/console/pricing/coupons/${welcome.id}`, { ...form, code: "WELCOME10" })).status).toBe(403);
+    expect((await postConsoleForm(s.w, viewer, `/console/pricing/coupons/${welcome.id}`, { ...form, "coupon.code": "WELCOME10" })).status).toBe(403);
     expect((await postConsoleForm(s.w, viewer, `/console/pricing/coupons/${welcome.id}`, { intent: "delete" })).status).toBe(403);
     expect((await postConsoleForm(s.w, viewer, `/console/pricing/coupons/${welcome.id}`, { intent: "delete", confirm: "yes" })).status).toBe(403);
     expect(await count(s.w, "coupons")).toBe(before);
@@ -571,22 +610,24 @@ describe("console pricing", () => {
     const us = (await s.w.db
       .prepare("SELECT id, revision FROM shipping_regions WHERE name = 'United States'")
       .first<{ id: string; revision: number }>())!;
-    for (const [list, newPath, label] of [
-      ["/console/pricing/discounts", "/console/pricing/discounts/new", "New discount rule"],
-      ["/console/pricing/shipping", "/console/pricing/shipping/new", "New shipping region"],
-      ["/console/pricing/tax", "/console/pricing/tax/regions/new", "New tax region"],
-      ["/console/pricing/tax/groups", "/console/pricing/tax/groups/new", "New tax group"],
-      ["/console/pricing/fees", "/console/pricing/fees/new", "New fee"],
+    for (const [list, newPath, label, item] of [
+      ["/console/pricing/discounts", "/console/pricing/discounts/new", "New discount rule", "discountRule"],
+      ["/console/pricing/shipping", "/console/pricing/shipping/new", "New shipping region", "shippingRegion"],
+      ["/console/pricing/tax", "/console/pricing/tax/regions/new", "New tax region", "taxRegion"],
+      ["/console/pricing/tax/groups", "/console/pricing/tax/groups/new", "New tax group", "taxGroup"],
+      ["/console/pricing/fees", "/console/pricing/fees/new", "New fee", "additionalFee"],
     ] as const) {
       const html = await (await get(s.w, viewer, list)).text();
       expect(html, list).not.toContain(label);
-      expect((await postConsoleForm(s.w, viewer, newPath, { intent: "save", name: "Staff made" })).status, newPath).toBe(403);
+      expect((await postConsoleForm(s.w, viewer, newPath, { intent: "save", [`${item}.name`]: "Staff made" })).status, newPath).toBe(403);
     }
     const region = await (await get(s.w, viewer, `/console/pricing/shipping/${us.id}`)).text();
     expect(region).not.toMatch(/<button[^>]*type="submit"[^>]*>[^<]*(Save|Create|Delete)/);
     expect(region).toContain("<fieldset disabled");
     const fields = formFields(region);
-    expect((await postConsoleForm(s.w, viewer, `/console/pricing/shipping/${us.id}`, { ...fields, "o0-rate": "0.01" })).status).toBe(403);
+    expect(
+      (await postConsoleForm(s.w, viewer, `/console/pricing/shipping/${us.id}`, { ...fields, "shippingRegion.options[0].rate": "0.01" })).status,
+    ).toBe(403);
     expect((await postConsoleForm(s.w, viewer, `/console/pricing/shipping/${us.id}`, { intent: "delete", confirm: "yes" })).status).toBe(403);
     expect((await s.w.db.prepare("SELECT revision FROM shipping_regions WHERE id = ?").bind(us.id).first<{ revision: number }>())!.revision).toBe(
       us.revision,
@@ -594,7 +635,10 @@ describe("console pricing", () => {
     expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM discount_rules WHERE name = 'Staff made'").first<{ n: number }>()).toEqual({ n: 0 });
     const taxPage = await (await get(s.w, viewer, "/console/pricing/tax")).text();
     expect(taxPage).not.toContain("Save tax settings");
-    expect((await postConsoleForm(s.w, viewer, "/console/pricing/tax", { pricesIncludeTax: "on", taxableAddress: "SHIPPING" })).status).toBe(403);
+    expect(
+      (await postConsoleForm(s.w, viewer, "/console/pricing/tax", { "settings.pricesIncludeTax": "on", "settings.taxableAddress": "SHIPPING" }))
+        .status,
+    ).toBe(403);
     expect(await s.w.db.prepare("SELECT COUNT(*) AS n FROM tax_groups WHERE name = 'Staff made'").first<{ n: number }>()).toEqual({ n: 0 });
   });
 
@@ -660,12 +704,12 @@ describe("console pricing", () => {
       // A refused save: the summary and the field's error, axe clean too.
       await page.goto(`${s.w.url}/console/pricing/coupons/new`);
       await hydrated(page);
-      await page.fill("#cp-code", "HALF");
-      await page.fill("#cp-name", "Too generous");
-      await page.fill("#cp-value", "150");
+      await page.fill("#f-coupon-code", "HALF");
+      await page.fill("#f-coupon-name", "Too generous");
+      await page.fill("#f-coupon-percentOffRate", "150");
       await page.getByRole("button", { name: "Create coupon" }).click();
-      await expect.poll(() => page.locator("#cp-value-error").count()).toBe(1);
-      await expect(page.locator("#cp-code").inputValue()).resolves.toBe("HALF");
+      await expect.poll(() => page.locator("#f-coupon-percentOffRate-error").count()).toBe(1);
+      await expect(page.locator("#f-coupon-code").inputValue()).resolves.toBe("HALF");
       await expectAccessible(page, "console pricing coupon with an error");
       await page.screenshot({ path: path.join(shots, "console-pricing-coupon-error-1280.png"), fullPage: true });
       expect(unexpected(problems)).toEqual([]);

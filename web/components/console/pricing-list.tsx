@@ -1,19 +1,24 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { DataTable, ListStatus, type Column } from "#web/components/ui/table";
+import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { Pager } from "./pager";
-import { Notice, NOTICE_PARAMS, PricingNav, useCanManagePricing } from "./pricing";
+import { NOTICE_PARAMS, PRICING_PERMISSION, PricingNav } from "./pricing";
 
 /**
- * The frame of every pricing list (coupons, discount rules, shipping regions, fees): the Pricing heading with its
- * "New …" button for someone who may change pricing, the tabs, the saved/deleted notice, the list's own heading and
- * status line, the table and its pages.
+ * The frame of every pricing list (coupons, discount rules, shipping regions, tax, fees): the heading (Pricing, unless
+ * the list has its own) with its "New …" button for someone who may change pricing, the tabs, the saved/deleted
+ * notice, what comes before the list (the tax settings), the list's own heading and status line, the table and its pages.
  */
 export function PricingList<T extends { id: string }>(props: {
+  /** The list's name: its table's caption, and its heading under "Pricing" unless it is the page's `title`. */
   heading: string;
+  title?: string;
+  back?: readonly [to: string, label: string];
   newPath: string;
   newLabel: string;
   notice: string | null;
+  before?: ReactNode;
   status: ReactNode;
   rows: readonly T[];
   columns: readonly Column<T>[];
@@ -21,20 +26,20 @@ export function PricingList<T extends { id: string }>(props: {
   pages: number;
   children?: ReactNode;
 }) {
-  const canWrite = useCanManagePricing();
+  const canWrite = useCan(PRICING_PERMISSION);
+  const action = canWrite && (
+    <Link to={props.newPath} className="console-button primary">
+      {props.newLabel}
+    </Link>
+  );
   return (
     <>
-      <div className="pricing-head">
-        <h1>Pricing</h1>
-        {canWrite && (
-          <Link to={props.newPath} className="console-button primary">
-            {props.newLabel}
-          </Link>
-        )}
-      </div>
-      <PricingNav />
+      <PageHead title={props.title ?? "Pricing"} back={props.back} actions={action}>
+        <PricingNav />
+      </PageHead>
       <Notice text={props.notice} />
-      <h2>{props.heading}</h2>
+      {props.before}
+      {!props.title && <h2>{props.heading}</h2>}
       <ListStatus>{props.status}</ListStatus>
       <DataTable caption={props.heading} rows={props.rows} rowKey={(r) => r.id} columns={props.columns} />
       {props.children}

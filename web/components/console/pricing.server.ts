@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { requirePermission, type Ctx } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
 import type { Problem } from "#web/components/ui/form";
+import type { EditResult } from "#web/components/ui/page";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 
 /**
@@ -11,10 +12,16 @@ import { CONSOLE, problemOf } from "#web/components/ui/form.server";
  * into what the request holds, leaving anything that is not plainly a number as typed, so the service names it.
  */
 
-/** The posted text fields, as typed (files and repeated names: the last one). Kept to refill the form on error. */
+/**
+ * The posted text fields, as typed, by input name (the API field path); a name posted more than once (the ticks of one
+ * list) has its values joined by commas. Kept to refill the form on error.
+ */
 export function postedValues(form: FormData): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of form.entries()) if (typeof v === "string" && k.length <= 100) out[k] = v.slice(0, 2000);
+  for (const [k, v] of form.entries()) {
+    if (typeof v !== "string" || k.length > 100) continue;
+    out[k] = k in out ? `${out[k]},${v}`.slice(0, 2000) : v.slice(0, 2000);
+  }
   return out;
 }
 
@@ -59,17 +66,28 @@ export function listOf(raw: string): string[] {
     .filter(Boolean);
 }
 
-/** What a pricing edit page's action answers when nothing was written. */
-export interface PricingActionData {
-  problem: Problem | null;
-  values: Record<string, string> | null;
-  confirmDelete?: boolean;
+/**
+ * Which input a service's field path shows at: the longest of the posted input names and of `aliases` that the path
+ * is or lies under (an alias wins a tie, so a hidden input's errors can show at a visible one); else the path itself.
+ * Aliases name the input of paths no input is named by (`additionalFee.percentage` shows at `additionalFee.amount`).
+ */
+export function fieldAt(values: Record<string, string>, aliases: Record<string, string> = {}) {
+  return (path: string): { name: string } => {
+    const under = (stem: string) => path === stem || path.startsWith(`${stem}.`) || path.startsWith(`${stem}[`);
+    let best: string | undefined;
+    for (const stem of [...Object.keys(aliases), ...Object.keys(values)]) if (under(stem) && (!best || stem.length > best.length)) best = stem;
+    return { name: best ? (aliases[best] ?? best) : path };
+  };
 }
 
-/** A refused or failed write as page data with the service's status (400, 403, 404, 409); values keep what was typed. */
-export function refused(err: unknown, values: Record<string, string> | null) {
-  const problem = problemOf(err, CONSOLE);
-  return data<PricingActionData>({ problem, values }, { status: problem.status ?? 400 });
+/**
+ * A service path with the index after `list` turned from the item's place in the request into its row in the form
+ * (`rows[k]`: the form row of request item k; blank rows are left out of the request).
+ */
+export function atRow(path: string, list: string, rows: readonly number[]): string {
+  const m = path.startsWith(`${list}[`) ? /^\[(\d+)\]/.exec(path.slice(list.length)) : null;
+  const row = m ? rows[Number(m[1])] : undefined;
+  return m && row !== undefined ? `${list}[${row}]${path.slice(list.length + m[0].length)}` : path;
 }
 
 /** The CRUD functions every pricing resource service has (worker/pricing/resource.ts). */
@@ -96,8 +114,10 @@ export async function saveOrDelete(opts: {
   request: (values: Record<string, string>) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** The name the notice shows ("Coupon SAVE5"). */
   label: (values: Record<string, string>) => string;
-  /** Rewrites the service's field paths to the form's (e.g. when blank rows were skipped). */
-  remap?: (problem: Problem, values: Record<string, string>) => void;
+  /** Which input a service's field path shows at (default: fieldAt the posted names). */
+  fieldOf?: (path: string, values: Record<string, string>) => { name: string };
+  /** Places what the service reports without a field (conflictAt). */
+  remap?: (problem: Problem) => void;
 }) {
   const { ctx, form, id, service, wrapper, listPath } = opts;
   const values = postedValues(form);
@@ -107,7 +127,7 @@ export async function saveOrDelete(opts: {
       if (id === "new") throw new ApiError(400, "NOTHING_TO_DELETE", "This has not been created yet");
       if (values.confirm !== "yes") {
         requirePermission(ctx, "settings.manage");
-        return data<PricingActionData>({ problem: null, values: null, confirmDelete: true });
+        return data<EditResult>({ problem: null, values: null, confirmDelete: true });
       }
       await service.remove(ctx, id);
       return redirect(`${listPath}?deleted=${encodeURIComponent(opts.label(values).slice(0, 120))}`);
@@ -121,9 +141,10 @@ export async function saveOrDelete(opts: {
     }
     return redirect(`${listPath}?saved=${encodeURIComponent(opts.label(values).slice(0, 120))}`);
   } catch (err) {
-    const problem = problemOf(err, CONSOLE);
-    opts.remap?.(problem, values);
-    return data<PricingActionData>({ problem, values: intent === "save" ? values : null }, { status: problem.status ?? 400 });
+    const fieldOf = opts.fieldOf ?? ((path: string, v: Record<string, string>) => fieldAt(v)(path));
+    const problem = problemOf(err, { ...CONSOLE, fieldOf: (path) => fieldOf(path, values) });
+    opts.remap?.(problem);
+    return data<EditResult>({ problem, values: intent === "save" ? values : null }, { status: problem.status ?? 400 });
   }
 }
 

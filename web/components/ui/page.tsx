@@ -114,6 +114,7 @@ export function EditForm({
   submitLabel,
   className,
   encType,
+  subject = "this",
   children,
 }: {
   label: string;
@@ -126,6 +127,8 @@ export function EditForm({
   className?: string;
   /** multipart/form-data for a form with a file. */
   encType?: "multipart/form-data";
+  /** What a change touches, named to someone who may not make it ("Changing pricing needs …"). */
+  subject?: string;
   children: ReactNode;
 }) {
   const navigation = useNavigation();
@@ -133,7 +136,7 @@ export function EditForm({
   return (
     <Form method="post" encType={encType} className={className ? `console-form ${className}` : "console-form"} aria-label={label} noValidate>
       <ErrorSummary problem={problem} fieldIds={fieldId} />
-      {!canWrite && <p className="console-muted">{`Changing this needs the permission “${permission}”; you can look but not change.`}</p>}
+      {!canWrite && <p className="console-muted">{`Changing ${subject} needs the permission “${permission}”; you can look but not change.`}</p>}
       <fieldset disabled={!canWrite} className="console-fields">
         <legend className="visually-hidden">{label}</legend>
         {children}
@@ -192,6 +195,7 @@ export function EditPage({
   submitLabel,
   deleteWhat,
   className,
+  subject,
   children,
 }: {
   back: readonly [to: string, label: string];
@@ -205,6 +209,7 @@ export function EditPage({
   submitLabel: string;
   deleteWhat?: string | null;
   className?: string;
+  subject?: string;
   children: ReactNode;
 }) {
   return (
@@ -221,6 +226,7 @@ export function EditPage({
         permission={permission}
         submitLabel={submitLabel}
         className={className}
+        subject={subject}
       >
         {children}
       </EditForm>

@@ -1,35 +1,20 @@
 import { couponService } from "#worker/pricing";
-import { PricingEditor, usePricingEditor, isoToInput, type FieldPlaces } from "#web/components/console/pricing";
+import { isoToInput, PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
+import { useEditor } from "#web/components/ui/page";
+import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/coupon";
+import type { Coupon } from "./coupons";
 
 export function meta({ data: d, matches }: Route.MetaArgs) {
   return [{ title: consoleTitle(matches, `${d?.coupon ? `Coupon ${d.coupon.code}` : "New coupon"} — Pricing — Console`) }];
 }
 
 export const headers = () => consoleHeaders;
-
-interface Coupon {
-  id: string;
-  revision: string;
-  code: string;
-  name: string;
-  active: boolean;
-  startTime: string | null;
-  expirationTime: string | null;
-  usageLimit: number | null;
-  timesUsed: number;
-  minimumSubtotal: string | null;
-  scope: { type: string; catalogItemIds: string[]; collectionIds: string[] };
-  moneyOffAmount?: string;
-  percentOffRate?: number;
-  freeShipping?: boolean;
-}
 
 /** One coupon to edit ("new": a blank one). 2 D1 round trips with the session. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -38,18 +23,20 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return { coupon, currency: context.services.currency };
 }
 
-/** The form's fields as the coupon service's request (worker/pricing/schemas.ts couponInputSchema). */
+const C = "coupon";
+
+/** The form's fields (named by API path) as the coupon service's request (worker/pricing/schemas.ts couponInputSchema). */
 function couponRequest(v: Record<string, string>) {
   const kind = text(v, "kind");
-  const amount = text(v, "value");
+  const amount = text(v, `${C}.percentOffRate`);
   return {
-    code: text(v, "code"),
-    name: text(v, "name"),
-    active: ticked(v, "active"),
-    startTime: utcOrRaw(text(v, "start")),
-    expirationTime: utcOrRaw(text(v, "end")),
-    usageLimit: numberOrRaw(text(v, "limit")),
-    minimumSubtotal: moneyOrNull(text(v, "minimum")),
+    code: text(v, `${C}.code`),
+    name: text(v, `${C}.name`),
+    active: ticked(v, `${C}.active`),
+    startTime: utcOrRaw(text(v, `${C}.startTime`)),
+    expirationTime: utcOrRaw(text(v, `${C}.expirationTime`)),
+    usageLimit: numberOrRaw(text(v, `${C}.usageLimit`)),
+    minimumSubtotal: moneyOrNull(text(v, `${C}.minimumSubtotal`)),
     ...(kind === "FREE_SHIPPING"
       ? { freeShipping: true }
       : kind === "AMOUNT"
@@ -66,30 +53,19 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     form: await request.formData(),
     id: params.id,
     service: couponService,
-    wrapper: "coupon",
+    wrapper: C,
     listPath: "/console/pricing",
     request: couponRequest,
-    label: (v) => `coupon ${text(v, "code") || "(no code)"}`,
-    remap: conflictAt("DUPLICATE_COUPON_CODE", "coupon.code"),
+    label: (v) => `coupon ${text(v, `${C}.code`) || "(no code)"}`,
+    // One input takes the percent or the amount; the kind says which (or free shipping).
+    fieldOf: (path, v) => fieldAt(v, { [`${C}.moneyOffAmount`]: `${C}.percentOffRate`, [`${C}.freeShipping`]: "kind" })(path),
+    remap: conflictAt("DUPLICATE_COUPON_CODE", `${C}.code`),
   });
 }
 
-const PLACES: FieldPlaces = [
-  ["coupon.code", "cp-code"],
-  ["coupon.name", "cp-name"],
-  ["coupon.moneyOffAmount", "cp-value"],
-  ["coupon.percentOffRate", "cp-value"],
-  ["coupon.freeShipping", "cp-kind"],
-  ["coupon.minimumSubtotal", "cp-minimum"],
-  ["coupon.usageLimit", "cp-limit"],
-  ["coupon.startTime", "cp-start"],
-  ["coupon.expirationTime", "cp-end"],
-  ["coupon.active", "cp-active"],
-];
-
 export default function PricingCoupon({ loaderData, actionData }: Route.ComponentProps) {
   const { coupon: c, currency } = loaderData;
-  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, PLACES);
+  const { result, canWrite, field, check } = useEditor(actionData, PRICING_PERMISSION);
   const kind = c?.freeShipping ? "FREE_SHIPPING" : c?.moneyOffAmount != null ? "AMOUNT" : "PERCENT";
   return (
     <PricingEditor
@@ -104,7 +80,6 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
         )
       }
       result={result}
-      fieldIds={fieldIds}
       revision={c?.revision ?? null}
       canWrite={canWrite}
       submitLabel={c ? "Save coupon" : "Create coupon"}
@@ -112,17 +87,17 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
     >
       <div className="console-row">
         <Field
-          {...field("cp-code", "code", c?.code)}
+          {...field(`${C}.code`, c?.code)}
           label="Code"
           hint="What shoppers type: letters, digits, - and _. Case does not matter."
           autoComplete="off"
           spellCheck={false}
         />
-        <Field {...field("cp-name", "name", c?.name)} label="Name" hint="For you and the shopper's receipt." />
+        <Field {...field(`${C}.name`, c?.name)} label="Name" hint="For you and the shopper's receipt." />
       </div>
       <div className="console-row">
         <Select
-          {...field("cp-kind", "kind", kind)}
+          {...field("kind", kind)}
           label="Discount"
           options={[
             ["PERCENT", "Percent off"],
@@ -131,7 +106,7 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
           ]}
         />
         <Field
-          {...field("cp-value", "value", c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
+          {...field(`${C}.percentOffRate`, c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
           label="Percent or amount"
           inputMode="decimal"
           hint={`A percent (10) or an amount in ${currency} (5.00); empty for free shipping.`}
@@ -145,23 +120,28 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
       )}
       <div className="console-row">
         <Field
-          {...field("cp-minimum", "minimum", c?.minimumSubtotal)}
+          {...field(`${C}.minimumSubtotal`, c?.minimumSubtotal)}
           label="Minimum subtotal"
           inputMode="decimal"
           hint={`In ${currency}; empty: none.`}
         />
         <Field
-          {...field("cp-limit", "limit", c?.usageLimit)}
+          {...field(`${C}.usageLimit`, c?.usageLimit)}
           label="Usage limit"
           inputMode="numeric"
           hint="Uses by all shoppers together; empty: no limit."
         />
       </div>
       <div className="console-row">
-        <Field {...field("cp-start", "start", isoToInput(c?.startTime))} type="datetime-local" label="Valid from (UTC)" hint="Empty: from now." />
-        <Field {...field("cp-end", "end", isoToInput(c?.expirationTime))} type="datetime-local" label="Valid until (UTC)" hint="Empty: no end." />
+        <Field {...field(`${C}.startTime`, isoToInput(c?.startTime))} type="datetime-local" label="Valid from (UTC)" hint="Empty: from now." />
+        <Field
+          {...field(`${C}.expirationTime`, isoToInput(c?.expirationTime))}
+          type="datetime-local"
+          label="Valid until (UTC)"
+          hint="Empty: no end."
+        />
       </div>
-      <Checkbox {...check("cp-active", "active", c?.active ?? true)} label="On (shoppers can use it)" />
+      <Checkbox {...check(`${C}.active`, c?.active ?? true)} label="On (shoppers can use it)" />
     </PricingEditor>
   );
 }

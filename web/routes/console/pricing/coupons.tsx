@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { couponService } from "#worker/pricing/coupons";
+import { couponService } from "#worker/pricing";
 import { money, schedule, StatusBadge } from "#web/components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
 import { consoleTitle } from "#web/components/console/title";
@@ -21,7 +21,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   requireStaff(context, request);
   const url = new URL(request.url);
   const page = pageOf(url);
-  const { items, total, pages } = await queryPage<CouponRow>(couponService, context.services, "coupons", page, PAGE_SIZE);
+  const { items, total, pages } = await queryPage<Coupon>(couponService, context.services, "coupons", page, PAGE_SIZE);
   return {
     coupons: items,
     total,
@@ -33,8 +33,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** The coupon as the service answers it (worker/pricing/coupons.ts `shape`). */
-interface CouponRow {
+export interface Coupon {
   id: string;
+  revision: string;
   code: string;
   name: string;
   active: boolean;
@@ -43,14 +44,14 @@ interface CouponRow {
   usageLimit: number | null;
   timesUsed: number;
   minimumSubtotal: string | null;
-  scope: { type: string };
+  scope: { type: string; catalogItemIds: string[]; collectionIds: string[] };
   moneyOffAmount?: string;
   percentOffRate?: number;
   freeShipping?: boolean;
   status: string;
 }
 
-function couponDiscount(c: Pick<CouponRow, "moneyOffAmount" | "percentOffRate" | "freeShipping" | "scope">, currency: string): string {
+function couponDiscount(c: Pick<Coupon, "moneyOffAmount" | "percentOffRate" | "freeShipping" | "scope">, currency: string): string {
   const what = c.freeShipping ? "Free shipping" : c.percentOffRate != null ? `${c.percentOffRate}% off` : `${money(c.moneyOffAmount, currency)} off`;
   return c.scope.type === "SPECIFIC_ITEMS" && !c.freeShipping ? `${what} some items` : what;
 }

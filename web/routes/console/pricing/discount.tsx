@@ -1,7 +1,8 @@
 import { discountRuleService } from "#worker/pricing";
-import { PricingEditor, usePricingEditor, isoToInput, type FieldPlaces } from "#web/components/console/pricing";
+import { isoToInput, PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
+import { useEditor } from "#web/components/ui/page";
+import { fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -32,33 +33,38 @@ function itemsOf(raw: string): unknown {
   }
 }
 
-/** The form's fields as the discount-rule service's request (worker/pricing/schemas.ts discountRuleInputSchema). */
+const R = "discountRule";
+/** The rule's one discount, and its trigger: the form's inputs are named by their paths. */
+const V = `${R}.discounts.values[0]`;
+const T = `${R}.trigger`;
+
+/** The form's fields (named by API path) as the discount-rule service's request (worker/pricing/schemas.ts discountRuleInputSchema). */
 function ruleRequest(v: Record<string, string>) {
-  const type = text(v, "type");
-  const target = text(v, "target");
-  const value = text(v, "value");
-  const condition = text(v, "condition");
-  const from = text(v, "from");
-  const to = text(v, "to");
+  const type = text(v, `${V}.discountType`);
+  const target = text(v, `${V}.targetType`);
+  const value = text(v, `${V}.percentage`);
+  const condition = text(v, `${T}.conditionType`);
+  const from = text(v, `${T}.subtotalRange.from`);
+  const to = text(v, `${T}.subtotalRange.to`);
   const trigger =
     condition === "SUBTOTAL_RANGE"
       ? { conditionType: condition, subtotalRange: { from: moneyOrNull(from), to: moneyOrNull(to) } }
       : condition === "ITEM_QUANTITY_RANGE"
         ? { conditionType: condition, itemQuantityRange: { from: numberOrRaw(from), to: numberOrRaw(to) } }
         : condition === "COUPON_CODE"
-          ? { conditionType: condition, couponCode: { code: text(v, "code") } }
+          ? { conditionType: condition, couponCode: { code: text(v, `${T}.couponCode.code`) } }
           : null;
   return {
-    name: text(v, "name"),
-    active: ticked(v, "active"),
-    activeTimeInfo: { start: utcOrRaw(text(v, "start")), end: utcOrRaw(text(v, "end")) },
+    name: text(v, `${R}.name`),
+    active: ticked(v, `${R}.active`),
+    activeTimeInfo: { start: utcOrRaw(text(v, `${R}.activeTimeInfo.start`)), end: utcOrRaw(text(v, `${R}.activeTimeInfo.end`)) },
     discounts: {
       values: [
         {
           targetType: target,
           discountType: type,
           ...(type === "FIXED_AMOUNT" ? { fixedAmount: moneyOrNull(value) } : { percentage: numberOrRaw(value) }),
-          ...(target === "SPECIFIC_ITEMS" ? { specificItemsInfo: itemsOf(v.items ?? "") } : {}),
+          ...(target === "SPECIFIC_ITEMS" ? { specificItemsInfo: itemsOf(v[`${V}.specificItemsInfo`] ?? "") } : {}),
         },
       ],
     },
@@ -66,6 +72,18 @@ function ruleRequest(v: Record<string, string>) {
     ...(condition === "KEEP" ? {} : { trigger }),
   };
 }
+
+/** Where the paths no input is named by show: one input takes the percent or amount, one pair either range. */
+const SHOWN_AT = {
+  [`${R}.discounts`]: `${V}.percentage`,
+  [`${V}.fixedAmount`]: `${V}.percentage`,
+  [V]: `${V}.targetType`,
+  [`${V}.specificItemsInfo`]: `${V}.targetType`,
+  [T]: `${T}.conditionType`,
+  [`${T}.itemQuantityRange.from`]: `${T}.subtotalRange.from`,
+  [`${T}.itemQuantityRange.to`]: `${T}.subtotalRange.to`,
+  [`${R}.activeTimeInfo`]: `${R}.activeTimeInfo.end`,
+};
 
 /** Create, save or delete through the discount-rule service the API calls (settings.manage; 400 and 409 write nothing). */
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -75,35 +93,17 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     form: await request.formData(),
     id: params.id,
     service: discountRuleService,
-    wrapper: "discountRule",
+    wrapper: R,
     listPath: "/console/pricing/discounts",
     request: ruleRequest,
-    label: (v) => `discount rule “${text(v, "name") || "unnamed"}”`,
+    label: (v) => `discount rule “${text(v, `${R}.name`) || "unnamed"}”`,
+    fieldOf: (path, v) => fieldAt(v, SHOWN_AT)(path),
   });
 }
 
-const V = "discountRule.discounts.values[0]";
-const PLACES: FieldPlaces = [
-  ["discountRule.name", "dr-name"],
-  ["discountRule.active", "dr-active"],
-  [`${V}.percentage`, "dr-value"],
-  [`${V}.fixedAmount`, "dr-value"],
-  [`${V}.discountType`, "dr-type"],
-  [`${V}*`, "dr-target"],
-  ["discountRule.discounts*", "dr-value"],
-  ["discountRule.trigger.subtotalRange.from", "dr-from"],
-  ["discountRule.trigger.subtotalRange.to", "dr-to"],
-  ["discountRule.trigger.itemQuantityRange.from", "dr-from"],
-  ["discountRule.trigger.itemQuantityRange.to", "dr-to"],
-  ["discountRule.trigger.couponCode*", "dr-code"],
-  ["discountRule.trigger*", "dr-condition"],
-  ["discountRule.activeTimeInfo.start", "dr-start"],
-  ["discountRule.activeTimeInfo*", "dr-end"],
-];
-
 export default function PricingDiscount({ loaderData, actionData }: Route.ComponentProps) {
   const { rule: r, currency } = loaderData;
-  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, PLACES);
+  const { result, canWrite, field, check } = useEditor(actionData, PRICING_PERMISSION);
   const d = r?.discounts.values[0];
   const t = r?.trigger;
   const condition = !t ? "NONE" : t.conditionType === "AND" || t.conditionType === "OR" ? "KEEP" : t.conditionType;
@@ -138,18 +138,17 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
         )
       }
       result={result}
-      fieldIds={fieldIds}
       revision={r?.revision ?? null}
       canWrite={canWrite}
       submitLabel={r ? "Save rule" : "Create rule"}
       deleteWhat={r ? `rule “${r.name}”` : null}
     >
-      <Field {...field("dr-name", "name", r?.name)} label="Name" hint="Shoppers see it next to the discount on their cart." />
+      <Field {...field(`${R}.name`, r?.name)} label="Name" hint="Shoppers see it next to the discount on their cart." />
       <fieldset>
         <legend>Discount</legend>
         <div className="console-row">
           <Select
-            {...field("dr-type", "type", d?.discountType ?? "PERCENTAGE")}
+            {...field(`${V}.discountType`, d?.discountType ?? "PERCENTAGE")}
             label="Kind"
             options={[
               ["PERCENTAGE", "Percent off"],
@@ -157,29 +156,31 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
             ]}
           />
           <Field
-            {...field("dr-value", "value", d?.percentage ?? d?.fixedAmount)}
+            {...field(`${V}.percentage`, d?.percentage ?? d?.fixedAmount)}
             label="Percent or amount"
             inputMode="decimal"
             hint={`A percent (15) or an amount in ${currency} (5.00).`}
           />
-          <Select {...field("dr-target", "target", d?.targetType ?? "GLOBAL")} label="Taken off" options={targets} />
+          <Select {...field(`${V}.targetType`, d?.targetType ?? "GLOBAL")} label="Taken off" options={targets} />
         </div>
-        {d?.targetType === "SPECIFIC_ITEMS" && <input type="hidden" name="items" value={JSON.stringify(d.specificItemsInfo ?? {})} />}
+        {d?.targetType === "SPECIFIC_ITEMS" && (
+          <input type="hidden" name={`${V}.specificItemsInfo`} value={JSON.stringify(d.specificItemsInfo ?? {})} />
+        )}
       </fieldset>
       <fieldset>
         <legend>Condition</legend>
         <div className="console-row">
-          <Select {...field("dr-condition", "condition", condition)} label="Applies when" options={conditions} />
+          <Select {...field(`${T}.conditionType`, condition)} label="Applies when" options={conditions} />
           <Field
-            {...field("dr-from", "from", from)}
+            {...field(`${T}.subtotalRange.from`, from)}
             label="From"
             inputMode="decimal"
             hint={`Subtotal in ${currency}, or a number of items; empty: no lower bound.`}
           />
-          <Field {...field("dr-to", "to", to)} label="To" inputMode="decimal" hint="Empty: no upper bound." />
+          <Field {...field(`${T}.subtotalRange.to`, to)} label="To" inputMode="decimal" hint="Empty: no upper bound." />
         </div>
         <Field
-          {...field("dr-code", "code", t?.couponCode?.code)}
+          {...field(`${T}.couponCode.code`, t?.couponCode?.code)}
           label="Code"
           hint="Only for “The shopper enters a code”."
           autoComplete="off"
@@ -188,14 +189,19 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
       </fieldset>
       <div className="console-row">
         <Field
-          {...field("dr-start", "start", isoToInput(r?.activeTimeInfo.start))}
+          {...field(`${R}.activeTimeInfo.start`, isoToInput(r?.activeTimeInfo.start))}
           type="datetime-local"
           label="Starts (UTC)"
           hint="Empty: now. A later start schedules the rule."
         />
-        <Field {...field("dr-end", "end", isoToInput(r?.activeTimeInfo.end))} type="datetime-local" label="Ends (UTC)" hint="Empty: no end." />
+        <Field
+          {...field(`${R}.activeTimeInfo.end`, isoToInput(r?.activeTimeInfo.end))}
+          type="datetime-local"
+          label="Ends (UTC)"
+          hint="Empty: no end."
+        />
       </div>
-      <Checkbox {...check("dr-active", "active", r?.active ?? true)} label="On" />
+      <Checkbox {...check(`${R}.active`, r?.active ?? true)} label="On" />
     </PricingEditor>
   );
 }

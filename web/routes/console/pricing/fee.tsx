@@ -1,7 +1,8 @@
 import { additionalFeeService } from "#worker/pricing";
-import { PricingEditor, usePricingEditor, type FieldPlaces } from "#web/components/console/pricing";
+import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { conflictAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
+import { useEditor } from "#web/components/ui/page";
+import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -23,17 +24,18 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return { fee, currency: context.services.currency };
 }
 
-/** The form's fields as the additional-fee service's request (worker/pricing/schemas.ts additionalFeeInputSchema). */
+const F = "additionalFee";
+
+/** The form's fields (named by API path) as the additional-fee service's request (worker/pricing/schemas.ts additionalFeeInputSchema). */
 function feeRequest(v: Record<string, string>) {
-  const charge = text(v, "charge");
-  const value = text(v, "value");
+  const value = text(v, `${F}.amount`);
   return {
-    code: text(v, "code"),
-    name: text(v, "name"),
-    type: text(v, "type"),
-    active: ticked(v, "active"),
-    minimumSubtotal: moneyOrNull(text(v, "minimum")),
-    ...(charge === "PERCENT" ? { percentage: numberOrRaw(value) } : { amount: moneyOrNull(value) }),
+    code: text(v, `${F}.code`),
+    name: text(v, `${F}.name`),
+    type: text(v, `${F}.type`),
+    active: ticked(v, `${F}.active`),
+    minimumSubtotal: moneyOrNull(text(v, `${F}.minimumSubtotal`)),
+    ...(text(v, "charge") === "PERCENT" ? { percentage: numberOrRaw(value) } : { amount: moneyOrNull(value) }),
   };
 }
 
@@ -45,44 +47,35 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     form: await request.formData(),
     id: params.id,
     service: additionalFeeService,
-    wrapper: "additionalFee",
+    wrapper: F,
     listPath: "/console/pricing/fees",
     request: feeRequest,
-    label: (v) => `fee “${text(v, "name") || text(v, "code") || "unnamed"}”`,
-    remap: conflictAt("DUPLICATE_FEE_CODE", "additionalFee.code"),
+    label: (v) => `fee “${text(v, `${F}.name`) || text(v, `${F}.code`) || "unnamed"}”`,
+    // One input takes the amount or the percentage.
+    fieldOf: (path, v) => fieldAt(v, { [`${F}.percentage`]: `${F}.amount` })(path),
+    remap: conflictAt("DUPLICATE_FEE_CODE", `${F}.code`),
   });
 }
 
-const PLACES: FieldPlaces = [
-  ["additionalFee.code", "fee-code"],
-  ["additionalFee.name", "fee-name"],
-  ["additionalFee.type", "fee-type"],
-  ["additionalFee.amount", "fee-value"],
-  ["additionalFee.percentage", "fee-value"],
-  ["additionalFee.minimumSubtotal", "fee-minimum"],
-  ["additionalFee.active", "fee-active"],
-];
-
 export default function PricingFee({ loaderData, actionData }: Route.ComponentProps) {
   const { fee: fe, currency } = loaderData;
-  const { result, canWrite, fieldIds, f, field, check } = usePricingEditor(actionData, PLACES);
+  const { result, canWrite, text: typed, field, check } = useEditor(actionData, PRICING_PERMISSION);
   const title = fe ? fe.name : "New additional fee";
   return (
     <PricingEditor
       back={["/console/pricing/fees", "Additional fees"]}
       title={title}
       result={result}
-      fieldIds={fieldIds}
       revision={fe?.revision ?? null}
       canWrite={canWrite}
       submitLabel={fe ? "Save fee" : "Create fee"}
       deleteWhat={fe ? `fee “${fe.name}”` : null}
     >
       <div className="console-row">
-        <Field {...field("fee-name", "name", fe?.name)} label="Name" hint="Shown to the shopper with the fee." />
-        <Field {...field("fee-code", "code", fe?.code)} label="Code" hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />
+        <Field {...field(`${F}.name`, fe?.name)} label="Name" hint="Shown to the shopper with the fee." />
+        <Field {...field(`${F}.code`, fe?.code)} label="Code" hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />
         <Select
-          {...field("fee-type", "type", fe?.type ?? "HANDLING_FEE")}
+          {...field(`${F}.type`, fe?.type ?? "HANDLING_FEE")}
           label="Kind"
           options={[
             ["HANDLING_FEE", "Handling"],
@@ -92,29 +85,28 @@ export default function PricingFee({ loaderData, actionData }: Route.ComponentPr
       </div>
       <div className="console-row">
         <Select
-          id="fee-charge"
           name="charge"
           label="Charge"
-          defaultValue={f.text("charge", fe?.percentage != null ? "PERCENT" : "AMOUNT")}
+          defaultValue={typed("charge", fe?.percentage != null ? "PERCENT" : "AMOUNT")}
           options={[
             ["AMOUNT", `An amount (${currency})`],
             ["PERCENT", "A percent of the subtotal after discounts"],
           ]}
         />
         <Field
-          {...field("fee-value", "value", fe?.amount ?? fe?.percentage)}
+          {...field(`${F}.amount`, fe?.amount ?? fe?.percentage)}
           label="Amount or percent"
           inputMode="decimal"
           hint={`E.g. 2.50 (${currency}) or 3 (%).`}
         />
         <Field
-          {...field("fee-minimum", "minimum", fe?.minimumSubtotal)}
+          {...field(`${F}.minimumSubtotal`, fe?.minimumSubtotal)}
           label="From a subtotal of"
           inputMode="decimal"
           hint="After discounts; empty: every order."
         />
       </div>
-      <Checkbox {...check("fee-active", "active", fe?.active ?? true)} label="On (charged at checkout)" />
+      <Checkbox {...check(`${F}.active`, fe?.active ?? true)} label="On (charged at checkout)" />
     </PricingEditor>
   );
 }

@@ -1,9 +1,10 @@
 import { queryCollections } from "#worker/catalog";
 import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { taxGroupService } from "#worker/pricing";
-import { Field, FieldError } from "#web/components/ui/form";
-import { PricingEditor, usePricingEditor, type FieldPlaces } from "#web/components/console/pricing";
-import { itemOf, listOf, saveOrDelete, text } from "#web/components/console/pricing.server";
+import { Field, FieldError, fieldId } from "#web/components/ui/form";
+import { useEditor } from "#web/components/ui/page";
+import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
+import { fieldAt, itemOf, listOf, saveOrDelete, text } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -30,15 +31,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return { group, collections };
 }
 
-/** The form's fields as the tax-group service's request: ticked collections, product ids as typed. */
+const G = "taxGroup";
+const COLLECTION_IDS = `${G}.collectionIds`;
+
+/** The form's fields (named by API path) as the tax-group service's request: ticked collections, product ids as typed. */
 function groupRequest(v: Record<string, string>) {
-  return {
-    name: text(v, "name"),
-    catalogItemIds: listOf(text(v, "products")),
-    collectionIds: Object.keys(v)
-      .filter((k) => k.startsWith("c-"))
-      .map((k) => k.slice(2)),
-  };
+  return { name: text(v, `${G}.name`), catalogItemIds: listOf(text(v, `${G}.catalogItemIds`)), collectionIds: listOf(text(v, COLLECTION_IDS)) };
 }
 
 /** Create, save or delete through the tax-group service the API calls (settings.manage; 400 and 409 write nothing). */
@@ -49,58 +47,50 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     form: await request.formData(),
     id: params.id,
     service: taxGroupService,
-    wrapper: "taxGroup",
+    wrapper: G,
     listPath: "/console/pricing/tax/groups",
     request: groupRequest,
-    label: (v) => `tax group “${text(v, "name") || "unnamed"}”`,
+    label: (v) => `tax group “${text(v, `${G}.name`) || "unnamed"}”`,
+    // With nothing ticked, the collections' errors still show at their list.
+    fieldOf: (path, v) => fieldAt(v, { [COLLECTION_IDS]: COLLECTION_IDS })(path),
   });
 }
 
-const PLACES: FieldPlaces = [
-  ["taxGroup.name", "tg-name"],
-  ["taxGroup.catalogItemIds*", "tg-products"],
-  ["taxGroup.collectionIds*", "tg-collections"],
-];
-
 export default function PricingTaxGroup({ loaderData, actionData }: Route.ComponentProps) {
   const { group: g, collections } = loaderData;
-  const { result, canWrite, byId, fieldIds, f, field } = usePricingEditor(actionData, PLACES);
+  const { result, canWrite, text: typed, error, field } = useEditor(actionData, PRICING_PERMISSION);
   const title = g ? g.name : "New tax group";
+  const ticked = typed(COLLECTION_IDS, g?.collectionIds.join(",")).split(",");
   // Collections of the group that are not in the first page of collections stay in the group, as hidden ticks.
   const unlisted = (g?.collectionIds ?? []).filter((id) => !collections.some((c) => c.id === id));
+  const listId = fieldId(COLLECTION_IDS);
   return (
     <PricingEditor
       back={["/console/pricing/tax/groups", "Tax groups"]}
       title={title}
       result={result}
-      fieldIds={fieldIds}
       revision={g?.revision ?? null}
       canWrite={canWrite}
       submitLabel={g ? "Save tax group" : "Create tax group"}
       deleteWhat={g ? `tax group “${g.name}”` : null}
     >
-      <Field {...field("tg-name", "name", g?.name)} label="Name" hint="E.g. Books, Food." />
-      <fieldset id="tg-collections" tabIndex={-1} aria-describedby={byId["tg-collections"] ? "tg-collections-error" : undefined}>
+      <Field {...field(`${G}.name`, g?.name)} label="Name" hint="E.g. Books, Food." />
+      <fieldset id={listId} tabIndex={-1} aria-describedby={error(COLLECTION_IDS) ? `${listId}-error` : undefined}>
         <legend>Products of these collections</legend>
         {collections.length === 0 && <p className="console-muted">No collections yet.</p>}
         {collections.map((c) => (
           <div key={c.id} className="console-check">
-            <input
-              type="checkbox"
-              id={`tg-c-${c.id}`}
-              name={`c-${c.id}`}
-              defaultChecked={f.checked(`c-${c.id}`, !!g?.collectionIds.includes(c.id))}
-            />
-            <label htmlFor={`tg-c-${c.id}`}>{c.name}</label>
+            <input type="checkbox" id={`${listId}-${c.id}`} name={COLLECTION_IDS} value={c.id} defaultChecked={ticked.includes(c.id)} />
+            <label htmlFor={`${listId}-${c.id}`}>{c.name}</label>
           </div>
         ))}
         {unlisted.map((id) => (
-          <input key={id} type="hidden" name={`c-${id}`} value="on" />
+          <input key={id} type="hidden" name={COLLECTION_IDS} value={id} />
         ))}
-        <FieldError id="tg-collections-error" message={byId["tg-collections"]} />
+        <FieldError id={`${listId}-error`} message={error(COLLECTION_IDS)} />
       </fieldset>
       <Field
-        {...field("tg-products", "products", g?.catalogItemIds.join(", "))}
+        {...field(`${G}.catalogItemIds`, g?.catalogItemIds.join(", "))}
         label="And these products (ids)"
         hint="Product ids separated by commas, as the API and each product editor's address (/console/products/<id>) show them; optional."
         autoComplete="off"

@@ -1,9 +1,9 @@
 import { taxGroupService, taxRegionService } from "#worker/pricing";
 import { consoleTitle } from "#web/components/console/title";
-import type { Problem } from "#web/components/ui/form";
-import { PricingEditor, usePricingEditor, type FieldPlaces } from "#web/components/console/pricing";
+import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { conflictAt, itemOf, listOf, numberOrRaw, queryPage, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
+import { useEditor } from "#web/components/ui/page";
+import { atRow, conflictAt, fieldAt, itemOf, numberOrRaw, queryPage, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-pricing.css";
@@ -30,34 +30,35 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return { region, groups: groups.items.map((g) => ({ id: g.id, name: g.name })) };
 }
 
-/** The groups with a rate typed, in form order: `groups` lists the form's group ids, each rate is `g-<id>`. */
-function ratedGroups(v: Record<string, string>): string[] {
-  return listOf(v.groups ?? "").filter((id) => text(v, `g-${id}`) !== "");
+const TR = "taxRegion";
+const RATES = `${TR}.groupRates`;
+
+/** The form's rows of group rates (each `taxRegion.groupRates[i]`, its group's id hidden) with a rate typed. */
+function ratedRows(v: Record<string, string>): { at: number; taxGroupId: string; rate: string }[] {
+  const rows: { at: number; taxGroupId: string; rate: string }[] = [];
+  for (let at = 0; `${RATES}[${at}].taxGroupId` in v; at++)
+    rows.push({ at, taxGroupId: text(v, `${RATES}[${at}].taxGroupId`), rate: text(v, `${RATES}[${at}].rate`) });
+  return rows.filter((r) => r.rate !== "");
 }
 
-/** The form's fields as the tax-region service's request (worker/pricing/schemas.ts taxRegionInputSchema). */
+/** The form's fields (named by API path) as the tax-region service's request (worker/pricing/schemas.ts taxRegionInputSchema). */
 function regionRequest(v: Record<string, string>) {
   return {
-    name: text(v, "name") || null,
-    country: text(v, "country"),
-    subdivision: text(v, "subdivision") || null,
-    defaultRate: numberOrRaw(text(v, "rate")),
-    groupRates: ratedGroups(v).map((id) => ({ taxGroupId: id, rate: numberOrRaw(text(v, `g-${id}`)) })),
-    taxShipping: ticked(v, "taxShipping"),
-    calculation: text(v, "calculation"),
+    name: text(v, `${TR}.name`) || null,
+    country: text(v, `${TR}.country`),
+    subdivision: text(v, `${TR}.subdivision`) || null,
+    defaultRate: numberOrRaw(text(v, `${TR}.defaultRate`)),
+    groupRates: ratedRows(v).map((r) => ({ taxGroupId: r.taxGroupId, rate: numberOrRaw(r.rate) })),
+    taxShipping: ticked(v, `${TR}.taxShipping`),
+    calculation: text(v, `${TR}.calculation`),
   };
 }
 
-/** The service names a group rate by its place among the rated groups; the form, by the group. */
-function toGroupFields(problem: Problem, v: Record<string, string>) {
-  conflictAt("DUPLICATE_TAX_REGION", "taxRegion.country")(problem);
-  const rated = ratedGroups(v);
-  problem.fields = Object.fromEntries(
-    Object.entries(problem.fields).map(([path, message]) => {
-      const m = /^taxRegion\.groupRates\[(\d+)\]/.exec(path);
-      return [m && rated[Number(m[1])] ? `taxRegion.groupRate.${rated[Number(m[1])]}` : path, message];
-    }),
-  );
+/** The service names a group rate by its place among the rated groups; the form, by its row, at the rate. */
+function regionField(path: string, v: Record<string, string>) {
+  const rows = ratedRows(v).map((r) => r.at);
+  const shownAt = Object.fromEntries(rows.flatMap((at) => [`${RATES}[${at}]`, `${RATES}[${at}].taxGroupId`].map((p) => [p, `${RATES}[${at}].rate`])));
+  return fieldAt(v, shownAt)(atRow(path, RATES, rows));
 }
 
 /** Create, save or delete through the tax-region service the API calls (settings.manage; 400 and 409 write nothing). */
@@ -68,57 +69,48 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     form: await request.formData(),
     id: params.id,
     service: taxRegionService,
-    wrapper: "taxRegion",
+    wrapper: TR,
     listPath: "/console/pricing/tax",
     request: regionRequest,
-    label: (v) => `tax region ${text(v, "subdivision") || text(v, "country") || ""}`.trim(),
-    remap: toGroupFields,
+    label: (v) => `tax region ${text(v, `${TR}.subdivision`) || text(v, `${TR}.country`) || ""}`.trim(),
+    fieldOf: regionField,
+    remap: conflictAt("DUPLICATE_TAX_REGION", `${TR}.country`),
   });
 }
 
 export default function PricingTaxRegion({ loaderData, actionData }: Route.ComponentProps) {
   const { region: r, groups } = loaderData;
-  const places: FieldPlaces = [
-    ["taxRegion.name", "tr-name"],
-    ["taxRegion.country", "tr-country"],
-    ["taxRegion.subdivision", "tr-subdivision"],
-    ["taxRegion.defaultRate", "tr-rate"],
-    ["taxRegion.taxShipping", "tr-shipping"],
-    ["taxRegion.calculation", "tr-calculation"],
-    ...groups.map((g) => [`taxRegion.groupRate.${g.id}*`, `tr-g-${g.id}`] as const),
-  ];
-  const { result, canWrite, fieldIds, field, check } = usePricingEditor(actionData, places);
+  const { result, canWrite, field, check } = useEditor(actionData, PRICING_PERMISSION);
   const title = r ? r.name : "New tax region";
   return (
     <PricingEditor
       back={["/console/pricing/tax", "Tax"]}
       title={title}
       result={result}
-      fieldIds={fieldIds}
       revision={r?.revision ?? null}
       canWrite={canWrite}
       submitLabel={r ? "Save tax region" : "Create tax region"}
       deleteWhat={r ? `tax region ${r.name}` : null}
     >
       <div className="console-row">
-        <Field {...field("tr-country", "country", r?.country)} label="Country" hint="Two-letter code, e.g. US." autoComplete="off" />
+        <Field {...field(`${TR}.country`, r?.country)} label="Country" hint="Two-letter code, e.g. US." autoComplete="off" />
         <Field
-          {...field("tr-subdivision", "subdivision", r?.subdivision)}
+          {...field(`${TR}.subdivision`, r?.subdivision)}
           label="State or province"
           hint="Optional, e.g. US-CA; empty: the whole country."
           autoComplete="off"
         />
-        <Field {...field("tr-name", "name", r?.name)} label="Name" hint="Optional; the place's code if empty." />
+        <Field {...field(`${TR}.name`, r?.name)} label="Name" hint="Optional; the place's code if empty." />
       </div>
       <div className="console-row">
         <Field
-          {...field("tr-rate", "rate", r?.defaultRate)}
+          {...field(`${TR}.defaultRate`, r?.defaultRate)}
           label="Tax rate (%)"
           inputMode="decimal"
           hint="For products in no tax group, e.g. 8.25."
         />
         <Select
-          {...field("tr-calculation", "calculation", r?.calculation ?? "DEFAULT")}
+          {...field(`${TR}.calculation`, r?.calculation ?? "DEFAULT")}
           label="Calculation"
           options={[
             ["DEFAULT", "As the store is set"],
@@ -126,17 +118,19 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
           ]}
         />
       </div>
-      <Checkbox {...check("tr-shipping", "taxShipping", r?.taxShipping ?? false)} label="Tax shipping too" />
-      <input type="hidden" name="groups" value={groups.map((g) => g.id).join(",")} />
+      <Checkbox {...check(`${TR}.taxShipping`, r?.taxShipping ?? false)} label="Tax shipping too" />
+      {groups.map((g, i) => (
+        <input key={g.id} type="hidden" name={`${RATES}[${i}].taxGroupId`} value={g.id} />
+      ))}
       {groups.length > 0 && (
         <fieldset>
           <legend>Rates of tax groups</legend>
           <p className="hint console-muted">Empty: the group's products pay the rate above.</p>
           <div className="console-row">
-            {groups.map((g) => (
+            {groups.map((g, i) => (
               <Field
                 key={g.id}
-                {...field(`tr-g-${g.id}`, `g-${g.id}`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
+                {...field(`${RATES}[${i}].rate`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
                 label={`${g.name} (%)`}
                 inputMode="decimal"
               />
