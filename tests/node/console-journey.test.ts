@@ -72,8 +72,8 @@ describe("console journey", () => {
       // 3. Into a new collection, through the collection's product picker.
       await c.goto(`${s.w.url}/console/collections/new`);
       await hydrated(c);
-      await c.fill("#collection-name", `Winter ${stamp}`);
-      await c.fill("#collection-slug", `winter-${stamp}`);
+      await c.fill("#f-name", `Winter ${stamp}`);
+      await c.fill("#f-slug", `winter-${stamp}`);
       await Promise.all([
         c.waitForURL((u) => /^\/console\/collections\/[0-9a-f-]{36}$/.test(u.pathname)),
         c.getByRole("button", { name: "Create collection" }).click(),
