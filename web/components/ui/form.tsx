@@ -1,4 +1,13 @@
-import { createContext, useContext, useEffect, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 
 /**
  * The form kit of every page, shop and console alike: labelled fields whose errors are tied to them (aria-invalid,
@@ -185,5 +194,16 @@ export function Checkbox(props: FieldProps & Omit<InputHTMLAttributes<HTMLInputE
       )}
       <FieldError id={`${id}-error`} message={error} />
     </div>
+  );
+}
+
+/** A labelled textarea. */
+export function TextArea(props: FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id">) {
+  const { name, label, id = fieldId(name), hint, problem, error: own, className, ...area } = props;
+  const error = own ?? problem?.fields[name];
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      <textarea id={id} name={name} {...area} {...describedBy(id, !!hint, !!error)} />
+    </FieldFrame>
   );
 }
