@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { DEFAULT_SOURCE_EVENT_TYPES, EMITTED_EVENT_TYPES } from "#worker/webhooks";
-import { ErrorSummary, Field, FieldError, Select, describedBy } from "#web/components/ui/form";
+import { ErrorSummary, Field, FieldError, Select, TextArea } from "#web/components/ui/form";
 import { SubmitButton } from "./post-button";
 import { SourceEventTypes, typesError, type WebhookResult } from "./webhooks";
 
@@ -34,22 +34,6 @@ function WebhookForm(props: {
       {props.children}
       <SubmitButton busy={props.busy}>{props.button}</SubmitButton>
     </Form>
-  );
-}
-
-/** A PEM public key (the Wix format's), as a textarea with its hint and error. */
-function PublicKeyField({ id, label, hint, value, error }: { id: string; label: ReactNode; hint?: string; value: string; error?: string }) {
-  return (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} name="publicKey" rows={4} defaultValue={value} {...describedBy(id, !!hint, !!error)} />
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
   );
 }
 
@@ -87,13 +71,7 @@ export function NewSource({ result, busy }: { result: WebhookResult | undefined;
         <FieldError id="source-format-error" message={f.format} />
       </fieldset>
       <SourceEventTypes idPrefix="source-type" picked={new Set(result?.types ?? DEFAULT_SOURCE_EVENT_TYPES)} error={typesError(f)} />
-      <PublicKeyField
-        id="source-publicKey"
-        label="Public key (Wix JWT only)"
-        hint="PEM (-----BEGIN PUBLIC KEY-----) or that PEM in base64."
-        value={v.publicKey ?? ""}
-        error={f.publicKey}
-      />
+      <TextArea {...at("publicKey")} label="Public key (Wix JWT only)" rows={4} hint="PEM (-----BEGIN PUBLIC KEY-----) or that PEM in base64." />
       <Field {...at("description")} label="Description (optional)" />
     </WebhookForm>
   );
@@ -199,7 +177,7 @@ export function RotateForm({ result, wix, busy }: { result: WebhookResult | unde
         options={OVERLAPS}
         error={f.overlapMinutes}
       />
-      {wix && <PublicKeyField id="rotate-publicKey" label="The sender’s new public key" value={own?.values?.publicKey ?? ""} error={f.publicKey} />}
+      {wix && <TextArea {...typed("rotate", own)("publicKey")} label="The sender’s new public key" rows={4} />}
     </WebhookForm>
   );
 }
