@@ -34,6 +34,7 @@ const LAYERS = [
   "identity",
   "pricing",
   "cart",
+  "payments",
   "orders",
   "automations",
   "webhooks",
