@@ -14,11 +14,12 @@ import { shopSettings } from "#worker/store";
 import { taskStatement } from "#worker/tasks";
 import { isAssertionFailure } from "#worker/platform/batch";
 import { systemCtx, type Ctx } from "#worker/platform/context";
-import { ApiError } from "#worker/platform/errors";
+import { ApiError, notFound } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { formatMoney, toDecimalString, toMinor } from "#worker/platform/money";
 import { publicOrigin } from "#worker/platform/public-origin";
 import { runBatch } from "#worker/platform/unit-of-work";
+import { isOwner } from "./checkout";
 import { loadOrders, paymentEvent, writeChange } from "./orders";
 import { OrderEventType, type LoadedOrder } from "./shapes";
 import { transactions } from "./tables";
@@ -81,6 +82,16 @@ export async function startHostedPayment(ctx: Ctx, orderId: string): Promise<{ o
   if (!stripe || !o || o.order.status !== "INITIALIZED" || o.order.paymentStatus !== "NOT_PAID") return { orderId };
   const session = await createCheckoutSession(stripe, sessionInput(ctx, o));
   return { orderId, paymentRedirectUrl: session.url };
+}
+
+/**
+ * The buyer back from the hosted page without paying (its cancel URL): their order's hosted page again, for them
+ * only (404 to anyone else). A paid or cancelled order answers no page.
+ */
+export async function resumeHostedPayment(ctx: Ctx, orderId: string): Promise<{ orderId: string; paymentRedirectUrl?: string }> {
+  const o = await loadOne(ctx, orderId);
+  if (!o || !isOwner(ctx, o.order)) throw notFound("ORDER_NOT_FOUND", "Order", orderId);
+  return startHostedPayment(ctx, orderId);
 }
 
 /** A payment as the provider reports it. */

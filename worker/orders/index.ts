@@ -7,7 +7,14 @@ export { OrderEventType } from "./shapes";
 export { getOrder, listOwnOrders } from "./orders";
 export { unpaidExpiry, type OrderShape } from "./shapes";
 export { createOrder, placeOrderFrom, type PlacedOrder } from "./place-order";
-export { applyStripeEvent, confirmHostedReturn, hostedPaymentProcessor, markOrderPaid, PAYMENT_NOT_COMPLETED } from "./hosted-payment";
+export {
+  applyStripeEvent,
+  confirmHostedReturn,
+  hostedPaymentProcessor,
+  markOrderPaid,
+  PAYMENT_NOT_COMPLETED,
+  resumeHostedPayment,
+} from "./hosted-payment";
 export { isOwner, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "./checkout";
 export { createOrderRequest, updateCheckoutRequest } from "./schemas";
 export { searchOrders } from "./orders";

@@ -43,12 +43,12 @@ function client(s: StripeSettings): Stripe {
 }
 
 /** 502 PROVIDER_IS_DOWN: Stripe could not be reached or refused the call; nothing was charged. */
-export function providerDown(err: unknown): ApiError {
+export function providerDown(err: unknown, data: Record<string, unknown> = {}): ApiError {
   const detail = err instanceof Stripe.errors.StripeError ? `${err.type}: ${err.message}` : "no answer";
   console.error("stripe call failed", detail);
   return new ApiError(502, "PROVIDER_IS_DOWN", "The payment provider could not be reached; nothing was charged. Try again in a moment.", {
     message: "Payment provider unavailable",
-    data: { provider: "stripe" },
+    data: { provider: "stripe", ...data },
   });
 }
 
@@ -145,7 +145,7 @@ export async function createCheckoutSession(s: StripeSettings, input: SessionInp
     if (!session.url) throw new Error("the session has no url");
     return { id: session.id, url: session.url };
   } catch (err) {
-    throw providerDown(err);
+    throw providerDown(err, { orderId: input.orderId });
   }
 }
 
