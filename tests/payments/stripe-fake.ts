@@ -146,7 +146,7 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       const amount = (s.amount_total / 100).toFixed(2);
       res.end(
-        `<!doctype html><title>Fake Stripe Checkout</title><h1>Pay ${amount} ${s.currency.toUpperCase()}</h1>` +
+        `<!doctype html><html lang="en"><link rel="icon" href="data:,"><title>Fake Stripe Checkout</title><h1>Pay ${amount} ${s.currency.toUpperCase()}</h1>` +
           `<p id="fake-amount">${s.amount_total}</p><form method="post"><button type="submit">Pay</button></form>`,
       );
       return;
