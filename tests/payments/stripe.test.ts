@@ -76,7 +76,7 @@ describe("checkout with Stripe connected", () => {
     expect(o.url.startsWith(`${fakeOrigin}/pay/cs_test_`)).toBe(true);
     const order = await orderRow(o.orderId);
     expect(order).toMatchObject({ status: "INITIALIZED", payment_status: "NOT_PAID" });
-    expect((await stockOf(o.productId)).quantity).toBe(3);
+    expect((await stockOf(o.productId))!.quantity).toBe(3);
     const calls = (await fakeRequests()).filter((r) => r.body.client_reference_id === o.orderId);
     expect(calls).toHaveLength(1);
     const [call] = calls;
@@ -232,11 +232,11 @@ describe("POST /webhooks/stripe", () => {
     // Either order of completed/expired may run first; the paid one wins only if it ran first.
     const order = await orderRow(o.orderId);
     if (order.status === "CANCELED") {
-      expect((await stockOf(o.productId)).quantity).toBe(5);
+      expect((await stockOf(o.productId))!.quantity).toBe(5);
       expect(await q("SELECT id FROM tasks WHERE kind = 'PAYMENT_NEEDS_REVIEW' AND entity_id = ?", o.orderId)).toHaveLength(1);
     } else {
       expect(order).toMatchObject({ status: "APPROVED", payment_status: "PAID" });
-      expect((await stockOf(o.productId)).quantity).toBe(3);
+      expect((await stockOf(o.productId))!.quantity).toBe(3);
       expect(await activities(o.orderId, "ORDER_PAID")).toHaveLength(1);
       expect(await activities(o.orderId, "ORDER_CANCELED")).toHaveLength(0);
       expect(await q("SELECT id FROM transactions WHERE order_id = ? AND provider = 'stripe' AND status = 'APPROVED'", o.orderId)).toHaveLength(1);
@@ -320,7 +320,7 @@ describe("POST /webhooks/stripe", () => {
 
   it("releases the reservation once when the session expires or the payment fails", async () => {
     const o = await onlineOrder();
-    expect((await stockOf(o.productId)).quantity).toBe(3);
+    expect((await stockOf(o.productId))!.quantity).toBe(3);
     const gone = [
       stripeEvent("checkout.session.expired", {
         id: o.sessionId,
@@ -340,7 +340,7 @@ describe("POST /webhooks/stripe", () => {
     await deliverThriceShuffled(gone);
     await processed(gone);
     expect(await orderRow(o.orderId)).toMatchObject({ status: "CANCELED", payment_status: "NOT_PAID" });
-    expect((await stockOf(o.productId)).quantity).toBe(5);
+    expect((await stockOf(o.productId))!.quantity).toBe(5);
     expect(await activities(o.orderId, "ORDER_CANCELED")).toHaveLength(1);
   });
 
@@ -369,7 +369,7 @@ describe("POST /webhooks/stripe", () => {
 describe("the buyer back before the webhook", () => {
   it("asks Stripe and marks the order paid the webhook's way; the late webhook then changes nothing", async () => {
     const o = await onlineOrder();
-    const { ctx, settled } = serviceCtx({ kind: "anonymous" } as never, stripeEnv);
+    const { ctx, settled } = serviceCtx({ kind: "anonymous" } as never, stripeEnv as unknown as Record<string, unknown>);
     ctx.env = stripeEnv;
     expect(await confirmHostedReturn(ctx, o.orderId, o.sessionId)).toBe(false);
     const session = await (await fetch(`${fakeOrigin}/__fake/sessions/${o.sessionId}/complete`, { method: "POST" })).json<Record<string, any>>();

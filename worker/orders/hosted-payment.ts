@@ -20,8 +20,8 @@ import { formatMoney, toDecimalString, toMinor } from "#worker/platform/money";
 import { publicOrigin } from "#worker/platform/public-origin";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { isOwner } from "./checkout";
-import { loadOrders, paymentEvent, writeChange } from "./orders";
-import { OrderEventType, type LoadedOrder } from "./shapes";
+import { loadOrders, paymentEvent, restockedCancelEvent, writeChange } from "./orders";
+import type { LoadedOrder } from "./shapes";
 import { transactions } from "./tables";
 
 /**
@@ -226,17 +226,7 @@ async function releaseUnpaid(ctx: Ctx, orderId: string | null, stripeType: strin
       activities: [{ type: "ORDER_CANCELED", details: { reason: PAYMENT_NOT_COMPLETED, providerEvent: stripeType, restockAllItems: true } }],
       after: done(),
       stock,
-      events: [
-        {
-          type: OrderEventType.canceled,
-          data: (id) => ({
-            entityId: id,
-            entityFqdn: "wix.ecom.v1.order",
-            slug: "canceled",
-            actionEvent: { body: { order: { id, status: "CANCELED" }, restockAllItems: true, reason: PAYMENT_NOT_COMPLETED } },
-          }),
-        },
-      ],
+      events: [restockedCancelEvent(PAYMENT_NOT_COMPLETED)],
     });
     return "CHANGED";
   });

@@ -212,6 +212,17 @@ export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Pro
   return results.slice(first, first + (change.after?.length ?? 0));
 }
 
+/** The canceled event of an order the shop cancelled itself, its stock restocked, for `reason`. */
+export const restockedCancelEvent = (reason: string) => ({
+  type: OrderEventType.canceled,
+  data: (id: string) => ({
+    entityId: id,
+    entityFqdn: "wix.ecom.v1.order",
+    slug: "canceled",
+    actionEvent: { body: { order: { id, status: "CANCELED" }, restockAllItems: true, reason } },
+  }),
+});
+
 /** The payment_status_updated event of a change from `previous` to `next`. */
 export const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
   type: OrderEventType.paymentStatusUpdated,
