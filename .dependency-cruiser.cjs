@@ -19,6 +19,7 @@ const LAYERS = [
   "identity",
   "pricing",
   "cart",
+  "payments",
   "orders",
   "automations",
   "webhooks",

@@ -83,6 +83,7 @@ export default [
     route("settings/api-keys", "routes/console/settings/api-keys.tsx"),
     route("settings/members", "routes/console/settings/members.tsx"),
     route("settings/identity", "routes/console/settings/identity.tsx"),
+    route("settings/payments", "routes/console/settings/payments.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

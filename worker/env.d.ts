@@ -26,5 +26,12 @@ declare namespace Cloudflare {
     WEBHOOK_RETRY_SCHEDULE?: string;
     WEBHOOK_TIMEOUT_SECONDS?: string;
     WEBHOOK_DISABLE_AFTER?: string;
+    /** Stripe (secrets): with both, card payments go to Stripe Checkout and its webhooks are taken. */
+    STRIPE_SECRET_KEY?: string;
+    STRIPE_WEBHOOK_SECRET?: string;
+    /** Stripe's publishable key (a var). */
+    STRIPE_PUBLISHABLE_KEY?: string;
+    /** Outside production only: another Stripe API origin (a local fake in the tests). */
+    STRIPE_API_BASE?: string;
   }
 }

@@ -36,9 +36,12 @@ async function api(w: RunningWorker, method: string, p: string, body: unknown) {
   return json as Record<string, unknown>;
 }
 
-/** The store the tests shop in: the demo catalogue with its coupon and shipping options (delivery and pickup). */
-export async function openStore(): Promise<Store> {
-  const w = await startWorker({ port: 0 });
+/**
+ * The store the tests shop in: the demo catalogue with its coupon and shipping options (delivery and pickup).
+ * `bindings`: extra vars and secrets (e.g. Stripe's).
+ */
+export async function openStore(bindings?: Record<string, string>): Promise<Store> {
+  const w = await startWorker({ port: 0, bindings });
   await api(w, "POST", "/api/v1/demo-catalogue", {});
   // The demo data brings the coupon and the shipping options (worker/pricing/demo.ts); the tests rely on them.
   const coupon = await api(w, "GET", `/api/v1/coupons`, undefined);

@@ -3,6 +3,7 @@ import { clientOf } from "#web/auth.server";
 import {
   checkoutView,
   currentCheckout,
+  hostedPayments,
   memberPrefill,
   placeOrder,
   saveContact,
@@ -49,6 +50,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const type = url.searchParams.get("type");
   if (type && UNSOLD[type]) return { kind: "unsupported" as const, what: UNSOLD[type] };
+  // Back from the hosted payment page without paying: the order is placed and reserved; its page offers to pay.
+  const canceled = url.searchParams.get("canceled");
+  if (canceled) throw redirect(`/orders/${encodeURIComponent(canceled)}/confirmation`, { headers: privateHeaders });
   const state = await currentCheckout(ctx, url.searchParams.get("checkoutId"), clientOf(request));
   if (state.kind === "empty") return { kind: "empty" as const };
   if (state.kind === "limited") {
@@ -60,7 +64,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
   const checkout = checkoutView(state.checkout, await memberPrefill(ctx));
-  return { kind: "ready" as const, checkout, step: openStep(checkout, url.searchParams.get("step")), countries: countries() };
+  return {
+    kind: "ready" as const,
+    checkout,
+    step: openStep(checkout, url.searchParams.get("step")),
+    countries: countries(),
+    hosted: hostedPayments(ctx),
+  };
 }
 
 interface CheckoutActionData {
@@ -94,8 +104,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect("/checkout?step=payment", { headers: privateHeaders });
   }
   if (intent === "place-order") {
-    const { orderId, problem } = await placeOrder(ctx, checkoutView(state.checkout), form, state.read, clientOf(request));
+    const { orderId, redirectUrl, problem } = await placeOrder(ctx, checkoutView(state.checkout), form, state.read, clientOf(request));
     if (problem || !orderId) return failed("payment", problem ?? { message: "The order could not be placed.", fields: {} });
+    // Paying online: on to Stripe's hosted page, which comes back to the confirmation page.
+    if (redirectUrl) return redirect(redirectUrl, { headers: privateHeaders });
     return redirect(`/orders/${encodeURIComponent(orderId)}/confirmation`, { headers: privateHeaders });
   }
   return failed("contact", { message: "This form asked for something the checkout cannot do.", fields: {} });
@@ -162,7 +174,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <ErrorSummary problem={failed?.problem} id="error-summary" />
           <ContactStep {...props("contact")} countries={countries} />
           <DeliveryStep {...props("delivery")} />
-          <PaymentStep {...props("payment")} countries={countries} />
+          <PaymentStep {...props("payment")} countries={countries} hosted={loaderData.hosted} />
         </div>
         <aside className="commerce-aside" aria-label="Your order">
           <OrderSummary lines={checkout.lines} totals={checkout.summary} coupon={checkout.coupon} />

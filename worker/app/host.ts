@@ -25,6 +25,7 @@ import { storeRoutes } from "#worker/store";
 import { taskRoutes } from "#worker/tasks";
 import { eventRoutes } from "./event-routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "#worker/webhooks";
+import { stripeWebhookRoutes } from "#worker/payments";
 import { eventRegistry } from "./registry";
 import { isMerchant, storeCurrency, type Ctx } from "#worker/platform/context";
 import { purgeCatalogCache } from "#worker/catalog";
@@ -121,6 +122,8 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
 
   // Events: incoming webhooks, outgoing webhook subscriptions, failed events, merchant tasks, and the automations'
   // calls (abandoned checkouts, back-in-stock requests).
+  // Stripe's endpoint first: its signature scheme is its own, not a configured webhook source.
+  app.route("/webhooks", stripeWebhookRoutes);
   app.route("/webhooks", incomingWebhookRoutes(eventRegistry));
   app.route("/api/v1", webhookAdminRoutes(eventRegistry));
   app.route("/api/v1", eventRoutes);

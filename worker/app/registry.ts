@@ -4,6 +4,7 @@ import { importJobHandlers } from "#worker/catalog";
 import { automationProcessors, automationSchemas } from "#worker/automations";
 import type { EventRegistry, JobHandler, Processor } from "#worker/events";
 import { webhookJobs, webhookProcessors } from "#worker/webhooks";
+import { hostedPaymentProcessor } from "#worker/orders";
 
 /**
  * Who handles what on the EVENTS queue. Domains export their processors, payload schemas and job handlers; this
@@ -11,7 +12,7 @@ import { webhookJobs, webhookProcessors } from "#worker/webhooks";
  */
 
 /** Processors by registration order; each names the event types it handles. */
-export const processors: Processor<any>[] = [...catalogCacheProcessors, ...automationProcessors, ...webhookProcessors];
+export const processors: Processor<any>[] = [...catalogCacheProcessors, ...automationProcessors, hostedPaymentProcessor, ...webhookProcessors];
 
 /**
  * Payload schemas by event type: the consumer parses `data` with them before any processor runs (dates become

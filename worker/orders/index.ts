@@ -6,7 +6,15 @@ export { salesByHourRead } from "./orders";
 export { OrderEventType } from "./shapes";
 export { getOrder, listOwnOrders } from "./orders";
 export { unpaidExpiry, type OrderShape } from "./shapes";
-export { createOrder, placeOrderFrom } from "./place-order";
+export { createOrder, placeOrderFrom, type PlacedOrder } from "./place-order";
+export {
+  applyStripeEvent,
+  confirmHostedReturn,
+  hostedPaymentProcessor,
+  markOrderPaid,
+  PAYMENT_NOT_COMPLETED,
+  resumeHostedPayment,
+} from "./hosted-payment";
 export { isOwner, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "./checkout";
 export { createOrderRequest, updateCheckoutRequest } from "./schemas";
 export { searchOrders } from "./orders";

@@ -166,8 +166,8 @@ export async function applyChange(ctx: Ctx, o: LoadedOrder, change: Change) {
   return { order: orderShape(await loadOrder(ctx, o.order.id)) };
 }
 
-/** applyChange without reading the order back (the sweeps). */
-export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Promise<void> {
+/** applyChange without reading the order back (the sweeps); answers the results of the change's `after` statements. */
+export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Promise<unknown[]> {
   const now = nowIso();
   const actor = actorOf(ctx.auth);
   const id = o.order.id;
@@ -200,16 +200,31 @@ export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Pro
     ...events.map((e) => outboxInsert(ctx.db, e)),
     clearAssertions(ctx.db),
   ];
+  let results: unknown[];
   try {
-    await runBatch(ctx.db, statements);
+    results = await runBatch(ctx.db, statements);
   } catch (err) {
     if (isAssertionFailure(err)) throw conflict("Order");
     throw err;
   }
   flushStockEvents(ctx, ...(change.stock ? [change.stock] : []), { statements: [], eventIds: events.map((e) => e.id) });
+  const first = (change.statements?.length ?? 0) + 2;
+  return results.slice(first, first + (change.after?.length ?? 0));
 }
 
-const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
+/** The canceled event of an order the shop cancelled itself, its stock restocked, for `reason`. */
+export const restockedCancelEvent = (reason: string) => ({
+  type: OrderEventType.canceled,
+  data: (id: string) => ({
+    entityId: id,
+    entityFqdn: "wix.ecom.v1.order",
+    slug: "canceled",
+    actionEvent: { body: { order: { id, status: "CANCELED" }, restockAllItems: true, reason } },
+  }),
+});
+
+/** The payment_status_updated event of a change from `previous` to `next`. */
+export const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
   type: OrderEventType.paymentStatusUpdated,
   data: (id: string) => ({
     entityId: id,

@@ -27,7 +27,8 @@ import {
 } from "./checkout";
 import { explainStockFailure, flushStockEvents, reserveStockStatements, type StockLine } from "#worker/catalog";
 import { orderLimits, type ShopperClient } from "#worker/cart";
-import { checkCard, paymentProvider, type ChargeResult } from "./payments";
+import { checkCard, paymentProvider, stripeSettings, type ChargeResult, type PaymentProvider } from "#worker/payments";
+import { startHostedPayment } from "./hosted-payment";
 import type { CreateOrderRequest, UpdateCheckoutRequest } from "./schemas";
 import {
   contactInfo,
@@ -54,8 +55,14 @@ const REQUIRED = (field: string, description: string): FieldViolation => ({ fiel
  * POST /ecom/v1/checkouts/{id}/create-order → {orderId}. A checkout that already made its order answers that order.
  * Two D1 round trips: the checkout read (row, catalogue, pricing rules, order) and the order's batch.
  */
-export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest, client: ShopperClient = {}): Promise<{ orderId: string }> {
+export async function createOrder(ctx: Ctx, id: string, req: CreateOrderRequest, client: ShopperClient = {}): Promise<PlacedOrder> {
   return placeOrderFrom(ctx, await readCheckout(ctx, id), req, undefined, client);
+}
+
+/** A placed order; with ONLINE payment, the provider's hosted page to send the buyer to. */
+export interface PlacedOrder {
+  orderId: string;
+  paymentRedirectUrl?: string;
 }
 
 /**
@@ -71,16 +78,25 @@ export async function placeOrderFrom(
   req: CreateOrderRequest,
   update?: UpdateCheckoutRequest,
   client: ShopperClient = {},
-): Promise<{ orderId: string }> {
+): Promise<PlacedOrder> {
   requireCheckoutChange(ctx, read.row);
+  const payment = req.paymentOption ?? "OFFLINE";
+  const online = payment === "ONLINE";
+  const stripe = stripeSettings(ctx.env);
+  if (online && !stripe) throw noHostedPayment();
+  if (typeof payment === "object") {
+    if (stripe) throw cardRefused();
+    // Without Stripe the local test provider takes the card; in production it is refused before the card is read.
+    paymentProvider(ctx.env);
+  }
   if (read.row.status === "COMPLETED") {
-    if (read.orderId) return { orderId: read.orderId };
+    // The same checkout again (a retry, the back button): its order, and for an unpaid online order its hosted page.
+    if (read.orderId) return online ? startHostedPayment(ctx, read.orderId) : { orderId: read.orderId };
     throw checkoutCompleted(read.row.id);
   }
   const updated = update ? await applyCheckoutUpdate(ctx, read, update) : null;
   const row = updated?.next ?? read.row;
-  const payment = req.paymentOption ?? "OFFLINE";
-  if (payment !== "OFFLINE") checkCard(payment.card);
+  if (typeof payment === "object") checkCard(payment.card);
   const priced = updated?.priced ?? (await priceCheckoutWith(ctx, row, read.products, read.pricing));
   validateOrder(row, priced);
 
@@ -88,11 +104,12 @@ export async function placeOrderFrom(
   const orderId = newId();
   const limits = orderLimits(ctx, client);
   const taken = await takePayment(ctx, row, priced.totals, payment, limits);
-  const draft = draftOrder(ctx, row, priced, { orderId, now, taken, offline: payment === "OFFLINE" });
+  const draft = draftOrder(ctx, row, priced, { orderId, now, taken, offline: payment === "OFFLINE", online });
   const stock = reserveStock(ctx, priced.resolved, orderId, row.id);
   const cart = completeCartStatements(ctx, row.cartId, orderId);
   const events = orderEvents(ctx, draft, taken);
-  const confirmation = await confirmationEmail(ctx, row, draft, priced.totals, taken);
+  // An online order's confirmation goes out when the provider says it is paid (hosted-payment.ts), not before.
+  const confirmation = online ? null : await confirmationEmail(ctx, row, draft, priced.totals, taken);
 
   const guard = ctx.db
     .update(checkouts)
@@ -123,7 +140,7 @@ export async function placeOrderFrom(
     number = (results[results.length - 1] as { number: number }[])[0]?.number ?? 0;
     emailResult = confirmation ? results[results.length - 3] : undefined;
   } catch (err) {
-    return explainOrderFailure(ctx, err, {
+    const placed = await explainOrderFailure(ctx, err, {
       checkoutId: row.id,
       taken,
       total: draft.order.total,
@@ -132,11 +149,28 @@ export async function placeOrderFrom(
       stockLines: stock.lines,
       couponCode,
     });
+    return online ? startHostedPayment(ctx, placed.orderId) : placed;
   }
   // Notify: the events after the response, and the confirmation (recorded in the mailbox) to the transport.
   flushStockEvents(ctx, stock.change, { statements: [], eventIds: [...events.map((e) => e.id), ...cart.events.map((e) => e.id)] });
   confirmation?.email.deliver(emailResult, { [confirmation.numberToken]: String(number) });
-  return { orderId };
+  // The order and its reservation are written; now the hosted page. If Stripe fails here the order stays pending and
+  // the buyer's retry (the same checkout) asks again with the same idempotency key.
+  return online ? startHostedPayment(ctx, orderId) : { orderId };
+}
+
+function noHostedPayment(): ApiError {
+  return new ApiError(400, "PAYMENT_PROVIDER_NOT_CONFIGURED", "ONLINE payment needs Stripe, which this shop has not connected; pay OFFLINE", {
+    message: "Payments not configured",
+    data: { paymentOption: "ONLINE" },
+  });
+}
+
+function cardRefused(): ApiError {
+  return new ApiError(400, "CARD_NOT_ACCEPTED", "This shop never takes card numbers: choose ONLINE to pay on Stripe's payment page", {
+    message: "Card not accepted",
+    data: { paymentOption: "ONLINE" },
+  });
 }
 
 /** Validate: the checkout has lines, the buyer gave what the order needs, every line can be bought, the coupon holds. */
@@ -191,13 +225,13 @@ type PaymentOption = NonNullable<CreateOrderRequest["paymentOption"]>;
 /** The payment taken for an order: the card's charge (none offline) and the provider that made it. */
 interface Payment {
   charge: ChargeResult | null;
-  provider: ReturnType<typeof paymentProvider>;
+  provider: PaymentProvider | null;
 }
 
 /** Take the payment: a card is charged before anything is written, so a decline writes nothing. */
 async function takePayment(ctx: Ctx, row: CheckoutRow, totals: CartTotals, payment: PaymentOption, limits: Limit[]): Promise<Payment> {
+  if (payment === "OFFLINE" || payment === "ONLINE") return { charge: null, provider: null };
   const provider = paymentProvider(ctx.env);
-  if (payment === "OFFLINE") return { charge: null, provider };
   // A card is never charged for an order the limits would refuse (the batch checks them again).
   const refusal = await limitRefusal(ctx.db, limits);
   if (refusal) throw refusal;
@@ -253,7 +287,7 @@ function draftOrder(
   ctx: Ctx,
   row: CheckoutRow,
   priced: PricedCheckout,
-  o: { orderId: string; now: string; taken: Payment; offline: boolean },
+  o: { orderId: string; now: string; taken: Payment; offline: boolean; online: boolean },
 ): OrderDraft {
   const { resolved, totals } = priced;
   const { orderId, now, offline } = o;
@@ -270,7 +304,8 @@ function draftOrder(
     ownerKind: row.ownerKind,
     ownerId: row.ownerId,
     buyerEmail: row.buyerInfo.email ?? null,
-    status: charge?.status === "PENDING" ? "INITIALIZED" : "APPROVED",
+    // Waiting for the provider (a hosted page, a pending charge): approved once paid.
+    status: charge?.status === "PENDING" || o.online ? "INITIALIZED" : "APPROVED",
     paymentStatus: isPaid ? "PAID" : charge?.status === "PENDING" ? "PENDING" : "NOT_PAID",
     fulfillmentStatus: "NOT_FULFILLED",
     currency,
@@ -304,7 +339,7 @@ function draftOrder(
             amount: total,
             currency,
             status: charge.status,
-            provider: provider.name,
+            provider: provider?.name ?? "test",
             providerTransactionId: charge.transactionId,
             createdDate: now,
           },
@@ -427,9 +462,10 @@ async function explainOrderFailure(
     stockLines: StockLine[];
     couponCode: string | null | undefined;
   },
-): Promise<{ orderId: string }> {
+): Promise<PlacedOrder> {
   const { charge, provider } = o.taken;
-  if (charge) await provider.refund(charge.transactionId, o.total, o.currency).catch((e) => console.error("refund after failed order", e));
+  if (charge && provider)
+    await provider.refund(charge.transactionId, o.total, o.currency).catch((e) => console.error("refund after failed order", e));
   // Another request placed this checkout's order first: answer it (idempotent).
   const existing = await orderIdOfCheckout(ctx, o.checkoutId).catch(() => null);
   if (existing) return { orderId: existing };

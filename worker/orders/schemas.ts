@@ -49,10 +49,13 @@ export const cardSchema = z.object({
 });
 export type CardInput = z.output<typeof cardSchema>;
 
-/** POST /ecom/v1/checkouts/{id}/create-order. Default payment: OFFLINE. */
+/**
+ * POST /ecom/v1/checkouts/{id}/create-order. Default payment: OFFLINE. ONLINE: the provider's hosted page (Stripe
+ * Checkout), answered as `paymentRedirectUrl`; a card is taken only by the local test provider.
+ */
 export const createOrderRequest = z.object({
   id: text(100).optional(),
-  paymentOption: z.union([z.literal("OFFLINE"), z.object({ card: cardSchema })]).optional(),
+  paymentOption: z.union([z.literal("OFFLINE"), z.literal("ONLINE"), z.object({ card: cardSchema })]).optional(),
 });
 export type CreateOrderRequest = z.output<typeof createOrderRequest>;
 

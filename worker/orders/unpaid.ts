@@ -7,8 +7,8 @@ import { ApiError } from "#worker/platform/errors";
 import { formatMoney } from "#worker/platform/money";
 import { loadStoreSettings } from "#worker/store";
 import { releaseStockStatements } from "#worker/catalog";
-import { loadOrders, writeChange } from "./orders";
-import { OrderEventType, UNPAID_CANCEL_REASON, type LoadedOrder } from "./shapes";
+import { loadOrders, restockedCancelEvent, writeChange } from "./orders";
+import { UNPAID_CANCEL_REASON, type LoadedOrder } from "./shapes";
 import { orders, UNPAID_OFFLINE_ORDER } from "./tables";
 
 /**
@@ -80,16 +80,6 @@ async function cancelUnpaid(ctx: ReturnType<typeof systemCtx>, o: LoadedOrder, h
       }),
     ],
     stock,
-    events: [
-      {
-        type: OrderEventType.canceled,
-        data: (id) => ({
-          entityId: id,
-          entityFqdn: "wix.ecom.v1.order",
-          slug: "canceled",
-          actionEvent: { body: { order: { id, status: "CANCELED" }, restockAllItems: true, reason: UNPAID_CANCEL_REASON } },
-        }),
-      },
-    ],
+    events: [restockedCancelEvent(UNPAID_CANCEL_REASON)],
   });
 }

@@ -54,6 +54,15 @@ const schema = z.object({
   DEMO_SHOPPER_PASSWORD: raw,
   TURNSTILE_SECRET_KEY: text,
   TURNSTILE_SITE_KEY: text,
+  STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe secret key (sk_test_…, sk_live_…, or rk_…)")),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_[A-Za-z0-9_+/=]+$/, "must be a Stripe webhook signing secret (whsec_…)")),
+  STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe publishable key (pk_test_… or pk_live_…)")),
+  STRIPE_API_BASE: optional(
+    z
+      .string()
+      .transform((s) => s.trim())
+      .refine((s) => URL.canParse(s) && ["http:", "https:"].includes(new URL(s).protocol), "must be an absolute http(s) URL"),
+  ),
 });
 
 function settle(v: z.output<typeof schema>) {
@@ -85,6 +94,18 @@ function settle(v: z.output<typeof schema>) {
     demoShopperPassword: v.DEMO_SHOPPER_PASSWORD ?? null,
     turnstileSecretKey: v.TURNSTILE_SECRET_KEY ?? null,
     turnstileSiteKey: v.TURNSTILE_SITE_KEY ?? null,
+    /** Stripe, when both secrets are set (else card payments use the local test provider, refused in production). */
+    stripe:
+      v.STRIPE_SECRET_KEY && v.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: v.STRIPE_SECRET_KEY,
+            webhookSecret: v.STRIPE_WEBHOOK_SECRET,
+            publishableKey: v.STRIPE_PUBLISHABLE_KEY ?? null,
+            live: v.STRIPE_SECRET_KEY.includes("_live_"),
+            // Another API host (a local fake) only outside production.
+            apiBase: v.ENVIRONMENT === "production" ? null : (v.STRIPE_API_BASE ?? null),
+          }
+        : null,
   };
 }
 

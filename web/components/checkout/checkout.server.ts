@@ -1,6 +1,7 @@
 import { createCheckoutFrom, readCurrentCart } from "#worker/cart";
 import type { ShopperClient } from "#worker/cart";
-import { createOrder, placeOrderFrom } from "#worker/orders";
+import { confirmHostedReturn, createOrder, placeOrderFrom, resumeHostedPayment } from "#worker/orders";
+import { stripeSettings } from "#worker/payments";
 import { isOwner, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "#worker/orders";
 import { createOrderRequest, updateCheckoutRequest } from "#worker/orders";
 import { getOwnIdentity } from "#worker/identity";
@@ -328,17 +329,49 @@ export function waitText(seconds: number): string {
   return minutes <= 1 ? "about a minute" : `about ${minutes} minutes`;
 }
 
-/** Step 3: billing address and payment, then the order. Answers the order id, or the problem by its field. */
+/** Whether card payments go to Stripe's hosted page (Stripe connected): then the page never asks for a card. */
+export function hostedPayments(ctx: Ctx): boolean {
+  return !!stripeSettings(ctx.env);
+}
+
+/** The hosted payment page of the shopper's unpaid online order again (back from it without paying), or null. */
+export async function resumePayment(ctx: Ctx, orderId: string): Promise<string | null> {
+  try {
+    return (await resumeHostedPayment(ctx, orderId)).paymentRedirectUrl ?? null;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/**
+ * The shopper back on the confirmation page from the hosted page: when the webhook has not marked the order paid
+ * yet, asks Stripe (the same change as the webhook's). Stripe unreachable leaves it to the webhook.
+ */
+export async function confirmReturn(ctx: Ctx, orderId: string, sessionId: string): Promise<boolean> {
+  try {
+    return await confirmHostedReturn(ctx, orderId, sessionId);
+  } catch (err) {
+    if (err instanceof ApiError) return false;
+    throw err;
+  }
+}
+
+/**
+ * Step 3: billing address and payment, then the order. Answers the order id (and, paying online, the hosted payment
+ * page to send the shopper to), or the problem by its field.
+ */
 export async function placeOrder(
   ctx: Ctx,
   checkout: CheckoutView,
   form: FormData,
   read?: CheckoutRead,
   client: ShopperClient = {},
-): Promise<{ orderId: string | null; problem: Problem | null }> {
+): Promise<{ orderId: string | null; redirectUrl?: string | null; problem: Problem | null }> {
   const payment = text(form, "payment");
+  const hosted = hostedPayments(ctx);
   const fields: Record<string, string> = {};
-  if (payment !== "card" && payment !== "offline") fields.payment = "Choose how you want to pay.";
+  if ((hosted ? payment !== "online" : payment !== "card") && payment !== "offline") fields.payment = "Choose how you want to pay.";
   const billingSame = text(form, "billingSame") !== "no";
   if (!billingSame) Object.assign(fields, missingAddressFields(form, "bill"));
   if (payment === "card") {
@@ -350,24 +383,34 @@ export async function placeOrder(
 
   try {
     const paymentOption =
-      payment === "card" ? { card: { number: text(form, "cardNumber"), expiry: text(form, "cardExpiry"), cvc: text(form, "cardCvc") } } : "OFFLINE";
+      payment === "card"
+        ? { card: { number: text(form, "cardNumber"), expiry: text(form, "cardExpiry"), cvc: text(form, "cardCvc") } }
+        : payment === "online"
+          ? "ONLINE"
+          : "OFFLINE";
     // Checked before anything is saved, so a mistyped card changes nothing.
     const orderReq = parseWith(createOrderRequest, { paymentOption });
     const billing = billingSame ? { address: shippingAddressOf(checkout), contactDetails: shippingContactOf(checkout) } : addressFrom(form, "bill");
     const billingReq = parseWith(updateCheckoutRequest, { checkout: { billingInfo: billing } });
     if (!read) {
       await updateCheckout(ctx, checkout.id, billingReq);
-      return { orderId: (await createOrder(ctx, checkout.id, orderReq, client)).orderId, problem: null };
+      const placed = await createOrder(ctx, checkout.id, orderReq, client);
+      return { orderId: placed.orderId, redirectUrl: placed.paymentRedirectUrl ?? null, problem: null };
     }
     try {
       // The billing address is written by the order's batch: one round trip for the whole step.
-      return { orderId: (await placeOrderFrom(ctx, read, orderReq, billingReq, client)).orderId, problem: null };
+      const placed = await placeOrderFrom(ctx, read, orderReq, billingReq, client);
+      return { orderId: placed.orderId, redirectUrl: placed.paymentRedirectUrl ?? null, problem: null };
     } catch (err) {
       // As when billing was saved first: an order refused (a declined card, sold-out items) keeps the billing given.
       if (err instanceof ApiError) await updateCheckout(ctx, checkout.id, billingReq).catch(() => undefined);
       throw err;
     }
   } catch (err) {
+    // The order is placed and its items reserved, but the payment page did not open: the resume page retries it.
+    if (err instanceof ApiError && err.code === "PROVIDER_IS_DOWN" && typeof err.data.orderId === "string") {
+      return { orderId: err.data.orderId, redirectUrl: null, problem: null };
+    }
     return { orderId: null, problem: orderProblem(err, checkout) };
   }
 }
@@ -405,6 +448,13 @@ function orderProblem(err: unknown, checkout: CheckoutView): Problem {
       return {
         message: "Your payment did not go through. Nothing was charged.",
         fields: { cardNumber: `${reason} Try another card or pay offline.` },
+        code: err.code,
+      };
+    }
+    if (err.code === "PAYMENT_PROVIDER_NOT_CONFIGURED") {
+      return {
+        message: "This shop cannot take card payments at the moment. Please choose to pay offline.",
+        fields: { payment: err.description },
         code: err.code,
       };
     }

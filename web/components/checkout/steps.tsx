@@ -193,10 +193,57 @@ export function DeliveryStep({ checkout, open, problem, values }: StepProps) {
   );
 }
 
-export function PaymentStep({ checkout, open, problem, values, countries }: StepProps & { countries: { code: string; name: string }[] }) {
+/** The local test provider's card fields (no Stripe keys): the test cards it takes are listed. */
+function TestCardFields({ payment, values, problem }: { payment: string; values: Record<string, string> | null; problem: Problem | null }) {
+  return (
+    <>
+      <div className="pick">
+        <input type="radio" name="payment" id="pay-card" value="card" defaultChecked={payment === "card"} />
+        <label htmlFor="pay-card">
+          <span className="pick-title">Credit or debit card</span>
+        </label>
+      </div>
+      <div className="card-fields">
+        <p className="hint" id="card-test-hint">
+          Test payments: card 4242 4242 4242 4242 is approved, 4000 0000 0000 0002 is declined. Use any future expiry date and any 3 digits.
+        </p>
+        <Field
+          name="cardNumber"
+          label="Card number"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          maxLength={23}
+          defaultValue={values?.cardNumber}
+          problem={problem}
+          className="wide"
+        />
+        <Field
+          name="cardExpiry"
+          label="Expiry date (MM/YY)"
+          autoComplete="cc-exp"
+          placeholder="MM/YY"
+          maxLength={7}
+          defaultValue={values?.cardExpiry}
+          problem={problem}
+        />
+        <Field name="cardCvc" label="Security code" inputMode="numeric" autoComplete="cc-csc" maxLength={4} problem={problem} />
+      </div>
+    </>
+  );
+}
+
+/** The payment step; `hosted`: cards are paid on Stripe's page, so no card field is ever shown. */
+export function PaymentStep({
+  checkout,
+  open,
+  problem,
+  values,
+  countries,
+  hosted,
+}: StepProps & { countries: { code: string; name: string }[]; hosted: boolean }) {
   const pending = usePending("place-order");
   const billingSame = values ? values.billingSame !== "no" : checkout.billingSame;
-  const payment = values?.payment ?? "card";
+  const payment = values?.payment ?? (hosted ? "online" : "card");
   const paymentError = problem?.fields.payment;
   return (
     <Step n={3} name="payment" title="Payment and review" open={open} done={false}>
@@ -230,37 +277,17 @@ export function PaymentStep({ checkout, open, problem, values, countries }: Step
               {paymentError}
             </p>
           )}
-          <div className="pick">
-            <input type="radio" name="payment" id="pay-card" value="card" defaultChecked={payment === "card"} />
-            <label htmlFor="pay-card">
-              <span className="pick-title">Credit or debit card</span>
-            </label>
-          </div>
-          <div className="card-fields">
-            <p className="hint" id="card-test-hint">
-              Test payments: card 4242 4242 4242 4242 is approved, 4000 0000 0000 0002 is declined. Use any future expiry date and any 3 digits.
-            </p>
-            <Field
-              name="cardNumber"
-              label="Card number"
-              inputMode="numeric"
-              autoComplete="cc-number"
-              maxLength={23}
-              defaultValue={values?.cardNumber}
-              problem={problem}
-              className="wide"
-            />
-            <Field
-              name="cardExpiry"
-              label="Expiry date (MM/YY)"
-              autoComplete="cc-exp"
-              placeholder="MM/YY"
-              maxLength={7}
-              defaultValue={values?.cardExpiry}
-              problem={problem}
-            />
-            <Field name="cardCvc" label="Security code" inputMode="numeric" autoComplete="cc-csc" maxLength={4} problem={problem} />
-          </div>
+          {hosted ? (
+            <div className="pick">
+              <input type="radio" name="payment" id="pay-online" value="online" defaultChecked={payment === "online"} />
+              <label htmlFor="pay-online">
+                <span className="pick-title">Credit or debit card</span>
+                <span className="pick-detail">You pay on Stripe's secure payment page; this shop never sees your card number.</span>
+              </label>
+            </div>
+          ) : (
+            <TestCardFields payment={payment} values={values} problem={problem} />
+          )}
           <div className="pick">
             <input type="radio" name="payment" id="pay-offline" value="offline" defaultChecked={payment === "offline"} />
             <label htmlFor="pay-offline">

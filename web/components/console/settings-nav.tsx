@@ -3,7 +3,7 @@ import type { loader as layoutLoader } from "#web/routes/console/layout";
 
 /**
  * The tabs of the console's Settings: the store itself, who works in it (staff, owner only), API keys, the shop's
- * members and their sign-up rules. Every settings page puts it under its h1.
+ * members and their sign-up rules, payments. Every settings page puts it under its h1.
  */
 export function SettingsNav() {
   const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
@@ -14,6 +14,7 @@ export function SettingsNav() {
     { to: "/console/settings/api-keys", label: "API keys", end: true },
     { to: "/console/settings/members", label: "Members", end: true },
     { to: "/console/settings/identity", label: "Sign-up and sign-in", end: true },
+    { to: "/console/settings/payments", label: "Payments", end: true },
   ];
   return (
     <nav aria-label="Settings" className="console-tabs">

@@ -1,15 +1,21 @@
-import { badField } from "#worker/platform/errors";
+import { config } from "#worker/platform/config";
+import { ApiError, badField } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
-import type { CardInput } from "./schemas";
+
+/** A card as the local test provider takes it (digits only, MM/YY or MM/YYYY, CVC). */
+export interface CardInput {
+  number: string;
+  expiry: string;
+  cvc: string;
+}
 
 /**
  * Card payments through a provider. A provider charges an amount (minor units) in a currency to a card and says
  * APPROVED, DECLINED (with a reason) or PENDING; `refund` gives a charge back (used when the order could not be
  * written after the charge, e.g. the last unit went to another buyer in between).
  *
- * A real adapter (Stripe, Adyen, …) implements the same interface with its API and secret (`wrangler secret`);
- * checkout.ts calls `paymentProvider(env)` and never knows which one it has. Until one is configured the local test
- * provider below is used.
+ * The local test provider below is used for runs without Stripe keys, and refused in production; with the keys,
+ * checkout takes no card at all and sends the buyer to a Stripe Checkout Session (stripe.ts).
  */
 export interface ChargeResult {
   transactionId: string;
@@ -50,8 +56,16 @@ export const testProvider: PaymentProvider = {
   async refund() {},
 };
 
-/** The provider for this deployment (only the test provider exists so far). */
-export function paymentProvider(_env: Env): PaymentProvider {
+/** The card provider for a deployment without Stripe keys: the local test provider, never in production. */
+export function paymentProvider(env: Env): PaymentProvider {
+  if (config(env).production) {
+    throw new ApiError(
+      503,
+      "PAYMENT_PROVIDER_NOT_CONFIGURED",
+      "Card payments are not set up: this shop takes no card payments until the merchant connects Stripe (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET)",
+      { message: "Payments not configured", data: { provider: "test" } },
+    );
+  }
   return testProvider;
 }
 

@@ -1,0 +1,174 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fakeId, signedWebhook, stripeEvent } from "./stripe-events";
+
+/**
+ * A local fake of the few Stripe endpoints the shop calls, for the official `stripe` client pointed at it (its
+ * host/port/protocol options). It answers Stripe's documented object shapes:
+ *
+ *   POST /v1/checkout/sessions         (form-encoded, Idempotency-Key)  → checkout.session
+ *   GET  /v1/checkout/sessions/:id                                      → checkout.session
+ *
+ * and serves the "hosted page": GET /pay/:id shows a Pay button; POST /pay/:id marks the session paid, posts the
+ * signed checkout.session.completed webhook to the shop (when it knows the shop's origin) and redirects the browser
+ * to the session's success_url. For tests that run where Node's memory is out of reach (workerd):
+ *
+ *   GET  /__fake/requests                     → the API requests received [{method, path, idempotencyKey, body}]
+ *   POST /__fake/sessions/:id/complete        → marks the session paid without any webhook; answers the session
+ */
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | null;
+  body: Record<string, unknown>;
+}
+
+export interface StripeFake {
+  origin: string;
+  /** Where the Pay button posts the webhook (the shop's origin); unset: no webhook. */
+  shopOrigin: string | null;
+  requests: RecordedRequest[];
+  sessions: Map<string, Record<string, any>>;
+  close(): Promise<void>;
+}
+
+/** Stripe's form encoding (a[b][0][c]=v) back into an object, arrays for numeric keys. */
+export function parseForm(text: string): Record<string, unknown> {
+  const root: Record<string, any> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const parts = key.split(/\[|\]\[|\]/).filter((p) => p !== "");
+    let node: any = root;
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      const nextIsIndex = !last && /^\d+$/.test(parts[i + 1]);
+      if (last) node[part] = value;
+      else node = node[part] ??= nextIsIndex ? [] : {};
+    });
+  }
+  return root;
+}
+
+const read = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    let s = "";
+    req.setEncoding("utf8");
+    req.on("data", (c) => (s += c));
+    req.on("end", () => resolve(s));
+    req.on("error", reject);
+  });
+
+/** Starts the fake on 127.0.0.1 (a free port). */
+export async function startStripeFake(shopOrigin: string | null = null): Promise<StripeFake> {
+  const sessions = new Map<string, Record<string, any>>();
+  const requests: RecordedRequest[] = [];
+  const byKey = new Map<string, Record<string, any>>();
+  const fake: StripeFake = { origin: "", shopOrigin, requests, sessions, close: async () => {} };
+
+  const complete = (s: Record<string, any>) => {
+    if (s.status !== "complete") {
+      s.status = "complete";
+      s.payment_status = "paid";
+      s.payment_intent = fakeId("pi");
+    }
+    return s;
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const body = await read(req);
+    const json = (status: number, value: unknown) => {
+      res.writeHead(status, { "content-type": "application/json", "request-id": fakeId("req") });
+      res.end(JSON.stringify(value));
+    };
+    const sessionPath = url.pathname.match(/^\/v1\/checkout\/sessions\/([^/]+)$/);
+    if (url.pathname.startsWith("/v1/")) {
+      requests.push({
+        method: req.method!,
+        path: url.pathname,
+        idempotencyKey: (req.headers["idempotency-key"] as string | undefined) ?? null,
+        body: parseForm(body),
+      });
+      if (!String(req.headers.authorization ?? "").startsWith("Bearer sk_test_")) {
+        return json(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
+      }
+    }
+    if (req.method === "POST" && url.pathname === "/v1/checkout/sessions") {
+      const key = req.headers["idempotency-key"] as string | undefined;
+      if (key && byKey.has(key)) return json(200, byKey.get(key));
+      const p = parseForm(body) as Record<string, any>;
+      const lines = (p.line_items ?? []) as Record<string, any>[];
+      const subtotal = lines.reduce((n, l) => n + Number(l.price_data.unit_amount) * Number(l.quantity ?? 1), 0);
+      const shipping = Number(p.shipping_options?.[0]?.shipping_rate_data?.fixed_amount?.amount ?? 0);
+      const id = fakeId("cs");
+      const session = {
+        id,
+        object: "checkout.session",
+        amount_subtotal: subtotal,
+        amount_total: subtotal + shipping,
+        cancel_url: p.cancel_url,
+        client_reference_id: p.client_reference_id ?? null,
+        created: Math.floor(Date.now() / 1000),
+        currency: String(lines[0]?.price_data?.currency ?? "usd"),
+        customer_email: p.customer_email ?? null,
+        expires_at: Math.floor(Date.now() / 1000) + 86_400,
+        livemode: false,
+        metadata: p.metadata ?? {},
+        mode: p.mode,
+        payment_intent: null,
+        payment_status: "unpaid",
+        shipping_cost: shipping ? { amount_total: shipping } : null,
+        status: "open",
+        success_url: p.success_url,
+        url: `${fake.origin}/pay/${id}`,
+      };
+      sessions.set(id, session);
+      if (key) byKey.set(key, session);
+      return json(200, session);
+    }
+    if (req.method === "GET" && sessionPath) {
+      const s = sessions.get(sessionPath[1]);
+      if (!s)
+        return json(404, {
+          error: { type: "invalid_request_error", code: "resource_missing", message: `No such checkout.session: '${sessionPath[1]}'` },
+        });
+      return json(200, s);
+    }
+    if (req.method === "GET" && url.pathname === "/__fake/requests") return json(200, requests);
+    const completePath = url.pathname.match(/^\/__fake\/sessions\/([^/]+)\/complete$/);
+    if (req.method === "POST" && completePath) {
+      const s = sessions.get(completePath[1]);
+      return s ? json(200, complete(s)) : json(404, {});
+    }
+    const pay = url.pathname.match(/^\/pay\/([^/]+)$/);
+    const s = pay ? sessions.get(pay[1]) : undefined;
+    if (pay && s && req.method === "GET") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      const amount = (s.amount_total / 100).toFixed(2);
+      res.end(
+        `<!doctype html><html lang="en"><link rel="icon" href="data:,"><title>Fake Stripe Checkout</title><h1>Pay ${amount} ${s.currency.toUpperCase()}</h1>` +
+          `<p id="fake-amount">${s.amount_total}</p><form method="post"><button type="submit">Pay</button></form>`,
+      );
+      return;
+    }
+    if (pay && s && req.method === "POST") {
+      complete(s);
+      if (fake.shopOrigin) {
+        const { payload, signature } = await signedWebhook(stripeEvent("checkout.session.completed", s));
+        await fetch(`${fake.shopOrigin}/webhooks/stripe`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "stripe-signature": signature },
+          body: payload,
+        });
+      }
+      res.writeHead(303, { location: String(s.success_url).replace("{CHECKOUT_SESSION_ID}", s.id) });
+      res.end();
+      return;
+    }
+    json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  fake.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return fake;
+}

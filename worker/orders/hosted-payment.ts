@@ -1,0 +1,364 @@
+import { and, eq } from "drizzle-orm";
+import { releaseStockStatements } from "#worker/catalog";
+import { emailStatement } from "#worker/email";
+import type { Processor, Statement } from "#worker/events";
+import {
+  createCheckoutSession,
+  retrieveCheckoutSession,
+  StripeEventTypes,
+  stripeSettings,
+  type SessionInput,
+  type StripeEventData,
+} from "#worker/payments";
+import { shopSettings } from "#worker/store";
+import { taskStatement } from "#worker/tasks";
+import { isAssertionFailure } from "#worker/platform/batch";
+import { systemCtx, type Ctx } from "#worker/platform/context";
+import { ApiError, notFound } from "#worker/platform/errors";
+import { newId } from "#worker/platform/ids";
+import { formatMoney, toDecimalString, toMinor } from "#worker/platform/money";
+import { publicOrigin } from "#worker/platform/public-origin";
+import { runBatch } from "#worker/platform/unit-of-work";
+import { isOwner } from "./checkout";
+import { loadOrders, paymentEvent, restockedCancelEvent, writeChange } from "./orders";
+import type { LoadedOrder } from "./shapes";
+import { transactions } from "./tables";
+
+/**
+ * Online payment on the provider's hosted page (Stripe Checkout). Placing the order writes it INITIALIZED and
+ * NOT_PAID with its stock reserved; startHostedPayment then makes the order's Checkout Session from the order as
+ * written. Stripe's events (verified and recorded once by worker/payments) reach `hostedPaymentProcessor`, which
+ * marks the order paid (and sends the confirmation, once), cancels it and releases its stock, records a refund, or
+ * raises a merchant task for a dispute. The confirmation page, reached before the webhook, asks Stripe itself and
+ * marks the order paid through the same function. Every change is guarded on the order's state as read, so two
+ * paths racing make one change; an event that finds its change already made (or no order of ours) does nothing.
+ */
+
+/** The activity reason of an online order cancelled because its payment was not completed. */
+export const PAYMENT_NOT_COMPLETED = "PAYMENT_NOT_COMPLETED";
+
+const PAID_STATUSES = new Set(["PAID", "PARTIALLY_REFUNDED", "FULLY_REFUNDED"]);
+
+async function loadOne(ctx: Ctx, id: string | null): Promise<LoadedOrder | null> {
+  if (!id) return null;
+  const [o] = await loadOrders(ctx, [id]);
+  return o ?? null;
+}
+
+const minorOf = (money: unknown, currency: string) => {
+  const amount = Number((money as { amount?: string } | undefined)?.amount ?? 0);
+  return Number.isFinite(amount) ? toMinor(amount, currency) : 0;
+};
+
+/** The session's input: the order's lines, shipping, tax and fees as the order holds them (our prices, never the browser's). */
+function sessionInput(ctx: Ctx, o: LoadedOrder): SessionInput {
+  const { order } = o;
+  const d = order.details as Record<string, any>;
+  const s = d.priceSummary ?? {};
+  const origin = publicOrigin(ctx);
+  const shipping = minorOf(s.shipping, order.currency);
+  return {
+    orderId: order.id,
+    currency: order.currency,
+    email: order.buyerEmail,
+    lines: o.lines.map((l) => ({ name: l.name, quantity: l.quantity, unitAmount: l.price })),
+    shipping: d.shippingInfo?.code || shipping > 0 ? { name: d.shippingInfo?.title ?? "Shipping", amount: shipping } : null,
+    tax: d.taxIncludedInPrices ? 0 : minorOf(s.tax, order.currency),
+    fees: minorOf(s.additionalFees, order.currency),
+    discount: minorOf(s.discount, order.currency),
+    total: order.total,
+    successUrl: `${origin}/orders/${encodeURIComponent(order.id)}/confirmation?session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${origin}/checkout?canceled=${encodeURIComponent(order.id)}`,
+  };
+}
+
+/**
+ * The hosted page of an order placed for ONLINE payment: its Checkout Session (the same one again for the same
+ * order). A paid or cancelled order has none: its confirmation page tells the buyer where it stands.
+ */
+export async function startHostedPayment(ctx: Ctx, orderId: string): Promise<{ orderId: string; paymentRedirectUrl?: string }> {
+  const stripe = stripeSettings(ctx.env);
+  const o = await loadOne(ctx, orderId);
+  if (!stripe || !o || o.order.status !== "INITIALIZED" || o.order.paymentStatus !== "NOT_PAID") return { orderId };
+  const session = await createCheckoutSession(stripe, sessionInput(ctx, o));
+  return { orderId, paymentRedirectUrl: session.url };
+}
+
+/**
+ * The buyer back from the hosted page without paying (its cancel URL): their order's hosted page again, for them
+ * only (404 to anyone else). A paid or cancelled order answers no page.
+ */
+export async function resumeHostedPayment(ctx: Ctx, orderId: string): Promise<{ orderId: string; paymentRedirectUrl?: string }> {
+  const o = await loadOne(ctx, orderId);
+  if (!o || !isOwner(ctx, o.order)) throw notFound("ORDER_NOT_FOUND", "Order", orderId);
+  return startHostedPayment(ctx, orderId);
+}
+
+/** A payment as the provider reports it. */
+interface ProviderPayment {
+  /** The provider's payment id (pi_…), or the session's when it has none. */
+  transactionId: string;
+  amount: number | null;
+  currency: string | null;
+}
+
+type Outcome = "CHANGED" | "UNCHANGED" | "UNKNOWN_ORDER";
+
+/** The processed-event record to write with a change, asked for only by a batch that runs (else the consumer writes it). */
+type Done = () => Statement[];
+const none: Done = () => [];
+
+/**
+ * Runs `attempt` on the order as it stands, again when another path changed it in between (409), so the change is
+ * made once, against the latest state.
+ */
+async function onLatest(ctx: Ctx, orderId: string | null, attempt: (o: LoadedOrder) => Promise<Outcome>): Promise<Outcome> {
+  for (let i = 0; ; i++) {
+    const o = await loadOne(ctx, orderId);
+    if (!o) return "UNKNOWN_ORDER";
+    try {
+      return await attempt(o);
+    } catch (err) {
+      const moved = (err instanceof ApiError && err.status === 409) || isAssertionFailure(err);
+      if (!moved || i >= 4) throw err;
+    }
+  }
+}
+
+/**
+ * Marks an online order paid: APPROVED and PAID, a transaction, an ORDER_PAID activity and the confirmation email
+ * (keyed by the order, so sent once), with `done` (the processed-event record) in the same batch. An order already
+ * paid or refunded is left alone; a cancelled one, or an amount that is not the order's total, becomes a merchant
+ * task instead.
+ */
+export async function markOrderPaid(ctx: Ctx, orderId: string | null, pay: ProviderPayment, done: Done = none, email = true): Promise<Outcome> {
+  return onLatest(ctx, orderId, async (o) => {
+    const { order } = o;
+    if (PAID_STATUSES.has(order.paymentStatus)) return "UNCHANGED";
+    const wrongAmount = pay.amount !== null && (pay.amount !== order.total || (pay.currency !== null && pay.currency !== order.currency));
+    if (order.status === "CANCELED" || wrongAmount) {
+      const paid = pay.amount !== null && pay.currency ? formatMoney(pay.amount, pay.currency) : "a payment";
+      const why =
+        order.status === "CANCELED"
+          ? "it was cancelled (its items went back on sale)"
+          : `the order's total is ${formatMoney(order.total, order.currency)}`;
+      await runBatch(ctx.db, [
+        taskStatement(ctx.db, {
+          kind: "PAYMENT_NEEDS_REVIEW",
+          title: `Payment to review on order ${order.number}`,
+          description: `Stripe reports ${paid} (${pay.transactionId}) for order ${order.number}, but ${why}. Refund it in Stripe or settle it with the buyer.`,
+          entityId: order.id,
+          dedupeKey: `payment-review:${order.id}:${pay.transactionId}`,
+        }),
+        ...done(),
+      ]);
+      return "UNCHANGED";
+    }
+    const txId = newId();
+    const confirmation = email && order.buyerEmail ? await paidConfirmation(ctx, o) : null;
+    const results = await writeChange(ctx, o, {
+      set: { paymentStatus: "PAID", status: "APPROVED" },
+      activities: [{ type: "ORDER_PAID", details: { transactionId: txId, provider: "stripe", providerTransactionId: pay.transactionId } }],
+      after: [
+        ctx.db.insert(transactions).values({
+          id: txId,
+          orderId: order.id,
+          amount: order.total,
+          currency: order.currency,
+          status: "APPROVED",
+          provider: "stripe",
+          providerTransactionId: pay.transactionId,
+          createdDate: new Date().toISOString(),
+        }),
+        ...(confirmation ? [confirmation.statement as Statement] : []),
+        ...done(),
+      ],
+      events: [paymentEvent(order.paymentStatus, "PAID")],
+    });
+    confirmation?.deliver(results[1]);
+    return "CHANGED";
+  });
+}
+
+/** The order confirmation email of an order just paid online (its number is known by now). */
+async function paidConfirmation(ctx: Ctx, o: LoadedOrder) {
+  const { order } = o;
+  const d = order.details as Record<string, any>;
+  const s = d.priceSummary ?? {};
+  const amount = (m: unknown) => (m as { amount?: string } | undefined)?.amount ?? "0";
+  try {
+    return emailStatement(
+      ctx,
+      order.buyerEmail!,
+      "order-confirmation",
+      {
+        orderNumber: String(order.number),
+        orderId: order.id,
+        lines: o.lines.map((l) => ({ name: l.name, quantity: l.quantity, total: toDecimalString(l.price * l.quantity, order.currency) })),
+        subtotal: amount(s.subtotal),
+        shipping: amount(s.shipping),
+        tax: amount(s.tax),
+        discount: amount(s.discount),
+        total: toDecimalString(order.total, order.currency),
+        currency: order.currency,
+        paid: true,
+        name: d.recipientInfo?.contactDetails?.firstName ?? undefined,
+      },
+      { shop: await shopSettings(ctx), idempotencyKey: `order-confirmation:${order.id}` },
+    );
+  } catch (e) {
+    console.error("order confirmation email could not be recorded", e);
+    return null;
+  }
+}
+
+/** Cancels an online order whose payment was not completed and releases its stock; a paid or settled order is left alone. */
+async function releaseUnpaid(ctx: Ctx, orderId: string | null, stripeType: string, done: Done): Promise<Outcome> {
+  return onLatest(ctx, orderId, async (o) => {
+    const { order } = o;
+    if (order.status !== "INITIALIZED" || order.paymentStatus !== "NOT_PAID") return "UNCHANGED";
+    const lines = o.lines
+      .filter((l) => l.catalogItemId && l.variantId)
+      .map((l) => ({ productId: l.catalogItemId!, variantId: l.variantId!, quantity: l.quantity, name: l.name }));
+    const stock = lines.length ? releaseStockStatements(ctx, lines, order.id, `Order ${order.number}: payment not completed`) : undefined;
+    await writeChange(ctx, o, {
+      set: { status: "CANCELED" },
+      activities: [{ type: "ORDER_CANCELED", details: { reason: PAYMENT_NOT_COMPLETED, providerEvent: stripeType, restockAllItems: true } }],
+      after: done(),
+      stock,
+      events: [restockedCancelEvent(PAYMENT_NOT_COMPLETED)],
+    });
+    return "CHANGED";
+  });
+}
+
+/** The order a charge belongs to: its metadata's order id, else the order whose Stripe payment it is. */
+async function orderOfCharge(ctx: Ctx, data: StripeEventData): Promise<string | null> {
+  if (data.orderId) return data.orderId;
+  if (!data.paymentIntentId) return null;
+  const [t] = await ctx.db
+    .select({ orderId: transactions.orderId })
+    .from(transactions)
+    .where(and(eq(transactions.provider, "stripe"), eq(transactions.providerTransactionId, data.paymentIntentId)))
+    .limit(1);
+  return t?.orderId ?? null;
+}
+
+/**
+ * Records a Stripe refund: the part of the charge's running refunded total not recorded yet, as a refund
+ * transaction and an activity, and the payment status it leaves. A refund of an order not yet marked paid (its
+ * events crossed) marks it paid first, without the confirmation email.
+ */
+async function recordRefund(ctx: Ctx, data: StripeEventData, done: Done): Promise<Outcome> {
+  const orderId = await orderOfCharge(ctx, data);
+  const refunded = data.amountRefunded ?? 0;
+  const first = await loadOne(ctx, orderId);
+  if (first && first.order.status !== "CANCELED" && !PAID_STATUSES.has(first.order.paymentStatus) && data.paymentIntentId) {
+    await markOrderPaid(ctx, orderId, { transactionId: data.paymentIntentId, amount: data.amount, currency: data.currency }, none, false);
+  }
+  return onLatest(ctx, orderId, async (o) => {
+    const { order } = o;
+    if (!PAID_STATUSES.has(order.paymentStatus)) return "UNCHANGED";
+    const recorded = o.transactions.filter((t) => t.status === "REFUNDED").reduce((n, t) => n + t.amount, 0);
+    const amount = Math.min(refunded, order.total) - recorded;
+    if (amount <= 0) return "UNCHANGED";
+    const full = recorded + amount >= order.total;
+    const status = full ? "FULLY_REFUNDED" : "PARTIALLY_REFUNDED";
+    await writeChange(ctx, o, {
+      set: { paymentStatus: status },
+      activities: [
+        {
+          type: full ? "ORDER_REFUNDED" : "ORDER_PARTIALLY_REFUNDED",
+          details: { amount, totalRefunded: recorded + amount, provider: "stripe", providerTransactionId: data.chargeId },
+        },
+      ],
+      after: [
+        ctx.db.insert(transactions).values({
+          id: newId(),
+          orderId: order.id,
+          amount,
+          currency: order.currency,
+          status: "REFUNDED",
+          provider: "stripe",
+          providerTransactionId: data.chargeId,
+          createdDate: new Date().toISOString(),
+        }),
+        ...done(),
+      ],
+      events: [paymentEvent(order.paymentStatus, status)],
+    });
+    return "CHANGED";
+  });
+}
+
+/** A dispute opened on a payment: a merchant task (one per dispute), naming the order when it is ours. */
+async function raiseDispute(ctx: Ctx, data: StripeEventData, done: Done): Promise<Outcome> {
+  const orderId = await orderOfCharge(ctx, data);
+  const o = await loadOne(ctx, orderId);
+  const amount = data.amount !== null && data.currency ? formatMoney(data.amount, data.currency) : "A payment";
+  const of = o ? `order ${o.order.number}` : `charge ${data.chargeId ?? "unknown"}`;
+  await runBatch(ctx.db, [
+    taskStatement(ctx.db, {
+      kind: "PAYMENT_DISPUTED",
+      title: `Payment disputed: ${of}`,
+      description: `${amount} of ${of} is disputed by the card holder (${data.reason ?? "no reason given"}). Answer it in the Stripe dashboard before its deadline.`,
+      entityId: o?.order.id ?? data.chargeId,
+      dedupeKey: `dispute:${data.objectId}`,
+    }),
+    ...done(),
+  ]);
+  return o ? "CHANGED" : "UNKNOWN_ORDER";
+}
+
+/** Applies one recorded Stripe event to its order; `done` is the processed-event record, written with the change. */
+export async function applyStripeEvent(ctx: Ctx, data: StripeEventData, done: Done = none): Promise<Outcome> {
+  switch (data.stripeType) {
+    case "checkout.session.completed":
+      if (!data.paid) return "UNCHANGED";
+      return markOrderPaid(
+        ctx,
+        data.orderId,
+        { transactionId: data.paymentIntentId ?? data.objectId ?? "", amount: data.amount, currency: data.currency },
+        done,
+      );
+    case "payment_intent.succeeded":
+      return markOrderPaid(ctx, data.orderId, { transactionId: data.paymentIntentId ?? "", amount: data.amount, currency: data.currency }, done);
+    case "checkout.session.expired":
+    case "payment_intent.payment_failed":
+      return releaseUnpaid(ctx, data.orderId, data.stripeType, done);
+    case "charge.refunded":
+      return recordRefund(ctx, data, done);
+    case "charge.dispute.created":
+      return raiseDispute(ctx, data, done);
+    default:
+      return "UNCHANGED";
+  }
+}
+
+/** The processor of recorded Stripe events: each event's effect on its order, recorded as processed in the same batch. */
+export const hostedPaymentProcessor: Processor = {
+  name: "orders:stripe-events",
+  types: StripeEventTypes,
+  async run(event, data, p) {
+    const outcome = await applyStripeEvent(p.ctx, data as unknown as StripeEventData, () => [p.done()]);
+    if (outcome === "UNKNOWN_ORDER") console.log(`stripe event ${event.id} (${event.type}) names no order of this shop: skipped`);
+  },
+};
+
+/**
+ * The buyer back from the hosted page before the webhook: asks Stripe for the session and, when it is this order's
+ * and paid, marks the order paid exactly as the webhook would. Answers whether the order is paid now.
+ */
+export async function confirmHostedReturn(ctx: Ctx, orderId: string, sessionId: string): Promise<boolean> {
+  const stripe = stripeSettings(ctx.env);
+  if (!stripe || !/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return false;
+  const session = await retrieveCheckoutSession(stripe, sessionId);
+  if (session.orderId !== orderId || !session.paid) return false;
+  const system = systemCtx(ctx.env, ctx.db, "orders:stripe-return", ctx.waitUntil);
+  await markOrderPaid(system, orderId, {
+    transactionId: session.paymentIntentId ?? session.id,
+    amount: session.amountTotal,
+    currency: session.currency,
+  });
+  return true;
+}
