@@ -7,10 +7,9 @@ import {
   duplicateProduct,
   loadProductEditor,
   updateProduct,
+  MEASUREMENT_UNITS,
   updateProductRequest,
 } from "#worker/catalog";
-// A single module on purpose: the page's browser code uses it, and the catalogue's face pulls in server-only code.
-import { MEASUREMENT_UNITS } from "#worker/catalog/units";
 import { formatMoney, toMinor } from "#worker/platform/money";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";

@@ -9,7 +9,7 @@ import {
   setChoiceMedia,
   setProductMediaAltText,
 } from "#worker/catalog";
-import { ensureStored, MAX_IMAGE_BYTES, uploadImages, type UploadFile } from "#worker/media/store";
+import { ensureStored, MAX_IMAGE_BYTES, uploadImages, type UploadFile } from "#worker/media";
 import { ApiError, badField } from "#worker/platform/errors";
 import { Badge } from "#web/components/console/badge";
 import { AskFirstForm } from "#web/components/console/confirm";
