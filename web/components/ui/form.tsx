@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import { createContext, useContext, useEffect, useRef, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from "react";
 
 /**
  * The form kit of every page, shop and console alike: labelled fields whose errors are tied to them (aria-invalid,
@@ -133,8 +133,8 @@ function FieldFrame({
   );
 }
 
-/** A labelled input (text unless `type` says otherwise). */
-export function Field(props: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id">) {
+/** A labelled input (text unless `type` says otherwise); `ref` reaches the input. */
+export function Field(props: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id"> & { ref?: Ref<HTMLInputElement> }) {
   const { name, label, id = fieldId(name), hint, problem, error: own, className, ...input } = props;
   const error = own ?? problem?.fields[name];
   return (
