@@ -143,7 +143,7 @@ function FieldFrame({
   );
 }
 
-/** A labelled input (text unless `type` says otherwise). */
+/** A labelled input (text unless `type` says otherwise); `ref` reaches the input. */
 export function Field(props: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id"> & { ref?: Ref<HTMLInputElement> }) {
   const { name, label, id = fieldId(name), hint, problem, error: own, className, ...input } = props;
   const error = own ?? problem?.fields[name];

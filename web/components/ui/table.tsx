@@ -14,6 +14,8 @@ export interface Column<T> {
   rowHeader?: boolean;
   /** A class for the column's cells (not its heading). */
   className?: string;
+  /** A class for the column's heading. */
+  headerClassName?: string;
 }
 
 /** A table of `rows`, one column each of `columns`; nothing when there are no rows. */
@@ -38,7 +40,7 @@ export function DataTable<T>({
 }) {
   if (rows.length === 0) return null;
   const cellClass = (c: Column<T>) => [c.num ? "num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined;
-  const headClass = (c: Column<T>) => (c.num ? "num" : undefined);
+  const headClass = (c: Column<T>) => [c.num ? "num" : "", c.headerClassName ?? ""].filter(Boolean).join(" ") || undefined;
   return (
     <div className="console-scroll">
       <table className={className ? `console-table ${className}` : "console-table"}>

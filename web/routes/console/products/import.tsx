@@ -1,8 +1,15 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { checkImport, recentImports } from "#worker/catalog";
-// A single module on purpose: the page's browser code uses it, and the catalogue's face pulls in server-only code.
-import { CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "#worker/catalog/csv-columns";
+import {
+  CHUNK_ROWS,
+  checkImport,
+  MAX_IMPORT_BYTES,
+  MAX_ROWS,
+  PRODUCT_COLUMNS,
+  recentImports,
+  REQUIRED_COLUMNS,
+  VARIANT_COLUMNS,
+} from "#worker/catalog";
 import { ApiError } from "#worker/platform/errors";
 import { ErrorSummary, FieldError } from "#web/components/ui/form";
 import { orRefuse } from "#web/components/console/problem.server";

@@ -1,17 +1,18 @@
-import { Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { useSlashToSearch } from "#web/components/console/filter-bar";
 import { Badge } from "#web/components/console/badge";
 import { BulkBar, BulkRowCheckbox, BulkSelectAll } from "#web/components/console/bulk-bar";
 import { bulkAction, openBulkResult } from "#web/components/console/bulk.server";
-import { FieldError } from "#web/components/ui/form";
+import { Field, Select } from "#web/components/ui/form";
+import { Notice, PageHead, useCan } from "#web/components/ui/page";
+import { type Column, DataTable, ListStatus } from "#web/components/ui/table";
 import { Pager } from "#web/components/console/pager";
 import { PRODUCT_SORT_LABELS } from "#web/components/console/products";
 import { ProductsCsvLinks } from "#web/components/console/products-csv";
-import { listConsoleProducts, readProductFilters } from "#web/components/console/products.server";
+import { type ConsoleProductRow, listConsoleProducts, readProductFilters } from "#web/components/console/products.server";
 import { consoleTitle } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-products.css";
-import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/list";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -32,120 +33,147 @@ export async function action({ context, request }: Route.ActionArgs) {
   return bulkAction(context, request);
 }
 
+const FILTERS = ["q", "collection", "stock", "visibility", "brand", "ribbon", "min", "max"] as const;
+
+/** The table's columns after the tick column: image, product (name, SKU, address, media), price, stock and more. */
+const COLUMNS: Column<ConsoleProductRow>[] = [
+  {
+    header: <span className="visually-hidden">Image</span>,
+    cell: (p) =>
+      p.image ? (
+        <img src={p.image.url} alt={p.image.alt} width={44} height={44} loading="lazy" decoding="async" />
+      ) : (
+        <span className="products-noimage" aria-hidden="true" />
+      ),
+  },
+  {
+    header: "Product",
+    rowHeader: true,
+    cell: (p) => (
+      <>
+        <Link to={`/console/products/${p.id}`} className="products-name">
+          {p.name}
+        </Link>
+        <div className="console-muted">
+          {p.sku ? `SKU ${p.sku} · ` : ""}
+          {p.visible ? (
+            <a href={`/products/${p.slug}`} target="_blank" rel="noopener">
+              /products/{p.slug}
+            </a>
+          ) : (
+            `/products/${p.slug}`
+          )}
+          {" · "}
+          <Link to={`/console/products/${p.id}/media`}>
+            Media<span className="visually-hidden"> of {p.name}</span>
+          </Link>
+        </div>
+      </>
+    ),
+  },
+  { header: "Price", cell: (p) => p.price },
+  {
+    header: "Stock",
+    cell: (p) => (
+      <Link to={`/console/inventory/${p.id}`} className="products-stock" aria-label={`Stock of ${p.name}: ${p.stock.text}`}>
+        <Badge tone={p.stock.tone}>{p.stock.text}</Badge>
+      </Link>
+    ),
+  },
+  { header: "Variants", num: true, cell: (p) => p.variants },
+  { header: "Brand", cell: (p) => p.brand || <span className="console-muted">—</span> },
+  { header: "Ribbon", cell: (p) => p.ribbon || <span className="console-muted">—</span> },
+  { header: "Visibility", cell: (p) => (p.visible ? "Visible" : <Badge>Hidden</Badge>) },
+];
+
+/** The tick column of someone who may bulk-edit: a tick per row, and one for the page's `count` rows. */
+const tick = (count: number): Column<ConsoleProductRow> => ({
+  header: <BulkSelectAll count={count} />,
+  headerClassName: "bulk-cell",
+  className: "bulk-cell",
+  cell: (p) => <BulkRowCheckbox id={p.id} name={p.name} />,
+});
+
 export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, total, pages, choices, bulk } = loaderData;
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const search = useSlashToSearch();
-  const filtered = !!(
-    filters.q ||
-    filters.collection ||
-    filters.stock ||
-    filters.visibility ||
-    filters.brand ||
-    filters.ribbon ||
-    filters.min ||
-    filters.max
+  const canWrite = useCan("catalog.write");
+  const filtered = FILTERS.some((f) => !!filters[f]);
+  const any = (id: string, name: string, label: string, value: string, options: [string, string][]) => (
+    <Select id={id} name={name} label={label} defaultValue={value} placeholder="Any" options={options} />
   );
-  const select = (id: string, name: string, label: string, value: string, options: [string, string][]) => (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} defaultValue={value}>
-        <option value="">Any</option>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
+  const price = (name: "min" | "max", label: string) => (
+    <Field
+      id={`products-${name}`}
+      name={name}
+      label={label}
+      className="products-price"
+      inputMode="decimal"
+      defaultValue={params.get(name) ?? ""}
+      maxLength={20}
+      error={fields[name]}
+    />
   );
-  const priceInput = (name: "min" | "max", label: string) => (
-    <div className="console-field products-price">
-      <label htmlFor={`products-${name}`}>{label}</label>
-      <input
-        id={`products-${name}`}
-        name={name}
-        inputMode="decimal"
-        defaultValue={params.get(name) ?? ""}
-        maxLength={20}
-        aria-invalid={fields[name] ? true : undefined}
-        aria-describedby={fields[name] ? `products-${name}-error` : undefined}
-      />
-      <FieldError id={`products-${name}-error`} message={fields[name]} />
-    </div>
-  );
-  const canWrite = !!useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user.permissions.includes("catalog.write");
   return (
     <>
-      <div className="products-heading">
-        <h1>Products</h1>
-        {canWrite && (
-          <Link to="/console/products/new" className="console-button primary">
-            New product
-          </Link>
-        )}
-      </div>
-      {params.get("deleted") && (
-        <p className="console-notice" role="status">
-          {`Deleted “${params.get("deleted")}”.`}
-        </p>
-      )}
+      <PageHead
+        title="Products"
+        actions={
+          canWrite && (
+            <Link to="/console/products/new" className="console-button primary">
+              New product
+            </Link>
+          )
+        }
+      />
+      <Notice text={params.get("deleted") && `Deleted “${params.get("deleted")}”.`} />
       <Form method="get" className="console-toolbar products-filters" role="search" aria-label="Find products">
-        <div className="console-field products-search">
-          <label htmlFor="products-q">Search</label>
-          <input
-            id="products-q"
-            ref={search}
-            type="search"
-            name="q"
-            defaultValue={filters.q}
-            placeholder="Name, description, SKU, brand"
-            aria-keyshortcuts="/"
-            maxLength={200}
-          />
-        </div>
-        {select(
+        <Field
+          id="products-q"
+          ref={search}
+          type="search"
+          name="q"
+          label="Search"
+          className="products-search"
+          defaultValue={filters.q}
+          placeholder="Name, description, SKU, brand"
+          aria-keyshortcuts="/"
+          maxLength={200}
+        />
+        {any(
           "products-collection",
           "collection",
           "Collection",
           filters.collection,
           choices.collections.map((c) => [c.id, c.name]),
         )}
-        {select("products-stock", "stock", "Stock", filters.stock, [
+        {any("products-stock", "stock", "Stock", filters.stock, [
           ["in", "In stock"],
           ["out", "Out of stock"],
         ])}
-        {select("products-visibility", "visibility", "Visibility", filters.visibility, [
+        {any("products-visibility", "visibility", "Visibility", filters.visibility, [
           ["visible", "Visible in the shop"],
           ["hidden", "Hidden"],
         ])}
-        {select(
+        {any(
           "products-brand",
           "brand",
           "Brand",
           filters.brand,
           choices.brands.map((b) => [b, b]),
         )}
-        {select(
+        {any(
           "products-ribbon",
           "ribbon",
           "Ribbon",
           filters.ribbon,
           choices.ribbons.map((r) => [r, r]),
         )}
-        {priceInput("min", "Price from")}
-        {priceInput("max", "to")}
-        <div className="console-field">
-          <label htmlFor="products-sort">Sort</label>
-          <select id="products-sort" name="sort" defaultValue={filters.sort}>
-            {Object.entries(PRODUCT_SORT_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        {price("min", "Price from")}
+        {price("max", "to")}
+        <Select id="products-sort" name="sort" label="Sort" defaultValue={filters.sort} options={Object.entries(PRODUCT_SORT_LABELS)} />
         <div className="console-actions">
           <button type="submit" className="console-button primary" disabled={navigation.state === "loading"}>
             Show products
@@ -158,92 +186,23 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
           <ProductsCsvLinks />
         </div>
       </Form>
-
-      <p className="console-muted" role="status">
+      <ListStatus>
         {total === 0
           ? filtered
             ? "No products match these filters."
             : "No products yet."
           : `${total} ${total === 1 ? "product" : "products"}${filtered ? " match" : ""}; page ${filters.page} of ${pages}.`}
-      </p>
+      </ListStatus>
       {canWrite && (rows.length > 0 || bulk) && (
         <BulkBar rows={rows} total={total} filtered={filtered} collections={choices.collections} result={bulk} />
       )}
-      {rows.length > 0 && (
-        <div className="console-scroll">
-          <table className="console-table products-table">
-            <caption className="visually-hidden">Products{filtered ? " matching the filters" : ""}</caption>
-            <thead>
-              <tr>
-                {canWrite && (
-                  <th scope="col" className="bulk-cell">
-                    <BulkSelectAll count={rows.length} />
-                  </th>
-                )}
-                <th scope="col">
-                  <span className="visually-hidden">Image</span>
-                </th>
-                <th scope="col">Product</th>
-                <th scope="col">Price</th>
-                <th scope="col">Stock</th>
-                <th scope="col" className="num">
-                  Variants
-                </th>
-                <th scope="col">Brand</th>
-                <th scope="col">Ribbon</th>
-                <th scope="col">Visibility</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((p) => (
-                <tr key={p.id}>
-                  {canWrite && (
-                    <td className="bulk-cell">
-                      <BulkRowCheckbox id={p.id} name={p.name} />
-                    </td>
-                  )}
-                  <td>
-                    {p.image ? (
-                      <img src={p.image.url} alt={p.image.alt} width={44} height={44} loading="lazy" decoding="async" />
-                    ) : (
-                      <span className="products-noimage" aria-hidden="true" />
-                    )}
-                  </td>
-                  <th scope="row">
-                    <Link to={`/console/products/${p.id}`} className="products-name">
-                      {p.name}
-                    </Link>
-                    <div className="console-muted">
-                      {p.sku ? `SKU ${p.sku} · ` : ""}
-                      {p.visible ? (
-                        <a href={`/products/${p.slug}`} target="_blank" rel="noopener">
-                          /products/{p.slug}
-                        </a>
-                      ) : (
-                        `/products/${p.slug}`
-                      )}
-                      {" · "}
-                      <Link to={`/console/products/${p.id}/media`}>
-                        Media<span className="visually-hidden"> of {p.name}</span>
-                      </Link>
-                    </div>
-                  </th>
-                  <td>{p.price}</td>
-                  <td>
-                    <Link to={`/console/inventory/${p.id}`} className="products-stock" aria-label={`Stock of ${p.name}: ${p.stock.text}`}>
-                      <Badge tone={p.stock.tone}>{p.stock.text}</Badge>
-                    </Link>
-                  </td>
-                  <td className="num">{p.variants}</td>
-                  <td>{p.brand || <span className="console-muted">—</span>}</td>
-                  <td>{p.ribbon || <span className="console-muted">—</span>}</td>
-                  <td>{p.visible ? "Visible" : <Badge>Hidden</Badge>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption={`Products${filtered ? " matching the filters" : ""}`}
+        className="products-table"
+        rows={rows}
+        rowKey={(p) => p.id}
+        columns={canWrite ? [tick(rows.length), ...COLUMNS] : COLUMNS}
+      />
       <Pager page={filters.page} pages={pages} label="Pages of products" />
     </>
   );
