@@ -4,7 +4,6 @@
  * worker/ is layered: a folder may import only the folders below it in LAYERS (siblings inside a folder freely), and
  * only through their index.ts, except worker/platform/, the shared ground floor, whose files anyone may import.
  * web/ and entry/ reach worker/ through the same faces; worker/ never imports web/. No import cycles anywhere.
- * Violations that already exist are listed in .dependency-cruiser-known-violations.json and skipped (--ignore-known).
  */
 
 /** The worker/ folders from the bottom up: each may import only the ones before it. */

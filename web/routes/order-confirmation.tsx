@@ -4,7 +4,7 @@ import { ownOrder } from "#web/components/account/order.server";
 import { OrderDetails } from "#web/components/account/order-view";
 import { privateHeaders, text } from "#web/components/checkout/form.server";
 import { confirmReturn, resumePayment } from "#web/components/checkout/checkout.server";
-import { shopSettings } from "#worker/store/settings";
+import { shopSettings } from "#worker/store";
 import "#web/styles/commerce.css";
 import type { Route } from "./+types/order-confirmation";
 
