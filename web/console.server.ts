@@ -92,3 +92,11 @@ export function actionStatus(err: unknown): number {
   if (!(err instanceof ApiError)) throw err;
   return err.status;
 }
+
+/** A console loader or action that runs only for signed-in staff: requireStaff first, then `fn`. */
+export function staffOnly<A extends { context: AppLoadContext; request: Request }, R>(fn: (args: A) => R): (args: A) => R {
+  return (args) => {
+    requireStaff(args.context, args.request);
+    return fn(args);
+  };
+}

@@ -9,3 +9,13 @@ export function consoleTitle(matches: readonly ({ id: string; data?: unknown } |
   const layout = matches.find((m) => m?.id === LAYOUT_ID)?.data as { storeName?: unknown } | undefined;
   return typeof layout?.storeName === "string" && layout.storeName ? `${title} — ${layout.storeName}` : title;
 }
+
+/** What a console page's `meta` reads: the route matches, and the page's own data when its title depends on it. */
+interface ConsoleMetaArgs {
+  matches: readonly ({ id: string; data?: unknown } | undefined)[];
+}
+
+/** A console page's `meta`: its title (fixed, or made from the page's meta args), then the store's name. */
+export function consoleMeta<A extends ConsoleMetaArgs>(title: string | ((args: A) => string)) {
+  return (args: A) => [{ title: consoleTitle(args.matches, typeof title === "string" ? title : title(args)) }];
+}

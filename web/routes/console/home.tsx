@@ -1,25 +1,22 @@
 import { useRouteLoaderData } from "react-router";
 import { dashboardReport } from "#worker/reports";
 import { BarChart, Figures, longDate, shortDate } from "#web/components/console/dashboard-charts";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { Notice, PageHead } from "#web/components/ui/page";
 import { counted as count } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-dashboard.css";
 import type { loader as layoutLoader } from "./layout";
 import type { Route } from "./+types/home";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Dashboard — Console") }];
-}
+export const meta = consoleMeta("Dashboard — Console");
 
 export const headers = () => consoleHeaders;
 
 /** The store's figures: one D1 batch of aggregates (2 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
   return { report: await dashboardReport(context.services) };
-}
+});
 
 export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
   const { report: r } = loaderData;

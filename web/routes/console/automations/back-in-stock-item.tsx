@@ -6,16 +6,16 @@ import { intentAction } from "#web/components/console/intent-action.server";
 import { Pager } from "#web/components/console/pager";
 import { PostButton } from "#web/components/console/post-button";
 import { orRefuse } from "#web/components/console/problem.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { useCan } from "#web/components/ui/page";
 import { DataTable } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/back-in-stock-item";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, d?.item ? `Back in stock: ${itemText(d.item)} — Console` : "Back in stock — Console") }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
+  d?.item ? `Back in stock: ${itemText(d.item)} — Console` : "Back in stock — Console",
+);
 
 export const headers = () => consoleHeaders;
 
@@ -30,17 +30,15 @@ function itemOf(url: URL): { productId: string; variantId: string } {
 }
 
 /** One item's counts, product and a page of its requests: one batch (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const page = pageOf(url);
   const result = await orRefuse(backInStockItem(context.services, itemOf(url), { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }));
   return { ...result, page, pages: pagesOf(result.total, PAGE_SIZE) };
-}
+});
 
 /** "Report back in stock": emails the item's waiting shoppers now (automations.manage), and says how it went. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const item = itemOf(new URL(request.url));
   return intentAction(await request.formData(), ["report"], async () => {
     const { sent, failed, held } = await reportItemBackInStock(context.services, item);
@@ -53,7 +51,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     ];
     return parts.filter(Boolean).join(" ");
   });
-}
+});
 
 type Request = Route.ComponentProps["loaderData"]["requests"][number];
 

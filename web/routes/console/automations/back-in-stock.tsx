@@ -3,27 +3,24 @@ import { backInStockByItem } from "#worker/automations";
 import { AutomationHead, dateTimeText, ListBody, pageOf, pagesOf } from "#web/components/console/automation-lists";
 import { BackInStockItemName, backInStockItemPath, StockNow } from "#web/components/console/back-in-stock";
 import { Pager } from "#web/components/console/pager";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/back-in-stock";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Back in stock — Automations — Console") }];
-}
+export const meta = consoleMeta("Back in stock — Automations — Console");
 
 export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 50;
 
 /** Requests grouped by item, most waiting first, counted in SQL: one batch (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const page = pageOf(new URL(request.url));
   const { items, total } = await backInStockByItem(context.services, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   return { items, total, page, pages: pagesOf(total, PAGE_SIZE) };
-}
+});
 
 type Item = Route.ComponentProps["loaderData"]["items"][number];
 

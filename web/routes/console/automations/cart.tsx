@@ -5,30 +5,26 @@ import { CartItems, CartTimeline } from "#web/components/console/abandoned-cart-
 import { CartStatusBadge, contactOf } from "#web/components/console/abandoned-carts";
 import { AutomationHead, dateTimeText, Facts } from "#web/components/console/automation-lists";
 import { orRefuse } from "#web/components/console/problem.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { describedBy, ErrorSummary, Field, FieldError, fieldId, type Problem } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { Notice, useCan } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import "#web/styles/console-abandoned-carts.css";
 import type { Route } from "./+types/cart";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Abandoned cart — Automations — Console") }];
-}
+export const meta = consoleMeta("Abandoned cart — Automations — Console");
 
 export const headers = () => consoleHeaders;
 
 /** One abandoned cart with its activities and recovery emails: one batch (2 D1 round trips with the session). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   return orRefuse(getAbandonedCheckoutWithEmails(context.services, params.id));
-}
+});
 
 /** "Add a custom activity": what the merchant did about the cart (automations.manage). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   const form = await request.formData();
   const values = {
     title: String(form.get("customActivity.title") ?? "").slice(0, 400),
@@ -44,7 +40,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, values }, { status: problem.status ?? 400 });
   }
-}
+});
 
 const TITLE = "customActivity.title";
 const DESCRIPTION = "customActivity.description";

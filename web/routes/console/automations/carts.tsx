@@ -14,19 +14,17 @@ import {
 import { AutomationHead, dateTimeText, pagesOf } from "#web/components/console/automation-lists";
 import { FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { type Problem, Select } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { EmptyState, useCan } from "#web/components/ui/page";
 import { DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import "#web/styles/console-abandoned-carts.css";
 import type { Route } from "./+types/carts";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Abandoned carts — Automations — Console") }];
-}
+export const meta = consoleMeta("Abandoned carts — Automations — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -34,8 +32,7 @@ export const headers = () => consoleHeaders;
  * The abandoned carts for the status in the URL, newest first, and the automation's settings: the abandoned-checkout
  * query (one batch with its activities) and the settings read (3 D1 round trips with the session).
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const { status, page } = readCartFilters(new URL(request.url));
   const ctx = context.services;
   const result = await queryAbandonedCheckouts(ctx, {
@@ -63,11 +60,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     })),
     settings: settingsValues(settings),
   };
-}
+});
 
 /** The automation's settings through the settings service (automations.manage); errors come back at their fields. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const values = readSettingsForm(await request.formData());
   try {
     // Refused before the form is read further, so a viewer learns nothing from a validation message.
@@ -78,7 +74,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const problem = problemOf(err, { ...CONSOLE, fieldOf: settingsFieldOf(values) });
     return data({ ok: null, problem, values }, { status: problem.status ?? 400 });
   }
-}
+});
 
 type Cart = Route.ComponentProps["loaderData"]["carts"][number];
 

@@ -4,30 +4,28 @@ import { AutomationHead, dateTimeText, Facts, StatusBadge, statusWord, templateL
 import { intentAction } from "#web/components/console/intent-action.server";
 import { PostButton } from "#web/components/console/post-button";
 import { orRefuse } from "#web/components/console/problem.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { useCan } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/email";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, d?.email ? `Email to ${d.email.to} — Console` : "Email — Console") }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
+  d?.email ? `Email to ${d.email.to} — Console` : "Email — Console",
+);
 
 export const headers = () => consoleHeaders;
 
 /** One email of the outbox: its facts, and the message itself (2 D1 round trips with the session). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   return orRefuse(getEmail(context.services, params.id));
-}
+});
 
 /**
  * Retry: hands a FAILED email to the transport again now, through the email service (automations.manage; 409 for
  * an email that did not fail). The outcome is shown, and the loader shows the row as it now is.
  */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   return intentAction(await request.formData(), ["retry"], async () => {
     const { email } = await retryEmail(context.services, params.id);
     return email.status === "SENT"
@@ -38,7 +36,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
           ? `Not sent: ${email.to} has unsubscribed from marketing emails since.`
           : `The retry failed too: ${email.error ?? "transport error"}.`;
   });
-}
+});
 
 export default function ConsoleEmail({ loaderData, actionData }: Route.ComponentProps) {
   const { email } = loaderData;

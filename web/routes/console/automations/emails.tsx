@@ -14,28 +14,25 @@ import {
 import { EMAILS_PAGE_SIZE, readEmailFilters } from "#web/components/console/emails.server";
 import { DateRange, FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { Field, Select } from "#web/components/ui/form";
 import { DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/emails";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Emails — Automations — Console") }];
-}
+export const meta = consoleMeta("Emails — Automations — Console");
 
 export const headers = () => consoleHeaders;
 
 /** One page of the outbox for the filters in the URL: one batch (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const page = pageOf(url);
   const { values, fields, filters } = readEmailFilters(url, page);
   const { emails, total } = await listEmails(context.services, filters);
   return { values, fields, emails, total, page, pages: pagesOf(total, EMAILS_PAGE_SIZE) };
-}
+});
 
 type Email = Route.ComponentProps["loaderData"]["emails"][number];
 

@@ -6,17 +6,15 @@ import { intentAction } from "#web/components/console/intent-action.server";
 import { Pager } from "#web/components/console/pager";
 import { PostButton } from "#web/components/console/post-button";
 import { TASK_KINDS, taskKindLabel, taskSubject } from "#web/components/console/tasks";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { Select } from "#web/components/ui/form";
 import { useCan } from "#web/components/ui/page";
 import { type Column, DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/tasks";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Tasks — Automations — Console") }];
-}
+export const meta = consoleMeta("Tasks — Automations — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -33,8 +31,7 @@ function filtersOf(url: URL) {
 }
 
 /** One page of tasks for the filters, newest first: one batch (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const page = pageOf(url);
   const filters = filtersOf(url);
@@ -45,18 +42,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     offset: (page - 1) * PAGE_SIZE,
   });
   return { filters, tasks, total: metadata.total, page, pages: pagesOf(metadata.total, PAGE_SIZE) };
-}
+});
 
 /** Done or Reopen one task, through the tasks service (automations.manage). */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const form = await request.formData();
   const id = String(form.get("taskId") ?? "").slice(0, 100);
   return intentAction(form, id ? (["done", "reopen"] as const) : [], async (intent) => {
     const { task } = intent === "done" ? await completeTask(context.services, id) : await reopenTask(context.services, id);
     return intent === "done" ? `Done: ${task.title}.` : `Reopened: ${task.title}.`;
   });
-}
+});
 
 type Task = Route.ComponentProps["loaderData"]["tasks"][number];
 

@@ -15,25 +15,24 @@ import { DeleteCollection } from "#web/components/console/collections/delete";
 import { CollectionForm } from "#web/components/console/collections/form";
 import { Members } from "#web/components/console/collections/members";
 import { Picker } from "#web/components/console/collections/picker";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { readForm } from "#web/components/ui/form.server";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-collections.css";
 import type { Route } from "./+types/edit";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, d?.collection ? `${d.collection.name} — Collections — Console` : "Collection — Console") }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
+  d?.collection ? `${d.collection.name} — Collections — Console` : "Collection — Console",
+);
 
 export const headers = () => consoleHeaders;
 
 /** One collection, a page of its products and the picker's matches (2 D1 round trips besides the session). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request, params }: Route.LoaderArgs) => {
   return collectionPage(context.services, params.id, new URL(request.url));
-}
+});
 
 type ActionResult = {
   ok: string | null;
@@ -49,8 +48,7 @@ type ActionResult = {
  * staff without catalog.write (403) and bad input (400, nothing written). Deleting asks first: without
  * JavaScript the first press answers with a confirmation, and only a second press with `confirm=yes` deletes.
  */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   const ctx = context.services;
   const id = params.id;
   const form = await request.formData();
@@ -97,7 +95,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const result: ActionResult = { ok: null, intent, problem, values: intent === "save" ? readForm(form, ["intent"]) : null, productId };
     return data(result, { status: problem.status ?? 400 });
   }
-}
+});
 
 const SLUG_HINT =
   "The collection's address in the shop, /collections/<slug>: lower-case letters, digits and dashes. Changing it breaks links to the old address.";

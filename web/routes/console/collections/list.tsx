@@ -9,23 +9,20 @@ import {
 import { Thumb } from "#web/components/console/collections/members";
 import { useSlashToSearch } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { Field, Select } from "#web/components/ui/form";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { type Column, DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-collections.css";
 import type { Route } from "./+types/list";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Collections — Console") }];
-}
+export const meta = consoleMeta("Collections — Console");
 
 export const headers = () => consoleHeaders;
 
 /** One page of collections for the search and sort in the URL, hidden ones included (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const filters = readCollectionFilters(url);
   const deleted = (url.searchParams.get("deleted") ?? "").slice(0, 100);
@@ -35,7 +32,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     sorts: Object.entries(COLLECTION_SORTS).map(([value, s]) => [value, s.label] as const),
     ...(await listConsoleCollections(context.services, filters)),
   };
-}
+});
 
 /** A collection's name: a link to its page, or for the built-in one, why it has none. */
 function NameCell({ row: c }: { row: ConsoleCollectionRow }) {

@@ -7,14 +7,12 @@ import { collectionFormRaw, collectionImage, collectionProblem } from "#web/comp
 import { ErrorSummary } from "#web/components/ui/form";
 import { readForm } from "#web/components/ui/form.server";
 import { PageHead } from "#web/components/ui/page";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, requireStaff, staffOnly } from "#web/console.server";
 import "#web/styles/console-collections.css";
 import type { Route } from "./+types/new";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "New collection — Console") }];
-}
+export const meta = consoleMeta("New collection — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -26,8 +24,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** Creates the collection through the catalogue service (catalog.write), then opens its page to add products. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const form = await request.formData();
   const raw = collectionFormRaw(form);
   try {
@@ -45,7 +42,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const problem = collectionProblem(err);
     return data({ problem, values: readForm(form, ["intent"]) }, { status: problem.status ?? 400 });
   }
-}
+});
 
 export default function NewCollection({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();

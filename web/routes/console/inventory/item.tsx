@@ -4,25 +4,24 @@ import { ApiError } from "#worker/platform/errors";
 import { ADJUST_WORDING, adjustStock, saveStock } from "#web/components/console/inventory/stock.server";
 import { AdjustForm, History, StockForm } from "#web/components/console/inventory/stock";
 import { Pager } from "#web/components/console/pager";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { CONSOLE, problemOf, readForm } from "#web/components/ui/form.server";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-inventory.css";
 import type { Route } from "./+types/item";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, d?.item ? `Stock of ${d.item.name} — Console` : "Stock — Console") }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
+  d?.item ? `Stock of ${d.item.name} — Console` : "Stock — Console",
+);
 
 export const headers = () => consoleHeaders;
 
 const HISTORY_PAGE = 25;
 
 /** One product's stock and a page of its history: one batch (2 D1 round trips with the session). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request, params }: Route.LoaderArgs) => {
   const page = Math.min(Math.max(1, Math.floor(Number(new URL(request.url).searchParams.get("page")) || 1)), 10_000);
   try {
     const overview = await inventoryOverview(context.services, params.productId, { limit: HISTORY_PAGE, offset: (page - 1) * HISTORY_PAGE });
@@ -31,7 +30,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     if (err instanceof ApiError && err.status === 404) throw data("No such product.", { status: 404 });
     throw err;
   }
-}
+});
 
 type ActionResult = { ok: string | null; intent: string; problem: Problem | null; values: Record<string, string> | null };
 
@@ -40,8 +39,7 @@ type ActionResult = { ok: string | null; intent: string; problem: Problem | null
  * service (inventory.write; back-in-stock requests and low-stock tasks follow as they do for the API). A refused
  * change writes nothing.
  */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   try {
@@ -55,7 +53,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const problem = problemOf(err, intent === "adjust" ? ADJUST_WORDING : CONSOLE);
     return data({ ok: null, intent, problem, values: readForm(form, ["intent"]) } satisfies ActionResult, { status: problem.status ?? 400 });
   }
-}
+});
 
 export default function InventoryItem({ loaderData, actionData }: Route.ComponentProps) {
   const { item, changes, page, pages } = loaderData;

@@ -4,34 +4,30 @@ import { lowStockVariants } from "#worker/catalog";
 import { parseWith } from "#worker/platform/validation";
 import { Badge } from "#web/components/console/badge";
 import { Pager } from "#web/components/console/pager";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, Field, fieldId } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-inventory.css";
 import type { Route } from "./+types/list";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Inventory — Console") }];
-}
+export const meta = consoleMeta("Inventory — Console");
 
 export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 50;
 
 /** What is running low: tracked variants below the low-stock threshold, lowest first (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const page = Math.min(Math.max(1, Math.floor(Number(new URL(request.url).searchParams.get("page")) || 1)), 10_000);
   const low = await lowStockVariants(context.services, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   return { ...low, page, pages: Math.max(1, Math.ceil(low.total / PAGE_SIZE)) };
-}
+});
 
 /** The low-stock threshold: the automations' setting (also what opens LOW_STOCK tasks), so it needs automations.manage. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const form = await request.formData();
   const raw = String(form.get("lowStockThreshold") ?? "").trim();
   try {
@@ -42,7 +38,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, value: raw }, { status: problem.status ?? 400 });
   }
-}
+});
 
 type LowRow = Route.ComponentProps["loaderData"]["variants"][number];
 

@@ -4,23 +4,20 @@ import { dateText, statusText } from "#web/components/account/order-view";
 import { DateRange, FilterBar, SearchField } from "#web/components/console/filter-bar";
 import { FULFILLMENT_FILTERS, OrderBadge, PAYMENT_FILTERS, SORT_LABELS } from "#web/components/console/orders";
 import { listConsoleOrders, readOrderFilters } from "#web/components/console/orders.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { Select } from "#web/components/ui/form";
 import { EmptyState, PageHead } from "#web/components/ui/page";
 import { DataTable } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-orders.css";
 import type { Route } from "./+types/list";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Orders — Console") }];
-}
+export const meta = consoleMeta("Orders — Console");
 
 export const headers = () => consoleHeaders;
 
 /** One page of orders for the filters in the URL (the orders service's search, as the API answers it). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const { filters, fields } = readOrderFilters(new URL(request.url));
   try {
     return { filters, fields, ...(await listConsoleOrders(context.services, filters)) };
@@ -30,7 +27,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const first = { ...filters, cursor: "" };
     return { filters: first, fields, ...(await listConsoleOrders(context.services, first)) };
   }
-}
+});
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
 

@@ -5,35 +5,33 @@ import { type OrderActionResult, OrderActions, orderChanges } from "#web/compone
 import { OrderBuyer, OrderHistory, OrderItems } from "#web/components/console/order-panels";
 import { OrderBadge } from "#web/components/console/orders";
 import { consoleOrder } from "#web/components/console/orders.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary } from "#web/components/ui/form";
 import { CONSOLE, problemOf, readForm } from "#web/components/ui/form.server";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-orders.css";
 import type { Route } from "./+types/order";
 import { changeOrder, fulfilFieldOf, type OrderIntent } from "./order.server";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, d?.order ? `Order #${d.order.number} — Console` : "Order — Console") }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
+  d?.order ? `Order #${d.order.number} — Console` : "Order — Console",
+);
 
 export const headers = () => consoleHeaders;
 
 /** One order: everything the merchant needs to ship it or answer the buyer (two D1 round trips with the session). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   try {
     return { order: await consoleOrder(context.services, params.orderId) };
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw data("No such order.", { status: 404 });
     throw err;
   }
-}
+});
 
 /** The merchant's changes, each through the orders service (./order.server.ts). A refused change writes nothing. */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   const values = readForm(await request.formData());
   const intent = (values.intent ?? "") as OrderIntent;
   try {
@@ -42,7 +40,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const problem = problemOf(err, { ...CONSOLE, fieldOf: intent === "fulfil" ? fulfilFieldOf(values) : undefined });
     return data<OrderActionResult>({ ok: null, intent, problem, values }, { status: problem.status ?? 400 });
   }
-}
+});
 
 export default function ConsoleOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { order } = loaderData;

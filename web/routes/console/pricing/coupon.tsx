@@ -4,24 +4,23 @@ import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
 import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/coupon";
 import type { Coupon } from "./coupons";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, `${d?.coupon ? `Coupon ${d.coupon.code}` : "New coupon"} — Pricing — Console`) }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
+  ({ data: d }) => `${d?.coupon ? `Coupon ${d.coupon.code}` : "New coupon"} — Pricing — Console`,
+);
 
 export const headers = () => consoleHeaders;
 
 /** One coupon to edit ("new": a blank one). 2 D1 round trips with the session. */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const coupon = params.id === "new" ? null : itemOf<Coupon>(await orRefuse(couponService.get(context.services, params.id)), "coupon");
   return { coupon, currency: context.services.currency };
-}
+});
 
 const C = "coupon";
 
@@ -46,8 +45,7 @@ function couponRequest(v: Record<string, string>) {
 }
 
 /** Create, save or delete through the coupon service the API calls (settings.manage; 400 and 409 write nothing). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   return saveOrDelete({
     ctx: context.services,
     form: await request.formData(),
@@ -61,7 +59,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     fieldOf: (path, v) => fieldAt(v, { [`${C}.moneyOffAmount`]: `${C}.percentOffRate`, [`${C}.freeShipping`]: "kind" })(path),
     remap: conflictAt("DUPLICATE_COUPON_CODE", `${C}.code`),
   });
-}
+});
 
 export default function PricingCoupon({ loaderData, actionData }: Route.ComponentProps) {
   const { coupon: c, currency } = loaderData;

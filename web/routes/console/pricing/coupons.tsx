@@ -2,23 +2,20 @@ import { Link } from "react-router";
 import { couponService } from "#worker/pricing";
 import { money, schedule, StatusBadge } from "#web/components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/coupons";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Coupons — Pricing — Console") }];
-}
+export const meta = consoleMeta("Coupons — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 25;
 
 /** Coupon codes shoppers enter on their cart, 25 a page: the coupon query the API answers (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const page = pageOf(url);
   const { items, total, pages } = await queryPage<Coupon>(couponService, context.services, "coupons", page, PAGE_SIZE);
@@ -30,7 +27,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     currency: context.services.currency,
     notice: noticeOf(url),
   };
-}
+});
 
 /** The coupon as the service answers it (worker/pricing/coupons.ts `shape`). */
 export interface Coupon {

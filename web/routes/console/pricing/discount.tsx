@@ -4,25 +4,24 @@ import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
 import { fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/discount";
 import type { DiscountRule } from "./discounts";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, `${d?.rule ? d.rule.name : "New discount rule"} — Pricing — Console`) }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
+  ({ data: d }) => `${d?.rule ? d.rule.name : "New discount rule"} — Pricing — Console`,
+);
 
 export const headers = () => consoleHeaders;
 
 /** One discount rule to edit ("new": a blank one). 2 D1 round trips with the session. */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const rule =
     params.id === "new" ? null : itemOf<DiscountRule>(await orRefuse(discountRuleService.get(context.services, params.id)), "discountRule");
   return { rule, currency: context.services.currency };
-}
+});
 
 /** The products and collections of a SPECIFIC_ITEMS rule, carried through the form unchanged (they are set through the API). */
 function itemsOf(raw: string): unknown {
@@ -86,8 +85,7 @@ const SHOWN_AT = {
 };
 
 /** Create, save or delete through the discount-rule service the API calls (settings.manage; 400 and 409 write nothing). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   return saveOrDelete({
     ctx: context.services,
     form: await request.formData(),
@@ -99,7 +97,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     label: (v) => `discount rule “${text(v, `${R}.name`) || "unnamed"}”`,
     fieldOf: (path, v) => fieldAt(v, SHOWN_AT)(path),
   });
-}
+});
 
 export default function PricingDiscount({ loaderData, actionData }: Route.ComponentProps) {
   const { rule: r, currency } = loaderData;

@@ -2,27 +2,24 @@ import { Link } from "react-router";
 import { discountRuleService } from "#worker/pricing";
 import { money, schedule, StatusBadge } from "#web/components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/discounts";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Discount rules — Pricing — Console") }];
-}
+export const meta = consoleMeta("Discount rules — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 25;
 
 /** Automatic discounts, 25 a page: the discount-rule query the API answers (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const { items, total, page, pages } = await queryPage<DiscountRule>(discountRuleService, context.services, "discountRules", pageOf(url), PAGE_SIZE);
   return { rules: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
-}
+});
 
 /** A discount rule as the service answers it (worker/pricing/discount-rules.ts `shape`). */
 export interface DiscountRule {

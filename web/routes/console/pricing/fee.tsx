@@ -4,25 +4,24 @@ import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
 import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/fee";
 import type { AdditionalFee } from "./fees";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, `${d?.fee ? d.fee.name : "New fee"} — Additional fees — Pricing — Console`) }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
+  ({ data: d }) => `${d?.fee ? d.fee.name : "New fee"} — Additional fees — Pricing — Console`,
+);
 
 export const headers = () => consoleHeaders;
 
 /** One additional fee to edit ("new": a blank one). 2 D1 round trips with the session. */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const fee =
     params.id === "new" ? null : itemOf<AdditionalFee>(await orRefuse(additionalFeeService.get(context.services, params.id)), "additionalFee");
   return { fee, currency: context.services.currency };
-}
+});
 
 const F = "additionalFee";
 
@@ -40,8 +39,7 @@ function feeRequest(v: Record<string, string>) {
 }
 
 /** Create, save or delete through the additional-fee service the API calls (settings.manage; 400 and 409 write nothing). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   return saveOrDelete({
     ctx: context.services,
     form: await request.formData(),
@@ -55,7 +53,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     fieldOf: (path, v) => fieldAt(v, { [`${F}.percentage`]: `${F}.amount` })(path),
     remap: conflictAt("DUPLICATE_FEE_CODE", `${F}.code`),
   });
-}
+});
 
 export default function PricingFee({ loaderData, actionData }: Route.ComponentProps) {
   const { fee: fe, currency } = loaderData;

@@ -3,23 +3,20 @@ import { additionalFeeService } from "#worker/pricing";
 import { Badge } from "#web/components/console/badge";
 import { money } from "#web/components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/fees";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Additional fees — Pricing — Console") }];
-}
+export const meta = consoleMeta("Additional fees — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 25;
 
 /** Handling and insurance fees, 25 a page: the query the API answers (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const { items, total, page, pages } = await queryPage<AdditionalFee>(
     additionalFeeService,
@@ -29,7 +26,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     PAGE_SIZE,
   );
   return { fees: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
-}
+});
 
 /** An additional fee as the service answers it (worker/pricing/additional-fees.ts `shape`). */
 export interface AdditionalFee {

@@ -1,35 +1,33 @@
 import { shippingRegionService } from "#worker/pricing";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
 import { itemOf, saveOrDelete, text } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { rowsFromOptions, rowsFromValues } from "#web/components/console/shipping-rows";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/shipping-region";
 import { OptionFields } from "./shipping-options";
 import { regionField, regionRequest } from "./shipping-region.server";
 import type { ShippingRegion } from "./shipping";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, `${d?.region ? d.region.name : "New shipping region"} — Shipping — Pricing — Console`) }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
+  ({ data: d }) => `${d?.region ? d.region.name : "New shipping region"} — Shipping — Pricing — Console`,
+);
 
 export const headers = () => consoleHeaders;
 
 /** One shipping region to edit ("new": a blank one). 2 D1 round trips with the session. */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const region =
     params.id === "new" ? null : itemOf<ShippingRegion>(await orRefuse(shippingRegionService.get(context.services, params.id)), "shippingRegion");
   return { region, currency: context.services.currency };
-}
+});
 
 /** Create, save or delete through the shipping-region service the API calls (settings.manage; 400 and 409 write nothing). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   return saveOrDelete({
     ctx: context.services,
     form: await request.formData(),
@@ -41,7 +39,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     label: (v) => `shipping region “${text(v, "shippingRegion.name") || "unnamed"}”`,
     fieldOf: regionField,
   });
-}
+});
 
 export default function PricingShippingRegion({ loaderData, actionData }: Route.ComponentProps) {
   const { region: r, currency } = loaderData;

@@ -2,23 +2,20 @@ import { Link } from "react-router";
 import { shippingRegionService } from "#worker/pricing";
 import { money } from "#web/components/console/pricing";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/shipping";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Shipping — Pricing — Console") }];
-}
+export const meta = consoleMeta("Shipping — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 25;
 
 /** Shipping regions with their options, 25 a page: the query the API answers (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const { items, total, page, pages } = await queryPage<ShippingRegion>(
     shippingRegionService,
@@ -28,7 +25,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     PAGE_SIZE,
   );
   return { regions: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
-}
+});
 
 /** A shipping region as the service answers it (worker/pricing/shipping-regions.ts `shape`). */
 export interface ShippingRegion {

@@ -6,30 +6,29 @@ import { useEditor } from "#web/components/ui/page";
 import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { fieldAt, itemOf, listOf, saveOrDelete, text } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/tax-group";
 import type { TaxGroup } from "./tax-groups";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, `${d?.group ? d.group.name : "New tax group"} — Tax — Pricing — Console`) }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
+  ({ data: d }) => `${d?.group ? d.group.name : "New tax group"} — Tax — Pricing — Console`,
+);
 
 export const headers = () => consoleHeaders;
 
 const COLLECTIONS = 100;
 
 /** One tax group to edit ("new": a blank one) and the collections it can take (3 D1 round trips with the session). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const [group, found] = await Promise.all([
     params.id === "new" ? null : orRefuse(taxGroupService.get(context.services, params.id)).then((r) => itemOf<TaxGroup>(r, "taxGroup")),
     queryCollections(context.services, { paging: { limit: COLLECTIONS, offset: 0 } }),
   ]);
   const collections = found.collections.filter((c) => c.id !== ALL_PRODUCTS_COLLECTION_ID).map((c) => ({ id: c.id, name: c.name }));
   return { group, collections };
-}
+});
 
 const G = "taxGroup";
 const COLLECTION_IDS = `${G}.collectionIds`;
@@ -40,8 +39,7 @@ function groupRequest(v: Record<string, string>) {
 }
 
 /** Create, save or delete through the tax-group service the API calls (settings.manage; 400 and 409 write nothing). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   return saveOrDelete({
     ctx: context.services,
     form: await request.formData(),
@@ -54,7 +52,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     // With nothing ticked, the collections' errors still show at their list.
     fieldOf: (path, v) => fieldAt(v, { [COLLECTION_IDS]: COLLECTION_IDS })(path),
   });
-}
+});
 
 export default function PricingTaxGroup({ loaderData, actionData }: Route.ComponentProps) {
   const { group: g, collections } = loaderData;

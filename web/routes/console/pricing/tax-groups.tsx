@@ -2,14 +2,12 @@ import { Link } from "react-router";
 import { taxGroupService } from "#worker/pricing";
 import { PricingList } from "#web/components/console/pricing-list";
 import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/tax-groups";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Tax groups — Tax — Pricing — Console") }];
-}
+export const meta = consoleMeta("Tax groups — Tax — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -25,11 +23,10 @@ export interface TaxGroup {
 }
 
 /** Tax groups, 25 a page: the query the API answers (2 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   return { ...(await queryPage<TaxGroup>(taxGroupService, context.services, "taxGroups", pageOf(url), PAGE_SIZE)), notice: noticeOf(url) };
-}
+});
 
 export default function PricingTaxGroups({ loaderData }: Route.ComponentProps) {
   const { items: groups, total, page, pages, notice } = loaderData;

@@ -1,19 +1,19 @@
 import { taxGroupService, taxRegionService } from "#worker/pricing";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
 import { atRow, conflictAt, fieldAt, itemOf, numberOrRaw, queryPage, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/tax-region";
 import type { TaxRegion } from "./tax";
 import type { TaxGroup } from "./tax-groups";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, `${d?.region ? d.region.name : "New tax region"} — Tax — Pricing — Console`) }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
+  ({ data: d }) => `${d?.region ? d.region.name : "New tax region"} — Tax — Pricing — Console`,
+);
 
 export const headers = () => consoleHeaders;
 
@@ -21,14 +21,13 @@ export const headers = () => consoleHeaders;
 const GROUPS = 100;
 
 /** One tax region to edit ("new": a blank one) and the tax groups it can rate (3 D1 round trips with the session). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const [region, groups] = await Promise.all([
     params.id === "new" ? null : orRefuse(taxRegionService.get(context.services, params.id)).then((r) => itemOf<TaxRegion>(r, "taxRegion")),
     queryPage<TaxGroup>(taxGroupService, context.services, "taxGroups", 1, GROUPS),
   ]);
   return { region, groups: groups.items.map((g) => ({ id: g.id, name: g.name })) };
-}
+});
 
 const TR = "taxRegion";
 const RATES = `${TR}.groupRates`;
@@ -62,8 +61,7 @@ function regionField(path: string, v: Record<string, string>) {
 }
 
 /** Create, save or delete through the tax-region service the API calls (settings.manage; 400 and 409 write nothing). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   return saveOrDelete({
     ctx: context.services,
     form: await request.formData(),
@@ -76,7 +74,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     fieldOf: regionField,
     remap: conflictAt("DUPLICATE_TAX_REGION", `${TR}.country`),
   });
-}
+});
 
 export default function PricingTaxRegion({ loaderData, actionData }: Route.ComponentProps) {
   const { region: r, groups } = loaderData;

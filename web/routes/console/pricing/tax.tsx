@@ -6,15 +6,13 @@ import type { Problem } from "#web/components/ui/form";
 import { PricingList } from "#web/components/console/pricing-list";
 import { noticeOf, pageOf, postedValues, queryPage, text, ticked } from "#web/components/console/pricing.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/tax";
 import { TaxSettings } from "./tax-settings";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Tax — Pricing — Console") }];
-}
+export const meta = consoleMeta("Tax — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -34,19 +32,17 @@ export interface TaxRegion {
 }
 
 /** The tax settings and the tax regions, 25 a page (3 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const [regions, { settings }] = await Promise.all([
     queryPage<TaxRegion>(taxRegionService, context.services, "taxRegions", pageOf(url), PAGE_SIZE),
     getPricingSettings(context.services),
   ]);
   return { ...regions, settings: { pricesIncludeTax: settings.pricesIncludeTax, taxableAddress: settings.taxableAddress }, notice: noticeOf(url) };
-}
+});
 
 /** "Prices include tax" and which address picks the tax region: the pricing settings service, as PATCH /api/v1/pricing-settings. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const values = postedValues(await request.formData());
   try {
     const { settings } = parseWith(z.object({ settings: pricingSettingsPatchSchema }), {
@@ -64,7 +60,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const problem: Problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, values }, { status: problem.status ?? 400 });
   }
-}
+});
 
 export default function PricingTax({ loaderData, actionData }: Route.ComponentProps) {
   const { items: regions, total, page, pages, settings, notice } = loaderData;

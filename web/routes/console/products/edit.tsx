@@ -4,15 +4,13 @@ import { DeleteConfirm, EditorHead, MediaStrip } from "#web/components/console/p
 import { ProductEditor } from "#web/components/console/product-editor/editor";
 import { ErrorSummary } from "#web/components/ui/form";
 import { Notice } from "#web/components/ui/page";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console-editor.css";
 import { editorPageData, productEditorAction } from "./edit.server";
 import type { Route } from "./+types/edit";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, d?.id ? `${d.name} — Console` : "New product — Console") }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) => (d?.id ? `${d.name} — Console` : "New product — Console"));
 
 export const headers = () => consoleHeaders;
 

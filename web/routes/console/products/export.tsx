@@ -1,14 +1,13 @@
 import { exportProductsCsv } from "#worker/catalog";
 import { consoleProductQuery, readProductFilters } from "#web/components/console/products.server";
-import { requireStaff } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import type { Route } from "./+types/export";
 
 /**
  * GET /console/products/export.csv?<the products table's filters>: every product the filters match, hidden ones
  * included, as CSV (one row per variant), streamed 100 products at a time. Any staff member may export.
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const { filters } = readProductFilters(new URL(request.url));
   const body = exportProductsCsv(context.services, consoleProductQuery(filters));
   const day = new Date().toISOString().slice(0, 10);
@@ -20,4 +19,4 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       "x-content-type-options": "nosniff",
     },
   });
-}
+});

@@ -5,14 +5,12 @@ import { ApiError } from "#worker/platform/errors";
 import { ErrorSummary } from "#web/components/ui/form";
 import { orRefuse } from "#web/components/console/problem.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-imports.css";
 import type { Route } from "./+types/import-job";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Import — Console") }];
-}
+export const meta = consoleMeta("Import — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -23,15 +21,13 @@ const STALLED_MS = 2 * 60_000;
  * One import: the dry run's preview (products to create, update, leave unchanged; row errors) and Apply; then its
  * progress, read from D1 on every load, so a reload or another tab shows the same import (2 D1 round trips).
  */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const progress = await orRefuse(importProgress(context.services, params.jobId));
   return { ...progress, stalled: progress.job.status === "APPLYING" && Date.now() - Date.parse(progress.job.updatedDate) > STALLED_MS };
-}
+});
 
 /** Apply (or resume) the import through the queue, then show its progress. */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   const form = await request.formData();
   try {
     if (form.get("intent") === "resume") await resumeImport(context.services, params.jobId);
@@ -42,7 +38,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const problem = problemOf(err, CONSOLE);
     return data({ problem }, { status: problem.status ?? 400 });
   }
-}
+});
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 

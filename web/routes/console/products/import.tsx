@@ -14,22 +14,19 @@ import { ApiError } from "#worker/platform/errors";
 import { ErrorSummary, FieldError } from "#web/components/ui/form";
 import { orRefuse } from "#web/components/console/problem.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, requireStaff, staffOnly } from "#web/console.server";
 import "#web/styles/console-imports.css";
 import type { Route } from "./+types/import";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Import products — Console") }];
-}
+export const meta = consoleMeta("Import products — Console");
 
 export const headers = () => consoleHeaders;
 
 /** The upload form and the latest imports (catalog.write only: the service refuses others with 403). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
   return { imports: await orRefuse(recentImports(context.services)) };
-}
+});
 
 /**
  * The dry run: the file is parsed and every row checked against the catalogue's rules, and the result stored as an

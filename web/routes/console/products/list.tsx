@@ -10,23 +10,20 @@ import { Pager } from "#web/components/console/pager";
 import { PRODUCT_SORT_LABELS } from "#web/components/console/products";
 import { ProductsCsvLinks } from "#web/components/console/products-csv";
 import { type ConsoleProductRow, listConsoleProducts, readProductFilters } from "#web/components/console/products.server";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-products.css";
 import type { Route } from "./+types/list";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Products — Console") }];
-}
+export const meta = consoleMeta("Products — Console");
 
 export const headers = () => consoleHeaders;
 
 /** One page of the catalogue for the filters in the URL, hidden products included (3 D1 round trips with the session). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const { filters, fields } = readProductFilters(new URL(request.url));
   return { filters, fields, bulk: await openBulkResult(request), ...(await listConsoleProducts(context.services, filters)) };
-}
+});
 
 /** Bulk edits of the ticked rows or of everything the filter matches (web/components/console/bulk.server.ts). */
 export async function action({ context, request }: Route.ActionArgs) {

@@ -5,34 +5,32 @@ import { MediaItem } from "#web/components/console/product-media/item";
 import { MediaUpload } from "#web/components/console/product-media/upload";
 import { ErrorSummary } from "#web/components/ui/form";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-media.css";
 import { productMediaAction } from "./media.server";
 import type { Route } from "./+types/media";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, d?.product ? `Media of ${d.product.name} — Console` : "Media — Console") }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
+  d?.product ? `Media of ${d.product.name} — Console` : "Media — Console",
+);
 
 export const headers = () => consoleHeaders;
 
 /** The product's media in order, with its options for choice links: one D1 read (2 round trips with the session). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   try {
     return { product: await productMediaView(context.services, params.id) };
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw data("No such product.", { status: 404 });
     throw err;
   }
-}
+});
 
 /** Upload, reorder, remove, alt text and choice links (./media.server.ts). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   return productMediaAction(context.services, params.id, await request.formData());
-}
+});
 
 export default function ProductMedia({ loaderData, actionData }: Route.ComponentProps) {
   const { product } = loaderData;

@@ -6,25 +6,22 @@ import { ApiKeysTable, CreateKeyForm } from "#web/components/console/people";
 import { byIntent } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { SettingsNav } from "#web/components/console/settings-nav";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { EmptyState, Notice, PageHead } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/api-keys";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "API keys — Settings — Console") }];
-}
+export const meta = consoleMeta("API keys — Settings — Console");
 
 export const headers = () => consoleHeaders;
 
 /** Every API key made (never the keys themselves): one D1 read besides the session. */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
   return { apiKeys: await listApiKeys(context.services) };
-}
+});
 
 type ActionResult = {
   intent: string;
@@ -41,8 +38,7 @@ type ActionResult = {
  * (owner only). Revoking asks first:
  * without JavaScript the first press answers with the question, and only a second press with `confirm=yes` revokes.
  */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const ctx = context.services;
   const form = await request.formData();
   const field = (name: string) => String(form.get(name) ?? "").slice(0, 200);
@@ -67,7 +63,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       return { ok: `Revoked “${apiKey.name}”: it is refused from now on.` };
     },
   });
-}
+});
 
 /** The question a revoke without JavaScript answers with, and its second press. */
 function ConfirmRevoke({ id, name }: { id: string; name: string }) {

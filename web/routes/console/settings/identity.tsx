@@ -5,29 +5,25 @@ import { Checkbox, type Problem } from "#web/components/ui/form";
 import { EditForm, Notice, PageHead } from "#web/components/ui/page";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/identity";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Sign-up and sign-in — Settings — Console") }];
-}
+export const meta = consoleMeta("Sign-up and sign-in — Settings — Console");
 
 export const headers = () => consoleHeaders;
 
 /** The members' sign-up rules (one D1 read besides the session), and whether a captcha can be checked at all. */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
   const ctx = context.services;
   const { settings } = await readIdentitySettings(ctx);
   return { settings, captchaConfigured: Boolean(turnstileSecret(ctx.env)) || hasCustomCaptchaVerifier() };
-}
+});
 
 /** Saves the three rules through the identity settings service (owner only); an unchecked box is "off". */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const form = await request.formData();
   const posted = {
     requireEmailVerification: form.get("requireEmailVerification") === "on",
@@ -46,7 +42,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     }
     return data({ ok: null, problem, settings: posted }, { status: problem.status ?? 400 });
   }
-}
+});
 
 const RULES = [
   {

@@ -3,17 +3,15 @@ import { Pager } from "#web/components/console/pager";
 import { MembersTable } from "#web/components/console/people";
 import { byIntent } from "#web/components/console/problem.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, Field, Select } from "#web/components/ui/form";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import { useNavigation } from "react-router";
 import "#web/styles/console-settings.css";
 import type { Route } from "./+types/members";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Members — Settings — Console") }];
-}
+export const meta = consoleMeta("Members — Settings — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -26,8 +24,7 @@ const STATUS_LABELS: Record<Status, string> = { PENDING: "Waiting", ACTIVE: "Act
  * The shop's members, newest first: searched (email or name) and filtered by status in the URL, one page at a time
  * (the page and its count in one D1 batch, besides the session).
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const statusParam = url.searchParams.get("status") ?? "";
@@ -50,11 +47,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       createdDate: m.createdDate,
     })),
   };
-}
+});
 
 /** Approve, reject, block, unblock: through the members service (settings.manage); a refusal changes nothing. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const ctx = context.services;
   const form = await request.formData();
   const id = String(form.get("id") ?? "").slice(0, 100);
@@ -70,7 +66,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     block: change(blockMember, (email) => `Blocked ${email}: they are signed out and cannot sign in.`),
     unblock: change(unblockMember, (email) => `Unblocked ${email}.`),
   });
-}
+});
 
 export default function Members({ loaderData, actionData }: Route.ComponentProps) {
   const { members, q, status, page, pages, total } = loaderData;

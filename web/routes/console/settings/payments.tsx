@@ -2,14 +2,12 @@ import { paymentsOverview } from "#worker/payments";
 import { hasPermission } from "#worker/platform/context";
 import { publicOrigin } from "#worker/platform/public-origin";
 import { SettingsNav } from "#web/components/console/settings-nav";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { Route } from "./+types/payments";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Payments — Settings — Console") }];
-}
+export const meta = consoleMeta("Payments — Settings — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -17,12 +15,11 @@ export const headers = () => consoleHeaders;
  * Whether Stripe is connected (its secrets are set), in test or live mode, the webhook URL to register in Stripe's
  * dashboard and the last Stripe webhook received. Staff without settings.manage see that they may not.
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
   const ctx = context.services;
   if (!hasPermission(ctx.auth, "settings.manage")) return { allowed: false as const };
   return { allowed: true as const, overview: await paymentsOverview(ctx, publicOrigin(ctx)) };
-}
+});
 
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 

@@ -13,16 +13,14 @@ import { parseWith } from "#worker/platform/validation";
 import { InviteForm, StaffTable } from "#web/components/console/people";
 import { byIntent } from "#web/components/console/problem.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { Notice, PageHead } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, requireStaff, staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { Route } from "./+types/staff";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Staff and roles — Settings — Console") }];
-}
+export const meta = consoleMeta("Staff and roles — Settings — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -37,8 +35,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  * Invite, change permissions, resend the activation link, remove (block) and let back in (unblock): each through the
  * staff service (owner only). A removed staff member loses the console at their next request.
  */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const ctx = context.services;
   const form = await request.formData();
   const permissions = form.getAll("permissions").map(String);
@@ -65,7 +62,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       return { ok: `${member.email} is back: ${how}.` };
     },
   });
-}
+});
 
 type ActionResult = { intent: string; ok: string | null; problem: Problem | null; values?: Record<string, string> };
 

@@ -7,25 +7,22 @@ import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { Notice, PageHead, useEditor } from "#web/components/ui/page";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import { StoreForm, StoreSummary } from "#web/components/console/store-settings";
-import { consoleTitle } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleMeta } from "#web/components/console/title";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { Route } from "./+types/store";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Store settings — Console") }];
-}
+export const meta = consoleMeta("Store settings — Console");
 
 export const headers = () => consoleHeaders;
 
 /** The store's settings (one D1 read besides the session) and whether emails are actually sent (configuration). */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
   const { settings, currency } = await getStoreSettings(context.services);
   const env = context.services.env;
   const emailFrom = config(env).emailFrom;
   return { settings, currency, emailFrom, sending: Boolean(emailFrom && env.SEND_EMAIL) };
-}
+});
 
 /** Whether the form carries a file to upload. */
 function logoFile(form: FormData): File | null {
@@ -37,8 +34,7 @@ function logoFile(form: FormData): File | null {
  * Saves the store's settings through the store settings service (settings.manage): every field is checked before
  * anything is stored, the logo goes to R2 through the media service, and a refusal keeps what was typed.
  */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const ctx = context.services;
   const form = await request.formData();
   const values: Record<string, string> = {};
@@ -69,7 +65,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const problem = problemOf(err, CONSOLE);
     return data({ ok: null, problem, values }, { status: problem.status ?? 400 });
   }
-}
+});
 
 export default function StoreSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, currency, emailFrom, sending } = loaderData;

@@ -2,17 +2,15 @@ import { deadFailureTypes, listFailures, replayAllFailures, replayFailure } from
 import { INCOMING_EVENT_TYPES } from "#worker/webhooks";
 import { PostButton } from "#web/components/console/post-button";
 import { byIntent } from "#web/components/console/problem.server";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { DeadEventsTable } from "#web/components/console/webhook-views";
 import { PagedLog, useWebhookPage, WebhooksHead } from "#web/components/console/webhooks";
 import { pageCount, pageParam, WEBHOOKS } from "#web/components/console/webhooks.server";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/events";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Dead events — Console") }];
-}
+export const meta = consoleMeta("Dead events — Console");
 
 export const headers = () => consoleHeaders;
 
@@ -22,8 +20,7 @@ const PAGE_SIZE = 25;
  * Dead events: queue messages whose processing failed for good (or after every retry), with the error, newest
  * first, filtered by event type (three D1 round trips with the session).
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const page = pageParam(url);
   const type = url.searchParams.get("type")?.trim().slice(0, 200) || undefined;
@@ -34,11 +31,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const dead = failures.map(({ message: _message, ...f }) => f);
   const allDead = types.reduce((n, t) => n + t.count, 0);
   return { failures: dead, total: metadata.total, allDead, types, type: type ?? "", page, pages: pageCount(metadata.total, PAGE_SIZE) };
-}
+});
 
 /** Replay one, or every dead event matching the filter: through the failures service (automations.manage). */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const ctx = context.services;
   const form = await request.formData();
   return byIntent(
@@ -65,7 +61,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     },
     { wording: WEBHOOKS },
   );
-}
+});
 
 export default function ConsoleEvents({ loaderData, actionData }: Route.ComponentProps) {
   const { failures, total, allDead, types, type, page, pages } = loaderData;

@@ -13,27 +13,24 @@ import {
 import { parseWith } from "#worker/platform/validation";
 import { byIntent } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { NewSource, NewSubscription } from "#web/components/console/webhook-forms";
 import { SourcesTable, SubscriptionsTable } from "#web/components/console/webhook-views";
 import { useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
 import { WEBHOOKS } from "#web/components/console/webhooks.server";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/list";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Webhooks — Console") }];
-}
+export const meta = consoleMeta("Webhooks — Console");
 
 export const headers = () => consoleHeaders;
 
 /** Incoming sources and outgoing subscriptions (three D1 round trips with the session). Never a secret. */
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
   const [{ sources }, { subscriptions }] = await Promise.all([listSources(context.services), listSubscriptions(context.services)]);
   return { sources, subscriptions };
-}
+});
 
 interface ActionResult extends WebhookResult {
   /** Shown once: a new source's secret, or a new subscription's. */
@@ -44,8 +41,7 @@ interface ActionResult extends WebhookResult {
  * Creates sources and subscriptions and turns them on or off, each through the webhook services (which check
  * automations.manage). A new secret is in this answer only.
  */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request }: Route.ActionArgs) => {
   const ctx = context.services;
   const form = await request.formData();
   const types = form.getAll("eventTypes").map(String);
@@ -94,7 +90,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     },
     { wording: WEBHOOKS, kept: { types } },
   );
-}
+});
 
 const CREATES = ["create-source", "create-subscription"];
 

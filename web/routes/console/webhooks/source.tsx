@@ -14,20 +14,20 @@ import { parseWith } from "#worker/platform/validation";
 import { PostButton } from "#web/components/console/post-button";
 import { byIntent, orRefuse } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { SourceDetails } from "#web/components/console/webhook-details";
 import { EventTypesForm, RotateForm } from "#web/components/console/webhook-forms";
 import { KeysTable, OUTCOME, ReceivedTable } from "#web/components/console/webhook-views";
 import { DeleteWebhook, PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
 import { pageCount, pageParam, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
 import { counted } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/source";
 
-export function meta({ data: d, matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, d?.source ? `Source ${d.source.name} — Console` : "Webhook source — Console") }];
-}
+export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
+  d?.source ? `Source ${d.source.name} — Console` : "Webhook source — Console",
+);
 
 export const headers = () => consoleHeaders;
 
@@ -35,8 +35,7 @@ const PAGE_SIZE = 25;
 const STATUSES: SourceEventStatus[] = ["ACCEPTED", "UNHANDLED", "DUPLICATE", "REFUSED"];
 
 /** One source: its keys (ids and dates, never a secret) and what it received, 25 a page (two D1 round trips). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request, params }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const page = pageParam(url);
   const raw = url.searchParams.get("status") ?? "";
@@ -45,7 +44,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     listSourceEvents(context.services, params.id, { status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
   );
   return { source, events, total: metadata.total, page, pages: pageCount(metadata.total, PAGE_SIZE), status: status ?? "", now: Date.now() };
-}
+});
 
 type ActionResult = WebhookResult & { secret?: string };
 
@@ -53,8 +52,7 @@ type ActionResult = WebhookResult & { secret?: string };
  * Rotation, ending a key now, the event types it may send, disable/enable and delete: each through the sources
  * service (automations.manage, and the permissions its types need to rotate, allow or enable).
  */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   const ctx = context.services;
   const form = await request.formData();
   const types = form.getAll("eventTypes").map(String);
@@ -98,7 +96,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     },
     { wording: WEBHOOKS, kept: { types } },
   );
-}
+});
 
 const OWN_FORMS = ["rotate", "delete", "event-types"];
 const OPTIONS = STATUSES.map((s) => [s, OUTCOME[s].label] as const);

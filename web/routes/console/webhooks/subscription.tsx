@@ -3,26 +3,23 @@ import { deleteSubscription, listDeliveries, redeliver, rotateSubscriptionSecret
 import { PostButton } from "#web/components/console/post-button";
 import { byIntent, orRefuse } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
-import { consoleTitle } from "#web/components/console/title";
+import { consoleMeta } from "#web/components/console/title";
 import { DELIVERY_BADGE, DELIVERY_STATUSES, DeliveryLog, SubscriptionDetails, type DeliveryStatus } from "#web/components/console/webhook-details";
 import { DeleteWebhook, PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
 import { pageCount, pageParam, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
 import { counted } from "#web/components/ui/table";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/subscription";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: consoleTitle(matches, "Webhook subscription — Console") }];
-}
+export const meta = consoleMeta("Webhook subscription — Console");
 
 export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 20;
 
 /** One subscription and its delivery log, every attempt of 20 deliveries a page (two D1 round trips). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  requireStaff(context, request);
+export const loader = staffOnly(async ({ context, request, params }: Route.LoaderArgs) => {
   const url = new URL(request.url);
   const page = pageParam(url);
   const raw = url.searchParams.get("status") ?? "";
@@ -33,15 +30,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   // The log shows what was sent and answered, not whole event bodies.
   const log = deliveries.map(({ event: _event, ...d }) => d);
   return { subscription, deliveries: log, total: metadata.total, page, pages: pageCount(metadata.total, PAGE_SIZE), status: status ?? "" };
-}
+});
 
 type ActionResult = WebhookResult & { secret?: string };
 
 const OPTIONS = DELIVERY_STATUSES.map((x) => [x, DELIVERY_BADGE[x].label] as const);
 
 /** Rotate, test, disable/enable, redeliver, delete: each through the subscriptions service (automations.manage). */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireStaff(context, request);
+export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
   const ctx = context.services;
   const form = await request.formData();
   return byIntent<{ ok: string; secret?: string }>(
@@ -75,7 +71,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     },
     { wording: WEBHOOKS },
   );
-}
+});
 
 export default function ConsoleWebhookSubscription({ loaderData, actionData }: Route.ComponentProps) {
   const { subscription: s, deliveries, total, page, pages, status } = loaderData;
