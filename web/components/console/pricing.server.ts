@@ -1,4 +1,5 @@
-import { data, redirect } from "react-router";
+import { type AppLoadContext, data, redirect } from "react-router";
+import { staffOnly } from "#web/console.server";
 import { requirePermission, type Ctx } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
 import type { Problem } from "#web/components/ui/form";
@@ -183,6 +184,18 @@ export async function queryPage<T>(
   const result = await service.query(ctx, { query: { paging: { limit: size, offset: (page - 1) * size } } });
   const total = (result.pagingMetadata as { total: number }).total;
   return { items: result[plural] as T[], total, page, pages: Math.max(1, Math.ceil(total / size)) };
+}
+
+/** An edit page's action: save or delete (saveOrDelete) the item of the route's `id`, for signed-in staff. */
+export function pricingAction(opts: Omit<Parameters<typeof saveOrDelete>[0], "ctx" | "form" | "id">) {
+  return staffOnly(async ({ context, request, params }: { context: AppLoadContext; request: Request; params: { id?: string } }) =>
+    saveOrDelete({ ...opts, ctx: context.services, form: await request.formData(), id: params.id ?? "new" }),
+  );
+}
+
+/** A pricing list page's data: its page of items (25 a page), the store currency and the notice after an edit. */
+export async function listPage<T>(service: Parameters<typeof queryPage>[0], ctx: Ctx, url: URL, plural: string) {
+  return { ...(await queryPage<T>(service, ctx, plural, pageOf(url), 25)), currency: ctx.currency, notice: noticeOf(url) };
 }
 
 /** One item of a pricing resource as the service shapes it. */

@@ -2,7 +2,7 @@ import { couponService } from "#worker/pricing";
 import { isoToInput, PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
-import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
+import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, pricingAction, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleMeta } from "#web/components/console/title";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -45,20 +45,15 @@ function couponRequest(v: Record<string, string>) {
 }
 
 /** Create, save or delete through the coupon service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  return saveOrDelete({
-    ctx: context.services,
-    form: await request.formData(),
-    id: params.id,
-    service: couponService,
-    wrapper: C,
-    listPath: "/console/pricing",
-    request: couponRequest,
-    label: (v) => `coupon ${text(v, `${C}.code`) || "(no code)"}`,
-    // One input takes the percent or the amount; the kind says which (or free shipping).
-    fieldOf: (path, v) => fieldAt(v, { [`${C}.moneyOffAmount`]: `${C}.percentOffRate`, [`${C}.freeShipping`]: "kind" })(path),
-    remap: conflictAt("DUPLICATE_COUPON_CODE", `${C}.code`),
-  });
+export const action = pricingAction({
+  service: couponService,
+  wrapper: C,
+  listPath: "/console/pricing",
+  request: couponRequest,
+  label: (v) => `coupon ${text(v, `${C}.code`) || "(no code)"}`,
+  // One input takes the percent or the amount; the kind says which (or free shipping).
+  fieldOf: (path, v) => fieldAt(v, { [`${C}.moneyOffAmount`]: `${C}.percentOffRate`, [`${C}.freeShipping`]: "kind" })(path),
+  remap: conflictAt("DUPLICATE_COUPON_CODE", `${C}.code`),
 });
 
 export default function PricingCoupon({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { couponService } from "#worker/pricing";
 import { money, schedule, StatusBadge } from "#web/components/console/pricing";
-import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
+import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -12,22 +12,10 @@ export const meta = consoleMeta("Coupons — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
-const PAGE_SIZE = 25;
-
-/** Coupon codes shoppers enter on their cart, 25 a page: the coupon query the API answers (2 D1 round trips with the session). */
-export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
-  const url = new URL(request.url);
-  const page = pageOf(url);
-  const { items, total, pages } = await queryPage<Coupon>(couponService, context.services, "coupons", page, PAGE_SIZE);
-  return {
-    coupons: items,
-    total,
-    page,
-    pages,
-    currency: context.services.currency,
-    notice: noticeOf(url),
-  };
-});
+/** Coupon codes shoppers enter on their cart: the coupon query the API answers (2 D1 round trips with the session). */
+export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
+  listPage<Coupon>(couponService, context.services, new URL(request.url), "coupons"),
+);
 
 /** The coupon as the service answers it (worker/pricing/coupons.ts `shape`). */
 export interface Coupon {
@@ -54,7 +42,7 @@ function couponDiscount(c: Pick<Coupon, "moneyOffAmount" | "percentOffRate" | "f
 }
 
 export default function PricingCoupons({ loaderData }: Route.ComponentProps) {
-  const { coupons, total, page, pages, currency, notice } = loaderData;
+  const { items: coupons, total, page, pages, currency, notice } = loaderData;
   return (
     <PricingList
       heading="Coupons"

@@ -2,7 +2,7 @@ import { discountRuleService } from "#worker/pricing";
 import { isoToInput, PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
-import { fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
+import { fieldAt, itemOf, moneyOrNull, numberOrRaw, pricingAction, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleMeta } from "#web/components/console/title";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -85,18 +85,13 @@ const SHOWN_AT = {
 };
 
 /** Create, save or delete through the discount-rule service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  return saveOrDelete({
-    ctx: context.services,
-    form: await request.formData(),
-    id: params.id,
-    service: discountRuleService,
-    wrapper: R,
-    listPath: "/console/pricing/discounts",
-    request: ruleRequest,
-    label: (v) => `discount rule “${text(v, `${R}.name`) || "unnamed"}”`,
-    fieldOf: (path, v) => fieldAt(v, SHOWN_AT)(path),
-  });
+export const action = pricingAction({
+  service: discountRuleService,
+  wrapper: R,
+  listPath: "/console/pricing/discounts",
+  request: ruleRequest,
+  label: (v) => `discount rule “${text(v, `${R}.name`) || "unnamed"}”`,
+  fieldOf: (path, v) => fieldAt(v, SHOWN_AT)(path),
 });
 
 export default function PricingDiscount({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { discountRuleService } from "#worker/pricing";
 import { money, schedule, StatusBadge } from "#web/components/console/pricing";
-import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
+import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -12,14 +12,10 @@ export const meta = consoleMeta("Discount rules — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
-const PAGE_SIZE = 25;
-
-/** Automatic discounts, 25 a page: the discount-rule query the API answers (2 D1 round trips with the session). */
-export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
-  const url = new URL(request.url);
-  const { items, total, page, pages } = await queryPage<DiscountRule>(discountRuleService, context.services, "discountRules", pageOf(url), PAGE_SIZE);
-  return { rules: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
-});
+/** Automatic discounts: the discount-rule query the API answers (2 D1 round trips with the session). */
+export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
+  listPage<DiscountRule>(discountRuleService, context.services, new URL(request.url), "discountRules"),
+);
 
 /** A discount rule as the service answers it (worker/pricing/discount-rules.ts `shape`). */
 export interface DiscountRule {
@@ -88,7 +84,7 @@ function triggerText(t: Trigger | null, currency: string): string {
 }
 
 export default function PricingDiscounts({ loaderData }: Route.ComponentProps) {
-  const { rules, total, page, pages, currency, notice } = loaderData;
+  const { items: rules, total, page, pages, currency, notice } = loaderData;
   return (
     <PricingList
       heading="Discount rules"

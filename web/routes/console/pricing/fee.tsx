@@ -2,7 +2,7 @@ import { additionalFeeService } from "#worker/pricing";
 import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
-import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
+import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, pricingAction, text, ticked } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleMeta } from "#web/components/console/title";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -39,20 +39,15 @@ function feeRequest(v: Record<string, string>) {
 }
 
 /** Create, save or delete through the additional-fee service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  return saveOrDelete({
-    ctx: context.services,
-    form: await request.formData(),
-    id: params.id,
-    service: additionalFeeService,
-    wrapper: F,
-    listPath: "/console/pricing/fees",
-    request: feeRequest,
-    label: (v) => `fee “${text(v, `${F}.name`) || text(v, `${F}.code`) || "unnamed"}”`,
-    // One input takes the amount or the percentage.
-    fieldOf: (path, v) => fieldAt(v, { [`${F}.percentage`]: `${F}.amount` })(path),
-    remap: conflictAt("DUPLICATE_FEE_CODE", `${F}.code`),
-  });
+export const action = pricingAction({
+  service: additionalFeeService,
+  wrapper: F,
+  listPath: "/console/pricing/fees",
+  request: feeRequest,
+  label: (v) => `fee “${text(v, `${F}.name`) || text(v, `${F}.code`) || "unnamed"}”`,
+  // One input takes the amount or the percentage.
+  fieldOf: (path, v) => fieldAt(v, { [`${F}.percentage`]: `${F}.amount` })(path),
+  remap: conflictAt("DUPLICATE_FEE_CODE", `${F}.code`),
 });
 
 export default function PricingFee({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { additionalFeeService } from "#worker/pricing";
 import { Badge } from "#web/components/console/badge";
 import { money } from "#web/components/console/pricing";
-import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
+import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -13,20 +13,10 @@ export const meta = consoleMeta("Additional fees — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
-const PAGE_SIZE = 25;
-
-/** Handling and insurance fees, 25 a page: the query the API answers (2 D1 round trips with the session). */
-export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
-  const url = new URL(request.url);
-  const { items, total, page, pages } = await queryPage<AdditionalFee>(
-    additionalFeeService,
-    context.services,
-    "additionalFees",
-    pageOf(url),
-    PAGE_SIZE,
-  );
-  return { fees: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
-});
+/** Handling and insurance fees: the query the API answers (2 D1 round trips with the session). */
+export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
+  listPage<AdditionalFee>(additionalFeeService, context.services, new URL(request.url), "additionalFees"),
+);
 
 /** An additional fee as the service answers it (worker/pricing/additional-fees.ts `shape`). */
 export interface AdditionalFee {
@@ -42,7 +32,7 @@ export interface AdditionalFee {
 }
 
 export default function PricingFees({ loaderData }: Route.ComponentProps) {
-  const { fees, total, page, pages, currency, notice } = loaderData;
+  const { items: fees, total, page, pages, currency, notice } = loaderData;
   return (
     <PricingList
       heading="Additional fees"

@@ -3,7 +3,7 @@ import { consoleMeta } from "#web/components/console/title";
 import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
-import { itemOf, saveOrDelete, text } from "#web/components/console/pricing.server";
+import { itemOf, pricingAction, text } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { rowsFromOptions, rowsFromValues } from "#web/components/console/shipping-rows";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -27,18 +27,13 @@ export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) =>
 });
 
 /** Create, save or delete through the shipping-region service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  return saveOrDelete({
-    ctx: context.services,
-    form: await request.formData(),
-    id: params.id,
-    service: shippingRegionService,
-    wrapper: "shippingRegion",
-    listPath: "/console/pricing/shipping",
-    request: regionRequest,
-    label: (v) => `shipping region “${text(v, "shippingRegion.name") || "unnamed"}”`,
-    fieldOf: regionField,
-  });
+export const action = pricingAction({
+  service: shippingRegionService,
+  wrapper: "shippingRegion",
+  listPath: "/console/pricing/shipping",
+  request: regionRequest,
+  label: (v) => `shipping region “${text(v, "shippingRegion.name") || "unnamed"}”`,
+  fieldOf: regionField,
 });
 
 export default function PricingShippingRegion({ loaderData, actionData }: Route.ComponentProps) {

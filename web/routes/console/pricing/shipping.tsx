@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { shippingRegionService } from "#worker/pricing";
 import { money } from "#web/components/console/pricing";
-import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
+import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -12,20 +12,10 @@ export const meta = consoleMeta("Shipping — Pricing — Console");
 
 export const headers = () => consoleHeaders;
 
-const PAGE_SIZE = 25;
-
-/** Shipping regions with their options, 25 a page: the query the API answers (2 D1 round trips with the session). */
-export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
-  const url = new URL(request.url);
-  const { items, total, page, pages } = await queryPage<ShippingRegion>(
-    shippingRegionService,
-    context.services,
-    "shippingRegions",
-    pageOf(url),
-    PAGE_SIZE,
-  );
-  return { regions: items, total, page, pages, currency: context.services.currency, notice: noticeOf(url) };
-});
+/** Shipping regions with their options: the query the API answers (2 D1 round trips with the session). */
+export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
+  listPage<ShippingRegion>(shippingRegionService, context.services, new URL(request.url), "shippingRegions"),
+);
 
 /** A shipping region as the service answers it (worker/pricing/shipping-regions.ts `shape`). */
 export interface ShippingRegion {
@@ -51,7 +41,7 @@ export interface ShippingOption {
 }
 
 export default function PricingShipping({ loaderData }: Route.ComponentProps) {
-  const { regions, total, page, pages, currency, notice } = loaderData;
+  const { items: regions, total, page, pages, currency, notice } = loaderData;
   return (
     <PricingList
       heading="Shipping regions"

@@ -4,7 +4,7 @@ import { taxGroupService } from "#worker/pricing";
 import { Field, FieldError, fieldId } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
 import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
-import { fieldAt, itemOf, listOf, saveOrDelete, text } from "#web/components/console/pricing.server";
+import { fieldAt, itemOf, listOf, pricingAction, text } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleMeta } from "#web/components/console/title";
 import { consoleHeaders, staffOnly } from "#web/console.server";
@@ -39,19 +39,14 @@ function groupRequest(v: Record<string, string>) {
 }
 
 /** Create, save or delete through the tax-group service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  return saveOrDelete({
-    ctx: context.services,
-    form: await request.formData(),
-    id: params.id,
-    service: taxGroupService,
-    wrapper: G,
-    listPath: "/console/pricing/tax/groups",
-    request: groupRequest,
-    label: (v) => `tax group “${text(v, `${G}.name`) || "unnamed"}”`,
-    // With nothing ticked, the collections' errors still show at their list.
-    fieldOf: (path, v) => fieldAt(v, { [COLLECTION_IDS]: COLLECTION_IDS })(path),
-  });
+export const action = pricingAction({
+  service: taxGroupService,
+  wrapper: G,
+  listPath: "/console/pricing/tax/groups",
+  request: groupRequest,
+  label: (v) => `tax group “${text(v, `${G}.name`) || "unnamed"}”`,
+  // With nothing ticked, the collections' errors still show at their list.
+  fieldOf: (path, v) => fieldAt(v, { [COLLECTION_IDS]: COLLECTION_IDS })(path),
 });
 
 export default function PricingTaxGroup({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { taxGroupService } from "#worker/pricing";
 import { PricingList } from "#web/components/console/pricing-list";
-import { noticeOf, pageOf, queryPage } from "#web/components/console/pricing.server";
+import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
@@ -10,8 +10,6 @@ import type { Route } from "./+types/tax-groups";
 export const meta = consoleMeta("Tax groups — Tax — Pricing — Console");
 
 export const headers = () => consoleHeaders;
-
-const PAGE_SIZE = 25;
 
 /** A tax group as the service answers it (worker/pricing/taxes.ts `shape`). */
 export interface TaxGroup {
@@ -22,11 +20,10 @@ export interface TaxGroup {
   collectionIds: string[];
 }
 
-/** Tax groups, 25 a page: the query the API answers (2 D1 round trips with the session). */
-export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
-  const url = new URL(request.url);
-  return { ...(await queryPage<TaxGroup>(taxGroupService, context.services, "taxGroups", pageOf(url), PAGE_SIZE)), notice: noticeOf(url) };
-});
+/** Tax groups: the query the API answers (2 D1 round trips with the session). */
+export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
+  listPage<TaxGroup>(taxGroupService, context.services, new URL(request.url), "taxGroups"),
+);
 
 export default function PricingTaxGroups({ loaderData }: Route.ComponentProps) {
   const { items: groups, total, page, pages, notice } = loaderData;

@@ -3,7 +3,7 @@ import { consoleMeta } from "#web/components/console/title";
 import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
 import { useEditor } from "#web/components/ui/page";
-import { atRow, conflictAt, fieldAt, itemOf, numberOrRaw, queryPage, saveOrDelete, text, ticked } from "#web/components/console/pricing.server";
+import { atRow, conflictAt, fieldAt, itemOf, numberOrRaw, queryPage, pricingAction, text, ticked } from "#web/components/console/pricing.server";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
@@ -61,19 +61,14 @@ function regionField(path: string, v: Record<string, string>) {
 }
 
 /** Create, save or delete through the tax-region service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  return saveOrDelete({
-    ctx: context.services,
-    form: await request.formData(),
-    id: params.id,
-    service: taxRegionService,
-    wrapper: TR,
-    listPath: "/console/pricing/tax",
-    request: regionRequest,
-    label: (v) => `tax region ${text(v, `${TR}.subdivision`) || text(v, `${TR}.country`) || ""}`.trim(),
-    fieldOf: regionField,
-    remap: conflictAt("DUPLICATE_TAX_REGION", `${TR}.country`),
-  });
+export const action = pricingAction({
+  service: taxRegionService,
+  wrapper: TR,
+  listPath: "/console/pricing/tax",
+  request: regionRequest,
+  label: (v) => `tax region ${text(v, `${TR}.subdivision`) || text(v, `${TR}.country`) || ""}`.trim(),
+  fieldOf: regionField,
+  remap: conflictAt("DUPLICATE_TAX_REGION", `${TR}.country`),
 });
 
 export default function PricingTaxRegion({ loaderData, actionData }: Route.ComponentProps) {
