@@ -208,7 +208,7 @@ under(["/v1", "/ecom/v1"], {
   "POST /orders/:id/refund-status": need("orders.write"),
 });
 
-under([""], { "POST /webhooks/:source": { needs: "signature" } });
+under([""], { "POST /webhooks/stripe": { needs: "signature" }, "POST /webhooks/:source": { needs: "signature" } });
 
 under(["/api/v1"], {
   "POST /webhook-sources": {
