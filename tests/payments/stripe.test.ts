@@ -318,7 +318,32 @@ describe("POST /webhooks/stripe", () => {
     expect(tasks).toEqual([{ kind: "PAYMENT_DISPUTED", entity_id: o.orderId }]);
   });
 
-  it("releases the reservation once when the session expires or the payment fails", async () => {
+  it("keeps the order and its stock after a declined card, so a second card on Stripe's page can pay it", async () => {
+    const o = await onlineOrder();
+    const declined = stripeEvent("payment_intent.payment_failed", {
+      id: fakeId("pi"),
+      object: "payment_intent",
+      metadata: { orderId: o.orderId },
+      status: "requires_payment_method",
+      last_payment_error: { code: "card_declined" },
+    });
+    await deliverThriceShuffled([declined]);
+    await processed([declined]);
+    expect(await orderRow(o.orderId)).toMatchObject({ status: "INITIALIZED", payment_status: "NOT_PAID" });
+    expect((await stockOf(o.productId))!.quantity).toBe(3);
+    const paid = stripeEvent("checkout.session.completed", {
+      id: o.sessionId,
+      object: "checkout.session",
+      client_reference_id: o.orderId,
+      payment_status: "paid",
+    });
+    await deliverThriceShuffled([paid]);
+    await processed([paid]);
+    expect(await orderRow(o.orderId)).toMatchObject({ status: "APPROVED", payment_status: "PAID" });
+    expect(await activities(o.orderId, "ORDER_CANCELED")).toHaveLength(0);
+  });
+
+  it("releases the reservation once when the session expires", async () => {
     const o = await onlineOrder();
     expect((await stockOf(o.productId))!.quantity).toBe(3);
     const gone = [

@@ -324,8 +324,11 @@ export async function applyStripeEvent(ctx: Ctx, data: StripeEventData, done: Do
     case "payment_intent.succeeded":
       return markOrderPaid(ctx, data.orderId, { transactionId: data.paymentIntentId ?? "", amount: data.amount, currency: data.currency }, done);
     case "checkout.session.expired":
-    case "payment_intent.payment_failed":
       return releaseUnpaid(ctx, data.orderId, data.stripeType, done);
+    case "payment_intent.payment_failed":
+      // Stripe's page lets the buyer try another card in the same session, so a declined attempt keeps the order
+      // and its stock; the session's expiry releases them if no payment follows.
+      return "UNCHANGED";
     case "charge.refunded":
       return recordRefund(ctx, data, done);
     case "charge.dispute.created":
