@@ -1,6 +1,6 @@
 import { createContext, type InputHTMLAttributes, type TextareaHTMLAttributes, useContext } from "react";
 import { MEASUREMENT_UNITS } from "#worker/catalog";
-import { describedBy, FieldError } from "#web/components/ui/form";
+import { Field, Select, TextArea } from "#web/components/ui/form";
 
 /**
  * The product editor's fields: each input's id is its form name, and a refused save's error for that id shows under
@@ -20,53 +20,22 @@ export function useEditorState(): EditorState {
   return useContext(EditorContext);
 }
 
-/** A labelled input named and identified by `id`, with a muted hint and its error. */
+/** A labelled input named and identified by `id`, with its hint and its error (the kit's Field). */
 export function EditorInput({ id, label, hint, ...rest }: { id: string; label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const { err, canWrite } = useEditorState();
-  const e = err(id);
-  const described = [hint ? `${id}-hint` : "", e ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={id} aria-invalid={e ? true : undefined} aria-describedby={described} disabled={!canWrite} {...rest} />
-      {hint && (
-        <p className="console-muted" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={e} />
-    </div>
-  );
+  return <Field id={id} name={id} label={label} hint={hint} error={err(id)} disabled={!canWrite} {...rest} />;
 }
 
-/** A labelled textarea named by `name` (default `id`), with its error. */
+/** A labelled textarea named by `name` (default `id`), with its error (the kit's TextArea). */
 export function EditorTextarea({ id, label, name = id, ...rest }: { id: string; label: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const { err, canWrite } = useEditorState();
-  return (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} disabled={!canWrite} {...rest} />
-      <FieldError id={`${id}-error`} message={err(id)} />
-    </div>
-  );
+  return <TextArea id={id} name={name} label={label} error={err(id)} disabled={!canWrite} {...rest} />;
 }
 
-/** A select of the measurement units (blank: none), named and identified by `id`. */
+const UNITS = MEASUREMENT_UNITS.map((u) => [u, u] as const);
+
+/** A select of the measurement units (blank: none), named and identified by `id` (the kit's Select). */
 export function UnitSelect({ id, label, value }: { id: string; label: string; value: string }) {
   const { err, canWrite } = useEditorState();
-  const error = err(id);
-  return (
-    <div className="console-field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={id} defaultValue={value} disabled={!canWrite} {...describedBy(id, false, !!error)}>
-        <option value="">—</option>
-        {MEASUREMENT_UNITS.map((u) => (
-          <option key={u} value={u}>
-            {u}
-          </option>
-        ))}
-      </select>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
+  return <Select id={id} name={id} label={label} options={UNITS} placeholder="—" defaultValue={value} error={err(id)} disabled={!canWrite} />;
 }
