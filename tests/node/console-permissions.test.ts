@@ -79,7 +79,7 @@ function pagesWithActions(): string[] {
   const pages: string[] = [];
   for (const m of config.matchAll(/(?:route\("([^"]*)",\s*|index\()"(routes\/console\/[^"]+)"/g)) {
     const file = readFileSync(path.join(root, "web", m[2]), "utf8");
-    if (!/export async function action|export \{[^}]*\baction\b/.test(file)) continue;
+    if (!/export (async function|const) action\b|export \{[^}]*\baction\b/.test(file)) continue;
     const sub = m[1] ?? "";
     pages.push(sub.startsWith("console/") ? `/${sub}` : sub ? `/console/${sub}` : "/console");
   }
