@@ -20,7 +20,9 @@ import { formatMoney, toDecimalString, toMinor } from "#worker/platform/money";
 import { publicOrigin } from "#worker/platform/public-origin";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { isOwner } from "./checkout";
+import { paidAmount, refundedAmount } from "./actions";
 import { loadOrders, paymentEvent, restockedCancelEvent, writeChange } from "./orders";
+import { completeRefund, failRefund } from "./refunds";
 import type { LoadedOrder } from "./shapes";
 import { transactions } from "./tables";
 
@@ -245,9 +247,10 @@ async function orderOfCharge(ctx: Ctx, data: StripeEventData): Promise<string | 
 }
 
 /**
- * Records a Stripe refund: the part of the charge's running refunded total not recorded yet, as a refund
- * transaction and an activity, and the payment status it leaves. A refund of an order not yet marked paid (its
- * events crossed) marks it paid first, without the confirmation email.
+ * Records a Stripe refund. A refund the shop made itself (named by our refund id in its metadata, or by its Stripe
+ * id) completes that refund, once; the part of the charge's running refunded total that no refund of ours accounts
+ * for (a refund made in Stripe's dashboard) is recorded as a refund of its own. A refund of an order not yet marked
+ * paid (its events crossed) marks it paid first, without the confirmation email.
  */
 async function recordRefund(ctx: Ctx, data: StripeEventData, done: Done): Promise<Outcome> {
   const orderId = await orderOfCharge(ctx, data);
@@ -256,39 +259,44 @@ async function recordRefund(ctx: Ctx, data: StripeEventData, done: Done): Promis
   if (first && first.order.status !== "CANCELED" && !PAID_STATUSES.has(first.order.paymentStatus) && data.paymentIntentId) {
     await markOrderPaid(ctx, orderId, { transactionId: data.paymentIntentId, amount: data.amount, currency: data.currency }, none, false);
   }
-  return onLatest(ctx, orderId, async (o) => {
-    const { order } = o;
-    if (!PAID_STATUSES.has(order.paymentStatus)) return "UNCHANGED";
-    const recorded = o.transactions.filter((t) => t.status === "REFUNDED").reduce((n, t) => n + t.amount, 0);
-    const amount = Math.min(refunded, order.total) - recorded;
-    if (amount <= 0) return "UNCHANGED";
-    const full = recorded + amount >= order.total;
-    const status = full ? "FULLY_REFUNDED" : "PARTIALLY_REFUNDED";
-    await writeChange(ctx, o, {
-      set: { paymentStatus: status },
-      activities: [
-        {
-          type: full ? "ORDER_REFUNDED" : "ORDER_PARTIALLY_REFUNDED",
-          details: { amount, totalRefunded: recorded + amount, provider: "stripe", providerTransactionId: data.chargeId },
-        },
-      ],
-      after: [
-        ctx.db.insert(transactions).values({
-          id: newId(),
-          orderId: order.id,
-          amount,
-          currency: order.currency,
-          status: "REFUNDED",
-          provider: "stripe",
-          providerTransactionId: data.chargeId,
-          createdDate: new Date().toISOString(),
-        }),
-        ...done(),
-      ],
-      events: [paymentEvent(order.paymentStatus, status)],
-    });
-    return "CHANGED";
-  });
+  const settled = await settleOwnRefunds(ctx, orderId, data);
+  if (data.stripeType !== "charge.refunded") return settled ? "CHANGED" : "UNCHANGED";
+  const o = await loadOne(ctx, orderId);
+  if (!o) return "UNKNOWN_ORDER";
+  if (!PAID_STATUSES.has(o.order.paymentStatus)) return settled ? "CHANGED" : "UNCHANGED";
+  const amount = Math.min(refunded, paidAmount(o)) - refundedAmount(o);
+  if (amount <= 0) return settled ? "CHANGED" : "UNCHANGED";
+  const known = new Set(o.refunds.map((r) => r.providerRefundId).filter(Boolean));
+  const unknown = (data.refunds ?? []).filter((r) => !known.has(r.id) && !r.refundId);
+  const changed = await completeRefund(
+    ctx,
+    o.order.id,
+    {
+      external: {
+        amount,
+        provider: "stripe",
+        providerRefundId: unknown.length === 1 && unknown[0].amount === amount ? unknown[0].id : null,
+        chargeId: data.chargeId,
+      },
+    },
+    done,
+  );
+  return changed || settled ? "CHANGED" : "UNCHANGED";
+}
+
+/** Completes (or fails) the shop's own refunds an event reports on; answers whether one changed. */
+async function settleOwnRefunds(ctx: Ctx, orderId: string | null, data: StripeEventData): Promise<boolean> {
+  const o = await loadOne(ctx, orderId);
+  if (!o) return false;
+  let changed = false;
+  for (const r of data.refunds ?? []) {
+    const ours = o.refunds.find((x) => (r.refundId && x.id === r.refundId) || x.providerRefundId === r.id);
+    if (!ours || (ours.status !== "STARTED" && ours.status !== "PENDING")) continue;
+    if (r.status === "succeeded") changed = (await completeRefund(ctx, o.order.id, { refundId: ours.id, providerRefundId: r.id })) || changed;
+    else if ((r.status === "failed" || r.status === "canceled") && ours.status === "PENDING")
+      changed = (await failRefund(ctx, o, ours.id, `Stripe reported the refund ${r.status}`)) || changed;
+  }
+  return changed;
 }
 
 /** A dispute opened on a payment: a merchant task (one per dispute), naming the order when it is ours. */
@@ -330,6 +338,7 @@ export async function applyStripeEvent(ctx: Ctx, data: StripeEventData, done: Do
       // and its stock; the session's expiry releases them if no payment follows.
       return "UNCHANGED";
     case "charge.refunded":
+    case "refund.updated":
       return recordRefund(ctx, data, done);
     case "charge.dispute.created":
       return raiseDispute(ctx, data, done);

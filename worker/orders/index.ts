@@ -21,3 +21,6 @@ export { searchOrders } from "./orders";
 export { UNPAID_CANCEL_REASON } from "./shapes";
 export { cancelOrder, createFulfillment, markAsPaid, setRefundStatus } from "./orders";
 export { fulfillmentRequest } from "./schemas";
+export { listRefunds, orderWithRefunds, refundOrder, refundShape, type RefundShape } from "./refunds";
+export { refundRequest, type RefundRequest } from "./schemas";
+export { leftToShip, orderActionVerdicts, orderState, ORDER_ACTIONS, type ActionVerdicts, type OrderAction } from "./actions";

@@ -6,12 +6,13 @@ import type { Db } from "#worker/platform/db";
 import { ApiError, badField, notFound, unauthenticated } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { compileQuery, type FieldMap } from "#worker/platform/query";
+import { leftToShip, orderActionVerdicts, orderState, type OrderAction } from "./actions";
 import { isOwner } from "./checkout";
 import { flushStockEvents, releaseStockStatements, type StockChange } from "#worker/catalog";
 
 import type { FulfillmentRequest, SearchOrdersRequest } from "./schemas";
 import { orderEventData, orderShape, OrderEventType, UNPAID_CANCEL_REASON, unpaidExpiry, type LoadedOrder, type OrderRow } from "./shapes";
-import { orderActivities, orderFulfillments, orderLineItems, orders, transactions, type PaymentStatus } from "./tables";
+import { orderActivities, orderFulfillments, orderLineItems, orderRefunds, orders, transactions, type PaymentStatus } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
@@ -34,12 +35,13 @@ export async function loadOrders(ctx: Ctx, ids: string[]): Promise<LoadedOrder[]
   if (!ids.length) return [];
   const list = JSON.stringify(ids);
   const inIds = (col: unknown) => sql`${col} IN (SELECT value FROM json_each(${list}))`;
-  const [orderRows, lines, activities, fulfillments, txs] = await runBatch(ctx.db, [
+  const [orderRows, lines, activities, fulfillments, txs, refunds] = await runBatch(ctx.db, [
     ctx.db.select().from(orders).where(inIds(orders.id)),
     ctx.db.select().from(orderLineItems).where(inIds(orderLineItems.orderId)).orderBy(orderLineItems.position),
     ctx.db.select().from(orderActivities).where(inIds(orderActivities.orderId)).orderBy(orderActivities.createdDate, sql`rowid`),
     ctx.db.select().from(orderFulfillments).where(inIds(orderFulfillments.orderId)).orderBy(orderFulfillments.createdDate),
     ctx.db.select().from(transactions).where(inIds(transactions.orderId)).orderBy(transactions.createdDate),
+    ctx.db.select().from(orderRefunds).where(inIds(orderRefunds.orderId)).orderBy(orderRefunds.createdDate, orderRefunds.id),
   ]);
   const byId = new Map(orderRows.map((o) => [o.id, o]));
   return ids
@@ -50,10 +52,12 @@ export async function loadOrders(ctx: Ctx, ids: string[]): Promise<LoadedOrder[]
       activities: activities.filter((a) => a.orderId === id),
       fulfillments: fulfillments.filter((f) => f.orderId === id),
       transactions: txs.filter((t) => t.orderId === id),
+      refunds: refunds.filter((r) => r.orderId === id),
     }));
 }
 
-async function loadOrder(ctx: Ctx, id: string): Promise<LoadedOrder> {
+/** One order with its lines, activities, fulfilments, transactions and refunds; 404 ORDER_NOT_FOUND when there is none. */
+export async function loadOrder(ctx: Ctx, id: string): Promise<LoadedOrder> {
   const [o] = await loadOrders(ctx, [id]);
   if (!o) throw orderNotFound(id);
   return o;
@@ -212,6 +216,17 @@ export async function writeChange(ctx: Ctx, o: LoadedOrder, change: Change): Pro
   return results.slice(first, first + (change.after?.length ?? 0));
 }
 
+/** Refuses an action the order's state does not allow, with the spec's order-change code (actions.ts decides). */
+function refuseUnless(o: LoadedOrder, action: OrderAction): void {
+  const why = orderActionVerdicts(orderState(o))[action];
+  if (why)
+    throw unsupported(why.code, why.description, {
+      status: o.order.status,
+      paymentStatus: o.order.paymentStatus,
+      fulfillmentStatus: o.order.fulfillmentStatus,
+    });
+}
+
 /** The canceled event of an order the shop cancelled itself, its stock restocked, for `reason`. */
 export const restockedCancelEvent = (reason: string) => ({
   type: OrderEventType.canceled,
@@ -238,17 +253,7 @@ export const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
 export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?: boolean | null }) {
   requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
-  if (o.order.status === "CANCELED")
-    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already canceled`, { status: o.order.status });
-  if (o.order.fulfillmentStatus !== "NOT_FULFILLED") {
-    throw unsupported(
-      "ORDER_STATUS_IS_NOT_SUPPORTED",
-      `Order ${id} is ${o.order.fulfillmentStatus.toLowerCase().replace("_", " ")} and can no longer be canceled`,
-      {
-        fulfillmentStatus: o.order.fulfillmentStatus,
-      },
-    );
-  }
+  refuseUnless(o, "cancel");
   const lines = o.lines
     .filter((l) => l.catalogItemId && l.variantId)
     .map((l) => ({ productId: l.catalogItemId!, variantId: l.variantId!, quantity: l.quantity, name: l.name }));
@@ -276,23 +281,16 @@ export async function markAsPaid(ctx: Ctx, id: string) {
   requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
   const ps = o.order.paymentStatus;
-  if (ps === "PARTIALLY_REFUNDED" || ps === "FULLY_REFUNDED")
-    throw unsupported("PARTIALLY_OR_FULLY_REFUNDED", `Order ${id} was refunded and cannot be marked as paid`, { paymentStatus: ps });
-  if (o.order.status === "CANCELED") {
-    const expired = unpaidExpiry(o);
-    if (expired) {
-      // Its stock may be sold to someone else by now: a late payment is refunded, or the buyer orders again.
-      throw unsupported(
-        "ORDER_STATUS_IS_NOT_SUPPORTED",
-        `Order ${id} was canceled because it was not paid within ${expired.holdHours} hours, and its items went back into stock; it cannot be marked as paid. If the buyer has paid, refund them or ask them to place a new order.`,
-        { status: o.order.status, reason: UNPAID_CANCEL_REASON },
-      );
-    }
-    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be marked as paid`, { status: o.order.status });
+  const expired = ps !== "PARTIALLY_REFUNDED" && ps !== "FULLY_REFUNDED" && o.order.status === "CANCELED" ? unpaidExpiry(o) : null;
+  if (expired) {
+    // Its stock may be sold to someone else by now: a late payment is refunded, or the buyer orders again.
+    throw unsupported(
+      "ORDER_STATUS_IS_NOT_SUPPORTED",
+      `Order ${id} was canceled because it was not paid within ${expired.holdHours} hours, and its items went back into stock; it cannot be marked as paid. If the buyer has paid, refund them or ask them to place a new order.`,
+      { status: o.order.status, reason: UNPAID_CANCEL_REASON },
+    );
   }
-  if (ps !== "NOT_PAID" && ps !== "PENDING" && ps !== "PARTIALLY_PAID") {
-    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is ${ps} and cannot be marked as paid`, { paymentStatus: ps });
-  }
+  refuseUnless(o, "mark-paid");
   const now = nowIso();
   const txId = newId();
   return applyChange(ctx, o, {
@@ -318,10 +316,7 @@ export async function markAsPaid(ctx: Ctx, id: string) {
 export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRequest) {
   requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
-  if (o.order.status === "CANCELED")
-    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is canceled and cannot be fulfilled`, { status: o.order.status });
-  if (o.order.fulfillmentStatus === "FULFILLED")
-    throw unsupported("ORDER_STATUS_IS_NOT_SUPPORTED", `Order ${id} is already fulfilled`, { fulfillmentStatus: o.order.fulfillmentStatus });
+  refuseUnless(o, "fulfil");
   const requested = req.fulfillment?.lineItems ?? req.lineItems ?? null;
   const trackingInfo = req.fulfillment?.trackingInfo ?? req.trackingInfo ?? null;
   const items: { id: string; quantity: number }[] = [];
@@ -332,15 +327,15 @@ export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRe
     for (const [lineId, quantity] of seen) {
       const line = o.lines.find((l) => l.id === lineId);
       if (!line) throw badField(`lineItems[${i}].id`, "is not a line item of this order", "VALIDATION", { lineItemId: lineId });
-      const left = line.quantity - line.fulfilledQuantity;
+      const left = leftToShip(line);
       if (quantity > left) throw badField(`lineItems[${i}].quantity`, `is more than the ${left} left to fulfil of "${line.name}"`, "MAX", { left });
       items.push({ id: lineId, quantity });
       i++;
     }
   } else {
-    for (const l of o.lines) if (l.quantity > l.fulfilledQuantity) items.push({ id: l.id, quantity: l.quantity - l.fulfilledQuantity });
+    for (const l of o.lines) if (leftToShip(l) > 0) items.push({ id: l.id, quantity: leftToShip(l) });
   }
-  const remaining = new Map(o.lines.map((l) => [l.id, l.quantity - l.fulfilledQuantity]));
+  const remaining = new Map(o.lines.map((l) => [l.id, leftToShip(l)]));
   for (const it of items) remaining.set(it.id, remaining.get(it.id)! - it.quantity);
   const full = [...remaining.values()].every((v) => v === 0);
   const fulfillmentStatus = full ? "FULFILLED" : "PARTIALLY_FULFILLED";
@@ -354,7 +349,7 @@ export async function createFulfillment(ctx: Ctx, id: string, req: FulfillmentRe
         and(
           eq(orderLineItems.id, it.id),
           eq(orderLineItems.orderId, id),
-          sql`${orderLineItems.fulfilledQuantity} + ${it.quantity} <= ${orderLineItems.quantity}`,
+          sql`${orderLineItems.fulfilledQuantity} + ${orderLineItems.refundedQuantity} + ${it.quantity} <= ${orderLineItems.quantity}`,
         ),
       ),
     assertPreviousChanged(ctx.db),

@@ -345,6 +345,7 @@ function draftOrder(
           },
         ]
       : ([] as TransactionRow[]),
+    refunds: [],
   };
 }
 
@@ -361,6 +362,8 @@ function orderLines(ctx: Ctx, resolved: ResolvedLine[], totals: CartTotals, orde
     name: r.row.snapshot.productName,
     quantity: r.row.quantity,
     fulfilledQuantity: 0,
+    refundedQuantity: 0,
+    restockedQuantity: 0,
     price: r.row.price,
     details: { ...lineShapes[i], ...(calculated.get(r.row.id) ? calculated.get(r.row.id) : {}), availability: undefined } as Record<string, unknown>,
   }));

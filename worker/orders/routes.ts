@@ -5,10 +5,12 @@ import { readBody } from "#worker/platform/validation";
 import { getCheckout, updateCheckout } from "./checkout";
 import { createOrder } from "./place-order";
 import { cancelOrder, createFulfillment, getOrder, markAsPaid, searchOrders, setRefundStatus } from "./orders";
+import { listRefunds, refundOrder } from "./refunds";
 import {
   cancelOrderRequest,
   createOrderRequest,
   fulfillmentRequest,
+  refundRequest,
   refundStatusRequest,
   searchOrdersRequest,
   updateCheckoutRequest,
@@ -27,7 +29,9 @@ import {
  *   POST  /orders/{id}/cancel  {restockAllItems}           → {order}   merchant
  *   POST  /orders/{id}/mark-as-paid                        → {order}   merchant
  *   POST  /orders/{id}/fulfillments  {lineItems?, trackingInfo} → {order}   merchant
- *   POST  /orders/{id}/refund-status  {status}             → {order}   merchant
+ *   POST  /orders/{id}/refund-status  {status}             → {order}   merchant (a refund made outside the store)
+ *   POST  /orders/{id}/refunds  {lineItems?: [{lineItemId, quantity}], amount?, restock?} → {refund, order}   merchant
+ *   GET   /orders/{id}/refunds                             → {refunds, summary}   buyer or merchant
  */
 export const orderRoutes = new Hono<AppEnv>()
   .get("/checkouts/:id", async (c) => c.json(await getCheckout(c.get("ctx"), pathId(c))))
@@ -42,4 +46,6 @@ export const orderRoutes = new Hono<AppEnv>()
   .post("/orders/:id/fulfillments", async (c) => c.json(await createFulfillment(c.get("ctx"), pathId(c), await readBody(c, fulfillmentRequest))))
   .post("/orders/:id/refund-status", async (c) =>
     c.json(await setRefundStatus(c.get("ctx"), pathId(c), (await readBody(c, refundStatusRequest)).status)),
-  );
+  )
+  .post("/orders/:id/refunds", async (c) => c.json(await refundOrder(c.get("ctx"), pathId(c), await readBody(c, refundRequest))))
+  .get("/orders/:id/refunds", async (c) => c.json(await listRefunds(c.get("ctx"), pathId(c))));

@@ -117,3 +117,25 @@ export const fulfillmentRequest = z.object({
 export type FulfillmentRequest = z.output<typeof fulfillmentRequest>;
 
 export const refundStatusRequest = z.object({ status: z.enum(["PARTIALLY_REFUNDED", "FULLY_REFUNDED"]) });
+
+/** POST /ecom/v1/orders/{id}/refunds: lines (and how many of each), an amount (decimal string), or neither for everything left. */
+export const refundRequest = z.object({
+  lineItems: z
+    .array(z.object({ lineItemId: text(100).min(1), quantity: z.number().int().min(1).max(9999) }))
+    .min(1)
+    .max(300)
+    .nullable()
+    .optional(),
+  amount: z
+    .union([
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,9}(\.\d{1,3})?$/, "must be an amount, such as 19.99"),
+      z.number().positive().max(999_999_999),
+    ])
+    .nullable()
+    .optional(),
+  restock: z.boolean().nullable().optional(),
+});
+export type RefundRequest = z.output<typeof refundRequest>;

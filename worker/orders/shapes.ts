@@ -1,5 +1,5 @@
 import type { checkouts, StoredAddress, StoredContactDetails } from "#worker/cart";
-import type { orderActivities, orderFulfillments, orderLineItems, orders, transactions } from "./tables";
+import type { orderActivities, orderFulfillments, orderLineItems, orderRefunds, orders, transactions } from "./tables";
 
 /** Wire shapes of checkouts and orders (Wix ecom Checkout and Order; ecom money as decimal strings). */
 
@@ -9,6 +9,7 @@ export type OrderLineRow = typeof orderLineItems.$inferSelect;
 export type ActivityRow = typeof orderActivities.$inferSelect;
 export type FulfillmentRow = typeof orderFulfillments.$inferSelect;
 export type TransactionRow = typeof transactions.$inferSelect;
+export type RefundRow = typeof orderRefunds.$inferSelect;
 
 export interface LoadedOrder {
   order: OrderRow;
@@ -16,6 +17,7 @@ export interface LoadedOrder {
   activities: ActivityRow[];
   fulfillments: FulfillmentRow[];
   transactions: TransactionRow[];
+  refunds: RefundRow[];
 }
 
 /** Order event types (domain events, as Wix names them). */

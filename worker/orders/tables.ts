@@ -98,6 +98,10 @@ export const orderLineItems = sqliteTable(
     name: text("name").notNull(),
     quantity: integer("quantity").notNull(),
     fulfilledQuantity: integer("fulfilled_quantity").notNull().default(0),
+    /** Units refunded so far (refunds by line); they no longer ship. */
+    refundedQuantity: integer("refunded_quantity").notNull().default(0),
+    /** Units a refund returned to stock. */
+    restockedQuantity: integer("restocked_quantity").notNull().default(0),
     /** Unit price after the catalogue discount, minor units. */
     price: integer("price").notNull(),
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
@@ -156,4 +160,40 @@ export const transactions = sqliteTable(
     createdDate: text("created_date").notNull(),
   },
   (t) => [index("transactions_order_idx").on(t.orderId)],
+);
+
+export const REFUND_STATUSES = ["STARTED", "PENDING", "SUCCEEDED", "FAILED"] as const;
+/** STARTED: the amount is reserved and the provider is being asked; PENDING: the provider has not settled it yet. */
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/**
+ * Refunds of an order: the money given back (minor units), which lines and how many of each, whether they went back
+ * into stock, and the provider's refund id. A STARTED, PENDING or SUCCEEDED row counts against what was paid, so
+ * two refunds at once can never give back more than the buyer paid.
+ */
+export const orderRefunds = sqliteTable(
+  "order_refunds",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: REFUND_STATUSES }).notNull(),
+    lineItems: text("line_items", { mode: "json" }).$type<{ lineItemId: string; quantity: number }[]>().notNull(),
+    restock: integer("restock", { mode: "boolean" }).notNull().default(false),
+    restockedLineItems: text("restocked_line_items", { mode: "json" }).$type<{ lineItemId: string; quantity: number }[]>(),
+    provider: text("provider").notNull(),
+    providerRefundId: text("provider_refund_id"),
+    failureReason: text("failure_reason"),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id"),
+    createdDate: text("created_date").notNull(),
+    updatedDate: text("updated_date").notNull(),
+  },
+  (t) => [
+    index("order_refunds_order_idx").on(t.orderId, t.createdDate),
+    uniqueIndex("order_refunds_provider_unique").on(t.provider, t.providerRefundId).where(sql`provider_refund_id IS NOT NULL`),
+  ],
 );

@@ -2,11 +2,14 @@
 export { checkCard, paymentProvider, TEST_CARDS, testProvider, type CardInput, type ChargeResult, type PaymentProvider } from "./test-provider";
 export {
   createCheckoutSession,
+  createRefund,
+  isProviderDown,
   providerDown,
   retrieveCheckoutSession,
   sessionLineItems,
   stripeSettings,
   type CreatedSession,
+  type ProviderRefund,
   type SessionInput,
   type SessionLine,
   type SessionState,

@@ -193,3 +193,57 @@ export async function verifiedEvent(s: StripeSettings, body: string, signature: 
     return null;
   }
 }
+
+/** A refund as Stripe answers it: its id and status (succeeded, pending, requires_action, failed, canceled). */
+export interface ProviderRefund {
+  id: string;
+  status: string;
+}
+
+/** What to refund: our refund and order ids, the payment (pi_… or ch_…), and the amount in minor units. */
+export interface RefundInput {
+  refundId: string;
+  orderId: string;
+  paymentId: string;
+  amount: number;
+}
+
+/** 502 PROVIDER_IS_DOWN for a refund: Stripe could not be reached; nothing was refunded. */
+function refundProviderDown(err: unknown, data: Record<string, unknown>): ApiError {
+  const detail = err instanceof Stripe.errors.StripeError ? `${err.type}: ${err.message}` : "no answer";
+  console.error("stripe refund failed", detail);
+  return new ApiError(502, "PROVIDER_IS_DOWN", "The payment provider could not be reached, so nothing was refunded. Try again in a moment.", {
+    message: "Refund not possible",
+    data: { reason: "PROVIDER_IS_DOWN", provider: "stripe", ...data },
+  });
+}
+
+/** Stripe could not be reached (or failed on its side): the refund may be tried again. */
+export function isProviderDown(err: unknown): boolean {
+  return err instanceof ApiError && err.code === "PROVIDER_IS_DOWN";
+}
+
+/**
+ * Refunds part or all of a payment through Stripe's Refunds API, keyed by our refund id (a retry gets the same
+ * refund back). 502 PROVIDER_IS_DOWN when Stripe cannot be reached; 402 REFUND_DECLINED when Stripe refuses it.
+ */
+export async function createRefund(s: StripeSettings, input: RefundInput): Promise<ProviderRefund> {
+  const params: Stripe.RefundCreateParams = {
+    ...(input.paymentId.startsWith("ch_") ? { charge: input.paymentId } : { payment_intent: input.paymentId }),
+    amount: input.amount,
+    metadata: { orderId: input.orderId, refundId: input.refundId },
+  };
+  try {
+    const refund = await client(s).refunds.create(params, { idempotencyKey: `refund:${input.refundId}` });
+    return { id: refund.id, status: refund.status ?? "pending" };
+  } catch (err) {
+    const data = { orderId: input.orderId, refundId: input.refundId };
+    if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
+      throw new ApiError(402, "REFUND_DECLINED", `Stripe refused the refund: ${err.message}`, {
+        message: "Refund not possible",
+        data: { reason: "REFUND_DECLINED", provider: "stripe", stripeCode: err.code ?? null, ...data },
+      });
+    }
+    throw refundProviderDown(err, data);
+  }
+}

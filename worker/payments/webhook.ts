@@ -22,6 +22,7 @@ export const STRIPE_EVENT_TYPES = [
   "payment_intent.succeeded",
   "payment_intent.payment_failed",
   "charge.refunded",
+  "refund.updated",
   "charge.dispute.created",
 ] as const;
 
@@ -48,7 +49,24 @@ export interface StripeEventData {
   currency: string | null;
   /** A dispute's reason, a failed payment's error code. */
   reason: string | null;
+  /** The refunds the event shows (a refund event's own, a charge's when Stripe lists them), with our refund id. */
+  refunds?: StripeRefundData[] | null;
 }
+
+/** A Stripe refund as an event shows it; `refundId` is ours (its metadata) when the shop made it. */
+export interface StripeRefundData {
+  id: string;
+  amount: number;
+  status: string;
+  refundId: string | null;
+}
+
+const refundOf = (r: Record<string, any>): StripeRefundData => ({
+  id: String(r.id),
+  amount: Number(r.amount ?? 0),
+  status: String(r.status ?? "pending"),
+  refundId: typeof r.metadata?.refundId === "string" ? r.metadata.refundId : null,
+});
 
 const MAX_BODY_BYTES = 256_000;
 const idOf = (v: unknown) => (typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as { id: unknown }).id) : null);
@@ -86,6 +104,18 @@ export function stripeEventData(event: Stripe.Event): StripeEventData {
         amountRefunded: null,
         reason: o.last_payment_error?.code ?? null,
       };
+    case "refund":
+      return {
+        ...base,
+        orderId: metadataOrder,
+        paymentIntentId: idOf(o.payment_intent),
+        chargeId: idOf(o.charge),
+        paid: false,
+        amount: o.amount ?? null,
+        amountRefunded: null,
+        reason: o.failure_reason ?? null,
+        refunds: [refundOf(o)],
+      };
     default: {
       const dispute = event.type.startsWith("charge.dispute.");
       return {
@@ -97,6 +127,7 @@ export function stripeEventData(event: Stripe.Event): StripeEventData {
         amount: o.amount ?? null,
         amountRefunded: dispute ? null : (o.amount_refunded ?? null),
         reason: dispute ? (o.reason ?? null) : null,
+        refunds: !dispute && Array.isArray(o.refunds?.data) ? (o.refunds.data as Record<string, any>[]).map(refundOf) : null,
       };
     }
   }

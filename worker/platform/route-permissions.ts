@@ -206,6 +206,8 @@ under(["/v1", "/ecom/v1"], {
   "POST /orders/:id/mark-as-paid": need("orders.write"),
   "POST /orders/:id/fulfillments": need("orders.write"),
   "POST /orders/:id/refund-status": need("orders.write"),
+  "POST /orders/:id/refunds": need("orders.write"),
+  "GET /orders/:id/refunds": { needs: "own", others: "staff" },
 });
 
 under([""], { "POST /webhooks/stripe": { needs: "signature" }, "POST /webhooks/:source": { needs: "signature" } });
