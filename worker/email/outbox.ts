@@ -20,6 +20,7 @@ export const EMAIL_TEMPLATES = [
   "verification-code",
   "recovery-link",
   "activation-link",
+  "order-refund",
 ] as const satisfies readonly EmailTemplate[];
 
 export interface EmailListFilters {

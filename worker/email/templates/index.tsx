@@ -5,6 +5,7 @@ import * as activationLink from "./activation-link";
 import * as backInStock from "./back-in-stock";
 import type { Shop } from "./layout";
 import * as orderConfirmation from "./order-confirmation";
+import * as orderRefund from "./order-refund";
 import * as recoveryLink from "./recovery-link";
 import * as verificationCode from "./verification-code";
 
@@ -23,6 +24,7 @@ export interface EmailData {
   "order-confirmation": orderConfirmation.OrderConfirmationData;
   "abandoned-cart": abandonedCart.AbandonedCartData;
   "back-in-stock": backInStock.BackInStockData;
+  "order-refund": orderRefund.OrderRefundData;
 }
 
 export type EmailTemplate = keyof EmailData;
@@ -46,6 +48,7 @@ const templates: { [T in EmailTemplate]: Template<EmailData[T]> } = {
   "order-confirmation": { ...orderConfirmation, html: (data, shop) => <orderConfirmation.OrderConfirmationEmail data={data} shop={shop} /> },
   "abandoned-cart": { ...abandonedCart, html: (data, shop) => <abandonedCart.AbandonedCartEmail data={data} shop={shop} /> },
   "back-in-stock": { ...backInStock, html: (data, shop) => <backInStock.BackInStockEmail data={data} shop={shop} /> },
+  "order-refund": { ...orderRefund, html: (data, shop) => <orderRefund.OrderRefundEmail data={data} shop={shop} /> },
 };
 
 /** Renders a template to its subject, HTML document and plain text. */
