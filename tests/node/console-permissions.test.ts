@@ -57,6 +57,7 @@ const FIELDS: Record<string, Record<string, string>> = {
   "/console/settings/api-keys revoke": { id: UNKNOWN, name: "x" },
   "/console/orders/:orderId fulfil": { "lineItems[0].id": UNKNOWN, "lineItems[0].quantity": "1", "trackingInfo.trackingNumber": "1Z" },
   "/console/orders/:orderId refund": { status: "FULLY_REFUNDED" },
+  "/console/orders/:orderId refund-payment": { all: "on", confirm: "yes" },
   "/console/products/:id/media remove": { mediaId: UNKNOWN },
   "/console/products/:id/media alt": { mediaId: UNKNOWN, altText: "A mug" },
   "/console/products/:id/media reorder": { order: UNKNOWN },

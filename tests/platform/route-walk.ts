@@ -46,6 +46,8 @@ const SAMPLES: Record<string, { body?: unknown; query?: string; alsoHeld?: Permi
   },
   "POST /v1/orders/:id/refund-status": { body: { status: "FULLY_REFUNDED" } },
   "POST /ecom/v1/orders/:id/refund-status": { body: { status: "FULLY_REFUNDED" } },
+  "POST /v1/orders/:id/refunds": { body: { amount: "1.00" } },
+  "POST /ecom/v1/orders/:id/refunds": { body: { amount: "1.00" } },
   // A source takes stock updates (the only type a source may take), which needs inventory.write as well.
   "POST /api/v1/webhook-sources": { body: { name: "walk-source" }, alsoHeld: ["inventory.write"] },
   "PATCH /api/v1/webhook-sources/:id": { body: { enabled: false } },

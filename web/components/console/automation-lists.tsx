@@ -146,6 +146,7 @@ export const TEMPLATE_LABELS: Record<string, string> = {
   "verification-code": "Verification code",
   "recovery-link": "Password reset",
   "activation-link": "Account activation",
+  "order-refund": "Refund",
 };
 
 export function templateLabel(template: string): string {

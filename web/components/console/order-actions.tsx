@@ -3,11 +3,13 @@ import { Form, useNavigation } from "react-router";
 import { ErrorSummary, Field, fieldId, type Problem } from "../ui/form";
 import { useEditor } from "../ui/page";
 import { AskFirstForm } from "./confirm";
+import { RefundForm } from "./order-refunds";
 import type { ConsoleOrder } from "./orders.server";
 
 /**
  * The console order page's actions, one form each: ship items (inputs named by the fulfillment request's field paths,
- * so the service's field errors land on them), mark as paid, record a refund, cancel (asked first).
+ * so the service's field errors land on them), refund (./order-refunds.tsx), mark as paid, record a refund made
+ * outside the store, cancel (asked first).
  */
 
 /** What the order page's action answers: what it did, or the refusal of one intent with what was typed. */
@@ -18,15 +20,16 @@ export interface OrderActionResult {
   values?: Record<string, string>;
 }
 
-/** Which changes the order's state allows now. */
+/** Which changes the order's state allows now: the verdicts of the orders service (the rules the API enforces). */
 export function orderChanges(order: ConsoleOrder) {
   const canceled = order.status === "CANCELED";
-  const toShip = order.fulfilLines.filter((l) => l.quantity > l.shipped);
+  const toShip = order.fulfilLines.filter((l) => l.quantity > l.shipped + l.refunded);
   const allowed: Record<string, boolean> = {
-    "mark-paid": !canceled && ["NOT_PAID", "PENDING", "PARTIALLY_PAID"].includes(order.paymentStatus),
-    fulfil: !canceled && toShip.length > 0,
-    cancel: !canceled && order.fulfillmentStatus === "NOT_FULFILLED",
-    refund: ["PAID", "PARTIALLY_PAID", "PARTIALLY_REFUNDED"].includes(order.paymentStatus),
+    "mark-paid": order.actions["mark-paid"] === null,
+    fulfil: order.actions.fulfil === null && toShip.length > 0,
+    cancel: order.actions.cancel === null,
+    refund: order.actions.refund === null,
+    "refund-payment": order.actions.refund === null,
   };
   return { canceled, toShip, allowed, any: Object.values(allowed).some(Boolean) };
 }
@@ -44,7 +47,7 @@ function FulfilForm({ toShip, result, busy }: { toShip: ConsoleOrder["fulfilLine
       <ErrorSummary problem={editor.result?.problem} fieldIds={fieldId} />
       <input type="hidden" name="intent" value="fulfil" />
       {toShip.map((l, i) => {
-        const left = l.quantity - l.shipped;
+        const left = l.quantity - l.shipped - l.refunded;
         return (
           <Fragment key={l.id}>
             <input type="hidden" name={`lineItems[${i}].id`} value={l.id} />
@@ -90,6 +93,7 @@ export function OrderActions({ order, result }: { order: ConsoleOrder; result: O
     <section className="order-panel order-actions" aria-labelledby="order-actions">
       <h2 id="order-actions">Actions</h2>
       {allowed.fulfil && <FulfilForm toShip={toShip} result={result} busy={busy === "fulfil"} />}
+      {allowed["refund-payment"] && <RefundForm order={order} result={result} busy={busy === "refund-payment"} />}
       {allowed["mark-paid"] && (
         <Form method="post">
           <ErrorSummary problem={problemFor("mark-paid")} />

@@ -1,6 +1,7 @@
-import { getOrder, searchOrders } from "#worker/orders";
+import { orderWithRefunds, searchOrders, type ActionVerdicts, type RefundShape } from "#worker/orders";
 import { UNPAID_CANCEL_REASON, type OrderShape } from "#worker/orders";
 import type { Ctx } from "#worker/platform/context";
+import { formatMoney } from "#worker/platform/money";
 import { orderView } from "../account/order.server";
 import type { OrderView } from "../account/order-view";
 import { oneOf, readDateRange } from "./filter-bar.server";
@@ -114,6 +115,20 @@ export interface ConsoleOrderLine {
   sku: string | null;
   quantity: number;
   shipped: number;
+  /** Units refunded (they no longer ship). */
+  refunded: number;
+  /** Unit price, formatted. */
+  unitPrice: string;
+}
+
+/** A refund as the order page lists it. */
+export interface ConsoleRefund {
+  id: string;
+  date: string;
+  amount: string;
+  status: string;
+  lines: string[];
+  restocked: boolean;
 }
 
 export interface ConsoleOrder extends OrderView {
@@ -123,6 +138,11 @@ export interface ConsoleOrder extends OrderView {
   memberId: string | null;
   /** Additional fees charged, formatted, or null when none. */
   fees: string | null;
+  /** Which actions the order's state allows (null) or refuses (why): the rules the API enforces. */
+  actions: Record<keyof ActionVerdicts, string | null>;
+  refunds: ConsoleRefund[];
+  /** What is left to refund: the decimal amount and as shown. */
+  refundable: { amount: string; formattedAmount: string };
 }
 
 /** What happened to the order, as a merchant reads it. */
@@ -142,9 +162,11 @@ function activityText(a: Record<string, any>): string {
       if (a.reason === UNPAID_CANCEL_REASON) return `Cancelled automatically: not paid within ${a.holdHours} hours; items restocked`;
       return a.restockAllItems ? "Cancelled, items restocked" : "Cancelled";
     case "ORDER_REFUNDED":
-      return "Refunded in full (outside the store)";
+      return a.refundId ? `Refunded ${refundedText(a)}; fully refunded now` : "Refunded in full (outside the store)";
     case "ORDER_PARTIALLY_REFUNDED":
-      return "Partly refunded (outside the store)";
+      return a.refundId ? `Refunded ${refundedText(a)}` : "Partly refunded (outside the store)";
+    case "REFUND_PENDING":
+      return "Refund waiting for the payment provider";
     default:
       return (
         String(a.type ?? "").charAt(0) +
@@ -156,12 +178,40 @@ function activityText(a: Record<string, any>): string {
   }
 }
 
-export async function consoleOrder(ctx: Ctx, id: string): Promise<ConsoleOrder> {
-  const { order } = await getOrder(ctx, id);
-  return consoleOrderOf(order);
+/** A refund activity's amount, items and who made it, as the history shows it. */
+function refundedText(a: Record<string, any>): string {
+  const items = ((a.lineItems ?? []) as { quantity: number }[]).reduce((n, l) => n + l.quantity, 0);
+  const currency = String(a.currency ?? "");
+  const amount = currency ? formatMoney(Number(a.amount ?? 0), currency) : String(a.amount ?? "");
+  const restocked = ((a.restockedLineItems ?? []) as unknown[]).length > 0;
+  return `${amount}${items ? ` for ${items} item(s)` : ""}${restocked ? ", back in stock" : ""}${a.provider === "stripe" ? " through Stripe" : ""}`;
 }
 
-export function consoleOrderOf(order: OrderShape): ConsoleOrder {
+const REFUND_STATUS_TEXT: Record<string, string> = { STARTED: "Being made", PENDING: "Pending", SUCCEEDED: "Refunded", FAILED: "Failed" };
+
+export async function consoleOrder(ctx: Ctx, id: string): Promise<ConsoleOrder> {
+  const { order, refunds, actions, refundable, lines } = await orderWithRefunds(ctx, id);
+  const view = consoleOrderOf(order, new Map(lines.map((l) => [l.id, l])));
+  const names = new Map(view.fulfilLines.map((l) => [l.id, l.name]));
+  return {
+    ...view,
+    actions: Object.fromEntries(Object.entries(actions).map(([k, v]) => [k, v?.description ?? null])) as ConsoleOrder["actions"],
+    refundable,
+    refunds: refunds.map((r: RefundShape) => ({
+      id: r.id,
+      date: r.createdDate,
+      amount: r.amount.formattedAmount,
+      status: r.status === "FAILED" && r.failureReason ? `Failed: ${r.failureReason}` : (REFUND_STATUS_TEXT[r.status] ?? r.status),
+      lines: r.lineItems.map((l) => `${l.quantity} × ${names.get(l.lineItemId) ?? "Item"}`),
+      restocked: r.restockedLineItems.length > 0,
+    })),
+  };
+}
+
+export function consoleOrderOf(
+  order: OrderShape,
+  refundLines: Map<string, { refunded: number; unitPrice: string }> = new Map(),
+): Omit<ConsoleOrder, "actions" | "refunds" | "refundable"> {
   const d = order as unknown as Record<string, any>;
   const shipped = new Map<string, number>();
   for (const f of order.fulfillments)
@@ -176,6 +226,8 @@ export function consoleOrderOf(order: OrderShape): ConsoleOrder {
       sku: l.physicalProperties?.sku ?? null,
       quantity: Number(l.quantity),
       shipped: shipped.get(String(l.id)) ?? 0,
+      refunded: refundLines.get(String(l.id))?.refunded ?? 0,
+      unitPrice: refundLines.get(String(l.id))?.unitPrice ?? "",
     })),
     activities: order.activities.map((a) => ({ id: a.id, type: a.type, date: a.createdDate, text: activityText(a) })),
     phone: d.billingInfo?.contactDetails?.phone ?? d.shippingInfo?.logistics?.shippingDestination?.contactDetails?.phone ?? null,

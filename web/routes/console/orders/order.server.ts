@@ -1,10 +1,10 @@
-import { cancelOrder, createFulfillment, fulfillmentRequest, markAsPaid, setRefundStatus } from "#worker/orders";
-import type { Ctx } from "#worker/platform/context";
-import { ApiError } from "#worker/platform/errors";
+import { cancelOrder, createFulfillment, fulfillmentRequest, markAsPaid, refundOrder, refundRequest, setRefundStatus } from "#worker/orders";
+import { requirePermission, type Ctx } from "#worker/platform/context";
+import { ApiError, badField } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 
 /** The order page's changes (its forms' `intent`). */
-export type OrderIntent = "mark-paid" | "fulfil" | "cancel" | "refund";
+export type OrderIntent = "mark-paid" | "fulfil" | "cancel" | "refund" | "refund-payment";
 
 /** The form indexes of the fulfil form's lines that have a quantity to ship (lines left empty or at 0 are not sent). */
 function sentLines(values: Record<string, string>): number[] {
@@ -38,6 +38,41 @@ export function fulfilFieldOf(values: Record<string, string>) {
   };
 }
 
+/** The form indexes of the refund form's lines with a quantity to refund. */
+function refundedLines(values: Record<string, string>): number[] {
+  const sent: number[] = [];
+  for (let i = 0; `lineItems[${i}].lineItemId` in values; i++) {
+    const quantity = (values[`lineItems[${i}].quantity`] ?? "").trim();
+    if (quantity !== "" && Number(quantity) !== 0) sent.push(i);
+  }
+  return sent;
+}
+
+/** The refund form as a refund request: everything left, or the items entered and/or an amount; restock when ticked. */
+function refundOf(values: Record<string, string>) {
+  if (values.confirm !== "yes") throw badField("confirm", "Tick to confirm that the money goes back to the buyer", "REQUIRED_FIELD");
+  const restock = values.restock === "on";
+  if (values.all === "on") return { restock };
+  const lineItems = refundedLines(values).map((i) => ({
+    lineItemId: values[`lineItems[${i}].lineItemId`],
+    quantity: Number(values[`lineItems[${i}].quantity`]),
+  }));
+  const amount = (values.amount ?? "").trim();
+  if (lineItems.length === 0 && amount === "") {
+    throw new ApiError(400, "NOTHING_TO_REFUND", "Enter how many of an item to refund, an amount, or tick “Refund everything left”");
+  }
+  return { ...(lineItems.length ? { lineItems } : {}), ...(amount ? { amount } : {}), restock: restock && lineItems.length > 0 };
+}
+
+/** A refund request's field path as the refund form's input (the request's k-th line is the k-th line entered). */
+export function refundFieldOf(values: Record<string, string>) {
+  const sent = refundedLines(values);
+  return (path: string) => {
+    const line = /^lineItems\[(\d+)\]/.exec(path);
+    return { name: line ? `lineItems[${sent[Number(line[1])] ?? line[1]}].quantity` : path };
+  };
+}
+
 /**
  * Runs one change through the orders service (which checks orders.write, guards the order's state, and writes the
  * activity and the event in one batch) and says what was done.
@@ -56,6 +91,13 @@ export async function changeOrder(ctx: Ctx, id: string, intent: OrderIntent, val
     case "cancel":
       await cancelOrder(ctx, id, { restockAllItems: values.restock === "on" });
       return values.restock === "on" ? "Cancelled; the items are back in stock." : "Cancelled.";
+    case "refund-payment": {
+      requirePermission(ctx, "orders.write");
+      const { refund } = await refundOrder(ctx, id, parseWith(refundRequest, refundOf(values)));
+      return refund.status === "PENDING"
+        ? `Refund of ${refund.amount.formattedAmount} sent; the payment provider has not completed it yet.`
+        : `Refunded ${refund.amount.formattedAmount}.`;
+    }
     case "refund": {
       const status = values.status === "FULLY_REFUNDED" ? "FULLY_REFUNDED" : "PARTIALLY_REFUNDED";
       await setRefundStatus(ctx, id, status);

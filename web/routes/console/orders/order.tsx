@@ -3,6 +3,7 @@ import { ApiError } from "#worker/platform/errors";
 import { dateText } from "#web/components/account/order-view";
 import { type OrderActionResult, OrderActions, orderChanges } from "#web/components/console/order-actions";
 import { OrderBuyer, OrderHistory, OrderItems } from "#web/components/console/order-panels";
+import { OrderRefunds } from "#web/components/console/order-refunds";
 import { OrderBadge } from "#web/components/console/orders";
 import { consoleOrder } from "#web/components/console/orders.server";
 import { consoleMeta } from "#web/components/console/title";
@@ -12,7 +13,7 @@ import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { consoleHeaders, staffOnly } from "#web/console.server";
 import "#web/styles/console-orders.css";
 import type { Route } from "./+types/order";
-import { changeOrder, fulfilFieldOf, type OrderIntent } from "./order.server";
+import { changeOrder, fulfilFieldOf, refundFieldOf, type OrderIntent } from "./order.server";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
   d?.order ? `Order #${d.order.number} — Console` : "Order — Console",
@@ -37,7 +38,8 @@ export const action = staffOnly(async ({ context, request, params }: Route.Actio
   try {
     return data<OrderActionResult>({ ok: await changeOrder(context.services, params.orderId, intent, values), intent, problem: null });
   } catch (err) {
-    const problem = problemOf(err, { ...CONSOLE, fieldOf: intent === "fulfil" ? fulfilFieldOf(values) : undefined });
+    const fieldOf = intent === "fulfil" ? fulfilFieldOf(values) : intent === "refund-payment" ? refundFieldOf(values) : undefined;
+    const problem = problemOf(err, { ...CONSOLE, fieldOf });
     return data<OrderActionResult>({ ok: null, intent, problem, values }, { status: problem.status ?? 400 });
   }
 });
@@ -66,6 +68,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
       <div className="order-layout">
         <div>
           <OrderItems order={order} />
+          <OrderRefunds order={order} />
           <OrderHistory order={order} />
         </div>
         <div>
