@@ -8,6 +8,7 @@ import { fakeId, signedWebhook, stripeEvent } from "./stripe-events";
  *
  *   POST /v1/checkout/sessions         (form-encoded, Idempotency-Key)  → checkout.session
  *   GET  /v1/checkout/sessions/:id                                      → checkout.session
+ *   POST /v1/refunds                   (form-encoded, Idempotency-Key)  → refund (payment_intent or charge, amount, metadata)
  *
  * and serves the "hosted page": GET /pay/:id shows a Pay button; POST /pay/:id marks the session paid, posts the
  * signed checkout.session.completed webhook to the shop (when it knows the shop's origin) and redirects the browser
@@ -15,6 +16,10 @@ import { fakeId, signedWebhook, stripeEvent } from "./stripe-events";
  *
  *   GET  /__fake/requests                     → the API requests received [{method, path, idempotencyKey, body}]
  *   POST /__fake/sessions/:id/complete        → marks the session paid without any webhook; answers the session
+ *   POST /__fake/refund-mode  {payment, mode, amount?}   → how refunds of that payment (pi_… or ch_…) behave:
+ *        "succeed" (the default), "pending", "decline" (Stripe refuses: invalid_request_error), or "down" (the
+ *        connection is dropped, as when Stripe cannot be reached); `amount` is the payment's amount, beyond which
+ *        Stripe refuses (amount_too_large). Keyed by payment, so suites running at once do not disturb each other.
  */
 
 export interface RecordedRequest {
@@ -63,6 +68,7 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
   const sessions = new Map<string, Record<string, any>>();
   const requests: RecordedRequest[] = [];
   const byKey = new Map<string, Record<string, any>>();
+  const refundModes = new Map<string, { mode: string; amount: number | null; refunded: number }>();
   const fake: StripeFake = { origin: "", shopOrigin, requests, sessions, close: async () => {} };
 
   const complete = (s: Record<string, any>) => {
@@ -133,6 +139,47 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
           error: { type: "invalid_request_error", code: "resource_missing", message: `No such checkout.session: '${sessionPath[1]}'` },
         });
       return json(200, s);
+    }
+    if (req.method === "POST" && url.pathname === "/v1/refunds") {
+      const key = req.headers["idempotency-key"] as string | undefined;
+      if (key && byKey.has(key)) return json(200, byKey.get(key));
+      const p = parseForm(body) as Record<string, any>;
+      const payment = String(p.payment_intent ?? p.charge ?? "");
+      const rule = refundModes.get(payment) ?? { mode: "succeed", amount: null, refunded: 0 };
+      if (rule.mode === "down") {
+        req.socket.destroy();
+        return;
+      }
+      const amount = Number(p.amount);
+      if (rule.mode === "decline" || (rule.amount !== null && rule.refunded + amount > rule.amount)) {
+        const code = rule.mode === "decline" ? "charge_disputed" : "amount_too_large";
+        return json(400, { error: { type: "invalid_request_error", code, message: `Refund of ${payment} refused (${code})` } });
+      }
+      rule.refunded += amount;
+      refundModes.set(payment, rule);
+      const refund = {
+        id: fakeId("re"),
+        object: "refund",
+        amount,
+        balance_transaction: null,
+        charge: p.charge ?? fakeId("ch"),
+        created: Math.floor(Date.now() / 1000),
+        currency: "usd",
+        metadata: p.metadata ?? {},
+        payment_intent: p.payment_intent ?? null,
+        reason: p.reason ?? null,
+        receipt_number: null,
+        source_transfer_reversal: null,
+        status: rule.mode === "pending" ? "pending" : "succeeded",
+        transfer_reversal: null,
+      };
+      if (key) byKey.set(key, refund);
+      return json(200, refund);
+    }
+    if (req.method === "POST" && url.pathname === "/__fake/refund-mode") {
+      const p = JSON.parse(body || "{}") as { payment: string; mode: string; amount?: number };
+      refundModes.set(p.payment, { mode: p.mode, amount: p.amount ?? null, refunded: refundModes.get(p.payment)?.refunded ?? 0 });
+      return json(200, { ok: true });
     }
     if (req.method === "GET" && url.pathname === "/__fake/requests") return json(200, requests);
     const completePath = url.pathname.match(/^\/__fake\/sessions\/([^/]+)\/complete$/);
