@@ -20,6 +20,7 @@ export const EMAIL_TEMPLATES = [
   "verification-code",
   "recovery-link",
   "activation-link",
+  "digital-delivery",
 ] as const satisfies readonly EmailTemplate[];
 
 export interface EmailListFilters {

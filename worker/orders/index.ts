@@ -21,3 +21,5 @@ export { searchOrders } from "./orders";
 export { UNPAID_CANCEL_REASON } from "./shapes";
 export { cancelOrder, createFulfillment, markAsPaid, setRefundStatus } from "./orders";
 export { fulfillmentRequest } from "./schemas";
+export { loadOrders } from "./orders";
+export type { LoadedOrder } from "./shapes";

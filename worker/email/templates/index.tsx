@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import * as abandonedCart from "./abandoned-cart";
 import * as activationLink from "./activation-link";
 import * as backInStock from "./back-in-stock";
+import * as digitalDelivery from "./digital-delivery";
 import type { Shop } from "./layout";
 import * as orderConfirmation from "./order-confirmation";
 import * as recoveryLink from "./recovery-link";
@@ -23,6 +24,7 @@ export interface EmailData {
   "order-confirmation": orderConfirmation.OrderConfirmationData;
   "abandoned-cart": abandonedCart.AbandonedCartData;
   "back-in-stock": backInStock.BackInStockData;
+  "digital-delivery": digitalDelivery.DigitalDeliveryData;
 }
 
 export type EmailTemplate = keyof EmailData;
@@ -46,6 +48,7 @@ const templates: { [T in EmailTemplate]: Template<EmailData[T]> } = {
   "order-confirmation": { ...orderConfirmation, html: (data, shop) => <orderConfirmation.OrderConfirmationEmail data={data} shop={shop} /> },
   "abandoned-cart": { ...abandonedCart, html: (data, shop) => <abandonedCart.AbandonedCartEmail data={data} shop={shop} /> },
   "back-in-stock": { ...backInStock, html: (data, shop) => <backInStock.BackInStockEmail data={data} shop={shop} /> },
+  "digital-delivery": { ...digitalDelivery, html: (data, shop) => <digitalDelivery.DigitalDeliveryEmail data={data} shop={shop} /> },
 };
 
 /** Renders a template to its subject, HTML document and plain text. */
