@@ -73,7 +73,7 @@ describe("digital delivery in the browser", () => {
     await hydrated(owner.page);
     await expect.poll(() => owner.page.locator("table").textContent()).toContain("printable-trail-journal.pdf");
     await owner.page
-      .getByLabel("File for The product")
+      .getByLabel("File for The product", { exact: true })
       .setInputFiles({ name: "trail-journal.txt", mimeType: "text/plain", buffer: Buffer.from(content) });
     await owner.page.getByRole("button", { name: "Replace" }).click();
     await expect.poll(() => owner.page.getByRole("status").last().textContent()).toContain("Uploaded trail-journal.txt");
