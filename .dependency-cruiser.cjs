@@ -20,6 +20,7 @@ const LAYERS = [
   "cart",
   "payments",
   "orders",
+  "downloads",
   "automations",
   "webhooks",
   "reports",

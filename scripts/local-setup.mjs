@@ -35,6 +35,8 @@ function localDefaults() {
     // The shop's RSA key that signs wix-format outgoing webhooks (PKCS#8 DER in base64, one line; its public key is
     // served at GET /api/v1/webhook-public-key).
     WEBHOOK_SIGNING_KEY: generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "der" }).toString("base64"),
+    // The HMAC key that signs digital download links.
+    DOWNLOAD_SIGNING_SECRET: randomBytes(32).toString("base64url"),
   };
 }
 

@@ -42,6 +42,7 @@ export default [
     route("products/import", "routes/console/products/import.tsx"),
     route("products/import/:jobId", "routes/console/products/import-job.tsx"),
     route("products/:id/media", "routes/console/products/media.tsx"),
+    route("products/:id/downloads", "routes/console/products/downloads.tsx"),
     route("products/new", "routes/console/products/new.tsx"),
     route("products/:productId", "routes/console/products/edit.tsx"),
     // Collections.

@@ -31,6 +31,8 @@ declare namespace Cloudflare {
     STRIPE_WEBHOOK_SECRET?: string;
     /** Stripe's publishable key (a var). */
     STRIPE_PUBLISHABLE_KEY?: string;
+    /** The key that signs digital download links (HMAC-SHA256). Required in production; `npm start` generates one. */
+    DOWNLOAD_SIGNING_SECRET?: string;
     /** Outside production only: another Stripe API origin (a local fake in the tests). */
     STRIPE_API_BASE?: string;
   }

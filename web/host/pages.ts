@@ -7,6 +7,7 @@ import { MAX_UPLOAD_FORM_BYTES } from "#worker/media";
 import { BodyTooLarge, readBytes } from "#worker/platform/body";
 import type { AppEnv } from "#worker/platform/http";
 import { isConsolePath, resolveConsoleSession } from "#web/console.server";
+import { consoleUpload, isConsoleUpload } from "./console-upload";
 import { resolvePageSession, SESSION_COOKIE, withSessionCookie, type PageSession } from "#web/session.server";
 
 /**
@@ -50,6 +51,7 @@ export async function servePage(c: Context<AppEnv>): Promise<Response> {
       return c.text("Cross-site form posts are refused.", 403);
     }
   }
+  if (isConsoleUpload(c.req.method, c.req.path)) return consoleUpload(c);
   let request = await pageRequest(c.req.raw);
   if (request instanceof Response) return request;
   // A catalogue page for a visitor without a session comes from the edge cache when it can (worker/catalog/cache.ts).

@@ -2,6 +2,8 @@ import { data, Link } from "react-router";
 import { requireMember } from "#web/components/account/account.server";
 import { ownOrder } from "#web/components/account/order.server";
 import { OrderDetails } from "#web/components/account/order-view";
+import { Downloads } from "#web/components/account/downloads";
+import { ownOrderDownloads } from "#worker/downloads";
 import { privateHeaders } from "#web/components/checkout/form.server";
 import type { Route } from "./+types/account-order";
 
@@ -16,11 +18,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireMember(context.services, request);
   const order = await ownOrder(context.services, params.orderId);
   if (!order) throw data(null, { status: 404, headers: privateHeaders });
-  return { order };
+  return { order, downloads: await ownOrderDownloads(context.services, order.id) };
 }
 
 export default function AccountOrder({ loaderData }: Route.ComponentProps) {
-  const { order } = loaderData;
+  const { order, downloads } = loaderData;
   return (
     <>
       <p>
@@ -29,6 +31,7 @@ export default function AccountOrder({ loaderData }: Route.ComponentProps) {
       <h1>
         Order <span className="order-number">{order.number}</span>
       </h1>
+      <Downloads downloads={downloads} />
       <OrderDetails order={order} />
     </>
   );

@@ -2,6 +2,8 @@ import { useEffect } from "react";
 import { data, Form, Link, redirect, useRevalidator } from "react-router";
 import { ownOrder } from "#web/components/account/order.server";
 import { OrderDetails } from "#web/components/account/order-view";
+import { Downloads } from "#web/components/account/downloads";
+import { ownOrderDownloads } from "#worker/downloads";
 import { privateHeaders, text } from "#web/components/checkout/form.server";
 import { confirmReturn, resumePayment } from "#web/components/checkout/checkout.server";
 import { shopSettings } from "#worker/store";
@@ -33,7 +35,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // How long an unpaid offline order keeps its items (the KV copy of the store settings: no D1 round trip).
   const holdHours = order.offline && order.paymentStatus !== "PAID" ? (await shopSettings(context.services)).unpaidOrderHoldHours : 0;
-  return { order, member: context.services.auth.kind === "member", holdHours, returned: !!sessionId, awaiting: awaitingPayment(order) };
+  const downloads = await ownOrderDownloads(context.services, order.id);
+  return { order, member: context.services.auth.kind === "member", holdHours, returned: !!sessionId, awaiting: awaitingPayment(order), downloads };
 }
 
 /** intent=pay: the hosted payment page of this unpaid order again. */
@@ -61,7 +64,7 @@ function useRecheck(active: boolean) {
 }
 
 export default function OrderConfirmation({ loaderData }: Route.ComponentProps) {
-  const { order, member, holdHours, returned, awaiting } = loaderData;
+  const { order, member, holdHours, returned, awaiting, downloads } = loaderData;
   useRecheck(awaiting && returned);
   return (
     <main className="page commerce-page narrow" id="main">
@@ -97,6 +100,7 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
           </p>
         )}
       </div>
+      <Downloads downloads={downloads} />
       <OrderDetails order={order} />
       <p className="actions">
         {member ? (

@@ -10,6 +10,7 @@ import {
   prepareCreateProduct,
   productInputSchema,
 } from "#worker/catalog";
+import { attachDemoFiles } from "#worker/downloads";
 import { runBatch } from "#worker/platform/unit-of-work";
 
 const MARKER = "demo_catalogue";
@@ -59,5 +60,7 @@ export async function loadDemoCatalogue(
       return { loaded: false, products: 0, collections: 0, reason: "another request is loading it" };
     throw err;
   }
+  // The demo's digital products promise a download: each gets a small PDF.
+  await attachDemoFiles(ctx);
   return { loaded: true, products: demoProducts.length, collections: demoCollections.length };
 }

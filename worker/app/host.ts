@@ -6,6 +6,7 @@ import { pricingRoutes } from "#worker/pricing";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "#worker/catalog";
 import { inventoryRoutes } from "#worker/catalog";
 import { orderRoutes } from "#worker/orders";
+import { downloadFiles, downloadsApi } from "#worker/downloads";
 import { loadDemoCatalogue } from "./demo";
 import { demoPricingStatements } from "#worker/pricing";
 import { mediaApi, mediaFiles } from "#worker/media";
@@ -119,6 +120,9 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   app.route("/", pricingRoutes);
   app.route("/", inventoryRoutes);
   for (const base of ["/v1", "/ecom/v1"]) app.route(base, orderRoutes);
+  // Digital products' files (merchant uploads) and buyers' downloads through signed links (private R2 bucket).
+  app.route("/api/v1", downloadsApi);
+  app.route("/downloads", downloadFiles);
 
   // Events: incoming webhooks, outgoing webhook subscriptions, failed events, merchant tasks, and the automations'
   // calls (abandoned checkouts, back-in-stock requests).

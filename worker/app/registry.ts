@@ -5,6 +5,7 @@ import { automationProcessors, automationSchemas } from "#worker/automations";
 import type { EventRegistry, JobHandler, Processor } from "#worker/events";
 import { webhookJobs, webhookProcessors } from "#worker/webhooks";
 import { hostedPaymentProcessor } from "#worker/orders";
+import { digitalDeliveryProcessor } from "#worker/downloads";
 
 /**
  * Who handles what on the EVENTS queue. Domains export their processors, payload schemas and job handlers; this
@@ -12,7 +13,13 @@ import { hostedPaymentProcessor } from "#worker/orders";
  */
 
 /** Processors by registration order; each names the event types it handles. */
-export const processors: Processor<any>[] = [...catalogCacheProcessors, ...automationProcessors, hostedPaymentProcessor, ...webhookProcessors];
+export const processors: Processor<any>[] = [
+  ...catalogCacheProcessors,
+  ...automationProcessors,
+  hostedPaymentProcessor,
+  digitalDeliveryProcessor,
+  ...webhookProcessors,
+];
 
 /**
  * Payload schemas by event type: the consumer parses `data` with them before any processor runs (dates become

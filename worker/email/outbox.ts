@@ -21,6 +21,7 @@ export const EMAIL_TEMPLATES = [
   "recovery-link",
   "activation-link",
   "order-refund",
+  "digital-delivery",
 ] as const satisfies readonly EmailTemplate[];
 
 export interface EmailListFilters {

@@ -24,3 +24,5 @@ export { fulfillmentRequest } from "./schemas";
 export { listRefunds, orderWithRefunds, refundOrder, refundShape, type RefundShape } from "./refunds";
 export { refundRequest, type RefundRequest } from "./schemas";
 export { leftToShip, orderActionVerdicts, orderState, ORDER_ACTIONS, type ActionVerdicts, type OrderAction } from "./actions";
+export { loadOrders } from "./orders";
+export type { LoadedOrder } from "./shapes";

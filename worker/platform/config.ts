@@ -57,6 +57,7 @@ const schema = z.object({
   STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe secret key (sk_test_…, sk_live_…, or rk_…)")),
   STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_[A-Za-z0-9_+/=]+$/, "must be a Stripe webhook signing secret (whsec_…)")),
   STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe publishable key (pk_test_… or pk_live_…)")),
+  DOWNLOAD_SIGNING_SECRET: optional(z.string().min(32, "must be at least 32 characters (npm start generates one)")),
   STRIPE_API_BASE: optional(
     z
       .string()
@@ -94,6 +95,8 @@ function settle(v: z.output<typeof schema>) {
     demoShopperPassword: v.DEMO_SHOPPER_PASSWORD ?? null,
     turnstileSecretKey: v.TURNSTILE_SECRET_KEY ?? null,
     turnstileSiteKey: v.TURNSTILE_SITE_KEY ?? null,
+    /** The HMAC key of digital download links, or null (worker/downloads derives a local one outside production). */
+    downloadSigningSecret: v.DOWNLOAD_SIGNING_SECRET ?? null,
     /** Stripe, when both secrets are set (else card payments use the local test provider, refused in production). */
     stripe:
       v.STRIPE_SECRET_KEY && v.STRIPE_WEBHOOK_SECRET

@@ -210,6 +210,16 @@ under(["/v1", "/ecom/v1"], {
   "GET /orders/:id/refunds": { needs: "own", others: "staff" },
 });
 
+// Digital products' files, and a buyer's download links (never minted for anyone but the order's own buyer).
+under(["/api/v1"], {
+  "GET /products/:id/downloads": STAFF,
+  "PUT /products/:id/downloads": need("catalog.write"),
+  "DELETE /products/:id/downloads": need("catalog.write"),
+  "GET /orders/:id/downloads": OWN,
+});
+// A bought file: the link's signature (order, line, expiry) is the credential, so no Authorization header.
+under([""], { "GET /downloads/:orderId/:lineId": PUBLIC });
+
 under([""], { "POST /webhooks/stripe": { needs: "signature" }, "POST /webhooks/:source": { needs: "signature" } });
 
 under(["/api/v1"], {

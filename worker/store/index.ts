@@ -1,6 +1,10 @@
 /** The store's settings: what other folders, the pages and the composition root use. */
 export { storeRoutes } from "./routes";
 export {
+  DEFAULT_DOWNLOAD_LIMIT,
+  DEFAULT_DOWNLOAD_LINK_DAYS,
+  MAX_DOWNLOAD_LIMIT,
+  MAX_DOWNLOAD_LINK_DAYS,
   DEFAULT_UNPAID_ORDER_HOLD_HOURS,
   defaultStoreSettings,
   emailSender,

@@ -31,9 +31,19 @@ export interface StoreSettings {
    * orders/unpaid.ts); 0: never.
    */
   unpaidOrderHoldHours: number;
+  /** Digital products: how many times each bought file may be downloaded, and for how many days after payment. */
+  downloadLimit: number;
+  downloadLinkDays: number;
 }
 
 /** The hold of unpaid offline orders when the merchant set none: two days. */
 export const DEFAULT_UNPAID_ORDER_HOLD_HOURS = 48;
 /** The longest hold a merchant may set: 90 days. */
 export const MAX_UNPAID_ORDER_HOLD_HOURS = 90 * 24;
+
+/** Digital downloads when the merchant set nothing: 5 downloads a line, links valid for 30 days. */
+export const DEFAULT_DOWNLOAD_LIMIT = 5;
+export const DEFAULT_DOWNLOAD_LINK_DAYS = 30;
+/** The most a merchant may set: 100 downloads, links valid for a year. */
+export const MAX_DOWNLOAD_LIMIT = 100;
+export const MAX_DOWNLOAD_LINK_DAYS = 365;

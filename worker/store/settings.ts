@@ -8,8 +8,13 @@ import { uploadImage, type UploadFile } from "#worker/media";
 import { cachedCatalogRead, purgeCatalogCache } from "#worker/catalog";
 import { config } from "#worker/platform/config";
 import { DEFAULT_UNPAID_ORDER_HOLD_HOURS, MAX_UNPAID_ORDER_HOLD_HOURS, LOGO_ALIGNMENTS, LOGO_SIZES, type StoreSettings } from "./settings-values";
+import { DEFAULT_DOWNLOAD_LIMIT, DEFAULT_DOWNLOAD_LINK_DAYS, MAX_DOWNLOAD_LIMIT, MAX_DOWNLOAD_LINK_DAYS } from "./settings-values";
 
 export {
+  DEFAULT_DOWNLOAD_LIMIT,
+  DEFAULT_DOWNLOAD_LINK_DAYS,
+  MAX_DOWNLOAD_LIMIT,
+  MAX_DOWNLOAD_LINK_DAYS,
   DEFAULT_UNPAID_ORDER_HOLD_HOURS,
   LOGO_ALIGNMENTS,
   LOGO_SIZES,
@@ -74,6 +79,16 @@ export const storeSettingsPatch = z
       .int("must be a whole number of hours")
       .min(0, "must be 0 (never) or more")
       .max(MAX_UNPAID_ORDER_HOLD_HOURS, `must be at most ${MAX_UNPAID_ORDER_HOLD_HOURS} hours (90 days)`),
+    downloadLimit: z
+      .number({ error: "must be a whole number of downloads" })
+      .int("must be a whole number of downloads")
+      .min(1, "must be at least 1")
+      .max(MAX_DOWNLOAD_LIMIT, `must be at most ${MAX_DOWNLOAD_LIMIT}`),
+    downloadLinkDays: z
+      .number({ error: "must be a whole number of days" })
+      .int("must be a whole number of days")
+      .min(1, "must be at least 1 day")
+      .max(MAX_DOWNLOAD_LINK_DAYS, `must be at most ${MAX_DOWNLOAD_LINK_DAYS} days`),
     /** Only a URL of this site's media (what an upload answers), or null to remove the logo. */
     logo: z
       .object({
@@ -99,6 +114,8 @@ export function defaultStoreSettings(env: Env): StoreSettings {
     senderEmail: null,
     timeZone: null,
     unpaidOrderHoldHours: DEFAULT_UNPAID_ORDER_HOLD_HOURS,
+    downloadLimit: DEFAULT_DOWNLOAD_LIMIT,
+    downloadLinkDays: DEFAULT_DOWNLOAD_LINK_DAYS,
   };
 }
 

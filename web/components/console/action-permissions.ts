@@ -55,6 +55,7 @@ export const CONSOLE_ACTIONS: Readonly<Record<string, Need>> = {
   "/console/products/:id/media remove": "catalog.write",
   "/console/products/:id/media alt": "catalog.write",
   "/console/products/:id/media choice": "catalog.write",
+  "/console/products/:id/downloads delete": "catalog.write",
   "/console/products/import ": "catalog.write",
   "/console/products/import/:jobId resume": "catalog.write",
   "/console/products/import/:jobId apply": "catalog.write",

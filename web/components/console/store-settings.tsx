@@ -1,5 +1,6 @@
 import type { getStoreSettings } from "#worker/store";
 import { DEFAULT_UNPAID_ORDER_HOLD_HOURS, type LOGO_ALIGNMENTS, type LOGO_SIZES, MAX_UNPAID_ORDER_HOLD_HOURS } from "#worker/store";
+import { MAX_DOWNLOAD_LIMIT, MAX_DOWNLOAD_LINK_DAYS } from "#worker/store";
 import { Field, FieldError, fieldId } from "#web/components/ui/form";
 import { EditForm, type useEditor } from "#web/components/ui/page";
 
@@ -49,6 +50,8 @@ export function StoreSummary({ settings, currency, emailFrom }: { settings: Sett
         </dd>
         <dt>Unpaid offline orders</dt>
         <dd>{holdText(settings.unpaidOrderHoldHours)}</dd>
+        <dt>Digital downloads</dt>
+        <dd>{`${settings.downloadLimit} downloads per item, links valid for ${settings.downloadLinkDays} days after payment`}</dd>
         <dt>Emails from</dt>
         <dd>
           {settings.senderName ?? settings.name} &lt;{settings.senderEmail ?? emailFrom ?? "not set"}&gt;
@@ -149,6 +152,26 @@ export function StoreForm(props: { e: Editor; settings: Settings; currency: stri
           max={MAX_UNPAID_ORDER_HOLD_HOURS}
           step={1}
           hint={`An order to be paid offline keeps its items reserved until you mark it as paid. If that has not happened after this many hours, the order is canceled, its items go back on sale and you get a task. 0 never cancels. Default ${DEFAULT_UNPAID_ORDER_HOLD_HOURS}.`}
+        />
+        <Field
+          {...e.field("downloadLimit", settings.downloadLimit)}
+          label="Downloads per digital item"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_DOWNLOAD_LIMIT}
+          step={1}
+          hint="How many times a buyer may download each file they bought."
+        />
+        <Field
+          {...e.field("downloadLinkDays", settings.downloadLinkDays)}
+          label="Download links valid for (days)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_DOWNLOAD_LINK_DAYS}
+          step={1}
+          hint="Counted from the payment. The demo catalogue promises 30 days."
         />
       </fieldset>
 

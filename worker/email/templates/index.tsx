@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import * as abandonedCart from "./abandoned-cart";
 import * as activationLink from "./activation-link";
 import * as backInStock from "./back-in-stock";
+import * as digitalDelivery from "./digital-delivery";
 import type { Shop } from "./layout";
 import * as orderConfirmation from "./order-confirmation";
 import * as orderRefund from "./order-refund";
@@ -25,6 +26,7 @@ export interface EmailData {
   "abandoned-cart": abandonedCart.AbandonedCartData;
   "back-in-stock": backInStock.BackInStockData;
   "order-refund": orderRefund.OrderRefundData;
+  "digital-delivery": digitalDelivery.DigitalDeliveryData;
 }
 
 export type EmailTemplate = keyof EmailData;
@@ -49,6 +51,7 @@ const templates: { [T in EmailTemplate]: Template<EmailData[T]> } = {
   "abandoned-cart": { ...abandonedCart, html: (data, shop) => <abandonedCart.AbandonedCartEmail data={data} shop={shop} /> },
   "back-in-stock": { ...backInStock, html: (data, shop) => <backInStock.BackInStockEmail data={data} shop={shop} /> },
   "order-refund": { ...orderRefund, html: (data, shop) => <orderRefund.OrderRefundEmail data={data} shop={shop} /> },
+  "digital-delivery": { ...digitalDelivery, html: (data, shop) => <digitalDelivery.DigitalDeliveryEmail data={data} shop={shop} /> },
 };
 
 /** Renders a template to its subject, HTML document and plain text. */

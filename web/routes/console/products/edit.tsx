@@ -53,6 +53,7 @@ export default function ProductEditPage({ loaderData, actionData }: Route.Compon
         busy={busy}
       />
       {id && <MediaStrip id={id} media={media} />}
+      {id && <a href={`/console/products/${id}/downloads`}>Files for download →</a>}
     </>
   );
 }

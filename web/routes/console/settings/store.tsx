@@ -48,6 +48,7 @@ export const action = staffOnly(async ({ context, request }: Route.ActionArgs) =
     const optional = (name: string) => text(name) || null;
     // Left out of the form: unchanged; empty: 0 (never).
     const hold = form.has("unpaidOrderHoldHours") ? Number(text("unpaidOrderHoldHours") || "0") : undefined;
+    const whole = (name: string) => (form.has(name) ? { [name]: Number(text(name) || "0") } : {});
     const patch: StoreSettingsPatch = parseWith(storeSettingsPatch, {
       name: text("name"),
       contactEmail: optional("contactEmail"),
@@ -56,6 +57,8 @@ export const action = staffOnly(async ({ context, request }: Route.ActionArgs) =
       senderEmail: optional("senderEmail"),
       timeZone: optional("timeZone"),
       ...(hold !== undefined ? { unpaidOrderHoldHours: hold } : {}),
+      ...whole("downloadLimit"),
+      ...whole("downloadLinkDays"),
       ...(form.get("removeLogo") === "on" ? { logo: null } : {}),
     });
     const file = logoFile(form);
