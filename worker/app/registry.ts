@@ -5,6 +5,7 @@ import { automationProcessors, automationSchemas } from "#worker/automations";
 import type { EventRegistry, JobHandler, Processor } from "#worker/events";
 import { webhookJobs, webhookProcessors } from "#worker/webhooks";
 import { hostedPaymentProcessor } from "#worker/orders";
+import { cmsCacheProcessors } from "#worker/cms";
 
 /**
  * Who handles what on the EVENTS queue. Domains export their processors, payload schemas and job handlers; this
@@ -12,7 +13,13 @@ import { hostedPaymentProcessor } from "#worker/orders";
  */
 
 /** Processors by registration order; each names the event types it handles. */
-export const processors: Processor<any>[] = [...catalogCacheProcessors, ...automationProcessors, hostedPaymentProcessor, ...webhookProcessors];
+export const processors: Processor<any>[] = [
+  ...catalogCacheProcessors,
+  ...cmsCacheProcessors,
+  ...automationProcessors,
+  hostedPaymentProcessor,
+  ...webhookProcessors,
+];
 
 /**
  * Payload schemas by event type: the consumer parses `data` with them before any processor runs (dates become
