@@ -326,3 +326,15 @@ export async function itemBySlug(ctx: Ctx, collectionId: string, slug: string): 
   const included = new Map(Object.keys(def.references).map((f) => [f, MAX_INCLUDED]));
   return toDataItem(def, row, await referencedRows(ctx, def, [row], included), included);
 }
+
+/** The pages of each named menu, in order, as `{title, slug}` (a missing menu is an empty list): the shop's navigation, in one read. */
+export async function menuPages(ctx: Ctx, slugs: string[]): Promise<Record<string, { title: string; slug: string }[]>> {
+  const results = await ctx.db.all<{ menu: string; title: string; slug: string }>(
+    sql`SELECT m.slug AS menu, p.title AS title, p.slug AS slug FROM cms_items m, json_each(m.data, '$.pages') j
+      JOIN cms_items p ON p.id = j.value AND p.collection_id = ${PAGES}
+      WHERE m.collection_id = ${MENUS} AND m.slug IN (SELECT value FROM json_each(${JSON.stringify(slugs)})) ORDER BY m.slug, j.key`,
+  );
+  const out: Record<string, { title: string; slug: string }[]> = Object.fromEntries(slugs.map((s) => [s, []]));
+  for (const r of results) out[r.menu].push({ title: r.title, slug: r.slug });
+  return out;
+}
