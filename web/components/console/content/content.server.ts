@@ -1,6 +1,6 @@
 import { richToMarkdown, type RichNode } from "#worker/catalog";
 import { getItem, insertItem, itemBySlug, listItems, MENUS, PAGES, updateItem } from "#worker/cms";
-import type { Ctx } from "#worker/platform/context";
+import { requirePermission, type Ctx } from "#worker/platform/context";
 import { badField } from "#worker/platform/errors";
 import { orRefuse } from "#web/components/console/problem.server";
 
@@ -86,6 +86,7 @@ export function pageRequest(v: Record<string, string>, id?: string) {
 
 /** Creates or saves a page; returns the stored item. */
 export async function savePage(ctx: Ctx, v: Record<string, string>, id?: string) {
+  requirePermission(ctx, "cms.write");
   const request = pageRequest(v, id);
   return id ? (await updateItem(ctx, request)).dataItem : (await insertItem(ctx, request)).dataItem;
 }
@@ -106,6 +107,7 @@ export type MenuChange = { kind: "add" | "remove" | "up" | "down"; pageId: strin
 
 /** Applies a change to the menu and stores it (creating a shop menu on its first change); returns a notice. */
 export async function changeMenu(ctx: Ctx, slug: string, change: MenuChange): Promise<string> {
+  requirePermission(ctx, "cms.write");
   const menu = await menuForEditor(ctx, slug);
   const ids = menu.pages.map((p) => p.id);
   let title = menu.title;
