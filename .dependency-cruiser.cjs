@@ -14,6 +14,7 @@ const LAYERS = [
   "media",
   "catalog",
   "store",
+  "cms",
   "email",
   "identity",
   "pricing",

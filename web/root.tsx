@@ -14,6 +14,7 @@ import {
 } from "react-router";
 import { findCurrentCart } from "#worker/cart";
 import { navCollections } from "./catalog.server";
+import { navMenus } from "./content.server";
 import { isConsolePath } from "#web/components/console/paths";
 import { SHOP_NAME } from "#web/components/catalog/shared";
 import { InlineStyles } from "#web/components/inline-styles";
@@ -24,18 +25,20 @@ import type { Route } from "./+types/root";
 
 /**
  * The frame of every page: who is browsing (the session itself lives in the cookie; see web/session.server.ts), the
- * number of items in their cart, and the collections for the primary navigation. Each is one D1 round trip, run
- * side by side; none of them may break the page, so each falls back to an empty value.
+ * number of items in their cart, the header and footer menus (the CMS's), and the collections for the footer. Each is
+ * read side by side (the menus and collections from the catalogue cache); none of them may break the page, so each
+ * falls back to an empty value.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.services;
   // The merchant console draws its own frame (web/routes/console/layout.tsx): no cart, no shop navigation.
   if (isConsolePath(new URL(request.url).pathname))
-    return { signedIn: false, cartCount: 0, collections: [], cspNonce: context.cspNonce, console: true, shop: null };
+    return { signedIn: false, cartCount: 0, collections: [], menus: NO_MENUS, cspNonce: context.cspNonce, console: true, shop: null };
   const hasCart = ctx.auth.kind === "visitor" || ctx.auth.kind === "member";
-  const [cart, collections, settings] = await Promise.all([
+  const [cart, collections, menus, settings] = await Promise.all([
     hasCart ? findCurrentCart(ctx).catch(() => null) : null,
     navCollections(ctx).catch(() => []),
+    navMenus(ctx).catch(() => NO_MENUS),
     // The store's name, logo and checkout header (the console's Settings): from the catalogue cache, or a KV read.
     pageShopSettings(ctx).catch(() => null),
   ]);
@@ -46,6 +49,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     signedIn: ctx.auth.kind === "member",
     cartCount: cart ? cart.lineItems.reduce((n, l) => n + l.quantity, 0) : 0,
     collections: collections.map((c) => ({ slug: c.slug, name: c.name, count: c.count, image: c.image })),
+    menus,
     cspNonce: context.cspNonce,
     console: false,
   };
@@ -59,8 +63,7 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
   return formMethod !== undefined && formMethod.toUpperCase() !== "GET" ? defaultShouldRevalidate : false;
 }
 
-/** The collections shown in the header (the rest are a click away on the shop page and in the footer). */
-const NAV_LIMIT = 6;
+const NO_MENUS: { header: MenuLink[]; footer: MenuLink[] } = { header: [], footer: [] };
 
 /** The frame of every page: the console's bare document, or the shop's with its header and footer. */
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -70,6 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const q = pathname === "/search" ? (new URLSearchParams(search).get("q") ?? "") : "";
   const shopName = root?.shop?.name ?? SHOP_NAME;
   const collections = root?.collections ?? [];
+  const menus = root?.menus ?? NO_MENUS;
   const signedIn = !!root?.signedIn;
   // Lets browser tests know the page is interactive; in the Layout, so error pages say so too.
   useEffect(() => {
@@ -113,12 +117,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <HeaderSearch q={q} />
           <AccountNav signedIn={signedIn} cartCount={root?.cartCount ?? 0} />
         </div>
-        <PrimaryNav collections={collections} pathname={pathname} />
+        <PrimaryNav links={menus.header} pathname={pathname} />
       </header>
       <div id="main-content" tabIndex={-1} className="content">
         {children}
       </div>
-      <SiteFooter collections={collections} signedIn={signedIn} shopName={shopName} contactEmail={root?.shop?.contactEmail} />
+      <SiteFooter collections={collections} links={menus.footer} signedIn={signedIn} shopName={shopName} contactEmail={root?.shop?.contactEmail} />
       <ShopLinks />
     </Document>
   );
@@ -158,6 +162,8 @@ function Document({
 type RootData = Awaited<ReturnType<typeof loader>>;
 type NavCollection = RootData["collections"][number];
 type Logo = NonNullable<RootData["shop"]>["logo"];
+/** A menu entry: a content page (the CMS's menus list pages). */
+type MenuLink = { title: string; slug: string };
 
 function Brand({ shopName, logo }: { shopName: string; logo: Logo | undefined }) {
   return (
@@ -244,22 +250,23 @@ function AccountNav({ signedIn, cartCount }: { signedIn: boolean; cartCount: num
 }
 
 /**
- * The collections bar: plain links (see shop-links.tsx) marked current from the one location the layout reads, which
- * is what NavLink would do with a dozen hooks per link.
+ * The main bar: "Shop all", then the header menu's pages (the merchant sets them in the console's Content section), as
+ * plain links (see shop-links.tsx) marked current from the one location the layout reads, which is what NavLink would
+ * do with a dozen hooks per link.
  */
-function PrimaryNav({ collections, pathname }: { collections: NavCollection[]; pathname: string }) {
+function PrimaryNav({ links, pathname }: { links: MenuLink[]; pathname: string }) {
   return (
-    <nav aria-label="Collections" className="primary-nav">
+    <nav aria-label="Main" className="primary-nav">
       <ul>
         <li>
           <ShopLink to="/shop" aria-current={pathname === "/shop" ? "page" : undefined}>
             Shop all
           </ShopLink>
         </li>
-        {collections.slice(0, NAV_LIMIT).map((c) => (
-          <li key={c.slug}>
-            <ShopLink to={`/collections/${c.slug}`} aria-current={pathname === `/collections/${c.slug}` ? "page" : undefined}>
-              {c.name}
+        {links.map((l) => (
+          <li key={l.slug}>
+            <ShopLink to={`/pages/${l.slug}`} aria-current={pathname === `/pages/${l.slug}` ? "page" : undefined}>
+              {l.title}
             </ShopLink>
           </li>
         ))}
@@ -270,11 +277,13 @@ function PrimaryNav({ collections, pathname }: { collections: NavCollection[]; p
 
 function SiteFooter({
   collections,
+  links,
   signedIn,
   shopName,
   contactEmail,
 }: {
   collections: NavCollection[];
+  links: MenuLink[];
   signedIn: boolean;
   shopName: string;
   contactEmail: string | null | undefined;
@@ -307,6 +316,11 @@ function SiteFooter({
             <li>
               <ShopLink to={signedIn ? "/account" : "/login"}>Your account</ShopLink>
             </li>
+            {links.map((l) => (
+              <li key={l.slug}>
+                <ShopLink to={`/pages/${l.slug}`}>{l.title}</ShopLink>
+              </li>
+            ))}
           </ul>
         </section>
         <section aria-labelledby="footer-about">

@@ -7,6 +7,8 @@ export default [
   route("collections/:slug", "routes/collection.tsx"),
   route("search", "routes/search.tsx"),
   route("products/:slug", "routes/product.tsx"),
+  // Content pages from the CMS (about, shipping and returns, privacy, terms).
+  route("pages/:slug", "routes/content-page.tsx"),
   route("sitemap.xml", "routes/sitemap.tsx"),
   route("robots.txt", "routes/robots.tsx"),
   // Cart, checkout and the order confirmation.
@@ -78,6 +80,10 @@ export default [
     route("webhooks/sources/:id", "routes/console/webhooks/source.tsx"),
     route("webhooks/subscriptions/:id", "routes/console/webhooks/subscription.tsx"),
     route("events", "routes/console/webhooks/events.tsx"),
+    // Content: the CMS's pages and the shop's menus.
+    route("content", "routes/console/content/list.tsx"),
+    route("content/pages/:id", "routes/console/content/page.tsx"),
+    route("content/menus/:slug", "routes/console/content/menu.tsx"),
     // Settings: the store, staff, API keys, members, sign-up rules.
     route("staff", "routes/console/settings/staff.tsx"),
     route("settings", "routes/console/settings/store.tsx"),

@@ -116,14 +116,14 @@ describe("the storefront in a browser", () => {
       await page.locator('footer a[href="/shop"]').click();
       await page.waitForURL((u) => u.pathname === "/shop");
       expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
-      // So are the header's collection links, and the one for the page shown is marked current.
-      const current = page.locator("nav[aria-label='Collections'] a[aria-current='page']");
+      // So are the header's menu links, and the one for the page shown is marked current.
+      const current = page.locator("nav[aria-label='Main'] a[aria-current='page']");
       await expect.poll(() => current.allTextContents()).toEqual(["Shop all"]);
-      const collection = page.locator("nav[aria-label='Collections'] a[href^='/collections/']").first();
-      const collectionName = await collection.textContent();
-      await collection.click();
-      await page.waitForURL((u) => u.pathname.startsWith("/collections/"));
-      await expect.poll(() => current.allTextContents()).toEqual([collectionName]);
+      const menuLink = page.locator("nav[aria-label='Main'] a[href^='/pages/']").first();
+      const linkName = await menuLink.textContent();
+      await menuLink.click();
+      await page.waitForURL((u) => u.pathname.startsWith("/pages/"));
+      await expect.poll(() => current.allTextContents()).toEqual([linkName]);
       expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
       expect(documents).toEqual(["/"]);
       // The inline stylesheet came with the first page only and is rendered again on the client from what the server

@@ -43,4 +43,4 @@ describe("the route permission table", () => {
   });
 });
 
-walkRoutes(["owner", "settings.manage", "members.impersonate"], { staffReads: true });
+walkRoutes(["owner", "settings.manage", "members.impersonate", "cms.write"], { staffReads: true });

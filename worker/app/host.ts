@@ -24,6 +24,7 @@ import {
 import { automationRoutes } from "#worker/automations";
 import { storeRoutes } from "#worker/store";
 import { taskRoutes } from "#worker/tasks";
+import { cmsRoutes, demoContentStatements } from "#worker/cms";
 import { eventRoutes } from "./event-routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "#worker/webhooks";
 import { stripeWebhookRoutes } from "#worker/payments";
@@ -55,6 +56,7 @@ const API_PREFIXES = [
   "/webhooks/",
   "/api/",
   "/back-in-stock-service/",
+  "/wix-data/",
 ];
 
 export function isApiPath(path: string): boolean {
@@ -90,7 +92,9 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
 
   // Merchant extension: load the demo catalogue into an empty store (npm start calls it with the owner key).
   // With a coupon and shipping options (delivery and pickup), so the demo's checkout has something to choose.
-  app.post("/api/v1/demo-catalogue", async (c) => c.json(await loadDemoCatalogue(c.get("ctx"), demoPricingStatements)));
+  app.post("/api/v1/demo-catalogue", async (c) =>
+    c.json(await loadDemoCatalogue(c.get("ctx"), (ctx) => [...demoPricingStatements(ctx), ...demoContentStatements(ctx)])),
+  );
 
   // Identity: tokens, redirect sessions, authentication, recovery, verification (Wix REST paths and gateway paths).
   app.route("/oauth2", oauthRoutes);
@@ -133,6 +137,8 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   app.route("/api/v1", eventRoutes);
   app.route("/api/v1", taskRoutes);
   app.route("/", automationRoutes);
+  // The CMS: Wix Data items (menus and pages), at the Wix SDK's gateway path.
+  app.route("/wix-data/v2", cmsRoutes);
 
   // An API path nobody serves: a 404 in the error shape, not a page.
   app.all("*", async (c, next) => {

@@ -6,6 +6,7 @@ import type { EventRegistry, JobHandler, Processor } from "#worker/events";
 import { webhookJobs, webhookProcessors } from "#worker/webhooks";
 import { hostedPaymentProcessor } from "#worker/orders";
 import { digitalDeliveryProcessor } from "#worker/downloads";
+import { cmsCacheProcessors } from "#worker/cms";
 
 /**
  * Who handles what on the EVENTS queue. Domains export their processors, payload schemas and job handlers; this
@@ -15,6 +16,7 @@ import { digitalDeliveryProcessor } from "#worker/downloads";
 /** Processors by registration order; each names the event types it handles. */
 export const processors: Processor<any>[] = [
   ...catalogCacheProcessors,
+  ...cmsCacheProcessors,
   ...automationProcessors,
   hostedPaymentProcessor,
   digitalDeliveryProcessor,

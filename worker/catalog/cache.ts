@@ -164,7 +164,7 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 const edgeCache = () => (caches as unknown as { default: Cache }).default;
 
 /** The catalogue pages a visitor without a session may get from the edge cache (everything on them is the catalogue's). */
-const CACHEABLE_PAGE = /^\/(?:|shop|search|collections\/[^/]+|products\/[^/]+)$/;
+const CACHEABLE_PAGE = /^\/(?:|shop|search|collections\/[^/]+|products\/[^/]+|pages\/[^/]+)$/;
 /** How long the edge keeps a page (a safety net: a catalogue change makes a new version first). */
 const PAGE_MAX_AGE_SECONDS = 300;
 

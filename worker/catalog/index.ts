@@ -27,6 +27,7 @@ export { createProduct, deleteProduct, duplicateProduct, prepareCreateProduct, u
 export { descriptionToRich } from "./rich-text";
 export { richToMarkdown, unsupportedNodes } from "./rich-text-markdown";
 export { plainToLine } from "./rich-text-plain";
+export { richToHtml } from "./rich-text-render";
 export { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "./routes";
 export {
   bulkAdjustRequest,

@@ -39,6 +39,7 @@ export const PERMISSIONS = [
   "automations.manage",
   "settings.manage",
   "members.impersonate",
+  "cms.write",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -50,6 +51,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   "automations.manage": "Manage automations, tasks, webhooks and events",
   "settings.manage": "Change pricing, store and member settings",
   "members.impersonate": "Sign members in and act as them (sign-on, member tokens)",
+  "cms.write": "Edit the shop's content pages and menus",
 };
 
 /** Whether a value names one of PERMISSIONS. */

@@ -27,6 +27,8 @@ export interface ScalarField {
   sql: SQL | AnyColumn;
   type: FieldType;
   sortable?: boolean;
+  /** Wix Data's text operators too: `$contains` (case-insensitive) and `$hasSome` (any of the values). */
+  textOps?: boolean;
 }
 
 /** A field holding a set of ids (e.g. a product's collectionIds): supports $hasSome, $hasAll, $eq, $in. */
@@ -60,7 +62,7 @@ export interface QueryInput {
 
 const SCALAR_OPS = new Set(["$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$startsWith", "$exists"]);
 const SET_OPS = new Set(["$eq", "$in", "$hasSome", "$hasAll"]);
-const ALL_OPS = [...SCALAR_OPS, "$hasSome", "$hasAll"];
+const ALL_OPS = [...SCALAR_OPS, "$hasSome", "$hasAll", "$contains"];
 
 class Compiler {
   violations: FieldViolation[] = [];
@@ -130,7 +132,7 @@ class Compiler {
     const parts: SQL[] = [];
     for (const [op, operand] of ops) {
       const at = isOpObject ? `${path}.${op}` : path;
-      if (!ALL_OPS.includes(op)) {
+      if (!ALL_OPS.includes(op) || (op === "$contains" && (field.kind === "set" || !field.textOps))) {
         this.fail(at, `unknown operator ${op}`, "FIELD_NOT_ALLOWED");
         continue;
       }
@@ -187,6 +189,13 @@ class Compiler {
         const sym = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=" }[op];
         return sql`${col} ${sql.raw(sym)} ${v}`;
       }
+      case "$hasSome":
+        if (!field.textOps) return void this.fail(at, `operator ${op} does not apply to this field`, "FIELD_NOT_ALLOWED");
+        return this.scalarCondition(field, "$in", operand, at);
+      case "$contains":
+        if (typeof operand !== "string" || operand.length > 1000) return void this.fail(at, "must be a string of at most 1000 characters");
+        // instr rather than LIKE, for the same reasons as $startsWith; lower() folds ASCII case.
+        return sql`instr(lower(${col}), lower(${operand})) > 0`;
       case "$startsWith": {
         if (field.type !== "string") return void this.fail(at, "operator $startsWith applies only to text fields", "FIELD_NOT_ALLOWED");
         if (typeof operand !== "string" || operand.length > 1000) return void this.fail(at, "must be a string of at most 1000 characters");

@@ -275,5 +275,16 @@ under(["/back-in-stock-service/v1/back-in-stock-notification-requests"], {
   "DELETE /:id": need("automations.manage"),
 });
 
+under(["/wix-data/v2/items"], {
+  "GET /query": PUBLIC,
+  "POST /query": PUBLIC,
+  "POST /update": need("cms.write"),
+  "POST /remove": need("cms.write"),
+  "GET /:id": PUBLIC,
+  "POST ": need("cms.write"),
+  "PUT /:id": need("cms.write"),
+  "DELETE /:id": need("cms.write"),
+});
+
 /** Every API route (`METHOD /path`, as the app's route table names it) and what it needs. */
 export const ROUTE_PERMISSIONS: Readonly<Record<string, RouteRule>> = rules;

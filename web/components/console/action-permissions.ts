@@ -91,4 +91,12 @@ export const CONSOLE_ACTIONS: Readonly<Record<string, Need>> = {
   "/console/webhooks/subscriptions/:id delete": "automations.manage",
   "/console/events replay": "automations.manage",
   "/console/events replay-all": "automations.manage",
+
+  "/console/content/pages/:id save": "cms.write",
+  "/console/content/pages/:id delete": "cms.write",
+  "/console/content/menus/:slug save": "cms.write",
+  "/console/content/menus/:slug add": "cms.write",
+  "/console/content/menus/:slug remove": "cms.write",
+  "/console/content/menus/:slug up": "cms.write",
+  "/console/content/menus/:slug down": "cms.write",
 };

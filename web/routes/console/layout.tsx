@@ -37,6 +37,7 @@ export const SECTIONS = [
   { to: "/console/automations", label: "Automations" },
   { to: "/console/webhooks", label: "Webhooks" },
   { to: "/console/pricing", label: "Pricing" },
+  { to: "/console/content", label: "Content" },
   { to: "/console/settings", label: "Settings" },
 ] as const;
 
