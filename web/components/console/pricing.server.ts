@@ -5,6 +5,7 @@ import { ApiError } from "#worker/platform/errors";
 import type { Problem } from "#web/components/ui/form";
 import type { EditResult } from "#web/components/ui/page";
 import { CONSOLE, fieldAt, problemOf } from "#web/components/ui/form.server";
+import { orRefuse } from "./problem.server";
 
 /**
  * Server side of the pricing pages (coupons, discount rules, shipping, tax, fees). The forms are thin: each action
@@ -174,7 +175,12 @@ export async function listPage<T>(service: Parameters<typeof queryPage>[0], ctx:
   return { ...(await queryPage<T>(service, ctx, plural, pageOf(url), 25)), currency: ctx.currency, notice: noticeOf(url) };
 }
 
-/** One item of a pricing resource as the service shapes it. */
-export function itemOf<T>(result: Record<string, unknown>, wrapper: string): T {
-  return result[wrapper] as T;
+/** The item an edit page shows: none for "new", else the service's, under `wrapper` (a refusal such as 404 is thrown). */
+export async function storedItem<T>(
+  service: { get(ctx: Ctx, id: string): Promise<Record<string, unknown>> },
+  ctx: Ctx,
+  id: string,
+  wrapper: string,
+): Promise<T | null> {
+  return id === "new" ? null : ((await orRefuse(service.get(ctx, id)))[wrapper] as T);
 }
