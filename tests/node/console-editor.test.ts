@@ -61,28 +61,28 @@ describe("console product editor", () => {
       await page.getByRole("link", { name: "New product" }).click();
       await page.waitForURL(/\/console\/products\/new$/);
       await hydrated(page);
-      await page.fill("#name", name);
-      await page.fill("#description", "A **washed linen** cap.\n\n- Adjustable strap\n- One size fits most");
-      await page.fill("#price", "24");
-      await page.fill("#cost", "9.50");
+      await page.fill("#f-product-name", name);
+      await page.fill("#f-product-description", "A **washed linen** cap.\n\n- Adjustable strap\n- One size fits most");
+      await page.fill("#f-product-priceData-price", "24");
+      await page.fill("#f-product-costAndProfitData-itemCost", "9.50");
       await expect.poll(() => page.locator(".editor-profit").textContent()).toBe("Profit $14.50 · margin 60.4%");
-      await page.fill("#brand", "Fernhill");
-      await page.check("input[name=trackInventory]");
+      await page.fill("#f-product-brand", "Fernhill");
+      await page.check("input[name='product.stock.trackInventory']");
       // Two options: a drop-down and colour swatches with picked colours. The grid follows as they are typed.
-      await page.fill("#option-0-name", "Size");
-      await page.fill("#option-0-choice-0-name", "S/M");
-      await page.fill("#option-0-choice-1-name", "L/XL");
-      await page.fill("#option-1-name", "Colour");
-      await page.selectOption("#option-1-type", "color");
-      await page.fill("#option-1-choice-0-name", "Sand");
-      await page.fill("#option-1-choice-0-color", "#c2b280");
-      await page.fill("#option-1-choice-1-name", "Navy");
-      await page.fill("#option-1-choice-1-color", "#1f2a44");
+      await page.fill("#f-product-productOptions-0--name", "Size");
+      await page.fill("#f-product-productOptions-0--choices-0--description", "S/M");
+      await page.fill("#f-product-productOptions-0--choices-1--description", "L/XL");
+      await page.fill("#f-product-productOptions-1--name", "Colour");
+      await page.selectOption("#f-product-productOptions-1--optionType", "color");
+      await page.fill("#f-product-productOptions-1--choices-0--description", "Sand");
+      await page.fill("#f-product-productOptions-1--choices-0--value", "#c2b280");
+      await page.fill("#f-product-productOptions-1--choices-1--description", "Navy");
+      await page.fill("#f-product-productOptions-1--choices-1--value", "#1f2a44");
       const rows = page.locator(".editor-variants tbody tr");
       await expect.poll(() => rows.count()).toBe(4);
       expect(await page.locator(".editor-variants tbody th").allTextContents()).toEqual(["S/M / Sand", "S/M / Navy", "L/XL / Sand", "L/XL / Navy"]);
       await page.getByLabel("Price of L/XL / Navy").fill("26");
-      for (const [i, qty] of ["3", "0", "5", "2"].entries()) await page.locator(`#variant-${i}-quantity`).fill(qty);
+      for (const [i, qty] of ["3", "0", "5", "2"].entries()) await page.locator(`#f-product-variants-${i}--stock-quantity`).fill(qty);
       await expectAccessible(page, "console new product");
       mkdirSync(shots, { recursive: true });
       await page.screenshot({ path: path.join(shots, "console-product-new-1280.png"), fullPage: true });
@@ -131,17 +131,17 @@ describe("console product editor", () => {
     const name = `Plain Form Scarf ${Date.now()}`;
     try {
       await page.goto(`${s.w.url}/console/products/new`);
-      await page.fill("#name", name);
-      await page.fill("#price", "30");
-      await page.fill("#option-0-name", "Length");
-      await page.fill("#option-0-choice-0-name", "Short");
+      await page.fill("#f-product-name", name);
+      await page.fill("#f-product-priceData-price", "30");
+      await page.fill("#f-product-productOptions-0--name", "Length");
+      await page.fill("#f-product-productOptions-0--choices-0--description", "Short");
       await page.getByRole("button", { name: "Update variants" }).click();
       // The server answered with the grid and a spare choice row to type the next one into.
-      await page.fill("#option-0-choice-1-name", "Long");
+      await page.fill("#f-product-productOptions-0--choices-1--description", "Long");
       await page.getByRole("button", { name: "Update variants" }).click();
       expect(await page.locator(".editor-variants tbody th").allTextContents()).toEqual(["Short", "Long"]);
-      expect(await page.inputValue("#name")).toBe(name);
-      await page.fill("#variant-1-price", "35");
+      expect(await page.inputValue("#f-product-name")).toBe(name);
+      await page.fill("#f-product-variants-1--price", "35");
       await Promise.all([page.waitForURL(/\?saved=1$/), page.getByRole("button", { name: "Create product" }).click()]);
       const [row] = await productsNamed(s.w, name);
       expect((await variantsOf(s.w, row.id as string)).map((v) => [v.choices.Length, v.price])).toEqual([
@@ -161,19 +161,48 @@ describe("console product editor", () => {
     try {
       await page.goto(`${s.w.url}/console/products/new`);
       await hydrated(page);
-      await page.fill("#name", name);
-      await page.fill("#price", "twelve");
-      await page.fill("#slug", "Not A Slug!");
-      await page.fill("#description", "Kept *as typed*.");
+      await page.fill("#f-product-name", name);
+      await page.fill("#f-product-priceData-price", "twelve");
+      await page.fill("#f-product-slug", "Not A Slug!");
+      await page.fill("#f-product-description", "Kept *as typed*.");
       await page.getByRole("button", { name: "Create product" }).click();
-      await expect.poll(() => page.locator("#price-error").textContent()).toBeTruthy();
-      await expect(page.locator("#price").getAttribute("aria-invalid")).resolves.toBe("true");
-      await expect(page.locator("#price").getAttribute("aria-describedby")).resolves.toContain("price-error");
-      await expect(page.locator("#slug-error").textContent()).resolves.toMatch(/lower-case/);
-      expect(await page.inputValue("#name")).toBe(name);
-      expect(await page.inputValue("#description")).toBe("Kept *as typed*.");
-      expect(await page.inputValue("#price")).toBe("twelve");
+      await expect.poll(() => page.locator("#f-product-priceData-price-error").textContent()).toBeTruthy();
+      await expect(page.locator("#f-product-priceData-price").getAttribute("aria-invalid")).resolves.toBe("true");
+      await expect(page.locator("#f-product-priceData-price").getAttribute("aria-describedby")).resolves.toContain("f-product-priceData-price-error");
+      await expect(page.locator("#f-product-slug-error").textContent()).resolves.toMatch(/lower-case/);
+      expect(await page.inputValue("#f-product-name")).toBe(name);
+      expect(await page.inputValue("#f-product-description")).toBe("Kept *as typed*.");
+      expect(await page.inputValue("#f-product-priceData-price")).toBe("twelve");
       await expectAccessible(page, "console editor with errors");
+      expect(await productsNamed(s.w, name)).toEqual([]);
+      expect(unexpected(problems)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows a refused choice next to the row the merchant typed it in, past an emptied row", async (ctx) => {
+    needsChromium(ctx);
+    const s = store();
+    const { context, page, problems } = await consoleBrowser(s.browser, s.w, catalogStaff);
+    const name = `Repeated Sock ${Date.now()}`;
+    const choice = (j: number) => `#f-product-productOptions-0--choices-${j}--description`;
+    try {
+      await page.goto(`${s.w.url}/console/products/new`);
+      await hydrated(page);
+      await page.fill("#f-product-name", name);
+      await page.fill("#f-product-priceData-price", "8");
+      await page.fill("#f-product-productOptions-0--name", "Size");
+      await page.fill(choice(0), "S");
+      await page.fill(choice(1), "M");
+      await page.fill(choice(2), "m");
+      // Emptying the first choice leaves its row on the form; the request holds M and m only.
+      await page.fill(choice(0), "");
+      await page.getByRole("button", { name: "Create product" }).click();
+      await expect.poll(() => page.locator(`${choice(2)}-error`).textContent()).toBe('Repeats the choice "m"');
+      expect(await page.locator(choice(2)).getAttribute("aria-invalid")).toBe("true");
+      expect(await page.locator(`${choice(1)}-error`).count()).toBe(0);
+      expect(await page.inputValue(choice(2))).toBe("m");
       expect(await productsNamed(s.w, name)).toEqual([]);
       expect(unexpected(problems)).toEqual([]);
     } finally {
@@ -206,12 +235,12 @@ describe("console product editor", () => {
     try {
       await page.goto(`${s.w.url}/console/products/${id}`);
       await hydrated(page);
-      await page.fill("#price", "45");
-      await page.selectOption("#discountType", "PERCENT");
-      await page.fill("#discountValue", "10");
-      await page.fill("#seoTitle", "Cotton paper poster");
-      await page.fill("#section-0-title", "Shipping");
-      await page.fill("#section-0-description", "Rolled in a tube.");
+      await page.fill("#f-product-priceData-price", "45");
+      await page.selectOption("#f-product-discount-type", "PERCENT");
+      await page.fill("#f-product-discount-value", "10");
+      await page.fill("#f-seoTitle", "Cotton paper poster");
+      await page.fill("#f-product-additionalInfoSections-0--title", "Shipping");
+      await page.fill("#f-product-additionalInfoSections-0--description", "Rolled in a tube.");
       await Promise.all([page.waitForURL(/\?saved=1$/), page.getByRole("button", { name: "Save" }).click()]);
     } finally {
       await context.close();
@@ -273,10 +302,10 @@ describe("console product editor", () => {
     expect(page).toMatch(/<button[^>]*disabled=""[^>]*>Save<\/button>|<button[^>]*type="submit"[^>]*disabled[^>]*>Save/);
     const before = await productsNamed(s.w, s.plain.name);
     for (const [path, fields] of [
-      [`/console/products/${s.plain.id}`, { intent: "save", name: "Taken over", price: "1" }],
+      [`/console/products/${s.plain.id}`, { intent: "save", "product.name": "Taken over", "product.priceData.price": "1" }],
       [`/console/products/${s.plain.id}`, { intent: "delete" }],
       [`/console/products/${s.plain.id}`, { intent: "duplicate" }],
-      ["/console/products/new", { intent: "save", name: "Sneaked in", price: "1" }],
+      ["/console/products/new", { intent: "save", "product.name": "Sneaked in", "product.priceData.price": "1" }],
     ] as const) {
       const res = await postConsoleForm(s.w, viewer, path, fields);
       expect(res.status, `${path} ${fields.intent}`).toBe(403);
@@ -291,11 +320,11 @@ describe("console product editor", () => {
     const stock = await variantsOf(s.w, s.tee.id);
     const form = await postConsoleForm(s.w, editor, `/console/products/${s.plain.id}`, {
       intent: "save",
-      name: s.plain.name,
-      price: "19",
-      visible: "on",
-      trackInventory: "on",
-      quantity: "999",
+      "product.name": s.plain.name,
+      "product.priceData.price": "19",
+      "product.visible": "on",
+      "product.stock.trackInventory": "on",
+      "product.stock.quantity": "999",
     });
     expect(form.status).toBe(302);
     expect((await productsNamed(s.w, s.plain.name))[0].price).toBe(1900);

@@ -85,7 +85,7 @@ export function SearchField({
   id: string;
   label?: string;
   className: string;
-  placeholder: string;
+  placeholder?: string;
   defaultValue: string;
   maxLength: number;
 }) {

@@ -15,21 +15,22 @@ export function PricingList<T extends { id: string }>(props: {
   heading: string;
   title?: string;
   back?: readonly [to: string, label: string];
-  newPath: string;
-  newLabel: string;
-  notice: string | null;
+  /** The page of items the loader read (listPage in ./pricing.server) and the notice in its URL. */
+  list: { items: readonly T[]; page: number; pages: number; notice: string | null };
+  /** The "New …" button: where it goes and what it says. */
+  create: readonly [to: string, label: string];
+  /** A notice of the page's own, shown instead of the list's. */
+  notice?: string | null;
   before?: ReactNode;
   status: ReactNode;
-  rows: readonly T[];
   columns: readonly Column<T>[];
-  page: number;
-  pages: number;
   children?: ReactNode;
 }) {
+  const { items, page, pages, notice } = props.list;
   const canWrite = useCan(PRICING_PERMISSION);
   const action = canWrite && (
-    <Link to={props.newPath} className="console-button primary">
-      {props.newLabel}
+    <Link to={props.create[0]} className="console-button primary">
+      {props.create[1]}
     </Link>
   );
   return (
@@ -37,13 +38,13 @@ export function PricingList<T extends { id: string }>(props: {
       <PageHead title={props.title ?? "Pricing"} back={props.back} actions={action}>
         <PricingNav />
       </PageHead>
-      <Notice text={props.notice} />
+      <Notice text={props.notice ?? notice} />
       {props.before}
       {!props.title && <h2>{props.heading}</h2>}
       <ListStatus>{props.status}</ListStatus>
-      <DataTable caption={props.heading} rows={props.rows} rowKey={(r) => r.id} columns={props.columns} />
+      <DataTable caption={props.heading} rows={items} rowKey={(r) => r.id} columns={props.columns} />
       {props.children}
-      <Pager page={props.page} pages={props.pages} label={`Pages of ${props.heading.toLowerCase()}`} without={NOTICE_PARAMS} />
+      <Pager page={page} pages={pages} label={`Pages of ${props.heading.toLowerCase()}`} without={NOTICE_PARAMS} />
     </>
   );
 }

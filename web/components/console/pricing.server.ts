@@ -4,7 +4,8 @@ import { requirePermission, type Ctx } from "#worker/platform/context";
 import { ApiError } from "#worker/platform/errors";
 import type { Problem } from "#web/components/ui/form";
 import type { EditResult } from "#web/components/ui/page";
-import { CONSOLE, problemOf } from "#web/components/ui/form.server";
+import { CONSOLE, fieldAt, problemOf } from "#web/components/ui/form.server";
+import { orRefuse } from "./problem.server";
 
 /**
  * Server side of the pricing pages (coupons, discount rules, shipping, tax, fees). The forms are thin: each action
@@ -65,30 +66,6 @@ export function listOf(raw: string): string[] {
     .split(/[\s,;]+/)
     .map((s) => s.trim())
     .filter(Boolean);
-}
-
-/**
- * Which input a service's field path shows at: the longest of the posted input names and of `aliases` that the path
- * is or lies under (an alias wins a tie, so a hidden input's errors can show at a visible one); else the path itself.
- * Aliases name the input of paths no input is named by (`additionalFee.percentage` shows at `additionalFee.amount`).
- */
-export function fieldAt(values: Record<string, string>, aliases: Record<string, string> = {}) {
-  return (path: string): { name: string } => {
-    const under = (stem: string) => path === stem || path.startsWith(`${stem}.`) || path.startsWith(`${stem}[`);
-    let best: string | undefined;
-    for (const stem of [...Object.keys(aliases), ...Object.keys(values)]) if (under(stem) && (!best || stem.length > best.length)) best = stem;
-    return { name: best ? (aliases[best] ?? best) : path };
-  };
-}
-
-/**
- * A service path with the index after `list` turned from the item's place in the request into its row in the form
- * (`rows[k]`: the form row of request item k; blank rows are left out of the request).
- */
-export function atRow(path: string, list: string, rows: readonly number[]): string {
-  const m = path.startsWith(`${list}[`) ? /^\[(\d+)\]/.exec(path.slice(list.length)) : null;
-  const row = m ? rows[Number(m[1])] : undefined;
-  return m && row !== undefined ? `${list}[${row}]${path.slice(list.length + m[0].length)}` : path;
 }
 
 /** The CRUD functions every pricing resource service has (worker/pricing/resource.ts). */
@@ -198,7 +175,12 @@ export async function listPage<T>(service: Parameters<typeof queryPage>[0], ctx:
   return { ...(await queryPage<T>(service, ctx, plural, pageOf(url), 25)), currency: ctx.currency, notice: noticeOf(url) };
 }
 
-/** One item of a pricing resource as the service shapes it. */
-export function itemOf<T>(result: Record<string, unknown>, wrapper: string): T {
-  return result[wrapper] as T;
+/** The item an edit page shows: none for "new", else the service's, under `wrapper` (a refusal such as 404 is thrown). */
+export async function storedItem<T>(
+  service: { get(ctx: Ctx, id: string): Promise<Record<string, unknown>> },
+  ctx: Ctx,
+  id: string,
+  wrapper: string,
+): Promise<T | null> {
+  return id === "new" ? null : ((await orRefuse(service.get(ctx, id)))[wrapper] as T);
 }

@@ -1,7 +1,7 @@
 import type { ComponentProps } from "react";
 import { Link, useLocation } from "react-router";
 import { Badge } from "./badge";
-import { EditPage } from "#web/components/ui/page";
+import { EditPage, useEditor } from "#web/components/ui/page";
 
 /**
  * UI pieces of the pricing pages: their tabs, their edit frame (the kit's, web/components/ui/page.tsx, with the tabs),
@@ -58,6 +58,37 @@ export const PRICING_PERMISSION = "settings.manage";
  */
 export function PricingEditor(props: Omit<ComponentProps<typeof EditPage>, "nav" | "permission" | "className" | "subject">) {
   return <EditPage {...props} nav={<PricingNav />} permission={PRICING_PERMISSION} className="pricing-form" subject="pricing" />;
+}
+
+/** How a pricing edit page names its item (null: a new one) in its heading, buttons and delete question. */
+interface PricingItemWords<T> {
+  back: readonly [to: string, label: string];
+  /** The kind of item as the buttons name it ("Save tax group", "Create tax group"). */
+  noun: string;
+  /** The heading of a new one. */
+  fresh: string;
+  /** The heading of a stored one (default: its name). */
+  title?: (item: T) => string;
+  /** What delete names it (default: the noun and its name in quotes). */
+  named?: (item: T) => string;
+}
+
+/**
+ * A pricing edit page's fields (useEditor, asking for settings.manage) and its frame's props for PricingEditor: the
+ * way back, the heading, the revision the page was loaded at, Save or Create, and what delete names.
+ */
+export function usePricingEditor<T extends { name: string; revision: string }>(actionData: unknown, item: T | null, words: PricingItemWords<T>) {
+  const editor = useEditor(actionData, PRICING_PERMISSION);
+  const frame = {
+    back: words.back,
+    title: item ? (words.title?.(item) ?? item.name) : words.fresh,
+    result: editor.result,
+    revision: item?.revision ?? null,
+    canWrite: editor.canWrite,
+    submitLabel: `${item ? "Save" : "Create"} ${words.noun}`,
+    deleteWhat: item ? (words.named?.(item) ?? `${words.noun} “${item.name}”`) : null,
+  };
+  return { ...editor, frame };
 }
 
 /** The parameters of that notice (noticeOf in ./pricing.server): said once, so a list's page links leave them out. */

@@ -2,12 +2,16 @@ import { data } from "react-router";
 import { ApiError } from "#worker/platform/errors";
 import { CONSOLE, problemOf, type ProblemWording } from "#web/components/ui/form.server";
 
-/** A loader's service call whose refusal (403 not permitted, 404 gone) becomes the page's own status and message. */
-export async function orRefuse<T>(work: Promise<T>): Promise<T> {
+/**
+ * A loader's service call whose refusal (403 not permitted, 404 gone) becomes the page's own status and message;
+ * `gone` words a 404 the page's way ("No such product.").
+ */
+export async function orRefuse<T>(work: Promise<T>, gone?: string): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    if (err instanceof ApiError && (err.status === 403 || err.status === 404)) throw data(err.description, { status: err.status });
+    if (err instanceof ApiError && (err.status === 403 || err.status === 404))
+      throw data(err.status === 404 && gone ? gone : err.description, { status: err.status });
     throw err;
   }
 }

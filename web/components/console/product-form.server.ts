@@ -1,6 +1,7 @@
 import { descriptionToRich, type LoadedProduct, type RichNode, richToMarkdown, unsupportedNodes } from "#worker/catalog";
 import { toDecimalString } from "#worker/platform/money";
-import { formFieldId, usedOptions, withSpareRows, withSpareSection, type EditorValues } from "./product-form";
+import { atRow, fieldAt } from "#web/components/ui/form.server";
+import { NAMES, OPTIONS, optionName, SECTIONS, usedOptions, withSpareRows, withSpareSection, type EditorValues } from "./product-form";
 
 /**
  * The product editor's form <-> the API's product (the same body POST /stores/v1/products takes), so the editor
@@ -114,11 +115,19 @@ function num(text: string): number | string | undefined {
   return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : text.trim();
 }
 
+/** Where each item of the request's lists is on the form: `options[k]` is the form row of request option k. */
+export interface EditorRows {
+  options: number[];
+  /** By request option: the form rows of its choices. */
+  choices: number[][];
+  sections: number[];
+}
+
 export interface EditorInput {
   /** The API's `product` object (unvalidated: the service's schema checks it). */
   product: Record<string, unknown>;
-  /** The input id on the form for an API field path, for errors next to their fields. */
-  fieldId: (apiField: string) => string | null;
+  /** The form rows of the request's options, choices and sections (blank rows are left out of the request). */
+  rows: EditorRows;
 }
 
 /**
@@ -209,16 +218,28 @@ export function productFromEditor(v: EditorValues, opts: { isNew: boolean; stock
     }));
   }
 
-  const fieldId = (apiField: string) => {
-    // Back from the API's indices (named options, choices and sections only) to the form's rows.
-    const remapped = apiField
-      .replace(
-        /productOptions\[(\d+)\]\.choices\[(\d+)\]/,
-        (_, i: string, j: string) => `productOptions[${optionRows[+i]?.i ?? i}].choices[${choiceRows[+i]?.[+j]?.j ?? j}]`,
-      )
-      .replace(/productOptions\[(\d+)\](?!\.choices\[)/, (_, i: string) => `productOptions[${optionRows[+i]?.i ?? i}]`)
-      .replace(/additionalInfoSections\[(\d+)\]/, (_, i: string) => `additionalInfoSections[${sectionRows[+i]?.i ?? i}]`);
-    return formFieldId(remapped);
+  return {
+    product,
+    rows: { options: optionRows.map(({ i }) => i), choices: choiceRows.map((cs) => cs.map(({ j }) => j)), sections: sectionRows.map(({ i }) => i) },
   };
-  return { product, fieldId };
+}
+
+/**
+ * Which input a service's field path of this request shows at: its indices turned back into the form's rows, then
+ * the posted input it is or lies under. Paths no input is named by show at the nearest one (an option's at its name).
+ */
+export function editorFieldOf(rows: EditorRows, posted: Record<string, string>) {
+  const at = fieldAt(posted, {
+    "product.richDescription": NAMES.description,
+    "product.priceData": NAMES.price,
+    "product.discount": NAMES.discountValue,
+    "product.seoData": NAMES.seoTitle,
+    [OPTIONS]: optionName(0, "name"),
+    ...Object.fromEntries(rows.options.map((i) => [`${OPTIONS}[${i}]`, optionName(i, "name")])),
+  });
+  return (path: string) => {
+    const k = path.startsWith(`${OPTIONS}[`) ? Number(/^\[(\d+)\]/.exec(path.slice(OPTIONS.length))?.[1]) : Number.NaN;
+    const choices = Number.isNaN(k) ? path : atRow(path, `${OPTIONS}[${k}].choices`, rows.choices[k] ?? []);
+    return at(atRow(atRow(choices, OPTIONS, rows.options), SECTIONS, rows.sections));
+  };
 }

@@ -1,12 +1,77 @@
 /**
  * The product editor's form, shared by the page (which draws it and, with JavaScript, keeps the variant grid in step
  * with the options as they are typed) and the action (which reads it back). Every value is the text the merchant
- * typed, so a refused save shows the form exactly as it was. Field names are plain and flat
- * (`option.0.choice.1.name`); web/components/console/product-form.server.ts maps them to and from the API's product.
+ * typed, so a refused save shows the form exactly as it was. Inputs are named by the field paths of the API's product
+ * request (`product.productOptions[0].choices[1].description`), rows by their place on the form;
+ * web/components/console/product-form.server.ts turns the values into that request and its refusals back into rows.
  */
 
 export const MAX_OPTIONS = 6;
 export const MAX_CHOICES = 100;
+
+/** The input names of the product's own fields. The SEO fields and the hidden ones are the form's, not the request's. */
+export const NAMES = {
+  name: "product.name",
+  slug: "product.slug",
+  description: "product.description",
+  descriptionOriginal: "descriptionOriginal",
+  productType: "product.productType",
+  visible: "product.visible",
+  price: "product.priceData.price",
+  cost: "product.costAndProfitData.itemCost",
+  discountType: "product.discount.type",
+  discountValue: "product.discount.value",
+  ppuTotalQuantity: "product.pricePerUnitData.totalQuantity",
+  ppuTotalUnit: "product.pricePerUnitData.totalMeasurementUnit",
+  ppuBaseQuantity: "product.pricePerUnitData.baseQuantity",
+  ppuBaseUnit: "product.pricePerUnitData.baseMeasurementUnit",
+  weight: "product.weight",
+  sku: "product.sku",
+  brand: "product.brand",
+  ribbon: "product.ribbon",
+  trackInventory: "product.stock.trackInventory",
+  quantity: "product.stock.quantity",
+  inStock: "product.stock.inStock",
+  seoTitle: "seoTitle",
+  seoDescription: "seoDescription",
+  seoExtra: "seoExtra",
+} as const;
+
+export const OPTIONS = "product.productOptions";
+export const VARIANTS = "product.variants";
+export const SECTIONS = "product.additionalInfoSections";
+
+/** The input name of a field of option row `i`. */
+export function optionName(i: number, field: "name" | "optionType"): string {
+  return `${OPTIONS}[${i}].${field}`;
+}
+
+/** The input name of a field of choice row `j` of option row `i` (`description` is its name, `value` its colour). */
+export function choiceName(i: number, j: number, field: "description" | "value"): string {
+  return `${OPTIONS}[${i}].choices[${j}].${field}`;
+}
+
+/** The request field of each column of the variant grid. */
+const VARIANT_FIELDS = {
+  choices: "choices",
+  price: "price",
+  cost: "cost",
+  sku: "sku",
+  weight: "weight",
+  visible: "visible",
+  quantity: "stock.quantity",
+  inStock: "stock.inStock",
+} as const;
+
+/** The input name of a column of variant row `k`. */
+export function variantName(k: number, field: keyof VariantValues): string {
+  return `${VARIANTS}[${k}].${VARIANT_FIELDS[field]}`;
+}
+
+/** The input name of a field of information section row `i`. */
+export function sectionName(i: number, field: keyof SectionValues): string {
+  return `${SECTIONS}[${i}].${field}`;
+}
 
 export interface ChoiceValues {
   /** The choice's name (the API's `description`), what shoppers pick and variants are keyed by. */
@@ -141,114 +206,74 @@ export function readEditorForm(form: FormData): EditorValues {
     return typeof v === "string" ? v.replace(/\r\n?/g, "\n") : "";
   };
   const on = (name: string) => form.get(name) === "on";
-  const indices = (prefix: string) => {
+  // The rows of a list posted as `${list}[i].…`.
+  const rows = (list: string) => {
     const found = new Set<number>();
     for (const key of form.keys()) {
-      const m = key.startsWith(prefix) ? /^(\d+)\./.exec(key.slice(prefix.length)) : null;
+      const m = key.startsWith(`${list}[`) ? /^(\d+)\]/.exec(key.slice(list.length + 1)) : null;
       if (m) found.add(Number(m[1]));
     }
     // Bounded, so a crafted form cannot make the page draw thousands of rows.
     return [...found].sort((a, b) => a - b).slice(0, 1000);
   };
-  const options: OptionValues[] = indices("option.")
+  const options: OptionValues[] = rows(OPTIONS)
     .slice(0, MAX_OPTIONS + 1)
     .map((i) => ({
-      name: text(`option.${i}.name`),
-      type: text(`option.${i}.type`) === "color" ? "color" : "drop_down",
-      choices: indices(`option.${i}.choice.`)
+      name: text(optionName(i, "name")),
+      type: text(optionName(i, "optionType")) === "color" ? "color" : "drop_down",
+      choices: rows(`${OPTIONS}[${i}].choices`)
         .slice(0, MAX_CHOICES + 1)
-        .map((j) => ({ name: text(`option.${i}.choice.${j}.name`), color: text(`option.${i}.choice.${j}.color`) || "#888888" })),
+        .map((j) => ({ name: text(choiceName(i, j, "description")), color: text(choiceName(i, j, "value")) || "#888888" })),
     }));
-  const variants: VariantValues[] = indices("variant.").map((k) => {
+  const variants: VariantValues[] = rows(VARIANTS).map((k) => {
     let choices: Record<string, string> = {};
     try {
-      const parsed: unknown = JSON.parse(text(`variant.${k}.choices`));
+      const parsed: unknown = JSON.parse(text(variantName(k, "choices")));
       if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
         choices = Object.fromEntries(Object.entries(parsed).map(([a, b]) => [a, String(b)]));
     } catch {
       // A damaged row is dropped: the grid is rebuilt from the options below.
     }
+    const typed = (field: "price" | "cost" | "sku" | "weight" | "quantity") => text(variantName(k, field));
     return {
       choices,
-      price: text(`variant.${k}.price`),
-      cost: text(`variant.${k}.cost`),
-      sku: text(`variant.${k}.sku`),
-      weight: text(`variant.${k}.weight`),
-      visible: on(`variant.${k}.visible`),
-      quantity: text(`variant.${k}.quantity`),
-      inStock: on(`variant.${k}.inStock`),
+      price: typed("price"),
+      cost: typed("cost"),
+      sku: typed("sku"),
+      weight: typed("weight"),
+      visible: on(variantName(k, "visible")),
+      quantity: typed("quantity"),
+      inStock: on(variantName(k, "inStock")),
     };
   });
   const values: EditorValues = {
-    name: text("name"),
-    slug: text("slug"),
-    description: text("description"),
-    descriptionOriginal: text("descriptionOriginal"),
-    productType: text("productType") === "digital" ? "digital" : "physical",
-    visible: on("visible"),
-    price: text("price"),
-    cost: text("cost"),
-    discountType: (["AMOUNT", "PERCENT"] as const).find((t) => t === text("discountType")) ?? "NONE",
-    discountValue: text("discountValue"),
-    ppuTotalQuantity: text("ppuTotalQuantity"),
-    ppuTotalUnit: text("ppuTotalUnit"),
-    ppuBaseQuantity: text("ppuBaseQuantity"),
-    ppuBaseUnit: text("ppuBaseUnit"),
-    weight: text("weight"),
-    sku: text("sku"),
-    brand: text("brand"),
-    ribbon: text("ribbon"),
-    trackInventory: on("trackInventory"),
-    quantity: text("quantity"),
-    inStock: on("inStock"),
-    seoTitle: text("seoTitle"),
-    seoDescription: text("seoDescription"),
-    seoExtra: text("seoExtra"),
-    sections: indices("section.").map((i) => ({ title: text(`section.${i}.title`), description: text(`section.${i}.description`) })),
+    name: text(NAMES.name),
+    slug: text(NAMES.slug),
+    description: text(NAMES.description),
+    descriptionOriginal: text(NAMES.descriptionOriginal),
+    productType: text(NAMES.productType) === "digital" ? "digital" : "physical",
+    visible: on(NAMES.visible),
+    price: text(NAMES.price),
+    cost: text(NAMES.cost),
+    discountType: (["AMOUNT", "PERCENT"] as const).find((t) => t === text(NAMES.discountType)) ?? "NONE",
+    discountValue: text(NAMES.discountValue),
+    ppuTotalQuantity: text(NAMES.ppuTotalQuantity),
+    ppuTotalUnit: text(NAMES.ppuTotalUnit),
+    ppuBaseQuantity: text(NAMES.ppuBaseQuantity),
+    ppuBaseUnit: text(NAMES.ppuBaseUnit),
+    weight: text(NAMES.weight),
+    sku: text(NAMES.sku),
+    brand: text(NAMES.brand),
+    ribbon: text(NAMES.ribbon),
+    trackInventory: on(NAMES.trackInventory),
+    quantity: text(NAMES.quantity),
+    inStock: on(NAMES.inStock),
+    seoTitle: text(NAMES.seoTitle),
+    seoDescription: text(NAMES.seoDescription),
+    seoExtra: text(NAMES.seoExtra),
+    sections: rows(SECTIONS).map((i) => ({ title: text(sectionName(i, "title")), description: text(sectionName(i, "description")) })),
     options,
     variants,
   };
   return { ...values, variants: syncVariants(values) };
-}
-
-/**
- * Where an API field path (`product.productOptions[0].choices[1].description`) is on the form: the id of the input,
- * so an error shows next to it. Unknown paths fall back to the summary at the top.
- */
-export function formFieldId(apiField: string): string | null {
-  const f = apiField.replace(/^product\./, "");
-  const simple: Record<string, string> = {
-    name: "name",
-    slug: "slug",
-    description: "description",
-    richDescription: "description",
-    productType: "productType",
-    "priceData.price": "price",
-    priceData: "price",
-    "costAndProfitData.itemCost": "cost",
-    "discount.value": "discountValue",
-    "discount.type": "discountType",
-    discount: "discountValue",
-    "pricePerUnitData.totalQuantity": "ppuTotalQuantity",
-    "pricePerUnitData.totalMeasurementUnit": "ppuTotalUnit",
-    "pricePerUnitData.baseQuantity": "ppuBaseQuantity",
-    "pricePerUnitData.baseMeasurementUnit": "ppuBaseUnit",
-    weight: "weight",
-    sku: "sku",
-    brand: "brand",
-    ribbon: "ribbon",
-    "stock.quantity": "quantity",
-    productOptions: "option-0-name",
-  };
-  if (simple[f]) return simple[f];
-  let m = /^productOptions\[(\d+)\]\.choices\[(\d+)\]\.(description|value)$/.exec(f);
-  if (m) return m[3] === "value" ? `option-${m[1]}-choice-${m[2]}-color` : `option-${m[1]}-choice-${m[2]}-name`;
-  m = /^productOptions\[(\d+)\](?:\.(name|choices))?/.exec(f);
-  if (m) return `option-${m[1]}-name`;
-  m = /^variants\[(\d+)\]\.(price|cost|sku|weight|stock\.quantity)/.exec(f);
-  if (m) return `variant-${m[1]}-${m[2] === "stock.quantity" ? "quantity" : m[2]}`;
-  m = /^additionalInfoSections\[(\d+)\]\.(title|description)$/.exec(f);
-  if (m) return `section-${m[1]}-${m[2]}`;
-  if (f.startsWith("seoData")) return "seoTitle";
-  return null;
 }

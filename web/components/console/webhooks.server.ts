@@ -14,6 +14,14 @@ export function pageParam(url: URL): number {
   return Math.min(Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1)), 10_000);
 }
 
+/** A log page's query from its URL: the page, the status asked for (one of `statuses`, else none), and the paging. */
+export function logQuery<S extends string>(url: URL, statuses: readonly S[], size: number) {
+  const page = pageParam(url);
+  const raw = url.searchParams.get("status") ?? "";
+  const status = statuses.includes(raw as S) ? (raw as S) : undefined;
+  return { page, status, paging: { status, limit: size, offset: (page - 1) * size } };
+}
+
 /** How many pages of `size` rows `total` rows make (at least one). */
 export function pageCount(total: number, size: number): number {
   return Math.max(1, Math.ceil(total / size));

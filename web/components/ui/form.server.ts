@@ -86,3 +86,27 @@ export function readForm(form: FormData, omit: readonly string[] = []): Record<s
 
 /** The console's wording: fields keyed by their API path, "Nothing was saved" summaries. */
 export const CONSOLE: ProblemWording = { audience: "console" };
+
+/**
+ * Which input a service's field path shows at: the longest of the posted input names and of `aliases` that the path
+ * is or lies under (an alias wins a tie, so a hidden input's errors can show at a visible one); else the path itself.
+ * Aliases name the input of paths no input is named by (`additionalFee.percentage` shows at `additionalFee.amount`).
+ */
+export function fieldAt(values: Record<string, string>, aliases: Record<string, string> = {}) {
+  return (path: string): { name: string } => {
+    const under = (stem: string) => path === stem || path.startsWith(`${stem}.`) || path.startsWith(`${stem}[`);
+    let best: string | undefined;
+    for (const stem of [...Object.keys(aliases), ...Object.keys(values)]) if (under(stem) && (!best || stem.length > best.length)) best = stem;
+    return { name: best ? (aliases[best] ?? best) : path };
+  };
+}
+
+/**
+ * A service path with the index after `list` turned from the item's place in the request into its row in the form
+ * (`rows[k]`: the form row of request item k; blank rows are left out of the request).
+ */
+export function atRow(path: string, list: string, rows: readonly number[]): string {
+  const m = path.startsWith(`${list}[`) ? /^\[(\d+)\]/.exec(path.slice(list.length)) : null;
+  const row = m ? rows[Number(m[1])] : undefined;
+  return m && row !== undefined ? `${list}[${row}]${path.slice(list.length + m[0].length)}` : path;
+}

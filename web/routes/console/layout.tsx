@@ -20,6 +20,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { user, storeName: settings?.name ?? SHOP_NAME };
 }
 
+// Pages below the layout without a headers export of their own send these (React Router takes the parent's).
 export const headers = () => consoleHeaders;
 
 /** The frame changes only when something is posted (who is signed in does not change on navigation). */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form } from "react-router";
-import { ErrorSummary, type Problem } from "#web/components/ui/form";
-import { syncVariants, usedOptions, withSpareRows, type EditorValues, type OptionValues, type VariantValues } from "../product-form";
+import { ErrorSummary, fieldId, type Problem } from "#web/components/ui/form";
+import { NAMES, syncVariants, usedOptions, withSpareRows, type EditorValues, type OptionValues, type VariantValues } from "../product-form";
 import { EditorContext } from "./field";
 import { DetailFields, MoreFields, ProductFields } from "./general";
 import { OptionFields } from "./options";
@@ -46,7 +46,6 @@ export function ProductEditor({
   const formRef = useRef<HTMLFormElement>(null);
   const saveRef = useRef<HTMLButtonElement>(null);
   const state = useMemo(() => ({ err: (field: string) => problem?.fields[field], canWrite }), [problem, canWrite]);
-  const fieldIds = useMemo(() => Object.fromEntries(Object.keys(problem?.fields ?? {}).map((k) => [k, k])), [problem]);
 
   useEffect(() => setHydrated(true), []);
   // Ctrl/Cmd+S saves, as in any editor a merchant uses.
@@ -89,9 +88,9 @@ export function ProductEditor({
           </button>
           <span className="console-muted">Ctrl+S saves</span>
         </div>
-        <ErrorSummary problem={problem} fieldIds={fieldIds} />
-        <input type="hidden" name="descriptionOriginal" value={initial.descriptionOriginal} />
-        <input type="hidden" name="seoExtra" value={initial.seoExtra} />
+        <ErrorSummary problem={problem} fieldIds={fieldId} />
+        <input type="hidden" name={NAMES.descriptionOriginal} value={initial.descriptionOriginal} />
+        <input type="hidden" name={NAMES.seoExtra} value={initial.seoExtra} />
         <ProductFields initial={initial} unsupported={d.unsupported} />
         <PriceFields
           initial={initial}

@@ -1,50 +1,50 @@
-import { FieldError } from "#web/components/ui/form";
-import type { EditorValues } from "../product-form";
-import { EditorInput, EditorTextarea, useEditorState } from "./field";
+import { describedBy, FieldError, fieldId } from "#web/components/ui/form";
+import { type EditorValues, NAMES, sectionName } from "../product-form";
+import { EditorInput, EditorSelect, EditorTextarea, useEditorState } from "./field";
+
+const TYPES = [
+  ["physical", "Physical (shipped)"],
+  ["digital", "Digital"],
+] as const;
 
 /** The editor's "Product" fieldset: name, address, description (Markdown), type and visibility. */
 export function ProductFields({ initial, unsupported }: { initial: EditorValues; unsupported: readonly string[] }) {
   const { err, canWrite } = useEditorState();
+  const description = fieldId(NAMES.description);
+  const error = err(NAMES.description);
   return (
     <fieldset>
       <legend>Product</legend>
-      <EditorInput id="name" label="Name" defaultValue={initial.name} required maxLength={80} autoComplete="off" />
+      <EditorInput name={NAMES.name} label="Name" defaultValue={initial.name} required maxLength={80} autoComplete="off" />
       <EditorInput
-        id="slug"
+        name={NAMES.slug}
         label="Address (slug)"
         defaultValue={initial.slug}
         maxLength={100}
         hint="The end of the product's web address, /products/…; left empty, it is made from the name."
       />
       <div className="console-field">
-        <label htmlFor="description">Description</label>
+        <label htmlFor={description}>Description</label>
         <textarea
-          id="description"
-          name="description"
+          id={description}
+          name={NAMES.description}
           rows={8}
           defaultValue={initial.description}
           maxLength={16000}
           disabled={!canWrite}
-          aria-describedby={["description-hint", err("description") ? "description-error" : ""].filter(Boolean).join(" ")}
-          aria-invalid={err("description") ? true : undefined}
+          {...describedBy(description, true, !!error)}
         />
-        <p className="console-muted" id="description-hint">
+        <p className="console-muted" id={`${description}-hint`}>
           Blank lines separate paragraphs. **bold**, *italic*, [a link](https://…), “- ” starts a list item, “## ” a heading.
           {unsupported.length > 0 &&
             ` This description also holds ${unsupported.join(", ").toLowerCase()} content that this editor cannot show: changing the text replaces it.`}
         </p>
-        <FieldError id="description-error" message={err("description")} />
+        <FieldError id={`${description}-error`} message={error} />
       </div>
       <div className="console-row">
-        <div className="console-field">
-          <label htmlFor="productType">Type</label>
-          <select id="productType" name="productType" defaultValue={initial.productType} disabled={!canWrite}>
-            <option value="physical">Physical (shipped)</option>
-            <option value="digital">Digital</option>
-          </select>
-        </div>
+        <EditorSelect name={NAMES.productType} label="Type" options={TYPES} defaultValue={initial.productType} />
         <label className="console-check">
-          <input type="checkbox" name="visible" defaultChecked={initial.visible} disabled={!canWrite} /> Shown in the shop
+          <input type="checkbox" name={NAMES.visible} defaultChecked={initial.visible} disabled={!canWrite} /> Shown in the shop
         </label>
       </div>
     </fieldset>
@@ -57,11 +57,11 @@ export function DetailFields({ initial, brands, ribbons }: { initial: EditorValu
     <fieldset>
       <legend>Details</legend>
       <div className="console-row">
-        <EditorInput id="sku" label="SKU" defaultValue={initial.sku} maxLength={40} autoComplete="off" />
-        <EditorInput id="weight" label="Weight" defaultValue={initial.weight} inputMode="decimal" maxLength={12} />
-        <EditorInput id="brand" label="Brand" defaultValue={initial.brand} maxLength={50} list="editor-brands" autoComplete="off" />
+        <EditorInput name={NAMES.sku} label="SKU" defaultValue={initial.sku} maxLength={40} autoComplete="off" />
+        <EditorInput name={NAMES.weight} label="Weight" defaultValue={initial.weight} inputMode="decimal" maxLength={12} />
+        <EditorInput name={NAMES.brand} label="Brand" defaultValue={initial.brand} maxLength={50} list="editor-brands" autoComplete="off" />
         <EditorInput
-          id="ribbon"
+          name={NAMES.ribbon}
           label="Ribbon"
           defaultValue={initial.ribbon}
           maxLength={30}
@@ -86,7 +86,6 @@ export function DetailFields({ initial, brands, ribbons }: { initial: EditorValu
 
 /** The editor's information sections (one blank to add another) and its search-engine title and description. */
 export function MoreFields({ initial }: { initial: EditorValues }) {
-  const { canWrite } = useEditorState();
   return (
     <>
       <fieldset>
@@ -94,16 +93,9 @@ export function MoreFields({ initial }: { initial: EditorValues }) {
         <p className="console-muted">Shown under the description, e.g. Care or Returns. Empty both fields to remove one.</p>
         {initial.sections.map((s, i) => (
           <div key={i} className="editor-section">
-            <EditorInput
-              id={`section-${i}-title`}
-              label={`Section ${i + 1} title`}
-              name={`section.${i}.title`}
-              defaultValue={s.title}
-              maxLength={50}
-            />
+            <EditorInput name={sectionName(i, "title")} label={`Section ${i + 1} title`} defaultValue={s.title} maxLength={50} />
             <EditorTextarea
-              id={`section-${i}-description`}
-              name={`section.${i}.description`}
+              name={sectionName(i, "description")}
               label={`Section ${i + 1} text`}
               rows={3}
               defaultValue={s.description}
@@ -114,11 +106,14 @@ export function MoreFields({ initial }: { initial: EditorValues }) {
       </fieldset>
       <fieldset>
         <legend>Search engines</legend>
-        <EditorInput id="seoTitle" label="Page title" defaultValue={initial.seoTitle} maxLength={200} hint="Left empty, the product name is used." />
-        <div className="console-field">
-          <label htmlFor="seoDescription">Meta description</label>
-          <textarea id="seoDescription" name="seoDescription" rows={2} defaultValue={initial.seoDescription} maxLength={1000} disabled={!canWrite} />
-        </div>
+        <EditorInput
+          name={NAMES.seoTitle}
+          label="Page title"
+          defaultValue={initial.seoTitle}
+          maxLength={200}
+          hint="Left empty, the product name is used."
+        />
+        <EditorTextarea name={NAMES.seoDescription} label="Meta description" rows={2} defaultValue={initial.seoDescription} maxLength={1000} />
       </fieldset>
     </>
   );

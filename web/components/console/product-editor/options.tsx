@@ -1,6 +1,11 @@
-import { FieldError } from "#web/components/ui/form";
-import type { ChoiceValues, OptionValues } from "../product-form";
-import { useEditorState } from "./field";
+import { describedBy, FieldError, fieldId } from "#web/components/ui/form";
+import { type ChoiceValues, choiceName, type OptionValues, optionName } from "../product-form";
+import { EditorInput, EditorSelect, useEditorState } from "./field";
+
+const SHOWN_AS = [
+  ["drop_down", "Drop-down list"],
+  ["color", "Colour swatches"],
+] as const;
 
 /**
  * The editor's "Options" fieldset: each option's name, how it is shown and its choices (a colour each for swatches).
@@ -20,10 +25,6 @@ export function OptionFields({
   onRemove: (i: number) => void;
 }) {
   const { err, canWrite } = useEditorState();
-  const invalid = (id: string) => ({
-    "aria-invalid": err(id) ? true : undefined,
-    "aria-describedby": err(id) ? `${id}-error` : undefined,
-  });
   return (
     <fieldset>
       <legend>Options</legend>
@@ -31,32 +32,20 @@ export function OptionFields({
       {options.map((o, i) => (
         <div key={i} className="editor-option" role="group" aria-label={o.name ? `Option ${o.name}` : `New option ${i + 1}`}>
           <div className="console-row">
-            <div className="console-field">
-              <label htmlFor={`option-${i}-name`}>Option name</label>
-              <input
-                id={`option-${i}-name`}
-                name={`option.${i}.name`}
-                value={o.name}
-                onChange={(e) => onOption(i, { name: e.target.value })}
-                maxLength={50}
-                disabled={!canWrite}
-                {...invalid(`option-${i}-name`)}
-              />
-              <FieldError id={`option-${i}-name-error`} message={err(`option-${i}-name`)} />
-            </div>
-            <div className="console-field">
-              <label htmlFor={`option-${i}-type`}>Shown as</label>
-              <select
-                id={`option-${i}-type`}
-                name={`option.${i}.type`}
-                value={o.type}
-                onChange={(e) => onOption(i, { type: e.target.value as OptionValues["type"] })}
-                disabled={!canWrite}
-              >
-                <option value="drop_down">Drop-down list</option>
-                <option value="color">Colour swatches</option>
-              </select>
-            </div>
+            <EditorInput
+              name={optionName(i, "name")}
+              label="Option name"
+              value={o.name}
+              onChange={(e) => onOption(i, { name: e.target.value })}
+              maxLength={50}
+            />
+            <EditorSelect
+              name={optionName(i, "optionType")}
+              label="Shown as"
+              options={SHOWN_AS}
+              value={o.type}
+              onChange={(e) => onOption(i, { type: e.target.value as OptionValues["type"] })}
+            />
             {hydrated && o.name && canWrite && (
               <button type="button" className="console-button" onClick={() => onRemove(i)}>
                 Remove option {o.name}
@@ -65,38 +54,39 @@ export function OptionFields({
           </div>
           <ul className="editor-choices">
             {o.choices.map((c, j) => {
-              const id = `option-${i}-choice-${j}`;
+              const [name, color] = [choiceName(i, j, "description"), choiceName(i, j, "value")];
+              const error = err(name) ?? err(color);
               return (
                 <li key={j}>
-                  <label htmlFor={`${id}-name`} className="visually-hidden">
+                  <label htmlFor={fieldId(name)} className="visually-hidden">
                     {`${o.name || "Option"} choice ${j + 1}`}
                   </label>
                   <input
-                    id={`${id}-name`}
-                    name={`option.${i}.choice.${j}.name`}
+                    id={fieldId(name)}
+                    name={name}
                     value={c.name}
                     placeholder={j === o.choices.length - 1 ? "Add a choice" : undefined}
                     onChange={(e) => onChoice(i, j, { name: e.target.value })}
                     maxLength={50}
                     disabled={!canWrite}
-                    {...invalid(`${id}-name`)}
+                    {...describedBy(fieldId(name), false, !!error)}
                   />
                   {o.type === "color" && (
                     <>
-                      <label htmlFor={`${id}-color`} className="visually-hidden">
+                      <label htmlFor={fieldId(color)} className="visually-hidden">
                         {`Colour of ${c.name || `choice ${j + 1}`}`}
                       </label>
                       <input
                         type="color"
-                        id={`${id}-color`}
-                        name={`option.${i}.choice.${j}.color`}
+                        id={fieldId(color)}
+                        name={color}
                         value={/^#[0-9a-f]{6}$/i.test(c.color) ? c.color : "#888888"}
                         onChange={(e) => onChoice(i, j, { color: e.target.value })}
                         disabled={!canWrite}
                       />
                     </>
                   )}
-                  <FieldError id={`${id}-name-error`} message={err(`${id}-name`) ?? err(`${id}-color`)} />
+                  <FieldError id={`${fieldId(name)}-error`} message={error} />
                 </li>
               );
             })}

@@ -1,6 +1,12 @@
 import { formatMoney, toMinor } from "#worker/platform/money";
-import type { EditorValues } from "../product-form";
-import { EditorInput, UnitSelect, useEditorState } from "./field";
+import { type EditorValues, NAMES } from "../product-form";
+import { EditorInput, EditorSelect, UnitSelect } from "./field";
+
+const DISCOUNTS = [
+  ["NONE", "None"],
+  ["AMOUNT", "Amount off"],
+  ["PERCENT", "Percent off"],
+] as const;
 
 /** A typed amount as a number (commas allowed), or null when blank or not a number. */
 function amount(text: string): number | null {
@@ -31,7 +37,6 @@ export function PriceFields({
   onCost: (text: string) => void;
   onDiscountType: (type: EditorValues["discountType"]) => void;
 }) {
-  const { canWrite } = useEditorState();
   const p = amount(price);
   const c = amount(cost);
   const profit =
@@ -43,7 +48,7 @@ export function PriceFields({
       <legend>Price</legend>
       <div className="console-row">
         <EditorInput
-          id="price"
+          name={NAMES.price}
           label={`Price (${currency})`}
           value={price}
           onChange={(e) => onPrice(e.target.value)}
@@ -52,7 +57,7 @@ export function PriceFields({
           maxLength={20}
         />
         <EditorInput
-          id="cost"
+          name={NAMES.cost}
           label={`Cost (${currency})`}
           value={cost}
           onChange={(e) => onCost(e.target.value)}
@@ -65,22 +70,15 @@ export function PriceFields({
         </p>
       </div>
       <div className="console-row">
-        <div className="console-field">
-          <label htmlFor="discountType">Discount</label>
-          <select
-            id="discountType"
-            name="discountType"
-            value={discountType}
-            onChange={(e) => onDiscountType(e.target.value as EditorValues["discountType"])}
-            disabled={!canWrite}
-          >
-            <option value="NONE">None</option>
-            <option value="AMOUNT">Amount off</option>
-            <option value="PERCENT">Percent off</option>
-          </select>
-        </div>
+        <EditorSelect
+          name={NAMES.discountType}
+          label="Discount"
+          options={DISCOUNTS}
+          value={discountType}
+          onChange={(e) => onDiscountType(e.target.value as EditorValues["discountType"])}
+        />
         <EditorInput
-          id="discountValue"
+          name={NAMES.discountValue}
           label={discountType === "PERCENT" ? "Percent off" : `Amount off (${currency})`}
           defaultValue={initial.discountValue}
           inputMode="decimal"
@@ -91,10 +89,10 @@ export function PriceFields({
         <p id="ppu-title" className="editor-group-title">
           Price per unit (optional): e.g. the item holds 500 G, shown per 100 G
         </p>
-        <EditorInput id="ppuTotalQuantity" label="Item holds" defaultValue={initial.ppuTotalQuantity} inputMode="decimal" maxLength={12} />
-        <UnitSelect id="ppuTotalUnit" label="Unit" value={initial.ppuTotalUnit} />
-        <EditorInput id="ppuBaseQuantity" label="Price shown per" defaultValue={initial.ppuBaseQuantity} inputMode="decimal" maxLength={12} />
-        <UnitSelect id="ppuBaseUnit" label="Unit" value={initial.ppuBaseUnit} />
+        <EditorInput name={NAMES.ppuTotalQuantity} label="Item holds" defaultValue={initial.ppuTotalQuantity} inputMode="decimal" maxLength={12} />
+        <UnitSelect name={NAMES.ppuTotalUnit} label="Unit" value={initial.ppuTotalUnit} />
+        <EditorInput name={NAMES.ppuBaseQuantity} label="Price shown per" defaultValue={initial.ppuBaseQuantity} inputMode="decimal" maxLength={12} />
+        <UnitSelect name={NAMES.ppuBaseUnit} label="Unit" value={initial.ppuBaseUnit} />
       </div>
     </fieldset>
   );

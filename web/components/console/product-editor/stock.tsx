@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { EditorValues } from "../product-form";
+import { type EditorValues, NAMES } from "../product-form";
 import { EditorInput, useEditorState } from "./field";
 
 /**
@@ -26,14 +26,14 @@ export function StockFields({
     <fieldset>
       <legend>Stock</legend>
       <label className="console-check">
-        <input type="checkbox" name="trackInventory" checked={track} onChange={(e) => onTrack(e.target.checked)} disabled={!canWrite} /> Track
+        <input type="checkbox" name={NAMES.trackInventory} checked={track} onChange={(e) => onTrack(e.target.checked)} disabled={!canWrite} /> Track
         quantities (each sale counts down)
       </label>
       {!canStock && <p className="console-muted">Quantities are changed by staff with the permission to “Change stock”.</p>}
       {!hasOptions &&
         (track ? (
           <EditorInput
-            id="quantity"
+            name={NAMES.quantity}
             label="Quantity"
             defaultValue={initial.quantity}
             inputMode="numeric"
@@ -42,7 +42,7 @@ export function StockFields({
           />
         ) : (
           <label className="console-check">
-            <input type="checkbox" name="inStock" defaultChecked={initial.inStock} disabled={!canWrite || !canStock} /> In stock
+            <input type="checkbox" name={NAMES.inStock} defaultChecked={initial.inStock} disabled={!canWrite || !canStock} /> In stock
           </label>
         ))}
       {id && (

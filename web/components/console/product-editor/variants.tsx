@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes } from "react";
-import { FieldError } from "#web/components/ui/form";
-import type { VariantValues } from "../product-form";
+import { describedBy, FieldError, fieldId } from "#web/components/ui/form";
+import { type VariantValues, variantName } from "../product-form";
 import { useEditorState } from "./field";
 
 type Typed = "price" | "cost" | "sku" | "weight" | "quantity";
@@ -39,18 +39,18 @@ export function VariantFields({
             {variants.map((v, k) => {
               const label = Object.values(v.choices).join(" / ");
               const cell = (field: Typed, props: InputHTMLAttributes<HTMLInputElement> = {}) => {
-                const id = `variant-${k}-${field}`;
-                const e = err(id);
+                const name = variantName(k, field);
+                const id = fieldId(name);
+                const e = err(name);
                 return (
                   <td>
                     <input
                       id={id}
-                      name={`variant.${k}.${field}`}
+                      name={name}
                       value={v[field]}
                       onChange={(ev) => onVariant(k, { [field]: ev.target.value })}
                       aria-label={`${field === "sku" ? "SKU" : field[0].toUpperCase() + field.slice(1)} of ${label}`}
-                      aria-invalid={e ? true : undefined}
-                      aria-describedby={e ? `${id}-error` : undefined}
+                      {...describedBy(id, false, !!e)}
                       disabled={!canWrite}
                       {...props}
                     />
@@ -62,7 +62,7 @@ export function VariantFields({
                 <td>
                   <input
                     type="checkbox"
-                    name={`variant.${k}.${field}`}
+                    name={variantName(k, field)}
                     checked={v[field]}
                     onChange={(e) => onVariant(k, { [field]: e.target.checked })}
                     aria-label={`${label} ${text}`}
@@ -73,7 +73,7 @@ export function VariantFields({
               return (
                 <tr key={JSON.stringify(v.choices)}>
                   <th scope="row">
-                    <input type="hidden" name={`variant.${k}.choices`} value={JSON.stringify(v.choices)} />
+                    <input type="hidden" name={variantName(k, "choices")} value={JSON.stringify(v.choices)} />
                     {label}
                   </th>
                   {cell("price", { inputMode: "decimal", maxLength: 20, size: 8 })}

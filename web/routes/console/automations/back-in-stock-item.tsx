@@ -9,15 +9,13 @@ import { orRefuse } from "#web/components/console/problem.server";
 import { consoleMeta } from "#web/components/console/title";
 import { useCan } from "#web/components/ui/page";
 import { DataTable } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/back-in-stock-item";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
   d?.item ? `Back in stock: ${itemText(d.item)} — Console` : "Back in stock — Console",
 );
-
-export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 50;
 

@@ -5,13 +5,11 @@ import { BackInStockItemName, backInStockItemPath, StockNow } from "#web/compone
 import { Pager } from "#web/components/console/pager";
 import { consoleMeta } from "#web/components/console/title";
 import { DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/back-in-stock";
 
 export const meta = consoleMeta("Back in stock — Automations — Console");
-
-export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 50;
 

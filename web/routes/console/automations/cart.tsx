@@ -9,14 +9,12 @@ import { consoleMeta } from "#web/components/console/title";
 import { describedBy, ErrorSummary, Field, FieldError, fieldId, type Problem } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { Notice, useCan } from "#web/components/ui/page";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import "#web/styles/console-abandoned-carts.css";
 import type { Route } from "./+types/cart";
 
 export const meta = consoleMeta("Abandoned cart — Automations — Console");
-
-export const headers = () => consoleHeaders;
 
 /** One abandoned cart with its activities and recovery emails: one batch (2 D1 round trips with the session). */
 export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {

@@ -19,14 +19,12 @@ import { type Problem, Select } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { EmptyState, useCan } from "#web/components/ui/page";
 import { DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import "#web/styles/console-abandoned-carts.css";
 import type { Route } from "./+types/carts";
 
 export const meta = consoleMeta("Abandoned carts — Automations — Console");
-
-export const headers = () => consoleHeaders;
 
 /**
  * The abandoned carts for the status in the URL, newest first, and the automation's settings: the abandoned-checkout

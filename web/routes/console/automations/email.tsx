@@ -6,15 +6,13 @@ import { PostButton } from "#web/components/console/post-button";
 import { orRefuse } from "#web/components/console/problem.server";
 import { consoleMeta } from "#web/components/console/title";
 import { useCan } from "#web/components/ui/page";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/email";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
   d?.email ? `Email to ${d.email.to} — Console` : "Email — Console",
 );
-
-export const headers = () => consoleHeaders;
 
 /** One email of the outbox: its facts, and the message itself (2 D1 round trips with the session). */
 export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {

@@ -17,13 +17,11 @@ import { Pager } from "#web/components/console/pager";
 import { consoleMeta } from "#web/components/console/title";
 import { Field, Select } from "#web/components/ui/form";
 import { DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/emails";
 
 export const meta = consoleMeta("Emails — Automations — Console");
-
-export const headers = () => consoleHeaders;
 
 /** One page of the outbox for the filters in the URL: one batch (2 D1 round trips with the session). */
 export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {

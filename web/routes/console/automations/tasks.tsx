@@ -10,13 +10,11 @@ import { consoleMeta } from "#web/components/console/title";
 import { Select } from "#web/components/ui/form";
 import { useCan } from "#web/components/ui/page";
 import { type Column, DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/tasks";
 
 export const meta = consoleMeta("Tasks — Automations — Console");
-
-export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 50;
 

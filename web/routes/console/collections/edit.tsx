@@ -19,15 +19,13 @@ import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { readForm } from "#web/components/ui/form.server";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-collections.css";
 import type { Route } from "./+types/edit";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
   d?.collection ? `${d.collection.name} — Collections — Console` : "Collection — Console",
 );
-
-export const headers = () => consoleHeaders;
 
 /** One collection, a page of its products and the picker's matches (2 D1 round trips besides the session). */
 export const loader = staffOnly(async ({ context, request, params }: Route.LoaderArgs) => {

@@ -7,19 +7,17 @@ import {
   type ConsoleCollectionRow,
 } from "#web/components/console/collections/collections.server";
 import { Thumb } from "#web/components/console/collections/members";
-import { useSlashToSearch } from "#web/components/console/filter-bar";
+import { SearchField } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { consoleMeta } from "#web/components/console/title";
-import { Field, Select } from "#web/components/ui/form";
+import { Select } from "#web/components/ui/form";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { type Column, DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-collections.css";
 import type { Route } from "./+types/list";
 
 export const meta = consoleMeta("Collections — Console");
-
-export const headers = () => consoleHeaders;
 
 /** One page of collections for the search and sort in the URL, hidden ones included (2 D1 round trips with the session). */
 export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
@@ -72,7 +70,6 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
   const { filters, rows, total, pages, sorts, deleted } = loaderData;
   const canWrite = useCan("catalog.write");
   const navigation = useNavigation();
-  const search = useSlashToSearch();
   const newLink = (
     <Link to="/console/collections/new" className="console-button primary">
       New collection
@@ -83,17 +80,7 @@ export default function ConsoleCollections({ loaderData }: Route.ComponentProps)
       <PageHead title="Collections" actions={canWrite ? newLink : null} />
       <Notice text={deleted ? `Deleted the collection “${deleted}”.` : null} />
       <Form method="get" className="console-toolbar" role="search" aria-label="Find collections">
-        <Field
-          id="collections-q"
-          ref={search}
-          type="search"
-          name="q"
-          label="Name starts with"
-          className="collections-search"
-          defaultValue={filters.q}
-          aria-keyshortcuts="/"
-          maxLength={100}
-        />
+        <SearchField id="collections-q" label="Name starts with" className="collections-search" defaultValue={filters.q} maxLength={100} />
         <Select id="collections-sort" name="sort" label="Sort" options={sorts} defaultValue={filters.sort} />
         <div className="console-actions">
           <button type="submit" className="console-button" disabled={navigation.state === "loading"}>

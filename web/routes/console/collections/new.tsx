@@ -8,13 +8,11 @@ import { ErrorSummary } from "#web/components/ui/form";
 import { readForm } from "#web/components/ui/form.server";
 import { PageHead } from "#web/components/ui/page";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, requireStaff, staffOnly } from "#web/console.server";
+import { requireStaff, staffOnly } from "#web/console.server";
 import "#web/styles/console-collections.css";
 import type { Route } from "./+types/new";
 
 export const meta = consoleMeta("New collection — Console");
-
-export const headers = () => consoleHeaders;
 
 /** No D1 reads of its own; staff without catalog.write are told so (the service would refuse the save anyway). */
 export function loader({ context, request }: Route.LoaderArgs) {

@@ -8,15 +8,13 @@ import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { CONSOLE, problemOf, readForm } from "#web/components/ui/form.server";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-inventory.css";
 import type { Route } from "./+types/item";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) =>
   d?.item ? `Stock of ${d.item.name} — Console` : "Stock — Console",
 );
-
-export const headers = () => consoleHeaders;
 
 const HISTORY_PAGE = 25;
 

@@ -9,13 +9,11 @@ import { ErrorSummary, Field, fieldId } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { DataTable, ListStatus } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-inventory.css";
 import type { Route } from "./+types/list";
 
 export const meta = consoleMeta("Inventory — Console");
-
-export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 50;
 

@@ -1,24 +1,21 @@
 import { couponService } from "#worker/pricing";
-import { isoToInput, PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
+import { isoToInput, PricingEditor, usePricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { useEditor } from "#web/components/ui/page";
-import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, pricingAction, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
-import { orRefuse } from "#web/components/console/problem.server";
+import { conflictAt, storedItem, moneyOrNull, numberOrRaw, pricingAction, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
+import { fieldAt } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/coupon";
-import type { Coupon } from "./coupons";
+import type { Coupon } from "#web/components/console/pricing-items";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
   ({ data: d }) => `${d?.coupon ? `Coupon ${d.coupon.code}` : "New coupon"} — Pricing — Console`,
 );
 
-export const headers = () => consoleHeaders;
-
 /** One coupon to edit ("new": a blank one). 2 D1 round trips with the session. */
 export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const coupon = params.id === "new" ? null : itemOf<Coupon>(await orRefuse(couponService.get(context.services, params.id)), "coupon");
+  const coupon = await storedItem<Coupon>(couponService, context.services, params.id, "coupon");
   return { coupon, currency: context.services.currency };
 });
 
@@ -58,12 +55,17 @@ export const action = pricingAction({
 
 export default function PricingCoupon({ loaderData, actionData }: Route.ComponentProps) {
   const { coupon: c, currency } = loaderData;
-  const { result, canWrite, field, check } = useEditor(actionData, PRICING_PERMISSION);
+  const { frame, field, check } = usePricingEditor(actionData, c, {
+    back: ["/console/pricing", "Coupons"],
+    noun: "coupon",
+    fresh: "New coupon",
+    title: (item) => `Coupon ${item.code}`,
+    named: (item) => `coupon ${item.code}`,
+  });
   const kind = c?.freeShipping ? "FREE_SHIPPING" : c?.moneyOffAmount != null ? "AMOUNT" : "PERCENT";
   return (
     <PricingEditor
-      back={["/console/pricing", "Coupons"]}
-      title={c ? `Coupon ${c.code}` : "New coupon"}
+      {...frame}
       note={
         c && (
           <p className="console-muted">
@@ -72,11 +74,6 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
           </p>
         )
       }
-      result={result}
-      revision={c?.revision ?? null}
-      canWrite={canWrite}
-      submitLabel={c ? "Save coupon" : "Create coupon"}
-      deleteWhat={c ? `coupon ${c.code}` : null}
     >
       <div className="console-row">
         <Field

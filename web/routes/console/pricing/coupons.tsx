@@ -4,37 +4,17 @@ import { money, schedule, StatusBadge } from "#web/components/console/pricing";
 import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
+import type { Coupon } from "#web/components/console/pricing-items";
 import type { Route } from "./+types/coupons";
 
 export const meta = consoleMeta("Coupons — Pricing — Console");
-
-export const headers = () => consoleHeaders;
 
 /** Coupon codes shoppers enter on their cart: the coupon query the API answers (2 D1 round trips with the session). */
 export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
   listPage<Coupon>(couponService, context.services, new URL(request.url), "coupons"),
 );
-
-/** The coupon as the service answers it (worker/pricing/coupons.ts `shape`). */
-export interface Coupon {
-  id: string;
-  revision: string;
-  code: string;
-  name: string;
-  active: boolean;
-  startTime: string | null;
-  expirationTime: string | null;
-  usageLimit: number | null;
-  timesUsed: number;
-  minimumSubtotal: string | null;
-  scope: { type: string; catalogItemIds: string[]; collectionIds: string[] };
-  moneyOffAmount?: string;
-  percentOffRate?: number;
-  freeShipping?: boolean;
-  status: string;
-}
 
 function couponDiscount(c: Pick<Coupon, "moneyOffAmount" | "percentOffRate" | "freeShipping" | "scope">, currency: string): string {
   const what = c.freeShipping ? "Free shipping" : c.percentOffRate != null ? `${c.percentOffRate}% off` : `${money(c.moneyOffAmount, currency)} off`;
@@ -42,19 +22,15 @@ function couponDiscount(c: Pick<Coupon, "moneyOffAmount" | "percentOffRate" | "f
 }
 
 export default function PricingCoupons({ loaderData }: Route.ComponentProps) {
-  const { items: coupons, total, page, pages, currency, notice } = loaderData;
+  const { total, currency } = loaderData;
   return (
     <PricingList
       heading="Coupons"
-      newPath="/console/pricing/coupons/new"
-      newLabel="New coupon"
-      notice={notice}
+      create={["/console/pricing/coupons/new", "New coupon"]}
+      list={loaderData}
       status={
         total === 0 ? "No coupons yet." : `${total} ${total === 1 ? "coupon" : "coupons"}. Shoppers enter the code on their cart; codes ignore case.`
       }
-      rows={coupons}
-      page={page}
-      pages={pages}
       columns={[
         {
           header: "Code",

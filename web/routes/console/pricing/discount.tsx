@@ -1,25 +1,21 @@
 import { discountRuleService } from "#worker/pricing";
-import { isoToInput, PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
+import { isoToInput, PricingEditor, usePricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { useEditor } from "#web/components/ui/page";
-import { fieldAt, itemOf, moneyOrNull, numberOrRaw, pricingAction, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
-import { orRefuse } from "#web/components/console/problem.server";
+import { storedItem, moneyOrNull, numberOrRaw, pricingAction, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
+import { fieldAt } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/discount";
-import type { DiscountRule } from "./discounts";
+import type { DiscountRule } from "#web/components/console/pricing-items";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
   ({ data: d }) => `${d?.rule ? d.rule.name : "New discount rule"} — Pricing — Console`,
 );
 
-export const headers = () => consoleHeaders;
-
 /** One discount rule to edit ("new": a blank one). 2 D1 round trips with the session. */
 export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const rule =
-    params.id === "new" ? null : itemOf<DiscountRule>(await orRefuse(discountRuleService.get(context.services, params.id)), "discountRule");
+  const rule = await storedItem<DiscountRule>(discountRuleService, context.services, params.id, "discountRule");
   return { rule, currency: context.services.currency };
 });
 
@@ -96,7 +92,11 @@ export const action = pricingAction({
 
 export default function PricingDiscount({ loaderData, actionData }: Route.ComponentProps) {
   const { rule: r, currency } = loaderData;
-  const { result, canWrite, field, check } = useEditor(actionData, PRICING_PERMISSION);
+  const { frame, field, check } = usePricingEditor(actionData, r, {
+    back: ["/console/pricing/discounts", "Discount rules"],
+    noun: "rule",
+    fresh: "New discount rule",
+  });
   const d = r?.discounts.values[0];
   const t = r?.trigger;
   const condition = !t ? "NONE" : t.conditionType === "AND" || t.conditionType === "OR" ? "KEEP" : t.conditionType;
@@ -118,11 +118,9 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
     ["COUPON_CODE", "The shopper enters a code"],
   ];
   if (condition === "KEEP") conditions.push(["KEEP", "Several conditions (set through the API): keep them"]);
-  const title = r ? r.name : "New discount rule";
   return (
     <PricingEditor
-      back={["/console/pricing/discounts", "Discount rules"]}
-      title={title}
+      {...frame}
       note={
         r && (
           <p className="console-muted">
@@ -130,11 +128,6 @@ export default function PricingDiscount({ loaderData, actionData }: Route.Compon
           </p>
         )
       }
-      result={result}
-      revision={r?.revision ?? null}
-      canWrite={canWrite}
-      submitLabel={r ? "Save rule" : "Create rule"}
-      deleteWhat={r ? `rule “${r.name}”` : null}
     >
       <Field {...field(`${R}.name`, r?.name)} label="Name" hint="Shoppers see it next to the discount on their cart." />
       <fieldset>

@@ -4,46 +4,17 @@ import { money, schedule, StatusBadge } from "#web/components/console/pricing";
 import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
+import type { DiscountRule, Trigger, DiscountValue } from "#web/components/console/pricing-items";
 import type { Route } from "./+types/discounts";
 
 export const meta = consoleMeta("Discount rules — Pricing — Console");
-
-export const headers = () => consoleHeaders;
 
 /** Automatic discounts: the discount-rule query the API answers (2 D1 round trips with the session). */
 export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
   listPage<DiscountRule>(discountRuleService, context.services, new URL(request.url), "discountRules"),
 );
-
-/** A discount rule as the service answers it (worker/pricing/discount-rules.ts `shape`). */
-export interface DiscountRule {
-  id: string;
-  revision: string;
-  name: string;
-  active: boolean;
-  trigger: Trigger | null;
-  activeTimeInfo: { start: string | null; end: string | null };
-  discounts: { values: DiscountValue[] };
-  status: string;
-  usageCount: number;
-}
-export interface Trigger {
-  conditionType: string;
-  subtotalRange?: { from: string | null; to: string | null };
-  itemQuantityRange?: { from: number | null; to: number | null };
-  couponCode?: { code: string };
-  and?: { triggers: Trigger[] };
-  or?: { triggers: Trigger[] };
-}
-export interface DiscountValue {
-  targetType: string;
-  specificItemsInfo?: { catalogItemIds: string[]; collectionIds: string[] };
-  discountType: string;
-  percentage?: number;
-  fixedAmount?: string;
-}
 
 function discountText(d: DiscountValue, currency: string): string {
   const amount = d.discountType === "PERCENTAGE" ? `${d.percentage}%` : money(d.fixedAmount, currency);
@@ -84,21 +55,17 @@ function triggerText(t: Trigger | null, currency: string): string {
 }
 
 export default function PricingDiscounts({ loaderData }: Route.ComponentProps) {
-  const { items: rules, total, page, pages, currency, notice } = loaderData;
+  const { total, currency } = loaderData;
   return (
     <PricingList
       heading="Discount rules"
-      newPath="/console/pricing/discounts/new"
-      newLabel="New discount rule"
-      notice={notice}
+      create={["/console/pricing/discounts/new", "New discount rule"]}
+      list={loaderData}
       status={
         total === 0
           ? "No discount rules yet."
           : `${total} ${total === 1 ? "rule" : "rules"}. Rules that are on and within their dates apply by themselves when their condition holds, oldest first, before a coupon.`
       }
-      rows={rules}
-      page={page}
-      pages={pages}
       columns={[
         { header: "Name", rowHeader: true, cell: (r) => <Link to={`/console/pricing/discounts/${r.id}`}>{r.name}</Link> },
         { header: "Discount", cell: (r) => discountText(r.discounts.values[0], currency) },

@@ -1,25 +1,21 @@
 import { additionalFeeService } from "#worker/pricing";
-import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
+import { PricingEditor, usePricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { useEditor } from "#web/components/ui/page";
-import { conflictAt, fieldAt, itemOf, moneyOrNull, numberOrRaw, pricingAction, text, ticked } from "#web/components/console/pricing.server";
-import { orRefuse } from "#web/components/console/problem.server";
+import { conflictAt, storedItem, moneyOrNull, numberOrRaw, pricingAction, text, ticked } from "#web/components/console/pricing.server";
+import { fieldAt } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/fee";
-import type { AdditionalFee } from "./fees";
+import type { AdditionalFee } from "#web/components/console/pricing-items";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
   ({ data: d }) => `${d?.fee ? d.fee.name : "New fee"} — Additional fees — Pricing — Console`,
 );
 
-export const headers = () => consoleHeaders;
-
 /** One additional fee to edit ("new": a blank one). 2 D1 round trips with the session. */
 export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const fee =
-    params.id === "new" ? null : itemOf<AdditionalFee>(await orRefuse(additionalFeeService.get(context.services, params.id)), "additionalFee");
+  const fee = await storedItem<AdditionalFee>(additionalFeeService, context.services, params.id, "additionalFee");
   return { fee, currency: context.services.currency };
 });
 
@@ -52,18 +48,18 @@ export const action = pricingAction({
 
 export default function PricingFee({ loaderData, actionData }: Route.ComponentProps) {
   const { fee: fe, currency } = loaderData;
-  const { result, canWrite, text: typed, field, check } = useEditor(actionData, PRICING_PERMISSION);
-  const title = fe ? fe.name : "New additional fee";
+  const {
+    frame,
+    text: typed,
+    field,
+    check,
+  } = usePricingEditor(actionData, fe, {
+    back: ["/console/pricing/fees", "Additional fees"],
+    noun: "fee",
+    fresh: "New additional fee",
+  });
   return (
-    <PricingEditor
-      back={["/console/pricing/fees", "Additional fees"]}
-      title={title}
-      result={result}
-      revision={fe?.revision ?? null}
-      canWrite={canWrite}
-      submitLabel={fe ? "Save fee" : "Create fee"}
-      deleteWhat={fe ? `fee “${fe.name}”` : null}
-    >
+    <PricingEditor {...frame}>
       <div className="console-row">
         <Field {...field(`${F}.name`, fe?.name)} label="Name" hint="Shown to the shopper with the fee." />
         <Field {...field(`${F}.code`, fe?.code)} label="Code" hint="Letters, digits, - and _." autoComplete="off" spellCheck={false} />

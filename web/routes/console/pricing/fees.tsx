@@ -5,46 +5,28 @@ import { money } from "#web/components/console/pricing";
 import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
+import type { AdditionalFee } from "#web/components/console/pricing-items";
 import type { Route } from "./+types/fees";
 
 export const meta = consoleMeta("Additional fees — Pricing — Console");
-
-export const headers = () => consoleHeaders;
 
 /** Handling and insurance fees: the query the API answers (2 D1 round trips with the session). */
 export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
   listPage<AdditionalFee>(additionalFeeService, context.services, new URL(request.url), "additionalFees"),
 );
 
-/** An additional fee as the service answers it (worker/pricing/additional-fees.ts `shape`). */
-export interface AdditionalFee {
-  id: string;
-  revision: string;
-  code: string;
-  name: string;
-  type: "HANDLING_FEE" | "INSURANCE";
-  amount?: string;
-  percentage?: number;
-  minimumSubtotal: string | null;
-  active: boolean;
-}
-
 export default function PricingFees({ loaderData }: Route.ComponentProps) {
-  const { items: fees, total, page, pages, currency, notice } = loaderData;
+  const { total, currency } = loaderData;
   return (
     <PricingList
       heading="Additional fees"
-      newPath="/console/pricing/fees/new"
-      newLabel="New fee"
-      notice={notice}
+      create={["/console/pricing/fees/new", "New fee"]}
+      list={loaderData}
       status={
         total === 0 ? "No additional fees." : `${total} ${total === 1 ? "fee" : "fees"}, added to every order that reaches their minimum (not taxed).`
       }
-      rows={fees}
-      page={page}
-      pages={pages}
       columns={[
         { header: "Name", rowHeader: true, cell: (f) => <Link to={`/console/pricing/fees/${f.id}`}>{f.name}</Link> },
         { header: "Code", className: "pricing-code", cell: (f) => f.code },

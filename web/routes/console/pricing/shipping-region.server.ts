@@ -1,4 +1,5 @@
-import { atRow, fieldAt, listOf, moneyOrNull, text, ticked } from "#web/components/console/pricing.server";
+import { listOf, moneyOrNull, text, ticked } from "#web/components/console/pricing.server";
+import { atRow, fieldAt } from "#web/components/ui/form.server";
 import { isBlankOption, isBlankRule, optionPath, rowsFromValues, rulePath } from "#web/components/console/shipping-rows";
 
 /** The shipping region form's action side: its rows as the service's request, and the service's paths as its inputs. */

@@ -1,28 +1,23 @@
 import { shippingRegionService } from "#worker/pricing";
 import { consoleMeta } from "#web/components/console/title";
-import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
+import { PricingEditor, usePricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field } from "#web/components/ui/form";
-import { useEditor } from "#web/components/ui/page";
-import { itemOf, pricingAction, text } from "#web/components/console/pricing.server";
-import { orRefuse } from "#web/components/console/problem.server";
+import { storedItem, pricingAction, text } from "#web/components/console/pricing.server";
 import { rowsFromOptions, rowsFromValues } from "#web/components/console/shipping-rows";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/shipping-region";
 import { OptionFields } from "./shipping-options";
 import { regionField, regionRequest } from "./shipping-region.server";
-import type { ShippingRegion } from "./shipping";
+import type { ShippingRegion } from "#web/components/console/pricing-items";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
   ({ data: d }) => `${d?.region ? d.region.name : "New shipping region"} — Shipping — Pricing — Console`,
 );
 
-export const headers = () => consoleHeaders;
-
 /** One shipping region to edit ("new": a blank one). 2 D1 round trips with the session. */
 export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const region =
-    params.id === "new" ? null : itemOf<ShippingRegion>(await orRefuse(shippingRegionService.get(context.services, params.id)), "shippingRegion");
+  const region = await storedItem<ShippingRegion>(shippingRegionService, context.services, params.id, "shippingRegion");
   return { region, currency: context.services.currency };
 });
 
@@ -38,19 +33,14 @@ export const action = pricingAction({
 
 export default function PricingShippingRegion({ loaderData, actionData }: Route.ComponentProps) {
   const { region: r, currency } = loaderData;
-  const { result, canWrite, field, check } = useEditor(actionData, PRICING_PERMISSION);
+  const { frame, result, field, check } = usePricingEditor(actionData, r, {
+    back: ["/console/pricing/shipping", "Shipping"],
+    noun: "region",
+    fresh: "New shipping region",
+  });
   const rows = result?.values ? rowsFromValues(result.values) : rowsFromOptions(r?.options ?? []);
-  const title = r ? r.name : "New shipping region";
   return (
-    <PricingEditor
-      back={["/console/pricing/shipping", "Shipping"]}
-      title={title}
-      result={result}
-      revision={r?.revision ?? null}
-      canWrite={canWrite}
-      submitLabel={r ? "Save region" : "Create region"}
-      deleteWhat={r ? `region “${r.name}”` : null}
-    >
+    <PricingEditor {...frame}>
       <Field {...field("shippingRegion.name", r?.name)} label="Name" />
       <div className="console-row">
         <Field

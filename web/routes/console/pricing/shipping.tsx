@@ -4,58 +4,30 @@ import { money } from "#web/components/console/pricing";
 import { listPage } from "#web/components/console/pricing.server";
 import { consoleMeta } from "#web/components/console/title";
 import { PricingList } from "#web/components/console/pricing-list";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
+import type { ShippingRegion } from "#web/components/console/pricing-items";
 import type { Route } from "./+types/shipping";
 
 export const meta = consoleMeta("Shipping — Pricing — Console");
-
-export const headers = () => consoleHeaders;
 
 /** Shipping regions with their options: the query the API answers (2 D1 round trips with the session). */
 export const loader = staffOnly(({ context, request }: Route.LoaderArgs) =>
   listPage<ShippingRegion>(shippingRegionService, context.services, new URL(request.url), "shippingRegions"),
 );
 
-/** A shipping region as the service answers it (worker/pricing/shipping-regions.ts `shape`). */
-export interface ShippingRegion {
-  id: string;
-  revision: string;
-  name: string;
-  countries: string[];
-  subdivisions: string[];
-  restOfWorld: boolean;
-  options: ShippingOption[];
-}
-export interface ShippingOption {
-  code: string;
-  title: string;
-  kind: "DELIVERY" | "PICKUP";
-  deliveryTime: string | null;
-  instructions: string | null;
-  deliveryTimeSlot: { from: string; to: string } | null;
-  pickupDetails: unknown;
-  rate: string;
-  rules: { basis: string; operator: string; value: string | number; rate: string }[];
-  freeShippingThreshold: string | null;
-}
-
 export default function PricingShipping({ loaderData }: Route.ComponentProps) {
-  const { items: regions, total, page, pages, currency, notice } = loaderData;
+  const { total, currency } = loaderData;
   return (
     <PricingList
       heading="Shipping regions"
-      newPath="/console/pricing/shipping/new"
-      newLabel="New shipping region"
-      notice={notice}
+      create={["/console/pricing/shipping/new", "New shipping region"]}
+      list={loaderData}
       status={
         total === 0
           ? "No shipping regions yet: nothing can be shipped."
           : `${total} ${total === 1 ? "region" : "regions"}. A destination takes the options of the region that lists its country (or subdivision), else the rest-of-the-world region.`
       }
-      rows={regions}
-      page={page}
-      pages={pages}
       columns={[
         { header: "Region", rowHeader: true, cell: (r) => <Link to={`/console/pricing/shipping/${r.id}`}>{r.name}</Link> },
         { header: "Destinations", cell: (r) => (r.restOfWorld ? "Rest of the world" : [...r.countries, ...r.subdivisions].join(", ")) },

@@ -2,28 +2,25 @@ import { queryCollections } from "#worker/catalog";
 import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { taxGroupService } from "#worker/pricing";
 import { Field, FieldError, fieldId } from "#web/components/ui/form";
-import { useEditor } from "#web/components/ui/page";
-import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
-import { fieldAt, itemOf, listOf, pricingAction, text } from "#web/components/console/pricing.server";
-import { orRefuse } from "#web/components/console/problem.server";
+import { PricingEditor, usePricingEditor } from "#web/components/console/pricing";
+import { storedItem, listOf, pricingAction, text } from "#web/components/console/pricing.server";
+import { fieldAt } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/tax-group";
-import type { TaxGroup } from "./tax-groups";
+import type { TaxGroup } from "#web/components/console/pricing-items";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
   ({ data: d }) => `${d?.group ? d.group.name : "New tax group"} — Tax — Pricing — Console`,
 );
-
-export const headers = () => consoleHeaders;
 
 const COLLECTIONS = 100;
 
 /** One tax group to edit ("new": a blank one) and the collections it can take (3 D1 round trips with the session). */
 export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const [group, found] = await Promise.all([
-    params.id === "new" ? null : orRefuse(taxGroupService.get(context.services, params.id)).then((r) => itemOf<TaxGroup>(r, "taxGroup")),
+    storedItem<TaxGroup>(taxGroupService, context.services, params.id, "taxGroup"),
     queryCollections(context.services, { paging: { limit: COLLECTIONS, offset: 0 } }),
   ]);
   const collections = found.collections.filter((c) => c.id !== ALL_PRODUCTS_COLLECTION_ID).map((c) => ({ id: c.id, name: c.name }));
@@ -51,22 +48,22 @@ export const action = pricingAction({
 
 export default function PricingTaxGroup({ loaderData, actionData }: Route.ComponentProps) {
   const { group: g, collections } = loaderData;
-  const { result, canWrite, text: typed, error, field } = useEditor(actionData, PRICING_PERMISSION);
-  const title = g ? g.name : "New tax group";
+  const {
+    frame,
+    text: typed,
+    error,
+    field,
+  } = usePricingEditor(actionData, g, {
+    back: ["/console/pricing/tax/groups", "Tax groups"],
+    noun: "tax group",
+    fresh: "New tax group",
+  });
   const ticked = typed(COLLECTION_IDS, g?.collectionIds.join(",")).split(",");
   // Collections of the group that are not in the first page of collections stay in the group, as hidden ticks.
   const unlisted = (g?.collectionIds ?? []).filter((id) => !collections.some((c) => c.id === id));
   const listId = fieldId(COLLECTION_IDS);
   return (
-    <PricingEditor
-      back={["/console/pricing/tax/groups", "Tax groups"]}
-      title={title}
-      result={result}
-      revision={g?.revision ?? null}
-      canWrite={canWrite}
-      submitLabel={g ? "Save tax group" : "Create tax group"}
-      deleteWhat={g ? `tax group “${g.name}”` : null}
-    >
+    <PricingEditor {...frame}>
       <Field {...field(`${G}.name`, g?.name)} label="Name" hint="E.g. Books, Food." />
       <fieldset id={listId} tabIndex={-1} aria-describedby={error(COLLECTION_IDS) ? `${listId}-error` : undefined}>
         <legend>Products of these collections</legend>

@@ -1,21 +1,18 @@
 import { taxGroupService, taxRegionService } from "#worker/pricing";
 import { consoleMeta } from "#web/components/console/title";
-import { PRICING_PERMISSION, PricingEditor } from "#web/components/console/pricing";
+import { PricingEditor, usePricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { useEditor } from "#web/components/ui/page";
-import { atRow, conflictAt, fieldAt, itemOf, numberOrRaw, queryPage, pricingAction, text, ticked } from "#web/components/console/pricing.server";
-import { orRefuse } from "#web/components/console/problem.server";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { conflictAt, storedItem, numberOrRaw, queryPage, pricingAction, text, ticked } from "#web/components/console/pricing.server";
+import { atRow, fieldAt } from "#web/components/ui/form.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/tax-region";
-import type { TaxRegion } from "./tax";
-import type { TaxGroup } from "./tax-groups";
+import type { TaxRegion } from "#web/components/console/pricing-items";
+import type { TaxGroup } from "#web/components/console/pricing-items";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
   ({ data: d }) => `${d?.region ? d.region.name : "New tax region"} — Tax — Pricing — Console`,
 );
-
-export const headers = () => consoleHeaders;
 
 /** Tax groups are few; a region's form offers a rate for each of the first 100. */
 const GROUPS = 100;
@@ -23,7 +20,7 @@ const GROUPS = 100;
 /** One tax region to edit ("new": a blank one) and the tax groups it can rate (3 D1 round trips with the session). */
 export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
   const [region, groups] = await Promise.all([
-    params.id === "new" ? null : orRefuse(taxRegionService.get(context.services, params.id)).then((r) => itemOf<TaxRegion>(r, "taxRegion")),
+    storedItem<TaxRegion>(taxRegionService, context.services, params.id, "taxRegion"),
     queryPage<TaxGroup>(taxGroupService, context.services, "taxGroups", 1, GROUPS),
   ]);
   return { region, groups: groups.items.map((g) => ({ id: g.id, name: g.name })) };
@@ -73,18 +70,14 @@ export const action = pricingAction({
 
 export default function PricingTaxRegion({ loaderData, actionData }: Route.ComponentProps) {
   const { region: r, groups } = loaderData;
-  const { result, canWrite, field, check } = useEditor(actionData, PRICING_PERMISSION);
-  const title = r ? r.name : "New tax region";
+  const { frame, field, check } = usePricingEditor(actionData, r, {
+    back: ["/console/pricing/tax", "Tax"],
+    noun: "tax region",
+    fresh: "New tax region",
+    named: (item) => `tax region ${item.name}`,
+  });
   return (
-    <PricingEditor
-      back={["/console/pricing/tax", "Tax"]}
-      title={title}
-      result={result}
-      revision={r?.revision ?? null}
-      canWrite={canWrite}
-      submitLabel={r ? "Save tax region" : "Create tax region"}
-      deleteWhat={r ? `tax region ${r.name}` : null}
-    >
+    <PricingEditor {...frame}>
       <div className="console-row">
         <Field {...field(`${TR}.country`, r?.country)} label="Country" hint="Two-letter code, e.g. US." autoComplete="off" />
         <Field

@@ -7,29 +7,15 @@ import { PricingList } from "#web/components/console/pricing-list";
 import { noticeOf, pageOf, postedValues, queryPage, text, ticked } from "#web/components/console/pricing.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
+import type { TaxRegion } from "#web/components/console/pricing-items";
 import type { Route } from "./+types/tax";
 import { TaxSettings } from "./tax-settings";
 
 export const meta = consoleMeta("Tax — Pricing — Console");
 
-export const headers = () => consoleHeaders;
-
 const PAGE_SIZE = 25;
-
-/** A tax region as the service answers it (worker/pricing/taxes.ts `shape`). */
-export interface TaxRegion {
-  id: string;
-  revision: string;
-  name: string;
-  country: string;
-  subdivision: string | null;
-  defaultRate: number;
-  groupRates: { taxGroupId: string; rate: number }[];
-  taxShipping: boolean;
-  calculation: "DEFAULT" | "MANUAL";
-}
 
 /** The tax settings and the tax regions, 25 a page (3 D1 round trips with the session). */
 export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
@@ -63,13 +49,13 @@ export const action = staffOnly(async ({ context, request }: Route.ActionArgs) =
 });
 
 export default function PricingTax({ loaderData, actionData }: Route.ComponentProps) {
-  const { items: regions, total, page, pages, settings, notice } = loaderData;
+  const { total, settings } = loaderData;
   return (
     <PricingList
       heading="Tax regions"
-      newPath="/console/pricing/tax/regions/new"
-      newLabel="New tax region"
-      notice={actionData?.ok ?? notice}
+      create={["/console/pricing/tax/regions/new", "New tax region"]}
+      list={loaderData}
+      notice={actionData?.ok}
       before={
         <>
           <h2>Tax settings</h2>
@@ -84,9 +70,6 @@ export default function PricingTax({ loaderData, actionData }: Route.ComponentPr
           <Link to="/console/pricing/tax/groups">Tax groups</Link> give some products a rate of their own.
         </>
       }
-      rows={regions}
-      page={page}
-      pages={pages}
       columns={[
         { header: "Region", rowHeader: true, cell: (r) => <Link to={`/console/pricing/tax/regions/${r.id}`}>{r.name}</Link> },
         { header: "Place", cell: (r) => r.subdivision ?? r.country },

@@ -10,10 +10,10 @@ import {
 } from "#worker/catalog";
 import type { Ctx } from "#worker/platform/context";
 import { parseWith } from "#worker/platform/validation";
-import { readEditorForm, withSpareRows, withSpareSection } from "#web/components/console/product-form";
-import { editorValuesFrom, productFromEditor } from "#web/components/console/product-form.server";
+import { NAMES, readEditorForm, withSpareRows, withSpareSection } from "#web/components/console/product-form";
+import { editorFieldOf, editorValuesFrom, productFromEditor } from "#web/components/console/product-form.server";
 import type { Problem } from "#web/components/ui/form";
-import { CONSOLE, problemOf } from "#web/components/ui/form.server";
+import { CONSOLE, problemOf, readForm } from "#web/components/ui/form.server";
 
 /**
  * The product editor's action: save (create or update through the catalogue service, with the same body the API
@@ -42,7 +42,7 @@ export async function productEditorAction(ctx: Ctx, id: string | null, form: For
   if (intent !== "save")
     return data({ values: again, problem: { message: "Unknown action.", fields: {} } as Problem, intent, stamp: Date.now() }, { status: 400 });
 
-  const { product, fieldId } = productFromEditor(values, { isNew: !id, stock: canStock });
+  const { product, rows } = productFromEditor(values, { isNew: !id, stock: canStock });
   try {
     if (!id) {
       const created = await createProduct(ctx, parseWith(createProductRequest, { product }).product);
@@ -51,12 +51,10 @@ export async function productEditorAction(ctx: Ctx, id: string | null, form: For
     await updateProduct(ctx, id, parseWith(updateProductRequest, { product }).product);
     return redirect(`/console/products/${id}?saved=1`);
   } catch (err) {
-    const raw = problemOf(err, CONSOLE);
-    // Errors keyed by the form's input ids, so each shows next to its field.
-    const fields: Record<string, string> = {};
-    for (const [path, text] of Object.entries(raw.fields)) fields[fieldId(path) ?? path] ??= text;
-    if (raw.code === "DUPLICATE_SLUG") fields.slug = "Another product already uses this slug";
-    return data({ values: again, problem: { ...raw, fields }, intent, stamp: Date.now() }, { status: raw.status ?? 400 });
+    // Errors keyed by the form's input names, so each shows next to its field.
+    const problem = problemOf(err, { ...CONSOLE, fieldOf: editorFieldOf(rows, readForm(form)) });
+    if (problem.code === "DUPLICATE_SLUG") problem.fields[NAMES.slug] = "Another product already uses this slug";
+    return data({ values: again, problem, intent, stamp: Date.now() }, { status: problem.status ?? 400 });
   }
 }
 

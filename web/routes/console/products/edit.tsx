@@ -5,14 +5,12 @@ import { ProductEditor } from "#web/components/console/product-editor/editor";
 import { ErrorSummary } from "#web/components/ui/form";
 import { Notice } from "#web/components/ui/page";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, requireStaff } from "#web/console.server";
+import { requireStaff } from "#web/console.server";
 import "#web/styles/console-editor.css";
 import { editorPageData, productEditorAction } from "./edit.server";
 import type { Route } from "./+types/edit";
 
 export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }) => (d?.id ? `${d.name} — Console` : "New product — Console"));
-
-export const headers = () => consoleHeaders;
 
 /** The product (any visibility) and the brands and ribbons in use: one batch (2 D1 round trips with the session). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {

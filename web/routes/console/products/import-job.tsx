@@ -6,13 +6,11 @@ import { ErrorSummary } from "#web/components/ui/form";
 import { orRefuse } from "#web/components/console/problem.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-imports.css";
 import type { Route } from "./+types/import-job";
 
 export const meta = consoleMeta("Import — Console");
-
-export const headers = () => consoleHeaders;
 
 /** A running import that has not moved for this long may have stopped: offer to resume it. */
 const STALLED_MS = 2 * 60_000;

@@ -15,13 +15,11 @@ import { ErrorSummary, FieldError } from "#web/components/ui/form";
 import { orRefuse } from "#web/components/console/problem.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, requireStaff, staffOnly } from "#web/console.server";
+import { requireStaff, staffOnly } from "#web/console.server";
 import "#web/styles/console-imports.css";
 import type { Route } from "./+types/import";
 
 export const meta = consoleMeta("Import products — Console");
-
-export const headers = () => consoleHeaders;
 
 /** The upload form and the latest imports (catalog.write only: the service refuses others with 403). */
 export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
-import { useSlashToSearch } from "#web/components/console/filter-bar";
+import { SearchField } from "#web/components/console/filter-bar";
 import { Badge } from "#web/components/console/badge";
 import { BulkBar, BulkRowCheckbox, BulkSelectAll } from "#web/components/console/bulk-bar";
 import { bulkAction, openBulkResult } from "#web/components/console/bulk.server";
@@ -11,13 +11,11 @@ import { PRODUCT_SORT_LABELS } from "#web/components/console/products";
 import { ProductsCsvLinks } from "#web/components/console/products-csv";
 import { type ConsoleProductRow, listConsoleProducts, readProductFilters } from "#web/components/console/products.server";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-products.css";
 import type { Route } from "./+types/list";
 
 export const meta = consoleMeta("Products — Console");
-
-export const headers = () => consoleHeaders;
 
 /** One page of the catalogue for the filters in the URL, hidden products included (3 D1 round trips with the session). */
 export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
@@ -95,7 +93,6 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, total, pages, choices, bulk } = loaderData;
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const search = useSlashToSearch();
   const canWrite = useCan("catalog.write");
   const filtered = FILTERS.some((f) => !!filters[f]);
   const any = (id: string, name: string, label: string, value: string, options: [string, string][]) => (
@@ -127,16 +124,11 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
       />
       <Notice text={params.get("deleted") && `Deleted “${params.get("deleted")}”.`} />
       <Form method="get" className="console-toolbar products-filters" role="search" aria-label="Find products">
-        <Field
+        <SearchField
           id="products-q"
-          ref={search}
-          type="search"
-          name="q"
-          label="Search"
           className="products-search"
           defaultValue={filters.q}
           placeholder="Name, description, SKU, brand"
-          aria-keyshortcuts="/"
           maxLength={200}
         />
         {any(

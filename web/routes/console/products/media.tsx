@@ -1,12 +1,12 @@
-import { data, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { productMediaView } from "#worker/catalog";
-import { ApiError } from "#worker/platform/errors";
 import { MediaItem } from "#web/components/console/product-media/item";
 import { MediaUpload } from "#web/components/console/product-media/upload";
 import { ErrorSummary } from "#web/components/ui/form";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { orRefuse } from "#web/components/console/problem.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-media.css";
 import { productMediaAction } from "./media.server";
 import type { Route } from "./+types/media";
@@ -15,17 +15,10 @@ export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }
   d?.product ? `Media of ${d.product.name} — Console` : "Media — Console",
 );
 
-export const headers = () => consoleHeaders;
-
 /** The product's media in order, with its options for choice links: one D1 read (2 round trips with the session). */
-export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  try {
-    return { product: await productMediaView(context.services, params.id) };
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw data("No such product.", { status: 404 });
-    throw err;
-  }
-});
+export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => ({
+  product: await orRefuse(productMediaView(context.services, params.id), "No such product."),
+}));
 
 /** Upload, reorder, remove, alt text and choice links (./media.server.ts). */
 export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {

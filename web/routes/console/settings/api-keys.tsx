@@ -9,14 +9,12 @@ import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { EmptyState, Notice, PageHead } from "#web/components/ui/page";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/api-keys";
 
 export const meta = consoleMeta("API keys — Settings — Console");
-
-export const headers = () => consoleHeaders;
 
 /** Every API key made (never the keys themselves): one D1 read besides the session. */
 export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {

@@ -6,14 +6,12 @@ import { EditForm, Notice, PageHead } from "#web/components/ui/page";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { loader as layoutLoader } from "#web/routes/console/layout";
 import type { Route } from "./+types/identity";
 
 export const meta = consoleMeta("Sign-up and sign-in — Settings — Console");
-
-export const headers = () => consoleHeaders;
 
 /** The members' sign-up rules (one D1 read besides the session), and whether a captcha can be checked at all. */
 export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {

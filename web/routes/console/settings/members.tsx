@@ -6,14 +6,12 @@ import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, Field, Select } from "#web/components/ui/form";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import { useNavigation } from "react-router";
 import "#web/styles/console-settings.css";
 import type { Route } from "./+types/members";
 
 export const meta = consoleMeta("Members — Settings — Console");
-
-export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 25;
 const STATUSES = ["PENDING", "ACTIVE", "BLOCKED"] as const;

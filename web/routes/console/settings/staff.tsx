@@ -16,13 +16,11 @@ import { SettingsNav } from "#web/components/console/settings-nav";
 import { consoleMeta } from "#web/components/console/title";
 import { ErrorSummary, type Problem } from "#web/components/ui/form";
 import { Notice, PageHead } from "#web/components/ui/page";
-import { consoleHeaders, requireStaff, staffOnly } from "#web/console.server";
+import { requireStaff, staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { Route } from "./+types/staff";
 
 export const meta = consoleMeta("Staff and roles — Settings — Console");
-
-export const headers = () => consoleHeaders;
 
 /** The owner's page: who works in the store and what each person may change. */
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -8,13 +8,11 @@ import { Notice, PageHead, useEditor } from "#web/components/ui/page";
 import { SettingsNav } from "#web/components/console/settings-nav";
 import { StoreForm, StoreSummary } from "#web/components/console/store-settings";
 import { consoleMeta } from "#web/components/console/title";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-settings.css";
 import type { Route } from "./+types/store";
 
 export const meta = consoleMeta("Store settings — Console");
-
-export const headers = () => consoleHeaders;
 
 /** The store's settings (one D1 read besides the session) and whether emails are actually sent (configuration). */
 export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {

@@ -6,13 +6,11 @@ import { consoleMeta } from "#web/components/console/title";
 import { DeadEventsTable } from "#web/components/console/webhook-views";
 import { PagedLog, useWebhookPage, WebhooksHead } from "#web/components/console/webhooks";
 import { pageCount, pageParam, WEBHOOKS } from "#web/components/console/webhooks.server";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/events";
 
 export const meta = consoleMeta("Dead events — Console");
-
-export const headers = () => consoleHeaders;
 
 const PAGE_SIZE = 25;
 

@@ -18,13 +18,11 @@ import { NewSource, NewSubscription } from "#web/components/console/webhook-form
 import { SourcesTable, SubscriptionsTable } from "#web/components/console/webhook-views";
 import { useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
 import { WEBHOOKS } from "#web/components/console/webhooks.server";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/list";
 
 export const meta = consoleMeta("Webhooks — Console");
-
-export const headers = () => consoleHeaders;
 
 /** Incoming sources and outgoing subscriptions (three D1 round trips with the session). Never a secret. */
 export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {

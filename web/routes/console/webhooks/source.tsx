@@ -19,9 +19,9 @@ import { SourceDetails } from "#web/components/console/webhook-details";
 import { EventTypesForm, RotateForm } from "#web/components/console/webhook-forms";
 import { KeysTable, OUTCOME, ReceivedTable } from "#web/components/console/webhook-views";
 import { DeleteWebhook, PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
-import { pageCount, pageParam, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
+import { logQuery, pageCount, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
 import { counted } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/source";
 
@@ -29,20 +29,13 @@ export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(({ data: d }
   d?.source ? `Source ${d.source.name} — Console` : "Webhook source — Console",
 );
 
-export const headers = () => consoleHeaders;
-
 const PAGE_SIZE = 25;
 const STATUSES: SourceEventStatus[] = ["ACCEPTED", "UNHANDLED", "DUPLICATE", "REFUSED"];
 
 /** One source: its keys (ids and dates, never a secret) and what it received, 25 a page (two D1 round trips). */
 export const loader = staffOnly(async ({ context, request, params }: Route.LoaderArgs) => {
-  const url = new URL(request.url);
-  const page = pageParam(url);
-  const raw = url.searchParams.get("status") ?? "";
-  const status = STATUSES.includes(raw as SourceEventStatus) ? (raw as SourceEventStatus) : undefined;
-  const { source, events, metadata } = await orRefuse(
-    listSourceEvents(context.services, params.id, { status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-  );
+  const { page, status, paging } = logQuery(new URL(request.url), STATUSES, PAGE_SIZE);
+  const { source, events, metadata } = await orRefuse(listSourceEvents(context.services, params.id, paging));
   return { source, events, total: metadata.total, page, pages: pageCount(metadata.total, PAGE_SIZE), status: status ?? "", now: Date.now() };
 });
 

@@ -4,29 +4,22 @@ import { PostButton } from "#web/components/console/post-button";
 import { byIntent, orRefuse } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { consoleMeta } from "#web/components/console/title";
-import { DELIVERY_BADGE, DELIVERY_STATUSES, DeliveryLog, SubscriptionDetails, type DeliveryStatus } from "#web/components/console/webhook-details";
+import { DELIVERY_BADGE, DELIVERY_STATUSES, DeliveryLog, SubscriptionDetails } from "#web/components/console/webhook-details";
 import { DeleteWebhook, PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
-import { pageCount, pageParam, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
+import { logQuery, pageCount, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
 import { counted } from "#web/components/ui/table";
-import { consoleHeaders, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
 import type { Route } from "./+types/subscription";
 
 export const meta = consoleMeta("Webhook subscription — Console");
 
-export const headers = () => consoleHeaders;
-
 const PAGE_SIZE = 20;
 
 /** One subscription and its delivery log, every attempt of 20 deliveries a page (two D1 round trips). */
 export const loader = staffOnly(async ({ context, request, params }: Route.LoaderArgs) => {
-  const url = new URL(request.url);
-  const page = pageParam(url);
-  const raw = url.searchParams.get("status") ?? "";
-  const status = DELIVERY_STATUSES.includes(raw as DeliveryStatus) ? (raw as DeliveryStatus) : undefined;
-  const { subscription, deliveries, metadata } = await orRefuse(
-    listDeliveries(context.services, params.id, { status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-  );
+  const { page, status, paging } = logQuery(new URL(request.url), DELIVERY_STATUSES, PAGE_SIZE);
+  const { subscription, deliveries, metadata } = await orRefuse(listDeliveries(context.services, params.id, paging));
   // The log shows what was sent and answered, not whole event bodies.
   const log = deliveries.map(({ event: _event, ...d }) => d);
   return { subscription, deliveries: log, total: metadata.total, page, pages: pageCount(metadata.total, PAGE_SIZE), status: status ?? "" };
