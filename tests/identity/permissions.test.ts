@@ -99,6 +99,17 @@ const WRITES: Record<Permission, { name: string; call: (token: string) => Promis
   "members.impersonate": [
     { name: "sign a member on", call: (t) => api("POST", "/v2/sign-on", { key: t, body: { loginId: { email: `sso-${unique()}@example.com` } } }) },
   ],
+  "cms.write": [
+    {
+      name: "create a content page",
+      call: (t) =>
+        api("POST", "/wix-data/v2/items", {
+          key: t,
+          body: { dataCollectionId: "Pages", dataItem: { data: { slug: `p-${unique()}`, title: "Page" } } },
+        }),
+    },
+    { name: "remove a content page", call: (t) => api("DELETE", `/wix-data/v2/items/${UNKNOWN}?dataCollectionId=Pages`, { key: t }) },
+  ],
 };
 
 describe("staff permissions on every merchant write", () => {
