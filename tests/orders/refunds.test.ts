@@ -184,6 +184,18 @@ describe("refunds of a test-card payment", () => {
     expect((await stockOf(o.productId))!.quantity).toBe(6);
   });
 
+  it("an order recorded as fully refunded outside the store no longer ships, and its stock is released", async () => {
+    const p = await trackedProduct(5);
+    const { orderId } = await placedOrder(p.id, 2);
+    expect((await merchant("POST", `/ecom/v1/orders/${orderId}/mark-as-paid`, {})).status).toBe(200);
+    expect((await stockOf(p.id))!.quantity).toBe(3);
+    const full = await merchant("POST", `/ecom/v1/orders/${orderId}/refund-status`, { status: "FULLY_REFUNDED" });
+    expect(full.status, JSON.stringify(full.body)).toBe(200);
+    expect((await stockOf(p.id))!.quantity).toBe(5);
+    const ship = await merchant("POST", `/ecom/v1/orders/${orderId}/fulfillments`, {});
+    expect(code(ship)).toBe("PARTIALLY_OR_FULLY_REFUNDED");
+  });
+
   it("a refunded line no longer ships", async () => {
     const o = await cardOrder(6, 2);
     await refund(o.orderId, { lineItems: [{ lineItemId: o.lineId, quantity: 1 }] });

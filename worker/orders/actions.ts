@@ -117,3 +117,30 @@ export function orderState(o: LoadedOrder): OrderState {
     refundPending: o.refunds.some((r) => r.status === "PENDING"),
   };
 }
+
+/** A refunded line: which line and how many units. */
+export type RefundLine = { lineItemId: string; quantity: number };
+
+/** Which units a completed refund returns to stock (the refunded lines when asked; on a full refund, every unit not shipped). */
+export function restockOf(o: LoadedOrder, refund: { lineItems: RefundLine[]; restock: boolean }, full: boolean): RefundLine[] {
+  const canceledWithRestock = o.activities.some(
+    (a) => a.type === "ORDER_CANCELED" && (a.details as { restockAllItems?: unknown } | null)?.restockAllItems,
+  );
+  if (canceledWithRestock) return [];
+  const want = new Map<string, number>();
+  if (refund.restock) for (const l of refund.lineItems) want.set(l.lineItemId, (want.get(l.lineItemId) ?? 0) + l.quantity);
+  if (full) {
+    for (const l of o.lines) {
+      const unshipped = l.quantity - l.fulfilledQuantity - l.restockedQuantity;
+      if (unshipped > (want.get(l.id) ?? 0)) want.set(l.id, unshipped);
+    }
+  }
+  // The inventory service returns an order's stock once per variant: a variant already returned stays as it is.
+  const returned = new Set(o.lines.filter((l) => l.restockedQuantity > 0).map((l) => `${l.catalogItemId}:${l.variantId}`));
+  const out: RefundLine[] = [];
+  for (const l of o.lines) {
+    const n = Math.min(want.get(l.id) ?? 0, l.quantity - l.restockedQuantity);
+    if (n > 0 && l.catalogItemId && l.variantId && !returned.has(`${l.catalogItemId}:${l.variantId}`)) out.push({ lineItemId: l.id, quantity: n });
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import type { Db } from "#worker/platform/db";
 import { ApiError, badField, notFound, unauthenticated } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { compileQuery, type FieldMap } from "#worker/platform/query";
-import { leftToShip, orderActionVerdicts, orderState, type OrderAction } from "./actions";
+import { leftToShip, orderActionVerdicts, orderState, restockOf, type OrderAction } from "./actions";
 import { isOwner } from "./checkout";
 import { flushStockEvents, releaseStockStatements, type StockChange } from "#worker/catalog";
 
@@ -400,9 +400,27 @@ export async function setRefundStatus(ctx: Ctx, id: string, status: "PARTIALLY_R
   if (ps !== "PAID" && ps !== "PARTIALLY_REFUNDED" && ps !== "PARTIALLY_PAID")
     throw block("NOT_PAID", `Order ${id} is not paid (${ps}), so there is nothing to refund`);
   if (o.order.total === 0) throw block("ZERO_PRICE", `Order ${id} cost nothing, so there is nothing to refund`);
+  // Fully refunded, the units not shipped will never ship: they go back to stock (once).
+  const back = status === "FULLY_REFUNDED" ? restockOf(o, { lineItems: [], restock: false }, true) : [];
+  const stockLines = back.map((r) => {
+    const l = o.lines.find((x) => x.id === r.lineItemId)!;
+    return { productId: l.catalogItemId!, variantId: l.variantId!, quantity: r.quantity, name: l.name };
+  });
   return applyChange(ctx, o, {
     set: { paymentStatus: status },
-    activities: [{ type: status === "FULLY_REFUNDED" ? "ORDER_REFUNDED" : "ORDER_PARTIALLY_REFUNDED", details: { manual: true } }],
+    statements: back.map((r) =>
+      ctx.db
+        .update(orderLineItems)
+        .set({ restockedQuantity: sql`${orderLineItems.restockedQuantity} + ${r.quantity}` })
+        .where(eq(orderLineItems.id, r.lineItemId)),
+    ),
+    activities: [
+      {
+        type: status === "FULLY_REFUNDED" ? "ORDER_REFUNDED" : "ORDER_PARTIALLY_REFUNDED",
+        details: { manual: true, ...(back.length ? { restockedLineItems: back } : {}) },
+      },
+    ],
+    stock: stockLines.length ? releaseStockStatements(ctx, stockLines, id, `Order ${o.order.number} refunded`) : undefined,
     events: [paymentEvent(ps, status)],
   });
 }

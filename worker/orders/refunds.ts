@@ -11,7 +11,7 @@ import { newId } from "#worker/platform/ids";
 import { formatMoney, toDecimalString, toMinor } from "#worker/platform/money";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { shopSettings } from "#worker/store";
-import { orderActionVerdicts, orderState, paidAmount, refundedAmount, refundVerdict, type Refusal } from "./actions";
+import { orderActionVerdicts, orderState, paidAmount, refundedAmount, refundVerdict, restockOf, type Refusal, type RefundLine } from "./actions";
 import { isOwner } from "./checkout";
 import { loadOrder, loadOrders, paymentEvent, writeChange } from "./orders";
 import type { RefundRequest } from "./schemas";
@@ -28,8 +28,6 @@ import { transactions, type PaymentStatus } from "./tables";
  * activity, the restock (once: the completion is guarded on the refund row's status) and the buyer's email. When
  * Stripe cannot be reached the reservation is removed (nothing recorded); when it refuses, the refund is FAILED.
  */
-
-type RefundLine = { lineItemId: string; quantity: number };
 
 /** A refund as the API answers it (money as decimal strings, as the ecom API writes it). */
 export function refundShape(r: RefundRow) {
@@ -193,30 +191,6 @@ async function markPending(ctx: Ctx, o: LoadedOrder, refundId: string, providerR
         WHERE changes() = 1`,
     ),
   ]);
-}
-
-/** Which units a completed refund returns to stock (the refunded lines when asked; on a full refund, every unit not shipped). */
-function restockOf(o: LoadedOrder, refund: Pick<RefundRow, "lineItems" | "restock">, full: boolean): RefundLine[] {
-  const canceledWithRestock = o.activities.some(
-    (a) => a.type === "ORDER_CANCELED" && (a.details as { restockAllItems?: unknown } | null)?.restockAllItems,
-  );
-  if (canceledWithRestock) return [];
-  const want = new Map<string, number>();
-  if (refund.restock) for (const l of refund.lineItems) want.set(l.lineItemId, (want.get(l.lineItemId) ?? 0) + l.quantity);
-  if (full) {
-    for (const l of o.lines) {
-      const unshipped = l.quantity - l.fulfilledQuantity - l.restockedQuantity;
-      if (unshipped > (want.get(l.id) ?? 0)) want.set(l.id, unshipped);
-    }
-  }
-  // The inventory service returns an order's stock once per variant: a variant already returned stays as it is.
-  const returned = new Set(o.lines.filter((l) => l.restockedQuantity > 0).map((l) => `${l.catalogItemId}:${l.variantId}`));
-  const out: RefundLine[] = [];
-  for (const l of o.lines) {
-    const n = Math.min(want.get(l.id) ?? 0, l.quantity - l.restockedQuantity);
-    if (n > 0 && l.catalogItemId && l.variantId && !returned.has(`${l.catalogItemId}:${l.variantId}`)) out.push({ lineItemId: l.id, quantity: n });
-  }
-  return out;
 }
 
 /** The refund email of a completed refund (keyed by the refund, so sent once). */

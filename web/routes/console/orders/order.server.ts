@@ -6,10 +6,13 @@ import { parseWith } from "#worker/platform/validation";
 /** The order page's changes (its forms' `intent`). */
 export type OrderIntent = "mark-paid" | "fulfil" | "cancel" | "refund" | "refund-payment";
 
-/** The form indexes of the fulfil form's lines that have a quantity to ship (lines left empty or at 0 are not sent). */
-function sentLines(values: Record<string, string>): number[] {
+/**
+ * The form indexes of a form's lines that have a quantity (lines left empty or at 0 are not sent); `key` is the
+ * line's id field (`id` in the fulfil form, `lineItemId` in the refund form).
+ */
+function sentLines(values: Record<string, string>, key = "id"): number[] {
   const sent: number[] = [];
-  for (let i = 0; `lineItems[${i}].id` in values; i++) {
+  for (let i = 0; `lineItems[${i}].${key}` in values; i++) {
     const quantity = (values[`lineItems[${i}].quantity`] ?? "").trim();
     if (quantity !== "" && Number(quantity) !== 0) sent.push(i);
   }
@@ -27,25 +30,15 @@ function fulfilmentOf(values: Record<string, string>) {
 }
 
 /**
- * A service field path as the fulfil form's input: the request's k-th line is the k-th line sent, and an error about
- * a whole line shows at its quantity.
+ * A service field path as the fulfil (or, with key `lineItemId`, the refund) form's input: the request's k-th line
+ * is the k-th line sent, and an error about a whole line shows at its quantity.
  */
-export function fulfilFieldOf(values: Record<string, string>) {
-  const sent = sentLines(values);
+export function fulfilFieldOf(values: Record<string, string>, key = "id") {
+  const sent = sentLines(values, key);
   return (path: string) => {
     const line = /^lineItems\[(\d+)\]/.exec(path);
     return { name: line ? `lineItems[${sent[Number(line[1])] ?? line[1]}].quantity` : path };
   };
-}
-
-/** The form indexes of the refund form's lines with a quantity to refund. */
-function refundedLines(values: Record<string, string>): number[] {
-  const sent: number[] = [];
-  for (let i = 0; `lineItems[${i}].lineItemId` in values; i++) {
-    const quantity = (values[`lineItems[${i}].quantity`] ?? "").trim();
-    if (quantity !== "" && Number(quantity) !== 0) sent.push(i);
-  }
-  return sent;
 }
 
 /** The refund form as a refund request: everything left, or the items entered and/or an amount; restock when ticked. */
@@ -53,7 +46,7 @@ function refundOf(values: Record<string, string>) {
   if (values.confirm !== "yes") throw badField("confirm", "Tick to confirm that the money goes back to the buyer", "REQUIRED_FIELD");
   const restock = values.restock === "on";
   if (values.all === "on") return { restock };
-  const lineItems = refundedLines(values).map((i) => ({
+  const lineItems = sentLines(values, "lineItemId").map((i) => ({
     lineItemId: values[`lineItems[${i}].lineItemId`],
     quantity: Number(values[`lineItems[${i}].quantity`]),
   }));
@@ -64,14 +57,8 @@ function refundOf(values: Record<string, string>) {
   return { ...(lineItems.length ? { lineItems } : {}), ...(amount ? { amount } : {}), restock: restock && lineItems.length > 0 };
 }
 
-/** A refund request's field path as the refund form's input (the request's k-th line is the k-th line entered). */
-export function refundFieldOf(values: Record<string, string>) {
-  const sent = refundedLines(values);
-  return (path: string) => {
-    const line = /^lineItems\[(\d+)\]/.exec(path);
-    return { name: line ? `lineItems[${sent[Number(line[1])] ?? line[1]}].quantity` : path };
-  };
-}
+/** A refund request's field path as the refund form's input. */
+export const refundFieldOf = (values: Record<string, string>) => fulfilFieldOf(values, "lineItemId");
 
 /**
  * Runs one change through the orders service (which checks orders.write, guards the order's state, and writes the
