@@ -247,6 +247,21 @@ describe("a paid order's downloads", () => {
     }
   });
 
+  it("takes the download limit and link days from store settings, refusing values out of range", async () => {
+    for (const [field, value] of [
+      ["downloadLimit", 0],
+      ["downloadLimit", 1.5],
+      ["downloadLinkDays", 366],
+      ["downloadLinkDays", "30"],
+    ] as const) {
+      const res = await merchant("PATCH", "/api/v1/store-settings", { settings: { [field]: value } });
+      expect(res.status, `${field} ${value}`).toBe(400);
+      expect(res.body.details.validationError.fieldViolations[0].field).toBe(`settings.${field}`);
+    }
+    const saved = await merchant("GET", "/api/v1/store-settings");
+    expect(saved.body.settings).toMatchObject({ downloadLimit: 5, downloadLinkDays: 30 });
+  });
+
   it("opens nothing before payment, and closes after a full refund", async () => {
     const { product } = await digitalProduct();
     const unpaid = await order(product.id, false);
