@@ -192,6 +192,12 @@ describe("a paid order's downloads", () => {
     expect(got.headers.get("content-length")).toBe(String(content.length));
     expect(got.headers.get("content-disposition")).toBe(`attachment; filename="Brew guide.pdf"; filename*=UTF-8''Brew%20guide.pdf`);
     expect((await links(o.orderId, o.token)).body.downloads[0].downloadsUsed).toBe(1);
+    // A HEAD (a mail scanner checking the link) uses up no download.
+    const u = new URL(emailed);
+    const head = await fetchSettled(`https://shop.test${u.pathname}${u.search}`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(content.length));
+    expect((await links(o.orderId, o.token)).body.downloads[0].downloadsUsed).toBe(1);
     // A later payment event for the same order (a redelivery) sends nothing more.
     await new Promise((r) => setTimeout(r, 1500));
     const count = await env.DB.prepare("SELECT count(*) AS n FROM emails WHERE \"to\" = ? AND template = 'digital-delivery'")
