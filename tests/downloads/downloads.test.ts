@@ -192,6 +192,12 @@ describe("a paid order's downloads", () => {
     expect(got.headers.get("content-length")).toBe(String(content.length));
     expect(got.headers.get("content-disposition")).toBe(`attachment; filename="Brew guide.pdf"; filename*=UTF-8''Brew%20guide.pdf`);
     expect((await links(o.orderId, o.token)).body.downloads[0].downloadsUsed).toBe(1);
+    // A HEAD (a mail scanner checking the link) uses up no download.
+    const u = new URL(emailed);
+    const head = await fetchSettled(`https://shop.test${u.pathname}${u.search}`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(content.length));
+    expect((await links(o.orderId, o.token)).body.downloads[0].downloadsUsed).toBe(1);
     // A later payment event for the same order (a redelivery) sends nothing more.
     await new Promise((r) => setTimeout(r, 1500));
     const count = await env.DB.prepare("SELECT count(*) AS n FROM emails WHERE \"to\" = ? AND template = 'digital-delivery'")
@@ -245,6 +251,21 @@ describe("a paid order's downloads", () => {
     } finally {
       await merchant("PATCH", "/api/v1/store-settings", { settings: { downloadLimit: 5 } });
     }
+  });
+
+  it("takes the download limit and link days from store settings, refusing values out of range", async () => {
+    for (const [field, value] of [
+      ["downloadLimit", 0],
+      ["downloadLimit", 1.5],
+      ["downloadLinkDays", 366],
+      ["downloadLinkDays", "30"],
+    ] as const) {
+      const res = await merchant("PATCH", "/api/v1/store-settings", { settings: { [field]: value } });
+      expect(res.status, `${field} ${value}`).toBe(400);
+      expect(res.body.details.validationError.fieldViolations[0].field).toBe(`settings.${field}`);
+    }
+    const saved = await merchant("GET", "/api/v1/store-settings");
+    expect(saved.body.settings).toMatchObject({ downloadLimit: 5, downloadLinkDays: 30 });
   });
 
   it("opens nothing before payment, and closes after a full refund", async () => {

@@ -70,6 +70,19 @@ export const downloadFiles = new Hono<AppEnv>().get("/:orderId/:lineId", async (
   const file = fileForLine(await filesOfProducts(ctx, line.catalogItemId ? [line.catalogItemId] : []), line.catalogItemId, line.variantId);
   const object = file ? await c.env.DOWNLOADS.get(file.objectKey) : null;
   if (!file || !object) throw downloadRefused(404, "DOWNLOAD_NOT_FOUND", "The shop no longer has a file for this item: contact the shop");
+  const headers = {
+    "content-type": file.contentType,
+    "content-length": String(object.size),
+    "content-disposition": disposition(file.fileName),
+    "cache-control": "private, no-store",
+    // Bytes a merchant uploaded: never run as a page of the shop's origin.
+    "content-security-policy": "default-src 'none'; sandbox",
+  };
+  // A HEAD (a link checker, a mail scanner) reads no bytes, so it uses up no download.
+  if (c.req.method === "HEAD") {
+    await object.body.cancel();
+    return new Response(null, { status: 200, headers });
+  }
   const { downloadLimit } = await loadStoreSettings(c.env);
   if (!(await countDownload(ctx, orderId, lineId, downloadLimit))) {
     await object.body.cancel();
@@ -77,15 +90,5 @@ export const downloadFiles = new Hono<AppEnv>().get("/:orderId/:lineId", async (
       downloadLimit,
     });
   }
-  return new Response(object.body, {
-    status: 200,
-    headers: {
-      "content-type": file.contentType,
-      "content-length": String(object.size),
-      "content-disposition": disposition(file.fileName),
-      "cache-control": "private, no-store",
-      // Bytes a merchant uploaded: never run as a page of the shop's origin.
-      "content-security-policy": "default-src 'none'; sandbox",
-    },
-  });
+  return new Response(object.body, { status: 200, headers });
 });

@@ -46,7 +46,8 @@ export const action = staffOnly(async ({ context, params, request }: Route.Actio
     const { deleted } = await deleteProductFile(context.services, params.id, variantId);
     return { ok: `Deleted ${deleted.fileName}.`, problem: null };
   } catch (err) {
-    return { ok: null, problem: problemOf(err, CONSOLE) };
+    const problem = problemOf(err, CONSOLE);
+    return data({ ok: null, problem }, { status: problem.status ?? 400 });
   }
 });
 
