@@ -241,8 +241,16 @@ export function navCollections(ctx: Ctx) {
   return cachedCatalogRead(ctx, "navCollections", null, () => liveNavCollections(ctx));
 }
 
+/** The collections query the navigation reads. */
+export const NAV_COLLECTIONS_QUERY = { paging: { limit: 50 } };
+
 async function liveNavCollections(ctx: Ctx) {
-  const { collections } = await queryCollections(ctx, { paging: { limit: 50 } });
+  const { collections } = await queryCollections(ctx, NAV_COLLECTIONS_QUERY);
+  return navCollectionsOf(ctx, collections);
+}
+
+/** The collections query's answer as the navigation's entries, the built-in "All Products" left out. */
+export function navCollectionsOf(ctx: Ctx, collections: Awaited<ReturnType<typeof queryCollections>>["collections"]) {
   return collections
     .filter((c) => c.slug !== "all-products")
     .map((c) => ({

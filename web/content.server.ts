@@ -1,16 +1,22 @@
-import { cachedCatalogRead, type RichNode } from "#worker/catalog";
-import { itemBySlug, menuPages, PAGES } from "#worker/cms";
+import { cachedCatalogRead, queryCollectionsWith, type RichNode } from "#worker/catalog";
+import { itemBySlug, menuPagesOf, menuPagesRead, PAGES } from "#worker/cms";
+import { NAV_COLLECTIONS_QUERY, navCollectionsOf } from "./catalog.server";
 import type { Ctx } from "#worker/platform/context";
 
 /** The menus the shop's header and footer show (the console's Content section edits them). */
 export const HEADER_MENU = "header-menu";
 export const FOOTER_MENU = "footer-menu";
 
-/** The header's and footer's links, from the CMS menus (cached with the catalogue; a CMS write purges it). */
-export function navMenus(ctx: Ctx) {
-  return cachedCatalogRead(ctx, "navMenus", null, async () => {
-    const menus = await menuPages(ctx, [HEADER_MENU, FOOTER_MENU]);
-    return { header: menus[HEADER_MENU], footer: menus[FOOTER_MENU] };
+/**
+ * The page frame's navigation: the header's and footer's links from the CMS menus and the visible collections for the
+ * footer, read in one D1 round trip and cached with the catalogue (a CMS or catalogue write purges it).
+ */
+export function navFrame(ctx: Ctx) {
+  return cachedCatalogRead(ctx, "navFrame", null, async () => {
+    const slugs = [HEADER_MENU, FOOTER_MENU];
+    const [answer, [menuRows]] = await queryCollectionsWith(ctx, NAV_COLLECTIONS_QUERY, menuPagesRead(ctx.db, slugs));
+    const menus = menuPagesOf(menuRows as Awaited<ReturnType<typeof menuPagesRead>>, slugs);
+    return { collections: navCollectionsOf(ctx, answer.collections), header: menus[HEADER_MENU], footer: menus[FOOTER_MENU] };
   });
 }
 

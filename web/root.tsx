@@ -13,8 +13,7 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import { findCurrentCart } from "#worker/cart";
-import { navCollections } from "./catalog.server";
-import { navMenus } from "./content.server";
+import { navFrame } from "./content.server";
 import { isConsolePath } from "#web/components/console/paths";
 import { SHOP_NAME } from "#web/components/catalog/shared";
 import { InlineStyles } from "#web/components/inline-styles";
@@ -25,9 +24,9 @@ import type { Route } from "./+types/root";
 
 /**
  * The frame of every page: who is browsing (the session itself lives in the cookie; see web/session.server.ts), the
- * number of items in their cart, the header and footer menus (the CMS's), and the collections for the footer. Each is
- * read side by side (the menus and collections from the catalogue cache); none of them may break the page, so each
- * falls back to an empty value.
+ * number of items in their cart, and the navigation: the header and footer menus (the CMS's) with the collections for
+ * the footer, one D1 round trip from the catalogue cache. They are read side by side; none of them may break the
+ * page, so each falls back to an empty value.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.services;
@@ -35,10 +34,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (isConsolePath(new URL(request.url).pathname))
     return { signedIn: false, cartCount: 0, collections: [], menus: NO_MENUS, cspNonce: context.cspNonce, console: true, shop: null };
   const hasCart = ctx.auth.kind === "visitor" || ctx.auth.kind === "member";
-  const [cart, collections, menus, settings] = await Promise.all([
+  const [cart, nav, settings] = await Promise.all([
     hasCart ? findCurrentCart(ctx).catch(() => null) : null,
-    navCollections(ctx).catch(() => []),
-    navMenus(ctx).catch(() => NO_MENUS),
+    navFrame(ctx).catch(() => null),
     // The store's name, logo and checkout header (the console's Settings): from the catalogue cache, or a KV read.
     pageShopSettings(ctx).catch(() => null),
   ]);
@@ -48,8 +46,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       : null,
     signedIn: ctx.auth.kind === "member",
     cartCount: cart ? cart.lineItems.reduce((n, l) => n + l.quantity, 0) : 0,
-    collections: collections.map((c) => ({ slug: c.slug, name: c.name, count: c.count, image: c.image })),
-    menus,
+    collections: (nav?.collections ?? []).map((c) => ({ slug: c.slug, name: c.name, count: c.count, image: c.image })),
+    menus: nav ? { header: nav.header, footer: nav.footer } : NO_MENUS,
     cspNonce: context.cspNonce,
     console: false,
   };

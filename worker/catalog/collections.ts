@@ -10,7 +10,7 @@ import type { CollectionInput, CollectionPatch } from "./schemas";
 import { freeSlug } from "./slugs";
 import { collectionShape } from "./shapes";
 import { collectionProducts, collections, products } from "./tables";
-import { runBatch } from "#worker/platform/unit-of-work";
+import { runBatch, type Statement } from "#worker/platform/unit-of-work";
 
 /** Collections: manual membership, plus the built-in "All Products" collection that holds every product. */
 
@@ -91,6 +91,14 @@ export const collectionFields: FieldMap = {
 
 /** Collections query (v2), offset paging; page and total in one round trip. */
 export async function queryCollections(ctx: Ctx, query: QueryInput | undefined) {
+  return (await queryCollectionsWith(ctx, query))[0];
+}
+
+/**
+ * The collections query with other reads run in the same D1 batch (one round trip for both): the shop's page frame
+ * reads its navigation this way. Returns the query's answer and each extra read's rows.
+ */
+export async function queryCollectionsWith<E extends Statement[]>(ctx: Ctx, query: QueryInput | undefined, ...alongside: E) {
   const compiled = compileQuery(
     query,
     { ...collectionFields, numberOfProducts: { sql: numberOfProductsSql, type: "number", sortable: true } },
@@ -101,16 +109,19 @@ export async function queryCollections(ctx: Ctx, query: QueryInput | undefined) 
     },
   );
   const where = and(compiled.where, visibleOnly(ctx));
-  const [rows, [{ total }]] = await runBatch(ctx.db, [
-    selectCollections(ctx)
-      .where(where)
-      .orderBy(...compiled.orderBy)
-      .limit(compiled.limit)
-      .offset(compiled.offset),
-    ctx.db.select({ total: sql<number>`count(*)` }).from(collections).where(where),
-  ]);
+  const rowsRead = selectCollections(ctx)
+    .where(where)
+    .orderBy(...compiled.orderBy)
+    .limit(compiled.limit)
+    .offset(compiled.offset);
+  const countRead = ctx.db.select({ total: sql<number>`count(*)` }).from(collections).where(where);
+  const [rows, [{ total }], ...extra] = (await runBatch(ctx.db, [rowsRead, countRead, ...alongside])) as unknown as [
+    Awaited<typeof rowsRead>,
+    Awaited<typeof countRead>,
+    ...unknown[],
+  ];
   const shaped = rows.map((r) => shape(ctx, r));
-  return { collections: shaped, metadata: pagingMetadata(shaped.length, compiled.offset, total), totalResults: total };
+  return [{ collections: shaped, metadata: pagingMetadata(shaped.length, compiled.offset, total), totalResults: total }, extra] as const;
 }
 
 function duplicateSlug(slug: string) {

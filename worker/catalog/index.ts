@@ -11,6 +11,7 @@ export {
   getCollectionWithProducts,
   prepareCreateCollection,
   queryCollections,
+  queryCollectionsWith,
   updateCollection,
 } from "./collections";
 export { CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "./csv-columns";

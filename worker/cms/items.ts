@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events";
 import { nowIso, requirePermission, type Ctx } from "#worker/platform/context";
-import { rawStatement } from "#worker/platform/db";
+import { rawStatement, type Db } from "#worker/platform/db";
 import { ApiError, badField, invalidArgument, type FieldViolation } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { isUniqueViolation } from "#worker/platform/batch";
@@ -327,14 +327,21 @@ export async function itemBySlug(ctx: Ctx, collectionId: string, slug: string): 
   return toDataItem(def, row, await referencedRows(ctx, def, [row], included), included);
 }
 
-/** The pages of each named menu, in order, as `{title, slug}` (a missing menu is an empty list): the shop's navigation, in one read. */
-export async function menuPages(ctx: Ctx, slugs: string[]): Promise<Record<string, { title: string; slug: string }[]>> {
-  const results = await ctx.db.all<{ menu: string; title: string; slug: string }>(
-    sql`SELECT m.slug AS menu, p.title AS title, p.slug AS slug FROM cms_items m, json_each(m.data, '$.pages') j
-      JOIN cms_items p ON p.id = j.value AND p.collection_id = ${PAGES}
-      WHERE m.collection_id = ${MENUS} AND m.slug IN (SELECT value FROM json_each(${JSON.stringify(slugs)})) ORDER BY m.slug, j.key`,
-  );
+/** The read of the named menus' pages, in order (for a caller's batch; menuPagesOf shapes its rows). */
+export function menuPagesRead(db: Db, slugs: string[]) {
+  return db
+    .select({ menu: sql<string>`m.slug`, title: sql<string>`p.title`, slug: sql<string>`p.slug` })
+    .from(sql`cms_items m, json_each(m.data, '$.pages') j JOIN cms_items p ON p.id = j.value AND p.collection_id = ${PAGES}`)
+    .where(sql`m.collection_id = ${MENUS} AND m.slug IN (SELECT value FROM json_each(${JSON.stringify(slugs)}))`)
+    .orderBy(sql`m.slug`, sql`j.key`);
+}
+
+/** The pages of each named menu as `{title, slug}`, from menuPagesRead's rows (a missing menu is an empty list). */
+export function menuPagesOf(
+  rows: { menu: string; title: string; slug: string }[],
+  slugs: string[],
+): Record<string, { title: string; slug: string }[]> {
   const out: Record<string, { title: string; slug: string }[]> = Object.fromEntries(slugs.map((s) => [s, []]));
-  for (const r of results) out[r.menu].push({ title: r.title, slug: r.slug });
+  for (const r of rows) out[r.menu]?.push({ title: r.title, slug: r.slug });
   return out;
 }
