@@ -109,7 +109,7 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   for (const base of ["/v1", "/stores-reader/v1"]) app.route(base, catalogRead);
   for (const base of ["/v1", "/stores/v1"]) app.route(base, catalogWrite);
   for (const base of ["/v3", "/stores/v3", "/stores-reader/v3"]) app.route(base, catalogV3);
-  app.route("/v2/collections", collectionsV2);
+  for (const base of ["/v2/collections", "/stores-reader/v2/collections"]) app.route(base, collectionsV2);
   // Product media: uploaded images served from R2 (immutable, content-hashed names), and the API clients' upload.
   app.route("/media", mediaFiles);
   app.route("/api", mediaApi);

@@ -141,7 +141,7 @@ under(["/v3", "/stores/v3", "/stores-reader/v3"], {
   "GET /products/:id": PUBLIC,
 });
 
-under(["/v2/collections"], {
+under(["/v2/collections", "/stores-reader/v2/collections"], {
   "GET /query": PUBLIC,
   "POST /query": PUBLIC,
   "GET /slug/:slug": PUBLIC,
