@@ -4,6 +4,7 @@ import { ownOrder } from "#web/components/account/order.server";
 import { OrderDetails } from "#web/components/account/order-view";
 import { privateHeaders, text } from "#web/components/checkout/form.server";
 import { confirmReturn, resumePayment } from "#web/components/checkout/checkout.server";
+import { postFlowUrlOf } from "#worker/identity";
 import { shopSettings } from "#worker/store";
 import "#web/styles/commerce.css";
 import type { Route } from "./+types/order-confirmation";
@@ -33,7 +34,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // How long an unpaid offline order keeps its items (the KV copy of the store settings: no D1 round trip).
   const holdHours = order.offline && order.paymentStatus !== "PAID" ? (await shopSettings(context.services)).unpaidOrderHoldHours : 0;
-  return { order, member: context.services.auth.kind === "member", holdHours, returned: !!sessionId, awaiting: awaitingPayment(order) };
+  // An order handed over from a headless site goes back there (the URL its client allows, kept when it arrived).
+  const postFlowUrl = order.checkoutId ? await postFlowUrlOf(context.services.env, order.checkoutId) : null;
+  return { order, member: context.services.auth.kind === "member", holdHours, returned: !!sessionId, awaiting: awaitingPayment(order), postFlowUrl };
 }
 
 /** intent=pay: the hosted payment page of this unpaid order again. */
@@ -61,7 +64,7 @@ function useRecheck(active: boolean) {
 }
 
 export default function OrderConfirmation({ loaderData }: Route.ComponentProps) {
-  const { order, member, holdHours, returned, awaiting } = loaderData;
+  const { order, member, holdHours, returned, awaiting, postFlowUrl } = loaderData;
   useRecheck(awaiting && returned);
   return (
     <main className="page commerce-page narrow" id="main">
@@ -98,6 +101,13 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
         )}
       </div>
       <OrderDetails order={order} />
+      {postFlowUrl && (
+        <p className="actions">
+          <a href={postFlowUrl} id="post-flow-link" className="button primary">
+            Back to {new URL(postFlowUrl).host}
+          </a>
+        </p>
+      )}
       <p className="actions">
         {member ? (
           <Link to={`/account/orders/${order.id}`}>See it in your orders</Link>

@@ -75,6 +75,7 @@ export { issueAccessToken, issueTokens, readRefreshToken } from "./tokens";
 export { authenticationRoutes } from "./routes/authentication";
 export { oauthRoutes } from "./routes/oauth";
 export { recoveryRoutes } from "./routes/recovery";
+export { HANDOVER_PARAM, postFlowUrlOf, redeemHandover, type Handover } from "./handover";
 export { redirectsRoutes } from "./routes/redirects";
 export { sessionEndRoutes } from "./routes/session-end";
 export { staffRoutes } from "./routes/staff";

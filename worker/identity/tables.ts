@@ -75,7 +75,7 @@ export const oneTimeTokens = sqliteTable(
   "one_time_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    kind: text("kind", { enum: ["auth_code", "auth_request", "session", "recovery", "verification", "activation", "logout"] }).notNull(),
+    kind: text("kind", { enum: ["auth_code", "auth_request", "session", "recovery", "verification", "activation", "logout", "handover"] }).notNull(),
     identityId: text("identity_id"),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     expiresAt: text("expires_at").notNull(),
