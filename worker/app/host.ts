@@ -13,6 +13,7 @@ import {
   onSignIn,
   resolveAuth,
   authenticationRoutes,
+  clientRoutes,
   oauthRoutes,
   recoveryRoutes,
   redirectsRoutes,
@@ -102,6 +103,8 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   for (const base of ["/v1", "/_api/iam/verification/v1"]) app.route(base, verificationRoutes);
   // Merchant extensions: staff, API keys, member approval.
   app.route("/api/v1", staffRoutes);
+  // OAuth clients: headless sites' redirect URIs and their servers' visitor-token budgets.
+  app.route("/api/v1", clientRoutes);
   // The store's settings: name, logo, checkout header, email sender.
   app.route("/api/v1", storeRoutes);
 

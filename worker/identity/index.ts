@@ -1,7 +1,8 @@
 /** Identity (members, staff, API keys, OAuth, sessions): what other folders, the pages and the composition root use. */
 export { accessTokenAuth, OWNER_KEY_ID, resolveAuth, tokenAuth } from "./api-keys";
 export { hasCustomCaptchaVerifier } from "./captcha";
-export { defaultClientId } from "./clients";
+export { defaultClientId, listOAuthClients, MAX_VISITOR_TOKEN_BUDGET, updateClientRequest, updateOAuthClient } from "./clients";
+export { clientRoutes } from "./routes/clients";
 export {
   CONSOLE_SESSION_TTL_SECONDS,
   consoleSessionAuth,

@@ -64,6 +64,8 @@ export const oauthClients = sqliteTable("oauth_clients", {
   redirectUris: text("redirect_uris", { mode: "json" }).$type<string[]>().notNull().default([]),
   /** Development only: accept any redirect URI (refused when ENVIRONMENT is production). */
   allowAnyRedirect: integer("allow_any_redirect", { mode: "boolean" }).notNull().default(false),
+  /** A headless site's server: visitor tokens it may mint per client address and window (null: the default limit). */
+  visitorTokenBudget: integer("visitor_token_budget"),
   createdDate: text("created_date").notNull(),
 });
 

@@ -95,6 +95,9 @@ under(["/api/v1"], {
   "GET /api-keys": STAFF,
   "PATCH /api-keys/:id": OWNER,
   "DELETE /api-keys/:id": OWNER,
+  "GET /oauth-clients": STAFF,
+  "POST /oauth-clients": OWNER,
+  "PATCH /oauth-clients/:id": need("settings.manage"),
   "GET /store-settings": STAFF,
   "PATCH /store-settings": need("settings.manage"),
 });
