@@ -43,7 +43,16 @@ async function createShirt(tag: string) {
     priceData: { price: 30 },
     manageVariants: true,
     stock: { trackInventory: true, quantity: 5 },
-    productOptions: [{ name: "Size", optionType: "drop_down", choices: [{ value: "S", description: "S" }, { value: "L", description: "L" }] }],
+    productOptions: [
+      {
+        name: "Size",
+        optionType: "drop_down",
+        choices: [
+          { value: "S", description: "S" },
+          { value: "L", description: "L" },
+        ],
+      },
+    ],
   });
 }
 
@@ -189,7 +198,9 @@ describe("the template's cart and checkout hand-over", () => {
 
     const later = await client.redirects.createRedirectSession({ ecomCheckout: { checkoutId } });
     const credential = handoverOf(later.redirectSession!.fullUrl!);
-    await env.DB.prepare("UPDATE one_time_tokens SET expires_at = ? WHERE kind = 'handover'").bind(new Date(Date.now() - 1000).toISOString()).run();
+    await env.DB.prepare("UPDATE one_time_tokens SET expires_at = ? WHERE kind = 'handover'")
+      .bind(new Date(Date.now() - 1000).toISOString())
+      .run();
     expect(await redeemHandover(env, db, credential, { intent: "checkout", checkoutId })).toBeNull();
   });
 
@@ -197,7 +208,10 @@ describe("the template's cart and checkout hand-over", () => {
     const clientId = await createRestrictedClient(["https://headless.example/cart"]);
     const client = template(clientId);
     const { checkoutId } = await fillAndCheckOut(client, unique());
-    const ok = await client.redirects.createRedirectSession({ ecomCheckout: { checkoutId }, callbacks: { postFlowUrl: "https://headless.example/cart" } });
+    const ok = await client.redirects.createRedirectSession({
+      ecomCheckout: { checkoutId },
+      callbacks: { postFlowUrl: "https://headless.example/cart" },
+    });
     expect(handoverOf(ok.redirectSession!.fullUrl!)).not.toBe("");
     const refused = await rejection(
       client.redirects.createRedirectSession({ ecomCheckout: { checkoutId }, callbacks: { postFlowUrl: "https://evil.example/" } }),
@@ -211,7 +225,10 @@ describe("the template's cart and checkout hand-over", () => {
     await fillAndCheckOut(client, unique());
     const visitorCart = await client.currentCart.getCurrentCart();
     const cartId = visitorCart._id;
-    const { redirectSession } = await client.redirects.createRedirectSession({ login: {}, callbacks: { postFlowUrl: "https://headless.example/account" } });
+    const { redirectSession } = await client.redirects.createRedirectSession({
+      login: {},
+      callbacks: { postFlowUrl: "https://headless.example/account" },
+    });
     const url = new URL(redirectSession!.fullUrl!);
     expect(url.pathname).toBe("/login");
     const started = await redeemHandover(env, db, handoverOf(url.href), { intent: "login" });

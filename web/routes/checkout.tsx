@@ -102,6 +102,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (state.kind === "limited") throw redirect("/checkout", { headers: privateHeaders });
   if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
   const id = state.checkout.id;
+  // A handed-over checkout keeps its id in the URL from step to step.
+  const handed = new URL(request.url).searchParams.get("checkoutId") === id ? `&checkoutId=${encodeURIComponent(id)}` : "";
   // The security code is never sent back to the page.
   const values = readForm(form, ["cardCvc"]);
   const failed = (step: StepName, problem: Problem) => data<CheckoutActionData>({ step, problem, values }, { status: 400, headers: privateHeaders });
@@ -109,12 +111,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "contact") {
     const { problem } = await saveContact(ctx, id, form, state.read);
     if (problem) return failed("contact", problem);
-    return redirect("/checkout?step=delivery", { headers: privateHeaders });
+    return redirect(`/checkout?step=delivery${handed}`, { headers: privateHeaders });
   }
   if (intent === "delivery") {
     const { problem } = await saveDelivery(ctx, id, form, state.read);
     if (problem) return failed("delivery", problem);
-    return redirect("/checkout?step=payment", { headers: privateHeaders });
+    return redirect(`/checkout?step=payment${handed}`, { headers: privateHeaders });
   }
   if (intent === "place-order") {
     const { orderId, redirectUrl, problem } = await placeOrder(ctx, checkoutView(state.checkout), form, state.read, clientOf(request));
