@@ -136,16 +136,22 @@ describe("reads", () => {
     }
   });
 
-  it("answers an unknown id or slug with 404 COLLECTION_NOT_FOUND", async () => {
+  it("answers an unknown id with 404 COLLECTION_NOT_FOUND, and an unknown slug with a bare 404 as Wix does", async () => {
+    for (const path of [`/v2/collections/nope-${uid}?id=nope-${uid}`, `/stores-reader/v2/collections/nope-${uid}`]) {
+      const res = await api("GET", path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.details.applicationError.code, path).toBe("COLLECTION_NOT_FOUND");
+    }
     for (const path of [
-      `/v2/collections/nope-${uid}?id=nope-${uid}`,
       `/v2/collections/slug/nope-${uid}`,
+      `/stores-reader/v2/collections/slug/nope-${uid}`,
       `/v1/collections/slug/nope-${uid}`,
       `/stores-reader/v1/collections/slug/nope-${uid}`,
     ]) {
       const res = await api("GET", path);
       expect(res.status, path).toBe(404);
-      expect(res.body.details.applicationError.code, path).toBe("COLLECTION_NOT_FOUND");
+      // Without an applicationError the SDK reports the status itself: applicationError.code === 404.
+      expect(res.body, path).toEqual({ message: `Collection with slug "nope-${uid}" not found`, details: {} });
     }
   });
 

@@ -129,7 +129,7 @@ describe("anonymous grant", () => {
   });
   it("limits how many visitor tokens one client address can mint, per window, in D1", async () => {
     const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
-    const key = `anon-token:ip:${ip}`;
+    const key = `anon-token:${CLIENT_ID}:ip:${ip}`;
     // Start just under the ceiling rather than minting 300 tokens.
     await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 299)")
       .bind(key, Math.floor(Date.now() / 1000))

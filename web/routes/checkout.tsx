@@ -1,5 +1,7 @@
 import { data, Link, redirect } from "react-router";
 import { clientOf } from "#web/auth.server";
+import { sessionCookie, sessionTokensOf } from "#web/session.server";
+import { HANDOVER_PARAM, redeemHandover } from "#worker/identity";
 import {
   checkoutView,
   currentCheckout,
@@ -50,6 +52,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const type = url.searchParams.get("type");
   if (type && UNSOLD[type]) return { kind: "unsupported" as const, what: UNSOLD[type] };
+  const handover = url.searchParams.get(HANDOVER_PARAM);
+  if (handover !== null) {
+    // Arriving from a headless site: the link's credential starts this browser's session as the shopper who made
+    // the checkout, once; the clean URL follows so a reload or the back button never shows the credential again.
+    const checkoutId = url.searchParams.get("checkoutId");
+    const started = await redeemHandover(ctx.env, ctx.db, handover, { intent: "checkout", checkoutId });
+    if (!started) return data({ kind: "stale" as const }, { status: 410, headers: privateHeaders });
+    throw redirect(`/checkout?checkoutId=${encodeURIComponent(checkoutId ?? "")}`, {
+      headers: { ...privateHeaders, "Set-Cookie": sessionCookie(sessionTokensOf(started.tokens)) },
+    });
+  }
   // Back from the hosted payment page without paying: the order is placed and reserved; its page offers to pay.
   const canceled = url.searchParams.get("canceled");
   if (canceled) throw redirect(`/orders/${encodeURIComponent(canceled)}/confirmation`, { headers: privateHeaders });
@@ -89,6 +102,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (state.kind === "limited") throw redirect("/checkout", { headers: privateHeaders });
   if (state.kind === "blocked") throw redirect("/cart?blocked=1", { headers: privateHeaders });
   const id = state.checkout.id;
+  // A handed-over checkout keeps its id in the URL from step to step.
+  const handed = new URL(request.url).searchParams.get("checkoutId") === id ? `&checkoutId=${encodeURIComponent(id)}` : "";
   // The security code is never sent back to the page.
   const values = readForm(form, ["cardCvc"]);
   const failed = (step: StepName, problem: Problem) => data<CheckoutActionData>({ step, problem, values }, { status: 400, headers: privateHeaders });
@@ -96,12 +111,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "contact") {
     const { problem } = await saveContact(ctx, id, form, state.read);
     if (problem) return failed("contact", problem);
-    return redirect("/checkout?step=delivery", { headers: privateHeaders });
+    return redirect(`/checkout?step=delivery${handed}`, { headers: privateHeaders });
   }
   if (intent === "delivery") {
     const { problem } = await saveDelivery(ctx, id, form, state.read);
     if (problem) return failed("delivery", problem);
-    return redirect("/checkout?step=payment", { headers: privateHeaders });
+    return redirect(`/checkout?step=payment${handed}`, { headers: privateHeaders });
   }
   if (intent === "place-order") {
     const { orderId, redirectUrl, problem } = await placeOrder(ctx, checkoutView(state.checkout), form, state.read, clientOf(request));
@@ -122,6 +137,22 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <p>
           <Link to="/">Back to the shop</Link>
         </p>
+      </main>
+    );
+  }
+  if (loaderData.kind === "stale") {
+    return (
+      <main className="page commerce-page" id="main">
+        <h1>Checkout</h1>
+        <div className="empty-state" role="alert">
+          <p>This checkout link has expired or has already been used.</p>
+          <p>Links from another site to this checkout work once, for a few minutes. Go back to the site you came from and check out again.</p>
+          <p>
+            <Link to="/" className="button secondary">
+              Go to the shop
+            </Link>
+          </p>
+        </div>
       </main>
     );
   }

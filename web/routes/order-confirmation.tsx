@@ -6,6 +6,7 @@ import { Downloads } from "#web/components/account/downloads";
 import { ownOrderDownloads } from "#worker/downloads";
 import { privateHeaders, text } from "#web/components/checkout/form.server";
 import { confirmReturn, resumePayment } from "#web/components/checkout/checkout.server";
+import { postFlowUrlOf } from "#worker/identity";
 import { shopSettings } from "#worker/store";
 import "#web/styles/commerce.css";
 import type { Route } from "./+types/order-confirmation";
@@ -35,8 +36,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // How long an unpaid offline order keeps its items (the KV copy of the store settings: no D1 round trip).
   const holdHours = order.offline && order.paymentStatus !== "PAID" ? (await shopSettings(context.services)).unpaidOrderHoldHours : 0;
-  const downloads = await ownOrderDownloads(context.services, order.id);
-  return { order, member: context.services.auth.kind === "member", holdHours, returned: !!sessionId, awaiting: awaitingPayment(order), downloads };
+  // An order handed over from a headless site goes back there (the URL its client allows, kept when it arrived).
+  const [downloads, postFlowUrl] = await Promise.all([
+    ownOrderDownloads(context.services, order.id),
+    order.checkoutId ? postFlowUrlOf(context.services.env, order.checkoutId) : null,
+  ]);
+  return { order, member: context.services.auth.kind === "member", holdHours, returned: !!sessionId, awaiting: awaitingPayment(order), downloads, postFlowUrl };
 }
 
 /** intent=pay: the hosted payment page of this unpaid order again. */
@@ -64,7 +69,7 @@ function useRecheck(active: boolean) {
 }
 
 export default function OrderConfirmation({ loaderData }: Route.ComponentProps) {
-  const { order, member, holdHours, returned, awaiting, downloads } = loaderData;
+  const { order, member, holdHours, returned, awaiting, downloads, postFlowUrl } = loaderData;
   useRecheck(awaiting && returned);
   return (
     <main className="page commerce-page narrow" id="main">
@@ -102,6 +107,13 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
       </div>
       <Downloads downloads={downloads} />
       <OrderDetails order={order} />
+      {postFlowUrl && (
+        <p className="actions">
+          <a href={postFlowUrl} id="post-flow-link" className="button primary">
+            Back to {new URL(postFlowUrl).host}
+          </a>
+        </p>
+      )}
       <p className="actions">
         {member ? (
           <Link to={`/account/orders/${order.id}`}>See it in your orders</Link>

@@ -14,6 +14,7 @@ import {
   onSignIn,
   resolveAuth,
   authenticationRoutes,
+  clientRoutes,
   oauthRoutes,
   recoveryRoutes,
   redirectsRoutes,
@@ -107,6 +108,8 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   for (const base of ["/v1", "/_api/iam/verification/v1"]) app.route(base, verificationRoutes);
   // Merchant extensions: staff, API keys, member approval.
   app.route("/api/v1", staffRoutes);
+  // OAuth clients: headless sites' redirect URIs and their servers' visitor-token budgets.
+  app.route("/api/v1", clientRoutes);
   // The store's settings: name, logo, checkout header, email sender.
   app.route("/api/v1", storeRoutes);
 
@@ -114,7 +117,7 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   for (const base of ["/v1", "/stores-reader/v1"]) app.route(base, catalogRead);
   for (const base of ["/v1", "/stores/v1"]) app.route(base, catalogWrite);
   for (const base of ["/v3", "/stores/v3", "/stores-reader/v3"]) app.route(base, catalogV3);
-  app.route("/v2/collections", collectionsV2);
+  for (const base of ["/v2/collections", "/stores-reader/v2/collections"]) app.route(base, collectionsV2);
   // Product media: uploaded images served from R2 (immutable, content-hashed names), and the API clients' upload.
   app.route("/media", mediaFiles);
   app.route("/api", mediaApi);

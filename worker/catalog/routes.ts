@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { requirePermission } from "#worker/platform/context";
-import { badField } from "#worker/platform/errors";
+import { requirePermission, type Ctx } from "#worker/platform/context";
+import { ApiError, badField, bareNotFound } from "#worker/platform/errors";
 import { pathId, type AppEnv } from "#worker/platform/http";
 import { readQueryRequest } from "#worker/platform/query";
 import { parseWith, queryFlag, readBody } from "#worker/platform/validation";
@@ -66,7 +66,9 @@ const wrappedQuery = z.object({ query: queryShape });
 /** Catalogue reads: /v1 and /stores-reader/v1. */
 export const catalogRead = new Hono<AppEnv>()
   .on(["GET", "POST"], "/products/query-platformized", async (c) => {
-    const req = parseWith(productQueryRequest, await readQueryRequest(c));
+    // Variants come back unless the caller says includeVariants: false (Wix's default; older SDKs cannot ask).
+    const parsed = parseWith(productQueryRequest, await readQueryRequest(c));
+    const req = { ...parsed, includeVariants: parsed.includeVariants ?? true };
     return catalogJson(c, "queryProducts", req, () => queryProducts(c.get("ctx"), req as Parameters<typeof queryProducts>[1]));
   })
   .on(["GET", "POST"], "/products/query", async (c) => {
@@ -93,10 +95,23 @@ export const catalogRead = new Hono<AppEnv>()
   .get("/collections/slug/:slug", async (c) => {
     const slug = pathId(c, "slug");
     checkSlugParam(slug);
-    return catalogJson(c, "getCollection", { slug }, async () => ({ collection: await getCollection(c.get("ctx"), { slug }) }));
+    return catalogJson(c, "getCollection", { slug }, async () => ({ collection: await collectionBySlug(c.get("ctx"), slug) }));
   });
 
-/** Collections v2 reads: /v2/collections. */
+/**
+ * A collection by slug; a miss is a bare 404 (`details` without an applicationError), as Wix answers it, so the SDK
+ * reports `applicationError.code === 404`, the one not-found a headless site tells apart from a failure.
+ */
+async function collectionBySlug(ctx: Ctx, slug: string) {
+  try {
+    return await getCollection(ctx, { slug });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "COLLECTION_NOT_FOUND") throw bareNotFound(`Collection with slug "${slug}" not found`);
+    throw err;
+  }
+}
+
+/** Collections v2 reads: /v2/collections and /stores-reader/v2/collections (older SDKs). */
 export const collectionsV2 = new Hono<AppEnv>()
   .on(["GET", "POST"], "/query", async (c) => {
     const { query } = parseWith(wrappedQuery, await readQueryRequest(c));
@@ -105,7 +120,7 @@ export const collectionsV2 = new Hono<AppEnv>()
   .get("/slug/:slug", async (c) => {
     const slug = pathId(c, "slug");
     checkSlugParam(slug);
-    return catalogJson(c, "getCollection", { slug }, async () => ({ collection: await getCollection(c.get("ctx"), { slug }) }));
+    return catalogJson(c, "getCollection", { slug }, async () => ({ collection: await collectionBySlug(c.get("ctx"), slug) }));
   })
   .get("/:id", async (c) => {
     const id = pathId(c);

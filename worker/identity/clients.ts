@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { nowIso, requireOwner, type Ctx } from "#worker/platform/context";
-import { ApiError } from "#worker/platform/errors";
+import { nowIso, requireMerchant, requireOwner, requirePermission, type Ctx } from "#worker/platform/context";
+import { ApiError, notFound } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { publicOrigin } from "#worker/platform/public-origin";
 import { parseWith } from "#worker/platform/validation";
@@ -19,6 +19,8 @@ export interface OAuthClient {
   redirectUris: string[];
   /** Any redirect URI is accepted: development only, never when ENVIRONMENT is production. */
   allowAnyRedirect: boolean;
+  /** Visitor tokens it may mint per client address and 10 minutes (a headless site's server); null: the default. */
+  visitorTokenBudget: number | null;
 }
 
 const isProduction = (env: Env) => config(env).production;
@@ -32,7 +34,13 @@ export function defaultClientId(env: Env): string {
 }
 
 function fromRow(env: Env, row: typeof oauthClients.$inferSelect): OAuthClient {
-  return { id: row.id, name: row.name, redirectUris: row.redirectUris, allowAnyRedirect: row.allowAnyRedirect && !isProduction(env) };
+  return {
+    id: row.id,
+    name: row.name,
+    redirectUris: row.redirectUris,
+    allowAnyRedirect: row.allowAnyRedirect && !isProduction(env),
+    visitorTokenBudget: row.visitorTokenBudget ?? null,
+  };
 }
 
 /** The client with this id, or null. The default client's row is created on first use (idempotent). */
@@ -41,7 +49,14 @@ export async function getOAuthClient(ctx: Ctx, clientId: string | undefined | nu
   const [row] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).limit(1);
   if (row) return fromRow(ctx.env, row);
   if (clientId !== defaultClientId(ctx.env)) return null;
-  const created = { id: clientId, name: "Storefront", redirectUris: [], allowAnyRedirect: !isProduction(ctx.env), createdDate: nowIso() };
+  const created = {
+    id: clientId,
+    name: "Storefront",
+    redirectUris: [],
+    allowAnyRedirect: !isProduction(ctx.env),
+    visitorTokenBudget: null,
+    createdDate: nowIso(),
+  };
   await ctx.db.insert(oauthClients).values(created).onConflictDoNothing();
   return fromRow(ctx.env, created);
 }
@@ -129,7 +144,46 @@ const createClientInput = z.object({
 export async function createOAuthClient(ctx: Ctx, input: { name: string; redirectUris?: string[] }): Promise<OAuthClient & { createdDate: string }> {
   requireOwner(ctx);
   const parsed = parseWith(createClientInput, input, "client");
-  const row = { id: newId(), name: parsed.name, redirectUris: [...new Set(parsed.redirectUris)], allowAnyRedirect: false, createdDate: nowIso() };
+  const row = {
+    id: newId(),
+    name: parsed.name,
+    redirectUris: [...new Set(parsed.redirectUris)],
+    allowAnyRedirect: false,
+    visitorTokenBudget: null,
+    createdDate: nowIso(),
+  };
   await ctx.db.insert(oauthClients).values(row);
   return { ...fromRow(ctx.env, row), createdDate: row.createdDate };
+}
+
+/** Every OAuth client (the store's own first, once it exists), for the merchant; the default client is made on first use. */
+export async function listOAuthClients(ctx: Ctx): Promise<(OAuthClient & { createdDate: string; isDefault: boolean })[]> {
+  requireMerchant(ctx);
+  await getOAuthClient(ctx, defaultClientId(ctx.env));
+  const rows = await ctx.db.select().from(oauthClients).orderBy(asc(oauthClients.createdDate), asc(oauthClients.id)).limit(200);
+  const defaultId = defaultClientId(ctx.env);
+  return rows
+    .map((row) => ({ ...fromRow(ctx.env, row), createdDate: row.createdDate, isDefault: row.id === defaultId }))
+    .sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
+}
+
+/** The most visitor tokens a budget may allow per address and window: a ceiling even a large site stays under. */
+export const MAX_VISITOR_TOKEN_BUDGET = 100_000;
+
+export const updateClientRequest = z.object({
+  client: z.object({
+    visitorTokenBudget: z.number().int().min(1).max(MAX_VISITOR_TOKEN_BUDGET).nullable(),
+  }),
+});
+
+/** Sets a client's visitor-token budget (null: back to the default); settings.manage. */
+export async function updateOAuthClient(ctx: Ctx, clientId: string, input: z.output<typeof updateClientRequest>): Promise<OAuthClient> {
+  requirePermission(ctx, "settings.manage");
+  const [row] = await ctx.db
+    .update(oauthClients)
+    .set({ visitorTokenBudget: input.client.visitorTokenBudget })
+    .where(eq(oauthClients.id, clientId))
+    .returning();
+  if (!row) throw notFound("OAUTH_CLIENT_NOT_FOUND", "OAuth client", clientId, "clientId");
+  return fromRow(ctx.env, row);
 }

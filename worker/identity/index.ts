@@ -1,7 +1,8 @@
 /** Identity (members, staff, API keys, OAuth, sessions): what other folders, the pages and the composition root use. */
 export { accessTokenAuth, OWNER_KEY_ID, resolveAuth, tokenAuth } from "./api-keys";
 export { hasCustomCaptchaVerifier } from "./captcha";
-export { defaultClientId } from "./clients";
+export { defaultClientId, listOAuthClients, MAX_VISITOR_TOKEN_BUDGET, updateClientRequest, updateOAuthClient } from "./clients";
+export { clientRoutes } from "./routes/clients";
 export {
   CONSOLE_SESSION_TTL_SECONDS,
   consoleSessionAuth,
@@ -75,6 +76,7 @@ export { issueAccessToken, issueTokens, readRefreshToken } from "./tokens";
 export { authenticationRoutes } from "./routes/authentication";
 export { oauthRoutes } from "./routes/oauth";
 export { recoveryRoutes } from "./routes/recovery";
+export { HANDOVER_PARAM, postFlowUrlOf, redeemHandover, type Handover } from "./handover";
 export { redirectsRoutes } from "./routes/redirects";
 export { sessionEndRoutes } from "./routes/session-end";
 export { staffRoutes } from "./routes/staff";

@@ -414,7 +414,7 @@ async function anonymousGrant(ctx: Ctx, req: TokenRequest, ip: string | undefine
   required(req, ["clientId"]);
   const client = await requireOAuthClient(ctx, req.clientId);
   // Each grant writes two KV entries: without a ceiling per address a script could mint them without end.
-  if (ip) await hitLimits(ctx.db, [LIMITS.anonymousTokens(ip)]);
+  if (ip) await hitLimits(ctx.db, [LIMITS.anonymousTokens(client.id, ip, client.visitorTokenBudget)]);
   return issueTokens(ctx.env, { role: "visitor", clientId: client.id, visitorId: newId() });
 }
 

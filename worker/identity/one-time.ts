@@ -13,10 +13,10 @@ type TableKind = (typeof oneTimeTokens.$inferSelect)["kind"];
 
 /**
  * The table's kinds, plus the two redirect-session records of the OAuth flow: `auth_request` (a pending authorize
- * request, looked up by its state) and `logout` (a logout session's URL). The column is plain text (no CHECK), so the
+ * request, looked up by its state), `logout` (a logout session's URL) and `handover` (a redirect session's identity). The column is plain text (no CHECK), so the
  * extra kinds need no migration; tables.ts's enum should list them too.
  */
-export type OneTimeKind = TableKind | "auth_request" | "logout";
+export type OneTimeKind = TableKind | "auth_request" | "logout" | "handover";
 
 export function randomSecret(bytes = 32): string {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));

@@ -5,6 +5,7 @@ import { newId } from "#worker/platform/ids";
 import { parseWith } from "#worker/platform/validation";
 import { publicOrigin } from "#worker/platform/public-origin";
 import { defaultClientId, getOAuthClient, isRedirectAllowed, isWebOrigin, redirectUriProblem, type OAuthClient } from "./clients";
+import { createHandover, HANDOVER_PARAM } from "./handover";
 import { createLogoutSession, savePendingAuthRequest, validateAuthRequest, type AuthRequestInput } from "./oauth";
 
 /**
@@ -149,6 +150,19 @@ function requireField(value: string | undefined, field: string): string {
 }
 
 /**
+ * The login page. It takes a same-origin returnTo; an external postFlowUrl is where it goes when the login is done.
+ * The visitor's session comes along (a hand-over credential), so their cart follows them into the member's account.
+ */
+async function loginSession(ctx: Ctx, callbacks: Record<string, string>, extra: Record<string, string>): Promise<RedirectSession> {
+  const post = callbacks.postFlowUrl ? new URL(callbacks.postFlowUrl) : null;
+  const local = post && post.origin === publicOrigin(ctx);
+  const external = local ? undefined : callbacks.postFlowUrl;
+  const handover = await createHandover(ctx, "login", { postFlowUrl: external });
+  const params = { returnTo: local ? post.pathname + post.search : undefined, postFlowUrl: external, [HANDOVER_PARAM]: handover };
+  return session(ctx, "/login", params, extra);
+}
+
+/**
  * Creates a redirect session for one intent; `authorization` is the caller's header (its token ties the session to
  * them), `requestOrigin` its Origin header (a browser's page: where a web_message answer goes unless `origin` says).
  */
@@ -206,26 +220,17 @@ export async function createRedirectSession(
 
   const callbacks = checkCallbacks(ctx, await callerClient(ctx), req.callbacks);
   switch (intent) {
-    case "login": {
-      // The store's login page takes a same-origin returnTo; an external postFlowUrl is passed on as it is.
-      const post = callbacks.postFlowUrl ? new URL(callbacks.postFlowUrl) : null;
-      const local = post && post.origin === publicOrigin(ctx);
-      return {
-        redirectSession: session(
-          ctx,
-          "/login",
-          { returnTo: local ? post.pathname + post.search : undefined, postFlowUrl: local ? undefined : callbacks.postFlowUrl },
-          extra,
-        ),
-      };
-    }
+    case "login":
+      return { redirectSession: await loginSession(ctx, callbacks, extra) };
     case "storesProduct": {
       const slug = requireField(req.storesProduct!.productSlug, "storesProduct.productSlug");
       return { redirectSession: session(ctx, `/products/${encodeURIComponent(slug)}`, callbacks, extra) };
     }
     case "ecomCheckout": {
       const checkoutId = requireField(req.ecomCheckout!.checkoutId, "ecomCheckout.checkoutId");
-      return { redirectSession: session(ctx, "/checkout", { checkoutId, ...callbacks }, extra) };
+      // The browser arrives without a session on this origin: the URL carries who made the checkout.
+      const handover = await createHandover(ctx, "checkout", { checkoutId, postFlowUrl: callbacks.postFlowUrl });
+      return { redirectSession: session(ctx, "/checkout", { checkoutId, ...callbacks, [HANDOVER_PARAM]: handover }, extra) };
     }
     case "ecomOrderPaymentRequest": {
       const paymentRequestId = requireField(req.ecomOrderPaymentRequest!.paymentRequestId, "ecomOrderPaymentRequest.paymentRequestId");

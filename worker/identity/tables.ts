@@ -64,6 +64,8 @@ export const oauthClients = sqliteTable("oauth_clients", {
   redirectUris: text("redirect_uris", { mode: "json" }).$type<string[]>().notNull().default([]),
   /** Development only: accept any redirect URI (refused when ENVIRONMENT is production). */
   allowAnyRedirect: integer("allow_any_redirect", { mode: "boolean" }).notNull().default(false),
+  /** A headless site's server: visitor tokens it may mint per client address and window (null: the default limit). */
+  visitorTokenBudget: integer("visitor_token_budget"),
   createdDate: text("created_date").notNull(),
 });
 
@@ -75,7 +77,7 @@ export const oneTimeTokens = sqliteTable(
   "one_time_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    kind: text("kind", { enum: ["auth_code", "auth_request", "session", "recovery", "verification", "activation", "logout"] }).notNull(),
+    kind: text("kind", { enum: ["auth_code", "auth_request", "session", "recovery", "verification", "activation", "logout", "handover"] }).notNull(),
     identityId: text("identity_id"),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     expiresAt: text("expires_at").notNull(),

@@ -39,12 +39,20 @@ export class ApiError extends HTTPException {
   readonly fieldViolations?: FieldViolation[];
   /** Extra response headers (e.g. Retry-After on a 429). */
   readonly headers: Record<string, string>;
+  /** Answered as `{message, details: {}}`: the SDK then reports the HTTP status as the application error code. */
+  readonly bare: boolean;
 
   constructor(
     status: ContentfulStatusCode,
     code: string,
     description: string,
-    opts: { data?: Record<string, unknown>; fieldViolations?: FieldViolation[]; message?: string; headers?: Record<string, string> } = {},
+    opts: {
+      data?: Record<string, unknown>;
+      fieldViolations?: FieldViolation[];
+      message?: string;
+      headers?: Record<string, string>;
+      bare?: boolean;
+    } = {},
   ) {
     super(status, { message: opts.message ?? description });
     this.code = code;
@@ -52,6 +60,7 @@ export class ApiError extends HTTPException {
     this.data = opts.data ?? {};
     this.fieldViolations = opts.fieldViolations;
     this.headers = opts.headers ?? {};
+    this.bare = opts.bare ?? false;
   }
 }
 
@@ -72,6 +81,11 @@ export function badField(
   return invalidArgument([{ field, description, violatedRule, data }]);
 }
 
+/** 404 whose body is `{message, details: {}}` (the Wix SDK maps it to `applicationError.code === 404`), as Wix answers some misses. */
+export function bareNotFound(message: string): ApiError {
+  return new ApiError(404, "NOT_FOUND", message, { message, bare: true });
+}
+
 /** 404 in the application-error shape, e.g. notFound("PRODUCT_NOT_FOUND", "Product", id). */
 export function notFound(code: string, entity: string, id: string, dataKey = "id"): ApiError {
   return new ApiError(404, code, `${entity} ${id} not found`, { data: { [dataKey]: id }, message: `${entity} not found` });
@@ -87,6 +101,7 @@ export function forbidden(description: string): ApiError {
 
 /** The JSON body of an error response. */
 export function errorBody(err: ApiError, requestId: string) {
+  if (err.bare) return { message: err.message, details: {} };
   if (err.fieldViolations) {
     return {
       message: err.message,

@@ -133,6 +133,12 @@ export function clientAddress(headers: Headers): string | undefined {
   return headers.get("cf-connecting-ip")?.trim() || undefined;
 }
 
+/** Visitor tokens one client address may mint per window and client, unless the client has a budget of its own. */
+export const DEFAULT_VISITOR_TOKEN_BUDGET = 300;
+
+/** The visitor-token window (seconds). */
+export const VISITOR_TOKEN_WINDOW_SECONDS = 10 * 60;
+
 /** The limits the identity calls use. */
 export const LIMITS = {
   /**
@@ -190,13 +196,15 @@ export const LIMITS = {
     what: "recovery emails for this address",
   }),
   /**
-   * Anonymous visitor tokens minted per client address. SDK clients keep their tokens, so a real shopper needs one;
-   * the ceiling leaves room for many shoppers behind one address while stopping a script from filling KV.
+   * Anonymous visitor tokens minted per OAuth client and client address. A browser keeps its tokens, so a real
+   * shopper needs one; the default leaves room for many shoppers behind one address while stopping a script from
+   * filling KV. A headless site's server mints them for all its shoppers from one address: the merchant gives its
+   * client a budget of its own, which counts apart from every other client and address.
    */
-  anonymousTokens: (ip: string): Limit => ({
-    key: `anon-token:ip:${ip}`,
-    max: 300,
-    windowSeconds: 10 * 60,
+  anonymousTokens: (clientId: string, ip: string, budget: number | null): Limit => ({
+    key: `anon-token:${clientId}:ip:${ip}`,
+    max: budget ?? DEFAULT_VISITOR_TOKEN_BUDGET,
+    windowSeconds: VISITOR_TOKEN_WINDOW_SECONDS,
     what: "visitor token requests from this address",
   }),
   /** Recovery requests per client address. */

@@ -95,6 +95,9 @@ under(["/api/v1"], {
   "GET /api-keys": STAFF,
   "PATCH /api-keys/:id": OWNER,
   "DELETE /api-keys/:id": OWNER,
+  "GET /oauth-clients": STAFF,
+  "POST /oauth-clients": OWNER,
+  "PATCH /oauth-clients/:id": need("settings.manage"),
   "GET /store-settings": STAFF,
   "PATCH /store-settings": need("settings.manage"),
 });
@@ -141,7 +144,7 @@ under(["/v3", "/stores/v3", "/stores-reader/v3"], {
   "GET /products/:id": PUBLIC,
 });
 
-under(["/v2/collections"], {
+under(["/v2/collections", "/stores-reader/v2/collections"], {
   "GET /query": PUBLIC,
   "POST /query": PUBLIC,
   "GET /slug/:slug": PUBLIC,

@@ -5,6 +5,8 @@ import type { SummaryLine, Totals } from "../checkout/view";
 /** An order as the confirmation and account pages show it (built on the server by order.server.ts). */
 export interface OrderView {
   id: string;
+  /** The checkout the order was placed from. */
+  checkoutId: string;
   number: string;
   placed: string;
   email: string;

@@ -44,6 +44,7 @@ export function orderView(o: OrderShape): OrderView {
   const coupon = ((d.appliedDiscounts ?? []) as { coupon?: { code: string } }[]).find((x) => x.coupon)?.coupon?.code ?? null;
   return {
     id: o.id,
+    checkoutId: String(d.checkoutId ?? ""),
     number: o.number,
     placed: o.purchasedDate,
     email: d.buyerInfo?.email ?? "",

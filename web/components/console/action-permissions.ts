@@ -21,6 +21,7 @@ export const CONSOLE_ACTIONS: Readonly<Record<string, Need>> = {
   "/console/settings/identity ": "owner",
 
   "/console/settings ": "settings.manage",
+  "/console/settings/headless budget": "settings.manage",
   "/console/settings/members approve": "settings.manage",
   "/console/settings/members reject": "settings.manage",
   "/console/settings/members block": "settings.manage",

@@ -15,6 +15,7 @@ export function SettingsNav() {
     { to: "/console/settings/members", label: "Members", end: true },
     { to: "/console/settings/identity", label: "Sign-up and sign-in", end: true },
     { to: "/console/settings/payments", label: "Payments", end: true },
+    { to: "/console/settings/headless", label: "Headless sites", end: true },
   ];
   return (
     <nav aria-label="Settings" className="console-tabs">
