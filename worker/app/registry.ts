@@ -4,7 +4,7 @@ import { importJobHandlers } from "#worker/catalog";
 import { automationProcessors, automationSchemas } from "#worker/automations";
 import type { EventRegistry, JobHandler, Processor } from "#worker/events";
 import { webhookJobs, webhookProcessors } from "#worker/webhooks";
-import { hostedPaymentProcessor } from "#worker/orders";
+import { buyerEmailProcessor, hostedPaymentProcessor } from "#worker/orders";
 
 /**
  * Who handles what on the EVENTS queue. Domains export their processors, payload schemas and job handlers; this
@@ -12,7 +12,13 @@ import { hostedPaymentProcessor } from "#worker/orders";
  */
 
 /** Processors by registration order; each names the event types it handles. */
-export const processors: Processor<any>[] = [...catalogCacheProcessors, ...automationProcessors, hostedPaymentProcessor, ...webhookProcessors];
+export const processors: Processor<any>[] = [
+  ...catalogCacheProcessors,
+  ...automationProcessors,
+  hostedPaymentProcessor,
+  buyerEmailProcessor,
+  ...webhookProcessors,
+];
 
 /**
  * Payload schemas by event type: the consumer parses `data` with them before any processor runs (dates become

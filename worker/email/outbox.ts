@@ -20,6 +20,8 @@ export const EMAIL_TEMPLATES = [
   "verification-code",
   "recovery-link",
   "activation-link",
+  "order-shipped",
+  "order-canceled",
 ] as const satisfies readonly EmailTemplate[];
 
 export interface EmailListFilters {

@@ -146,6 +146,8 @@ export const TEMPLATE_LABELS: Record<string, string> = {
   "verification-code": "Verification code",
   "recovery-link": "Password reset",
   "activation-link": "Account activation",
+  "order-shipped": "Shipping confirmation",
+  "order-canceled": "Order canceled",
 };
 
 export function templateLabel(template: string): string {

@@ -4,7 +4,9 @@ import * as abandonedCart from "./abandoned-cart";
 import * as activationLink from "./activation-link";
 import * as backInStock from "./back-in-stock";
 import type { Shop } from "./layout";
+import * as orderCanceled from "./order-canceled";
 import * as orderConfirmation from "./order-confirmation";
+import * as orderShipped from "./order-shipped";
 import * as recoveryLink from "./recovery-link";
 import * as verificationCode from "./verification-code";
 
@@ -23,6 +25,8 @@ export interface EmailData {
   "order-confirmation": orderConfirmation.OrderConfirmationData;
   "abandoned-cart": abandonedCart.AbandonedCartData;
   "back-in-stock": backInStock.BackInStockData;
+  "order-shipped": orderShipped.OrderShippedData;
+  "order-canceled": orderCanceled.OrderCanceledData;
 }
 
 export type EmailTemplate = keyof EmailData;
@@ -46,6 +50,8 @@ const templates: { [T in EmailTemplate]: Template<EmailData[T]> } = {
   "order-confirmation": { ...orderConfirmation, html: (data, shop) => <orderConfirmation.OrderConfirmationEmail data={data} shop={shop} /> },
   "abandoned-cart": { ...abandonedCart, html: (data, shop) => <abandonedCart.AbandonedCartEmail data={data} shop={shop} /> },
   "back-in-stock": { ...backInStock, html: (data, shop) => <backInStock.BackInStockEmail data={data} shop={shop} /> },
+  "order-shipped": { ...orderShipped, html: (data, shop) => <orderShipped.OrderShippedEmail data={data} shop={shop} /> },
+  "order-canceled": { ...orderCanceled, html: (data, shop) => <orderCanceled.OrderCanceledEmail data={data} shop={shop} /> },
 };
 
 /** Renders a template to its subject, HTML document and plain text. */
