@@ -84,6 +84,7 @@ export default [
     route("settings/members", "routes/console/settings/members.tsx"),
     route("settings/identity", "routes/console/settings/identity.tsx"),
     route("settings/payments", "routes/console/settings/payments.tsx"),
+    route("*", "routes/console/not-found.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
