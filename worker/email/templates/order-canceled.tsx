@@ -1,4 +1,4 @@
-import { EmailLayout, FinePrint, Greeting, Paragraph, greeting, plainText, type Shop } from "./layout";
+import { ItemList, itemLines, EmailLayout, FinePrint, Greeting, Paragraph, greeting, plainText, type Shop } from "./layout";
 
 export interface OrderCanceledData {
   orderNumber: string;
@@ -30,13 +30,7 @@ export function OrderCanceledEmail({ data, shop }: { data: OrderCanceledData; sh
     <EmailLayout shop={shop} title={title}>
       <Greeting name={data.name} />
       <Paragraph>{why(data)}</Paragraph>
-      <ul style={{ margin: "0 0 16px", paddingLeft: 20 }}>
-        {data.lines.map((l, i) => (
-          <li key={i}>
-            {l.quantity} × {l.name}
-          </li>
-        ))}
-      </ul>
+      <ItemList lines={data.lines} />
       <Paragraph>{money(data)}</Paragraph>
       <FinePrint>Questions? Reply to this email and {shop.storeName} will help.</FinePrint>
     </EmailLayout>
@@ -47,7 +41,7 @@ export const text = (data: OrderCanceledData, shop: Shop) =>
   plainText(shop, [
     greeting(data.name),
     why(data),
-    data.lines.map((l) => `${l.quantity} × ${l.name}`).join("\n"),
+    itemLines(data.lines),
     money(data),
     `Questions? Reply to this email and ${shop.storeName} will help.`,
   ]);

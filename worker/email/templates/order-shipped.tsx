@@ -1,4 +1,4 @@
-import { ActionLink, EmailLayout, FinePrint, Greeting, Paragraph, PlainLink, greeting, plainText, type Shop } from "./layout";
+import { ItemList, itemLines, ActionLink, EmailLayout, FinePrint, Greeting, Paragraph, PlainLink, greeting, plainText, type Shop } from "./layout";
 
 export interface OrderShippedData {
   orderNumber: string;
@@ -34,13 +34,7 @@ export function OrderShippedEmail({ data, shop }: { data: OrderShippedData; shop
     <EmailLayout shop={shop} title={title}>
       <Greeting name={data.name} />
       <Paragraph>Good news: items from your order #{data.orderNumber} have left us.</Paragraph>
-      <ul style={{ margin: "0 0 16px", paddingLeft: 20 }}>
-        {data.lines.map((l, i) => (
-          <li key={i}>
-            {l.quantity} × {l.name}
-          </li>
-        ))}
-      </ul>
+      <ItemList lines={data.lines} />
       {tracking(data) ? <Paragraph>{tracking(data)}</Paragraph> : null}
       {data.trackingLink ? (
         <>
@@ -58,7 +52,7 @@ export const text = (data: OrderShippedData, shop: Shop) =>
   plainText(shop, [
     greeting(data.name),
     `Good news: items from your order #${data.orderNumber} have left us.`,
-    data.lines.map((l) => `${l.quantity} × ${l.name}`).join("\n"),
+    itemLines(data.lines),
     ...(tracking(data) ? [tracking(data)] : []),
     ...(data.trackingLink ? [`Track your parcel: ${data.trackingLink}`] : []),
     ...(data.partial ? [rest(data)] : []),
