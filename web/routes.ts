@@ -92,6 +92,7 @@ export default [
     route("settings/identity", "routes/console/settings/identity.tsx"),
     route("settings/payments", "routes/console/settings/payments.tsx"),
     route("settings/headless", "routes/console/settings/headless.tsx"),
+    route("*", "routes/console/not-found.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -6,7 +6,7 @@ import { notifyRequests, requestsForVariants } from "#worker/automations/back-in
 import { unsubscribe, type EmailTransport } from "#worker/email/send";
 import { runSweeps } from "#worker/app/sweeps";
 import type { EventEnvelope } from "#worker/events/outbox";
-import { api, getQuery, merchant, unique } from "../helpers";
+import { api, createProduct, getQuery, merchant, unique } from "../helpers";
 import { newVisitor } from "../cart/cart-fixtures";
 import { DEFAULT_VARIANT_ID, EVENT, logRows, sizedProduct, stockOf, trackedProduct, variantOf } from "../orders/inventory-fixtures";
 import { deliver, emailsTo, outboxEvents, serviceCtx } from "./fixtures";
@@ -287,6 +287,26 @@ describe("inventory updates from a warehouse (inventory.updated)", () => {
     await deliver([event], 2);
     expect(await stockOf(sold.id)).toMatchObject({ quantity: 2 });
     expect(await stockOf(restocked.id)).toMatchObject({ quantity: 3 });
+  });
+
+  it("names a low variant in its task by its choices and SKU, not its id", async () => {
+    const p = await createProduct({
+      name: `Low Tee ${unique()}`,
+      manageVariants: true,
+      stock: { trackInventory: true, quantity: 10 },
+      productOptions: [
+        { name: "Size", choices: [{ value: "S" }, { value: "M" }] },
+        { name: "Color", choices: [{ value: "Red" }, { value: "Blue" }] },
+      ],
+      variants: [{ choices: { Size: "S", Color: "Red" }, sku: `TEE-S-RED-${unique()}` }],
+    });
+    const v = p.variants.find((x: any) => x.choices.Size === "S" && x.choices.Color === "Red");
+    await deliver([update(`erp-${unique()}`, [{ productId: p.id, variantId: v.id, setQuantity: 2 }])]);
+    const tasks = (await merchant("GET", "/api/v1/tasks?status=OPEN&kind=LOW_STOCK&limit=100")).body.tasks;
+    const task = tasks.find((t: any) => t.entityId === p.id);
+    expect(task.title).toBe(`Low stock: ${p.name} — S / Red (2 left)`);
+    expect(task.description).toContain(`Only 2 left of ${p.name} (S / Red, SKU ${v.variant.sku})`);
+    expect(`${task.title} ${task.description}`).not.toContain(v.id);
   });
 
   it("two copies of an adjustment processed at the same instant change stock once", async () => {

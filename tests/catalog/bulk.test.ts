@@ -278,6 +278,110 @@ describe("bulk adjust", () => {
   });
 });
 
+describe("bulk price changes reach variants with their own price", () => {
+  const sized = async () => {
+    return product({
+      priceData: { price: 25 },
+      manageVariants: true,
+      productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "M" }, { value: "L" }] }],
+      variants: [
+        { choices: { Size: "M" }, price: 27 },
+        { choices: { Size: "L" }, price: 29 },
+      ],
+    });
+  };
+  const prices = async (id: string) => {
+    const p = await getAsMerchant(id);
+    return { base: p.priceData.price, sizes: p.variants.map((v: any) => [v.choices.Size, v.variant.priceData.price]), range: p.priceRange };
+  };
+
+  const cases: [string, string, unknown, number, [string, number][]][] = [
+    [
+      "raises by a percentage",
+      "adjust-properties",
+      { adjust: { price: { percentage: { rate: 10 } } } },
+      27.5,
+      [
+        ["S", 27.5],
+        ["M", 29.7],
+        ["L", 31.9],
+      ],
+    ],
+    [
+      "lowers by a percentage",
+      "adjust-properties",
+      { adjust: { price: { percentage: { rate: -10 } } } },
+      22.5,
+      [
+        ["S", 22.5],
+        ["M", 24.3],
+        ["L", 26.1],
+      ],
+    ],
+    [
+      "raises by an amount",
+      "adjust-properties",
+      { adjust: { price: { amount: 2 } } },
+      27,
+      [
+        ["S", 27],
+        ["M", 29],
+        ["L", 31],
+      ],
+    ],
+    [
+      "lowers by an amount",
+      "adjust-properties",
+      { adjust: { price: { amount: -2 } } },
+      23,
+      [
+        ["S", 23],
+        ["M", 25],
+        ["L", 27],
+      ],
+    ],
+    [
+      "sets a price",
+      "update",
+      { set: { price: 20 } },
+      20,
+      [
+        ["S", 20],
+        ["M", 20],
+        ["L", 20],
+      ],
+    ],
+  ];
+  it.each(cases)("%s on the base and every variant price", async (_label, path, body, base, sizes) => {
+    const p = await sized();
+    const res = await merchant("POST", `/v1/bulk/products/${path}`, { ids: [p.id], ...(body as object) });
+    expect(res.body.bulkActionMetadata).toEqual({ totalSuccesses: 1, totalFailures: 0, undetailedFailures: 0 });
+    const after = await prices(p.id);
+    expect(after.base).toBe(base);
+    expect(after.sizes).toEqual(sizes);
+    const all = sizes.map(([, v]) => v);
+    expect(after.range).toEqual({ minValue: Math.min(...all), maxValue: Math.max(...all) });
+  });
+
+  it("refuses a product whose variant price would go negative, changing none of its prices", async () => {
+    const p = await product({
+      priceData: { price: 10 },
+      manageVariants: true,
+      productOptions: [{ name: "Size", choices: [{ value: "S" }, { value: "M" }] }],
+      variants: [{ choices: { Size: "S" }, price: 3 }],
+    });
+    const res = await merchant("POST", "/v1/bulk/products/adjust-properties", { ids: [p.id], adjust: { price: { amount: -5 } } });
+    expect(res.body.bulkActionMetadata).toEqual({ totalSuccesses: 0, totalFailures: 1, undetailedFailures: 0 });
+    expect(res.body.results[0].itemMetadata.error).toMatchObject({ code: "INVALID_ADJUSTMENT" });
+    expect(res.body.results[0].itemMetadata.error.description).toContain("variant price would be negative");
+    expect((await prices(p.id)).sizes).toEqual([
+      ["S", 3],
+      ["M", 10],
+    ]);
+    expect(await changedEvents(p.id)).toEqual([]);
+  });
+});
+
 describe("bulk delete (the console's)", () => {
   const DELETED = "com.wix.ecommerce.catalog.api.v1.ProductDeleted";
   const staff = (permissions: ("catalog.write" | "orders.write")[]) =>

@@ -73,6 +73,17 @@ describe("console dashboard", () => {
     await seedOrder(w, new Date(localMidnight - 60_000), 5000); // yesterday there: $50.00
     await seedOrder(w, new Date(), 9900, "CANCELED"); // not a sale
     await seedOrder(w, new Date(Date.now() - 40 * 24 * 3600_000), 7000); // before the 30 days
+    // $19.95 of today's $30.00 order given back: counted as a refund, not as a sale.
+    const refundedId = (await w.db
+      .prepare("SELECT id FROM orders WHERE number = ?")
+      .bind(orderNumber - 3)
+      .first<{ id: string }>())!.id;
+    await w.db
+      .prepare(
+        "INSERT INTO order_activities (id, order_id, type, details, actor_type, created_date) VALUES (?, ?, 'ORDER_PARTIALLY_REFUNDED', json(?), 'APP', ?)",
+      )
+      .bind(crypto.randomUUID(), refundedId, JSON.stringify({ amount: 1995, totalRefunded: 1995, provider: "stripe" }), new Date().toISOString())
+      .run();
     const now = new Date().toISOString();
     await w.db.batch([
       w.db
@@ -93,11 +104,15 @@ describe("console dashboard", () => {
     expect(roundTrips(res)).toBeLessThanOrEqual(3);
     const html = await res.text();
     expect(html).toContain(`store&#x27;s time zone, ${zone}`);
-    expect(figure(html, "Sales today")).toBe("$30.00");
+    expect(figure(html, "Gross sales today")).toBe("$30.00");
+    expect(figure(html, "Refunds today")).toBe("$19.95");
+    expect(figure(html, "Sales today")).toBe("$10.05");
     expect(figure(html, "Orders today")).toBe("1");
-    expect(figure(html, "Sales, last 30 days")).toBe("$80.00");
+    expect(figure(html, "Gross sales, last 30 days")).toBe("$80.00");
+    expect(figure(html, "Refunds, last 30 days")).toBe("$19.95");
+    expect(figure(html, "Sales, last 30 days")).toBe("$60.05");
     expect(figure(html, "Orders, last 30 days")).toBe("2");
-    expect(figure(html, "Average order, last 30 days")).toBe("$40.00");
+    expect(figure(html, "Average order, last 30 days")).toBe("$30.03");
     expect(figure(html, "Open tasks")).toBe("1");
     expect(figure(html, "Dead events")).toBe("1");
     const low = (await w.db
@@ -117,7 +132,7 @@ describe("console dashboard", () => {
       await expect.poll(() => chart.count()).toBe(1);
       expect(await chart.getAttribute("aria-labelledby")).toMatch(/ /);
       await b.page.getByText("Sales per day, last 30 days: the figures as a table").click();
-      expect(await b.page.getByRole("row").filter({ hasText: "$30.00 (1 order)" }).count()).toBe(1);
+      expect(await b.page.getByRole("row").filter({ hasText: "$10.05 (1 order): $30.00 gross less $19.95 refunded" }).count()).toBe(1);
       await expect.poll(() => b.page.getByRole("img", { name: "Recovery rate per week, last 8 weeks" }).count()).toBe(1);
       // Each figure links to its screen.
       expect(await b.page.getByRole("link", { name: /Open tasks/ }).getAttribute("href")).toBe("/console/automations/tasks");

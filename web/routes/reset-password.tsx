@@ -1,5 +1,13 @@
-import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { recover, recoveryLinkIsLive, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, parseIdentity, recoverRequest } from "#worker/identity";
+import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
+import {
+  recover,
+  recoveryLinkIsLive,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  parseIdentity,
+  recoverRequest,
+  STAFF_LANDING,
+} from "#worker/identity";
 import { SIGN_IN, field, noStore, outcomeOf } from "#web/auth.server";
 import { problemOf } from "#web/components/ui/form.server";
 import { nameIsId, OutcomeMessage } from "#web/components/auth";
@@ -38,6 +46,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const result = await recover(context.services, parseIdentity(recoverRequest, { recoveryToken: token, password }));
+    // An invited staff member goes on to the console, where they sign in with the password just set.
+    if (result.redirectUrl === STAFF_LANDING) return redirect(`${STAFF_LANDING}?activated=1`);
     return { outcome: outcomeOf(result), redirectUrl: result.redirectUrl ?? null, problem: null };
   } catch (err) {
     return data({ outcome: null, redirectUrl: null, problem: problemOf(err, SIGN_IN) }, { status: 400 });

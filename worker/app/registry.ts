@@ -4,9 +4,9 @@ import { importJobHandlers } from "#worker/catalog";
 import { automationProcessors, automationSchemas } from "#worker/automations";
 import type { EventRegistry, JobHandler, Processor } from "#worker/events";
 import { webhookJobs, webhookProcessors } from "#worker/webhooks";
-import { hostedPaymentProcessor } from "#worker/orders";
 import { digitalDeliveryProcessor } from "#worker/downloads";
 import { cmsCacheProcessors } from "#worker/cms";
+import { buyerEmailProcessor, hostedPaymentProcessor } from "#worker/orders";
 
 /**
  * Who handles what on the EVENTS queue. Domains export their processors, payload schemas and job handlers; this
@@ -20,6 +20,7 @@ export const processors: Processor<any>[] = [
   ...automationProcessors,
   hostedPaymentProcessor,
   digitalDeliveryProcessor,
+  buyerEmailProcessor,
   ...webhookProcessors,
 ];
 

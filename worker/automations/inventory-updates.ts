@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { decrementInventory, incrementInventory, loadProduct, productNames, readStockAvailability, updateInventoryItem } from "#worker/catalog";
+import {
+  decrementInventory,
+  incrementInventory,
+  loadProduct,
+  productNames,
+  readStockAvailability,
+  variantLabels,
+  updateInventoryItem,
+} from "#worker/catalog";
 import { isStepClaimed, PermanentFailure, type ProcessorContext } from "#worker/events";
 import type { EventEnvelope, Statement } from "#worker/events";
 import type { Db } from "#worker/platform/db";
@@ -120,19 +128,24 @@ export async function lowStockTasks(db: Db, refs: { productId: string; variantId
   const stock = await readStockAvailability(db, refs);
   const low = stock.filter((s) => s.exists && s.trackQuantity && (s.quantity ?? 0) < settings.lowStockThreshold!);
   if (!low.length) return [];
-  const names = await productNames(
-    db,
-    low.map((s) => s.productId),
-  );
-  return low.map((s) =>
-    taskStatement(db, {
+  const [names, labels] = await Promise.all([
+    productNames(
+      db,
+      low.map((s) => s.productId),
+    ),
+    variantLabels(db, low),
+  ]);
+  return low.map((s) => {
+    const label = labels.get(`${s.productId}/${s.variantId}`);
+    const which = [label?.choices, label?.sku ? `SKU ${label.sku}` : ""].filter(Boolean).join(", ");
+    return taskStatement(db, {
       kind: "LOW_STOCK",
-      title: `Low stock: ${names.get(s.productId) ?? s.productId} (${s.quantity} left)`,
-      description: `Only ${s.quantity} left of ${names.get(s.productId) ?? "this product"} (variant ${s.variantId}), below the store's low-stock threshold of ${settings.lowStockThreshold}. Restock it before it sells out.`,
+      title: `Low stock: ${names.get(s.productId) ?? s.productId}${label?.choices ? ` — ${label.choices}` : ""} (${s.quantity} left)`,
+      description: `Only ${s.quantity} left of ${names.get(s.productId) ?? "this product"}${which ? ` (${which})` : ""}, below the store's low-stock threshold of ${settings.lowStockThreshold}. Restock it before it sells out.`,
       entityId: s.productId,
       dedupeKey: `low-stock:${s.productId}:${s.variantId}`,
-    }),
-  );
+    });
+  });
 }
 
 /** The variants-changed data the low-stock check reads. */

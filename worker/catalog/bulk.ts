@@ -7,7 +7,8 @@ import { refreshSummary } from "./product-reads";
 import type { z } from "zod";
 import type { bulkAdjustRequest, bulkDeleteRequest, bulkUpdateRequest } from "./schemas";
 import { releaseUnusedMedia } from "./media";
-import { products, type StoredMedia } from "./tables";
+import { rawStatement } from "#worker/platform/db";
+import { products, variants, type StoredMedia } from "./tables";
 
 /**
  * Bulk edits. Each id succeeds or fails on its own; successes are written together in one batch, each with its
@@ -33,10 +34,24 @@ function nextStampSql(now: string): SQL {
   return sql`(CASE WHEN ${products.updatedDate} >= ${now} THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${products.updatedDate}, '+0.001 seconds') ELSE ${now} END)`;
 }
 
+interface ProductWork {
+  id: string;
+  update: Statement;
+  event: EventEnvelope;
+  /** Runs right after the event's insert, so `changes() > 0` in it means the product's update applied. */
+  variantUpdate?: Statement;
+}
+
 /** Runs one guarded UPDATE per product followed by its event (written only if the update changed the row). */
-async function runPerProduct(ctx: Ctx, items: { id: string; update: Statement; event: EventEnvelope }[]): Promise<boolean[]> {
+async function runPerProduct(ctx: Ctx, items: ProductWork[]): Promise<boolean[]> {
   if (!items.length) return [];
-  const statements: Statement[] = items.flatMap((i) => [i.update, outboxInsertIfChanged(ctx.db, i.event)]);
+  const statements: Statement[] = [];
+  const updateAt: number[] = [];
+  for (const i of items) {
+    updateAt.push(statements.length);
+    statements.push(i.update, outboxInsertIfChanged(ctx.db, i.event));
+    if (i.variantUpdate) statements.push(i.variantUpdate);
+  }
   statements.push(
     refreshSummary(
       ctx.db,
@@ -46,7 +61,7 @@ async function runPerProduct(ctx: Ctx, items: { id: string; update: Statement; e
   );
   let applied: boolean[] = [];
   await commit(ctx, statements, (results) => {
-    applied = items.map((_, n) => ((results[n * 2] as D1Result).meta.changes ?? 0) > 0);
+    applied = items.map((_, n) => ((results[updateAt[n]] as D1Result).meta.changes ?? 0) > 0);
     return items.filter((_, n) => applied[n]).map((i) => i.event);
   });
   return applied;
@@ -77,6 +92,14 @@ export async function bulkUpdateProducts(ctx: Ctx, req: z.output<typeof bulkUpda
         .set({ ...fields, updatedDate: nextStampSql(now), lastUpdated: nextStampSql(now) })
         .where(eq(products.id, id)),
       event: newEvent(ctx, EventType.productChanged, id, { productId: id, changedFields }),
+      // A variant with its own price takes the new price as well, or shoppers would keep paying the old one.
+      variantUpdate:
+        fields.price !== undefined
+          ? ctx.db
+              .update(variants)
+              .set({ price: fields.price })
+              .where(sql`${variants.productId} = ${id} AND ${variants.price} IS NOT NULL AND changes() > 0`)
+          : undefined,
     })),
   );
   const ok = new Map(unique.map((id, n) => [id, applied[n]]));
@@ -84,6 +107,36 @@ export async function bulkUpdateProducts(ctx: Ctx, req: z.output<typeof bulkUpda
     req.ids.map((id, originalIndex) => ({
       itemMetadata: ok.get(id) ? { id, originalIndex, success: true } : { id, originalIndex, success: false, error: notFoundError(id) },
     })),
+  );
+}
+
+/** The variants with their own price, per product, in id order. */
+async function variantPrices(ctx: Ctx, productIds: string[]): Promise<Map<string, { id: string; price: number }[]>> {
+  const rows = await ctx.db
+    .select({ productId: variants.productId, id: variants.id, price: variants.price })
+    .from(variants)
+    .where(sql`${variants.productId} IN (SELECT value FROM json_each(${JSON.stringify(productIds)})) AND ${variants.price} IS NOT NULL`)
+    .orderBy(variants.productId, variants.id);
+  const out = new Map<string, { id: string; price: number }[]>();
+  for (const r of rows) out.set(r.productId, [...(out.get(r.productId) ?? []), { id: r.id, price: r.price! }]);
+  return out;
+}
+
+/** The variant prices a product had when read, as one string, so its update can be guarded on them not moving. */
+const priceStamp = (priced: { id: string; price: number }[]) => priced.map((v) => `${v.id}:${v.price}`).join(",");
+
+function variantPriceStamp(productId: string): SQL {
+  return sql`(SELECT coalesce(group_concat(s, ','), '') FROM (SELECT v.id || ':' || v.price AS s FROM variants v
+    WHERE v.product_id = ${productId} AND v.price IS NOT NULL ORDER BY v.id))`;
+}
+
+/** Sets each variant's new price (one JSON parameter, id to price) once the product's guarded update applied. */
+function variantPriceUpdate(ctx: Ctx, productId: string, next: Record<string, number>): Statement {
+  const map = JSON.stringify(next);
+  return rawStatement(
+    ctx.db,
+    sql`UPDATE variants SET price = json_extract(${map}, '$."' || id || '"')
+      WHERE product_id = ${productId} AND json_type(${map}, '$."' || id || '"') IS NOT NULL AND changes() > 0`,
   );
 }
 
@@ -112,9 +165,10 @@ export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdju
     .from(products)
     .where(inArray(products.id, unique));
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const ownPrices = req.adjust.price ? await variantPrices(ctx, unique) : new Map<string, { id: string; price: number }[]>();
   const failures = new Map<string, ItemResult["itemMetadata"]["error"]>();
   const now = nowIso();
-  const work: { id: string; update: Statement; event: EventEnvelope }[] = [];
+  const work: ProductWork[] = [];
   for (const id of unique) {
     const row = byId.get(id);
     if (!row) {
@@ -123,7 +177,14 @@ export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdju
     }
     const next: { price?: number; cost?: number; weight?: number } = {};
     const problems: string[] = [];
-    if (req.adjust.price) next.price = adjusted(row.price, req.adjust.price, "money", ctx.currency);
+    const priced = ownPrices.get(id) ?? [];
+    const variantNext: Record<string, number> = {};
+    if (req.adjust.price) {
+      next.price = adjusted(row.price, req.adjust.price, "money", ctx.currency);
+      for (const v of priced) variantNext[v.id] = adjusted(v.price, req.adjust.price, "money", ctx.currency);
+      const lowest = Math.min(...Object.values(variantNext));
+      if (lowest < 0) problems.push(`variant price would be negative (${toMajor(lowest, ctx.currency)})`);
+    }
     if (req.adjust.cost) {
       if (row.cost === null) problems.push("has no cost to adjust");
       else next.cost = adjusted(row.cost, req.adjust.cost, "money", ctx.currency);
@@ -137,8 +198,10 @@ export async function bulkAdjustProducts(ctx: Ctx, req: z.output<typeof bulkAdju
       failures.set(id, { code: "INVALID_ADJUSTMENT", description: `Product ${id} ${problems.join("; ")}`, data: { productId: id } });
       continue;
     }
-    const guard = sql`${products.id} = ${id} AND ${products.price} = ${row.price} AND ${products.cost} IS ${row.cost} AND ${products.weight} IS ${row.weight}`;
+    const guard = sql`${products.id} = ${id} AND ${products.price} = ${row.price} AND ${products.cost} IS ${row.cost} AND ${products.weight} IS ${row.weight}
+      AND ${variantPriceStamp(id)} = ${priceStamp(priced)}`;
     work.push({
+      variantUpdate: priced.length ? variantPriceUpdate(ctx, id, variantNext) : undefined,
       id,
       update: ctx.db
         .update(products)

@@ -23,7 +23,7 @@ export { discountedPrice } from "./pricing";
 export { addProductMedia, removeProductMedia, reorderProductMedia, setChoiceMedia, setProductMediaAltText } from "./product-media";
 export { getProductBySlug, getProductPage, loadProductEditor } from "./product-pages";
 export { productFilterValues, queryProducts } from "./product-queries";
-export { loadProduct, productNames } from "./product-reads";
+export { loadProduct, productNames, variantLabels } from "./product-reads";
 export { createProduct, deleteProduct, duplicateProduct, prepareCreateProduct, updateProduct } from "./product-writes";
 export { descriptionToRich } from "./rich-text";
 export { richToMarkdown, unsupportedNodes } from "./rich-text-markdown";

@@ -101,6 +101,27 @@ export async function productNames(db: Db, ids: string[]): Promise<Map<string, s
 }
 
 /**
+ * How a merchant tells variants apart: their choices in option order ("S / Red", empty for a product without
+ * options) and SKU, keyed `productId/variantId`.
+ */
+export async function variantLabels(
+  db: Db,
+  refs: { productId: string; variantId: string }[],
+): Promise<Map<string, { choices: string; sku: string | null }>> {
+  if (!refs.length) return new Map();
+  const rows = await db.all<{ pid: string; vid: string; choices: string; sku: string | null }>(
+    sql`SELECT v.product_id AS pid, v.id AS vid, v.choices, v.sku FROM json_each(${JSON.stringify(refs.map((r) => [r.productId, r.variantId]))}) j
+      JOIN variants v ON v.product_id = json_extract(j.value, '$[0]') AND v.id = json_extract(j.value, '$[1]')`,
+  );
+  return new Map(
+    rows.map((r) => [
+      `${r.pid}/${r.vid}`,
+      { choices: Object.values(JSON.parse(r.choices) as Record<string, string>).join(" / "), sku: r.sku || null },
+    ]),
+  );
+}
+
+/**
  * Products with their variants and collection ids (any visibility) by id or by slug, in one D1 round trip; for
  * work over many products at once, such as the CSV export and import (catalog/imports.ts). Up to 500 keys a call.
  */

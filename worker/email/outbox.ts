@@ -22,6 +22,8 @@ export const EMAIL_TEMPLATES = [
   "activation-link",
   "order-refund",
   "digital-delivery",
+  "order-shipped",
+  "order-canceled",
 ] as const satisfies readonly EmailTemplate[];
 
 export interface EmailListFilters {

@@ -70,6 +70,7 @@ export {
   updateApiKeyRequest,
   updateStaffPermissions,
   updateStaffRequest,
+  STAFF_LANDING,
 } from "./staff";
 export { apiKeys, identities } from "./tables";
 export { issueAccessToken, issueTokens, readRefreshToken } from "./tokens";

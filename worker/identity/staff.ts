@@ -123,6 +123,9 @@ const apiKeyColumns = {
 /** How many characters of a key are kept in plain: `sk_` and 6 of its 43 random ones (too few to guess the rest). */
 const KEY_PREFIX_LENGTH = 9;
 
+/** Where a staff member goes once their activation link set their password: the console's sign-in. */
+export const STAFF_LANDING = "/console/login";
+
 /** The page where an invited staff member sets their password (the reset page, in activation mode), on the shop's public origin. */
 export function activationUrl(origin: string, token: string): string {
   return `${origin}/reset-password?token=${encodeURIComponent(token)}&activation=1`;
@@ -167,7 +170,7 @@ export async function inviteStaff(ctx: Ctx, input: z.output<typeof inviteStaffRe
     lastLoginDate: null,
     sessionGeneration: 0,
   };
-  const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id);
+  const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id, { redirectUrl: STAFF_LANDING });
   try {
     // An existing account (a member, or staff already invited) keeps its email: inviting never takes it over.
     await runBatch(ctx.db, [ctx.db.insert(identities).values(row), activation.statement]);
@@ -199,7 +202,7 @@ export async function resendActivation(ctx: Ctx, id: string): Promise<StaffMembe
       data: { id, status: row.status },
     });
   }
-  const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id);
+  const activation = await prepareOneTime(ctx.db, "activation", ACTIVATION_TTL_SECONDS, row.id, { redirectUrl: STAFF_LANDING });
   await runBatch(ctx.db, [revokeOneTimeFor(ctx.db, "activation", row.id), activation.statement]);
   await emailActivation(ctx, origin, row, activation.token);
   return toStaff(row);

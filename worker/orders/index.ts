@@ -2,7 +2,8 @@
 export { orderRoutes } from "./routes";
 export { cancelExpiredUnpaidOrders } from "./unpaid";
 export { orderTotalRead } from "./orders";
-export { salesByHourRead } from "./orders";
+export { refundsByHourRead, salesByHourRead } from "./orders";
+export { buyerEmailProcessor } from "./buyer-emails";
 export { OrderEventType } from "./shapes";
 export { getOrder, listOwnOrders } from "./orders";
 export { unpaidExpiry, type OrderShape } from "./shapes";

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { newEvent, outboxInsert, type EventEnvelope, type Statement } from "#worker/events";
 import { assertPreviousChanged, clearAssertions, conflict, isAssertionFailure } from "#worker/platform/batch";
 import { actorOf, isMerchant, nowIso, type Ctx, requirePermission } from "#worker/platform/context";
@@ -250,7 +251,7 @@ export const paymentEvent = (previous: PaymentStatus, next: PaymentStatus) => ({
 });
 
 /** POST /ecom/v1/orders/{id}/cancel: status CANCELED; with restockAllItems the order's stock returns (REVERT_INVENTORY_CHANGE). */
-export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?: boolean | null }) {
+export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?: boolean | null; sendOrderCanceledEmail?: boolean | null }) {
   requirePermission(ctx, "orders.write");
   const o = await loadOrder(ctx, id);
   refuseUnless(o, "cancel");
@@ -269,7 +270,13 @@ export async function cancelOrder(ctx: Ctx, id: string, opts: { restockAllItems?
           entityId: oid,
           entityFqdn: "wix.ecom.v1.order",
           slug: "canceled",
-          actionEvent: { body: { order: { id: oid, status: "CANCELED" }, restockAllItems: !!opts.restockAllItems } },
+          actionEvent: {
+            body: {
+              order: { id: oid, status: "CANCELED" },
+              restockAllItems: !!opts.restockAllItems,
+              ...(opts.sendOrderCanceledEmail === false ? { sendOrderCanceledEmail: false } : {}),
+            },
+          },
         }),
       },
     ],
@@ -463,5 +470,36 @@ export function salesByHourRead(db: Db, since: string, currency: string) {
     })
     .from(orders)
     .where(and(sql`${orders.purchasedDate} >= ${since}`, eq(orders.currency, currency), sql`${orders.status} NOT IN ('CANCELED', 'REJECTED')`))
+    .groupBy(hour);
+}
+
+/** The activities that record a refund: their `amount` (minor units) when known, else a full refund of what was left. */
+const REFUND_ACTIVITIES = sql`('ORDER_REFUNDED', 'ORDER_PARTIALLY_REFUNDED')`;
+
+/**
+ * Money refunded per UTC hour since `since` (in `currency`), dated when the refund was recorded, for the dashboard's
+ * batch. A refund names its amount; a full refund recorded by hand counts the order's total less the refunds before
+ * it; a partial one recorded by hand has no amount and counts nothing. Refunds of canceled orders are not counted, as
+ * those orders are not sales.
+ */
+export function refundsByHourRead(db: Db, since: string, currency: string) {
+  const a = alias(orderActivities, "a");
+  const hour = sql<string>`substr(${a.createdDate}, 1, 13)`;
+  const stated = sql`json_extract(${a.details}, '$.amount')`;
+  const before = sql`(SELECT coalesce(sum(json_extract(b.details, '$.amount')), 0) FROM order_activities b
+    WHERE b.order_id = ${a.orderId} AND b.type IN ${REFUND_ACTIVITIES} AND b.id <> ${a.id})`;
+  const amount = sql`CASE WHEN ${stated} IS NOT NULL THEN ${stated} WHEN ${a.type} = 'ORDER_REFUNDED' THEN max(0, ${orders.total} - ${before}) ELSE 0 END`;
+  return db
+    .select({ hour: hour.as("refund_hour"), total: sql<number>`coalesce(sum(${amount}), 0)`.as("refund_total") })
+    .from(a)
+    .innerJoin(orders, eq(orders.id, a.orderId))
+    .where(
+      and(
+        sql`${a.type} IN ${REFUND_ACTIVITIES}`,
+        sql`${a.createdDate} >= ${since}`,
+        eq(orders.currency, currency),
+        sql`${orders.status} NOT IN ('CANCELED', 'REJECTED')`,
+      ),
+    )
     .groupBy(hour);
 }

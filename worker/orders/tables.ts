@@ -123,7 +123,7 @@ export const orderActivities = sqliteTable(
     actorId: text("actor_id"),
     createdDate: text("created_date").notNull(),
   },
-  (t) => [index("order_activities_order_idx").on(t.orderId, t.createdDate)],
+  (t) => [index("order_activities_order_idx").on(t.orderId, t.createdDate), index("order_activities_type_idx").on(t.type, t.createdDate)],
 );
 
 /** Fulfilments of an order: which lines (and how many of each) left, with tracking. */

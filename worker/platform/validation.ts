@@ -64,6 +64,59 @@ export function violationsFrom(error: z.ZodError, input: unknown, prefix = ""): 
   return out;
 }
 
+const MONEY_FIELD = /(price|cost|amount|fee|total|subtotal)$/i;
+const KINDS: Record<string, string> = {
+  number: "a number",
+  int: "a whole number",
+  string: "text",
+  boolean: "yes or no",
+  array: "a list",
+  object: "a group of values",
+  date: "a date",
+};
+
+/**
+ * A field violation's description in plain words for a form (the API keeps the validator's own): "must be an
+ * amount, such as 19.99" instead of "Invalid input: expected number, received string". Unknown wording is kept.
+ */
+export function plainViolation(field: string, description: string): string {
+  const money = MONEY_FIELD.test(
+    field
+      .replace(/\[\d+\]$/, "")
+      .split(".")
+      .at(-1) ?? "",
+  );
+  const d = description.trim();
+  let m = /^Invalid input: expected (\w+)/.exec(d);
+  if (m) {
+    if (money && (m[1] === "number" || m[1] === "int")) return "must be an amount, such as 19.99";
+    return KINDS[m[1]] ? `must be ${KINDS[m[1]]}` : "is not valid";
+  }
+  m = /^Too (small|big): expected (number|int|bigint) to be ([<>]=?)(-?[\d.e+]+)/.exec(d);
+  if (m) {
+    const n = Number(m[4]);
+    const amount = money ? (n === 0 ? "0" : n.toFixed(2)) : m[4];
+    const [, , , op] = m;
+    if (op === ">=") return n === 0 ? "cannot be negative" : `must be ${amount} or more`;
+    if (op === ">") return `must be more than ${amount}`;
+    if (op === "<=") return `must be ${amount} or less`;
+    return `must be less than ${amount}`;
+  }
+  m = /^Too (small|big): expected string to have ([<>]=?)(\d+) characters?/.exec(d);
+  if (m) {
+    if (m[1] === "small") return m[3] === "1" ? "is required" : `must have at least ${m[3]} characters`;
+    return `can have at most ${m[3]} characters`;
+  }
+  m = /^Too (small|big): expected (array|set) to have ([<>]=?)(\d+) items?/.exec(d);
+  if (m) return m[1] === "small" ? `needs at least ${m[4]}` : `can have at most ${m[4]}`;
+  m = /^Invalid option: expected one of (.+)$/.exec(d);
+  if (m) return `must be one of ${m[1].replaceAll('"', "").split("|").join(", ")}`;
+  if (/^Invalid (url|URL)/.test(d)) return "must be a web address, such as https://example.com";
+  if (/^Invalid email/.test(d)) return "must be an email address";
+  if (/^Invalid (string|input|format)/.test(d)) return "is not in the right form";
+  return d;
+}
+
 /** Parses a value with a schema or throws INVALID_ARGUMENT with every violation. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix = ""): z.output<S> {
   const result = schema.safeParse(input);

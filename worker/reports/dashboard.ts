@@ -4,7 +4,7 @@ import { backInStockCountsRead } from "#worker/automations";
 import { openTasksCountRead } from "#worker/tasks";
 import { attentionCountsRead } from "#worker/events";
 import { lowStockCountRead } from "#worker/catalog";
-import { salesByHourRead } from "#worker/orders";
+import { refundsByHourRead, salesByHourRead } from "#worker/orders";
 import { requireMerchant, type Ctx } from "#worker/platform/context";
 import { formatMoney } from "#worker/platform/money";
 import { settings } from "#worker/platform/tables";
@@ -31,7 +31,11 @@ export interface DayFigures {
   /** YYYY-MM-DD in the store's time zone. */
   date: string;
   orders: number;
-  /** Minor units. */
+  /** Minor units: placed orders' totals (canceled ones are not sales). */
+  gross: number;
+  /** Minor units: money refunded that day, whichever day its order was placed. */
+  refunds: number;
+  /** Minor units: what the store kept, gross less refunds. */
   sales: number;
 }
 
@@ -55,9 +59,11 @@ export interface DashboardReport {
   /** "store": the store's setting; "default": UTC, because the store has none. */
   timeZoneSource: "store" | "default";
   currency: string;
-  today: { date: string; sales: Money; orders: number; averageOrderValue: Money };
-  last30Days: { from: string; to: string; sales: Money; orders: number; averageOrderValue: Money };
-  salesByDay: (DayFigures & { formatted: string })[];
+  /** `sales` is net (gross less refunds); the average order is net sales over orders. */
+  today: { date: string; gross: Money; refunds: Money; sales: Money; orders: number; averageOrderValue: Money };
+  last30Days: { from: string; to: string; gross: Money; refunds: Money; sales: Money; orders: number; averageOrderValue: Money };
+  /** `formatted` is the net sales. */
+  salesByDay: (DayFigures & { formatted: string; grossFormatted: string; refundsFormatted: string })[];
   /** Carts abandoned in the last 30 days, those of them recovered, their revenue, and the rate. */
   abandonedCarts: { abandoned: number; recovered: number; recoveredRevenue: Money; recoveryRate: number };
   recoveryByWeek: WeekFigures[];
@@ -93,15 +99,48 @@ function daysBefore(date: string, days: number): string {
 
 const rate = (recovered: number, abandoned: number) => (abandoned ? Math.round((recovered / abandoned) * 1000) / 10 : 0);
 
+type HourRows = { hour: string; orders?: number; total: number }[];
+
+/** Gross, refunds and net per day of the last SALES_DAYS days, from the hourly sums. */
+function salesDays(sales: HourRows, refunds: HourRows, dayOf: (hour: string) => string, today: string, currency: string) {
+  const byDay = new Map<string, DayFigures>();
+  const dayFor = (hour: string) => {
+    const date = dayOf(hour);
+    const d = byDay.get(date) ?? { date, orders: 0, gross: 0, refunds: 0, sales: 0 };
+    byDay.set(date, d);
+    return d;
+  };
+  for (const h of sales) {
+    const d = dayFor(h.hour);
+    d.orders += Number(h.orders);
+    d.gross += Number(h.total);
+  }
+  for (const h of refunds) dayFor(h.hour).refunds += Number(h.total);
+  const salesByDay = Array.from({ length: SALES_DAYS }, (_, i) => {
+    const date = daysBefore(today, SALES_DAYS - 1 - i);
+    const d = byDay.get(date) ?? { date, orders: 0, gross: 0, refunds: 0, sales: 0 };
+    const net = d.gross - d.refunds;
+    return {
+      ...d,
+      sales: net,
+      formatted: formatMoney(net, currency),
+      grossFormatted: formatMoney(d.gross, currency),
+      refundsFormatted: formatMoney(d.refunds, currency),
+    };
+  });
+  return salesByDay;
+}
+
 /** The dashboard's figures (any staff member). `now` is the clock (tests may move it). */
 export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise<DashboardReport> {
   requireMerchant(ctx);
   const { db, currency } = ctx;
   // Far enough back for eight weeks in any zone (offsets reach ±14 hours); each figure then keeps its own days.
   const since = new Date(now.getTime() - (RECOVERY_WEEKS * 7 + 1) * 24 * 3600_000).toISOString().slice(0, 13);
-  const [[store], sales, abandoned, [bis], [lowStock], [tasks], [attention]] = await runBatch(db, [
+  const [[store], sales, refunds, abandoned, [bis], [lowStock], [tasks], [attention]] = await runBatch(db, [
     db.select({ value: settings.value }).from(settings).where(eq(settings.key, STORE_SETTINGS_KEY)),
     salesByHourRead(db, since, currency),
+    refundsByHourRead(db, since, currency),
     abandonedByHourRead(db, since),
     backInStockCountsRead(db),
     lowStockCountRead(db),
@@ -116,23 +155,25 @@ export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise
   const today = localDate(now.getTime(), zone);
   const money = (minor: number): Money => ({ minor, formatted: formatMoney(minor, currency) });
 
-  const byDay = new Map<string, DayFigures>();
-  for (const h of sales) {
-    const date = dayOf(h.hour);
-    const d = byDay.get(date) ?? { date, orders: 0, sales: 0 };
-    d.orders += Number(h.orders);
-    d.sales += Number(h.total);
-    byDay.set(date, d);
-  }
-  const salesByDay = Array.from({ length: SALES_DAYS }, (_, i) => {
-    const date = daysBefore(today, SALES_DAYS - 1 - i);
-    const d = byDay.get(date) ?? { date, orders: 0, sales: 0 };
-    return { ...d, formatted: formatMoney(d.sales, currency) };
-  });
+  const salesByDay = salesDays(sales, refunds, dayOf, today, currency);
   const first30 = salesByDay[0].date;
   const todays = salesByDay[SALES_DAYS - 1];
-  const total30 = salesByDay.reduce((a, d) => ({ orders: a.orders + d.orders, sales: a.sales + d.sales }), { orders: 0, sales: 0 });
-  const aov = (f: { orders: number; sales: number }) => money(f.orders ? Math.round(f.sales / f.orders) : 0);
+  const total30 = salesByDay.reduce(
+    (a, d) => ({ orders: a.orders + d.orders, gross: a.gross + d.gross, refunds: a.refunds + d.refunds, sales: a.sales + d.sales }),
+    {
+      orders: 0,
+      gross: 0,
+      refunds: 0,
+      sales: 0,
+    },
+  );
+  const period = (f: { orders: number; gross: number; refunds: number; sales: number }) => ({
+    gross: money(f.gross),
+    refunds: money(f.refunds),
+    sales: money(f.sales),
+    orders: f.orders,
+    averageOrderValue: money(f.orders ? Math.round(f.sales / f.orders) : 0),
+  });
 
   const abandonedByDay = new Map<string, { abandoned: number; recovered: number; revenue: number }>();
   for (const h of abandoned) {
@@ -166,8 +207,8 @@ export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise
     timeZone: zone,
     timeZoneSource: storeZone ? "store" : "default",
     currency,
-    today: { date: today, sales: money(todays.sales), orders: todays.orders, averageOrderValue: aov(todays) },
-    last30Days: { from: first30, to: today, sales: money(total30.sales), orders: total30.orders, averageOrderValue: aov(total30) },
+    today: { date: today, ...period(todays) },
+    last30Days: { from: first30, to: today, ...period(total30) },
     salesByDay,
     abandonedCarts: {
       abandoned: carts30.abandoned,

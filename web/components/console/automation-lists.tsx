@@ -147,6 +147,8 @@ export const TEMPLATE_LABELS: Record<string, string> = {
   "recovery-link": "Password reset",
   "activation-link": "Account activation",
   "order-refund": "Refund",
+  "order-shipped": "Shipping confirmation",
+  "order-canceled": "Order canceled",
 };
 
 export function templateLabel(template: string): string {

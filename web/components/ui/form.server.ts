@@ -1,4 +1,5 @@
 import { ApiError } from "#worker/platform/errors";
+import { plainViolation } from "#worker/platform/validation";
 import type { Problem } from "./form";
 
 /**
@@ -27,8 +28,9 @@ export function problemOf(err: unknown, wording: ProblemWording = {}): Problem {
   const loose: string[] = [];
   for (const v of err.fieldViolations ?? []) {
     const f = fieldOf(v.field);
-    if (f) fields[f.name] ??= f.label ? `${f.label} ${v.description}.` : capitalise(v.description);
-    else loose.push(v.description);
+    const words = plainViolation(v.field, v.description);
+    if (f) fields[f.name] ??= f.label ? `${f.label} ${words}.` : capitalise(words);
+    else loose.push(words);
   }
   const message = wording.summary ?? wording.messages?.[err.code] ?? (wording.audience === "console" ? consoleMessage(err) : shopMessage(err, loose));
   return { message, fields, code: err.code, status: err.status };

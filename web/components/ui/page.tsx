@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect, useRef } from "react";
-import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
+import { type ReactNode, useCallback, useEffect, useRef } from "react";
+import { Form, Link, useBlocker, useNavigation, useRouteLoaderData } from "react-router";
 import { ErrorSummary, fieldId, type Problem } from "./form";
 
 /**
@@ -274,6 +274,88 @@ export function ConfirmAgain({
         <Link to={keep} className="console-button" replace>
           Keep it
         </Link>
+      </div>
+    </div>
+  );
+}
+
+/** The console's edit forms the unsaved-changes guard watches: posted forms of the kit inside the page's main area. */
+const GUARDED_FORMS = "#console-main form.console-form[method='post']";
+
+/** A form's values as one string (files by name and size), to tell whether anything changed since it was shown. */
+function formState(form: HTMLFormElement): string {
+  const out: string[] = [];
+  for (const [k, v] of new FormData(form)) out.push(`${k}=${typeof v === "string" ? v : `${v.name}:${v.size}`}`);
+  return out.join("\u0000");
+}
+
+/**
+ * Guards every console edit form with changes: leaving the page in the app asks first (leave or stay), and so does
+ * closing or reloading the tab (the browser's own question). A form's values are noted when it is first focused;
+ * it has changes while they differ. Saving it is not leaving.
+ */
+export function UnsavedChangesGuard() {
+  const shown = useRef(new WeakMap<HTMLFormElement, string>());
+  const submitting = useRef(false);
+  const navigation = useNavigation();
+  const dirty = useCallback(() => {
+    if (typeof document === "undefined") return false;
+    for (const form of document.querySelectorAll<HTMLFormElement>(GUARDED_FORMS)) {
+      const before = shown.current.get(form);
+      if (before !== undefined && before !== formState(form)) return true;
+    }
+    return false;
+  }, []);
+  useEffect(() => {
+    const note = (e: Event) => {
+      const form = (e.target as Element | null)?.closest?.("form");
+      if (form instanceof HTMLFormElement && form.matches(GUARDED_FORMS) && !shown.current.has(form)) shown.current.set(form, formState(form));
+    };
+    const submitted = (e: Event) => {
+      if (e.target instanceof HTMLFormElement && e.target.matches(GUARDED_FORMS)) {
+        submitting.current = true;
+        shown.current.delete(e.target);
+      }
+    };
+    const unload = (e: BeforeUnloadEvent) => {
+      if (submitting.current || !dirty()) return;
+      e.preventDefault();
+      e.returnValue = "";
+    };
+    document.addEventListener("focusin", note);
+    document.addEventListener("submit", submitted);
+    window.addEventListener("beforeunload", unload);
+    return () => {
+      document.removeEventListener("focusin", note);
+      document.removeEventListener("submit", submitted);
+      window.removeEventListener("beforeunload", unload);
+    };
+  }, [dirty]);
+  useEffect(() => {
+    if (navigation.state === "idle") submitting.current = false;
+  }, [navigation.state]);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      !submitting.current && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search) && dirty(),
+  );
+  const stay = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (blocker.state === "blocked") stay.current?.focus();
+  }, [blocker.state]);
+  if (blocker.state !== "blocked") return null;
+  return (
+    <div className="console-leave" role="alertdialog" aria-modal="true" aria-labelledby="console-leave-title" aria-describedby="console-leave-text">
+      <div className="console-leave-box">
+        <h2 id="console-leave-title">Leave without saving?</h2>
+        <p id="console-leave-text">Your changes on this page are not saved yet. If you leave now, they are lost.</p>
+        <div className="console-actions">
+          <button type="button" ref={stay} className="console-button primary" onClick={() => blocker.reset()}>
+            Stay on this page
+          </button>
+          <button type="button" className="console-button" onClick={() => blocker.proceed()}>
+            Leave and lose changes
+          </button>
+        </div>
       </div>
     </div>
   );

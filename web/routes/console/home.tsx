@@ -49,9 +49,13 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
           label="Sales figures"
           figures={[
             { label: "Sales today", value: r.today.sales.formatted, to: "/console/orders" },
+            { label: "Gross sales today", value: r.today.gross.formatted, to: "/console/orders" },
+            { label: "Refunds today", value: r.today.refunds.formatted, to: "/console/orders" },
             { label: "Orders today", value: String(r.today.orders), to: "/console/orders" },
             { label: "Average order today", value: r.today.averageOrderValue.formatted, to: "/console/orders" },
             { label: "Sales, last 30 days", value: r.last30Days.sales.formatted, to: "/console/orders" },
+            { label: "Gross sales, last 30 days", value: r.last30Days.gross.formatted, to: "/console/orders" },
+            { label: "Refunds, last 30 days", value: r.last30Days.refunds.formatted, to: "/console/orders" },
             { label: "Orders, last 30 days", value: String(r.last30Days.orders), to: "/console/orders" },
             { label: "Average order, last 30 days", value: r.last30Days.averageOrderValue.formatted, to: "/console/orders" },
           ]}
@@ -61,17 +65,17 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
           description={
             salesTotal30 === 0
               ? `No sales from ${longDate(r.last30Days.from)} to ${longDate(r.last30Days.to)}.`
-              : `${r.last30Days.sales.formatted} from ${count(r.last30Days.orders, "order", "orders")} between ${longDate(r.last30Days.from)} and ${longDate(r.last30Days.to)}; the best day was ${longDate(bestDay.date)} with ${bestDay.formatted}.`
+              : `${r.last30Days.sales.formatted} after ${r.last30Days.refunds.formatted} of refunds, from ${count(r.last30Days.orders, "order", "orders")} between ${longDate(r.last30Days.from)} and ${longDate(r.last30Days.to)}; the best day was ${longDate(bestDay.date)} with ${bestDay.formatted}.`
           }
           data={r.salesByDay.map((d) => ({
             label: shortDate(d.date),
             longLabel: longDate(d.date),
             value: d.sales / 10 ** digits,
-            formatted: `${d.formatted} (${count(d.orders, "order", "orders")})`,
+            formatted: `${d.formatted} (${count(d.orders, "order", "orders")})${d.refunds ? `: ${d.grossFormatted} gross less ${d.refundsFormatted} refunded` : ""}`,
           }))}
           formatAxis={currencyAxis}
           labelEvery={5}
-          tableHeads={["Day", "Sales"]}
+          tableHeads={["Day", "Sales after refunds"]}
         />
       </section>
 

@@ -1,8 +1,20 @@
-import { Form, NavLink, Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import type { ReactNode } from "react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useNavigation,
+  useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { PERMISSION_LABELS } from "#worker/platform/context";
 import { shopSettings } from "#worker/store";
 import { SHOP_NAME } from "#web/components/catalog/shared";
 import { FormLook } from "#web/components/ui/form";
+import { UnsavedChangesGuard } from "#web/components/ui/page";
 import { consoleHeaders, requireStaff } from "#web/console.server";
 import "#web/styles/console.css";
 import type { Route } from "./+types/layout";
@@ -44,6 +56,45 @@ export const SECTIONS = [
 
 export default function ConsoleLayout() {
   const { user } = useLoaderData<typeof loader>();
+  return (
+    <Frame user={user}>
+      <FormLook value="console">
+        <Outlet />
+      </FormLook>
+    </Frame>
+  );
+}
+
+/** A console page that failed (403, 404 or a fault) shows its error inside the console's frame, not the shop's. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const layout = useRouteLoaderData<typeof loader>("routes/console/layout");
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const said = isRouteErrorResponse(error) && typeof error.data === "string" && error.data.length < 300 ? error.data : null;
+  const [title, text] =
+    status === 404
+      ? ["Page not found", said ?? "There is no console page here. It may have been deleted, or the link may be mistyped."]
+      : status === 403
+        ? ["Not allowed", said ?? "Your account may not open this page. Ask the store owner for the permission."]
+        : ["Something went wrong", "The page could not be shown. Please try again in a moment."];
+  const body = (
+    <section className="console-error-page" aria-labelledby="console-error-title">
+      <title>{`${title} — Console`}</title>
+      <p className="console-muted">{status === 404 || status === 403 ? status : "Error"}</p>
+      <h1 id="console-error-title">{title}</h1>
+      <p>{text}</p>
+      <p>
+        <Link to="/console" className="console-button">
+          Back to the console
+        </Link>
+      </p>
+    </section>
+  );
+  if (!layout) return <main className="console-main">{body}</main>;
+  return <Frame user={layout.user}>{body}</Frame>;
+}
+
+/** The console's header, sections and main area around a page (or its error). */
+function Frame({ user, children }: { user: ReturnType<typeof useLoaderData<typeof loader>>["user"]; children: ReactNode }) {
   const navigation = useNavigation();
   return (
     <div className="console">
@@ -95,10 +146,9 @@ export default function ConsoleLayout() {
       </header>
       <div className="console-progress" data-active={navigation.state !== "idle" || undefined} aria-hidden="true" />
       <main id="console-main" className="console-main" tabIndex={-1}>
-        <FormLook value="console">
-          <Outlet />
-        </FormLook>
+        {children}
       </main>
+      <UnsavedChangesGuard />
     </div>
   );
 }

@@ -16,10 +16,11 @@ export const headers = () => consoleHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.services;
-  const returnTo = consoleReturnTo(new URL(request.url).searchParams.get("returnTo"));
+  const url = new URL(request.url);
+  const returnTo = consoleReturnTo(url.searchParams.get("returnTo"));
   // Already signed in: straight on.
   if (ctx.auth.kind === "member" && ctx.auth.role !== "MEMBER") throw redirect(returnTo);
-  return { returnTo, captchaSiteKey: await captchaSiteKey(ctx) };
+  return { returnTo, activated: url.searchParams.get("activated") === "1", captchaSiteKey: await captchaSiteKey(ctx) };
 }
 
 /** Signs the owner or a staff member in (the members' login service: same passwords, rate limits and captcha). */
@@ -43,12 +44,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ConsoleLogin() {
-  const { returnTo, captchaSiteKey } = useLoaderData<typeof loader>();
+  const { returnTo, activated, captchaSiteKey } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <main className="console-signin" id="main">
       <h1>Sign in to the console</h1>
       <p className="console-muted">For the store's owner and staff.</p>
+      {activated && !result ? (
+        <p role="status" className="form-success">
+          Your account is active. Sign in with the password you just set.
+        </p>
+      ) : null}
       <ErrorSummary problem={result?.problem} fieldIds={nameIsId} />
       <Form method="post" className="console-form">
         <input type="hidden" name="returnTo" value={returnTo} />

@@ -5,8 +5,10 @@ import * as activationLink from "./activation-link";
 import * as backInStock from "./back-in-stock";
 import * as digitalDelivery from "./digital-delivery";
 import type { Shop } from "./layout";
+import * as orderCanceled from "./order-canceled";
 import * as orderConfirmation from "./order-confirmation";
 import * as orderRefund from "./order-refund";
+import * as orderShipped from "./order-shipped";
 import * as recoveryLink from "./recovery-link";
 import * as verificationCode from "./verification-code";
 
@@ -27,6 +29,8 @@ export interface EmailData {
   "back-in-stock": backInStock.BackInStockData;
   "order-refund": orderRefund.OrderRefundData;
   "digital-delivery": digitalDelivery.DigitalDeliveryData;
+  "order-shipped": orderShipped.OrderShippedData;
+  "order-canceled": orderCanceled.OrderCanceledData;
 }
 
 export type EmailTemplate = keyof EmailData;
@@ -52,6 +56,8 @@ const templates: { [T in EmailTemplate]: Template<EmailData[T]> } = {
   "back-in-stock": { ...backInStock, html: (data, shop) => <backInStock.BackInStockEmail data={data} shop={shop} /> },
   "order-refund": { ...orderRefund, html: (data, shop) => <orderRefund.OrderRefundEmail data={data} shop={shop} /> },
   "digital-delivery": { ...digitalDelivery, html: (data, shop) => <digitalDelivery.DigitalDeliveryEmail data={data} shop={shop} /> },
+  "order-shipped": { ...orderShipped, html: (data, shop) => <orderShipped.OrderShippedEmail data={data} shop={shop} /> },
+  "order-canceled": { ...orderCanceled, html: (data, shop) => <orderCanceled.OrderCanceledEmail data={data} shop={shop} /> },
 };
 
 /** Renders a template to its subject, HTML document and plain text. */

@@ -64,6 +64,22 @@ export function EmailLayout({ shop, title, children }: { shop: Shop; title: stri
   );
 }
 
+/** The items of an order as a list ("2 × Tee"). */
+export function ItemList({ lines }: { lines: { name: string; quantity: number }[] }) {
+  return (
+    <ul style={{ margin: "0 0 16px", paddingLeft: 20 }}>
+      {lines.map((l, i) => (
+        <li key={i}>
+          {l.quantity} × {l.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The items of an order as plain-text lines. */
+export const itemLines = (lines: { name: string; quantity: number }[]) => lines.map((l) => `${l.quantity} × ${l.name}`).join("\n");
+
 export function Paragraph({ children }: { children: ReactNode }) {
   return <p style={{ margin: "0 0 16px" }}>{children}</p>;
 }
