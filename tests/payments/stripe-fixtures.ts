@@ -4,7 +4,7 @@ import { api } from "../helpers";
 import { waitFor } from "../wait";
 import { fillCheckout, visitorCheckout } from "../orders/order-fixtures";
 import { trackedProduct } from "../orders/inventory-fixtures";
-import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, fakeId, signedWebhook, stripeEvent } from "./stripe-events";
+import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, signedWebhook } from "./stripe-events";
 
 /**
  * Shared steps of the Stripe suites (workerd): the bindings with Stripe connected to the local fake, an order placed
@@ -92,56 +92,6 @@ export async function deliverThriceShuffled(events: object[]) {
 export const orderRow = async (id: string) => (await q("SELECT status, payment_status, total, currency FROM orders WHERE id = ?", id))[0];
 export const activities = (id: string, type: string) => q("SELECT details FROM order_activities WHERE order_id = ? AND type = ?", id, type);
 export const confirmations = (orderId: string) => q("SELECT id FROM emails WHERE idempotency_key = ?", `order-confirmation:${orderId}`);
-
-type Placed = { orderId: string; sessionId: string; total: number };
-
-/** The session's checkout.session.completed, paid in full (with its payment intent). */
-export const sessionCompleted = (o: Placed, pi: string, extra: Record<string, unknown> = {}) =>
-  stripeEvent("checkout.session.completed", {
-    id: o.sessionId,
-    object: "checkout.session",
-    client_reference_id: o.orderId,
-    metadata: { orderId: o.orderId },
-    payment_status: "paid",
-    status: "complete",
-    payment_intent: pi,
-    amount_total: o.total,
-    currency: "usd",
-    ...extra,
-  });
-
-/** The payment intent's payment_intent.succeeded for the order's total. */
-export const intentSucceeded = (o: Placed, pi: string, charge = fakeId("ch")) =>
-  stripeEvent("payment_intent.succeeded", {
-    id: pi,
-    object: "payment_intent",
-    metadata: { orderId: o.orderId },
-    status: "succeeded",
-    amount: o.total,
-    amount_received: o.total,
-    currency: "usd",
-    latest_charge: charge,
-  });
-
-/** The session's checkout.session.expired, unpaid. */
-export const sessionExpired = (o: Placed) =>
-  stripeEvent("checkout.session.expired", {
-    id: o.sessionId,
-    object: "checkout.session",
-    client_reference_id: o.orderId,
-    payment_status: "unpaid",
-    status: "expired",
-  });
-
-/** A declined attempt on the order's payment intent. */
-export const paymentFailed = (o: Placed, pi = fakeId("pi")) =>
-  stripeEvent("payment_intent.payment_failed", {
-    id: pi,
-    object: "payment_intent",
-    metadata: { orderId: o.orderId },
-    status: "requires_payment_method",
-    last_payment_error: { code: "card_declined" },
-  });
 
 /** How many times the order took its stock (ORDER) and gave it back (REVERT_INVENTORY_CHANGE). */
 export async function stockMoves(orderId: string): Promise<{ reserved: number; released: number }> {

@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stockOf } from "../orders/inventory-fixtures";
-import { fakeId } from "./stripe-events";
-import {
-  activities,
-  confirmations,
-  deliverThriceShuffled,
-  intentSucceeded,
-  onlineOrder,
-  orderRow,
-  processed,
-  q,
-  sessionCompleted,
-  sessionExpired,
-  stockMoves,
-} from "./stripe-fixtures";
+import { fakeId, intentSucceeded, sessionCompleted, sessionExpired } from "./stripe-events";
+import { activities, confirmations, deliverThriceShuffled, onlineOrder, orderRow, processed, q, stockMoves } from "./stripe-fixtures";
 
 /**
  * A storm of Stripe webhooks: many orders' events, each delivered three times, shuffled and posted at once, as Stripe

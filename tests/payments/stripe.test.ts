@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { confirmHostedReturn } from "#worker/orders";
 import { api, serviceCtx } from "../helpers";
 import { stockOf } from "../orders/inventory-fixtures";
-import { fakeId, signedWebhook, stripeEvent } from "./stripe-events";
+import { fakeId, intentSucceeded, paymentFailed, sessionCompleted, sessionExpired, signedWebhook, stripeEvent } from "./stripe-events";
 import {
   activities,
   confirmations,
@@ -12,16 +12,12 @@ import {
   fakeOrigin,
   fakeRequests,
   filledCheckout,
-  intentSucceeded,
   onlineOrder,
   orderRow,
-  paymentFailed,
   post,
   postRaw,
   processed,
   q,
-  sessionCompleted,
-  sessionExpired,
   stripeEnv,
 } from "./stripe-fixtures";
 
