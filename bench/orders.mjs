@@ -3,7 +3,7 @@
 // create-order and its D1 round trips. Then the oversell check at that load: RACE parallel orders for 5 units.
 //
 //   npm run bench:orders
-import { percentile, shopClient } from "./shop.mjs";
+import { eachAtMost, percentile, shopClient } from "./shop.mjs";
 import { roundTrips, startServer } from "./server.mjs";
 
 const ORDERS = Number(process.env.ORDERS || 200);
@@ -18,25 +18,19 @@ async function placeAll(checkouts, concurrency) {
   const latencies = [];
   const statuses = {};
   let trips = "?";
-  let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < checkouts.length) {
-        const c = checkouts[next++];
-        const t0 = performance.now();
-        const res = await fetch(`${base}/ecom/v1/checkouts/${c.checkoutId}/create-order`, {
-          method: "POST",
-          headers: { ...json, ...c.address, authorization: c.token },
-          body: JSON.stringify({ id: c.checkoutId }),
-        });
-        await res.arrayBuffer();
-        latencies.push(performance.now() - t0);
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        if (res.status === 200) trips = roundTrips(res);
-      }
-    }),
-  );
+  await eachAtMost(checkouts, concurrency, async (c) => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/ecom/v1/checkouts/${c.checkoutId}/create-order`, {
+      method: "POST",
+      headers: { ...json, ...c.address, authorization: c.token },
+      body: JSON.stringify({ id: c.checkoutId }),
+    });
+    await res.arrayBuffer();
+    latencies.push(performance.now() - t0);
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    if (res.status === 200) trips = roundTrips(res);
+  });
   const seconds = (performance.now() - started) / 1000;
   return { seconds, statuses, trips, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }

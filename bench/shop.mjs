@@ -60,3 +60,16 @@ export function percentile(latencies, p) {
   const sorted = [...latencies].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
 }
+
+/** Runs `fn` on each item of `list`, at most `concurrency` at a time; resolves when all are done. */
+export async function eachAtMost(list, concurrency, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, list.length) }, async () => {
+      while (next < list.length) {
+        const i = next++;
+        await fn(list[i], i);
+      }
+    }),
+  );
+}

@@ -56,7 +56,6 @@ async function toHostedPage(page: import("playwright-core").Page, email: string)
   await toPaymentStep(page, s, email);
   // No card field of any kind: the card is typed on Stripe's page only.
   expect(await page.locator('input[autocomplete^="cc-"], input[name^="card"], #f-cardNumber').count()).toBe(0);
-  expect(await page.getByLabel(/card number|security code|expiry/i).count()).toBe(0);
   await page.getByRole("button", { name: /Place order/ }).click();
   await page.waitForURL((u) => u.origin === fake.origin && u.pathname.startsWith("/pay/cs_test_"));
   const [order] = await q<{ id: string; total: number; status: string; payment_status: string }>(
