@@ -200,8 +200,8 @@ export async function fillContact(
   await page.selectOption("#f-ship-country", a.country ?? "US");
 }
 
-/** Cart → checkout → card payment → the confirmation's order number. */
-export async function checkOutByCard(page: Page, store: Store, email: string): Promise<string> {
+/** Checkout's first two steps with the cart as it is (contact and shipping, then the default delivery): ends on payment. */
+export async function toPaymentStep(page: Page, store: Store, email: string) {
   await page.goto(`${store.w.url}/checkout`);
   await hydrated(page);
   await fillContact(page, email);
@@ -209,6 +209,11 @@ export async function checkOutByCard(page: Page, store: Store, email: string): P
   await page.waitForURL("**/checkout?step=delivery");
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await page.waitForURL("**/checkout?step=payment");
+}
+
+/** Cart → checkout → card payment → the confirmation's order number. */
+export async function checkOutByCard(page: Page, store: Store, email: string): Promise<string> {
+  await toPaymentStep(page, store, email);
   await page.fill("#f-cardNumber", "4242 4242 4242 4242");
   await page.fill("#f-cardExpiry", "11/38");
   await page.fill("#f-cardCvc", "555");

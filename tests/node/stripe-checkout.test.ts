@@ -5,13 +5,13 @@ import { waitFor } from "../wait";
 import {
   addToCart,
   closeStore,
-  fillContact,
   haveChromium,
   hydrated,
   openStore,
   shopper,
   SKIP_NOTE,
   type Store,
+  toPaymentStep,
   uniqueEmail,
 } from "./commerce-fixtures";
 import { consoleAccount, consoleCookie } from "./console-fixtures";
@@ -53,15 +53,9 @@ const q = <T = Record<string, any>>(s: string, ...b: unknown[]) =>
 async function toHostedPage(page: import("playwright-core").Page, email: string): Promise<string> {
   const s = store!;
   await addToCart(page, s, { productId: s.plain.id, quantity: "2" });
-  await page.goto(`${s.w.url}/checkout`);
-  await hydrated(page);
-  await fillContact(page, email);
-  await page.getByRole("button", { name: "Continue to delivery" }).click();
-  await page.waitForURL("**/checkout?step=delivery");
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await page.waitForURL("**/checkout?step=payment");
-  // No card field: the card is typed on Stripe's page only.
-  expect(await page.locator("#f-cardNumber").count()).toBe(0);
+  await toPaymentStep(page, s, email);
+  // No card field of any kind: the card is typed on Stripe's page only.
+  expect(await page.locator('input[autocomplete^="cc-"], input[name^="card"], #f-cardNumber').count()).toBe(0);
   await page.getByRole("button", { name: /Place order/ }).click();
   await page.waitForURL((u) => u.origin === fake.origin && u.pathname.startsWith("/pay/cs_test_"));
   const [order] = await q<{ id: string; total: number; status: string; payment_status: string }>(

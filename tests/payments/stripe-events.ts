@@ -37,3 +37,54 @@ export async function signedWebhook(event: object, opts: { secret?: string; time
   });
   return { payload, signature };
 }
+
+/** An order as Stripe knows it: ours, its session and the total it charges. */
+export type Placed = { orderId: string; sessionId: string; total: number };
+
+/** The session's checkout.session.completed, paid in full (with its payment intent). */
+export const sessionCompleted = (o: Placed, pi: string, extra: Record<string, unknown> = {}) =>
+  stripeEvent("checkout.session.completed", {
+    id: o.sessionId,
+    object: "checkout.session",
+    client_reference_id: o.orderId,
+    metadata: { orderId: o.orderId },
+    payment_status: "paid",
+    status: "complete",
+    payment_intent: pi,
+    amount_total: o.total,
+    currency: "usd",
+    ...extra,
+  });
+
+/** The payment intent's payment_intent.succeeded for the order's total. */
+export const intentSucceeded = (o: Placed, pi: string, charge = fakeId("ch")) =>
+  stripeEvent("payment_intent.succeeded", {
+    id: pi,
+    object: "payment_intent",
+    metadata: { orderId: o.orderId },
+    status: "succeeded",
+    amount: o.total,
+    amount_received: o.total,
+    currency: "usd",
+    latest_charge: charge,
+  });
+
+/** The session's checkout.session.expired, unpaid. */
+export const sessionExpired = (o: Placed) =>
+  stripeEvent("checkout.session.expired", {
+    id: o.sessionId,
+    object: "checkout.session",
+    client_reference_id: o.orderId,
+    payment_status: "unpaid",
+    status: "expired",
+  });
+
+/** A declined attempt on the order's payment intent. */
+export const paymentFailed = (o: Placed, pi = fakeId("pi")) =>
+  stripeEvent("payment_intent.payment_failed", {
+    id: pi,
+    object: "payment_intent",
+    metadata: { orderId: o.orderId },
+    status: "requires_payment_method",
+    last_payment_error: { code: "card_declined" },
+  });

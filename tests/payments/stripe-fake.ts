@@ -103,6 +103,18 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
       const key = req.headers["idempotency-key"] as string | undefined;
       if (key && byKey.has(key)) return json(200, byKey.get(key));
       const p = parseForm(body) as Record<string, any>;
+      const created = Math.floor(Date.now() / 1000);
+      // Stripe's rule: a session expires 30 minutes to 24 hours after it is created (24 hours when not given).
+      const expiresAt = p.expires_at === undefined ? created + 86_400 : Number(p.expires_at);
+      if (!(expiresAt >= created + 1800 && expiresAt <= created + 86_400)) {
+        return json(400, {
+          error: {
+            type: "invalid_request_error",
+            param: "expires_at",
+            message: "The `expires_at` timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.",
+          },
+        });
+      }
       const lines = (p.line_items ?? []) as Record<string, any>[];
       const subtotal = lines.reduce((n, l) => n + Number(l.price_data.unit_amount) * Number(l.quantity ?? 1), 0);
       const shipping = Number(p.shipping_options?.[0]?.shipping_rate_data?.fixed_amount?.amount ?? 0);
@@ -114,10 +126,10 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
         amount_total: subtotal + shipping,
         cancel_url: p.cancel_url,
         client_reference_id: p.client_reference_id ?? null,
-        created: Math.floor(Date.now() / 1000),
+        created,
         currency: String(lines[0]?.price_data?.currency ?? "usd"),
         customer_email: p.customer_email ?? null,
-        expires_at: Math.floor(Date.now() / 1000) + 86_400,
+        expires_at: expiresAt,
         livemode: false,
         metadata: p.metadata ?? {},
         mode: p.mode,

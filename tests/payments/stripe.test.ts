@@ -1,74 +1,32 @@
 import { env } from "cloudflare:test";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { confirmHostedReturn } from "#worker/orders";
 import { api, serviceCtx } from "../helpers";
-import { waitFor } from "../wait";
-import { fillCheckout, visitorCheckout } from "../orders/order-fixtures";
-import { stockOf, trackedProduct } from "../orders/inventory-fixtures";
-import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, fakeId, signedWebhook, stripeEvent } from "./stripe-events";
+import { stockOf } from "../orders/inventory-fixtures";
+import { fakeId, intentSucceeded, paymentFailed, sessionCompleted, sessionExpired, signedWebhook, stripeEvent } from "./stripe-events";
+import {
+  activities,
+  confirmations,
+  createOrder,
+  deliverThriceShuffled,
+  fakeOrigin,
+  fakeRequests,
+  filledCheckout,
+  onlineOrder,
+  orderRow,
+  post,
+  postRaw,
+  processed,
+  q,
+  stripeEnv,
+} from "./stripe-fixtures";
+
+const CARD = { number: "4242424242424242", expiry: "12/40", cvc: "123" };
 
 /**
  * Stripe Checkout and Stripe webhooks, with the official client talking to the local fake (global-setup.ts) and
  * webhooks signed by the package's own test helper. The queue consumer applies the recorded events as in production.
  */
-
-const fakeOrigin = inject("stripeFakeOrigin");
-/** The test bindings with Stripe connected (one object: the configuration is parsed once per env). */
-const stripeEnv = { ...env, STRIPE_SECRET_KEY: FAKE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET, STRIPE_API_BASE: fakeOrigin } as Env;
-
-const q = <T = Record<string, any>>(s: string, ...b: unknown[]) =>
-  env.DB.prepare(s)
-    .bind(...b)
-    .all<T>()
-    .then((r) => r.results);
-
-async function fakeRequests(): Promise<{ method: string; path: string; idempotencyKey: string | null; body: Record<string, any> }[]> {
-  return (await fetch(`${fakeOrigin}/__fake/requests`)).json();
-}
-
-/** A visitor's order placed for ONLINE payment (2 of a tracked product with 5), and its hosted page. */
-async function onlineOrder() {
-  const product = await trackedProduct(5, { priceData: { price: 12.5 } });
-  const v = await visitorCheckout(product.id, 2);
-  await fillCheckout(v.token, v.checkoutId);
-  const res = await api("POST", `/ecom/v1/checkouts/${v.checkoutId}/create-order`, {
-    key: v.token,
-    body: { paymentOption: "ONLINE" },
-    env: stripeEnv,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const orderId = res.body.orderId as string;
-  const sessionId = String(res.body.paymentRedirectUrl).split("/pay/")[1];
-  return { ...v, productId: product.id as string, orderId, sessionId, url: res.body.paymentRedirectUrl as string };
-}
-
-const post = async (event: object, opts: { secret?: string; timestamp?: number } = {}) => {
-  const { payload, signature } = await signedWebhook(event, opts);
-  return api("POST", "/webhooks/stripe", { rawBody: payload, headers: { "stripe-signature": signature }, env: stripeEnv });
-};
-
-/** Waits until the orders' processor has recorded each of these Stripe events as processed. */
-async function processed(events: { id: string }[]) {
-  const ids = events.map((e) => `stripe:${e.id}`);
-  await waitFor(async () => {
-    const rows = await q(
-      `SELECT count(*) AS n FROM processed_events WHERE processor = 'orders:stripe-events' AND event_id IN (SELECT value FROM json_each(?))`,
-      JSON.stringify(ids),
-    );
-    return Number(rows[0].n) === ids.length;
-  }, `${ids.length} Stripe events processed`);
-}
-
-/** Each event 3 times, shuffled, posted concurrently. */
-async function deliverThriceShuffled(events: object[]) {
-  const copies = [...events, ...events, ...events].map((e) => ({ e, k: Math.random() })).sort((a, b) => a.k - b.k);
-  const answers = await Promise.all(copies.map((c) => post(c.e)));
-  for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
-  return answers;
-}
-
-const orderRow = async (id: string) => (await q("SELECT status, payment_status, total, currency FROM orders WHERE id = ?", id))[0];
-const activities = (id: string, type: string) => q("SELECT details FROM order_activities WHERE order_id = ? AND type = ?", id, type);
 
 describe("checkout with Stripe connected", () => {
   it("writes the order pending with stock reserved, then a session of exactly its amounts, keyed by the order", async () => {
@@ -90,48 +48,40 @@ describe("checkout with Stripe connected", () => {
     const shipping = Number(call.body.shipping_options?.[0]?.shipping_rate_data?.fixed_amount?.amount ?? 0);
     expect(lines.reduce((n, l) => n + Number(l.price_data.unit_amount) * Number(l.quantity), 0) + shipping).toBe(order.total);
     // Not paid, so no confirmation yet.
-    expect(await q("SELECT id FROM emails WHERE idempotency_key = ?", `order-confirmation:${o.orderId}`)).toHaveLength(0);
+    expect(await confirmations(o.orderId)).toHaveLength(0);
 
     // The same checkout again (the buyer's retry): the same order, the same session through the same key.
-    const again = await api("POST", `/ecom/v1/checkouts/${o.checkoutId}/create-order`, {
-      key: o.token,
-      body: { paymentOption: "ONLINE" },
-      env: stripeEnv,
-    });
+    const again = await createOrder(o, "ONLINE");
     expect(again.body).toEqual({ orderId: o.orderId, paymentRedirectUrl: o.url });
     const keys = (await fakeRequests()).filter((r) => r.body.client_reference_id === o.orderId).map((r) => r.idempotencyKey);
     expect(keys).toEqual([`checkout-session:${o.orderId}`, `checkout-session:${o.orderId}`]);
   });
 
-  it("never takes a card number, and refuses ONLINE without Stripe", async () => {
-    const product = await trackedProduct(5);
-    const v = await visitorCheckout(product.id, 1);
-    await fillCheckout(v.token, v.checkoutId);
-    const card = { card: { number: "4242424242424242", expiry: "12/40", cvc: "123" } };
-    const refused = await api("POST", `/ecom/v1/checkouts/${v.checkoutId}/create-order`, {
-      key: v.token,
-      body: { paymentOption: card },
-      env: stripeEnv,
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.body.details.applicationError.code).toBe("CARD_NOT_ACCEPTED");
-    const noStripe = await api("POST", `/ecom/v1/checkouts/${v.checkoutId}/create-order`, { key: v.token, body: { paymentOption: "ONLINE" } });
+  it("never takes a card number: refused, nothing written, nothing logged; and ONLINE needs Stripe", async () => {
+    const v = await filledCheckout();
+    const logged: string[] = [];
+    const spies = (["log", "info", "warn", "error", "debug"] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => JSON.stringify(a) ?? String(a)).join(" "))),
+    );
+    try {
+      const refused = await createOrder(v, { card: CARD });
+      expect(refused.status).toBe(400);
+      expect(refused.body.details.applicationError.code).toBe("CARD_NOT_ACCEPTED");
+      expect(JSON.stringify(refused.body)).not.toContain(CARD.number);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(logged.filter((l) => l.includes(CARD.number) || l.includes("4242 4242"))).toEqual([]);
+    const noStripe = await createOrder(v, "ONLINE", env);
     expect(noStripe.status).toBe(400);
     expect(noStripe.body.details.applicationError.code).toBe("PAYMENT_PROVIDER_NOT_CONFIGURED");
     expect(await q("SELECT id FROM orders WHERE checkout_id = ?", v.checkoutId)).toHaveLength(0);
   });
 
   it("refuses the test card provider in production, before reading the card", async () => {
-    const product = await trackedProduct(5);
-    const v = await visitorCheckout(product.id, 1);
-    await fillCheckout(v.token, v.checkoutId);
+    const v = await filledCheckout();
     const production = { ...env, ENVIRONMENT: "production", PUBLIC_URL: "https://shop.test" } as Env;
-    const card = { card: { number: "4242424242424242", expiry: "12/40", cvc: "123" } };
-    const res = await api("POST", `/ecom/v1/checkouts/${v.checkoutId}/create-order`, {
-      key: v.token,
-      body: { paymentOption: card },
-      env: production,
-    });
+    const res = await createOrder(v, { card: CARD }, production);
     expect(res.status).toBe(503);
     expect(res.body.details.applicationError.code).toBe("PAYMENT_PROVIDER_NOT_CONFIGURED");
     expect(await q("SELECT id FROM orders WHERE checkout_id = ?", v.checkoutId)).toHaveLength(0);
@@ -141,24 +91,15 @@ describe("checkout with Stripe connected", () => {
 describe("POST /webhooks/stripe", () => {
   it("refuses forged, stale and unsigned webhooks with nothing stored, and stores a replay once", async () => {
     const o = await onlineOrder();
-    const event = stripeEvent("checkout.session.completed", {
-      id: o.sessionId,
-      object: "checkout.session",
-      client_reference_id: o.orderId,
-      payment_status: "paid",
-    });
+    const event = sessionCompleted(o, fakeId("pi"));
     const stored = () => q("SELECT id FROM payment_events WHERE id = ?", event.id);
     const outbox = () => q("SELECT id FROM outbox WHERE id = ?", `stripe:${event.id}`);
 
     const forged = await post(event, { secret: "whsec_notTheShopsSecretAtAll" });
     const stale = await post(event, { timestamp: Math.floor(Date.now() / 1000) - 600 });
-    const unsigned = await api("POST", "/webhooks/stripe", { rawBody: JSON.stringify(event), env: stripeEnv });
+    const unsigned = await postRaw(JSON.stringify(event));
     const { payload, signature } = await signedWebhook(event);
-    const tampered = await api("POST", "/webhooks/stripe", {
-      rawBody: payload.replace(o.orderId, "another-order"),
-      headers: { "stripe-signature": signature },
-      env: stripeEnv,
-    });
+    const tampered = await postRaw(payload.replace(o.orderId, "another-order"), signature);
     for (const r of [forged, stale, unsigned, tampered]) {
       expect(r.status).toBe(400);
       expect(r.body.details.applicationError.code).toBe("WEBHOOK_SIGNATURE_INVALID");
@@ -185,45 +126,9 @@ describe("POST /webhooks/stripe", () => {
 
   it("applies each event once, whatever the order and however often it comes", async () => {
     const o = await onlineOrder();
-    const { total } = await orderRow(o.orderId);
     const pi = fakeId("pi");
-    const ch = fakeId("ch");
-    const paid = [
-      stripeEvent("checkout.session.completed", {
-        id: o.sessionId,
-        object: "checkout.session",
-        client_reference_id: o.orderId,
-        metadata: { orderId: o.orderId },
-        payment_status: "paid",
-        status: "complete",
-        payment_intent: pi,
-        amount_total: total,
-        currency: "usd",
-      }),
-      stripeEvent("payment_intent.succeeded", {
-        id: pi,
-        object: "payment_intent",
-        metadata: { orderId: o.orderId },
-        status: "succeeded",
-        amount: total,
-        amount_received: total,
-        currency: "usd",
-        latest_charge: ch,
-      }),
-      // Stripe would not send these after the payment; if it does, they change nothing.
-      stripeEvent("checkout.session.expired", {
-        id: o.sessionId,
-        object: "checkout.session",
-        client_reference_id: o.orderId,
-        payment_status: "unpaid",
-      }),
-      stripeEvent("payment_intent.payment_failed", {
-        id: pi,
-        object: "payment_intent",
-        metadata: { orderId: o.orderId },
-        status: "requires_payment_method",
-      }),
-    ];
+    // Stripe would not send the last two after the payment; if it does, they change nothing.
+    const paid = [sessionCompleted(o, pi), intentSucceeded(o, pi), sessionExpired(o), paymentFailed(o, pi)];
     const answers = await deliverThriceShuffled(paid);
     expect(answers.filter((a) => a.body.status === "RECORDED")).toHaveLength(paid.length);
     expect(answers.filter((a) => a.body.status === "DUPLICATE")).toHaveLength(paid.length * 2);
@@ -240,7 +145,7 @@ describe("POST /webhooks/stripe", () => {
       expect(await activities(o.orderId, "ORDER_PAID")).toHaveLength(1);
       expect(await activities(o.orderId, "ORDER_CANCELED")).toHaveLength(0);
       expect(await q("SELECT id FROM transactions WHERE order_id = ? AND provider = 'stripe' AND status = 'APPROVED'", o.orderId)).toHaveLength(1);
-      expect(await q("SELECT id FROM emails WHERE idempotency_key = ?", `order-confirmation:${o.orderId}`)).toHaveLength(1);
+      expect(await confirmations(o.orderId)).toHaveLength(1);
     }
     expect(
       await q(
@@ -252,33 +157,15 @@ describe("POST /webhooks/stripe", () => {
 
   it("marks paid once when completed and succeeded cross, then records refunds and a dispute once", async () => {
     const o = await onlineOrder();
-    const { total } = await orderRow(o.orderId);
+    const { total } = o;
     const pi = fakeId("pi");
     const ch = fakeId("ch");
-    const session = {
-      id: o.sessionId,
-      object: "checkout.session",
-      client_reference_id: o.orderId,
-      payment_status: "paid",
-      payment_intent: pi,
-      amount_total: total,
-      currency: "usd",
-    };
-    const intent = {
-      id: pi,
-      object: "payment_intent",
-      metadata: { orderId: o.orderId },
-      status: "succeeded",
-      amount: total,
-      amount_received: total,
-      currency: "usd",
-    };
-    const paid = [stripeEvent("checkout.session.completed", session), stripeEvent("payment_intent.succeeded", intent)];
+    const paid = [sessionCompleted(o, pi), intentSucceeded(o, pi, ch)];
     await deliverThriceShuffled(paid);
     await processed(paid);
     expect(await orderRow(o.orderId)).toMatchObject({ status: "APPROVED", payment_status: "PAID" });
     expect(await activities(o.orderId, "ORDER_PAID")).toHaveLength(1);
-    expect(await q("SELECT id FROM emails WHERE idempotency_key = ?", `order-confirmation:${o.orderId}`)).toHaveLength(1);
+    expect(await confirmations(o.orderId)).toHaveLength(1);
 
     // Two partial refunds: Stripe's charge.refunded carries the running total, so the order records what is new.
     const charge = (refunded: number) => ({
@@ -320,23 +207,13 @@ describe("POST /webhooks/stripe", () => {
 
   it("keeps the order and its stock after a declined card, so a second card on Stripe's page can pay it", async () => {
     const o = await onlineOrder();
-    const declined = stripeEvent("payment_intent.payment_failed", {
-      id: fakeId("pi"),
-      object: "payment_intent",
-      metadata: { orderId: o.orderId },
-      status: "requires_payment_method",
-      last_payment_error: { code: "card_declined" },
-    });
+    const pi = fakeId("pi");
+    const declined = paymentFailed(o, pi);
     await deliverThriceShuffled([declined]);
     await processed([declined]);
     expect(await orderRow(o.orderId)).toMatchObject({ status: "INITIALIZED", payment_status: "NOT_PAID" });
     expect((await stockOf(o.productId))!.quantity).toBe(3);
-    const paid = stripeEvent("checkout.session.completed", {
-      id: o.sessionId,
-      object: "checkout.session",
-      client_reference_id: o.orderId,
-      payment_status: "paid",
-    });
+    const paid = sessionCompleted(o, pi);
     await deliverThriceShuffled([paid]);
     await processed([paid]);
     expect(await orderRow(o.orderId)).toMatchObject({ status: "APPROVED", payment_status: "PAID" });
@@ -346,22 +223,7 @@ describe("POST /webhooks/stripe", () => {
   it("releases the reservation once when the session expires", async () => {
     const o = await onlineOrder();
     expect((await stockOf(o.productId))!.quantity).toBe(3);
-    const gone = [
-      stripeEvent("checkout.session.expired", {
-        id: o.sessionId,
-        object: "checkout.session",
-        client_reference_id: o.orderId,
-        payment_status: "unpaid",
-        status: "expired",
-      }),
-      stripeEvent("payment_intent.payment_failed", {
-        id: fakeId("pi"),
-        object: "payment_intent",
-        metadata: { orderId: o.orderId },
-        status: "requires_payment_method",
-        last_payment_error: { code: "card_declined" },
-      }),
-    ];
+    const gone = [sessionExpired(o), paymentFailed(o)];
     await deliverThriceShuffled(gone);
     await processed(gone);
     expect(await orderRow(o.orderId)).toMatchObject({ status: "CANCELED", payment_status: "NOT_PAID" });
@@ -407,6 +269,6 @@ describe("the buyer back before the webhook", () => {
     await post(late);
     await processed([late]);
     expect(await activities(o.orderId, "ORDER_PAID")).toHaveLength(1);
-    expect(await q("SELECT id FROM emails WHERE idempotency_key = ?", `order-confirmation:${o.orderId}`)).toHaveLength(1);
+    expect(await confirmations(o.orderId)).toHaveLength(1);
   });
 });

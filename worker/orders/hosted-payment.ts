@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { releaseStockStatements } from "#worker/catalog";
 import { emailStatement } from "#worker/email";
 import type { Processor, Statement } from "#worker/events";
@@ -14,6 +14,7 @@ import { shopSettings } from "#worker/store";
 import { taskStatement } from "#worker/tasks";
 import { isAssertionFailure } from "#worker/platform/batch";
 import { systemCtx, type Ctx } from "#worker/platform/context";
+import type { Db } from "#worker/platform/db";
 import { ApiError, notFound } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { formatMoney, toDecimalString, toMinor } from "#worker/platform/money";
@@ -24,7 +25,7 @@ import { paidAmount, refundedAmount } from "./actions";
 import { loadOrders, paymentEvent, restockedCancelEvent, writeChange } from "./orders";
 import { completeRefund, failRefund } from "./refunds";
 import type { LoadedOrder } from "./shapes";
-import { transactions } from "./tables";
+import { orders, PENDING_ONLINE_ORDER, transactions } from "./tables";
 
 /**
  * Online payment on the provider's hosted page (Stripe Checkout). Placing the order writes it INITIALIZED and
@@ -40,6 +41,16 @@ import { transactions } from "./tables";
 export const PAYMENT_NOT_COMPLETED = "PAYMENT_NOT_COMPLETED";
 
 const PAID_STATUSES = new Set(["PAID", "PARTIALLY_REFUNDED", "FULLY_REFUNDED"]);
+
+/**
+ * How long the hosted page takes payment: Stripe's minimum of 30 minutes, plus a minute for the time between writing
+ * the order and Stripe making the session. Counted from the order's creation, so a retry sends the same parameters
+ * under the same idempotency key and gets the same session back.
+ */
+const SESSION_SECONDS = 31 * 60;
+
+/** How long an online order holds its stock unpaid: its session's life, then time for Stripe's expired event. */
+export const ONLINE_HOLD_MINUTES = 45;
 
 async function loadOne(ctx: Ctx, id: string | null): Promise<LoadedOrder | null> {
   if (!id) return null;
@@ -69,6 +80,7 @@ function sessionInput(ctx: Ctx, o: LoadedOrder): SessionInput {
     fees: minorOf(s.additionalFees, order.currency),
     discount: minorOf(s.discount, order.currency),
     total: order.total,
+    expiresAt: Math.floor(Date.parse(order.createdDate) / 1000) + SESSION_SECONDS,
     successUrl: `${origin}/orders/${encodeURIComponent(order.id)}/confirmation?session_id={CHECKOUT_SESSION_ID}`,
     cancelUrl: `${origin}/checkout?canceled=${encodeURIComponent(order.id)}`,
   };
@@ -214,8 +226,11 @@ async function paidConfirmation(ctx: Ctx, o: LoadedOrder) {
   }
 }
 
-/** Cancels an online order whose payment was not completed and releases its stock; a paid or settled order is left alone. */
-async function releaseUnpaid(ctx: Ctx, orderId: string | null, stripeType: string, done: Done): Promise<Outcome> {
+/**
+ * Cancels an online order whose payment was not completed and releases its stock; a paid or settled order is left
+ * alone. `why` goes into the activity: the provider's event, or how long the order waited.
+ */
+async function releaseUnpaid(ctx: Ctx, orderId: string | null, why: Record<string, unknown>, done: Done): Promise<Outcome> {
   return onLatest(ctx, orderId, async (o) => {
     const { order } = o;
     if (order.status !== "INITIALIZED" || order.paymentStatus !== "NOT_PAID") return "UNCHANGED";
@@ -225,7 +240,7 @@ async function releaseUnpaid(ctx: Ctx, orderId: string | null, stripeType: strin
     const stock = lines.length ? releaseStockStatements(ctx, lines, order.id, `Order ${order.number}: payment not completed`) : undefined;
     await writeChange(ctx, o, {
       set: { status: "CANCELED" },
-      activities: [{ type: "ORDER_CANCELED", details: { reason: PAYMENT_NOT_COMPLETED, providerEvent: stripeType, restockAllItems: true } }],
+      activities: [{ type: "ORDER_CANCELED", details: { reason: PAYMENT_NOT_COMPLETED, ...why, restockAllItems: true } }],
       after: done(),
       stock,
       events: [restockedCancelEvent(PAYMENT_NOT_COMPLETED)],
@@ -332,7 +347,7 @@ export async function applyStripeEvent(ctx: Ctx, data: StripeEventData, done: Do
     case "payment_intent.succeeded":
       return markOrderPaid(ctx, data.orderId, { transactionId: data.paymentIntentId ?? "", amount: data.amount, currency: data.currency }, done);
     case "checkout.session.expired":
-      return releaseUnpaid(ctx, data.orderId, data.stripeType, done);
+      return releaseUnpaid(ctx, data.orderId, { providerEvent: data.stripeType }, done);
     case "payment_intent.payment_failed":
       // Stripe's page lets the buyer try another card in the same session, so a declined attempt keeps the order
       // and its stock; the session's expiry releases them if no payment follows.
@@ -373,4 +388,44 @@ export async function confirmHostedReturn(ctx: Ctx, orderId: string, sessionId: 
     currency: session.currency,
   });
   return true;
+}
+
+/** Most pending online orders one sweep releases; the next minute's sweep takes the rest. */
+const PER_SWEEP = 50;
+
+/**
+ * The online orders placed before `cutoff` (ISO) and still waiting for their payment, oldest first, through
+ * orders_pending_online_idx. An order with a transaction (a card charge still pending) is the provider's to settle.
+ */
+export function pendingOnlineOrdersRead(db: Db, cutoff: string, limit = PER_SWEEP) {
+  return db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      sql`${sql.raw(PENDING_ONLINE_ORDER)} AND ${orders.createdDate} < ${cutoff} AND NOT EXISTS (SELECT 1 FROM ${transactions} t WHERE t.order_id = ${orders.id})`,
+    )
+    .orderBy(asc(orders.createdDate))
+    .limit(limit);
+}
+
+/**
+ * The sweep of online orders left pending: no Checkout Session was ever made (Stripe down after the order was
+ * written), or its session expired and the expired event never came. Past ONLINE_HOLD_MINUTES the hosted page
+ * takes no payment any more, so the order is cancelled and its stock released, once (guarded like the event's
+ * path). A payment reported later for it becomes a merchant task (markOrderPaid). Answers how many it released.
+ */
+export async function releasePendingOnlineOrders(env: Env, db: Db, now: Date, waitUntil: (p: Promise<unknown>) => void): Promise<number> {
+  const cutoff = new Date(now.getTime() - ONLINE_HOLD_MINUTES * 60_000).toISOString();
+  const ids = (await pendingOnlineOrdersRead(db, cutoff)).map((r) => r.id);
+  if (!ids.length) return 0;
+  const ctx = systemCtx(env, db, "orders:pending-online", waitUntil);
+  let released = 0;
+  for (const id of ids) {
+    try {
+      if ((await releaseUnpaid(ctx, id, { heldMinutes: ONLINE_HOLD_MINUTES }, none)) === "CHANGED") released++;
+    } catch (err) {
+      console.error(`pending online order ${id} could not be released; the next sweep retries`, err);
+    }
+  }
+  return released;
 }

@@ -14,6 +14,7 @@ export {
   hostedPaymentProcessor,
   markOrderPaid,
   PAYMENT_NOT_COMPLETED,
+  releasePendingOnlineOrders,
   resumeHostedPayment,
 } from "./hosted-payment";
 export { isOwner, readCheckout, shapeOfRead, updateCheckout, updateCheckoutFrom, type CheckoutRead } from "./checkout";

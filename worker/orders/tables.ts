@@ -48,6 +48,13 @@ export const UNPAID_OFFLINE_ORDER =
   "status = 'APPROVED' AND payment_status = 'NOT_PAID' AND fulfillment_status = 'NOT_FULFILLED' AND total > 0 AND json_extract(details, '$.paymentOption') = 'FULL_PAYMENT_OFFLINE'";
 
 /**
+ * Online orders still waiting for their payment on the provider's page: the rows of orders_pending_online_idx, which
+ * the pending-online sweep (hosted-payment.ts) reads by age. Its query repeats this text exactly, for the index.
+ */
+export const PENDING_ONLINE_ORDER =
+  "status = 'INITIALIZED' AND payment_status = 'NOT_PAID' AND json_extract(details, '$.paymentOption') = 'FULL_PAYMENT_ONLINE'";
+
+/**
  * An order placed from a checkout. Statuses and money (minor units) are columns, so they can be filtered and moved
  * by guarded updates; the rest of the Wix Order shape (buyerInfo, shippingInfo, billingInfo, recipientInfo,
  * priceSummary, appliedDiscounts, …) is the JSON snapshot in `details`, as it was when the order was placed.
@@ -81,6 +88,7 @@ export const orders = sqliteTable(
     index("orders_owner_idx").on(t.ownerKind, t.ownerId, t.purchasedDate),
     index("orders_purchased_idx").on(t.purchasedDate),
     index("orders_unpaid_offline_idx").on(t.createdDate).where(sql.raw(UNPAID_OFFLINE_ORDER)),
+    index("orders_pending_online_idx").on(t.createdDate).where(sql.raw(PENDING_ONLINE_ORDER)),
   ],
 );
 

@@ -71,6 +71,8 @@ export interface SessionInput {
   discount: number;
   /** The order's total: the session's amount_total must equal it. */
   total: number;
+  /** When the hosted page stops taking payment (epoch seconds); Stripe wants 30 minutes to 24 hours from creation. */
+  expiresAt: number;
   successUrl: string;
   cancelUrl: string;
 }
@@ -139,6 +141,7 @@ export async function createCheckoutSession(s: StripeSettings, input: SessionInp
     ...(input.email ? { customer_email: input.email } : {}),
     success_url: input.successUrl,
     cancel_url: input.cancelUrl,
+    expires_at: input.expiresAt,
   };
   try {
     const session = await client(s).checkout.sessions.create(params, { idempotencyKey: `checkout-session:${input.orderId}` });

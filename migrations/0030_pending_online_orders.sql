@@ -1,0 +1,1 @@
+CREATE INDEX `orders_pending_online_idx` ON `orders` (`created_date`) WHERE status = 'INITIALIZED' AND payment_status = 'NOT_PAID' AND json_extract(details, '$.paymentOption') = 'FULL_PAYMENT_ONLINE';
