@@ -15,7 +15,7 @@ export function navFrame(ctx: Ctx) {
   return cachedCatalogRead(ctx, "navFrame", null, async () => {
     const slugs = [HEADER_MENU, FOOTER_MENU];
     const [answer, [menuRows]] = await queryCollectionsWith(ctx, NAV_COLLECTIONS_QUERY, menuPagesRead(ctx.db, slugs));
-    const menus = menuPagesOf(menuRows as Awaited<ReturnType<typeof menuPagesRead>>, slugs);
+    const menus = menuPagesOf(menuRows, slugs);
     return { collections: navCollectionsOf(ctx, answer.collections), header: menus[HEADER_MENU], footer: menus[FOOTER_MENU] };
   });
 }

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { catalogVersion } from "#worker/catalog/cache";
-import { api, getQuery, merchant, OWNER_KEY, outboxRows, staffWith, unique } from "../helpers";
+import { queryCollectionsWith } from "#worker/catalog";
+import { menuPagesOf, menuPagesRead } from "#worker/cms";
+import { api, getQuery, merchant, OWNER_KEY, outboxRows, serviceCtx, staffWith, unique } from "../helpers";
 
 /**
  * The CMS's Wix Data items API (/wix-data/v2/items): the built-in Menus and Pages collections, the query in both
@@ -101,6 +103,16 @@ describe("Wix Data items: reads", () => {
     const next = await query({ dataCollectionId: "Pages", query: { cursorPaging: { limit: 2, cursor: first.body.pagingMetadata.cursors.next } } });
     expect(next.body.dataItems.map((i: { data: { slug: string } }) => i.data.slug)).toEqual([`shipping-${tag}`]);
     expect(next.body.pagingMetadata).toMatchObject({ hasNext: false, cursors: {} });
+  });
+
+  it("the shop's navigation read gives each menu's pages in order, in the collections query's batch", async () => {
+    const { ctx } = serviceCtx({ kind: "anonymous" });
+    const slugs = [`header-${tag}`, "no-such-menu"];
+    const [answer, [rows]] = await queryCollectionsWith(ctx, { paging: { limit: 5 } }, menuPagesRead(ctx.db, slugs));
+    expect(Array.isArray(answer.collections)).toBe(true);
+    const menus = menuPagesOf(rows, slugs);
+    expect(menus[`header-${tag}`].map((p) => p.title)).toEqual(["Shipping and returns", "About us"]);
+    expect(menus["no-such-menu"]).toEqual([]);
   });
 
   it("gets one item by id; a missing one is WDE0073", async () => {

@@ -327,20 +327,23 @@ export async function itemBySlug(ctx: Ctx, collectionId: string, slug: string): 
   return toDataItem(def, row, await referencedRows(ctx, def, [row], included), included);
 }
 
-/** The read of the named menus' pages, in order (for a caller's batch; menuPagesOf shapes its rows). */
+/** The read of the named menus' pages, in order (for a caller's batch; menuPagesOf shapes its result). */
 export function menuPagesRead(db: Db, slugs: string[]) {
-  return db
-    .select({ menu: sql<string>`m.slug`, title: sql<string>`p.title`, slug: sql<string>`p.slug` })
-    .from(sql`cms_items m, json_each(m.data, '$.pages') j JOIN cms_items p ON p.id = j.value AND p.collection_id = ${PAGES}`)
-    .where(sql`m.collection_id = ${MENUS} AND m.slug IN (SELECT value FROM json_each(${JSON.stringify(slugs)}))`)
-    .orderBy(sql`m.slug`, sql`j.key`);
+  return rawStatement(
+    db,
+    sql`SELECT m.slug AS menu, p.title AS title, p.slug AS slug FROM cms_items m, json_each(m.data, '$.pages') j, cms_items p
+      WHERE p.id = j.value AND p.collection_id = ${PAGES} AND m.collection_id = ${MENUS}
+        AND m.slug IN (SELECT value FROM json_each(${JSON.stringify(slugs)})) ORDER BY m.slug, j.key`,
+  );
 }
 
-/** The pages of each named menu as `{title, slug}`, from menuPagesRead's rows (a missing menu is an empty list). */
-export function menuPagesOf(
-  rows: { menu: string; title: string; slug: string }[],
-  slugs: string[],
-): Record<string, { title: string; slug: string }[]> {
+/** The pages of each named menu as `{title, slug}`, from menuPagesRead's result (a missing menu is an empty list). */
+export function menuPagesOf(result: unknown, slugs: string[]): Record<string, { title: string; slug: string }[]> {
+  const rows = ((result as { results?: { menu: string; title: string; slug: string }[] }).results ?? []) as {
+    menu: string;
+    title: string;
+    slug: string;
+  }[];
   const out: Record<string, { title: string; slug: string }[]> = Object.fromEntries(slugs.map((s) => [s, []]));
   for (const r of rows) out[r.menu]?.push({ title: r.title, slug: r.slug });
   return out;
