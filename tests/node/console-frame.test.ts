@@ -179,7 +179,7 @@ describe("console frame", () => {
         }),
       });
       expect(created.status).toBe(200);
-      await page.goto(`${w.url}/console/products/${(await created.json()).product.id}`);
+      await page.goto(`${w.url}/console/products/${((await created.json()) as { product: { id: string } }).product.id}`);
       await hydrated(page);
       expect(await overflow()).toBeLessThanOrEqual(0);
 
