@@ -41,7 +41,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ownOrderDownloads(context.services, order.id),
     order.checkoutId ? postFlowUrlOf(context.services.env, order.checkoutId) : null,
   ]);
-  return { order, member: context.services.auth.kind === "member", holdHours, returned: !!sessionId, awaiting: awaitingPayment(order), downloads, postFlowUrl };
+  return {
+    order,
+    member: context.services.auth.kind === "member",
+    holdHours,
+    returned: !!sessionId,
+    awaiting: awaitingPayment(order),
+    downloads,
+    postFlowUrl,
+  };
 }
 
 /** intent=pay: the hosted payment page of this unpaid order again. */
