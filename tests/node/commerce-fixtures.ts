@@ -3,6 +3,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
+import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET } from "../payments/stripe-events";
+import { startStripeFake, type StripeFake } from "../payments/stripe-fake";
 import { haveChromium, launchChromium, newContext, SKIP_NOTE } from "./chromium";
 import { BROWSER_UA, OWNER_KEY, startWorker, type RunningWorker } from "./worker";
 
@@ -58,6 +60,29 @@ export async function openStore(bindings?: Record<string, string>): Promise<Stor
   expect(plain?.id).toBeTruthy();
   const browser = await launchChromium();
   return { w, browser, tee, plain };
+}
+
+/** A store whose Stripe client talks to a local Stripe fake, started here and told the shop's origin. */
+export async function openStripeStore(): Promise<{ store: Store; fake: StripeFake }> {
+  const fake = await startStripeFake();
+  const store = await openStore({
+    STRIPE_SECRET_KEY: FAKE_SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+    STRIPE_PUBLISHABLE_KEY: "pk_test_fakePublishableKey",
+    STRIPE_API_BASE: fake.origin,
+  });
+  fake.shopOrigin = store.w.url;
+  return { store, fake };
+}
+
+/** The rows one SQL statement reads from a store's D1. */
+export async function rowsOf<T = Record<string, any>>(store: Store, sql: string, ...bind: unknown[]): Promise<T[]> {
+  return (
+    await store.w.db
+      .prepare(sql)
+      .bind(...bind)
+      .all<T>()
+  ).results;
 }
 
 export async function closeStore(store: Store | undefined) {

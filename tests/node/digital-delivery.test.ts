@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStripeFake, type StripeFake } from "../payments/stripe-fake";
-import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET } from "../payments/stripe-events";
+import type { StripeFake } from "../payments/stripe-fake";
 import { waitFor } from "../wait";
 import {
   addToCart,
   closeStore,
-  fillContact,
   haveChromium,
   hydrated,
-  openStore,
+  openStripeStore,
+  rowsOf,
   shopper,
   SKIP_NOTE,
   type Store,
+  toPaymentStep,
   uniqueEmail,
 } from "./commerce-fixtures";
 import { consoleAccount, consoleBrowser, unexpected } from "./console-fixtures";
@@ -27,14 +27,7 @@ let fake: StripeFake;
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  fake = await startStripeFake();
-  store = await openStore({
-    STRIPE_SECRET_KEY: FAKE_SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fakePublishableKey",
-    STRIPE_API_BASE: fake.origin,
-  });
-  fake.shopOrigin = store.w.url;
+  ({ store, fake } = await openStripeStore());
 }, 60_000);
 
 afterAll(async () => {
@@ -42,12 +35,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const q = <T = Record<string, any>>(s: string, ...b: unknown[]) =>
-  store!.w.db
-    .prepare(s)
-    .bind(...b)
-    .all<T>()
-    .then((r) => r.results);
+const q = <T = Record<string, any>>(sql: string, ...bind: unknown[]) => rowsOf<T>(store!, sql, ...bind);
 
 describe("digital delivery in the browser", () => {
   it("the demo's digital products come with a file, as the catalogue promises", async (ctx) => {
@@ -86,13 +74,7 @@ describe("digital delivery in the browser", () => {
     const email = uniqueEmail("digital");
     await addToCart(page, s, { productId: journal.id, quantity: "1" });
     await addToCart(page, s, { productId: s.plain.id, quantity: "1" });
-    await page.goto(`${s.w.url}/checkout`);
-    await hydrated(page);
-    await fillContact(page, email);
-    await page.getByRole("button", { name: "Continue to delivery" }).click();
-    await page.waitForURL("**/checkout?step=delivery");
-    await page.getByRole("button", { name: "Continue to payment" }).click();
-    await page.waitForURL("**/checkout?step=payment");
+    await toPaymentStep(page, s, email);
     await page.getByRole("button", { name: /Place order/ }).click();
     await page.waitForURL((u) => u.origin === fake.origin && u.pathname.startsWith("/pay/cs_test_"));
     const [order] = await q<{ id: string }>("SELECT id FROM orders WHERE buyer_email = ?", email);

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentCart } from "wix-ecom-1-0-943";
 import { redirects } from "wix-redirects-1-0-73";
 import { createClient, OAuthStrategy } from "wix-sdk-1-15";
-import { startStripeFake, type StripeFake } from "../payments/stripe-fake";
-import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET } from "../payments/stripe-events";
-import { closeStore, fillContact, haveChromium, hydrated, openStore, shopper, SKIP_NOTE, type Store, uniqueEmail } from "./commerce-fixtures";
+import type { StripeFake } from "../payments/stripe-fake";
+import { closeStore, fillContact, haveChromium, hydrated, openStripeStore, shopper, SKIP_NOTE, type Store, uniqueEmail } from "./commerce-fixtures";
 import { OWNER_KEY } from "./worker";
 
 /**
@@ -73,14 +72,7 @@ function startSite(): Promise<void> {
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  fake = await startStripeFake();
-  store = await openStore({
-    STRIPE_SECRET_KEY: FAKE_SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fakePublishableKey",
-    STRIPE_API_BASE: fake.origin,
-  });
-  fake.shopOrigin = store.w.url;
+  ({ store, fake } = await openStripeStore());
   await startSite();
   // Only the SDK's host goes to the shop, as a headless site deployed against it would configure.
   realFetch = globalThis.fetch;

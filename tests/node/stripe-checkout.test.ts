@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStripeFake, type StripeFake } from "../payments/stripe-fake";
-import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET } from "../payments/stripe-events";
+import type { StripeFake } from "../payments/stripe-fake";
 import { waitFor } from "../wait";
 import {
   addToCart,
   closeStore,
   haveChromium,
   hydrated,
-  openStore,
+  openStripeStore,
+  rowsOf,
   shopper,
   SKIP_NOTE,
   type Store,
@@ -27,14 +27,7 @@ let fake: StripeFake;
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  fake = await startStripeFake();
-  store = await openStore({
-    STRIPE_SECRET_KEY: FAKE_SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fakePublishableKey",
-    STRIPE_API_BASE: fake.origin,
-  });
-  fake.shopOrigin = store.w.url;
+  ({ store, fake } = await openStripeStore());
 }, 60_000);
 
 afterAll(async () => {
@@ -42,12 +35,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const q = <T = Record<string, any>>(s: string, ...b: unknown[]) =>
-  store!.w.db
-    .prepare(s)
-    .bind(...b)
-    .all<T>()
-    .then((r) => r.results);
+const q = <T = Record<string, any>>(sql: string, ...bind: unknown[]) => rowsOf<T>(store!, sql, ...bind);
 
 /** Cart → checkout's three steps → Place order: the browser ends on the fake's hosted page. Answers the order id. */
 async function toHostedPage(page: import("playwright-core").Page, email: string): Promise<string> {
