@@ -15,6 +15,7 @@ import {
   uniqueEmail,
 } from "./commerce-fixtures";
 import { consoleAccount, consoleBrowser, unexpected } from "./console-fixtures";
+import { BROWSER_UA } from "./worker";
 
 /**
  * Digital delivery in Chromium: the merchant uploads a file to a digital product on the console's page (a
@@ -100,6 +101,23 @@ describe("digital delivery in the browser", () => {
     }, "the delivery email");
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain(`/downloads/${order.id}/`);
+    expect(await q("SELECT count FROM line_downloads WHERE order_id = ?", order.id)).toEqual([{ count: 1 }]);
+
+    // The merchant refunds the whole order in the console: the same link now answers 403 and no bytes.
+    const href = await link.getAttribute("href");
+    const merchant = await consoleBrowser(s.browser, s.w, await consoleAccount(s.w, "OWNER"));
+    await merchant.page.goto(`${s.w.url}/console/orders/${order.id}`);
+    await hydrated(merchant.page);
+    const refund = merchant.page.locator("form", { has: merchant.page.getByRole("heading", { name: "Refund", exact: true }) });
+    await refund.getByLabel(/Refund everything left/).check();
+    await refund.getByLabel("Yes, give this money back to the buyer").check();
+    await refund.getByRole("button", { name: "Refund", exact: true }).click();
+    await expect.poll(() => merchant.page.locator("h1").textContent()).toContain("Refunded");
+    expect(unexpected(merchant.problems)).toEqual([]);
+    await merchant.context.close();
+    const dead = await fetch(new URL(href!, s.w.url), { headers: { "user-agent": BROWSER_UA } });
+    expect(dead.status).toBe(403);
+    expect(((await dead.json()) as { details: { applicationError: { code: string } } }).details.applicationError.code).toBe("DOWNLOAD_REFUNDED");
     expect(await q("SELECT count FROM line_downloads WHERE order_id = ?", order.id)).toEqual([{ count: 1 }]);
     expect(problems).toEqual([]);
     await context.close();
