@@ -268,6 +268,19 @@ describe("a paid order's downloads", () => {
     expect(saved.body.settings).toMatchObject({ downloadLimit: 5, downloadLinkDays: 30 });
   });
 
+  it("in production, is not sold without DOWNLOAD_SIGNING_SECRET: 503 and no order written", async () => {
+    const { product } = await digitalProduct();
+    const v = await visitorCheckout(product.id);
+    await fillCheckout(v.token, v.checkoutId);
+    const production = { ...env, ENVIRONMENT: "production", PUBLIC_URL: "https://shop.test", DOWNLOAD_SIGNING_SECRET: undefined } as Env;
+    const res = await api("POST", `/ecom/v1/checkouts/${v.checkoutId}/create-order`, { key: v.token, body: { id: v.checkoutId }, env: production });
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body.details.applicationError.code).toBe("DOWNLOADS_NOT_CONFIGURED");
+    expect((await env.DB.prepare("SELECT id FROM orders WHERE checkout_id = ?").bind(v.checkoutId).all()).results).toHaveLength(0);
+    // The same checkout is sold where links can be signed.
+    expect((await placeOrder(v.token, v.checkoutId)).status).toBe(200);
+  });
+
   it("opens nothing before payment, and closes after a full refund", async () => {
     const { product } = await digitalProduct();
     const unpaid = await order(product.id, false);

@@ -1,3 +1,4 @@
+import { config } from "#worker/platform/config";
 import { and, eq, sql } from "drizzle-orm";
 import { completeCartStatements, type CartTotals } from "#worker/cart";
 import { appliedCouponCode, recordRuleUsageStatements, redeemCouponStatement } from "#worker/pricing";
@@ -99,6 +100,7 @@ export async function placeOrderFrom(
   if (typeof payment === "object") checkCard(payment.card);
   const priced = updated?.priced ?? (await priceCheckoutWith(ctx, row, read.products, read.pricing));
   validateOrder(row, priced);
+  refuseUndeliverable(ctx, priced);
 
   const now = nowIso();
   const orderId = newId();
@@ -157,6 +159,20 @@ export async function placeOrderFrom(
   // The order and its reservation are written; now the hosted page. If Stripe fails here the order stays pending and
   // the buyer's retry (the same checkout) asks again with the same idempotency key.
   return online ? startHostedPayment(ctx, orderId) : { orderId };
+}
+
+/**
+ * In production a digital item is sold only when its download link can be signed: without DOWNLOAD_SIGNING_SECRET
+ * the buyer would pay for something the shop cannot deliver.
+ */
+function refuseUndeliverable(ctx: Ctx, priced: PricedCheckout): void {
+  const c = config(ctx.env);
+  if (!c.production || c.downloadSigningSecret) return;
+  if (!priced.resolved.some((r) => !r.row.custom && r.row.snapshot.productType === "digital")) return;
+  throw new ApiError(503, "DOWNLOADS_NOT_CONFIGURED", "Digital items cannot be delivered: DOWNLOAD_SIGNING_SECRET is not set", {
+    message: "Digital delivery is not available",
+    data: { variable: "DOWNLOAD_SIGNING_SECRET" },
+  });
 }
 
 function noHostedPayment(): ApiError {
