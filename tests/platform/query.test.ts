@@ -356,7 +356,8 @@ describe("encodings", () => {
     const viaGet = await getQuery(READ, payload);
     const viaPost = await api("POST", WRITE_SIDE, { body: payload });
     const viaGatewayPost = await api("POST", READ, { body: payload });
-    const viaQuery = await getQuery("/v1/products/query", payload);
+    // query-platformized returns variants unless told not to; the plain query path only when asked.
+    const viaQuery = await getQuery("/v1/products/query", { ...payload, includeVariants: true });
     expect(viaGet.status).toBe(200);
     expect(viaGet.body.products).toHaveLength(7);
     expect(viaGet.body.metadata).toEqual({ items: 7, offset: 3, total: viaGet.body.metadata.total });
