@@ -15,9 +15,10 @@ const UNKNOWN = "00000000-0000-4000-8000-00000000dead";
 /**
  * A request that passes each route's own validation, for the routes whose body is read before the permission is
  * checked (elsewhere `{}` does). Path parameters name nothing that exists, so a permitted caller gets the call's
- * own 404 or 400, never a change to data another test relies on.
+ * own 404 or 400, never a change to data another test relies on. `refusal`: the code a caller without the permission
+ * gets, where it is not PERMISSION_DENIED.
  */
-const SAMPLES: Record<string, { body?: unknown; query?: string; alsoHeld?: Permission[] }> = {
+const SAMPLES: Record<string, { body?: unknown; query?: string; alsoHeld?: Permission[]; refusal?: string }> = {
   "POST /v2/sign-on": { body: { loginId: { email: "walk-sign-on@example.com" } } },
   "POST /_api/iam/authentication/v2/sign-on": { body: { loginId: { email: "walk-sign-on@example.com" } } },
   "POST /v1/activation-email": { body: { identityId: UNKNOWN } },
@@ -46,8 +47,9 @@ const SAMPLES: Record<string, { body?: unknown; query?: string; alsoHeld?: Permi
   },
   "POST /v1/orders/:id/refund-status": { body: { status: "FULLY_REFUNDED" } },
   "POST /ecom/v1/orders/:id/refund-status": { body: { status: "FULLY_REFUNDED" } },
-  "POST /v1/orders/:id/refunds": { body: { amount: "1.00" } },
-  "POST /ecom/v1/orders/:id/refunds": { body: { amount: "1.00" } },
+  // Refunds answer the spec's refund-blocking reason FORBIDDEN.
+  "POST /v1/orders/:id/refunds": { body: { amount: "1.00" }, refusal: "FORBIDDEN" },
+  "POST /ecom/v1/orders/:id/refunds": { body: { amount: "1.00" }, refusal: "FORBIDDEN" },
   // A source takes stock updates (the only type a source may take), which needs inventory.write as well.
   "POST /api/v1/webhook-sources": { body: { name: "walk-source" }, alsoHeld: ["inventory.write"] },
   "PATCH /api/v1/webhook-sources/:id": { body: { enabled: false } },
@@ -130,7 +132,7 @@ export function walkRoutes(needs: Need[], opts: { staffReads?: boolean } = {}): 
             expect(res.status, what).toBeLessThan(500);
           } else {
             expect(res.status, what).toBe(403);
-            expect(res.body.details?.applicationError?.code, what).toBe("PERMISSION_DENIED");
+            expect(res.body.details?.applicationError?.code, what).toBe(SAMPLES[route]?.refusal ?? "PERMISSION_DENIED");
             expect(writesOf(res), what).toEqual({ rows: 0, kv: 0 });
           }
         }
