@@ -1,3 +1,4 @@
+import { ApiError } from "#worker/platform/errors";
 import { Hono } from "hono";
 import { loadOrders } from "#worker/orders";
 import { badField } from "#worker/platform/errors";
@@ -50,45 +51,52 @@ function disposition(fileName: string): string {
  * API's error shape with no bytes: a forged or altered link, an expired one, an order not paid or refunded, a line
  * past its download limit.
  */
-export const downloadFiles = new Hono<AppEnv>().get("/:orderId/:lineId", async (c) => {
-  const ctx = c.get("ctx");
-  const orderId = pathId(c, "orderId");
-  const lineId = pathId(c, "lineId");
-  const expiresText = c.req.query("expires") ?? "";
-  const expires = /^\d{1,12}$/.test(expiresText) ? Number(expiresText) : Number.NaN;
-  const sig = c.req.query("sig") ?? "";
-  if (!Number.isFinite(expires) || !(await verifyDownload(c.env, orderId, lineId, expires, sig)))
-    throw downloadRefused(403, "DOWNLOAD_LINK_INVALID", "This download link is not valid: use the link from your order email or order page");
-  if (expires * 1000 <= Date.now())
-    throw downloadRefused(403, "DOWNLOAD_LINK_EXPIRED", "This download link has expired", { expiresDate: new Date(expires * 1000).toISOString() });
-  const [o] = await loadOrders(ctx, [orderId]);
-  const line = o?.lines.find((l) => l.id === lineId);
-  if (!o || !line) throw downloadRefused(404, "DOWNLOAD_NOT_FOUND", "This order has no such item to download");
-  const availability = availabilityOf(o.order);
-  if (availability === "REFUNDED") throw downloadRefused(403, "DOWNLOAD_REFUNDED", "This order was refunded: its downloads are closed");
-  if (availability !== "AVAILABLE") throw downloadRefused(403, "DOWNLOAD_NOT_PAID", "This order is not paid: its downloads open once it is");
-  const file = fileForLine(await filesOfProducts(ctx, line.catalogItemId ? [line.catalogItemId] : []), line.catalogItemId, line.variantId);
-  const object = file ? await c.env.DOWNLOADS.get(file.objectKey) : null;
-  if (!file || !object) throw downloadRefused(404, "DOWNLOAD_NOT_FOUND", "The shop no longer has a file for this item: contact the shop");
-  const headers = {
-    "content-type": file.contentType,
-    "content-length": String(object.size),
-    "content-disposition": disposition(file.fileName),
-    "cache-control": "private, no-store",
-    // Bytes a merchant uploaded: never run as a page of the shop's origin.
-    "content-security-policy": "default-src 'none'; sandbox",
-  };
-  // A HEAD (a link checker, a mail scanner) reads no bytes, so it uses up no download.
-  if (c.req.method === "HEAD") {
-    await object.body.cancel();
-    return new Response(null, { status: 200, headers });
-  }
-  const { downloadLimit } = await loadStoreSettings(c.env);
-  if (!(await countDownload(ctx, orderId, lineId, downloadLimit))) {
-    await object.body.cancel();
-    throw downloadRefused(403, "DOWNLOAD_LIMIT_REACHED", `This item was already downloaded ${downloadLimit} times, the most allowed`, {
-      downloadLimit,
+export const downloadFiles = new Hono<AppEnv>()
+  .get("/:orderId/:lineId", async (c) => {
+    const ctx = c.get("ctx");
+    const orderId = pathId(c, "orderId");
+    const lineId = pathId(c, "lineId");
+    const expiresText = c.req.query("expires") ?? "";
+    const expires = /^\d{1,12}$/.test(expiresText) ? Number(expiresText) : Number.NaN;
+    const sig = c.req.query("sig") ?? "";
+    if (!Number.isFinite(expires) || !(await verifyDownload(c.env, orderId, lineId, expires, sig)))
+      throw downloadRefused(403, "DOWNLOAD_LINK_INVALID", "This download link is not valid: use the link from your order email or order page");
+    if (expires * 1000 <= Date.now())
+      throw downloadRefused(403, "DOWNLOAD_LINK_EXPIRED", "This download link has expired", { expiresDate: new Date(expires * 1000).toISOString() });
+    const [o] = await loadOrders(ctx, [orderId]);
+    const line = o?.lines.find((l) => l.id === lineId);
+    if (!o || !line) throw downloadRefused(404, "DOWNLOAD_NOT_FOUND", "This order has no such item to download");
+    const availability = availabilityOf(o.order);
+    if (availability === "REFUNDED") throw downloadRefused(403, "DOWNLOAD_REFUNDED", "This order was refunded: its downloads are closed");
+    if (availability !== "AVAILABLE") throw downloadRefused(403, "DOWNLOAD_NOT_PAID", "This order is not paid: its downloads open once it is");
+    const file = fileForLine(await filesOfProducts(ctx, line.catalogItemId ? [line.catalogItemId] : []), line.catalogItemId, line.variantId);
+    const object = file ? await c.env.DOWNLOADS.get(file.objectKey) : null;
+    if (!file || !object) throw downloadRefused(404, "DOWNLOAD_NOT_FOUND", "The shop no longer has a file for this item: contact the shop");
+    const headers = {
+      "content-type": file.contentType,
+      "content-length": String(object.size),
+      "content-disposition": disposition(file.fileName),
+      "cache-control": "private, no-store",
+      // Bytes a merchant uploaded: never run as a page of the shop's origin.
+      "content-security-policy": "default-src 'none'; sandbox",
+    };
+    // A HEAD (a link checker, a mail scanner) reads no bytes, so it uses up no download.
+    if (c.req.method === "HEAD") {
+      await object.body.cancel();
+      return new Response(null, { status: 200, headers });
+    }
+    const { downloadLimit } = await loadStoreSettings(c.env);
+    if (!(await countDownload(ctx, orderId, lineId, downloadLimit))) {
+      await object.body.cancel();
+      throw downloadRefused(403, "DOWNLOAD_LIMIT_REACHED", `This item was already downloaded ${downloadLimit} times, the most allowed`, {
+        downloadLimit,
+      });
+    }
+    return new Response(object.body, { status: 200, headers });
+  })
+  .all("*", () => {
+    // Any other path under /downloads is a malformed link: the API's 404, never the shop's HTML page.
+    throw new ApiError(404, "DOWNLOAD_NOT_FOUND", "No download at this address: use the link from your order email or order page", {
+      message: "Not found",
     });
-  }
-  return new Response(object.body, { status: 200, headers });
-});
+  });

@@ -159,9 +159,19 @@ export async function createOAuthClient(ctx: Ctx, input: { name: string; redirec
 /** Every OAuth client (the store's own first, once it exists), for the merchant; the default client is made on first use. */
 export async function listOAuthClients(ctx: Ctx): Promise<(OAuthClient & { createdDate: string; isDefault: boolean })[]> {
   requireMerchant(ctx);
-  await getOAuthClient(ctx, defaultClientId(ctx.env));
   const rows = await ctx.db.select().from(oauthClients).orderBy(asc(oauthClients.createdDate), asc(oauthClients.id)).limit(200);
   const defaultId = defaultClientId(ctx.env);
+  // A read writes nothing: the shop's own client is shown as it will be created on its first use.
+  if (defaultId && !rows.some((r) => r.id === defaultId)) {
+    rows.unshift({
+      id: defaultId,
+      name: "Storefront",
+      redirectUris: [],
+      allowAnyRedirect: !isProduction(ctx.env),
+      visitorTokenBudget: null,
+      createdDate: nowIso(),
+    });
+  }
   return rows
     .map((row) => ({ ...fromRow(ctx.env, row), createdDate: row.createdDate, isDefault: row.id === defaultId }))
     .sort((a, b) => Number(b.isDefault) - Number(a.isDefault));

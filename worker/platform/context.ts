@@ -51,7 +51,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   "automations.manage": "Manage automations, tasks, webhooks and events",
   "settings.manage": "Change pricing, store and member settings",
   "members.impersonate": "Sign members in and act as them (sign-on, member tokens)",
-  "cms.write": "Edit the shop's content pages and menus",
+  "cms.write": "Edit content pages and menus",
 };
 
 /** Whether a value names one of PERMISSIONS. */

@@ -93,7 +93,9 @@ export function MediaStrip({ id, media }: { id: string; media: readonly { id: st
           </li>
         ))}
       </ul>
-      <Link to={`/console/products/${id}/media`}>Manage images →</Link>
+      <Link className="console-side-link" to={`/console/products/${id}/media`}>
+        Manage images →
+      </Link>
     </section>
   );
 }

@@ -51,7 +51,11 @@ export default function ProductEditPage({ loaderData, actionData }: Route.Compon
         busy={busy}
       />
       {id && <MediaStrip id={id} media={media} />}
-      {id && <a href={`/console/products/${id}/downloads`}>Files for download →</a>}
+      {id && (
+        <a className="console-side-link" href={`/console/products/${id}/downloads`}>
+          Files for download →
+        </a>
+      )}
     </>
   );
 }
