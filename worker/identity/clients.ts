@@ -189,6 +189,8 @@ export const updateClientRequest = z.object({
 /** Sets a client's visitor-token budget (null: back to the default); settings.manage. */
 export async function updateOAuthClient(ctx: Ctx, clientId: string, input: z.output<typeof updateClientRequest>): Promise<OAuthClient> {
   requirePermission(ctx, "settings.manage");
+  // The shop's own client is listed before its first use; changing it creates it first.
+  if (clientId === defaultClientId(ctx.env)) await getOAuthClient(ctx, clientId);
   const [row] = await ctx.db
     .update(oauthClients)
     .set({ visitorTokenBudget: input.client.visitorTokenBudget })
