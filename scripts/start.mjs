@@ -1,7 +1,9 @@
 // `npm start`: set up (secrets, migrations), build, serve the shop with wrangler dev, create the owner's account,
 // load the demo catalogue into an empty store, and print where everything is. PORT changes the port (default 8787).
 import { execFileSync, spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
 import { applyMigrations, describeDevVars, ensureDevVars, readDevVars } from "./local-setup.mjs";
+import { BUILD_INPUTS, fingerprint, STAMPS, stampMatches, writeStamp } from "./stamps.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const port = Number(process.env.PORT || 8787);
@@ -11,24 +13,32 @@ const note = describeDevVars(ensureDevVars());
 if (note) console.log(note);
 const { OWNER_API_KEY, OWNER_EMAIL, OWNER_PASSWORD, DEMO_SHOPPER_PASSWORD } = readDevVars();
 
-console.log("Building…");
-execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env });
-console.log("Applying D1 migrations…");
-applyMigrations();
+// The build and the migrations are skipped when nothing they read changed since the last start: a second start
+// then costs only wrangler dev's own start. The build's stamp also holds its server bundle's time, so a build made
+// by other means (npm run build after an edit) is never mistaken for the one stamped.
+const serverBundle = `${root}build/server/index.js`;
+const builtAt = () => (existsSync(serverBundle) ? String(statSync(serverBundle).mtimeMs) : "none");
+const sources = fingerprint(BUILD_INPUTS);
+if (stampMatches(STAMPS.build, `${sources} ${builtAt()}`)) {
+  console.log("Build is up to date.");
+} else {
+  console.log("Building…");
+  execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env });
+  writeStamp(STAMPS.build, `${sources} ${builtAt()}`);
+}
+const migrations = fingerprint(["migrations"]);
+if (stampMatches(STAMPS.migrations, migrations)) {
+  console.log("D1 migrations are up to date.");
+} else {
+  console.log("Applying D1 migrations…");
+  applyMigrations();
+  writeStamp(STAMPS.migrations, migrations);
+}
 
+// wrangler's own binary rather than npx, which spends most of a second finding it.
 const server = spawn(
-  "npx",
-  [
-    "wrangler",
-    "dev",
-    "--port",
-    String(port),
-    "--ip",
-    "127.0.0.1",
-    "--show-interactive-dev-session=false",
-    "--var",
-    `PUBLIC_URL:http://localhost:${port}`,
-  ],
+  `${root}node_modules/.bin/wrangler`,
+  ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--var", `PUBLIC_URL:http://localhost:${port}`],
   {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
@@ -39,11 +49,11 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill
 server.on("exit", (code) => process.exit(code ?? 0));
 
 const base = `http://127.0.0.1:${port}`;
-for (let i = 0; i < 120; i++) {
+for (let i = 0; i < 600; i++) {
   try {
     if ((await fetch(`${base}/api/health`)).ok) break;
   } catch {}
-  await new Promise((r) => setTimeout(r, 500));
+  await new Promise((r) => setTimeout(r, 100));
 }
 
 // The owner's account, from OWNER_EMAIL / OWNER_PASSWORD (created once; an existing owner is left as it is).
