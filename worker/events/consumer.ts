@@ -5,7 +5,7 @@ import { nowIso, systemCtx, type Ctx } from "#worker/platform/context";
 import { openDb, type Db } from "#worker/platform/db";
 import { ApiError } from "#worker/platform/errors";
 import type { EventEnvelope, Statement } from "./outbox";
-import { eventFailures, processedEvents } from "./tables";
+import { eventFailures, outbox, processedEvents } from "./tables";
 import { config } from "#worker/platform/config";
 
 /**
@@ -164,14 +164,14 @@ async function handleEvent(
   event: EventEnvelope,
 ): Promise<void> {
   const todo = processorsFor(registry, event.type);
-  if (todo.length === 0) return;
+  if (todo.length === 0) return markDone(db, event.id);
   const schema = registry.payloadSchemas[event.type];
   let data: Record<string, unknown> = event.data;
   if (schema) {
     const parsed = schema.safeParse(event.data);
     if (!parsed.success) {
       await recordFailure(db, message, event, null, `invalid ${event.type} payload: ${parsed.error.message}`, true);
-      return;
+      return markDone(db, event.id);
     }
     data = parsed.data as Record<string, unknown>;
   }
@@ -213,6 +213,44 @@ async function handleEvent(
     if (!asked) await doneStatement(db, event.id, processor.name);
   }
   if (message.attempts > 1) await db.delete(eventFailures).where(sql`${eventFailures.id} = ${event.id} AND ${eventFailures.state} = 'RETRYING'`);
+  await markDone(db, event.id);
+}
+
+/** Every processor of the event has a result (processed, skipped or dead): its outbox row stops waiting. */
+async function markDone(db: Db, eventId: string): Promise<void> {
+  await db.update(outbox).set({ doneAt: nowIso() }).where(sql`${outbox.id} = ${eventId} AND ${outbox.doneAt} IS NULL`);
+}
+
+/**
+ * Runs events through the registry's processors here and now, as the queue consumer would (same processed-event
+ * records, so nothing runs twice): for the sweep when the local queue consumer has stopped. A failure is recorded
+ * as RETRYING and left for a later sweep. Returns how many events are done afterwards.
+ */
+export async function processInline(
+  env: Env,
+  registry: EventRegistry,
+  events: EventEnvelope[],
+  attempts: number[],
+  waitUntil: (p: Promise<unknown>) => void,
+) {
+  const messages = events.map((e, n) => ({
+    id: `inline:${e.id}`,
+    timestamp: new Date(),
+    body: e,
+    attempts: attempts[n] ?? 1,
+    ack() {},
+    retry() {},
+  }));
+  const batch = { queue: "inline", messages, ackAll() {}, retryAll() {} } as unknown as MessageBatch<unknown>;
+  const exec = { waitUntil, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+  await handleEventBatch(batch, env, exec, registry);
+  const db = openDb(env.DB);
+  const ids = JSON.stringify(events.map((e) => e.id));
+  const [{ done }] = await db
+    .select({ done: sql<number>`count(*)` })
+    .from(outbox)
+    .where(sql`${outbox.id} IN (SELECT value FROM json_each(${ids})) AND ${outbox.doneAt} IS NOT NULL`);
+  return Number(done);
 }
 
 async function handleJob(
@@ -295,6 +333,8 @@ async function recordDead(db: Db, message: Message<unknown>): Promise<void> {
       deadAt: now,
     })
     .onConflictDoUpdate({ target: eventFailures.id, set: { state: "DEAD", deadAt: now, body: message.body } });
+  // A dead event is a result: it no longer waits (it is listed with the dead events instead).
+  if (typeof body?.type === "string") await markDone(db, id);
   console.error("event dead after retries", type, id);
 }
 
