@@ -121,8 +121,11 @@ describe("acknowledged outbox", () => {
     expect((await outboxRow(id))!.done_at).not.toBeNull();
     const listed = await merchant("GET", "/api/v1/events/failures?state=DEAD");
     const dead = listed.body.failures.find((f: { id: string }) => f.id === id);
-    expect(dead).toMatchObject({ type, state: "DEAD", processor: `never-${type}`, message: { id, type } });
-    expect(dead.error).toBe(`not processed after ${MAX_RESENDS} re-sends; no result from never-${type}`);
+    expect(dead).toMatchObject({ type, state: "DEAD", message: { id, type } });
+    // Every processor of the type is named (the shop's own "*" processors among them).
+    expect(dead.error).toMatch(
+      new RegExp(`^not processed after ${MAX_RESENDS} re-sends; no result from .*\\bnever-${type.replaceAll(".", "\\.")}\\b`),
+    );
 
     // A replay makes it wait again, so a lost replay is noticed too.
     expect((await merchant("POST", `/api/v1/events/failures/${id}/replay`)).status).toBe(200);
