@@ -7,6 +7,7 @@ import { ApiError } from "#worker/platform/errors";
 import type { EventEnvelope, Statement } from "./outbox";
 import { eventFailures, outbox, processedEvents } from "./tables";
 import { config } from "#worker/platform/config";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * The EVENTS queue consumer. A message is either an event envelope (from the outbox or an incoming webhook) or a
@@ -180,6 +181,7 @@ async function handleEvent(
       (r) => r.processor,
     ),
   );
+  let marked = false;
   for (const processor of todo) {
     if (finished.has(processor.name)) continue;
     let asked = false;
@@ -210,15 +212,24 @@ async function handleEvent(
       message.retry({ delaySeconds: retryDelaySeconds(env, message.attempts) });
       throw new RetryScheduled();
     }
-    if (!asked) await doneStatement(db, event.id, processor.name);
+    if (asked) continue;
+    // The last processor's record and the event's done mark share one round trip.
+    if (processor === todo.at(-1)) {
+      await runBatch(db, [doneStatement(db, event.id, processor.name), markDoneStatement(db, event.id)]);
+      marked = true;
+    } else await doneStatement(db, event.id, processor.name);
   }
   if (message.attempts > 1) await db.delete(eventFailures).where(sql`${eventFailures.id} = ${event.id} AND ${eventFailures.state} = 'RETRYING'`);
-  await markDone(db, event.id);
+  if (!marked) await markDone(db, event.id);
 }
 
 /** Every processor of the event has a result (processed, skipped or dead): its outbox row stops waiting. */
 async function markDone(db: Db, eventId: string): Promise<void> {
-  await db.update(outbox).set({ doneAt: nowIso() }).where(sql`${outbox.id} = ${eventId} AND ${outbox.doneAt} IS NULL`);
+  await markDoneStatement(db, eventId);
+}
+
+function markDoneStatement(db: Db, eventId: string): Statement {
+  return db.update(outbox).set({ doneAt: nowIso() }).where(sql`${outbox.id} = ${eventId} AND ${outbox.doneAt} IS NULL`);
 }
 
 /**
