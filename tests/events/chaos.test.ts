@@ -136,7 +136,7 @@ describe("chaos: lost queue messages during a webhook storm and a checkout burst
     expect(lost).toBeGreaterThan(0);
     const risen = await waitFor(async () => {
       const h = await health();
-      return h.waiting > 0 && h;
+      return h.waiting > 0 ? h : null;
     }, "lost events to show as waiting");
     expect(risen.status).toBe(200);
 

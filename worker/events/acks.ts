@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Actor } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { type EventRegistry, processInline, processorsFor } from "./consumer";
-import { type EventEnvelope, flushEvents } from "./outbox";
+import { envelopeOf, flushEvents } from "./outbox";
 import { eventFailures, outbox, processedEvents } from "./tables";
 
 /**
@@ -22,17 +21,6 @@ export const STALLED_CONSUMER_MS = 60_000;
 const SWEEP_LIMIT = 100;
 
 type OutboxRow = typeof outbox.$inferSelect;
-
-function envelopeOf(r: OutboxRow): EventEnvelope {
-  return {
-    id: r.id,
-    type: r.type,
-    entityId: r.entityId,
-    eventTime: r.eventTime,
-    actor: { type: r.actorType as Actor["type"], id: r.actorId },
-    data: r.data,
-  };
-}
 
 /** How many events wait (not done) and since when the oldest, for a caller's batch; reads outbox_waiting_idx only. */
 export function queueLagRead(db: Db) {
