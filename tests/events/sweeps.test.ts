@@ -47,8 +47,8 @@ describe("retention", () => {
     const ids = { oldFlushed: id("of"), oldUnflushed: id("ou"), newFlushed: id("nf"), oldDone: id("od"), newDone: id("nd"), failed: id("fd") };
     const outbox = (rowId: string, time: string, flushed: string | null) =>
       env.DB.prepare(
-        "INSERT INTO outbox (id, type, entity_id, event_time, actor_type, actor_id, data, flushed_at, attempts) VALUES (?, 'test.Retention', 'e', ?, 'APP', NULL, '{}', ?, 0)",
-      ).bind(rowId, time, flushed);
+        "INSERT INTO outbox (id, type, entity_id, event_time, actor_type, actor_id, data, flushed_at, done_at, attempts) VALUES (?, 'test.Retention', 'e', ?, 'APP', NULL, '{}', ?, ?, 0)",
+      ).bind(rowId, time, flushed, flushed);
     const processed = (eventId: string, time: string) =>
       env.DB.prepare("INSERT INTO processed_events (event_id, processor, processed_at) VALUES (?, 'p', ?)").bind(eventId, time);
     await env.DB.batch([

@@ -37,6 +37,9 @@ import { finishBody } from "#worker/platform/body";
 import { ApiError, badField, errorBody, systemErrorBody } from "#worker/platform/errors";
 import type { AppEnv } from "#worker/platform/http";
 import { armSweeper } from "./sweeper";
+import { queueLag } from "#worker/events";
+import { config } from "#worker/platform/config";
+import { now as clockNow } from "#worker/platform/clock";
 
 // A visitor who signs in as a member keeps their cart.
 onSignIn(mergeVisitorCart);
@@ -88,8 +91,14 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
     return c.json(systemErrorBody(requestId), 500);
   });
 
-  // A bare JSON route: the benchmark's baseline, and a liveness check for deployments.
-  app.get("/api/health", (c) => c.json({ ok: true }));
+  // The uptime check: also how far behind the event queue is (one indexed read). Past the configured lag it answers
+  // 503, so a monitor alerts when events stop being processed.
+  app.get("/api/health", async (c) => {
+    const lag = await queueLag(c.get("ctx").db, clockNow());
+    const alertAfterSeconds = config(c.env).eventLagAlertSeconds;
+    const ok = lag.oldestWaitingSeconds <= alertAfterSeconds;
+    return c.json({ ok, events: { ...lag, alertAfterSeconds } }, ok ? 200 : 503);
+  });
 
   // Merchant extension: load the demo catalogue into an empty store (npm start calls it with the owner key).
   // With a coupon and shipping options (delivery and pickup), so the demo's checkout has something to choose.

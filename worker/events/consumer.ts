@@ -5,8 +5,9 @@ import { nowIso, systemCtx, type Ctx } from "#worker/platform/context";
 import { openDb, type Db } from "#worker/platform/db";
 import { ApiError } from "#worker/platform/errors";
 import type { EventEnvelope, Statement } from "./outbox";
-import { eventFailures, processedEvents } from "./tables";
+import { eventFailures, outbox, processedEvents } from "./tables";
 import { config } from "#worker/platform/config";
+import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * The EVENTS queue consumer. A message is either an event envelope (from the outbox or an incoming webhook) or a
@@ -164,14 +165,14 @@ async function handleEvent(
   event: EventEnvelope,
 ): Promise<void> {
   const todo = processorsFor(registry, event.type);
-  if (todo.length === 0) return;
+  if (todo.length === 0) return markDone(db, event.id);
   const schema = registry.payloadSchemas[event.type];
   let data: Record<string, unknown> = event.data;
   if (schema) {
     const parsed = schema.safeParse(event.data);
     if (!parsed.success) {
       await recordFailure(db, message, event, null, `invalid ${event.type} payload: ${parsed.error.message}`, true);
-      return;
+      return markDone(db, event.id);
     }
     data = parsed.data as Record<string, unknown>;
   }
@@ -180,6 +181,7 @@ async function handleEvent(
       (r) => r.processor,
     ),
   );
+  let marked = false;
   for (const processor of todo) {
     if (finished.has(processor.name)) continue;
     let asked = false;
@@ -210,9 +212,56 @@ async function handleEvent(
       message.retry({ delaySeconds: retryDelaySeconds(env, message.attempts) });
       throw new RetryScheduled();
     }
-    if (!asked) await doneStatement(db, event.id, processor.name);
+    if (asked) continue;
+    // The last processor's record and the event's done mark share one round trip.
+    if (processor === todo.at(-1)) {
+      await runBatch(db, [doneStatement(db, event.id, processor.name), markDoneStatement(db, event.id)]);
+      marked = true;
+    } else await doneStatement(db, event.id, processor.name);
   }
   if (message.attempts > 1) await db.delete(eventFailures).where(sql`${eventFailures.id} = ${event.id} AND ${eventFailures.state} = 'RETRYING'`);
+  if (!marked) await markDone(db, event.id);
+}
+
+/** Every processor of the event has a result (processed, skipped or dead): its outbox row stops waiting. */
+async function markDone(db: Db, eventId: string): Promise<void> {
+  await markDoneStatement(db, eventId);
+}
+
+function markDoneStatement(db: Db, eventId: string): Statement {
+  return db.update(outbox).set({ doneAt: nowIso() }).where(sql`${outbox.id} = ${eventId} AND ${outbox.doneAt} IS NULL`);
+}
+
+/**
+ * Runs events through the registry's processors here and now, as the queue consumer would (same processed-event
+ * records, so nothing runs twice): for the sweep when the local queue consumer has stopped. A failure is recorded
+ * as RETRYING and left for a later sweep. Returns how many events are done afterwards.
+ */
+export async function processInline(
+  env: Env,
+  registry: EventRegistry,
+  events: EventEnvelope[],
+  attempts: number[],
+  waitUntil: (p: Promise<unknown>) => void,
+) {
+  const messages = events.map((e, n) => ({
+    id: `inline:${e.id}`,
+    timestamp: new Date(),
+    body: e,
+    attempts: attempts[n] ?? 1,
+    ack() {},
+    retry() {},
+  }));
+  const batch = { queue: "inline", messages, ackAll() {}, retryAll() {} } as unknown as MessageBatch<unknown>;
+  const exec = { waitUntil, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+  await handleEventBatch(batch, env, exec, registry);
+  const db = openDb(env.DB);
+  const ids = JSON.stringify(events.map((e) => e.id));
+  const [{ done }] = await db
+    .select({ done: sql<number>`count(*)` })
+    .from(outbox)
+    .where(sql`${outbox.id} IN (SELECT value FROM json_each(${ids})) AND ${outbox.doneAt} IS NOT NULL`);
+  return Number(done);
 }
 
 async function handleJob(
@@ -295,6 +344,8 @@ async function recordDead(db: Db, message: Message<unknown>): Promise<void> {
       deadAt: now,
     })
     .onConflictDoUpdate({ target: eventFailures.id, set: { state: "DEAD", deadAt: now, body: message.body } });
+  // A dead event is a result: it no longer waits (it is listed with the dead events instead).
+  if (typeof body?.type === "string") await markDone(db, id);
   console.error("event dead after retries", type, id);
 }
 

@@ -2,7 +2,7 @@ import { and, count, desc, eq, notInArray, sql } from "drizzle-orm";
 import { hasPermission, nowIso, requireMerchant, type Ctx, type Permission, requirePermission } from "#worker/platform/context";
 import type { Db } from "#worker/platform/db";
 import { ApiError, notFound } from "#worker/platform/errors";
-import { eventFailures, webhookDeliveries } from "./tables";
+import { eventFailures, outbox, webhookDeliveries } from "./tables";
 import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
@@ -53,6 +53,15 @@ export async function listFailures(ctx: Ctx, opts: { state?: FailureState; type?
   return { failures: rows.map(failureShape), metadata: { count: rows.length, offset: opts.offset, total } };
 }
 
+/**
+ * A replayed event waits again (not done, its re-sends counted from zero), so losing the replay is noticed too.
+ * A failure's id is the event's id, or `event#processor` for one processor's failure.
+ */
+async function waitAgain(db: Db, failureIds: string[]): Promise<void> {
+  const ids = JSON.stringify(failureIds.map((id) => id.split("#")[0]));
+  await db.update(outbox).set({ doneAt: null, resends: 0, flushedAt: nowIso() }).where(sql`${outbox.id} IN (SELECT value FROM json_each(${ids}))`);
+}
+
 /** Sends one DEAD message back to the queue and marks it REPLAYED. */
 export async function replayFailure(ctx: Ctx, guards: readonly ReplayGuard[], id: string) {
   requirePermission(ctx, "automations.manage");
@@ -64,6 +73,7 @@ export async function replayFailure(ctx: Ctx, guards: readonly ReplayGuard[], id
   const needed = guards.find((g) => g.type === row.type)?.permission;
   if (needed) requirePermission(ctx, needed);
   await ctx.env.EVENTS.send(row.body, { contentType: "json" });
+  await waitAgain(ctx.db, [row.id]);
   const [updated] = await ctx.db
     .update(eventFailures)
     .set({ state: "REPLAYED", replayedAt: nowIso() })
@@ -99,6 +109,10 @@ export async function replayAllFailures(ctx: Ctx, guards: readonly ReplayGuard[]
   const rows = await ctx.db.select().from(eventFailures).where(dead).orderBy(eventFailures.lastFailedAt).limit(limit);
   if (rows.length === 0) return { replayed: 0, remaining: 0 };
   await ctx.env.EVENTS.sendBatch(rows.map((r) => ({ body: r.body, contentType: "json" as const })));
+  await waitAgain(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   const ids = JSON.stringify(rows.map((r) => r.id));
   const [, [{ remaining }]] = await runBatch(ctx.db, [
     ctx.db
@@ -110,12 +124,17 @@ export async function replayAllFailures(ctx: Ctx, guards: readonly ReplayGuard[]
   return { replayed: rows.length, remaining };
 }
 
-/** What needs the merchant's attention, for a caller's batch (the dashboard): dead events and failed webhook deliveries. */
+/**
+ * What needs the merchant's attention, for a caller's batch (the dashboard): dead events, failed webhook deliveries,
+ * and the events waiting to be processed with the oldest one's time (queueLagOf turns them into the lag).
+ */
 export function attentionCountsRead(db: Db) {
   return db
     .select({
       deadEvents: sql<number>`(SELECT count(*) FROM ${eventFailures} WHERE ${eventFailures.state} = 'DEAD')`.as("dead_events"),
       failedDeliveries: sql<number>`(SELECT count(*) FROM ${webhookDeliveries} WHERE ${webhookDeliveries.status} = 'FAILED')`.as("failed_deliveries"),
+      waiting: sql<number>`(SELECT count(*) FROM ${outbox} WHERE ${outbox.doneAt} IS NULL)`.as("waiting_events"),
+      oldest: sql<string | null>`(SELECT min(${outbox.eventTime}) FROM ${outbox} WHERE ${outbox.doneAt} IS NULL)`.as("oldest_waiting"),
     })
     .from(sql`(SELECT 1)`);
 }

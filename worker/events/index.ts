@@ -15,9 +15,22 @@ export {
   type Statement,
 } from "./outbox";
 export {
+  consumerStalled,
+  MAX_RESENDS,
+  processStalled,
+  queueLag,
+  queueLagOf,
+  queueLagRead,
+  RESEND_AFTER_SECONDS,
+  resendWaiting,
+  STALLED_CONSUMER_MS,
+  type QueueLag,
+} from "./acks";
+export {
   handleEventBatch,
   isStepClaimed,
   PermanentFailure,
+  processInline,
   processorsFor,
   retryDelaySeconds,
   type EventRegistry,

@@ -177,31 +177,24 @@ export async function flushPending(env: Env, db: Db, olderThanMs = 60_000, limit
     .where(and(isNull(outbox.flushedAt), lt(outbox.eventTime, cutoff)))
     .orderBy(asc(outbox.eventTime))
     .limit(limit);
-  return flushEvents(
-    env,
-    db,
-    rows.map((r) => ({
-      id: r.id,
-      type: r.type,
-      entityId: r.entityId,
-      eventTime: r.eventTime,
-      actor: { type: r.actorType as Actor["type"], id: r.actorId },
-      data: r.data,
-    })),
-  );
+  return flushEvents(env, db, rows.map(envelopeOf));
 }
 
-/** Flushes the events whose outbox rows have these ids and are still unflushed, in the order they were written. */
-export async function flushStoredEvents(env: Env, db: Db, ids: string[]): Promise<number> {
-  const rows = await db.select().from(outbox).where(unflushedRowsOf(ids)).orderBy(sql`rowid`);
-  if (!rows.length) return 0;
-  const events: EventEnvelope[] = rows.map((r) => ({
+/** The envelope an outbox row stores. */
+export function envelopeOf(r: typeof outbox.$inferSelect): EventEnvelope {
+  return {
     id: r.id,
     type: r.type,
     entityId: r.entityId,
     eventTime: r.eventTime,
     actor: { type: r.actorType as Actor["type"], id: r.actorId },
     data: r.data,
-  }));
-  return flushEvents(env, db, events);
+  };
+}
+
+/** Flushes the events whose outbox rows have these ids and are still unflushed, in the order they were written. */
+export async function flushStoredEvents(env: Env, db: Db, ids: string[]): Promise<number> {
+  const rows = await db.select().from(outbox).where(unflushedRowsOf(ids)).orderBy(sql`rowid`);
+  if (!rows.length) return 0;
+  return flushEvents(env, db, rows.map(envelopeOf));
 }

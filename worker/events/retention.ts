@@ -4,7 +4,7 @@ import { runBatch } from "#worker/platform/unit-of-work";
 
 /**
  * Retention: the event pipeline's bookkeeping grows with every event, so once an hour the sweep deletes what is
- * older than 30 days and finished — flushed outbox rows, processed-event records, finished webhook deliveries (their
+ * older than 30 days and finished — done outbox rows, processed-event records, finished webhook deliveries (their
  * attempts go with them) and replayed failures. Incoming webhook records are kept: they are the proof that a
  * webhook id was seen (a Wix-format token without an expiry could otherwise be replayed). Each delete is bounded so
  * one sweep stays short; the next hour takes the rest.
@@ -23,7 +23,7 @@ export async function runRetention(db: Db, now: Date): Promise<number> {
   const results = await runBatch(db, [
     rawStatement(
       db,
-      sql`DELETE FROM outbox WHERE rowid IN (SELECT rowid FROM outbox WHERE flushed_at IS NOT NULL AND event_time < ${cutoff} LIMIT ${BATCH_LIMIT})`,
+      sql`DELETE FROM outbox WHERE rowid IN (SELECT rowid FROM outbox WHERE done_at IS NOT NULL AND event_time < ${cutoff} LIMIT ${BATCH_LIMIT})`,
     ),
     // An event with a failure on record keeps its processed records: replaying it must not re-run what succeeded.
     rawStatement(

@@ -1,8 +1,10 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The outbox: every state change writes its event here in the same D1 batch, so an event exists exactly when its
- * change does. Rows are flushed to the EVENTS queue after the response and re-flushed by the cron sweep.
+ * change does. Rows are flushed to the EVENTS queue after the response and re-flushed by the cron sweep. An event
+ * is done once every processor of its type has recorded a result; until then the sweep re-sends it (acks.ts).
  */
 export const outbox = sqliteTable(
   "outbox",
@@ -17,8 +19,12 @@ export const outbox = sqliteTable(
     /** When the row reached the queue; null until then. */
     flushedAt: text("flushed_at"),
     attempts: integer("attempts").notNull().default(0),
+    /** How many times the sweep sent it again because it was flushed but not done. */
+    resends: integer("resends").notNull().default(0),
+    /** When every processor of its type had a result (processed, skipped or dead); null while it waits. */
+    doneAt: text("done_at"),
   },
-  (t) => [index("outbox_unflushed_idx").on(t.flushedAt, t.eventTime)],
+  (t) => [index("outbox_unflushed_idx").on(t.flushedAt, t.eventTime), index("outbox_waiting_idx").on(t.eventTime).where(sql`done_at IS NULL`)],
 );
 
 /**

@@ -37,6 +37,7 @@ const schema = z.object({
       ),
   ),
   EVENT_RETRY_BASE_SECONDS: optional(number((n) => n >= 0, "a number of seconds, 0 or more")),
+  EVENT_LAG_ALERT_SECONDS: optional(number((n) => n > 0, "a positive number of seconds")),
   WEBHOOK_RETRY_SCHEDULE: optional(
     z
       .string()
@@ -82,6 +83,8 @@ function settle(v: z.output<typeof schema>) {
     /** The origin PUBLIC_URL names, or null. */
     publicOrigin: publicUrl ? new URL(publicUrl).origin : null,
     eventRetryBaseSeconds: v.EVENT_RETRY_BASE_SECONDS ?? 30,
+    /** Past this age of the oldest event not done, /api/health answers 503 and the sweep opens a task. */
+    eventLagAlertSeconds: v.EVENT_LAG_ALERT_SECONDS ?? 900,
     webhookRetrySchedule: (v.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE).map((n) => Math.min(Math.round(n), MAX_QUEUE_DELAY_SECONDS)),
     /** At most 30 s. */
     webhookTimeoutSeconds: Math.min(v.WEBHOOK_TIMEOUT_SECONDS ?? 10, 30),

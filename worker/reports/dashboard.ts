@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { abandonedByHourRead } from "#worker/automations";
 import { backInStockCountsRead } from "#worker/automations";
 import { openTasksCountRead } from "#worker/tasks";
-import { attentionCountsRead } from "#worker/events";
+import { attentionCountsRead, queueLagOf, type QueueLag } from "#worker/events";
+import { config } from "#worker/platform/config";
 import { lowStockCountRead } from "#worker/catalog";
 import { refundsByHourRead, salesByHourRead } from "#worker/orders";
 import { requireMerchant, type Ctx } from "#worker/platform/context";
@@ -72,6 +73,8 @@ export interface DashboardReport {
   openTasks: number;
   failedDeliveries: number;
   deadEvents: number;
+  /** Events waiting to be processed, the oldest one's age, and the age past which it needs attention. */
+  eventLag: QueueLag & { alertAfterSeconds: number };
 }
 
 /** A valid IANA zone name from the store's settings, or null. */
@@ -222,5 +225,6 @@ export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise
     openTasks: Number(tasks?.open ?? 0),
     failedDeliveries: Number(attention?.failedDeliveries ?? 0),
     deadEvents: Number(attention?.deadEvents ?? 0),
+    eventLag: { ...queueLagOf(attention, now), alertAfterSeconds: config(ctx.env).eventLagAlertSeconds },
   };
 }

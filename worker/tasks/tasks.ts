@@ -72,6 +72,14 @@ export async function completeTask(ctx: Ctx, id: string) {
   return { task: taskShape(row) };
 }
 
+/** Marks DONE the open task with this dedupe key, if any: for a cause that went away on its own. */
+export function resolveTaskStatement(db: Db, dedupeKey: string): Statement {
+  return db
+    .update(tasks)
+    .set({ status: "DONE", completedDate: nowIso() })
+    .where(and(eq(tasks.dedupeKey, dedupeKey), eq(tasks.status, "OPEN")));
+}
+
 /** How many tasks are open, for a caller's batch (the dashboard). */
 export function openTasksCountRead(db: Db) {
   return db.select({ open: count() }).from(tasks).where(eq(tasks.status, "OPEN"));

@@ -18,6 +18,13 @@ export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
   return { report: await dashboardReport(context.services) };
 });
 
+/** How long an event has waited, in the largest whole unit that fits. */
+function waitedFor(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h`;
+}
+
 export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
   const { report: r } = loaderData;
   const user = useRouteLoaderData<typeof layoutLoader>("routes/console/layout")?.user;
@@ -120,6 +127,12 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
             { label: "Open tasks", value: String(r.openTasks), to: "/console/automations/tasks", attention: r.openTasks > 0 },
             { label: "Failed webhook deliveries", value: String(r.failedDeliveries), to: "/console/webhooks", attention: r.failedDeliveries > 0 },
             { label: "Dead events", value: String(r.deadEvents), to: "/console/events", attention: r.deadEvents > 0 },
+            {
+              label: "Events waiting to be processed",
+              value: r.eventLag.waiting ? `${r.eventLag.waiting} (oldest ${waitedFor(r.eventLag.oldestWaitingSeconds)})` : "0",
+              to: "/console/events",
+              attention: r.eventLag.oldestWaitingSeconds > r.eventLag.alertAfterSeconds,
+            },
           ]}
         />
       </section>
