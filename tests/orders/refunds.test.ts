@@ -3,7 +3,8 @@ import { describe, expect, inject, it } from "vitest";
 import { api, merchant, OWNER_KEY, staffWith } from "../helpers";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, fakeId, signedWebhook, stripeEvent } from "../payments/stripe-events";
 import { waitFor } from "../wait";
-import { stockOf, trackedProduct } from "./inventory-fixtures";
+import { releaseStock } from "#worker/catalog/stock-changes";
+import { DEFAULT_VARIANT_ID, merchantCtx, stockOf, trackedProduct } from "./inventory-fixtures";
 import { fillCheckout, placedOrder, placeOrder, visitorCheckout } from "./order-fixtures";
 
 /**
@@ -169,6 +170,30 @@ describe("refunds of a test-card payment", () => {
     expect(ship.status).toBe(400);
     expect(code(ship)).toBe("PARTIALLY_OR_FULLY_REFUNDED");
     expect(code(await merchant("POST", `/ecom/v1/orders/${o.orderId}/mark-as-paid`, {}))).toBe("PARTIALLY_OR_FULLY_REFUNDED");
+  });
+
+  it("restocks each restocking refund's own quantity, once per refund; a refund without restock moves no stock", async () => {
+    const o = await cardOrder(10, 4);
+    expect((await stockOf(o.productId))!.quantity).toBe(6);
+    const one = { lineItems: [{ lineItemId: o.lineId, quantity: 1 }], restock: true };
+    const first = await refund(o.orderId, one);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect((await stockOf(o.productId))!.quantity).toBe(7);
+    const second = await refund(o.orderId, one);
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body.refund.restockedLineItems).toEqual([{ lineItemId: o.lineId, quantity: 1 }]);
+    expect((await stockOf(o.productId))!.quantity).toBe(8);
+
+    // The inventory service asked again for the same refund's release (a replay) returns nothing more.
+    const line = { productId: o.productId, variantId: DEFAULT_VARIANT_ID, quantity: 1, name: "replay" };
+    await releaseStock(merchantCtx(), [line], o.orderId, "replay", `refund:${second.body.refund.id}`);
+    expect((await stockOf(o.productId))!.quantity).toBe(8);
+
+    const noRestock = await refund(o.orderId, { lineItems: [{ lineItemId: o.lineId, quantity: 1 }] });
+    expect(noRestock.status, JSON.stringify(noRestock.body)).toBe(200);
+    expect(noRestock.body.order.paymentStatus).toBe("PARTIALLY_REFUNDED");
+    expect((await stockOf(o.productId))!.quantity).toBe(8);
+    expect(await q("SELECT restocked_quantity FROM order_line_items WHERE id = ?", o.lineId)).toEqual([{ restocked_quantity: 2 }]);
   });
 
   it("a full refund of an order not shipped releases its stock once, without the restock tick", async () => {

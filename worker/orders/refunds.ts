@@ -348,7 +348,7 @@ async function completeOn(ctx: Ctx, o: LoadedOrder, what: Completion, after: () 
       ...(email ? [email.statement as Statement] : []),
       ...after(),
     ],
-    stock: stockLines.length ? releaseStockStatements(ctx, stockLines, order.id, `Order ${order.number} refunded`) : undefined,
+    stock: stockLines.length ? releaseStockStatements(ctx, stockLines, order.id, `Order ${order.number} refunded`, `refund:${refund.id}`) : undefined,
     events: order.paymentStatus === status ? [] : [paymentEvent(order.paymentStatus, status)],
   });
   email?.deliver(results[1]);
