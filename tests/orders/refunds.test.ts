@@ -1,9 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { api, merchant, OWNER_KEY, staffWith } from "../helpers";
+import { api, merchant, OWNER_KEY, queryPlan, staffWith } from "../helpers";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, fakeId, signedWebhook, stripeEvent } from "../payments/stripe-events";
 import { waitFor } from "../wait";
+import { runSweeps } from "#worker/app/sweeps";
 import { releaseStock } from "#worker/catalog/stock-changes";
+import { startedRefundsRead } from "#worker/orders/refunds";
+import { openDb } from "#worker/platform/db";
 import { DEFAULT_VARIANT_ID, merchantCtx, stockOf, trackedProduct } from "./inventory-fixtures";
 import { fillCheckout, placedOrder, placeOrder, visitorCheckout } from "./order-fixtures";
 
@@ -377,5 +380,109 @@ describe("refunds of a Stripe payment", () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     expect(await stripeRefundCalls(o.orderId)).toHaveLength(1);
     expect(await q("SELECT status FROM order_refunds WHERE order_id = ?", o.orderId)).toEqual([{ status: "SUCCEEDED" }]);
+  });
+});
+
+describe("refunds left STARTED (the Worker stopped before Stripe's answer was recorded)", () => {
+  const HOUR = 3_600_000;
+  const sweep = async () => (await runSweeps(stripeEnv)).automations.startedRefundsSettled;
+
+  /** A refund of 1 unit (restocked) reserved `ageMs` ago and never finished, as a crash leaves it. */
+  async function stuckRefund(o: { orderId: string; lineId: string }, ageMs: number) {
+    const id = crypto.randomUUID();
+    const at = new Date(Date.now() - ageMs).toISOString();
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO order_refunds (id, order_id, amount, currency, status, line_items, restock, provider, actor_type, actor_id, created_date, updated_date)
+         SELECT ?, id, 1250, currency, 'STARTED', ?, 1, 'stripe', 'APP', NULL, ?, ? FROM orders WHERE id = ?`,
+      ).bind(id, JSON.stringify([{ lineItemId: o.lineId, quantity: 1 }]), at, at, o.orderId),
+      env.DB.prepare("UPDATE order_line_items SET refunded_quantity = refunded_quantity + 1 WHERE id = ?").bind(o.lineId),
+    ]);
+    return id;
+  }
+
+  /** Stripe making our refund itself (the call that reached Stripe before the Worker stopped). */
+  async function madeAtStripe(o: { orderId: string; pi: string }, refundId: string): Promise<string> {
+    const body = new URLSearchParams({ payment_intent: o.pi, amount: "1250", "metadata[orderId]": o.orderId, "metadata[refundId]": refundId });
+    const res = await fetch(`${fakeOrigin}/v1/refunds`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${FAKE_SECRET_KEY}`,
+        "idempotency-key": `refund:${refundId}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body,
+    });
+    return ((await res.json()) as { id: string }).id;
+  }
+
+  const refundRow = async (id: string) =>
+    (await q("SELECT status, provider_refund_id, failure_reason FROM order_refunds WHERE id = ?", id))[0] as Record<string, any>;
+  const refundedUnits = async (lineId: string) =>
+    (await q("SELECT refunded_quantity FROM order_line_items WHERE id = ?", lineId))[0].refunded_quantity;
+
+  it("are made at Stripe under their own key once Stripe answers; Stripe down leaves them for the next sweep", async () => {
+    const o = await stripeOrder();
+    const id = await stuckRefund(o, 10 * 60_000);
+    const young = await stuckRefund(await stripeOrder(), 60_000);
+    await refundMode(o.pi, "down");
+    await sweep();
+    expect(await refundRow(id)).toMatchObject({ status: "STARTED" });
+    expect((await stockOf(o.productId))!.quantity).toBe(3);
+
+    await refundMode(o.pi, "succeed");
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect(await refundRow(id)).toMatchObject({ status: "SUCCEEDED", provider_refund_id: expect.stringMatching(/^re_/) });
+    expect((await q("SELECT payment_status FROM orders WHERE id = ?", o.orderId))[0].payment_status).toBe("PARTIALLY_REFUNDED");
+    expect((await stockOf(o.productId))!.quantity).toBe(4);
+    expect(await refundEmails(o.orderId)).toHaveLength(1);
+    const calls = (await stripeRefundCalls(o.orderId)).filter((c) => c.idempotencyKey === `refund:${id}`);
+    expect(calls.length).toBeGreaterThanOrEqual(1);
+    expect(await refundRow(young)).toMatchObject({ status: "STARTED" });
+
+    // Again: nothing more is recorded, restocked or sent.
+    await sweep();
+    expect((await stockOf(o.productId))!.quantity).toBe(4);
+    expect(await q("SELECT id FROM transactions WHERE order_id = ? AND status = 'REFUNDED'", o.orderId)).toHaveLength(1);
+    expect(await refundEmails(o.orderId)).toHaveLength(1);
+  });
+
+  it("are read through their partial index", async () => {
+    const plan = await queryPlan(startedRefundsRead(openDb(env.DB), new Date().toISOString()));
+    expect(plan).toMatch(/USING INDEX order_refunds_started_idx/);
+  });
+
+  it("made at Stripe before the stop: the key's replay records Stripe's refund, not a second one", async () => {
+    const o = await stripeOrder();
+    const id = await stuckRefund(o, 10 * 60_000);
+    const made = await madeAtStripe(o, id);
+    await sweep();
+    expect(await refundRow(id)).toMatchObject({ status: "SUCCEEDED", provider_refund_id: made });
+    const listed = (await (
+      await fetch(`${fakeOrigin}/v1/refunds?payment_intent=${o.pi}`, { headers: { authorization: `Bearer ${FAKE_SECRET_KEY}` } })
+    ).json()) as { data: unknown[] };
+    expect(listed.data).toHaveLength(1);
+  });
+
+  it("past Stripe's key window: looked up by our id in the payment's refunds; not there, or refused, it is released", async () => {
+    const o = await stripeOrder();
+    const made = await stuckRefund(o, 25 * HOUR);
+    const madeId = await madeAtStripe(o, made);
+    const other = await stripeOrder();
+    const never = await stuckRefund(other, 25 * HOUR);
+    const declinedOrder = await stripeOrder();
+    const declined = await stuckRefund(declinedOrder, 10 * 60_000);
+    await refundMode(declinedOrder.pi, "decline");
+    await sweep();
+
+    expect(await refundRow(made)).toMatchObject({ status: "SUCCEEDED", provider_refund_id: madeId });
+    expect((await stripeRefundCalls(o.orderId)).filter((c) => c.idempotencyKey === `refund:${made}`)).toHaveLength(1);
+    expect(await refundRow(never)).toMatchObject({ status: "FAILED", failure_reason: "Stripe never received the refund" });
+    expect(await stripeRefundCalls(other.orderId)).toHaveLength(0);
+    expect(await refundedUnits(other.lineId)).toBe(0);
+    expect((await q("SELECT payment_status FROM orders WHERE id = ?", other.orderId))[0].payment_status).toBe("PAID");
+    expect(await refundRow(declined)).toMatchObject({ status: "FAILED" });
+    expect(await refundedUnits(declinedOrder.lineId)).toBe(0);
+    expect((await stockOf(declinedOrder.productId))!.quantity).toBe(3);
   });
 });
