@@ -5,7 +5,7 @@ import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, fakeId, signedWebhook, stripeEven
 import { waitFor } from "../wait";
 import { runSweeps } from "#worker/app/sweeps";
 import { releaseStock } from "#worker/catalog/stock-changes";
-import { startedRefundsRead } from "#worker/orders/refunds";
+import { unsettledRefundsRead } from "#worker/orders/refunds";
 import { openDb } from "#worker/platform/db";
 import { DEFAULT_VARIANT_ID, merchantCtx, stockOf, trackedProduct } from "./inventory-fixtures";
 import { fillCheckout, placedOrder, placeOrder, visitorCheckout } from "./order-fixtures";
@@ -448,8 +448,29 @@ describe("refunds left STARTED (the Worker stopped before Stripe's answer was re
   });
 
   it("are read through their partial index", async () => {
-    const plan = await queryPlan(startedRefundsRead(openDb(env.DB), new Date().toISOString()));
-    expect(plan).toMatch(/USING INDEX order_refunds_started_idx/);
+    const db = openDb(env.DB);
+    expect(await queryPlan(unsettledRefundsRead(db, "STARTED", new Date().toISOString()))).toMatch(/USING INDEX order_refunds_started_idx/);
+    expect(await queryPlan(unsettledRefundsRead(db, "PENDING", new Date().toISOString()))).toMatch(/USING INDEX order_refunds_pending_idx/);
+  });
+
+  it("left PENDING for an hour (the webhook lost): Stripe's current status is applied, once", async () => {
+    const o = await stripeOrder();
+    await refundMode(o.pi, "pending");
+    const pending = await refund(o.orderId, { amount: "3.00" }, { env: stripeEnv });
+    expect(pending.body.refund.status).toBe("PENDING");
+    await sweep();
+    expect(await refundRow(pending.body.refund.id)).toMatchObject({ status: "PENDING" });
+    await env.DB.prepare("UPDATE order_refunds SET updated_date = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 2 * HOUR).toISOString(), pending.body.refund.id)
+      .run();
+    await sweep();
+    expect(await refundRow(pending.body.refund.id)).toMatchObject({ status: "PENDING" });
+    await fetch(`${fakeOrigin}/__fake/refunds/${pending.body.refund.providerRefundId}/status`, { method: "POST", body: "succeeded" });
+    await sweep();
+    await sweep();
+    expect(await refundRow(pending.body.refund.id)).toMatchObject({ status: "SUCCEEDED" });
+    expect((await q("SELECT payment_status FROM orders WHERE id = ?", o.orderId))[0].payment_status).toBe("PARTIALLY_REFUNDED");
+    expect(await refundEmails(o.orderId)).toHaveLength(1);
   });
 
   it("made at Stripe before the stop: the key's replay records Stripe's refund, not a second one", async () => {

@@ -18,6 +18,7 @@ import { fakeId, signedWebhook, stripeEvent } from "./stripe-events";
  *
  *   GET  /__fake/requests                     → the API requests received [{method, path, idempotencyKey, body}]
  *   POST /__fake/sessions/:id/complete        → marks the session paid without any webhook; answers the session
+ *   POST /__fake/refunds/:id/status  (body: the status)  → Stripe settling a refund (e.g. pending → succeeded)
  *   POST /__fake/sessions/:id/down            → calls about that session drop the connection (Stripe unreachable);
  *        POST /__fake/sessions/:id/up brings them back
  *   POST /__fake/refund-mode  {payment, mode, amount?}   → how refunds of that payment (pi_… or ch_…) behave:
@@ -239,6 +240,12 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
       return json(200, { ok: true });
     }
     if (req.method === "GET" && url.pathname === "/__fake/requests") return json(200, requests);
+    const refundStatus = url.pathname.match(/^\/__fake\/refunds\/([^/]+)\/status$/);
+    if (req.method === "POST" && refundStatus) {
+      const r = refunds.find((x) => x.id === refundStatus[1]);
+      if (r) r.status = body.trim();
+      return r ? json(200, r) : json(404, {});
+    }
     const sessionSwitch = url.pathname.match(/^\/__fake\/sessions\/([^/]+)\/(down|up)$/);
     if (req.method === "POST" && sessionSwitch) {
       if (sessionSwitch[2] === "down") downSessions.add(sessionSwitch[1]);

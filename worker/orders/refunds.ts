@@ -466,12 +466,15 @@ const KEY_HOURS = 24;
 /** Most stuck refunds one sweep looks at; the next minute's sweep takes the rest. */
 const REFUNDS_PER_SWEEP = 20;
 
-/** Refunds left STARTED since before `cutoff` (ISO), oldest first, through order_refunds_started_idx. */
-export function startedRefundsRead(db: Db, cutoff: string, limit = REFUNDS_PER_SWEEP) {
+/** How long a refund may stay PENDING at Stripe before the sweep asks about it (its webhook may have been lost). */
+const PENDING_MINUTES = 60;
+
+/** Refunds left STARTED (or PENDING) since before `cutoff` (ISO), oldest first, through their partial index. */
+export function unsettledRefundsRead(db: Db, status: "STARTED" | "PENDING", cutoff: string, limit = REFUNDS_PER_SWEEP) {
   return db
     .select({ id: orderRefunds.id, orderId: orderRefunds.orderId, updatedDate: orderRefunds.updatedDate })
     .from(orderRefunds)
-    .where(and(sql`${orderRefunds.status} = 'STARTED'`, lt(orderRefunds.updatedDate, cutoff)))
+    .where(and(sql`${orderRefunds.status} = ${sql.raw(status === "STARTED" ? "'STARTED'" : "'PENDING'")}`, lt(orderRefunds.updatedDate, cutoff)))
     .orderBy(asc(orderRefunds.updatedDate))
     .limit(limit);
 }
@@ -493,12 +496,23 @@ async function stripeAnswer(ctx: Ctx, o: LoadedOrder, row: RefundRow, paymentId:
   return (await listProviderRefunds(stripe, paymentId)).find((r) => r.refundId === row.id) ?? null;
 }
 
-/** Settles one refund left STARTED; answers whether it changed. */
+/** A refund PENDING at Stripe for long: its current status from the payment's refunds, applied when Stripe settled it. */
+async function settlePending(ctx: Ctx, o: LoadedOrder, row: RefundRow, paymentId: string | null): Promise<boolean> {
+  const stripe = stripeSettings(ctx.env);
+  if (row.provider !== "stripe" || !paymentId || !stripe) return false;
+  const found = (await listProviderRefunds(stripe, paymentId)).find((r) => r.refundId === row.id || r.id === row.providerRefundId);
+  if (found?.status === "succeeded") return completeRefund(ctx, o.order.id, { refundId: row.id, providerRefundId: found.id });
+  if (found?.status === "failed" || found?.status === "canceled") return failRefund(ctx, o, row.id, `Stripe reported the refund ${found.status}`);
+  return false;
+}
+
+/** Settles one refund left STARTED (or long PENDING); answers whether it changed. */
 async function reconcileRefund(ctx: Ctx, refundId: string, orderId: string, now: Date): Promise<boolean> {
   const [o] = await loadOrders(ctx, [orderId]);
   const row = o?.refunds.find((r) => r.id === refundId);
-  if (!o || !row || row.status !== "STARTED") return false;
+  if (!o || !row || (row.status !== "STARTED" && row.status !== "PENDING")) return false;
   const { paymentId } = paymentOf(o);
+  if (row.status === "PENDING") return settlePending(ctx, o, row, paymentId);
   if (row.provider !== "stripe" || !paymentId) {
     // Nothing outside the shop was asked: the refund did not happen, and the merchant may make it again.
     return failRefund(ctx, o, refundId, "The refund was interrupted before it was made");
@@ -522,12 +536,16 @@ async function reconcileRefund(ctx: Ctx, refundId: string, orderId: string, now:
 /**
  * The sweep of refunds left STARTED (the Worker stopped between reserving a refund and recording Stripe's answer):
  * past a few minutes each is settled by what Stripe holds of it, under its own key, so Stripe makes it at most once.
- * Made: recorded (or PENDING); refused or never made: FAILED and its reservation released. When Stripe cannot be
- * reached the refund stays STARTED for the next sweep. Answers how many it settled.
+ * Made: recorded (or PENDING); refused or never made: FAILED and its reservation released. A refund PENDING for an
+ * hour (its webhook lost) takes the status Stripe lists for it now. When Stripe cannot be reached the refund stays
+ * as it is for the next sweep. Answers how many it settled.
  */
 export async function reconcileStartedRefunds(env: Env, db: Db, now: Date, waitUntil: (p: Promise<unknown>) => void): Promise<number> {
-  const cutoff = new Date(now.getTime() - STARTED_MINUTES * 60_000).toISOString();
-  const stuck = await startedRefundsRead(db, cutoff);
+  const before = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+  const stuck = [
+    ...(await unsettledRefundsRead(db, "STARTED", before(STARTED_MINUTES))),
+    ...(await unsettledRefundsRead(db, "PENDING", before(PENDING_MINUTES))),
+  ];
   if (!stuck.length) return 0;
   const ctx = systemCtx(env, db, "orders:refund-sweep", waitUntil);
   let settled = 0;

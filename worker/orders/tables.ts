@@ -205,6 +205,7 @@ export const orderRefunds = sqliteTable(
   (t) => [
     index("order_refunds_order_idx").on(t.orderId, t.createdDate),
     index("order_refunds_started_idx").on(t.updatedDate).where(sql`status = 'STARTED'`),
+    index("order_refunds_pending_idx").on(t.updatedDate).where(sql`status = 'PENDING'`),
     uniqueIndex("order_refunds_provider_unique").on(t.provider, t.providerRefundId).where(sql`provider_refund_id IS NOT NULL`),
   ],
 );
