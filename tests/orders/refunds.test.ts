@@ -1,9 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { api, merchant, OWNER_KEY, staffWith } from "../helpers";
+import { api, merchant, OWNER_KEY, queryPlan, staffWith } from "../helpers";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, fakeId, signedWebhook, stripeEvent } from "../payments/stripe-events";
 import { waitFor } from "../wait";
-import { stockOf, trackedProduct } from "./inventory-fixtures";
+import { runSweeps } from "#worker/app/sweeps";
+import { releaseStock } from "#worker/catalog/stock-changes";
+import { unsettledRefundsRead } from "#worker/orders/refunds";
+import { openDb } from "#worker/platform/db";
+import { DEFAULT_VARIANT_ID, merchantCtx, stockOf, trackedProduct } from "./inventory-fixtures";
 import { fillCheckout, placedOrder, placeOrder, visitorCheckout } from "./order-fixtures";
 
 /**
@@ -169,6 +173,30 @@ describe("refunds of a test-card payment", () => {
     expect(ship.status).toBe(400);
     expect(code(ship)).toBe("PARTIALLY_OR_FULLY_REFUNDED");
     expect(code(await merchant("POST", `/ecom/v1/orders/${o.orderId}/mark-as-paid`, {}))).toBe("PARTIALLY_OR_FULLY_REFUNDED");
+  });
+
+  it("restocks each restocking refund's own quantity, once per refund; a refund without restock moves no stock", async () => {
+    const o = await cardOrder(10, 4);
+    expect((await stockOf(o.productId))!.quantity).toBe(6);
+    const one = { lineItems: [{ lineItemId: o.lineId, quantity: 1 }], restock: true };
+    const first = await refund(o.orderId, one);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect((await stockOf(o.productId))!.quantity).toBe(7);
+    const second = await refund(o.orderId, one);
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body.refund.restockedLineItems).toEqual([{ lineItemId: o.lineId, quantity: 1 }]);
+    expect((await stockOf(o.productId))!.quantity).toBe(8);
+
+    // The inventory service asked again for the same refund's release (a replay) returns nothing more.
+    const line = { productId: o.productId, variantId: DEFAULT_VARIANT_ID, quantity: 1, name: "replay" };
+    await releaseStock(merchantCtx(), [line], o.orderId, "replay", `refund:${second.body.refund.id}`);
+    expect((await stockOf(o.productId))!.quantity).toBe(8);
+
+    const noRestock = await refund(o.orderId, { lineItems: [{ lineItemId: o.lineId, quantity: 1 }] });
+    expect(noRestock.status, JSON.stringify(noRestock.body)).toBe(200);
+    expect(noRestock.body.order.paymentStatus).toBe("PARTIALLY_REFUNDED");
+    expect((await stockOf(o.productId))!.quantity).toBe(8);
+    expect(await q("SELECT restocked_quantity FROM order_line_items WHERE id = ?", o.lineId)).toEqual([{ restocked_quantity: 2 }]);
   });
 
   it("a full refund of an order not shipped releases its stock once, without the restock tick", async () => {
@@ -352,5 +380,130 @@ describe("refunds of a Stripe payment", () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     expect(await stripeRefundCalls(o.orderId)).toHaveLength(1);
     expect(await q("SELECT status FROM order_refunds WHERE order_id = ?", o.orderId)).toEqual([{ status: "SUCCEEDED" }]);
+  });
+});
+
+describe("refunds left STARTED (the Worker stopped before Stripe's answer was recorded)", () => {
+  const HOUR = 3_600_000;
+  const sweep = async () => (await runSweeps(stripeEnv)).automations.startedRefundsSettled;
+
+  /** A refund of 1 unit (restocked) reserved `ageMs` ago and never finished, as a crash leaves it. */
+  async function stuckRefund(o: { orderId: string; lineId: string }, ageMs: number) {
+    const id = crypto.randomUUID();
+    const at = new Date(Date.now() - ageMs).toISOString();
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO order_refunds (id, order_id, amount, currency, status, line_items, restock, provider, actor_type, actor_id, created_date, updated_date)
+         SELECT ?, id, 1250, currency, 'STARTED', ?, 1, 'stripe', 'APP', NULL, ?, ? FROM orders WHERE id = ?`,
+      ).bind(id, JSON.stringify([{ lineItemId: o.lineId, quantity: 1 }]), at, at, o.orderId),
+      env.DB.prepare("UPDATE order_line_items SET refunded_quantity = refunded_quantity + 1 WHERE id = ?").bind(o.lineId),
+    ]);
+    return id;
+  }
+
+  /** Stripe making our refund itself (the call that reached Stripe before the Worker stopped). */
+  async function madeAtStripe(o: { orderId: string; pi: string }, refundId: string): Promise<string> {
+    const body = new URLSearchParams({ payment_intent: o.pi, amount: "1250", "metadata[orderId]": o.orderId, "metadata[refundId]": refundId });
+    const res = await fetch(`${fakeOrigin}/v1/refunds`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${FAKE_SECRET_KEY}`,
+        "idempotency-key": `refund:${refundId}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body,
+    });
+    return ((await res.json()) as { id: string }).id;
+  }
+
+  const refundRow = async (id: string) =>
+    (await q("SELECT status, provider_refund_id, failure_reason FROM order_refunds WHERE id = ?", id))[0] as Record<string, any>;
+  const refundedUnits = async (lineId: string) =>
+    (await q("SELECT refunded_quantity FROM order_line_items WHERE id = ?", lineId))[0].refunded_quantity;
+
+  it("are made at Stripe under their own key once Stripe answers; Stripe down leaves them for the next sweep", async () => {
+    const o = await stripeOrder();
+    const id = await stuckRefund(o, 10 * 60_000);
+    const young = await stuckRefund(await stripeOrder(), 60_000);
+    await refundMode(o.pi, "down");
+    await sweep();
+    expect(await refundRow(id)).toMatchObject({ status: "STARTED" });
+    expect((await stockOf(o.productId))!.quantity).toBe(3);
+
+    await refundMode(o.pi, "succeed");
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect(await refundRow(id)).toMatchObject({ status: "SUCCEEDED", provider_refund_id: expect.stringMatching(/^re_/) });
+    expect((await q("SELECT payment_status FROM orders WHERE id = ?", o.orderId))[0].payment_status).toBe("PARTIALLY_REFUNDED");
+    expect((await stockOf(o.productId))!.quantity).toBe(4);
+    expect(await refundEmails(o.orderId)).toHaveLength(1);
+    const calls = (await stripeRefundCalls(o.orderId)).filter((c) => c.idempotencyKey === `refund:${id}`);
+    expect(calls.length).toBeGreaterThanOrEqual(1);
+    expect(await refundRow(young)).toMatchObject({ status: "STARTED" });
+
+    // Again: nothing more is recorded, restocked or sent.
+    await sweep();
+    expect((await stockOf(o.productId))!.quantity).toBe(4);
+    expect(await q("SELECT id FROM transactions WHERE order_id = ? AND status = 'REFUNDED'", o.orderId)).toHaveLength(1);
+    expect(await refundEmails(o.orderId)).toHaveLength(1);
+  });
+
+  it("are read through their partial index", async () => {
+    const db = openDb(env.DB);
+    expect(await queryPlan(unsettledRefundsRead(db, "STARTED", new Date().toISOString()))).toMatch(/USING INDEX order_refunds_started_idx/);
+    expect(await queryPlan(unsettledRefundsRead(db, "PENDING", new Date().toISOString()))).toMatch(/USING INDEX order_refunds_pending_idx/);
+  });
+
+  it("left PENDING for an hour (the webhook lost): Stripe's current status is applied, once", async () => {
+    const o = await stripeOrder();
+    await refundMode(o.pi, "pending");
+    const pending = await refund(o.orderId, { amount: "3.00" }, { env: stripeEnv });
+    expect(pending.body.refund.status).toBe("PENDING");
+    await sweep();
+    expect(await refundRow(pending.body.refund.id)).toMatchObject({ status: "PENDING" });
+    await env.DB.prepare("UPDATE order_refunds SET updated_date = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 2 * HOUR).toISOString(), pending.body.refund.id)
+      .run();
+    await sweep();
+    expect(await refundRow(pending.body.refund.id)).toMatchObject({ status: "PENDING" });
+    await fetch(`${fakeOrigin}/__fake/refunds/${pending.body.refund.providerRefundId}/status`, { method: "POST", body: "succeeded" });
+    await sweep();
+    await sweep();
+    expect(await refundRow(pending.body.refund.id)).toMatchObject({ status: "SUCCEEDED" });
+    expect((await q("SELECT payment_status FROM orders WHERE id = ?", o.orderId))[0].payment_status).toBe("PARTIALLY_REFUNDED");
+    expect(await refundEmails(o.orderId)).toHaveLength(1);
+  });
+
+  it("made at Stripe before the stop: the key's replay records Stripe's refund, not a second one", async () => {
+    const o = await stripeOrder();
+    const id = await stuckRefund(o, 10 * 60_000);
+    const made = await madeAtStripe(o, id);
+    await sweep();
+    expect(await refundRow(id)).toMatchObject({ status: "SUCCEEDED", provider_refund_id: made });
+    const listed = (await (
+      await fetch(`${fakeOrigin}/v1/refunds?payment_intent=${o.pi}`, { headers: { authorization: `Bearer ${FAKE_SECRET_KEY}` } })
+    ).json()) as { data: unknown[] };
+    expect(listed.data).toHaveLength(1);
+  });
+
+  it("past Stripe's key window: looked up by our id in the payment's refunds; not there, or refused, it is released", async () => {
+    const o = await stripeOrder();
+    const made = await stuckRefund(o, 25 * HOUR);
+    const madeId = await madeAtStripe(o, made);
+    const other = await stripeOrder();
+    const never = await stuckRefund(other, 25 * HOUR);
+    const declinedOrder = await stripeOrder();
+    const declined = await stuckRefund(declinedOrder, 10 * 60_000);
+    await refundMode(declinedOrder.pi, "decline");
+    await sweep();
+
+    expect(await refundRow(made)).toMatchObject({ status: "SUCCEEDED", provider_refund_id: madeId });
+    expect((await stripeRefundCalls(o.orderId)).filter((c) => c.idempotencyKey === `refund:${made}`)).toHaveLength(1);
+    expect(await refundRow(never)).toMatchObject({ status: "FAILED", failure_reason: "Stripe never received the refund" });
+    expect(await stripeRefundCalls(other.orderId)).toHaveLength(0);
+    expect(await refundedUnits(other.lineId)).toBe(0);
+    expect((await q("SELECT payment_status FROM orders WHERE id = ?", other.orderId))[0].payment_status).toBe("PAID");
+    expect(await refundRow(declined)).toMatchObject({ status: "FAILED" });
+    expect(await refundedUnits(declinedOrder.lineId)).toBe(0);
+    expect((await stockOf(declinedOrder.productId))!.quantity).toBe(3);
   });
 });

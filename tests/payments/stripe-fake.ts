@@ -8,7 +8,9 @@ import { fakeId, signedWebhook, stripeEvent } from "./stripe-events";
  *
  *   POST /v1/checkout/sessions         (form-encoded, Idempotency-Key)  → checkout.session
  *   GET  /v1/checkout/sessions/:id                                      → checkout.session
+ *   POST /v1/checkout/sessions/:id/expire  (Idempotency-Key)            → checkout.session, expired (400 unless it was open)
  *   POST /v1/refunds                   (form-encoded, Idempotency-Key)  → refund (payment_intent or charge, amount, metadata)
+ *   GET  /v1/refunds?payment_intent=…|charge=…                          → list of refunds, newest first
  *
  * and serves the "hosted page": GET /pay/:id shows a Pay button; POST /pay/:id marks the session paid, posts the
  * signed checkout.session.completed webhook to the shop (when it knows the shop's origin) and redirects the browser
@@ -16,6 +18,9 @@ import { fakeId, signedWebhook, stripeEvent } from "./stripe-events";
  *
  *   GET  /__fake/requests                     → the API requests received [{method, path, idempotencyKey, body}]
  *   POST /__fake/sessions/:id/complete        → marks the session paid without any webhook; answers the session
+ *   POST /__fake/refunds/:id/status  (body: the status)  → Stripe settling a refund (e.g. pending → succeeded)
+ *   POST /__fake/sessions/:id/down            → calls about that session drop the connection (Stripe unreachable);
+ *        POST /__fake/sessions/:id/up brings them back
  *   POST /__fake/refund-mode  {payment, mode, amount?}   → how refunds of that payment (pi_… or ch_…) behave:
  *        "succeed" (the default), "pending", "decline" (Stripe refuses: invalid_request_error), or "down" (the
  *        connection is dropped, as when Stripe cannot be reached); `amount` is the payment's amount, beyond which
@@ -69,6 +74,8 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
   const requests: RecordedRequest[] = [];
   const byKey = new Map<string, Record<string, any>>();
   const refundModes = new Map<string, { mode: string; amount: number | null; refunded: number }>();
+  const refunds: Record<string, any>[] = [];
+  const downSessions = new Set<string>();
   const fake: StripeFake = { origin: "", shopOrigin, requests, sessions, close: async () => {} };
 
   const complete = (s: Record<string, any>) => {
@@ -88,6 +95,12 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
       res.end(JSON.stringify(value));
     };
     const sessionPath = url.pathname.match(/^\/v1\/checkout\/sessions\/([^/]+)$/);
+    const expirePath = url.pathname.match(/^\/v1\/checkout\/sessions\/([^/]+)\/expire$/);
+    const aboutSession = sessionPath?.[1] ?? expirePath?.[1];
+    if (aboutSession && downSessions.has(aboutSession)) {
+      req.socket.destroy();
+      return;
+    }
     if (url.pathname.startsWith("/v1/")) {
       requests.push({
         method: req.method!,
@@ -152,9 +165,40 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
         });
       return json(200, s);
     }
-    if (req.method === "POST" && url.pathname === "/v1/refunds") {
+    if (req.method === "POST" && expirePath) {
+      // Stripe replays an Idempotency-Key's first answer; only an open session can be expired.
       const key = req.headers["idempotency-key"] as string | undefined;
       if (key && byKey.has(key)) return json(200, byKey.get(key));
+      const s = sessions.get(expirePath[1]);
+      if (!s)
+        return json(404, {
+          error: { type: "invalid_request_error", code: "resource_missing", message: `No such checkout.session: '${expirePath[1]}'` },
+        });
+      if (s.status !== "open") {
+        return json(400, {
+          error: {
+            type: "invalid_request_error",
+            message: `Only Checkout Sessions with a status in ["open"] can be expired. This session has status "${s.status}".`,
+          },
+        });
+      }
+      s.status = "expired";
+      if (key) byKey.set(key, { ...s });
+      return json(200, s);
+    }
+    if (req.method === "GET" && url.pathname === "/v1/refunds") {
+      const pi = url.searchParams.get("payment_intent");
+      const charge = url.searchParams.get("charge");
+      const rule = refundModes.get(pi ?? charge ?? "");
+      if (rule?.mode === "down") {
+        req.socket.destroy();
+        return;
+      }
+      const data = refunds.filter((r) => (pi ? r.payment_intent === pi : r.charge === charge)).reverse();
+      return json(200, { object: "list", data, has_more: false, url: "/v1/refunds" });
+    }
+    if (req.method === "POST" && url.pathname === "/v1/refunds") {
+      const key = req.headers["idempotency-key"] as string | undefined;
       const p = parseForm(body) as Record<string, any>;
       const payment = String(p.payment_intent ?? p.charge ?? "");
       const rule = refundModes.get(payment) ?? { mode: "succeed", amount: null, refunded: 0 };
@@ -162,6 +206,7 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
         req.socket.destroy();
         return;
       }
+      if (key && byKey.has(key)) return json(200, byKey.get(key));
       const amount = Number(p.amount);
       if (rule.mode === "decline" || (rule.amount !== null && rule.refunded + amount > rule.amount)) {
         const code = rule.mode === "decline" ? "charge_disputed" : "amount_too_large";
@@ -186,6 +231,7 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
         transfer_reversal: null,
       };
       if (key) byKey.set(key, refund);
+      refunds.push(refund);
       return json(200, refund);
     }
     if (req.method === "POST" && url.pathname === "/__fake/refund-mode") {
@@ -194,6 +240,18 @@ export async function startStripeFake(shopOrigin: string | null = null): Promise
       return json(200, { ok: true });
     }
     if (req.method === "GET" && url.pathname === "/__fake/requests") return json(200, requests);
+    const refundStatus = url.pathname.match(/^\/__fake\/refunds\/([^/]+)\/status$/);
+    if (req.method === "POST" && refundStatus) {
+      const r = refunds.find((x) => x.id === refundStatus[1]);
+      if (r) r.status = body.trim();
+      return r ? json(200, r) : json(404, {});
+    }
+    const sessionSwitch = url.pathname.match(/^\/__fake\/sessions\/([^/]+)\/(down|up)$/);
+    if (req.method === "POST" && sessionSwitch) {
+      if (sessionSwitch[2] === "down") downSessions.add(sessionSwitch[1]);
+      else downSessions.delete(sessionSwitch[1]);
+      return json(200, { ok: true });
+    }
     const completePath = url.pathname.match(/^\/__fake\/sessions\/([^/]+)\/complete$/);
     if (req.method === "POST" && completePath) {
       const s = sessions.get(completePath[1]);

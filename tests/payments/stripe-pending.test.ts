@@ -8,8 +8,10 @@ import { stockOf } from "../orders/inventory-fixtures";
 import { fakeId, intentSucceeded, sessionCompleted, sessionExpired } from "./stripe-events";
 import {
   activities,
+  confirmations,
   createOrder,
   deliverThriceShuffled,
+  fakeOrigin,
   fakeRequests,
   filledCheckout,
   onlineOrder,
@@ -29,6 +31,10 @@ import {
 const MINUTE = 60_000;
 /** The sweeps as they run `minutes` from now. */
 const sweepAt = (minutes: number) => runSweeps(env, { now: new Date(Date.now() + minutes * MINUTE) });
+/** The same with Stripe connected to the fake. */
+const stripeSweepAt = (minutes: number) => runSweeps(stripeEnv, { now: new Date(Date.now() + minutes * MINUTE) });
+/** Tells the fake to complete a session, or to drop (down) or answer (up) calls about it. */
+const fakeSession = (id: string, what: "complete" | "down" | "up") => fetch(`${fakeOrigin}/__fake/sessions/${id}/${what}`, { method: "POST" });
 
 describe("online orders left pending", () => {
   it("ask Stripe for a hosted page that expires 31 minutes after the order", async () => {
@@ -88,6 +94,49 @@ describe("online orders left pending", () => {
     expect(await stockMoves(o.orderId)).toEqual({ reserved: 1, released: 1 });
     expect(await activities(o.orderId, "ORDER_CANCELED")).toHaveLength(1);
     expect(await q("SELECT kind FROM tasks WHERE entity_id = ?", o.orderId)).toEqual([{ kind: "PAYMENT_NEEDS_REVIEW" }]);
+  });
+
+  it("ask Stripe first: a paid session marks the order paid once, an open one is expired then released, Stripe down waits", async () => {
+    const open = await onlineOrder();
+    const paid = await onlineOrder();
+    const down = await onlineOrder();
+    expect(await q("SELECT checkout_session_id AS s FROM orders WHERE id = ?", open.orderId)).toEqual([{ s: open.sessionId }]);
+    await fakeSession(paid.sessionId, "complete");
+    await fakeSession(down.sessionId, "down");
+    const expireCalls = async (o: { sessionId: string }) =>
+      (await fakeRequests()).filter((r) => r.method === "POST" && r.path === `/v1/checkout/sessions/${o.sessionId}/expire`);
+
+    await stripeSweepAt(44);
+    for (const o of [open, paid, down]) expect(await orderRow(o.orderId)).toMatchObject({ status: "INITIALIZED", payment_status: "NOT_PAID" });
+    expect(await expireCalls(open)).toHaveLength(0);
+
+    await stripeSweepAt(46);
+    expect(await orderRow(open.orderId)).toMatchObject({ status: "CANCELED", payment_status: "NOT_PAID" });
+    expect((await stockOf(open.productId))!.quantity).toBe(5);
+    const [expire] = await expireCalls(open);
+    expect(expire.idempotencyKey).toBe(`expire-session:${open.sessionId}`);
+    expect(await orderRow(paid.orderId)).toMatchObject({ status: "APPROVED", payment_status: "PAID" });
+    expect(await confirmations(paid.orderId)).toHaveLength(1);
+    expect(await stockMoves(paid.orderId)).toEqual({ reserved: 1, released: 0 });
+    expect(await orderRow(down.orderId)).toMatchObject({ status: "INITIALIZED", payment_status: "NOT_PAID" });
+    expect((await stockOf(down.productId))!.quantity).toBe(3);
+
+    // Stripe answers again: the next sweep expires and releases the order it could not ask about; later sweeps and
+    // the paid session's late webhook change nothing more.
+    await fakeSession(down.sessionId, "up");
+    await stripeSweepAt(47);
+    expect(await orderRow(down.orderId)).toMatchObject({ status: "CANCELED", payment_status: "NOT_PAID" });
+    expect((await stockOf(down.productId))!.quantity).toBe(5);
+    await stripeSweepAt(90);
+    const late = [sessionCompleted(paid, fakeId("pi"))];
+    await deliverThriceShuffled(late);
+    await processed(late);
+    expect(await confirmations(paid.orderId)).toHaveLength(1);
+    expect(await q("SELECT id FROM transactions WHERE order_id = ?", paid.orderId)).toHaveLength(1);
+    for (const o of [open, down]) {
+      expect(await stockMoves(o.orderId)).toEqual({ reserved: 1, released: 1 });
+      expect(await activities(o.orderId, "ORDER_CANCELED")).toHaveLength(1);
+    }
   });
 
   it("are read through their partial index", async () => {

@@ -2,7 +2,7 @@ import { runAutomationSweeps } from "#worker/automations";
 import { mediaSweepDue, sweepUnusedMedia } from "#worker/catalog";
 import { retryDueEmails } from "#worker/email";
 import { expiredOneTimeTokensDelete } from "#worker/identity";
-import { cancelExpiredUnpaidOrders, releasePendingOnlineOrders } from "#worker/orders";
+import { cancelExpiredUnpaidOrders, reconcileStartedRefunds, releasePendingOnlineOrders } from "#worker/orders";
 import { openDb } from "#worker/platform/db";
 import { syncStoreSettingsCopy } from "#worker/store";
 import { sweepStatement as rateLimitSweep } from "#worker/platform/rate-limit";
@@ -88,6 +88,7 @@ export async function runSweeps(
   automations.webhookDeliveriesRequeued = await requeueOverdueDeliveries(env, db, now);
   const unpaidOrdersCanceled = await cancelExpiredUnpaidOrders(env, db, now, waitUntil);
   const pendingOnlineReleased = await releasePendingOnlineOrders(env, db, now, waitUntil);
+  automations.startedRefundsSettled = await reconcileStartedRefunds(env, db, now, waitUntil);
   const emailsRetried = await retryDueEmails(env, db, now);
   const [expired] = await runBatch(db, [expiredOneTimeTokensDelete(db, now), rateLimitSweep(db)]);
   // The shop reads the store's settings from KV: put right a copy a failed write left behind.

@@ -129,6 +129,8 @@ interface ChangeSpec {
   cause: InventoryCause;
   reason: string | null;
   orderId: string | null;
+  /** What made the change, written on its log rows (a keyed release); null for the others. */
+  changeKey?: string | null;
   /** Variants to snapshot: one variant, or every variant of the product (variantId null). */
   targets: { productId: string; variantId: string | null }[];
   /** The updates, run between the snapshot and the log (guarded ones followed by their assertion). */
@@ -190,9 +192,9 @@ export function stockChange(ctx: Ctx, spec: ChangeSpec): StockChange {
   const snapshot = snapshotStatement(db, changeId, targets);
   const log = rawStatement(
     db,
-    sql`${diff} INSERT INTO inventory_changes (id, product_id, variant_id, delta, quantity_after, in_stock_after, cause, reason, order_id, actor_type, actor_id, created_date)
+    sql`${diff} INSERT INTO inventory_changes (id, product_id, variant_id, delta, quantity_after, in_stock_after, cause, reason, order_id, change_key, actor_type, actor_id, created_date)
       SELECT ${sqlUuid}, c.pid, c.vid, coalesce(c.new_q, 0) - coalesce(c.old_q, 0), c.new_q, c.new_in,
-        ${spec.cause}, ${spec.reason}, ${spec.orderId}, ${actor.type}, ${actor.id}, ${now}
+        ${spec.cause}, ${spec.reason}, ${spec.orderId}, ${spec.changeKey ?? null}, ${actor.type}, ${actor.id}, ${now}
       FROM c WHERE c.stock_changed ORDER BY c.pid, c.position`,
   );
   // A new version for every product whose inventory moved: a catalogue edit that read the product before this
@@ -317,21 +319,32 @@ export function reserveStockStatements(ctx: Ctx, lines: StockLine[], cause: "ORD
 }
 
 /**
- * Statements that return an order's stock (cancel), cause REVERT_INVENTORY_CHANGE. Only what that order reserved
- * comes back, at most once per variant: a second release, or a line the order never took from tracked stock
- * (untracked items), changes nothing. Never fails; put them in the cancel's batch and call `flushStockEvents` after.
+ * Statements that return an order's stock, cause REVERT_INVENTORY_CHANGE; never more than the order still holds of
+ * a variant (what it took less what came back). Without a key (a cancel) it happens at most once per variant; with a
+ * key (a refund's restock, `refund:<id>`) each key returns its own quantity once, so a replay returns nothing. A
+ * line the order never took from tracked stock changes nothing. Never fails; call `flushStockEvents` after.
  */
-export function releaseStockStatements(ctx: Ctx, lines: StockLine[], orderId: string, reason: string | null = null): StockChange {
+export function releaseStockStatements(
+  ctx: Ctx,
+  lines: StockLine[],
+  orderId: string,
+  reason: string | null = null,
+  key: string | null = null,
+): StockChange {
   const mutations: Statement[] = [];
   for (const l of aggregate(lines)) {
     const taken = sql`FROM inventory_changes ic WHERE ic.order_id = ${orderId} AND ic.product_id = ${l.productId} AND ic.variant_id = ${l.variantId}`;
+    const held = sql`(SELECT coalesce(-sum(ic.delta), 0) ${taken} AND ic.cause IN ('ORDER', 'REVERT_INVENTORY_CHANGE'))`;
+    const once =
+      key === null
+        ? sql`NOT EXISTS (SELECT 1 ${taken} AND ic.cause = 'REVERT_INVENTORY_CHANGE' AND ic.change_key IS NULL)`
+        : sql`NOT EXISTS (SELECT 1 ${taken} AND ic.change_key = ${key})`;
     mutations.push(
       rawStatement(
         ctx.db,
-        sql`UPDATE variants SET quantity = coalesce(quantity, 0) + min(${l.quantity}, (SELECT coalesce(-sum(ic.delta), 0) ${taken} AND ic.cause = 'ORDER'))
+        sql`UPDATE variants SET quantity = coalesce(quantity, 0) + min(${l.quantity}, ${held})
           WHERE product_id = ${l.productId} AND id = ${l.variantId} AND ${tracked(l.productId)} = 1
-            AND EXISTS (SELECT 1 ${taken} AND ic.cause = 'ORDER' AND ic.delta < 0)
-            AND NOT EXISTS (SELECT 1 ${taken} AND ic.cause = 'REVERT_INVENTORY_CHANGE')`,
+            AND ${held} > 0 AND ${once}`,
       ),
     );
   }
@@ -339,6 +352,7 @@ export function releaseStockStatements(ctx: Ctx, lines: StockLine[], orderId: st
     cause: "REVERT_INVENTORY_CHANGE",
     reason,
     orderId,
+    changeKey: key,
     targets: lines.map((l) => ({ productId: l.productId, variantId: l.variantId })),
     mutations,
   });
@@ -432,9 +446,15 @@ export async function reserveStock(ctx: Ctx, lines: StockLine[], orderId: string
   await runChange(ctx, change, lines);
 }
 
-/** Returns an order's stock on its own (one batch). */
-export async function releaseStock(ctx: Ctx, lines: StockLine[], orderId: string, reason: string | null = null): Promise<void> {
-  await runChange(ctx, releaseStockStatements(ctx, lines, orderId, reason));
+/** Returns an order's stock on its own (one batch); `key` as in releaseStockStatements. */
+export async function releaseStock(
+  ctx: Ctx,
+  lines: StockLine[],
+  orderId: string,
+  reason: string | null = null,
+  key: string | null = null,
+): Promise<void> {
+  await runChange(ctx, releaseStockStatements(ctx, lines, orderId, reason, key));
 }
 
 export async function runChange(ctx: Ctx, change: StockChange, lines?: StockLine[]): Promise<void> {

@@ -249,6 +249,8 @@ export const inventoryChanges = sqliteTable(
     /** Free text from the merchant (or the order flow). */
     reason: text("reason"),
     orderId: text("order_id"),
+    /** What made a keyed release (e.g. `refund:<id>`), so replaying it returns nothing twice; null otherwise. */
+    changeKey: text("change_key"),
     actorType: text("actor_type").notNull(),
     actorId: text("actor_id"),
     createdDate: text("created_date").notNull(),

@@ -135,12 +135,10 @@ export function restockOf(o: LoadedOrder, refund: { lineItems: RefundLine[]; res
       if (unshipped > (want.get(l.id) ?? 0)) want.set(l.id, unshipped);
     }
   }
-  // The inventory service returns an order's stock once per variant: a variant already returned stays as it is.
-  const returned = new Set(o.lines.filter((l) => l.restockedQuantity > 0).map((l) => `${l.catalogItemId}:${l.variantId}`));
   const out: RefundLine[] = [];
   for (const l of o.lines) {
     const n = Math.min(want.get(l.id) ?? 0, l.quantity - l.restockedQuantity);
-    if (n > 0 && l.catalogItemId && l.variantId && !returned.has(`${l.catalogItemId}:${l.variantId}`)) out.push({ lineItemId: l.id, quantity: n });
+    if (n > 0 && l.catalogItemId && l.variantId) out.push({ lineItemId: l.id, quantity: n });
   }
   return out;
 }

@@ -4,10 +4,13 @@ import { emailStatement } from "#worker/email";
 import type { Processor, Statement } from "#worker/events";
 import {
   createCheckoutSession,
+  expireCheckoutSession,
+  isProviderDown,
   retrieveCheckoutSession,
   StripeEventTypes,
   stripeSettings,
   type SessionInput,
+  type SessionState,
   type StripeEventData,
 } from "#worker/payments";
 import { shopSettings } from "#worker/store";
@@ -95,6 +98,10 @@ export async function startHostedPayment(ctx: Ctx, orderId: string): Promise<{ o
   const o = await loadOne(ctx, orderId);
   if (!stripe || !o || o.order.status !== "INITIALIZED" || o.order.paymentStatus !== "NOT_PAID") return { orderId };
   const session = await createCheckoutSession(stripe, sessionInput(ctx, o));
+  if (o.order.checkoutSessionId !== session.id) {
+    // Kept so the pending-online sweep can ask Stripe about the page before releasing the order.
+    await runBatch(ctx.db, [ctx.db.update(orders).set({ checkoutSessionId: session.id }).where(eq(orders.id, orderId))]);
+  }
   return { orderId, paymentRedirectUrl: session.url };
 }
 
@@ -399,7 +406,7 @@ const PER_SWEEP = 50;
  */
 export function pendingOnlineOrdersRead(db: Db, cutoff: string, limit = PER_SWEEP) {
   return db
-    .select({ id: orders.id })
+    .select({ id: orders.id, sessionId: orders.checkoutSessionId })
     .from(orders)
     .where(
       sql`${sql.raw(PENDING_ONLINE_ORDER)} AND ${orders.createdDate} < ${cutoff} AND NOT EXISTS (SELECT 1 FROM ${transactions} t WHERE t.order_id = ${orders.id})`,
@@ -409,22 +416,44 @@ export function pendingOnlineOrdersRead(db: Db, cutoff: string, limit = PER_SWEE
 }
 
 /**
+ * What Stripe says of a pending order's Checkout Session before the sweep acts: paid (the order is marked paid the
+ * webhook's way), or no longer able to take payment (an open session is expired first, so a buyer still on the page
+ * cannot pay after the release). Throws PROVIDER_IS_DOWN when Stripe cannot be reached.
+ */
+async function sessionVerdict(ctx: Ctx, sessionId: string): Promise<{ paid: SessionState } | { release: string } | { wait: string }> {
+  const stripe = stripeSettings(ctx.env);
+  if (!stripe) return { release: "no provider" };
+  let session = await retrieveCheckoutSession(stripe, sessionId);
+  if (session.status === "open") session = await expireCheckoutSession(stripe, sessionId);
+  if (session.status === "complete" && session.paid) return { paid: session };
+  if (session.status === "expired") return { release: "expired" };
+  // Complete but not paid yet (a delayed payment method): Stripe's payment events settle it.
+  return { wait: session.status ?? "unknown" };
+}
+
+/**
  * The sweep of online orders left pending: no Checkout Session was ever made (Stripe down after the order was
- * written), or its session expired and the expired event never came. Past ONLINE_HOLD_MINUTES the hosted page
- * takes no payment any more, so the order is cancelled and its stock released, once (guarded like the event's
- * path). A payment reported later for it becomes a merchant task (markOrderPaid). Answers how many it released.
+ * written, so the buyer never had a page to pay on), or its session ended and its event never came. Past
+ * ONLINE_HOLD_MINUTES it asks Stripe first: a paid session marks the order paid (the confirmation email once, as
+ * the webhook would), an open one is expired, then the order is cancelled and its stock released, once. When Stripe
+ * cannot be reached the order waits for the next sweep. Answers how many orders it released.
  */
 export async function releasePendingOnlineOrders(env: Env, db: Db, now: Date, waitUntil: (p: Promise<unknown>) => void): Promise<number> {
   const cutoff = new Date(now.getTime() - ONLINE_HOLD_MINUTES * 60_000).toISOString();
-  const ids = (await pendingOnlineOrdersRead(db, cutoff)).map((r) => r.id);
-  if (!ids.length) return 0;
+  const pending = await pendingOnlineOrdersRead(db, cutoff);
+  if (!pending.length) return 0;
   const ctx = systemCtx(env, db, "orders:pending-online", waitUntil);
   let released = 0;
-  for (const id of ids) {
+  for (const { id, sessionId } of pending) {
     try {
-      if ((await releaseUnpaid(ctx, id, { heldMinutes: ONLINE_HOLD_MINUTES }, none)) === "CHANGED") released++;
+      const verdict = sessionId && stripeSettings(env) ? await sessionVerdict(ctx, sessionId) : { release: "no session" };
+      if ("paid" in verdict) {
+        const s = verdict.paid;
+        await markOrderPaid(ctx, id, { transactionId: s.paymentIntentId ?? s.id, amount: s.amountTotal, currency: s.currency });
+      } else if ("release" in verdict && (await releaseUnpaid(ctx, id, { heldMinutes: ONLINE_HOLD_MINUTES }, none)) === "CHANGED") released++;
     } catch (err) {
-      console.error(`pending online order ${id} could not be released; the next sweep retries`, err);
+      if (isProviderDown(err)) console.log(`pending online order ${id}: Stripe could not be asked; the next sweep retries`);
+      else console.error(`pending online order ${id} could not be released; the next sweep retries`, err);
     }
   }
   return released;

@@ -23,7 +23,7 @@ export { searchOrders } from "./orders";
 export { UNPAID_CANCEL_REASON } from "./shapes";
 export { cancelOrder, createFulfillment, markAsPaid, setRefundStatus } from "./orders";
 export { fulfillmentRequest } from "./schemas";
-export { listRefunds, orderWithRefunds, refundOrder, refundShape, type RefundShape } from "./refunds";
+export { listRefunds, orderWithRefunds, reconcileStartedRefunds, refundOrder, refundShape, type RefundShape } from "./refunds";
 export { refundRequest, type RefundRequest } from "./schemas";
 export { leftToShip, orderActionVerdicts, orderState, ORDER_ACTIONS, type ActionVerdicts, type OrderAction } from "./actions";
 export { loadOrders } from "./orders";

@@ -328,6 +328,7 @@ function draftOrder(
     subtotal: totals.result.priceSummary.subtotal,
     total,
     channelType: row.channelType,
+    checkoutSessionId: null,
     details: orderDetails(row, totals, offline),
     purchasedDate: now,
     createdDate: now,

@@ -1,11 +1,11 @@
-import { sql } from "drizzle-orm";
+import { and, asc, lt, sql } from "drizzle-orm";
 import { releaseStockStatements, type StockLine } from "#worker/catalog";
 import { emailStatement } from "#worker/email";
 import type { Statement } from "#worker/events";
-import { createRefund, isProviderDown, stripeSettings } from "#worker/payments";
+import { createRefund, isProviderDown, listProviderRefunds, stripeSettings, type ProviderRefund } from "#worker/payments";
 import { assertPreviousChanged, clearAssertions, isAssertionFailure } from "#worker/platform/batch";
-import { actorOf, isMerchant, nowIso, requireMerchant, requirePermission, type Ctx } from "#worker/platform/context";
-import { rawStatement } from "#worker/platform/db";
+import { actorOf, isMerchant, nowIso, requireMerchant, requirePermission, systemCtx, type Ctx } from "#worker/platform/context";
+import { rawStatement, type Db } from "#worker/platform/db";
 import { ApiError, badField, notFound, unauthenticated } from "#worker/platform/errors";
 import { newId } from "#worker/platform/ids";
 import { formatMoney, toDecimalString, toMinor } from "#worker/platform/money";
@@ -16,7 +16,7 @@ import { isOwner } from "./checkout";
 import { loadOrder, loadOrders, paymentEvent, writeChange } from "./orders";
 import type { RefundRequest } from "./schemas";
 import { orderShape, type LoadedOrder, type RefundRow } from "./shapes";
-import { transactions, type PaymentStatus } from "./tables";
+import { orderRefunds, transactions, type PaymentStatus } from "./tables";
 
 /**
  * Refunds: all or part of what the buyer paid, by line (line ids and quantities) or by amount, optionally putting
@@ -348,7 +348,7 @@ async function completeOn(ctx: Ctx, o: LoadedOrder, what: Completion, after: () 
       ...(email ? [email.statement as Statement] : []),
       ...after(),
     ],
-    stock: stockLines.length ? releaseStockStatements(ctx, stockLines, order.id, `Order ${order.number} refunded`) : undefined,
+    stock: stockLines.length ? releaseStockStatements(ctx, stockLines, order.id, `Order ${order.number} refunded`, `refund:${refund.id}`) : undefined,
     events: order.paymentStatus === status ? [] : [paymentEvent(order.paymentStatus, status)],
   });
   email?.deliver(results[1]);
@@ -455,4 +455,107 @@ export async function orderWithRefunds(ctx: Ctx, id: string) {
     refundable: { amount: toDecimalString(state.refundable, o.order.currency), formattedAmount: formatMoney(state.refundable, o.order.currency) },
     lines: o.lines.map((l) => ({ id: l.id, refunded: l.refundedQuantity, unitPrice: formatMoney(l.price, o.order.currency) })),
   };
+}
+
+/** How long a refund may stay STARTED (reserved, Stripe not answered yet) before the sweep looks at it. */
+const STARTED_MINUTES = 5;
+
+/** How long Stripe keeps an Idempotency-Key: past it a retry would make a second refund, so the sweep looks it up instead. */
+const KEY_HOURS = 24;
+
+/** Most stuck refunds one sweep looks at; the next minute's sweep takes the rest. */
+const REFUNDS_PER_SWEEP = 20;
+
+/** How long a refund may stay PENDING at Stripe before the sweep asks about it (its webhook may have been lost). */
+const PENDING_MINUTES = 60;
+
+/** Refunds left STARTED (or PENDING) since before `cutoff` (ISO), oldest first, through their partial index. */
+export function unsettledRefundsRead(db: Db, status: "STARTED" | "PENDING", cutoff: string, limit = REFUNDS_PER_SWEEP) {
+  return db
+    .select({ id: orderRefunds.id, orderId: orderRefunds.orderId, updatedDate: orderRefunds.updatedDate })
+    .from(orderRefunds)
+    .where(and(sql`${orderRefunds.status} = ${sql.raw(status === "STARTED" ? "'STARTED'" : "'PENDING'")}`, lt(orderRefunds.updatedDate, cutoff)))
+    .orderBy(asc(orderRefunds.updatedDate))
+    .limit(limit);
+}
+
+/**
+ * What Stripe holds of a refund left STARTED: the same create again under its key while Stripe keeps keys (Stripe
+ * answers the first call's result, or makes the refund if the first call never reached it), else the payment's
+ * refunds matched by our id in their metadata (null: Stripe never made it). Throws PROVIDER_IS_DOWN.
+ */
+async function stripeAnswer(ctx: Ctx, o: LoadedOrder, row: RefundRow, paymentId: string, keyKept: boolean): Promise<ProviderRefund | null> {
+  const stripe = stripeSettings(ctx.env)!;
+  if (keyKept) {
+    try {
+      return await createRefund(stripe, { refundId: row.id, orderId: o.order.id, paymentId, amount: row.amount });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "IDEMPOTENCY_KEY_UNUSABLE") throw err;
+    }
+  }
+  return (await listProviderRefunds(stripe, paymentId)).find((r) => r.refundId === row.id) ?? null;
+}
+
+/** A refund PENDING at Stripe for long: its current status from the payment's refunds, applied when Stripe settled it. */
+async function settlePending(ctx: Ctx, o: LoadedOrder, row: RefundRow, paymentId: string | null): Promise<boolean> {
+  const stripe = stripeSettings(ctx.env);
+  if (row.provider !== "stripe" || !paymentId || !stripe) return false;
+  const found = (await listProviderRefunds(stripe, paymentId)).find((r) => r.refundId === row.id || r.id === row.providerRefundId);
+  if (found?.status === "succeeded") return completeRefund(ctx, o.order.id, { refundId: row.id, providerRefundId: found.id });
+  if (found?.status === "failed" || found?.status === "canceled") return failRefund(ctx, o, row.id, `Stripe reported the refund ${found.status}`);
+  return false;
+}
+
+/** Settles one refund left STARTED (or long PENDING); answers whether it changed. */
+async function reconcileRefund(ctx: Ctx, refundId: string, orderId: string, now: Date): Promise<boolean> {
+  const [o] = await loadOrders(ctx, [orderId]);
+  const row = o?.refunds.find((r) => r.id === refundId);
+  if (!o || !row || (row.status !== "STARTED" && row.status !== "PENDING")) return false;
+  const { paymentId } = paymentOf(o);
+  if (row.status === "PENDING") return settlePending(ctx, o, row, paymentId);
+  if (row.provider !== "stripe" || !paymentId) {
+    // Nothing outside the shop was asked: the refund did not happen, and the merchant may make it again.
+    return failRefund(ctx, o, refundId, "The refund was interrupted before it was made");
+  }
+  if (!stripeSettings(ctx.env)) return false;
+  const keyKept = now.getTime() - Date.parse(row.createdDate) < (KEY_HOURS - 1) * 3_600_000;
+  let answer: ProviderRefund | null;
+  try {
+    answer = await stripeAnswer(ctx, o, row, paymentId, keyKept);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "REFUND_DECLINED") return failRefund(ctx, o, refundId, err.description);
+    throw err;
+  }
+  if (!answer) return failRefund(ctx, o, refundId, "Stripe never received the refund");
+  if (answer.status === "succeeded") return completeRefund(ctx, orderId, { refundId, providerRefundId: answer.id });
+  if (answer.status === "failed" || answer.status === "canceled") return failRefund(ctx, o, refundId, `Stripe answered ${answer.status}`);
+  await markPending(ctx, o, refundId, answer.id, row.amount);
+  return true;
+}
+
+/**
+ * The sweep of refunds left STARTED (the Worker stopped between reserving a refund and recording Stripe's answer):
+ * past a few minutes each is settled by what Stripe holds of it, under its own key, so Stripe makes it at most once.
+ * Made: recorded (or PENDING); refused or never made: FAILED and its reservation released. A refund PENDING for an
+ * hour (its webhook lost) takes the status Stripe lists for it now. When Stripe cannot be reached the refund stays
+ * as it is for the next sweep. Answers how many it settled.
+ */
+export async function reconcileStartedRefunds(env: Env, db: Db, now: Date, waitUntil: (p: Promise<unknown>) => void): Promise<number> {
+  const before = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+  const stuck = [
+    ...(await unsettledRefundsRead(db, "STARTED", before(STARTED_MINUTES))),
+    ...(await unsettledRefundsRead(db, "PENDING", before(PENDING_MINUTES))),
+  ];
+  if (!stuck.length) return 0;
+  const ctx = systemCtx(env, db, "orders:refund-sweep", waitUntil);
+  let settled = 0;
+  for (const r of stuck) {
+    try {
+      if (await reconcileRefund(ctx, r.id, r.orderId, now)) settled++;
+    } catch (err) {
+      if (isProviderDown(err)) console.log(`refund ${r.id}: Stripe could not be asked; the next sweep retries`);
+      else console.error(`refund ${r.id} could not be settled; the next sweep retries`, err);
+    }
+  }
+  return settled;
 }

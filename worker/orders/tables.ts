@@ -77,6 +77,8 @@ export const orders = sqliteTable(
     subtotal: integer("subtotal").notNull(),
     total: integer("total").notNull(),
     channelType: text("channel_type").notNull().default("WEB"),
+    /** The Stripe Checkout Session made for an order paid online (cs_…), so a sweep can ask Stripe about it. */
+    checkoutSessionId: text("checkout_session_id"),
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     purchasedDate: text("purchased_date").notNull(),
     createdDate: text("created_date").notNull(),
@@ -202,6 +204,8 @@ export const orderRefunds = sqliteTable(
   },
   (t) => [
     index("order_refunds_order_idx").on(t.orderId, t.createdDate),
+    index("order_refunds_started_idx").on(t.updatedDate).where(sql`status = 'STARTED'`),
+    index("order_refunds_pending_idx").on(t.updatedDate).where(sql`status = 'PENDING'`),
     uniqueIndex("order_refunds_provider_unique").on(t.provider, t.providerRefundId).where(sql`provider_refund_id IS NOT NULL`),
   ],
 );

@@ -172,6 +172,20 @@ export async function retrieveCheckoutSession(s: StripeSettings, id: string): Pr
   }
 }
 
+/**
+ * Expires an open Checkout Session, so its page takes no payment any more (keyed by the session: a retry is the same
+ * call). Answers the session as it then stands: one no longer open (paid meanwhile, or expired already) is read back
+ * instead. 502 PROVIDER_IS_DOWN when Stripe cannot be reached.
+ */
+export async function expireCheckoutSession(s: StripeSettings, id: string): Promise<SessionState> {
+  try {
+    return sessionState(await client(s).checkout.sessions.expire(id, {}, { idempotencyKey: `expire-session:${id}` }));
+  } catch (err) {
+    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw providerDown(err);
+  }
+  return retrieveCheckoutSession(s, id);
+}
+
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 
 /** The parts of a Checkout Session we act on. */
@@ -241,6 +255,11 @@ export async function createRefund(s: StripeSettings, input: RefundInput): Promi
     return { id: refund.id, status: refund.status ?? "pending" };
   } catch (err) {
     const data = { orderId: input.orderId, refundId: input.refundId };
+    if (err instanceof Stripe.errors.StripeIdempotencyError) {
+      throw new ApiError(409, "IDEMPOTENCY_KEY_UNUSABLE", `Stripe would not replay the refund's key: ${err.message}`, {
+        data: { provider: "stripe", ...data },
+      });
+    }
     if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
       throw new ApiError(402, "REFUND_DECLINED", `Stripe refused the refund: ${err.message}`, {
         message: "Refund not possible",
@@ -248,5 +267,29 @@ export async function createRefund(s: StripeSettings, input: RefundInput): Promi
       });
     }
     throw refundProviderDown(err, data);
+  }
+}
+
+/** A refund Stripe holds for a payment, as the refunds sweep matches it to ours. */
+export interface ListedRefund extends ProviderRefund {
+  /** Our refund id, from the refund's metadata (null for a refund made in Stripe's dashboard). */
+  refundId: string | null;
+}
+
+/**
+ * The refunds Stripe holds for a payment (pi_… or ch_…), newest first, to find one of ours by its metadata when its
+ * key can no longer be replayed. 502 PROVIDER_IS_DOWN when Stripe cannot be reached.
+ */
+export async function listRefunds(s: StripeSettings, paymentId: string): Promise<ListedRefund[]> {
+  const params: Stripe.RefundListParams = paymentId.startsWith("ch_") ? { charge: paymentId, limit: 100 } : { payment_intent: paymentId, limit: 100 };
+  try {
+    const out: ListedRefund[] = [];
+    for await (const r of client(s).refunds.list(params)) {
+      out.push({ id: r.id, status: r.status ?? "pending", refundId: r.metadata?.refundId ?? null });
+      if (out.length >= 1000) break;
+    }
+    return out;
+  } catch (err) {
+    throw refundProviderDown(err, { paymentId });
   }
 }
