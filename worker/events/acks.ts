@@ -18,7 +18,9 @@ export const RESEND_AFTER_SECONDS = 300;
 export const MAX_RESENDS = 5;
 /** Under `npm start`: events waiting this long while the consumer processes nothing are processed by the sweep. */
 export const STALLED_CONSUMER_MS = 60_000;
-const SWEEP_LIMIT = 100;
+/** Events re-sent per sweep (as many as flushPending sends), and events one sweep processes itself. */
+const RESEND_LIMIT = 500;
+const INLINE_LIMIT = 100;
 
 type OutboxRow = typeof outbox.$inferSelect;
 
@@ -60,7 +62,7 @@ function dueRows(db: Db, now: Date) {
         AND julianday(${outbox.flushedAt}) <= julianday(${now.toISOString()}) - (${RESEND_AFTER_SECONDS} * (1 << ${outbox.resends})) / 86400.0`,
     )
     .orderBy(outbox.eventTime)
-    .limit(SWEEP_LIMIT);
+    .limit(RESEND_LIMIT);
 }
 
 /**
@@ -128,7 +130,7 @@ async function recordUnacknowledged(db: Db, registry: EventRegistry, rows: Outbo
 
 /**
  * Whether the queue consumer looks stopped: an event flushed more than STALLED_CONSUMER_MS ago still waits, and no
- * processor has recorded anything since it was flushed.
+ * processor has recorded anything for as long.
  */
 export async function consumerStalled(db: Db, now: Date): Promise<boolean> {
   const [[waiting], [last]] = await runBatch(db, [
@@ -138,9 +140,10 @@ export async function consumerStalled(db: Db, now: Date): Promise<boolean> {
       .where(sql`${outbox.doneAt} IS NULL AND ${outbox.flushedAt} IS NOT NULL`),
     db.select({ at: sql<string | null>`max(${processedEvents.processedAt})` }).from(processedEvents),
   ]);
+  const since = now.getTime() - STALLED_CONSUMER_MS;
   const oldest = waiting?.oldest;
-  if (!oldest || Date.parse(oldest) > now.getTime() - STALLED_CONSUMER_MS) return false;
-  return !last?.at || last.at < oldest;
+  if (!oldest || Date.parse(oldest) > since) return false;
+  return !last?.at || Date.parse(last.at) < since;
 }
 
 /**
@@ -160,7 +163,7 @@ export async function processStalled(
     .from(outbox)
     .where(sql`${outbox.doneAt} IS NULL AND ${outbox.flushedAt} IS NOT NULL`)
     .orderBy(outbox.eventTime)
-    .limit(SWEEP_LIMIT);
+    .limit(INLINE_LIMIT);
   console.warn(
     `events: the queue consumer has processed nothing for over ${STALLED_CONSUMER_MS / 1000} s while ${rows.length} event(s) wait; ` +
       "the sweeper is processing them itself",
