@@ -213,6 +213,13 @@ under(["/v1", "/ecom/v1"], {
   "GET /orders/:id/refunds": { needs: "own", others: "staff" },
 });
 
+// Customers: members and guests merged by email (worker/customers).
+under(["/api/v1"], {
+  "GET /customers": STAFF,
+  "GET /customers/:email": STAFF,
+  "POST /customers/:email/notes": need("orders.write"),
+});
+
 // Digital products' files, and a buyer's download links (never minted for anyone but the order's own buyer).
 under(["/api/v1"], {
   "GET /products/:id/downloads": STAFF,
