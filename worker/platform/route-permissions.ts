@@ -211,6 +211,7 @@ under(["/v1", "/ecom/v1"], {
   "POST /orders/:id/refund-status": need("orders.write"),
   "POST /orders/:id/refunds": need("orders.write"),
   "GET /orders/:id/refunds": { needs: "own", others: "staff" },
+  "POST /orders/:id/activities": need("orders.write"),
 });
 
 // Customers: members and guests merged by email (worker/customers).

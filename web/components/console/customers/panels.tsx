@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import type { CustomerDetail } from "#worker/customers";
 import { dateText } from "#web/components/account/order-view";
 import { OrderBadge } from "#web/components/console/orders";
@@ -123,6 +123,8 @@ export function CustomerCarts({ customer }: { customer: CustomerDetail }) {
 export function CustomerNotes({ customer, canWrite, problem }: { customer: CustomerDetail; canWrite: boolean; problem: Problem | null }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "note";
+  // The page's own address as typed (an email's "@" may be encoded or not), so posting the note is not leaving the page.
+  const { pathname } = useLocation();
   return (
     <section aria-labelledby="customer-notes-heading">
       <h2 id="customer-notes-heading">Notes</h2>
@@ -136,7 +138,7 @@ export function CustomerNotes({ customer, canWrite, problem }: { customer: Custo
         ))}
       </ul>
       {canWrite && (
-        <Form method="post" className="console-form" aria-label="Add a note" key={customer.notes.length}>
+        <Form method="post" action={pathname} className="console-form" aria-label="Add a note" key={customer.notes.length}>
           <TextArea name="body" label="Add a note" rows={3} maxLength={2000} problem={problem} />
           <button type="submit" name="intent" value="note" className="console-button" disabled={busy}>
             {busy ? "Saving…" : "Add note"}
