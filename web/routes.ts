@@ -38,6 +38,7 @@ export default [
     // Orders.
     route("orders", "routes/console/orders/list.tsx"),
     route("orders/:orderId", "routes/console/orders/order.tsx"),
+    route("orders/:orderId/print/:kind", "routes/console/orders/print.tsx"),
     route("customers", "routes/console/customers/list.tsx"),
     route("customers/export.csv", "routes/console/customers/export.tsx"),
     route("customers/:email", "routes/console/customers/customer.tsx"),

@@ -65,7 +65,7 @@ describe("console customers", () => {
       await table.getByRole("link", { name: "Mary Somerville" }).click();
       await page.waitForURL((u) => u.pathname === `/console/customers/${encodeURIComponent(email)}`);
 
-      expect(await page.locator("h1").textContent()).toBe("Mary Somerville");
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Mary Somerville");
       expect(await page.locator("#customer-spent").textContent()).toBe(dollars(spent));
       expect(await page.locator("#customer-refunded").textContent()).toBe("$3.00");
       expect(await page.locator("#customer-orders").textContent()).toBe("2");
@@ -81,15 +81,29 @@ describe("console customers", () => {
       expect(await page.locator(".customer-notes").textContent()).toContain(account.email);
       await expectAccessible(page, "customer page");
 
-      // The order's own note, in its history.
+      // The older order's own note, in its history (the list is newest first: the partly refunded one).
       await orders
         .getByRole("link", { name: /^#\d+$/ })
-        .first()
+        .last()
         .click();
       await page.waitForURL((u) => u.pathname.startsWith("/console/orders/"));
       await page.getByLabel("Note for the team").fill("Leave at the back door");
       await page.getByRole("button", { name: "Add note" }).click();
       await expect.poll(() => page.locator(".order-activities").textContent()).toContain(`Note by ${account.email}: Leave at the back door`);
+
+      // Its printable invoice and packing slip: the document alone on paper.
+      await page.getByRole("link", { name: "Invoice", exact: true }).click();
+      await expect.poll(() => page.locator("h1").textContent()).toMatch(/^Invoice #\d+$/);
+      expect(await page.locator(".print-totals tr.total").textContent()).toContain(dollars(first.cents));
+      expect(await page.locator(".print-addresses").textContent()).toContain("Mary Somerville");
+      await page.emulateMedia({ media: "print" });
+      expect(await page.locator(".console-header").isVisible()).toBe(false);
+      expect(await page.locator(".print-lines").isVisible()).toBe(true);
+      await page.emulateMedia({ media: "screen" });
+      await page.goto(`${s.w.url}/console/orders/${first.id}/print/packing-slip`);
+      expect(await page.locator("h1").textContent()).toMatch(/^Packing slip #\d+$/);
+      expect(await page.locator(".print-lines tbody tr").count()).toBe(1);
+      expect(await page.locator(".print-totals").count()).toBe(0);
 
       const csv = await page.request.get(`${s.w.url}/console/customers/export.csv?q=${encodeURIComponent(email)}`);
       expect(csv.status()).toBe(200);

@@ -4,7 +4,7 @@ import { dateText } from "#web/components/account/order-view";
 import { type OrderActionResult, OrderActions, orderChanges } from "#web/components/console/order-actions";
 import { OrderBuyer, OrderHistory, OrderItems } from "#web/components/console/order-panels";
 import { OrderRefunds } from "#web/components/console/order-refunds";
-import { OrderNoteForm } from "#web/components/console/order-note";
+import { OrderNoteForm, OrderPrintLinks } from "#web/components/console/order-extras";
 import { OrderBadge } from "#web/components/console/orders";
 import { consoleOrder } from "#web/components/console/orders.server";
 import { consoleMeta } from "#web/components/console/title";
@@ -64,6 +64,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
         }
       />
       <p className="console-muted">Placed {dateText(order.placed)}</p>
+      <OrderPrintLinks id={order.id} />
       <Notice text={result?.ok} />
 
       <div className="order-layout">

@@ -1,5 +1,7 @@
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { type Problem, TextArea } from "#web/components/ui/form";
+
+/* The order page's additions: the staff note form and the links to its printable documents. */
 
 /** The order page's note form: a staff note goes into the order's history with its author and time. */
 export function OrderNoteForm({ problem, count }: { problem: Problem | null | undefined; count: number }) {
@@ -23,5 +25,19 @@ export function OrderNoteForm({ problem, count }: { problem: Problem | null | un
         </button>
       </Form>
     </section>
+  );
+}
+
+/** Links to the order's printable packing slip and invoice. */
+export function OrderPrintLinks({ id }: { id: string }) {
+  return (
+    <p className="console-actions">
+      <Link to={`/console/orders/${id}/print/packing-slip`} className="console-button">
+        Packing slip
+      </Link>
+      <Link to={`/console/orders/${id}/print/invoice`} className="console-button">
+        Invoice
+      </Link>
+    </p>
   );
 }
