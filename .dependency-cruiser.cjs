@@ -23,6 +23,7 @@ const LAYERS = [
   "orders",
   "downloads",
   "automations",
+  "customers",
   "webhooks",
   "reports",
   "app",

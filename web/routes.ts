@@ -38,6 +38,10 @@ export default [
     // Orders.
     route("orders", "routes/console/orders/list.tsx"),
     route("orders/:orderId", "routes/console/orders/order.tsx"),
+    route("orders/:orderId/print/:kind", "routes/console/orders/print.tsx"),
+    route("customers", "routes/console/customers/list.tsx"),
+    route("customers/export.csv", "routes/console/customers/export.tsx"),
+    route("customers/:email", "routes/console/customers/customer.tsx"),
     // Products: the list, bulk edits, CSV, media and the editor.
     route("products", "routes/console/products/list.tsx"),
     route("products/export.csv", "routes/console/products/export.tsx"),

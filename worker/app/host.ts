@@ -6,6 +6,7 @@ import { pricingRoutes } from "#worker/pricing";
 import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "#worker/catalog";
 import { inventoryRoutes } from "#worker/catalog";
 import { orderRoutes } from "#worker/orders";
+import { customerRoutes } from "#worker/customers";
 import { downloadFiles, downloadsApi } from "#worker/downloads";
 import { loadDemoCatalogue } from "./demo";
 import { demoPricingStatements } from "#worker/pricing";
@@ -136,6 +137,7 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   app.route("/", pricingRoutes);
   app.route("/", inventoryRoutes);
   for (const base of ["/v1", "/ecom/v1"]) app.route(base, orderRoutes);
+  app.route("/api/v1", customerRoutes);
   // Digital products' files (merchant uploads) and buyers' downloads through signed links (private R2 bucket).
   app.route("/api/v1", downloadsApi);
   app.route("/downloads", downloadFiles);

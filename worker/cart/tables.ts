@@ -90,6 +90,7 @@ export const carts = sqliteTable(
     // One current cart per visitor or member.
     uniqueIndex("carts_active_owner_unique").on(t.ownerKind, t.ownerId).where(sql`status = 'ACTIVE'`),
     index("carts_status_activity_idx").on(t.status, t.lastActivity),
+    index("carts_owner_idx").on(t.ownerKind, t.ownerId, t.updatedDate),
     // The carts whose idle period the sweep has not decided on yet: each minute's sweep reads only those, not every
     // active cart ever left idle (most visitors' carts are never completed nor emptied, and stay ACTIVE for good).
     index("carts_abandon_pending_idx").on(t.lastActivity).where(sql`status = 'ACTIVE' AND abandon_checked IS NOT last_activity`),

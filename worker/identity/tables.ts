@@ -54,7 +54,7 @@ export const identities = sqliteTable(
      */
     sessionGeneration: integer("session_generation").notNull().default(0),
   },
-  (t) => [index("identities_role_idx").on(t.role)],
+  (t) => [index("identities_role_idx").on(t.role), index("identities_role_email_idx").on(t.role, t.email)],
 );
 
 /** OAuth clients: the store's own storefront client and headless clients, with their allowed redirect URIs. */

@@ -1,10 +1,12 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { pathId, type AppEnv } from "#worker/platform/http";
 import { clientAddress } from "#worker/platform/rate-limit";
 import { readBody } from "#worker/platform/validation";
 import { getCheckout, updateCheckout } from "./checkout";
 import { createOrder } from "./place-order";
 import { cancelOrder, createFulfillment, getOrder, markAsPaid, searchOrders, setRefundStatus } from "./orders";
+import { addOrderNote } from "./notes";
 import { listRefunds, refundOrder } from "./refunds";
 import {
   cancelOrderRequest,
@@ -32,6 +34,7 @@ import {
  *   POST  /orders/{id}/refund-status  {status}             → {order}   merchant (a refund made outside the store)
  *   POST  /orders/{id}/refunds  {lineItems?: [{lineItemId, quantity}], amount?, restock?} → {refund, order}   merchant
  *   GET   /orders/{id}/refunds                             → {refunds, summary}   buyer or merchant
+ *   POST  /orders/{id}/activities  {activity:{merchantComment:{message}}} → {order, activityId}   merchant (a staff note)
  */
 export const orderRoutes = new Hono<AppEnv>()
   .get("/checkouts/:id", async (c) => c.json(await getCheckout(c.get("ctx"), pathId(c))))
@@ -48,4 +51,8 @@ export const orderRoutes = new Hono<AppEnv>()
     c.json(await setRefundStatus(c.get("ctx"), pathId(c), (await readBody(c, refundStatusRequest)).status)),
   )
   .post("/orders/:id/refunds", async (c) => c.json(await refundOrder(c.get("ctx"), pathId(c), await readBody(c, refundRequest))))
-  .get("/orders/:id/refunds", async (c) => c.json(await listRefunds(c.get("ctx"), pathId(c))));
+  .get("/orders/:id/refunds", async (c) => c.json(await listRefunds(c.get("ctx"), pathId(c))))
+  .post("/orders/:id/activities", async (c) => {
+    const { activityId } = await addOrderNote(c.get("ctx"), pathId(c), await readBody(c, z.unknown()));
+    return c.json({ ...(await getOrder(c.get("ctx"), pathId(c))), activityId });
+  });

@@ -89,6 +89,7 @@ export const orders = sqliteTable(
     uniqueIndex("orders_checkout_unique").on(t.checkoutId),
     index("orders_owner_idx").on(t.ownerKind, t.ownerId, t.purchasedDate),
     index("orders_purchased_idx").on(t.purchasedDate),
+    index("orders_buyer_email_idx").on(t.buyerEmail, t.purchasedDate),
     index("orders_unpaid_offline_idx").on(t.createdDate).where(sql.raw(UNPAID_OFFLINE_ORDER)),
     index("orders_pending_online_idx").on(t.createdDate).where(sql.raw(PENDING_ONLINE_ORDER)),
   ],

@@ -211,6 +211,14 @@ under(["/v1", "/ecom/v1"], {
   "POST /orders/:id/refund-status": need("orders.write"),
   "POST /orders/:id/refunds": need("orders.write"),
   "GET /orders/:id/refunds": { needs: "own", others: "staff" },
+  "POST /orders/:id/activities": need("orders.write"),
+});
+
+// Customers: members and guests merged by email (worker/customers).
+under(["/api/v1"], {
+  "GET /customers": STAFF,
+  "GET /customers/:email": STAFF,
+  "POST /customers/:email/notes": need("orders.write"),
 });
 
 // Digital products' files, and a buyer's download links (never minted for anyone but the order's own buyer).

@@ -45,6 +45,8 @@ export const CONSOLE_ACTIONS: Readonly<Record<string, Need>> = {
   "/console/orders/:orderId cancel": "orders.write",
   "/console/orders/:orderId refund": "orders.write",
   "/console/orders/:orderId refund-payment": "orders.write",
+  "/console/orders/:orderId note": "orders.write",
+  "/console/customers/:email note": "orders.write",
 
   "/console/products ": "catalog.write",
   "/console/products/new save": "catalog.write",

@@ -167,6 +167,8 @@ function activityText(a: Record<string, any>): string {
       return a.refundId ? `Refunded ${refundedText(a)}` : "Partly refunded (outside the store)";
     case "REFUND_PENDING":
       return "Refund waiting for the payment provider";
+    case "MERCHANT_COMMENT":
+      return `Note by ${a.author || "staff"}: ${a.merchantComment?.message ?? ""}`;
     default:
       return (
         String(a.type ?? "").charAt(0) +

@@ -44,6 +44,7 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 export const SECTIONS = [
   { to: "/console", label: "Home", end: true },
   { to: "/console/orders", label: "Orders" },
+  { to: "/console/customers", label: "Customers" },
   { to: "/console/products", label: "Products" },
   { to: "/console/collections", label: "Collections" },
   { to: "/console/inventory", label: "Inventory" },

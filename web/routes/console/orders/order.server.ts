@@ -1,10 +1,19 @@
-import { cancelOrder, createFulfillment, fulfillmentRequest, markAsPaid, refundOrder, refundRequest, setRefundStatus } from "#worker/orders";
+import {
+  addOrderNote,
+  cancelOrder,
+  createFulfillment,
+  fulfillmentRequest,
+  markAsPaid,
+  refundOrder,
+  refundRequest,
+  setRefundStatus,
+} from "#worker/orders";
 import { requirePermission, type Ctx } from "#worker/platform/context";
 import { ApiError, badField } from "#worker/platform/errors";
 import { parseWith } from "#worker/platform/validation";
 
 /** The order page's changes (its forms' `intent`). */
-export type OrderIntent = "mark-paid" | "fulfil" | "cancel" | "refund" | "refund-payment";
+export type OrderIntent = "mark-paid" | "fulfil" | "cancel" | "refund" | "refund-payment" | "note";
 
 /**
  * The form indexes of a form's lines that have a quantity (lines left empty or at 0 are not sent); `key` is the
@@ -90,6 +99,9 @@ export async function changeOrder(ctx: Ctx, id: string, intent: OrderIntent, val
       await setRefundStatus(ctx, id, status);
       return status === "FULLY_REFUNDED" ? "Recorded as fully refunded." : "Recorded as partly refunded.";
     }
+    case "note":
+      await addOrderNote(ctx, id, { activity: { merchantComment: { message: values["activity.merchantComment.message"] ?? "" } } });
+      return "Note added.";
     default:
       throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
   }

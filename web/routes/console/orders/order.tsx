@@ -4,6 +4,7 @@ import { dateText } from "#web/components/account/order-view";
 import { type OrderActionResult, OrderActions, orderChanges } from "#web/components/console/order-actions";
 import { OrderBuyer, OrderHistory, OrderItems } from "#web/components/console/order-panels";
 import { OrderRefunds } from "#web/components/console/order-refunds";
+import { OrderNoteForm, OrderPrintLinks } from "#web/components/console/order-extras";
 import { OrderBadge } from "#web/components/console/orders";
 import { consoleOrder } from "#web/components/console/orders.server";
 import { consoleMeta } from "#web/components/console/title";
@@ -50,7 +51,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
   const result = actionData;
   const can = orderChanges(order);
   // A refused action whose form is not on the page (e.g. for lack of permission) is reported on its own.
-  const shown = canWrite && !!result && Object.hasOwn(can.allowed, result.intent) && can.allowed[result.intent];
+  const shown = canWrite && !!result && (result.intent === "note" || (Object.hasOwn(can.allowed, result.intent) && can.allowed[result.intent]));
   return (
     <>
       <PageHead
@@ -63,6 +64,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
         }
       />
       <p className="console-muted">Placed {dateText(order.placed)}</p>
+      <OrderPrintLinks id={order.id} />
       <Notice text={result?.ok} />
 
       <div className="order-layout">
@@ -70,6 +72,7 @@ export default function ConsoleOrder({ loaderData, actionData }: Route.Component
           <OrderItems order={order} />
           <OrderRefunds order={order} />
           <OrderHistory order={order} />
+          {canWrite && <OrderNoteForm problem={result?.intent === "note" ? result.problem : null} count={order.activities.length} />}
         </div>
         <div>
           <OrderBuyer order={order} />
