@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
-import { counted, type Column } from "#web/components/ui/table";
+import { counted, linkColumn, type Column } from "#web/components/ui/table";
 import { Badge } from "../badge";
 import { money, schedule, StatusBadge } from "../pricing";
 import { PricingList } from "../pricing-list";
@@ -33,26 +32,18 @@ interface ListData<T> {
   currency?: string;
 }
 
-/** A cell that links to the item's edit page. */
-function linkTo<T extends { id: string }>(base: string, label: (item: T) => ReactNode) {
-  return (item: T) => <Link to={`${base}/${item.id}`}>{label(item)}</Link>;
-}
-
 const COUPONS: ListKind<Coupon> = {
   heading: "Coupons",
   create: ["/console/pricing/coupons/new", "New coupon"],
   empty: "No coupons yet.",
   count: (n) => `${counted(n, "coupon", "coupons")}. Shoppers enter the code on their cart; codes ignore case.`,
   columns: (currency) => [
-    {
-      header: "Code",
-      rowHeader: true,
-      cell: (c) => (
-        <Link to={`/console/pricing/coupons/${c.id}`} className="pricing-code">
-          {c.code}
-        </Link>
-      ),
-    },
+    linkColumn(
+      "Code",
+      (c) => `/console/pricing/coupons/${c.id}`,
+      (c) => c.code,
+      { className: "pricing-code" },
+    ),
     { header: "Name", cell: (c) => c.name },
     { header: "Discount", cell: (c) => couponDiscount(c, currency) },
     { header: "Minimum subtotal", num: true, cell: (c) => money(c.minimumSubtotal, currency) },
@@ -72,7 +63,11 @@ const DISCOUNTS: ListKind<DiscountRule> = {
   count: (n) =>
     `${counted(n, "rule", "rules")}. Rules that are on and within their dates apply by themselves when their condition holds, oldest first, before a coupon.`,
   columns: (currency) => [
-    { header: "Name", rowHeader: true, cell: linkTo("/console/pricing/discounts", (r) => r.name) },
+    linkColumn(
+      "Name",
+      (r) => `/console/pricing/discounts/${r.id}`,
+      (r) => r.name,
+    ),
     { header: "Discount", cell: (r) => discountText(r.discounts.values[0], currency) },
     { header: "Condition", cell: (r) => triggerText(r.trigger, currency) },
     { header: "Schedule", cell: (r) => schedule(r.activeTimeInfo.start, r.activeTimeInfo.end) },
@@ -88,7 +83,11 @@ const SHIPPING: ListKind<ShippingRegion> = {
   count: (n) =>
     `${counted(n, "region", "regions")}. A destination takes the options of the region that lists its country (or subdivision), else the rest-of-the-world region.`,
   columns: (currency) => [
-    { header: "Region", rowHeader: true, cell: linkTo("/console/pricing/shipping", (r) => r.name) },
+    linkColumn(
+      "Region",
+      (r) => `/console/pricing/shipping/${r.id}`,
+      (r) => r.name,
+    ),
     { header: "Destinations", cell: (r) => (r.restOfWorld ? "Rest of the world" : [...r.countries, ...r.subdivisions].join(", ")) },
     { header: "Options: rate, free above, rules", cell: (r) => <RegionOptions options={r.options} currency={currency} /> },
   ],
@@ -100,7 +99,11 @@ const TAX_REGIONS: ListKind<TaxRegion> = {
   empty: "No tax regions: no tax is charged.",
   count: (n) => `${counted(n, "region", "regions")}. A subdivision's region wins over its country's.`,
   columns: () => [
-    { header: "Region", rowHeader: true, cell: linkTo("/console/pricing/tax/regions", (r) => r.name) },
+    linkColumn(
+      "Region",
+      (r) => `/console/pricing/tax/regions/${r.id}`,
+      (r) => r.name,
+    ),
     { header: "Place", cell: (r) => r.subdivision ?? r.country },
     { header: "Rate", num: true, cell: (r) => `${r.defaultRate}%` },
     { header: "Group rates", num: true, cell: (r) => (r.groupRates.length ? r.groupRates.map((g) => `${g.rate}%`).join(", ") : "—") },
@@ -115,7 +118,11 @@ const TAX_GROUPS: ListKind<TaxGroup> = {
   empty: "No tax groups: every product pays its region's rate.",
   count: (n) => `${counted(n, "group", "groups")}. Each tax region can give a group a rate of its own.`,
   columns: () => [
-    { header: "Group", rowHeader: true, cell: linkTo("/console/pricing/tax/groups", (g) => g.name) },
+    linkColumn(
+      "Group",
+      (g) => `/console/pricing/tax/groups/${g.id}`,
+      (g) => g.name,
+    ),
     { header: "Products", num: true, cell: (g) => g.catalogItemIds.length },
     { header: "Collections", num: true, cell: (g) => g.collectionIds.length },
   ],
@@ -127,7 +134,11 @@ const FEES: ListKind<AdditionalFee> = {
   empty: "No additional fees.",
   count: (n) => `${counted(n, "fee", "fees")}, added to every order that reaches their minimum (not taxed).`,
   columns: (currency) => [
-    { header: "Name", rowHeader: true, cell: linkTo("/console/pricing/fees", (f) => f.name) },
+    linkColumn(
+      "Name",
+      (f) => `/console/pricing/fees/${f.id}`,
+      (f) => f.name,
+    ),
     { header: "Code", className: "pricing-code", cell: (f) => f.code },
     { header: "Kind", cell: (f) => (f.type === "INSURANCE" ? "Insurance" : "Handling") },
     { header: "Charge", num: true, cell: (f) => (f.amount != null ? money(f.amount, currency) : `${f.percentage}% of the subtotal`) },
