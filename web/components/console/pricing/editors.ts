@@ -26,12 +26,8 @@ export const COUPON: EditorWords<Coupon> = {
   title: (item) => `Coupon ${item.code}`,
   named: (item) => `coupon ${item.code}`,
 };
-export const DISCOUNT_RULE: EditorWords<DiscountRule> = {
-  back: ["/console/pricing/discounts", "Discount rules"],
-  noun: "rule",
-  fresh: "New discount rule",
-  section: "Pricing",
-};
+const RULES = ["/console/pricing/discounts", "Discount rules"] as const;
+export const DISCOUNT_RULE: EditorWords<DiscountRule> = { back: RULES, noun: "rule", fresh: "New discount rule", section: "Pricing" };
 export const ADDITIONAL_FEE: EditorWords<AdditionalFee> = {
   back: ["/console/pricing/fees", "Additional fees"],
   noun: "fee",
@@ -52,8 +48,9 @@ export const TAX_REGION: EditorWords<TaxRegion> = {
   section: "Tax — Pricing",
   named: (item) => `tax region ${item.name}`,
 };
+const SHIPPING = ["/console/pricing/shipping", "Shipping"] as const;
 export const SHIPPING_REGION: EditorWords<ShippingRegion> = {
-  back: ["/console/pricing/shipping", "Shipping"],
+  back: SHIPPING,
   noun: "region",
   fresh: "New shipping region",
   section: "Shipping — Pricing",

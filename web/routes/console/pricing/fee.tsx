@@ -10,6 +10,11 @@ import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/fee";
 import type { AdditionalFee } from "#web/components/console/pricing-items";
 
+const FEE_KINDS = [
+  ["HANDLING_FEE", "Handling"],
+  ["INSURANCE", "Insurance"],
+] as const;
+
 export const meta = editorMeta(ADDITIONAL_FEE);
 
 /** One additional fee to edit ("new": a blank one). 2 D1 round trips with the session. */
@@ -38,11 +43,6 @@ export const action = editAction(additionalFeeService, F, ADDITIONAL_FEE, {
   fieldOf: (path, v) => fieldAt(v, { [`${F}.percentage`]: `${F}.amount` })(path),
   remap: conflictAt("DUPLICATE_FEE_CODE", `${F}.code`),
 });
-
-const FEE_KINDS = [
-  ["HANDLING_FEE", "Handling"],
-  ["INSURANCE", "Insurance"],
-] as const;
 
 export default function PricingFee({ loaderData, actionData }: Route.ComponentProps) {
   const { item: fe, currency } = loaderData;

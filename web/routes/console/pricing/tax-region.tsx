@@ -21,6 +21,11 @@ async function groupsOf(ctx: Ctx) {
   return { groups: groups.items.map((g) => ({ id: g.id, name: g.name })) };
 }
 
+const CALCULATIONS = [
+  ["DEFAULT", "As the store is set"],
+  ["MANUAL", "Always these rates"],
+] as const;
+
 export const meta = editorMeta(TAX_REGION);
 
 /** One tax region to edit ("new": a blank one) and the tax groups it can rate (3 D1 round trips with the session). */
@@ -64,11 +69,6 @@ export const action = editAction(taxRegionService, TR, TAX_REGION, {
   fieldOf: regionField,
   remap: conflictAt("DUPLICATE_TAX_REGION", `${TR}.country`),
 });
-
-const CALCULATIONS = [
-  ["DEFAULT", "As the store is set"],
-  ["MANUAL", "Always these rates"],
-] as const;
 
 export default function PricingTaxRegion({ loaderData, actionData }: Route.ComponentProps) {
   const { item: r, groups } = loaderData;
