@@ -1,4 +1,4 @@
-import { data, Link, useNavigation } from "react-router";
+import { data, useNavigation } from "react-router";
 import { getAutomationSettings, queryAbandonedCheckouts, updateAutomationSettings } from "#worker/automations";
 import { requirePermission } from "#worker/platform/context";
 import { SettingsForm, SettingsSummary } from "#web/components/console/abandoned-cart-settings";

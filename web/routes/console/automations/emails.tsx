@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { EMAIL_STATUSES, listEmails } from "#worker/email";
 import {
   AutomationHead,
