@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useLoaderData } from "react-router";
 import { counted, linkColumn, type Column } from "#web/components/ui/table";
 import { Badge } from "../badge";
 import { money, schedule, StatusBadge } from "../pricing";
@@ -180,9 +181,10 @@ export function KindList<T extends { id: string }>(props: {
 /** The lists a route can name (its loader answers the name with the page of items). */
 export const KINDS = { coupons: COUPONS, discounts: DISCOUNTS, shipping: SHIPPING, taxGroups: TAX_GROUPS, fees: FEES };
 
-/** A pricing list route's page: the kind its loader named, with the page of items it read. */
-export function PricingListPage({ loaderData }: { loaderData: ListData<{ id: string }> & { kind: keyof typeof KINDS } }) {
-  return <KindList kind={KINDS[loaderData.kind] as ListKind<{ id: string }>} list={loaderData} />;
+/** A pricing list route's page: the kind its loader named, with the page of items it read (the route's loader data). */
+export function PricingListPage() {
+  const list = useLoaderData() as ListData<{ id: string }> & { kind: keyof typeof KINDS };
+  return <KindList kind={KINDS[list.kind] as ListKind<{ id: string }>} list={list} />;
 }
 
 export { TAX_REGIONS };
