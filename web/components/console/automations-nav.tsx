@@ -1,4 +1,4 @@
-import { NavLink } from "react-router";
+import { NavLinks } from "./nav-links";
 
 /**
  * The automations' own tabs: what the event processor does for the merchant, one page each. Every automations page
@@ -11,17 +11,12 @@ const TABS = [
   { to: "/console/automations/tasks", label: "Tasks" },
 ] as const;
 
+/** The automations section's tabs, under each automations page's heading. */
 export function AutomationsNav() {
   return (
     <nav aria-label="Automations" className="console-tabs">
       <ul>
-        {TABS.map((t) => (
-          <li key={t.to}>
-            <NavLink to={t.to} end={"end" in t ? t.end : false} prefetch="intent">
-              {t.label}
-            </NavLink>
-          </li>
-        ))}
+        <NavLinks links={TABS} />
       </ul>
     </nav>
   );

@@ -1,8 +1,8 @@
-import { Fragment } from "react";
 import { Form, useNavigation } from "react-router";
 import { ErrorSummary, Field, fieldId, type Problem } from "../ui/form";
 import { useEditor } from "../ui/page";
 import { AskFirstForm } from "./confirm";
+import { LineQuantityFields } from "./line-quantities";
 import { RefundForm } from "./order-refunds";
 import type { ConsoleOrder } from "./orders.server";
 
@@ -46,26 +46,13 @@ function FulfilForm({ toShip, result, busy }: { toShip: ConsoleOrder["fulfilLine
       <h3 id="fulfil-heading">Ship items</h3>
       <ErrorSummary problem={editor.result?.problem} fieldIds={fieldId} />
       <input type="hidden" name="intent" value="fulfil" />
-      {toShip.map((l, i) => {
-        const left = l.quantity - l.shipped - l.refunded;
-        return (
-          <Fragment key={l.id}>
-            <input type="hidden" name={`lineItems[${i}].id`} value={l.id} />
-            <Field
-              {...editor.field(`lineItems[${i}].quantity`, left)}
-              label={
-                <>
-                  {l.name} <span className="console-muted">({left} to ship)</span>
-                </>
-              }
-              className="order-qty-field"
-              type="number"
-              min={0}
-              max={left}
-            />
-          </Fragment>
-        );
-      })}
+      <LineQuantityFields
+        lines={toShip}
+        idName="id"
+        left={(l) => l.quantity - l.shipped - l.refunded}
+        field={editor.field}
+        note={(_, left) => <>({left} to ship)</>}
+      />
       {tracking.map(([name, label, type, placeholder]) => (
         <Field
           key={name}

@@ -1,8 +1,8 @@
-import { Fragment } from "react";
 import { Form } from "react-router";
 import { Checkbox, ErrorSummary, Field, fieldId, type Problem } from "../ui/form";
 import { useEditor } from "../ui/page";
 import { DataTable } from "../ui/table";
+import { LineQuantityFields } from "./line-quantities";
 import type { ConsoleOrder, ConsoleRefund } from "./orders.server";
 
 /**
@@ -38,29 +38,17 @@ export function RefundForm({
       </p>
       <ErrorSummary problem={editor.result?.problem} fieldIds={idOf} />
       <input type="hidden" name="intent" value="refund-payment" />
-      {lines.map((l, i) => {
-        const left = l.quantity - l.refunded;
-        return (
-          <Fragment key={l.id}>
-            <input type="hidden" name={`lineItems[${i}].lineItemId`} value={l.id} />
-            <Field
-              {...field(`lineItems[${i}].quantity`)}
-              label={
-                <>
-                  {l.name}{" "}
-                  <span className="console-muted">
-                    ({left} not refunded, {l.unitPrice} each)
-                  </span>
-                </>
-              }
-              className="order-qty-field"
-              type="number"
-              min={0}
-              max={left}
-            />
-          </Fragment>
-        );
-      })}
+      <LineQuantityFields
+        lines={lines}
+        idName="lineItemId"
+        left={(l) => l.quantity - l.refunded}
+        field={(path) => field(path)}
+        note={(l, left) => (
+          <>
+            ({left} not refunded, {l.unitPrice} each)
+          </>
+        )}
+      />
       <Field
         {...field("amount")}
         label="Amount"

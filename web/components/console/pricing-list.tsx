@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { DataTable, ListStatus, type Column } from "#web/components/ui/table";
-import { Notice, PageHead, useCan } from "#web/components/ui/page";
+import { Notice, PageHead, useCreateLink } from "#web/components/ui/page";
 import { Pager } from "./pager";
 import { NOTICE_PARAMS, PRICING_PERMISSION, PricingNav } from "./pricing";
 
@@ -27,12 +26,7 @@ export function PricingList<T extends { id: string }>(props: {
   children?: ReactNode;
 }) {
   const { items, page, pages, notice } = props.list;
-  const canWrite = useCan(PRICING_PERMISSION);
-  const action = canWrite && (
-    <Link to={props.create[0]} className="console-button primary">
-      {props.create[1]}
-    </Link>
-  );
+  const action = useCreateLink(PRICING_PERMISSION, props.create[0], props.create[1]);
   return (
     <>
       <PageHead title={props.title ?? "Pricing"} back={props.back} actions={action}>

@@ -208,3 +208,23 @@ export function Checkbox(props: FieldProps & Omit<InputHTMLAttributes<HTMLInputE
     </div>
   );
 }
+
+/** A labelled file input with its hint above it (what files, how large) and its error; `ref` reaches the input. */
+export function FileField(
+  props: { id: string; label: ReactNode; hint: ReactNode; error?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "type"> & {
+      ref?: Ref<HTMLInputElement>;
+    },
+) {
+  const look = useLook();
+  const { id, label, hint, error, ...input } = props;
+  return (
+    <div className={look.field}>
+      <label htmlFor={id}>{label}</label>
+      <p className="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+      <input id={id} type="file" {...input} {...describedBy(id, true, !!error)} />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}

@@ -19,6 +19,16 @@ export function useCan(permission: string): boolean {
   return !!data?.user?.permissions.includes(permission);
 }
 
+/** A list's "New …" button, for someone who holds `permission` (null otherwise). */
+export function useCreateLink(permission: string, to: string, label: string): ReactNode {
+  const can = useCan(permission);
+  return can ? (
+    <Link to={to} className="console-button primary">
+      {label}
+    </Link>
+  ) : null;
+}
+
 /** A page's head: an optional link back to its list, the heading, and actions (links or buttons) beside it. */
 export function PageHead({
   title,

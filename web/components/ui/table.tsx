@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 
 /**
  * The console's list pieces: a table of rows with a hidden caption, scrolling sideways on narrow screens, and the
@@ -16,6 +17,24 @@ export interface Column<T> {
   className?: string;
   /** A class for the column's heading. */
   headerClassName?: string;
+}
+
+/** The row-heading column whose cell links to the row's own page (`prefetch` and `className` go to the link). */
+export function linkColumn<T>(
+  header: ReactNode,
+  to: (row: T) => string,
+  label: (row: T) => ReactNode,
+  link: { prefetch?: "intent"; className?: string } = {},
+): Column<T> {
+  return {
+    header,
+    rowHeader: true,
+    cell: (row) => (
+      <Link to={to(row)} {...link}>
+        {label(row)}
+      </Link>
+    ),
+  };
 }
 
 /** A table of `rows`, one column each of `columns`; nothing when there are no rows. */

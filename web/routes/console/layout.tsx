@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import {
-  Form,
   isRouteErrorResponse,
   Link,
   NavLink,
@@ -10,9 +9,10 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { PERMISSION_LABELS } from "#worker/platform/context";
 import { shopSettings } from "#worker/store";
 import { SHOP_NAME } from "#web/components/catalog/shared";
+import { NavLinks } from "#web/components/console/nav-links";
+import { UserMenu } from "#web/components/console/user-menu";
 import { FormLook } from "#web/components/ui/form";
 import { UnsavedChangesGuard } from "#web/components/ui/page";
 import { consoleHeaders, requireStaff } from "#web/console.server";
@@ -108,13 +108,7 @@ function Frame({ user, children }: { user: ReturnType<typeof useLoaderData<typeo
         </a>
         <nav aria-label="Console sections" className="console-nav">
           <ul>
-            {SECTIONS.map((s) => (
-              <li key={s.to}>
-                <NavLink to={s.to} end={"end" in s ? s.end : false} prefetch="intent">
-                  {s.label}
-                </NavLink>
-              </li>
-            ))}
+            <NavLinks links={SECTIONS} />
             {user.role === "OWNER" && (
               <li>
                 <NavLink to="/console/staff">Staff</NavLink>
@@ -122,28 +116,7 @@ function Frame({ user, children }: { user: ReturnType<typeof useLoaderData<typeo
             )}
           </ul>
         </nav>
-        <div className="console-user">
-          <span title={user.permissions.map((p) => PERMISSION_LABELS[p]).join("\n") || "View only"}>
-            {user.email} <span className="console-role">{user.role === "OWNER" ? "Owner" : "Staff"}</span>
-          </span>
-          <a href="/" className="console-muted">
-            View shop
-          </a>
-          <Form method="post" action="/console/logout" className="console-signout">
-            <button type="submit" className="console-link-button">
-              Sign out
-            </button>
-            <button
-              type="submit"
-              name="scope"
-              value="everywhere"
-              className="console-link-button"
-              title="Also ends your sessions in other browsers and apps"
-            >
-              Sign out everywhere
-            </button>
-          </Form>
-        </div>
+        <UserMenu user={user} />
       </header>
       <div className="console-progress" data-active={navigation.state !== "idle" || undefined} aria-hidden="true" />
       <main id="console-main" className="console-main" tabIndex={-1}>

@@ -1,7 +1,7 @@
 import { type DragEvent, type FormEvent, useRef, useState } from "react";
 import { useFetcher, useNavigation } from "react-router";
 import { MAX_IMAGE_BYTES } from "#worker/media";
-import { ErrorSummary, FieldError, type Problem } from "#web/components/ui/form";
+import { ErrorSummary, FileField, type Problem } from "#web/components/ui/form";
 
 /** What the media page's action answers: a notice or a problem, for which intent and item. */
 export interface MediaResult {
@@ -79,23 +79,16 @@ export function MediaUpload({ productId, pageResult }: { productId: string; page
       >
         <input type="hidden" name="intent" value="upload" />
         <ErrorSummary problem={uploadResult?.problem} fieldIds={{ file: "media-file" }} />
-        <div className="console-field">
-          <label htmlFor="media-file">Images</label>
-          <p className="hint" id="media-file-hint">
-            JPEG, PNG, GIF, WebP or AVIF, up to 10 MB each. Choose files, or drop them here.
-          </p>
-          <input
-            ref={fileInput}
-            id="media-file"
-            name="file"
-            type="file"
-            multiple
-            accept="image/*"
-            aria-invalid={fileError ? true : undefined}
-            aria-describedby={fileError ? "media-file-hint media-file-error" : "media-file-hint"}
-          />
-          <FieldError id="media-file-error" message={fileError} />
-        </div>
+        <FileField
+          ref={fileInput}
+          id="media-file"
+          name="file"
+          label="Images"
+          hint="JPEG, PNG, GIF, WebP or AVIF, up to 10 MB each. Choose files, or drop them here."
+          multiple
+          accept="image/*"
+          error={fileError}
+        />
         <div className="console-actions">
           <button type="submit" className="console-button primary" disabled={uploading}>
             {uploading ? "Uploading…" : "Upload"}

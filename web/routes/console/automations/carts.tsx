@@ -1,4 +1,4 @@
-import { data, Link, useNavigation } from "react-router";
+import { data, useNavigation } from "react-router";
 import { getAutomationSettings, queryAbandonedCheckouts, updateAutomationSettings } from "#worker/automations";
 import { requirePermission } from "#worker/platform/context";
 import { SettingsForm, SettingsSummary } from "#web/components/console/abandoned-cart-settings";
@@ -18,7 +18,7 @@ import { consoleMeta } from "#web/components/console/title";
 import { type Problem, Select } from "#web/components/ui/form";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { EmptyState, useCan } from "#web/components/ui/page";
-import { DataTable, ListStatus } from "#web/components/ui/table";
+import { DataTable, ListStatus, linkColumn } from "#web/components/ui/table";
 import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import "#web/styles/console-abandoned-carts.css";
@@ -113,15 +113,12 @@ export default function ConsoleAbandonedCarts({ loaderData, actionData }: Route.
             rows={carts}
             rowKey={(c) => c.id}
             columns={[
-              {
-                header: "Contact",
-                rowHeader: true,
-                cell: (c) => (
-                  <Link to={`/console/automations/carts/${c.id}`} prefetch="intent">
-                    {c.contact}
-                  </Link>
-                ),
-              },
+              linkColumn(
+                "Contact",
+                (c) => `/console/automations/carts/${c.id}`,
+                (c) => c.contact,
+                { prefetch: "intent" },
+              ),
               {
                 header: "Status",
                 cell: (c) => (

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { EMAIL_STATUSES, listEmails } from "#worker/email";
 import {
   AutomationHead,
@@ -16,7 +15,7 @@ import { DateRange, FilterBar } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { consoleMeta } from "#web/components/console/title";
 import { Field, Select } from "#web/components/ui/form";
-import { DataTable, ListStatus } from "#web/components/ui/table";
+import { DataTable, ListStatus, linkColumn } from "#web/components/ui/table";
 import { staffOnly } from "#web/console.server";
 import "#web/styles/console-automation-lists.css";
 import type { Route } from "./+types/emails";
@@ -88,15 +87,12 @@ export default function ConsoleEmails({ loaderData }: Route.ComponentProps) {
           rows={emails}
           rowKey={(e) => e.id}
           columns={[
-            {
-              header: "Recipient",
-              rowHeader: true,
-              cell: (e) => (
-                <Link to={`/console/automations/emails/${e.id}`} prefetch="intent">
-                  {e.to}
-                </Link>
-              ),
-            },
+            linkColumn(
+              "Recipient",
+              (e) => `/console/automations/emails/${e.id}`,
+              (e) => e.to,
+              { prefetch: "intent" },
+            ),
             { header: "Subject", cell: (e) => e.subject },
             { header: "Email", cell: (e) => templateLabel(e.template) },
             {

@@ -1,23 +1,12 @@
-import { data, Link, redirect, useNavigation } from "react-router";
-import { changeMembership, collectionPatchSchema, deleteCollection, updateCollection } from "#worker/catalog";
-import { requirePermission } from "#worker/platform/context";
-import { ApiError } from "#worker/platform/errors";
-import { parseWith } from "#worker/platform/validation";
+import { Link, useNavigation } from "react-router";
 import { Badge } from "#web/components/console/badge";
-import {
-  collectionFormRaw,
-  collectionImage,
-  collectionPage,
-  collectionProblem,
-  hasImageFile,
-} from "#web/components/console/collections/collections.server";
+import { collectionPage } from "#web/components/console/collections/collections.server";
 import { DeleteCollection } from "#web/components/console/collections/delete";
 import { CollectionForm } from "#web/components/console/collections/form";
 import { Members } from "#web/components/console/collections/members";
 import { Picker } from "#web/components/console/collections/picker";
 import { consoleMeta } from "#web/components/console/title";
-import { ErrorSummary, type Problem } from "#web/components/ui/form";
-import { readForm } from "#web/components/ui/form.server";
+import { ErrorSummary } from "#web/components/ui/form";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
 import { staffOnly } from "#web/console.server";
 import "#web/styles/console-collections.css";
@@ -32,68 +21,13 @@ export const loader = staffOnly(async ({ context, request, params }: Route.Loade
   return collectionPage(context.services, params.id, new URL(request.url));
 });
 
-type ActionResult = {
-  ok: string | null;
-  intent: string;
-  problem: Problem | null;
-  values: Record<string, string> | null;
-  confirmDelete?: boolean;
-  productId?: string;
-};
-
 /**
  * Save the details, add or remove a product, delete: each through the catalogue's collection services, which refuse
  * staff without catalog.write (403) and bad input (400, nothing written). Deleting asks first: without
  * JavaScript the first press answers with a confirmation, and only a second press with `confirm=yes` deletes.
  */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  const ctx = context.services;
-  const id = params.id;
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const productId = String(form.get("productId") ?? "").slice(0, 100);
-  const productName = String(form.get("productName") ?? "").slice(0, 200) || "the product";
-  const done = (ok: string): ActionResult => ({ ok, intent, problem: null, values: null, productId });
-  try {
-    switch (intent) {
-      case "save": {
-        const raw = collectionFormRaw(form);
-        const patch = parseWith(collectionPatchSchema, {
-          name: raw.name,
-          slug: raw.slug,
-          description: raw.description,
-          visible: raw.visible,
-          ...(raw.imageChanged ? { media: raw.imageUrl ? { url: raw.imageUrl } : null } : {}),
-        });
-        if (hasImageFile(form)) patch.media = await collectionImage(ctx, form, raw.imageUrl);
-        const saved = await updateCollection(ctx, id, patch);
-        return { ok: `Saved “${saved.name}”.`, intent, problem: null, values: null } satisfies ActionResult;
-      }
-      case "add":
-        await changeMembership(ctx, id, [productId], "add");
-        return done(`Added ${productName}.`);
-      case "remove":
-        await changeMembership(ctx, id, [productId], "remove");
-        return done(`Removed ${productName}.`);
-      case "delete": {
-        if (form.get("confirm") !== "yes") {
-          // Asking is only worth it for someone who may delete.
-          requirePermission(ctx, "catalog.write");
-          return { ok: null, intent, problem: null, values: null, confirmDelete: true } satisfies ActionResult;
-        }
-        await deleteCollection(ctx, id);
-        const name = String(form.get("name") ?? "").slice(0, 100);
-        return redirect(`/console/collections${name ? `?deleted=${encodeURIComponent(name)}` : ""}`);
-      }
-      default:
-        throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
-    }
-  } catch (err) {
-    const problem = collectionProblem(err);
-    const result: ActionResult = { ok: null, intent, problem, values: intent === "save" ? readForm(form, ["intent"]) : null, productId };
-    return data(result, { status: problem.status ?? 400 });
-  }
-});
+export { collectionAction as action } from "./edit.server";
+import type { ActionResult } from "./edit.server";
 
 const SLUG_HINT =
   "The collection's address in the shop, /collections/<slug>: lower-case letters, digits and dashes. Changing it breaks links to the old address.";

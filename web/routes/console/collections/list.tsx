@@ -11,7 +11,7 @@ import { SearchField } from "#web/components/console/filter-bar";
 import { Pager } from "#web/components/console/pager";
 import { consoleMeta } from "#web/components/console/title";
 import { Select } from "#web/components/ui/form";
-import { Notice, PageHead, useCan } from "#web/components/ui/page";
+import { Notice, PageHead, useCreateLink } from "#web/components/ui/page";
 import { type Column, DataTable, ListStatus } from "#web/components/ui/table";
 import { staffOnly } from "#web/console.server";
 import "#web/styles/console-collections.css";
@@ -68,16 +68,11 @@ const COLUMNS: Column<ConsoleCollectionRow>[] = [
 
 export default function ConsoleCollections({ loaderData }: Route.ComponentProps) {
   const { filters, rows, total, pages, sorts, deleted } = loaderData;
-  const canWrite = useCan("catalog.write");
   const navigation = useNavigation();
-  const newLink = (
-    <Link to="/console/collections/new" className="console-button primary">
-      New collection
-    </Link>
-  );
+  const newLink = useCreateLink("catalog.write", "/console/collections/new", "New collection");
   return (
     <>
-      <PageHead title="Collections" actions={canWrite ? newLink : null} />
+      <PageHead title="Collections" actions={newLink} />
       <Notice text={deleted ? `Deleted the collection “${deleted}”.` : null} />
       <Form method="get" className="console-toolbar" role="search" aria-label="Find collections">
         <SearchField id="collections-q" label="Name starts with" className="collections-search" defaultValue={filters.q} maxLength={100} />

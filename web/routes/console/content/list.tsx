@@ -1,8 +1,7 @@
-import { Link } from "react-router";
 import { contentOverview } from "#web/components/console/content/content.server";
 import { consoleMeta } from "#web/components/console/title";
-import { EmptyState, Notice, PageHead, useCan } from "#web/components/ui/page";
-import { type Column, DataTable } from "#web/components/ui/table";
+import { EmptyState, Notice, PageHead, useCreateLink } from "#web/components/ui/page";
+import { type Column, DataTable, linkColumn } from "#web/components/ui/table";
 import { consoleHeaders, staffOnly } from "#web/console.server";
 import type { Route } from "./+types/list";
 
@@ -19,15 +18,12 @@ export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) =
 type Data = Awaited<ReturnType<typeof loader>>;
 
 const PAGE_COLUMNS: Column<Data["pages"][number]>[] = [
-  {
-    header: "Page",
-    rowHeader: true,
-    cell: (p) => (
-      <Link to={`/console/content/pages/${p.id}`} prefetch="intent">
-        {p.title}
-      </Link>
-    ),
-  },
+  linkColumn(
+    "Page",
+    (p) => `/console/content/pages/${p.id}`,
+    (p) => p.title,
+    { prefetch: "intent" },
+  ),
   {
     header: "Address",
     cell: (p) => (
@@ -40,37 +36,29 @@ const PAGE_COLUMNS: Column<Data["pages"][number]>[] = [
 ];
 
 const MENU_COLUMNS: Column<Data["menus"][number]>[] = [
-  {
-    header: "Menu",
-    rowHeader: true,
-    cell: (m) => (
-      <Link to={`/console/content/menus/${m.slug}`} prefetch="intent">
-        {m.title}
-      </Link>
-    ),
-  },
+  linkColumn(
+    "Menu",
+    (m) => `/console/content/menus/${m.slug}`,
+    (m) => m.title,
+    { prefetch: "intent" },
+  ),
   { header: "Where", cell: (m) => m.where },
   { header: "Pages", num: true, cell: (m) => m.count },
 ];
 
 export default function ConsoleContent({ loaderData }: Route.ComponentProps) {
   const { pages, menus, deleted } = loaderData;
-  const canWrite = useCan("cms.write");
-  const newLink = (
-    <Link to="/console/content/pages/new" className="console-button primary">
-      New page
-    </Link>
-  );
+  const newLink = useCreateLink("cms.write", "/console/content/pages/new", "New page");
   return (
     <>
-      <PageHead title="Content" actions={canWrite ? newLink : null} />
+      <PageHead title="Content" actions={newLink} />
       <Notice text={deleted ? `Deleted the page “${deleted}”.` : null} />
       <section aria-labelledby="content-pages-heading">
         <h2 id="content-pages-heading">Pages</h2>
         {pages.length ? (
           <DataTable caption="Content pages" rows={pages} rowKey={(p) => p.id} columns={PAGE_COLUMNS} />
         ) : (
-          <EmptyState action={canWrite ? newLink : undefined}>No pages yet: about, shipping and returns, privacy and terms pages go here.</EmptyState>
+          <EmptyState action={newLink}>No pages yet: about, shipping and returns, privacy and terms pages go here.</EmptyState>
         )}
       </section>
       <section aria-labelledby="content-menus-heading">

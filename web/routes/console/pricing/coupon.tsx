@@ -1,23 +1,19 @@
 import { couponService } from "#worker/pricing";
 import { isoToInput, PricingEditor, usePricingEditor } from "#web/components/console/pricing";
-import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { conflictAt, storedItem, moneyOrNull, numberOrRaw, pricingAction, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
+import { Checkbox, Field } from "#web/components/ui/form";
+import { COUPON, editorMeta } from "#web/components/console/pricing/editors";
+import { editAction, editLoader } from "#web/components/console/pricing/editors.server";
+import { DecimalField, KindAndAmount, TimeWindow } from "#web/components/console/pricing/fields";
+import { conflictAt, moneyOrNull, numberOrRaw, text, ticked, utcOrRaw } from "#web/components/console/pricing.server";
 import { fieldAt } from "#web/components/ui/form.server";
-import { consoleMeta } from "#web/components/console/title";
-import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/coupon";
 import type { Coupon } from "#web/components/console/pricing-items";
 
-export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
-  ({ data: d }) => `${d?.coupon ? `Coupon ${d.coupon.code}` : "New coupon"} — Pricing — Console`,
-);
+export const meta = editorMeta(COUPON);
 
 /** One coupon to edit ("new": a blank one). 2 D1 round trips with the session. */
-export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const coupon = await storedItem<Coupon>(couponService, context.services, params.id, "coupon");
-  return { coupon, currency: context.services.currency };
-});
+export const loader = editLoader<Coupon>(couponService, "coupon");
 
 const C = "coupon";
 
@@ -42,10 +38,7 @@ function couponRequest(v: Record<string, string>) {
 }
 
 /** Create, save or delete through the coupon service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = pricingAction({
-  service: couponService,
-  wrapper: C,
-  listPath: "/console/pricing",
+export const action = editAction(couponService, C, COUPON, {
   request: couponRequest,
   label: (v) => `coupon ${text(v, `${C}.code`) || "(no code)"}`,
   // One input takes the percent or the amount; the kind says which (or free shipping).
@@ -54,14 +47,8 @@ export const action = pricingAction({
 });
 
 export default function PricingCoupon({ loaderData, actionData }: Route.ComponentProps) {
-  const { coupon: c, currency } = loaderData;
-  const { frame, field, check } = usePricingEditor(actionData, c, {
-    back: ["/console/pricing", "Coupons"],
-    noun: "coupon",
-    fresh: "New coupon",
-    title: (item) => `Coupon ${item.code}`,
-    named: (item) => `coupon ${item.code}`,
-  });
+  const { item: c, currency } = loaderData;
+  const { frame, field, check } = usePricingEditor(actionData, c, COUPON);
   const kind = c?.freeShipping ? "FREE_SHIPPING" : c?.moneyOffAmount != null ? "AMOUNT" : "PERCENT";
   return (
     <PricingEditor
@@ -86,19 +73,16 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
         <Field {...field(`${C}.name`, c?.name)} label="Name" hint="For you and the shopper's receipt." />
       </div>
       <div className="console-row">
-        <Select
-          {...field("kind", kind)}
-          label="Discount"
-          options={[
+        <KindAndAmount
+          kind={field("kind", kind)}
+          kindLabel="Discount"
+          kinds={[
             ["PERCENT", "Percent off"],
             ["AMOUNT", `Amount off (${currency})`],
             ["FREE_SHIPPING", "Free shipping"],
           ]}
-        />
-        <Field
-          {...field(`${C}.percentOffRate`, c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
-          label="Percent or amount"
-          inputMode="decimal"
+          amount={field(`${C}.percentOffRate`, c?.percentOffRate ?? c?.moneyOffAmount ?? "")}
+          amountLabel="Percent or amount"
           hint={`A percent (10) or an amount in ${currency} (5.00); empty for free shipping.`}
         />
       </div>
@@ -109,12 +93,7 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
         </p>
       )}
       <div className="console-row">
-        <Field
-          {...field(`${C}.minimumSubtotal`, c?.minimumSubtotal)}
-          label="Minimum subtotal"
-          inputMode="decimal"
-          hint={`In ${currency}; empty: none.`}
-        />
+        <DecimalField {...field(`${C}.minimumSubtotal`, c?.minimumSubtotal)} label="Minimum subtotal" hint={`In ${currency}; empty: none.`} />
         <Field
           {...field(`${C}.usageLimit`, c?.usageLimit)}
           label="Usage limit"
@@ -122,15 +101,12 @@ export default function PricingCoupon({ loaderData, actionData }: Route.Componen
           hint="Uses by all shoppers together; empty: no limit."
         />
       </div>
-      <div className="console-row">
-        <Field {...field(`${C}.startTime`, isoToInput(c?.startTime))} type="datetime-local" label="Valid from (UTC)" hint="Empty: from now." />
-        <Field
-          {...field(`${C}.expirationTime`, isoToInput(c?.expirationTime))}
-          type="datetime-local"
-          label="Valid until (UTC)"
-          hint="Empty: no end."
-        />
-      </div>
+      <TimeWindow
+        start={field(`${C}.startTime`, isoToInput(c?.startTime))}
+        end={field(`${C}.expirationTime`, isoToInput(c?.expirationTime))}
+        labels={["Valid from (UTC)", "Valid until (UTC)"]}
+        startHint="Empty: from now."
+      />
       <Checkbox {...check(`${C}.active`, c?.active ?? true)} label="On (shoppers can use it)" />
     </PricingEditor>
   );

@@ -1,43 +1,31 @@
 import { shippingRegionService } from "#worker/pricing";
-import { consoleMeta } from "#web/components/console/title";
 import { PricingEditor, usePricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field } from "#web/components/ui/form";
-import { storedItem, pricingAction, text } from "#web/components/console/pricing.server";
+import { text } from "#web/components/console/pricing.server";
+import { editorMeta, SHIPPING_REGION } from "#web/components/console/pricing/editors";
+import { editAction, editLoader } from "#web/components/console/pricing/editors.server";
 import { rowsFromOptions, rowsFromValues } from "#web/components/console/shipping-rows";
-import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/shipping-region";
 import { OptionFields } from "./shipping-options";
 import { regionField, regionRequest } from "./shipping-region.server";
 import type { ShippingRegion } from "#web/components/console/pricing-items";
 
-export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
-  ({ data: d }) => `${d?.region ? d.region.name : "New shipping region"} — Shipping — Pricing — Console`,
-);
+export const meta = editorMeta(SHIPPING_REGION);
 
 /** One shipping region to edit ("new": a blank one). 2 D1 round trips with the session. */
-export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const region = await storedItem<ShippingRegion>(shippingRegionService, context.services, params.id, "shippingRegion");
-  return { region, currency: context.services.currency };
-});
+export const loader = editLoader<ShippingRegion>(shippingRegionService, "shippingRegion");
 
 /** Create, save or delete through the shipping-region service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = pricingAction({
-  service: shippingRegionService,
-  wrapper: "shippingRegion",
-  listPath: "/console/pricing/shipping",
+export const action = editAction(shippingRegionService, "shippingRegion", SHIPPING_REGION, {
   request: regionRequest,
   label: (v) => `shipping region “${text(v, "shippingRegion.name") || "unnamed"}”`,
   fieldOf: regionField,
 });
 
 export default function PricingShippingRegion({ loaderData, actionData }: Route.ComponentProps) {
-  const { region: r, currency } = loaderData;
-  const { frame, result, field, check } = usePricingEditor(actionData, r, {
-    back: ["/console/pricing/shipping", "Shipping"],
-    noun: "region",
-    fresh: "New shipping region",
-  });
+  const { item: r, currency } = loaderData;
+  const { frame, result, field, check } = usePricingEditor(actionData, r, SHIPPING_REGION);
   const rows = result?.values ? rowsFromValues(result.values) : rowsFromOptions(r?.options ?? []);
   return (
     <PricingEditor {...frame}>

@@ -1,31 +1,29 @@
 import { queryCollections } from "#worker/catalog";
+import type { Ctx } from "#worker/platform/context";
 import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { taxGroupService } from "#worker/pricing";
 import { Field, FieldError, fieldId } from "#web/components/ui/form";
 import { PricingEditor, usePricingEditor } from "#web/components/console/pricing";
-import { storedItem, listOf, pricingAction, text } from "#web/components/console/pricing.server";
+import { listOf, text } from "#web/components/console/pricing.server";
+import { editorMeta, TAX_GROUP } from "#web/components/console/pricing/editors";
+import { editAction, editLoader } from "#web/components/console/pricing/editors.server";
 import { fieldAt } from "#web/components/ui/form.server";
-import { consoleMeta } from "#web/components/console/title";
-import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/tax-group";
 import type { TaxGroup } from "#web/components/console/pricing-items";
 
-export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
-  ({ data: d }) => `${d?.group ? d.group.name : "New tax group"} — Tax — Pricing — Console`,
-);
-
 const COLLECTIONS = 100;
 
+/** The collections a tax group can take: the first 100, less the built-in one of all products. */
+async function collectionsOf(ctx: Ctx) {
+  const found = await queryCollections(ctx, { paging: { limit: COLLECTIONS, offset: 0 } });
+  return { collections: found.collections.filter((c) => c.id !== ALL_PRODUCTS_COLLECTION_ID).map((c) => ({ id: c.id, name: c.name })) };
+}
+
+export const meta = editorMeta(TAX_GROUP);
+
 /** One tax group to edit ("new": a blank one) and the collections it can take (3 D1 round trips with the session). */
-export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const [group, found] = await Promise.all([
-    storedItem<TaxGroup>(taxGroupService, context.services, params.id, "taxGroup"),
-    queryCollections(context.services, { paging: { limit: COLLECTIONS, offset: 0 } }),
-  ]);
-  const collections = found.collections.filter((c) => c.id !== ALL_PRODUCTS_COLLECTION_ID).map((c) => ({ id: c.id, name: c.name }));
-  return { group, collections };
-});
+export const loader = editLoader<TaxGroup, Awaited<ReturnType<typeof collectionsOf>>>(taxGroupService, "taxGroup", collectionsOf);
 
 const G = "taxGroup";
 const COLLECTION_IDS = `${G}.collectionIds`;
@@ -36,10 +34,7 @@ function groupRequest(v: Record<string, string>) {
 }
 
 /** Create, save or delete through the tax-group service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = pricingAction({
-  service: taxGroupService,
-  wrapper: G,
-  listPath: "/console/pricing/tax/groups",
+export const action = editAction(taxGroupService, G, TAX_GROUP, {
   request: groupRequest,
   label: (v) => `tax group “${text(v, `${G}.name`) || "unnamed"}”`,
   // With nothing ticked, the collections' errors still show at their list.
@@ -47,17 +42,8 @@ export const action = pricingAction({
 });
 
 export default function PricingTaxGroup({ loaderData, actionData }: Route.ComponentProps) {
-  const { group: g, collections } = loaderData;
-  const {
-    frame,
-    text: typed,
-    error,
-    field,
-  } = usePricingEditor(actionData, g, {
-    back: ["/console/pricing/tax/groups", "Tax groups"],
-    noun: "tax group",
-    fresh: "New tax group",
-  });
+  const { item: g, collections } = loaderData;
+  const { frame, text: typed, error, field } = usePricingEditor(actionData, g, TAX_GROUP);
   const ticked = typed(COLLECTION_IDS, g?.collectionIds.join(",")).split(",");
   // Collections of the group that are not in the first page of collections stay in the group, as hidden ticks.
   const unlisted = (g?.collectionIds ?? []).filter((id) => !collections.some((c) => c.id === id));

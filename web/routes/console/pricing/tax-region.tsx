@@ -1,30 +1,35 @@
 import { taxGroupService, taxRegionService } from "#worker/pricing";
-import { consoleMeta } from "#web/components/console/title";
+import type { Ctx } from "#worker/platform/context";
+import { editorMeta, TAX_REGION } from "#web/components/console/pricing/editors";
+import { editAction, editLoader } from "#web/components/console/pricing/editors.server";
+import { DecimalField } from "#web/components/console/pricing/fields";
 import { PricingEditor, usePricingEditor } from "#web/components/console/pricing";
 import { Checkbox, Field, Select } from "#web/components/ui/form";
-import { conflictAt, storedItem, numberOrRaw, queryPage, pricingAction, text, ticked } from "#web/components/console/pricing.server";
+import { conflictAt, numberOrRaw, queryPage, text, ticked } from "#web/components/console/pricing.server";
 import { atRow, fieldAt } from "#web/components/ui/form.server";
-import { staffOnly } from "#web/console.server";
 import "#web/styles/console-pricing.css";
 import type { Route } from "./+types/tax-region";
 import type { TaxRegion } from "#web/components/console/pricing-items";
 import type { TaxGroup } from "#web/components/console/pricing-items";
 
-export const meta: Route.MetaFunction = consoleMeta<Route.MetaArgs>(
-  ({ data: d }) => `${d?.region ? d.region.name : "New tax region"} — Tax — Pricing — Console`,
-);
-
 /** Tax groups are few; a region's form offers a rate for each of the first 100. */
 const GROUPS = 100;
 
+/** The tax groups a region can rate. */
+async function groupsOf(ctx: Ctx) {
+  const groups = await queryPage<TaxGroup>(taxGroupService, ctx, "taxGroups", 1, GROUPS);
+  return { groups: groups.items.map((g) => ({ id: g.id, name: g.name })) };
+}
+
+const CALCULATIONS = [
+  ["DEFAULT", "As the store is set"],
+  ["MANUAL", "Always these rates"],
+] as const;
+
+export const meta = editorMeta(TAX_REGION);
+
 /** One tax region to edit ("new": a blank one) and the tax groups it can rate (3 D1 round trips with the session). */
-export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const [region, groups] = await Promise.all([
-    storedItem<TaxRegion>(taxRegionService, context.services, params.id, "taxRegion"),
-    queryPage<TaxGroup>(taxGroupService, context.services, "taxGroups", 1, GROUPS),
-  ]);
-  return { region, groups: groups.items.map((g) => ({ id: g.id, name: g.name })) };
-});
+export const loader = editLoader<TaxRegion, Awaited<ReturnType<typeof groupsOf>>>(taxRegionService, "taxRegion", groupsOf);
 
 const TR = "taxRegion";
 const RATES = `${TR}.groupRates`;
@@ -58,10 +63,7 @@ function regionField(path: string, v: Record<string, string>) {
 }
 
 /** Create, save or delete through the tax-region service the API calls (settings.manage; 400 and 409 write nothing). */
-export const action = pricingAction({
-  service: taxRegionService,
-  wrapper: TR,
-  listPath: "/console/pricing/tax",
+export const action = editAction(taxRegionService, TR, TAX_REGION, {
   request: regionRequest,
   label: (v) => `tax region ${text(v, `${TR}.subdivision`) || text(v, `${TR}.country`) || ""}`.trim(),
   fieldOf: regionField,
@@ -69,13 +71,8 @@ export const action = pricingAction({
 });
 
 export default function PricingTaxRegion({ loaderData, actionData }: Route.ComponentProps) {
-  const { region: r, groups } = loaderData;
-  const { frame, field, check } = usePricingEditor(actionData, r, {
-    back: ["/console/pricing/tax", "Tax"],
-    noun: "tax region",
-    fresh: "New tax region",
-    named: (item) => `tax region ${item.name}`,
-  });
+  const { item: r, groups } = loaderData;
+  const { frame, field, check } = usePricingEditor(actionData, r, TAX_REGION);
   return (
     <PricingEditor {...frame}>
       <div className="console-row">
@@ -89,20 +86,8 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
         <Field {...field(`${TR}.name`, r?.name)} label="Name" hint="Optional; the place's code if empty." />
       </div>
       <div className="console-row">
-        <Field
-          {...field(`${TR}.defaultRate`, r?.defaultRate)}
-          label="Tax rate (%)"
-          inputMode="decimal"
-          hint="For products in no tax group, e.g. 8.25."
-        />
-        <Select
-          {...field(`${TR}.calculation`, r?.calculation ?? "DEFAULT")}
-          label="Calculation"
-          options={[
-            ["DEFAULT", "As the store is set"],
-            ["MANUAL", "Always these rates"],
-          ]}
-        />
+        <DecimalField {...field(`${TR}.defaultRate`, r?.defaultRate)} label="Tax rate (%)" hint="For products in no tax group, e.g. 8.25." />
+        <Select {...field(`${TR}.calculation`, r?.calculation ?? "DEFAULT")} label="Calculation" options={CALCULATIONS} />
       </div>
       <Checkbox {...check(`${TR}.taxShipping`, r?.taxShipping ?? false)} label="Tax shipping too" />
       {groups.map((g, i) => (
@@ -114,11 +99,10 @@ export default function PricingTaxRegion({ loaderData, actionData }: Route.Compo
           <p className="hint console-muted">Empty: the group's products pay the rate above.</p>
           <div className="console-row">
             {groups.map((g, i) => (
-              <Field
+              <DecimalField
                 key={g.id}
                 {...field(`${RATES}[${i}].rate`, r?.groupRates.find((x) => x.taxGroupId === g.id)?.rate)}
                 label={`${g.name} (%)`}
-                inputMode="decimal"
               />
             ))}
           </div>

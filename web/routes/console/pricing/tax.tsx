@@ -3,12 +3,11 @@ import { z } from "zod";
 import { parseWith } from "#worker/platform/validation";
 import { getPricingSettings, pricingSettingsPatchSchema, taxRegionService, updatePricingSettings } from "#worker/pricing";
 import type { Problem } from "#web/components/ui/form";
-import { PricingList } from "#web/components/console/pricing-list";
+import { KindList, TAX_REGIONS } from "#web/components/console/pricing/lists";
 import { noticeOf, pageOf, postedValues, queryPage, text, ticked } from "#web/components/console/pricing.server";
 import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
 import { staffOnly } from "#web/console.server";
-import "#web/styles/console-pricing.css";
 import type { TaxRegion } from "#web/components/console/pricing-items";
 import type { Route } from "./+types/tax";
 import { TaxSettings } from "./tax-settings";
@@ -49,34 +48,23 @@ export const action = staffOnly(async ({ context, request }: Route.ActionArgs) =
 });
 
 export default function PricingTax({ loaderData, actionData }: Route.ComponentProps) {
-  const { total, settings } = loaderData;
   return (
-    <PricingList
-      heading="Tax regions"
-      create={["/console/pricing/tax/regions/new", "New tax region"]}
+    <KindList
+      kind={TAX_REGIONS}
       list={loaderData}
       notice={actionData?.ok}
       before={
         <>
           <h2>Tax settings</h2>
-          <TaxSettings settings={settings} actionData={actionData} />
+          <TaxSettings settings={loaderData.settings} actionData={actionData} />
         </>
       }
-      status={
+      more={
         <>
-          {total === 0
-            ? "No tax regions: no tax is charged."
-            : `${total} ${total === 1 ? "region" : "regions"}. A subdivision's region wins over its country's.`}{" "}
+          {" "}
           <Link to="/console/pricing/tax/groups">Tax groups</Link> give some products a rate of their own.
         </>
       }
-      columns={[
-        { header: "Region", rowHeader: true, cell: (r) => <Link to={`/console/pricing/tax/regions/${r.id}`}>{r.name}</Link> },
-        { header: "Place", cell: (r) => r.subdivision ?? r.country },
-        { header: "Rate", num: true, cell: (r) => `${r.defaultRate}%` },
-        { header: "Group rates", num: true, cell: (r) => (r.groupRates.length ? r.groupRates.map((g) => `${g.rate}%`).join(", ") : "—") },
-        { header: "Shipping taxed", cell: (r) => (r.taxShipping ? "Yes" : "No") },
-      ]}
     />
   );
 }

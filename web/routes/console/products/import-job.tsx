@@ -1,42 +1,20 @@
 import { useEffect } from "react";
-import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
-import { applyImport, importProgress, resumeImport } from "#worker/catalog";
-import { ApiError } from "#worker/platform/errors";
+import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { ErrorSummary } from "#web/components/ui/form";
-import { orRefuse } from "#web/components/console/problem.server";
-import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { staffOnly } from "#web/console.server";
 import "#web/styles/console-imports.css";
 import type { Route } from "./+types/import-job";
+import { RowTable } from "#web/components/console/product-import/row-table";
 
 export const meta = consoleMeta("Import — Console");
-
-/** A running import that has not moved for this long may have stopped: offer to resume it. */
-const STALLED_MS = 2 * 60_000;
 
 /**
  * One import: the dry run's preview (products to create, update, leave unchanged; row errors) and Apply; then its
  * progress, read from D1 on every load, so a reload or another tab shows the same import (2 D1 round trips).
  */
-export const loader = staffOnly(async ({ context, params }: Route.LoaderArgs) => {
-  const progress = await orRefuse(importProgress(context.services, params.jobId));
-  return { ...progress, stalled: progress.job.status === "APPLYING" && Date.now() - Date.parse(progress.job.updatedDate) > STALLED_MS };
-});
-
+export { importLoader as loader } from "./import-job.server";
 /** Apply (or resume) the import through the queue, then show its progress. */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  const form = await request.formData();
-  try {
-    if (form.get("intent") === "resume") await resumeImport(context.services, params.jobId);
-    else if (form.get("intent") === "apply") await applyImport(context.services, params.jobId);
-    else throw new ApiError(400, "UNKNOWN_INTENT", "Unknown action");
-    return redirect(`/console/products/import/${params.jobId}`);
-  } catch (err) {
-    const problem = problemOf(err, CONSOLE);
-    return data({ problem }, { status: problem.status ?? 400 });
-  }
-});
+export { importAction as action } from "./import-job.server";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
@@ -161,49 +139,5 @@ export default function ImportJob({ loaderData, actionData }: Route.ComponentPro
       {errorRows.length > 0 && <RowTable id="import-errors" title="Rows with errors (skipped)" rows={errorRows} />}
       {failedRows.length > 0 && <RowTable id="import-failed" title="Rows that failed when applied" rows={failedRows} />}
     </>
-  );
-}
-
-function RowTable({
-  id,
-  title,
-  rows,
-}: {
-  id: string;
-  title: string;
-  rows: { row: number; slug: string; errors: { column: string; message: string }[] }[];
-}) {
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      <div className="console-scroll">
-        <table className="console-table imports-errors">
-          <thead>
-            <tr>
-              <th scope="col" className="num">
-                Row
-              </th>
-              <th scope="col">Handle</th>
-              <th scope="col">Column</th>
-              <th scope="col">Problem</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.flatMap((r) =>
-              r.errors.map((e, i) => (
-                <tr key={`${r.row}-${i}`}>
-                  <th scope="row" className="num">
-                    {r.row}
-                  </th>
-                  <td>{r.slug || "—"}</td>
-                  <td>{e.column || "—"}</td>
-                  <td>{e.message}</td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
-      </div>
-    </section>
   );
 }

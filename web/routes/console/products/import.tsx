@@ -1,21 +1,10 @@
 import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import {
-  CHUNK_ROWS,
-  checkImport,
-  MAX_IMPORT_BYTES,
-  MAX_ROWS,
-  PRODUCT_COLUMNS,
-  recentImports,
-  REQUIRED_COLUMNS,
-  VARIANT_COLUMNS,
-} from "#worker/catalog";
-import { ApiError } from "#worker/platform/errors";
-import { ErrorSummary, FieldError } from "#web/components/ui/form";
+import { Form, Link, useNavigation } from "react-router";
+import { CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, recentImports, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "#worker/catalog";
+import { ErrorSummary, FileField } from "#web/components/ui/form";
 import { orRefuse } from "#web/components/console/problem.server";
-import { CONSOLE, problemOf } from "#web/components/ui/form.server";
 import { consoleMeta } from "#web/components/console/title";
-import { requireStaff, staffOnly } from "#web/console.server";
+import { staffOnly } from "#web/console.server";
 import "#web/styles/console-imports.css";
 import type { Route } from "./+types/import";
 
@@ -31,33 +20,7 @@ export const loader = staffOnly(async ({ context }: Route.LoaderArgs) => {
  * import to look at before applying it. A file that cannot be read is refused next to the file field, and nothing
  * is stored.
  */
-export async function action({ context, request }: Route.ActionArgs) {
-  const user = requireStaff(context, request);
-  const form = await request.formData();
-  const file = form.get("file");
-  try {
-    if (!(file instanceof File) || file.size === 0)
-      throw new ApiError(400, "NO_FILE", "Choose a CSV file to import", {
-        fieldViolations: [
-          {
-            field: "file",
-            description: "Choose a CSV file to import (an export from this console is a good start)",
-            violatedRule: "REQUIRED_FIELD",
-            data: {},
-          },
-        ],
-      });
-    const { jobId } = await checkImport(
-      context.services,
-      { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) },
-      { email: user.email },
-    );
-    return redirect(`/console/products/import/${jobId}`);
-  } catch (err) {
-    const problem = problemOf(err, CONSOLE);
-    return data({ problem }, { status: problem.status ?? 400 });
-  }
-}
+export { checkUpload as action } from "./import.server";
 
 const MB = MAX_IMPORT_BYTES / 1_048_576;
 
@@ -74,32 +37,29 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
       <h1>Import products from CSV</h1>
       {actionData?.problem && !actionData.problem.fields.file && <ErrorSummary problem={actionData.problem} />}
       <Form method="post" encType="multipart/form-data" className="console-form imports-form">
-        <div className="console-field">
-          <label htmlFor="import-file">CSV file</label>
-          <p className="hint" id="import-file-hint">
-            One row per variant, with a header row, as <strong>Export CSV</strong> on the products page writes it. Up to {MB} MB and{" "}
-            {MAX_ROWS.toLocaleString("en-US")} rows. Nothing changes until you have seen the preview and chosen Apply.
-          </p>
-          <input
-            id="import-file"
-            name="file"
-            type="file"
-            accept=".csv,text/csv"
-            required
-            aria-invalid={fileError ? true : undefined}
-            aria-describedby={fileError ? "import-file-error import-file-hint" : "import-file-hint"}
-            onChange={(e) => {
-              const f = e.currentTarget.files?.[0];
-              const message =
-                f && f.size > MAX_IMPORT_BYTES
-                  ? `This file is ${(f.size / 1_048_576).toFixed(1)} MB; the limit is ${MB} MB. Split it into smaller files.`
-                  : null;
-              e.currentTarget.setCustomValidity(message ?? "");
-              setTooLarge(message);
-            }}
-          />
-          <FieldError id="import-file-error" message={fileError} />
-        </div>
+        <FileField
+          id="import-file"
+          name="file"
+          label="CSV file"
+          hint={
+            <>
+              One row per variant, with a header row, as <strong>Export CSV</strong> on the products page writes it. Up to {MB} MB and{" "}
+              {MAX_ROWS.toLocaleString("en-US")} rows. Nothing changes until you have seen the preview and chosen Apply.
+            </>
+          }
+          accept=".csv,text/csv"
+          required
+          error={fileError}
+          onChange={(e) => {
+            const f = e.currentTarget.files?.[0];
+            const message =
+              f && f.size > MAX_IMPORT_BYTES
+                ? `This file is ${(f.size / 1_048_576).toFixed(1)} MB; the limit is ${MB} MB. Split it into smaller files.`
+                : null;
+            e.currentTarget.setCustomValidity(message ?? "");
+            setTooLarge(message);
+          }}
+        />
         <div className="console-actions">
           <button type="submit" className="console-button primary" disabled={busy}>
             {busy ? "Checking the file…" : "Check the file"}

@@ -1,19 +1,19 @@
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { SearchField } from "#web/components/console/filter-bar";
-import { Badge } from "#web/components/console/badge";
-import { BulkBar, BulkRowCheckbox, BulkSelectAll } from "#web/components/console/bulk-bar";
+import { BulkBar } from "#web/components/console/bulk-bar";
 import { bulkAction, openBulkResult } from "#web/components/console/bulk.server";
 import { Field, Select } from "#web/components/ui/form";
 import { Notice, PageHead, useCan } from "#web/components/ui/page";
-import { type Column, DataTable, ListStatus } from "#web/components/ui/table";
+import { DataTable, ListStatus } from "#web/components/ui/table";
 import { Pager } from "#web/components/console/pager";
 import { PRODUCT_SORT_LABELS } from "#web/components/console/products";
 import { ProductsCsvLinks } from "#web/components/console/products-csv";
-import { type ConsoleProductRow, listConsoleProducts, readProductFilters } from "#web/components/console/products.server";
+import { listConsoleProducts, readProductFilters } from "#web/components/console/products.server";
 import { consoleMeta } from "#web/components/console/title";
 import { staffOnly } from "#web/console.server";
 import "#web/styles/console-products.css";
 import type { Route } from "./+types/list";
+import { COLUMNS, tick } from "#web/components/console/product-list-columns";
 
 export const meta = consoleMeta("Products — Console");
 
@@ -29,65 +29,6 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 const FILTERS = ["q", "collection", "stock", "visibility", "brand", "ribbon", "min", "max"] as const;
-
-/** The table's columns after the tick column: image, product (name, SKU, address, media), price, stock and more. */
-const COLUMNS: Column<ConsoleProductRow>[] = [
-  {
-    header: <span className="visually-hidden">Image</span>,
-    cell: (p) =>
-      p.image ? (
-        <img src={p.image.url} alt={p.image.alt} width={44} height={44} loading="lazy" decoding="async" />
-      ) : (
-        <span className="products-noimage" aria-hidden="true" />
-      ),
-  },
-  {
-    header: "Product",
-    rowHeader: true,
-    cell: (p) => (
-      <>
-        <Link to={`/console/products/${p.id}`} className="products-name">
-          {p.name}
-        </Link>
-        <div className="console-muted">
-          {p.sku ? `SKU ${p.sku} · ` : ""}
-          {p.visible ? (
-            <a href={`/products/${p.slug}`} target="_blank" rel="noopener">
-              /products/{p.slug}
-            </a>
-          ) : (
-            `/products/${p.slug}`
-          )}
-          {" · "}
-          <Link to={`/console/products/${p.id}/media`}>
-            Media<span className="visually-hidden"> of {p.name}</span>
-          </Link>
-        </div>
-      </>
-    ),
-  },
-  { header: "Price", cell: (p) => p.price },
-  {
-    header: "Stock",
-    cell: (p) => (
-      <Link to={`/console/inventory/${p.id}`} className="products-stock" aria-label={`Stock of ${p.name}: ${p.stock.text}`}>
-        <Badge tone={p.stock.tone}>{p.stock.text}</Badge>
-      </Link>
-    ),
-  },
-  { header: "Variants", num: true, cell: (p) => p.variants },
-  { header: "Brand", cell: (p) => p.brand || <span className="console-muted">—</span> },
-  { header: "Ribbon", cell: (p) => p.ribbon || <span className="console-muted">—</span> },
-  { header: "Visibility", cell: (p) => (p.visible ? "Visible" : <Badge>Hidden</Badge>) },
-];
-
-/** The tick column of someone who may bulk-edit: a tick per row, and one for the page's `count` rows. */
-const tick = (count: number): Column<ConsoleProductRow> => ({
-  header: <BulkSelectAll count={count} />,
-  headerClassName: "bulk-cell",
-  className: "bulk-cell",
-  cell: (p) => <BulkRowCheckbox id={p.id} name={p.name} />,
-});
 
 export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, total, pages, choices, bulk } = loaderData;

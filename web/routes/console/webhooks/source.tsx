@@ -1,25 +1,13 @@
-import { redirect } from "react-router";
-import { eventRegistry } from "#worker/app";
-import {
-  deleteSource,
-  listSourceEvents,
-  removeSourceKey,
-  rotateKeyRequest,
-  rotateSourceKey,
-  updateSource,
-  updateSourceRequest,
-  type SourceEventStatus,
-} from "#worker/webhooks";
-import { parseWith } from "#worker/platform/validation";
+import { listSourceEvents, type SourceEventStatus } from "#worker/webhooks";
 import { PostButton } from "#web/components/console/post-button";
-import { byIntent, orRefuse } from "#web/components/console/problem.server";
+import { orRefuse } from "#web/components/console/problem.server";
 import { SecretOnce } from "#web/components/console/secret-once";
 import { consoleMeta } from "#web/components/console/title";
 import { SourceDetails } from "#web/components/console/webhook-details";
 import { EventTypesForm, RotateForm } from "#web/components/console/webhook-forms";
 import { KeysTable, OUTCOME, ReceivedTable } from "#web/components/console/webhook-views";
-import { DeleteWebhook, PagedLog, useWebhookPage, WebhooksHead, type WebhookResult } from "#web/components/console/webhooks";
-import { logQuery, pageCount, requireConfirmation, WEBHOOKS } from "#web/components/console/webhooks.server";
+import { DeleteWebhook, PagedLog, useWebhookPage, WebhooksHead } from "#web/components/console/webhooks";
+import { logQuery, pageCount } from "#web/components/console/webhooks.server";
 import { counted } from "#web/components/ui/table";
 import { staffOnly } from "#web/console.server";
 import "#web/styles/console-webhooks.css";
@@ -39,57 +27,12 @@ export const loader = staffOnly(async ({ context, request, params }: Route.Loade
   return { source, events, total: metadata.total, page, pages: pageCount(metadata.total, PAGE_SIZE), status: status ?? "", now: Date.now() };
 });
 
-type ActionResult = WebhookResult & { secret?: string };
-
 /**
  * Rotation, ending a key now, the event types it may send, disable/enable and delete: each through the sources
  * service (automations.manage, and the permissions its types need to rotate, allow or enable).
  */
-export const action = staffOnly(async ({ context, request, params }: Route.ActionArgs) => {
-  const ctx = context.services;
-  const form = await request.formData();
-  const types = form.getAll("eventTypes").map(String);
-  return byIntent<{ ok: string; secret?: string }>(
-    form,
-    {
-      rotate: async (v) => {
-        const overlap = (v.overlapMinutes ?? "").trim();
-        const input = parseWith(rotateKeyRequest, {
-          overlapMinutes: /^\d+$/.test(overlap) ? Number(overlap) : overlap,
-          ...(v.publicKey !== undefined ? { publicKey: v.publicKey } : {}),
-        });
-        const rotated = await rotateSourceKey(ctx, params.id, input);
-        const old = rotated.source.keys.filter((k) => k.id !== rotated.keyId);
-        const ok = old.length
-          ? `New key ${rotated.keyId} added. The old ${old.length === 1 ? "key keeps" : "keys keep"} working until the time shown below, then stop.`
-          : `New key ${rotated.keyId} added.`;
-        return { ok, ...(rotated.secret ? { secret: rotated.secret } : {}) };
-      },
-      "event-types": async () => {
-        const { source } = await updateSource(ctx, params.id, parseWith(updateSourceRequest, { eventTypes: types }), eventRegistry);
-        return { ok: `The source may now send ${source.eventTypes.join(", ")}, acting for you.` };
-      },
-      "remove-key": async (v) => {
-        await removeSourceKey(ctx, params.id, v.keyId ?? "");
-        return { ok: `Key ${v.keyId} removed: it no longer verifies anything.` };
-      },
-      enabled: async (v) => {
-        const { source } = await updateSource(ctx, params.id, { enabled: v.enabled === "true" }, eventRegistry);
-        return {
-          ok: source.enabled
-            ? "Source enabled: it accepts signed requests again."
-            : "Source disabled: every request is refused (403) until you enable it.",
-        };
-      },
-      delete: async () => {
-        requireConfirmation(form, "this source");
-        await deleteSource(ctx, params.id);
-        return redirect("/console/webhooks");
-      },
-    },
-    { wording: WEBHOOKS, kept: { types } },
-  );
-});
+export { sourceAction as action } from "./source.server";
+import type { ActionResult } from "./source.server";
 
 const OWN_FORMS = ["rotate", "delete", "event-types"];
 const OPTIONS = STATUSES.map((s) => [s, OUTCOME[s].label] as const);
