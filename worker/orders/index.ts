@@ -28,3 +28,4 @@ export { refundRequest, type RefundRequest } from "./schemas";
 export { leftToShip, orderActionVerdicts, orderState, ORDER_ACTIONS, type ActionVerdicts, type OrderAction } from "./actions";
 export { loadOrders } from "./orders";
 export type { LoadedOrder } from "./shapes";
+export { orderLineItems, orders } from "./tables";
