@@ -1,5 +1,6 @@
 import { exportOrdersCsv } from "#web/components/console/orders-csv.server";
 import { readOrderFilters } from "#web/components/console/orders.server";
+import { csvDownload } from "#web/components/console/csv-response.server";
 import { staffOnly } from "#web/console.server";
 import type { Route } from "./+types/export";
 
@@ -9,14 +10,5 @@ import type { Route } from "./+types/export";
  */
 export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const { filters } = readOrderFilters(new URL(request.url));
-  const body = exportOrdersCsv(context.services, { ...filters, cursor: "" });
-  const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="orders-${day}.csv"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+  return csvDownload(exportOrdersCsv(context.services, { ...filters, cursor: "" }), "orders");
 });
