@@ -21,6 +21,7 @@ const LAYERS = [
   "cart",
   "payments",
   "orders",
+  "recommendations",
   "downloads",
   "automations",
   "customers",

@@ -1,5 +1,5 @@
 import { cachedCatalogRead, queryCollectionsWith, type RichNode } from "#worker/catalog";
-import { itemBySlug, menuPagesOf, menuPagesRead, PAGES } from "#worker/cms";
+import { itemBySlug, menuLinksOf, menuLinksRead, PAGES } from "#worker/cms";
 import { NAV_COLLECTIONS_QUERY, navCollectionsOf } from "./catalog.server";
 import type { Ctx } from "#worker/platform/context";
 
@@ -14,8 +14,8 @@ export const FOOTER_MENU = "footer-menu";
 export function navFrame(ctx: Ctx) {
   return cachedCatalogRead(ctx, "navFrame", null, async () => {
     const slugs = [HEADER_MENU, FOOTER_MENU];
-    const [answer, [menuRows]] = await queryCollectionsWith(ctx, NAV_COLLECTIONS_QUERY, menuPagesRead(ctx.db, slugs));
-    const menus = menuPagesOf(menuRows, slugs);
+    const [answer, [menuRows]] = await queryCollectionsWith(ctx, NAV_COLLECTIONS_QUERY, menuLinksRead(ctx.db, slugs));
+    const menus = menuLinksOf(menuRows, slugs);
     return { collections: navCollectionsOf(ctx, answer.collections), header: menus[HEADER_MENU], footer: menus[FOOTER_MENU] };
   });
 }

@@ -160,8 +160,18 @@ function Document({
 type RootData = Awaited<ReturnType<typeof loader>>;
 type NavCollection = RootData["collections"][number];
 type Logo = NonNullable<RootData["shop"]>["logo"];
-/** A menu entry: a content page (the CMS's menus list pages). */
-type MenuLink = { title: string; slug: string };
+/** A menu entry (the CMS's menus link pages, collections and free URLs). */
+type MenuLink = { title: string; href: string };
+
+/** A menu's link: a path on the shop navigates in the app; a free URL elsewhere is a plain link. */
+function MenuAnchor({ link, current = false }: { link: MenuLink; current?: boolean }) {
+  if (!link.href.startsWith("/")) return <a href={link.href}>{link.title}</a>;
+  return (
+    <ShopLink to={link.href} aria-current={current ? "page" : undefined}>
+      {link.title}
+    </ShopLink>
+  );
+}
 
 function Brand({ shopName, logo }: { shopName: string; logo: Logo | undefined }) {
   return (
@@ -248,7 +258,7 @@ function AccountNav({ signedIn, cartCount }: { signedIn: boolean; cartCount: num
 }
 
 /**
- * The main bar: "Shop all", then the header menu's pages (the merchant sets them in the console's Content section), as
+ * The main bar: "Shop all", then the header menu's links (the merchant sets them in the console's Content section), as
  * plain links (see shop-links.tsx) marked current from the one location the layout reads, which is what NavLink would
  * do with a dozen hooks per link.
  */
@@ -262,10 +272,8 @@ function PrimaryNav({ links, pathname }: { links: MenuLink[]; pathname: string }
           </ShopLink>
         </li>
         {links.map((l) => (
-          <li key={l.slug}>
-            <ShopLink to={`/pages/${l.slug}`} aria-current={pathname === `/pages/${l.slug}` ? "page" : undefined}>
-              {l.title}
-            </ShopLink>
+          <li key={l.href}>
+            <MenuAnchor link={l} current={pathname === l.href} />
           </li>
         ))}
       </ul>
@@ -315,8 +323,8 @@ function SiteFooter({
               <ShopLink to={signedIn ? "/account" : "/login"}>Your account</ShopLink>
             </li>
             {links.map((l) => (
-              <li key={l.slug}>
-                <ShopLink to={`/pages/${l.slug}`}>{l.title}</ShopLink>
+              <li key={l.href}>
+                <MenuAnchor link={l} />
               </li>
             ))}
           </ul>

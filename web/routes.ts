@@ -37,6 +37,7 @@ export default [
     index("routes/console/home.tsx"),
     // Orders.
     route("orders", "routes/console/orders/list.tsx"),
+    route("orders/export.csv", "routes/console/orders/export.tsx"),
     route("orders/:orderId", "routes/console/orders/order.tsx"),
     route("orders/:orderId/print/:kind", "routes/console/orders/print.tsx"),
     route("customers", "routes/console/customers/list.tsx"),

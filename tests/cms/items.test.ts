@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { catalogVersion } from "#worker/catalog/cache";
 import { queryCollectionsWith } from "#worker/catalog";
-import { menuPagesOf, menuPagesRead } from "#worker/cms";
+import { menuLinksOf, menuLinksRead } from "#worker/cms";
 import { api, getQuery, merchant, OWNER_KEY, outboxRows, serviceCtx, staffWith, unique } from "../helpers";
 
 /**
@@ -105,13 +105,16 @@ describe("Wix Data items: reads", () => {
     expect(next.body.pagingMetadata).toMatchObject({ hasNext: false, cursors: {} });
   });
 
-  it("the shop's navigation read gives each menu's pages in order, in the collections query's batch", async () => {
+  it("the shop's navigation read gives each menu's links in order, in the collections query's batch", async () => {
     const { ctx } = serviceCtx({ kind: "anonymous" });
     const slugs = [`header-${tag}`, "no-such-menu"];
-    const [answer, [rows]] = await queryCollectionsWith(ctx, { paging: { limit: 5 } }, menuPagesRead(ctx.db, slugs));
+    const [answer, [rows]] = await queryCollectionsWith(ctx, { paging: { limit: 5 } }, menuLinksRead(ctx.db, slugs));
     expect(Array.isArray(answer.collections)).toBe(true);
-    const menus = menuPagesOf(rows, slugs);
-    expect(menus[`header-${tag}`].map((p) => p.title)).toEqual(["Shipping and returns", "About us"]);
+    const menus = menuLinksOf(rows, slugs);
+    expect(menus[`header-${tag}`]).toEqual([
+      { title: "Shipping and returns", href: `/pages/shipping-${tag}` },
+      { title: "About us", href: `/pages/about-${tag}` },
+    ]);
     expect(menus["no-such-menu"]).toEqual([]);
   });
 
@@ -228,6 +231,74 @@ describe("Wix Data items: writes", () => {
     expect(removed.body.dataItem.data.title).toBe("Gone");
     const after = await api("GET", `/wix-data/v2/items/${menu.body.dataItem.id}?dataCollectionId=Menus`);
     expect(after.body.dataItem.data.pages).toEqual([pageIds[`about-${tag}`], pageIds[`privacy-${tag}`]]);
+    expect(after.body.dataItem.data.links).toEqual([
+      { type: "PAGE", page: pageIds[`about-${tag}`] },
+      { type: "PAGE", page: pageIds[`privacy-${tag}`] },
+    ]);
     expect((await merchant("DELETE", `/wix-data/v2/items/${id}?dataCollectionId=Pages`)).status).toBe(404);
+  });
+});
+
+describe("menus link collections and free URLs", () => {
+  it("stores links to pages, collections and URLs in order; pages stay the reference field the template reads", async () => {
+    const made = await merchant("POST", "/v1/collections", { collection: { name: `Menu mugs ${tag}` } });
+    const hidden = await merchant("POST", "/v1/collections", { collection: { name: `Menu secret ${tag}`, visible: false } });
+    const mugs = made.body.collection as { id: string; slug: string; name: string };
+    const links = [
+      { type: "COLLECTION", collection: mugs.id },
+      { type: "PAGE", page: pageIds[`about-${tag}`] },
+      { type: "URL", title: "Journal", url: "https://journal.example.com/" },
+      { type: "COLLECTION", collection: hidden.body.collection.id },
+      { type: "URL", title: "All products", url: "/shop" },
+    ];
+    const res = await insert("Menus", { slug: `links-${tag}`, title: "Links", links });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.dataItem.data).toMatchObject({ links, pages: [pageIds[`about-${tag}`]] });
+
+    // The Wix template's read: pages inline through the reference, as before.
+    const read = await getQuery("/wix-data/v2/items/query", {
+      dataCollectionId: "Menus",
+      query: { filter: { slug: `links-${tag}` } },
+      includeReferences: [{ field: "pages" }],
+    });
+    expect(read.body.dataItems[0].data.pages.map((p: { slug: string }) => p.slug)).toEqual([`about-${tag}`]);
+
+    // The shop's navigation: titles and paths, the hidden collection left out.
+    const { ctx } = serviceCtx({ kind: "anonymous" });
+    const [, [rows]] = await queryCollectionsWith(ctx, { paging: { limit: 1 } }, menuLinksRead(ctx.db, [`links-${tag}`]));
+    expect(menuLinksOf(rows, [`links-${tag}`])[`links-${tag}`]).toEqual([
+      { title: mugs.name, href: `/collections/${mugs.slug}` },
+      { title: "About us", href: `/pages/about-${tag}` },
+      { title: "Journal", href: "https://journal.example.com/" },
+      { title: "All products", href: "/shop" },
+    ]);
+
+    // A client that writes only pages (the template's shape) gets page links.
+    const pagesOnly = await merchant("POST", "/wix-data/v2/items/update", {
+      dataCollectionId: "Menus",
+      dataItem: { id: res.body.dataItem.id, data: { slug: `links-${tag}`, title: "Links", pages: [pageIds[`privacy-${tag}`]] } },
+    });
+    expect(pagesOnly.body.dataItem.data.links).toEqual([{ type: "PAGE", page: pageIds[`privacy-${tag}`] }]);
+  });
+
+  it("refuses a missing collection, a bad URL and a duplicate link, writing nothing", async () => {
+    const before = await cmsRows();
+    for (const [links, field] of [
+      [[{ type: "COLLECTION", collection: "no-such-collection" }], "dataItem.data.links[0].collection"],
+      [[{ type: "URL", title: "Bad", url: "javascript:alert(1)" }], "dataItem.data.links[0].url"],
+      [
+        [
+          { type: "PAGE", page: pageIds[`about-${tag}`] },
+          { type: "PAGE", page: pageIds[`about-${tag}`] },
+        ],
+        "dataItem.data.links",
+      ],
+      [[{ type: "SHELF", shelf: "x" }], "dataItem.data.links[0].type"],
+    ] as const) {
+      const res = await insert("Menus", { slug: `bad-${tag}`, title: "Bad", links });
+      expect(res.status, JSON.stringify(links)).toBe(400);
+      expect(res.body.details.validationError.fieldViolations.map((v: { field: string }) => v.field)).toContain(field);
+    }
+    expect(await cmsRows()).toEqual(before);
   });
 });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { collections as collectionsNow } from "@wix/stores";
 import { createClient as createClientNow, OAuthStrategy as OAuthStrategyNow } from "@wix/sdk";
 import { describe, expect, it } from "vitest";
-import { currentCart } from "wix-ecom-1-0-943";
+import { currentCart, recommendations } from "wix-ecom-1-0-943";
 import { redirects } from "wix-redirects-1-0-73";
 import { createClient, OAuthStrategy } from "wix-sdk-1-15";
 import { collections, products } from "wix-stores-1-0-363";
@@ -14,7 +14,8 @@ import { CLIENT_ID, createIdentity, createRestrictedClient, sessionTokenFor } fr
 
 /**
  * Wix's Next.js Commerce template, call for call, with the SDK generation it pins (`@wix/sdk` 1.15.11,
- * `@wix/stores` 1.0.363, `@wix/ecom` 1.0.943, `@wix/redirects` 1.0.73) and only the host redirected to the Worker.
+ * `@wix/stores` 1.0.363, `@wix/ecom` 1.0.943, `@wix/redirects` 1.0.73) and only the host redirected to the Worker:
+ * catalogue, recommendations, cart and checkout hand-over.
  */
 
 const sent = redirectWixHosts();
@@ -24,7 +25,7 @@ const STORES = "215238eb-22a5-4c36-9e7b-e7c08025e04e";
 const db = openDb(env.DB);
 
 function template(clientId = CLIENT_ID) {
-  return createClient({ modules: { products, collections, currentCart, redirects }, auth: OAuthStrategy({ clientId }) });
+  return createClient({ modules: { products, collections, currentCart, redirects, recommendations }, auth: OAuthStrategy({ clientId }) });
 }
 
 type Template = ReturnType<typeof template>;
@@ -137,6 +138,36 @@ describe("the template's catalogue calls", () => {
     // Other misses keep their named code.
     const byId = await rejection(template().collections.getCollection(`nope-${unique()}`));
     expect(byId.details.applicationError.code).toBe("COLLECTION_NOT_FOUND");
+  });
+
+  it("recommends products for a product page with the template's algorithms, then reads them", async () => {
+    const tag = unique();
+    const shirt = await createShirt(tag);
+    const others = [];
+    for (const name of ["Cap", "Socks", "Scarf"]) others.push(await createProduct({ name: `Template ${name} ${tag}`, priceData: { price: 12 } }));
+    await createCollection(`Template Outfit ${tag}`, [shirt.id, ...others.map((o) => o.id)]);
+    const client = template();
+    // The template's own list: frequently viewed together (not run here), best sellers (no paid orders yet), then
+    // products from the same categories, which find the three.
+    const { recommendation } = await client.recommendations.getRecommendation(
+      [
+        { _id: "5dd69f67-9ab9-478e-ba7c-10c6c6e7285f", appId: STORES },
+        { _id: "ba491fd2-b172-4552-9ea6-7202e01d1d3c", appId: STORES },
+        { _id: "68ebce04-b96a-4c52-9329-08fc9d8c1253", appId: STORES },
+      ],
+      { items: [{ catalogItemId: shirt.id, appId: STORES }], minimumRecommendedItems: 3 },
+    );
+    expect(sent.at(-1)).toMatchObject({ method: "POST", path: "/v1/recommendations/get" });
+    expect(JSON.parse(sent.at(-1)!.body).algorithms[0]).toEqual({ id: "5dd69f67-9ab9-478e-ba7c-10c6c6e7285f", appId: STORES });
+    expect(recommendation!.algorithm).toEqual({ _id: "68ebce04-b96a-4c52-9329-08fc9d8c1253", appId: STORES });
+    const ids = recommendation!.items!.map((item) => item.catalogItemId!);
+    expect(new Set(ids)).toEqual(new Set(others.map((o) => o.id)));
+    const { items } = await client.products.queryProducts().in("_id", ids).find();
+    expect(items.map((p) => p.name).sort()).toEqual(others.map((o) => o.name).sort());
+
+    const { availableAlgorithms } = await client.recommendations.listAvailableAlgorithms();
+    expect(sent.at(-1)).toMatchObject({ method: "GET", path: "/v1/recommendations/algorithms" });
+    expect(availableAlgorithms.map((a) => a.config?.algorithmId)).toContain("68ebce04-b96a-4c52-9329-08fc9d8c1253");
   });
 });
 

@@ -37,7 +37,15 @@ describe("CMS menus and pages on the shop", () => {
     const w = store().w;
     const home = await visit(w, "/");
     const html = await home.text();
-    expect(links(html, "Main")).toEqual(["Shop all -> /shop", "About -> /pages/about", "Shipping and returns -> /pages/shipping-and-returns"]);
+    expect(links(html, "Main")).toEqual([
+      "Shop all -> /shop",
+      "T-shirts -> /collections/t-shirts",
+      "Shoes -> /collections/shoes",
+      "Home -> /collections/home",
+      "Coffee & tea -> /collections/coffee",
+      "About -> /pages/about",
+      "Shipping and returns -> /pages/shipping-and-returns",
+    ]);
     expect(links(html, "footer")).toEqual(
       expect.arrayContaining([
         "About -> /pages/about",
@@ -129,6 +137,14 @@ describe("console Content section", () => {
       await page.waitForSelector("text=Moved “Privacy” up.");
       await page.click("button[aria-label='Remove “Shipping and returns” from the menu']");
       await page.waitForSelector("text=Removed “Shipping and returns” from the menu.");
+      // A collection and a free URL join the header too.
+      await page.selectOption("#content-menu-add", { label: "Bags (/collections/bags)" });
+      await page.click("button[name=intent][value=add]");
+      await page.waitForSelector("text=Added the collection to the menu.");
+      await page.fill("#content-menu-url-title", "Journal");
+      await page.fill("#content-menu-url", "https://journal.example.com/");
+      await page.click("button[name=intent][value=addUrl]");
+      await page.waitForSelector("text=Added the link to the menu.");
       await expectAccessible(page, "console content menu");
       expect(unexpected(problems)).toEqual([]);
     } finally {
@@ -139,7 +155,17 @@ describe("console Content section", () => {
     try {
       await visitor.goto(`${w.url}/`);
       await hydrated(visitor);
-      expect(await visitor.locator("nav[aria-label='Main'] a").allTextContents()).toEqual(["Shop all", "Our story", "Privacy"]);
+      expect(await visitor.locator("nav[aria-label='Main'] a").allTextContents()).toEqual([
+        "Shop all",
+        "T-shirts",
+        "Shoes",
+        "Home",
+        "Coffee & tea",
+        "Our story",
+        "Privacy",
+        "Bags",
+        "Journal",
+      ]);
       await visitor.click("nav[aria-label='Main'] >> text=Our story");
       await visitor.waitForURL((u) => u.pathname === "/pages/about");
       await expect.poll(() => visitor.locator("h1").textContent()).toBe("Our story");

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { data, Form, useFetcher, useLocation, useNavigation, useRouteLoaderData } from "react-router";
-import { cachedCatalogRead, getProductBySlug, getProductPage, plainToLine } from "#worker/catalog";
+import { cachedCatalogRead, getProductBySlug, getProductPage, plainToLine, RELATED_LIMIT } from "#worker/catalog";
+import { BEST_SELLERS, BOUGHT_TOGETHER, firstSufficient, rankingsFor, SAME_COLLECTIONS } from "#worker/recommendations";
 import { ApiError } from "#worker/platform/errors";
 import { createBackInStockRequest } from "#worker/automations";
 import { clientOf } from "#web/auth.server";
@@ -70,7 +71,7 @@ const UNITS: Record<string, string> = {
 
 /**
  * The product, the shopper's selection (from the URL: `?Size=M&Color=Navy`), what each choice's availability is for
- * it and the rich description, with products from the same collection: one D1 round trip when the cache is cold.
+ * it and the rich description, with suggested products (the recommendations): one D1 round trip when the cache is cold.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -87,9 +88,20 @@ type PageProduct = ProductPage["product"];
 type Availability = ProductPage["availability"];
 type Variant = Availability["selectedVariant"];
 
+/**
+ * The recommendations the page suggests, in the order tried (the first to fill the row wins, as the Recommendations
+ * API answers): products from the same collections, then bought together with it, then the best sellers.
+ */
+const SUGGESTION_ALGORITHMS = [SAME_COLLECTIONS, BOUGHT_TOGETHER, BEST_SELLERS];
+
 /** The page's data for a URL (everything but `added`, which is not part of the cache key). */
 async function productPageData(ctx: Ctx, slug: string, url: URL) {
-  const { product, v3, selection, availability, related: relatedProducts } = await getProductPage(ctx, slug, (name) => url.searchParams.get(name));
+  const { product, v3, selection, availability, suggestions } = await getProductPage(
+    ctx,
+    slug,
+    (name) => url.searchParams.get(name),
+    (item) => rankingsFor(SUGGESTION_ALGORITHMS, item),
+  );
   const options = pickerOptions(availability);
   const gallery = galleryOf(ctx, product, availability, selection);
   const variant = availability.selectedVariant;
@@ -117,7 +129,7 @@ async function productPageData(ctx: Ctx, slug: string, url: URL) {
     price: priceOf(product, variant),
     stock: stockOf(product, variant, complete),
     gallery,
-    related: relatedProducts.map((p) => cardOf(p, ctx)),
+    related: firstSufficient(suggestions, RELATED_LIMIT).map((p) => cardOf(p, ctx)),
     jsonLd: jsonLdText(productJsonLd(product, variant, { summary, offerUrl, images: absoluteImages })),
     seo: seoOf(product, summary, canonical, absoluteImages[0]),
   };

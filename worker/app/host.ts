@@ -27,6 +27,7 @@ import { automationRoutes } from "#worker/automations";
 import { storeRoutes } from "#worker/store";
 import { taskRoutes } from "#worker/tasks";
 import { cmsRoutes, demoContentStatements } from "#worker/cms";
+import { recommendationRoutes } from "#worker/recommendations";
 import { eventRoutes } from "./event-routes";
 import { incomingWebhookRoutes, webhookAdminRoutes } from "#worker/webhooks";
 import { stripeWebhookRoutes } from "#worker/payments";
@@ -138,6 +139,8 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   app.route("/", inventoryRoutes);
   for (const base of ["/v1", "/ecom/v1"]) app.route(base, orderRoutes);
   app.route("/api/v1", customerRoutes);
+  // Recommendations: products to suggest besides others (the Wix eCommerce Recommendations API).
+  for (const base of ["/v1/recommendations", "/ecom/v1/recommendations"]) app.route(base, recommendationRoutes);
   // Digital products' files (merchant uploads) and buyers' downloads through signed links (private R2 bucket).
   app.route("/api/v1", downloadsApi);
   app.route("/downloads", downloadFiles);

@@ -21,7 +21,7 @@ export { decrementRequest, incrementRequest, inventoryRoutes, updateRequest } fr
 export { mediaSweepDue, productMediaView, releaseUnusedMedia, sweepUnusedMedia } from "./media";
 export { discountedPrice } from "./pricing";
 export { addProductMedia, removeProductMedia, reorderProductMedia, setChoiceMedia, setProductMediaAltText } from "./product-media";
-export { getProductBySlug, getProductPage, loadProductEditor } from "./product-pages";
+export { getProductBySlug, getProductPage, loadProductEditor, rankedProductIds, RELATED_LIMIT } from "./product-pages";
 export { productFilterValues, queryProducts } from "./product-queries";
 export { loadProduct, productNames, variantLabels } from "./product-reads";
 export { createProduct, deleteProduct, duplicateProduct, prepareCreateProduct, updateProduct } from "./product-writes";
@@ -52,6 +52,6 @@ export {
   type StockLine,
 } from "./stock-changes";
 export { DEFAULT_LOW_STOCK_THRESHOLD, LOW_STOCK_SETTINGS_KEY } from "./stock-settings";
-export { products, variants, type StoredMedia, type StoredOption } from "./tables";
+export { collectionProducts, products, variants, type StoredMedia, type StoredOption } from "./tables";
 export { MEASUREMENT_UNITS } from "./units";
 export { matching, type VariantRow } from "./variants";

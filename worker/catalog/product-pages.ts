@@ -1,12 +1,12 @@
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { isMerchant, type Ctx, requireMerchant } from "#worker/platform/context";
 import { invalidArgument, notFound, type FieldViolation } from "#worker/platform/errors";
-import { ALL_PRODUCTS_COLLECTION_ID } from "#worker/platform/ids";
 import { v1Options, v1Product, v1Variant, v3Product, type LoadedProduct } from "./shapes";
 import { products, type StoredMedia } from "./tables";
 import { matching, variantInStock } from "./variants";
-import { outerProductId, selectLoaded, shapeOptions, toLoaded, visibleProduct } from "./product-reads";
+import { outerProductId, selectLoaded, shapeOptions, toLoaded, visibleProduct, type LoadedRow } from "./product-reads";
+import type { Db } from "#worker/platform/db";
 
 /** What the storefront and the console read about one product: its shapes, its page, its editor, its availability. */
 
@@ -27,32 +27,46 @@ export async function getProductBySlug(ctx: Ctx, slug: string) {
   return v1Product(p, shapeOptions(ctx));
 }
 
-/** How many related products the storefront's product page shows. */
+/** How many suggested products the storefront's product page shows. */
 export const RELATED_LIMIT = 4;
 
 /**
- * Everything the storefront's product page reads, in one D1 round trip (a batch of two SELECTs): the visible product
+ * A ranking's products a shopper may see, best first: `ranking` is an SQL query of `product_id, score` rows (higher
+ * scores first); hidden products are left out, ties go to the newest product.
+ */
+const joinRanking = (ranking: SQL) => [sql`(${ranking}) AS ranked`, sql`ranked.product_id = ${outerProductId}`] as const;
+const RANKED_ORDER = [sql`ranked.score DESC`, desc(products.createdDate), asc(products.id)] as const;
+
+/** The ids of a ranking's visible products, best first, at most `limit` (a statement for a batch). */
+export function rankedProductIds(db: Db, ranking: SQL, limit: number) {
+  return db
+    .select({ id: products.id })
+    .from(products)
+    .innerJoin(...joinRanking(ranking))
+    .where(eq(products.visible, true))
+    .orderBy(...RANKED_ORDER)
+    .limit(limit);
+}
+
+/**
+ * Everything the storefront's product page reads, in one D1 round trip (a batch of SELECTs): the visible product
  * by slug (PRODUCT_NOT_FOUND otherwise), shaped for the shopper (V1 and V3), the shopper's selection (the options'
  * choices asked for, and any option with a single visible choice chosen for them), the choices' availability for it
- * (as productOptionsAvailability), and up to RELATED_LIMIT other visible products from its first collection besides
- * All Products (from all products when it has none), newest first like the listings.
+ * (as productOptionsAvailability), and, for each ranking `suggest` makes of the product (an SQL subquery of its id),
+ * up to RELATED_LIMIT of the ranking's visible products, best first.
  */
-export async function getProductPage(ctx: Ctx, slug: string, wanted: (optionName: string) => string | null) {
-  const firstCollection = sql`(SELECT cp.collection_id FROM collection_products cp JOIN products p ON p.id = cp.product_id
-    WHERE p.slug = ${slug} AND cp.collection_id <> ${ALL_PRODUCTS_COLLECTION_ID} LIMIT 1)`;
-  const [rows, relatedRows] = await runBatch(ctx.db, [
+export async function getProductPage(ctx: Ctx, slug: string, wanted: (optionName: string) => string | null, suggest: (item: SQL) => readonly SQL[]) {
+  const item = sql`SELECT id FROM products WHERE slug = ${slug}`;
+  const [rows, ...suggestedRows] = (await runBatch(ctx.db, [
     selectLoaded(ctx.db).where(eq(products.slug, slug)).limit(1),
-    selectLoaded(ctx.db)
-      .where(
-        and(
-          eq(products.visible, true),
-          ne(products.slug, slug),
-          sql`(${firstCollection} IS NULL OR ${outerProductId} IN (SELECT product_id FROM collection_products WHERE collection_id = ${firstCollection}))`,
-        ),
-      )
-      .orderBy(desc(products.createdDate), asc(products.id))
-      .limit(RELATED_LIMIT),
-  ]);
+    ...suggest(item).map((ranking) =>
+      selectLoaded(ctx.db)
+        .innerJoin(...joinRanking(ranking))
+        .where(eq(products.visible, true))
+        .orderBy(...RANKED_ORDER)
+        .limit(RELATED_LIMIT),
+    ),
+  ])) as LoadedRow[][];
   const p = rows[0] ? toLoaded(rows[0]) : null;
   if (!p || (!p.row.visible && !isMerchant(ctx.auth))) throw notFound("PRODUCT_NOT_FOUND", "Product", slug, "slug");
   const selection: Record<string, string> = {};
@@ -68,7 +82,7 @@ export async function getProductPage(ctx: Ctx, slug: string, wanted: (optionName
     v3: v3Product(p, shapeOptions(ctx, true)),
     selection,
     availability: availabilityOf(ctx, p, selection),
-    related: relatedRows.map((r) => v1Product(toLoaded(r), opts, true)),
+    suggestions: suggestedRows.map((list) => list.map((r) => v1Product(toLoaded(r), opts, true))),
   };
 }
 

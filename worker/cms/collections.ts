@@ -3,7 +3,7 @@ import { z } from "zod";
 import { descriptionToRich, richToHtml, type RichNode } from "#worker/catalog";
 import { ApiError, badField } from "#worker/platform/errors";
 import type { FieldMap } from "#worker/platform/query";
-import { parseWith } from "#worker/platform/validation";
+import { httpUrl, parseWith } from "#worker/platform/validation";
 import { cmsItems } from "./tables";
 
 /** The built-in data collections: menus of pages, and the pages themselves. */
@@ -71,10 +71,36 @@ const reference = z.union([
     .transform((r) => r._id),
 ]);
 
+/**
+ * A menu's entry: a page of the Pages collection, a catalogue collection, or a free URL (an http(s) URL or a path
+ * on this site) with its own title.
+ */
+const menuLink = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("PAGE"), page: reference }).strict(),
+  z.object({ type: z.literal("COLLECTION"), collection: z.string().trim().min(1).max(100) }).strict(),
+  z.object({ type: z.literal("URL"), url: httpUrl({ max: 2048, sitePath: true }), title }).strict(),
+]);
+
+export type MenuLinkData = z.output<typeof menuLink>;
+
+/** What a menu links to, and where (for the duplicate check): a page and a collection appear once each. */
+const linkKey = (l: MenuLinkData) => (l.type === "PAGE" ? `PAGE:${l.page}` : l.type === "COLLECTION" ? `COLLECTION:${l.collection}` : `URL:${l.url}`);
+
+/**
+ * A menu: its `links` in order, or (as the Wix template writes it) only `pages`, a reference field to Pages. The row
+ * keeps both: `pages` is the links' pages, in order, so the reference field reads and filters as before.
+ */
 const menuData = z
-  .object({ ...system, slug, title, pages: z.array(reference).max(50).default([]) })
+  .object({ ...system, slug, title, pages: z.array(reference).max(50).optional(), links: z.array(menuLink).max(50).optional() })
   .strict()
-  .refine((m) => new Set(m.pages).size === m.pages.length, { path: ["pages"], message: "lists a page twice" });
+  .refine((m) => new Set(m.pages ?? []).size === (m.pages ?? []).length, { path: ["pages"], message: "lists a page twice" })
+  .refine((m) => new Set((m.links ?? []).map(linkKey)).size === (m.links ?? []).length, { path: ["links"], message: "lists an entry twice" });
+
+/** A stored menu's links (a menu stored before links existed lists its pages). */
+export function linksOf(data: Record<string, unknown>): MenuLinkData[] {
+  const links = data.links as MenuLinkData[] | undefined;
+  return links ?? ((data.pages as string[] | undefined) ?? []).map((page) => ({ type: "PAGE" as const, page }));
+}
 
 const text = (column: unknown) => ({ sql: column as never, type: "string" as const, sortable: true, textOps: true });
 const jsonText = (key: string) => ({
@@ -136,10 +162,12 @@ const menus: CollectionDef = {
   references: { pages: PAGES },
   parse(data, prefix) {
     const m = parseWith(menuData, data, prefix);
-    return { slug: m.slug, title: m.title, data: { pages: m.pages } };
+    const links: MenuLinkData[] = m.links ?? (m.pages ?? []).map((page) => ({ type: "PAGE", page }));
+    const pages = links.flatMap((l) => (l.type === "PAGE" ? [l.page] : []));
+    return { slug: m.slug, title: m.title, data: { pages, links } };
   },
   wire(row) {
-    return { ...dates(row), slug: row.slug, title: row.title, pages: (row.data.pages as string[] | undefined) ?? [] };
+    return { ...dates(row), slug: row.slug, title: row.title, pages: (row.data.pages as string[] | undefined) ?? [], links: linksOf(row.data) };
   },
 };
 

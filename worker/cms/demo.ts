@@ -57,10 +57,15 @@ a return label. Refunds go back to the original payment method within five worki
 
 /** The demo's menus: the shop's header and footer, and the header a headless site built on the Wix template reads. */
 const DEMO_MENUS = [
-  { slug: "header-menu", title: "Header", pages: ["about", "shipping-and-returns"] },
-  { slug: "footer-menu", title: "Footer", pages: ["about", "shipping-and-returns", "privacy", "terms"] },
-  { slug: "next-js-frontend-header-menu", title: "Headless site header", pages: ["about", "shipping-and-returns"] },
-  { slug: "next-js-frontend-footer-menu", title: "Headless site footer", pages: ["about", "shipping-and-returns", "privacy", "terms"] },
+  { slug: "header-menu", title: "Header", collections: ["t-shirts", "shoes", "home", "coffee"], pages: ["about", "shipping-and-returns"] },
+  { slug: "footer-menu", title: "Footer", collections: [], pages: ["about", "shipping-and-returns", "privacy", "terms"] },
+  { slug: "next-js-frontend-header-menu", title: "Headless site header", collections: [], pages: ["about", "shipping-and-returns"] },
+  {
+    slug: "next-js-frontend-footer-menu",
+    title: "Headless site footer",
+    collections: [],
+    pages: ["about", "shipping-and-returns", "privacy", "terms"],
+  },
 ];
 
 /**
@@ -77,13 +82,21 @@ export function demoContentStatements(ctx: Ctx): Statement[] {
         VALUES (${newId()}, ${PAGES}, ${p.slug}, ${p.title}, ${JSON.stringify(data)}, ${now}, ${now}) ON CONFLICT DO NOTHING`,
     );
   });
+  // The links: the collections (by slug, those that exist), then the pages; `pages` repeats the pages' ids.
   const menus = DEMO_MENUS.map((m) =>
     rawStatement(
       ctx.db,
-      sql`INSERT INTO cms_items (id, collection_id, slug, title, data, created_date, updated_date)
+      sql`WITH wanted(pos, kind, id) AS (
+          SELECT w.key, 'COLLECTION', c.id FROM json_each(${JSON.stringify(m.collections)}) w JOIN collections c ON c.slug = w.value
+          UNION ALL
+          SELECT 1000 + w.key, 'PAGE', p.id FROM json_each(${JSON.stringify(m.pages)}) w JOIN cms_items p ON p.collection_id = ${PAGES} AND p.slug = w.value
+        )
+        INSERT INTO cms_items (id, collection_id, slug, title, data, created_date, updated_date)
         SELECT ${newId()}, ${MENUS}, ${m.slug}, ${m.title},
-          json_object('pages', (SELECT json_group_array(id) FROM (SELECT p.id FROM json_each(${JSON.stringify(m.pages)}) w
-            JOIN cms_items p ON p.collection_id = ${PAGES} AND p.slug = w.value ORDER BY w.key))),
+          json_object(
+            'pages', (SELECT json_group_array(id) FROM (SELECT id FROM wanted WHERE kind = 'PAGE' ORDER BY pos)),
+            'links', (SELECT json_group_array(json(link)) FROM (SELECT CASE kind WHEN 'PAGE' THEN json_object('type', 'PAGE', 'page', id)
+              ELSE json_object('type', 'COLLECTION', 'collection', id) END AS link FROM wanted ORDER BY pos))),
           ${now}, ${now}
         WHERE 1 ON CONFLICT DO NOTHING`,
     ),

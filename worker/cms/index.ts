@@ -1,5 +1,5 @@
 /** The CMS (Wix Data): data collections of items, the built-in Menus and Pages; what other folders, the pages and the entry use. */
-export { MENUS, PAGES } from "./collections";
+export { linksOf, MENUS, PAGES, type MenuLinkData } from "./collections";
 export { demoContentStatements } from "./demo";
 export {
   CMS_EVENTS,
@@ -7,12 +7,13 @@ export {
   insertItem,
   itemBySlug,
   listItems,
-  menuPagesOf,
-  menuPagesRead,
+  menuLinksOf,
+  menuLinksRead,
   queryItems,
   removeItem,
   updateItem,
   type DataItem,
+  type MenuLink,
 } from "./items";
 export { cmsCacheProcessors } from "./processors";
 export { cmsRoutes } from "./routes";

@@ -7,7 +7,7 @@ import { newId } from "#worker/platform/ids";
 import { isUniqueViolation } from "#worker/platform/batch";
 import { compileQuery } from "#worker/platform/query";
 import { runBatch } from "#worker/platform/unit-of-work";
-import { collectionOf, MENUS, PAGES, type CollectionDef, type ItemRow } from "./collections";
+import { collectionOf, linksOf, MENUS, PAGES, type CollectionDef, type ItemRow } from "./collections";
 import { cmsItems } from "./tables";
 
 /** Wix Data's item events, recorded with every write (the catalogue cache is purged on them). */
@@ -201,6 +201,21 @@ async function checkReferences(ctx: Ctx, def: CollectionDef, data: Record<string
         violations.push({ field: `dataItem.data.${field}[${i}]`, description: `names no item of ${target}`, violatedRule: "VALIDATION", data: {} });
     });
   }
+  if (def.id === MENUS) {
+    const links = linksOf(data);
+    const ids = links.flatMap((l) => (l.type === "COLLECTION" ? [l.collection] : []));
+    const known = new Set(
+      ids.length
+        ? (await ctx.db.all<{ id: string }>(sql`SELECT id FROM collections WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)).map(
+            (r) => r.id,
+          )
+        : [],
+    );
+    links.forEach((l, i) => {
+      if (l.type === "COLLECTION" && !known.has(l.collection))
+        violations.push({ field: `dataItem.data.links[${i}].collection`, description: "names no collection", violatedRule: "VALIDATION", data: {} });
+    });
+  }
   if (violations.length) throw invalidArgument(violations);
 }
 
@@ -302,7 +317,10 @@ function unlinkPageStatement(ctx: Ctx, pageId: string, updatedDate: string): Sta
   return rawStatement(
     ctx.db,
     sql`UPDATE cms_items SET updated_date = ${updatedDate},
-      data = json_set(data, '$.pages', (SELECT json_group_array(p.value) FROM (SELECT value FROM json_each(cms_items.data, '$.pages') WHERE value != ${pageId} ORDER BY key) p))
+      data = json_set(data,
+        '$.pages', (SELECT json_group_array(p.value) FROM (SELECT value FROM json_each(cms_items.data, '$.pages') WHERE value != ${pageId} ORDER BY key) p),
+        '$.links', (SELECT json_group_array(json(l.value)) FROM (SELECT value FROM json_each(cms_items.data, '$.links')
+          WHERE NOT (json_extract(value, '$.type') = 'PAGE' AND json_extract(value, '$.page') = ${pageId}) ORDER BY key) l))
       WHERE collection_id = ${MENUS} AND EXISTS (SELECT 1 FROM json_each(cms_items.data, '$.pages') WHERE value = ${pageId})`,
   );
 }
@@ -327,24 +345,36 @@ export async function itemBySlug(ctx: Ctx, collectionId: string, slug: string): 
   return toDataItem(def, row, await referencedRows(ctx, def, [row], included), included);
 }
 
-/** The read of the named menus' pages, in order (for a caller's batch; menuPagesOf shapes its result). */
-export function menuPagesRead(db: Db, slugs: string[]) {
+/**
+ * The read of the named menus' links, in order, each with its title and path (for a caller's batch; menuLinksOf shapes
+ * its result): pages at /pages/{slug}, visible collections at /collections/{slug}, free URLs as given. A link to a
+ * page or collection that is gone or hidden is left out.
+ */
+export function menuLinksRead(db: Db, slugs: string[]) {
   return rawStatement(
     db,
-    sql`SELECT m.slug AS menu, p.title AS title, p.slug AS slug FROM cms_items m, json_each(m.data, '$.pages') j, cms_items p
-      WHERE p.id = j.value AND p.collection_id = ${PAGES} AND m.collection_id = ${MENUS}
-        AND m.slug IN (SELECT value FROM json_each(${JSON.stringify(slugs)})) ORDER BY m.slug, j.key`,
+    sql`SELECT m.slug AS menu, coalesce(p.title, c.name, json_extract(l.value, '$.title')) AS title,
+        CASE json_extract(l.value, '$.type') WHEN 'PAGE' THEN '/pages/' || p.slug WHEN 'COLLECTION' THEN '/collections/' || c.slug
+          ELSE json_extract(l.value, '$.url') END AS href
+      FROM cms_items m JOIN json_each(m.data, '$.links') l
+      LEFT JOIN cms_items p ON json_extract(l.value, '$.type') = 'PAGE' AND p.collection_id = ${PAGES} AND p.id = json_extract(l.value, '$.page')
+      LEFT JOIN collections c ON json_extract(l.value, '$.type') = 'COLLECTION' AND c.id = json_extract(l.value, '$.collection') AND c.visible = 1
+      WHERE m.collection_id = ${MENUS} AND m.slug IN (SELECT value FROM json_each(${JSON.stringify(slugs)}))
+        AND (p.id IS NOT NULL OR c.id IS NOT NULL OR json_extract(l.value, '$.type') = 'URL')
+      ORDER BY m.slug, l.key`,
   );
 }
 
-/** The pages of each named menu as `{title, slug}`, from menuPagesRead's result (a missing menu is an empty list). */
-export function menuPagesOf(result: unknown, slugs: string[]): Record<string, { title: string; slug: string }[]> {
-  const rows = ((result as { results?: { menu: string; title: string; slug: string }[] }).results ?? []) as {
-    menu: string;
-    title: string;
-    slug: string;
-  }[];
-  const out: Record<string, { title: string; slug: string }[]> = Object.fromEntries(slugs.map((s) => [s, []]));
-  for (const r of rows) out[r.menu]?.push({ title: r.title, slug: r.slug });
+/** A menu entry as the storefront shows it. */
+export interface MenuLink {
+  title: string;
+  href: string;
+}
+
+/** The links of each named menu as `{title, href}`, from menuLinksRead's result (a missing menu is an empty list). */
+export function menuLinksOf(result: unknown, slugs: string[]): Record<string, MenuLink[]> {
+  const rows = ((result as { results?: (MenuLink & { menu: string })[] }).results ?? []) as (MenuLink & { menu: string })[];
+  const out: Record<string, MenuLink[]> = Object.fromEntries(slugs.map((s) => [s, []]));
+  for (const r of rows) out[r.menu]?.push({ title: r.title, href: r.href });
   return out;
 }

@@ -29,3 +29,4 @@ export { leftToShip, orderActionVerdicts, orderState, ORDER_ACTIONS, type Action
 export { loadOrders } from "./orders";
 export type { LoadedOrder } from "./shapes";
 export { addOrderNote } from "./notes";
+export { orderLineItems, orders } from "./tables";

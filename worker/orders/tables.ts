@@ -117,7 +117,11 @@ export const orderLineItems = sqliteTable(
     price: integer("price").notNull(),
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [index("order_line_items_order_idx").on(t.orderId, t.position)],
+  (t) => [
+    index("order_line_items_order_idx").on(t.orderId, t.position),
+    // The orders a product was bought in (recommendations' "bought together").
+    index("order_line_items_item_idx").on(t.catalogItemId, t.orderId),
+  ],
 );
 
 /** What happened to an order (ORDER_PLACED, ORDER_PAID, ORDER_FULFILLED, ORDER_CANCELED, ORDER_REFUNDED, …). */

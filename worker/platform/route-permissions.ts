@@ -297,5 +297,10 @@ under(["/wix-data/v2/items"], {
   "DELETE /:id": need("cms.write"),
 });
 
+under(["/v1/recommendations", "/ecom/v1/recommendations"], {
+  "GET /algorithms": PUBLIC,
+  "POST /get": PUBLIC,
+});
+
 /** Every API route (`METHOD /path`, as the app's route table names it) and what it needs. */
 export const ROUTE_PERMISSIONS: Readonly<Record<string, RouteRule>> = rules;

@@ -43,7 +43,7 @@ const MENU_COLUMNS: Column<Data["menus"][number]>[] = [
     { prefetch: "intent" },
   ),
   { header: "Where", cell: (m) => m.where },
-  { header: "Pages", num: true, cell: (m) => m.count },
+  { header: "Links", num: true, cell: (m) => m.count },
 ];
 
 export default function ConsoleContent({ loaderData }: Route.ComponentProps) {

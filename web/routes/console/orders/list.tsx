@@ -31,6 +31,14 @@ export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) =
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
 
+/** The export's query: the list's filters and sort, without its page. */
+function exportQuery(params: URLSearchParams): string {
+  const p = new URLSearchParams(params);
+  p.delete("cursor");
+  const q = p.toString();
+  return q ? `?${q}` : "";
+}
+
 export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const { filters, fields, rows, next, prev } = loaderData;
   const [params] = useSearchParams();
@@ -42,7 +50,14 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const filtered = !!(filters.q || filters.payment || filters.fulfillment || filters.from || filters.to);
   return (
     <>
-      <PageHead title="Orders" />
+      <PageHead
+        title="Orders"
+        actions={
+          <a href={`/console/orders/export.csv${exportQuery(params)}`} className="console-button" download>
+            Export CSV
+          </a>
+        }
+      />
       <FilterBar label="Find orders" search className="orders-filters" submit="Show orders" clearTo={filtered ? "/console/orders" : null}>
         <SearchField id="orders-q" className="orders-search" defaultValue={filters.q} placeholder="Order number, email or name" maxLength={100} />
         {(

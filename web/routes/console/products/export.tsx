@@ -1,5 +1,6 @@
 import { exportProductsCsv } from "#worker/catalog";
 import { consoleProductQuery, readProductFilters } from "#web/components/console/products.server";
+import { csvDownload } from "#web/components/console/csv-response.server";
 import { staffOnly } from "#web/console.server";
 import type { Route } from "./+types/export";
 
@@ -9,14 +10,5 @@ import type { Route } from "./+types/export";
  */
 export const loader = staffOnly(async ({ context, request }: Route.LoaderArgs) => {
   const { filters } = readProductFilters(new URL(request.url));
-  const body = exportProductsCsv(context.services, consoleProductQuery(filters));
-  const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="products-${day}.csv"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+  return csvDownload(exportProductsCsv(context.services, consoleProductQuery(filters)), "products");
 });
