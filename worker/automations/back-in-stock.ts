@@ -48,15 +48,8 @@ const LIMITS = {
 
 const emailSchema = z.email().max(254);
 
-/**
- * Creates a request (RECEIVED) for a product or one of its variants, or answers the existing one for that email and
- * item. Bad email, unknown product or variant: 400 with field violations. Rate-limited per email and client address.
- */
-export async function createBackInStockRequest(
-  ctx: Ctx,
-  input: CreateBackInStockInput,
-  opts: { clientAddress?: string } = {},
-): Promise<{ request: BackInStockRequestShape }> {
+/** The request's email and catalogue item, checked: every field's refusal at once. */
+async function checkRequest(ctx: Ctx, input: CreateBackInStockInput): Promise<{ email: string; productId: string; variantId: string }> {
   const violations: FieldViolation[] = [];
   const email = String(input.email ?? "").trim();
   if (!emailSchema.safeParse(email).success)
@@ -89,6 +82,19 @@ export async function createBackInStockRequest(
     });
   }
   if (violations.length) throw invalidArgument(violations);
+  return { email, productId, variantId };
+}
+
+/**
+ * Creates a request (RECEIVED) for a product or one of its variants, or answers the existing one for that email and
+ * item. Bad email, unknown product or variant: 400 with field violations. Rate-limited per email and client address.
+ */
+export async function createBackInStockRequest(
+  ctx: Ctx,
+  input: CreateBackInStockInput,
+  opts: { clientAddress?: string } = {},
+): Promise<{ request: BackInStockRequestShape }> {
+  const { email, productId, variantId } = await checkRequest(ctx, input);
   await hitLimits(ctx.db, [await LIMITS.email(email), ...(opts.clientAddress ? [LIMITS.address(opts.clientAddress)] : [])]);
 
   const key = email.toLowerCase();

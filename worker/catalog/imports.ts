@@ -108,16 +108,7 @@ export type ImportRow = typeof importRows.$inferSelect;
  */
 export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Array }, importer: { email: string }): Promise<{ jobId: string }> {
   requirePermission(ctx, "catalog.write");
-  if (file.bytes.byteLength > MAX_IMPORT_BYTES)
-    throw badField("file", `This file is larger than ${MAX_IMPORT_BYTES / 1_048_576} MB. Split it into smaller files.`, "MAX_SIZE");
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
-  } catch {
-    throw badField("file", "This is not a CSV file: it is not UTF-8 text. Export a CSV (UTF-8) from the console or from your spreadsheet.", "FORMAT");
-  }
-  const parsed = parseCsv(text);
-  if (!parsed.ok) throw badField("file", parsed.message, "FORMAT");
+  const parsed = readCsvFile(file.bytes);
   const errors: CellError[] = [...parsed.errors];
   const fileProducts = readProducts(parsed.rows, parsed.columns, errors);
   const state = await loadState(
@@ -144,20 +135,7 @@ export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Ar
   const errorsByRow = new Map<number, { column: string; message: string }[]>();
   for (const e of errors) errorsByRow.set(e.row, [...(errorsByRow.get(e.row) ?? []), { column: e.column, message: e.message }]);
 
-  // Chunks of whole products, in file order.
-  const chunkOf = new Map<number, number>();
-  let chunk = 0;
-  let inChunk = 0;
-  for (const p of fileProducts) {
-    if (action.get(p.rows[0].row) === "invalid") continue;
-    if (inChunk > 0 && inChunk + p.rows.length > CHUNK_ROWS) {
-      chunk++;
-      inChunk = 0;
-    }
-    for (const r of p.rows) chunkOf.set(r.row, chunk);
-    inChunk += p.rows.length;
-  }
-  const chunks = inChunk > 0 ? chunk + 1 : 0;
+  const { chunkOf, chunks } = chunkRows(fileProducts, action);
 
   const id = newId();
   const now = nowIso();
@@ -204,6 +182,38 @@ export async function checkImport(ctx: Ctx, file: { name: string; bytes: Uint8Ar
     ...inserts,
   ]);
   return { jobId: id };
+}
+
+/** The uploaded bytes as parsed CSV; refuses a file too large, not UTF-8, or not readable as CSV. */
+function readCsvFile(bytes: Uint8Array) {
+  if (bytes.byteLength > MAX_IMPORT_BYTES)
+    throw badField("file", `This file is larger than ${MAX_IMPORT_BYTES / 1_048_576} MB. Split it into smaller files.`, "MAX_SIZE");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw badField("file", "This is not a CSV file: it is not UTF-8 text. Export a CSV (UTF-8) from the console or from your spreadsheet.", "FORMAT");
+  }
+  const parsed = parseCsv(text);
+  if (!parsed.ok) throw badField("file", parsed.message, "FORMAT");
+  return parsed;
+}
+
+/** Splits the valid products into chunks of whole products, in file order; gives each row its chunk. */
+function chunkRows(fileProducts: { rows: { row: number }[] }[], action: Map<number, ImportRow["action"]>) {
+  const chunkOf = new Map<number, number>();
+  let chunk = 0;
+  let inChunk = 0;
+  for (const p of fileProducts) {
+    if (action.get(p.rows[0].row) === "invalid") continue;
+    if (inChunk > 0 && inChunk + p.rows.length > CHUNK_ROWS) {
+      chunk++;
+      inChunk = 0;
+    }
+    for (const r of p.rows) chunkOf.set(r.row, chunk);
+    inChunk += p.rows.length;
+  }
+  return { chunkOf, chunks: inChunk > 0 ? chunk + 1 : 0 };
 }
 
 /** The catalogue state a dry run or a chunk plans against, in one D1 round trip: products by slug, collections by slug. */
@@ -394,6 +404,38 @@ function importerAuth(job: ImportJob): Auth {
   return job.auth as unknown as Auth;
 }
 
+type RowResult = { status: "DONE" | "FAILED"; outcome: string | null; errors: { column: string; message: string }[] };
+
+/** Adds and removes the chunk's collection memberships, one call per collection; a refusal lands on the done rows. */
+async function applyMembership(
+  ctx: Ctx,
+  membership: Membership,
+  fileProducts: { rows: { row: number }[] }[],
+  collectionIds: Map<string, string>,
+  results: Map<number, RowResult>,
+): Promise<void> {
+  for (const [collectionId, m] of membership) {
+    for (const [dir, ids] of [
+      ["add", [...m.add]],
+      ["remove", [...m.remove]],
+    ] as const) {
+      if (!ids.length) continue;
+      try {
+        await changeMembership(ctx, collectionId, [...ids], dir);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500 || err.status === 409) throw err;
+        for (const fp of fileProducts) {
+          const slug = [...collectionIds].find(([, cid]) => cid === collectionId)?.[0] ?? collectionId;
+          for (const r of fp.rows) {
+            const res = results.get(r.row);
+            if (res?.status === "DONE") res.errors.push({ column: "Collections", message: `collection ${slug}: ${err.description}` });
+          }
+        }
+      }
+    }
+  }
+}
+
 /**
  * The queue handler of one chunk: applies its pending rows product by product, records each row's result (DONE,
  * FAILED with the service's reason), then queues the next chunk. A redelivered chunk finds its rows done and only
@@ -423,7 +465,7 @@ export const importChunkJob: JobHandler = async (message, p) => {
     );
     const pc: PlanContext = { ctx, collectionIds: state.collectionIds, mayChangeStock: hasPermission(ctx.auth, "inventory.write") };
     const membership: Membership = new Map();
-    const results = new Map<number, { status: "DONE" | "FAILED"; outcome: string | null; errors: { column: string; message: string }[] }>();
+    const results = new Map<number, RowResult>();
     for (const fp of fileProducts) {
       try {
         const outcome = await applyProduct(ctx, fp, state.current.get(fp.slug) ?? null, pc, membership);
@@ -446,27 +488,7 @@ export const importChunkJob: JobHandler = async (message, p) => {
         }
       }
     }
-    // Collection membership, one call per collection for the whole chunk.
-    for (const [collectionId, m] of membership) {
-      for (const [dir, ids] of [
-        ["add", [...m.add]],
-        ["remove", [...m.remove]],
-      ] as const) {
-        if (!ids.length) continue;
-        try {
-          await changeMembership(ctx, collectionId, [...ids], dir);
-        } catch (err) {
-          if (!(err instanceof ApiError) || err.status >= 500 || err.status === 409) throw err;
-          for (const fp of fileProducts) {
-            const slug = [...state.collectionIds].find(([, cid]) => cid === collectionId)?.[0] ?? collectionId;
-            for (const r of fp.rows) {
-              const res = results.get(r.row);
-              if (res?.status === "DONE") res.errors.push({ column: "Collections", message: `collection ${slug}: ${err.description}` });
-            }
-          }
-        }
-      }
-    }
+    await applyMembership(ctx, membership, fileProducts, state.collectionIds, results);
     // Rows without a product (no Handle) cannot be pending; any row the grouping left out is marked failed.
     for (const r of rows)
       if (!results.has(r.row))

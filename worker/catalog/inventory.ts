@@ -358,6 +358,26 @@ export async function updateInventoryItem(
   requirePermission(ctx, "inventory.write");
   const item = (await loadItems(ctx.db, [productId])).get(productId);
   if (!item) throw notFound("INVENTORY_ITEM_NOT_FOUND", "Inventory item", productId, "productId");
+  const checked = checkItemUpdate(item, productId, update);
+  const mutations = itemUpdateStatements(ctx.db, productId, item, update, checked);
+  // Nothing to write: no log, no event (only the caller's own statements, if any).
+  if (!mutations.length) {
+    if (opts.also?.length) await runBatch(ctx.db, opts.also);
+    return;
+  }
+  await runChange(
+    ctx,
+    withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: [{ productId, variantId: null }], mutations }), opts),
+  );
+}
+
+type CheckedItemUpdate = {
+  sets: { variant: ItemVariant; quantity?: number; inStock?: boolean }[];
+  preorderAfter: { enabled: boolean; message: string | null; limit: number | null };
+};
+
+/** Checks an inventory item update against the stored item; throws every field's refusal at once. */
+function checkItemUpdate(item: ItemRow, productId: string, update: InventoryItemUpdate): CheckedItemUpdate {
   const violations: FieldViolation[] = [];
   const at = "inventoryItem";
   if (update.productId && update.productId !== productId) {
@@ -407,8 +427,18 @@ export async function updateInventoryItem(
     });
   }
   if (violations.length) throw invalidArgument(violations);
+  return { sets, preorderAfter };
+}
 
-  const { db } = ctx;
+/** The statements that apply a checked update: tracking, variant quantities or flags, preorder settings. */
+function itemUpdateStatements(
+  db: Db,
+  productId: string,
+  item: ItemRow,
+  update: InventoryItemUpdate,
+  { sets, preorderAfter }: CheckedItemUpdate,
+): Statement[] {
+  const pre = update.preorderInfo;
   const mutations: Statement[] = [];
   if (update.trackQuantity != null && update.trackQuantity !== item.trackInventory) {
     mutations.push(db.update(products).set({ trackInventory: update.trackQuantity }).where(eq(products.id, productId)));
@@ -439,15 +469,7 @@ export async function updateInventoryItem(
         .onConflictDoUpdate({ target: preorderSettings.productId, set: { ...preorderAfter, updatedDate: nowIso() } }),
     );
   }
-  // Nothing to write: no log, no event (only the caller's own statements, if any).
-  if (!mutations.length) {
-    if (opts.also?.length) await runBatch(ctx.db, opts.also);
-    return;
-  }
-  await runChange(
-    ctx,
-    withAlso(stockChange(ctx, { cause: "MANUAL", reason, orderId: null, targets: [{ productId, variantId: null }], mutations }), opts),
-  );
+  return mutations;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

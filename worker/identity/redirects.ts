@@ -162,6 +162,43 @@ async function loginSession(ctx: Ctx, callbacks: Record<string, string>, extra: 
   return session(ctx, "/login", params, extra);
 }
 
+/** The authorize step's redirect session: the OAuth request is checked and kept for the page that finishes it. */
+async function authSession(ctx: Ctx, req: RedirectSessionRequest, requestOrigin: string | undefined): Promise<RedirectSession> {
+  const authRequest = req.auth!.authRequest;
+  if (!authRequest) throw invalidArgument([violation("auth.authRequest", "is required", "REQUIRED_FIELD")]);
+  const pageOrigin = req.origin ?? (requestOrigin && isWebOrigin(requestOrigin) ? requestOrigin : undefined);
+  const input: AuthRequestInput = { ...authRequest, prompt: req.auth!.prompt ?? authRequest.prompt, origin: pageOrigin };
+  const request = await validateAuthRequest(ctx, input, (name) =>
+    name === "prompt" ? "auth.prompt" : name === "origin" ? "origin" : `auth.authRequest.${name}`,
+  );
+  const visitorId = ctx.auth.kind === "visitor" || ctx.auth.kind === "member" ? ctx.auth.visitorId : undefined;
+  await savePendingAuthRequest(ctx, request, visitorId, "auth.authRequest.state");
+  const sessionToken = authRequest.sessionToken ?? undefined;
+  return session(ctx, "/oauth2/authorize", {
+    client_id: request.clientId,
+    redirect_uri: request.redirectUri,
+    response_type: "code",
+    response_mode: request.responseMode,
+    scope: request.scope,
+    state: request.state,
+    code_challenge: request.codeChallenge,
+    code_challenge_method: "S256",
+    prompt: request.prompt,
+    origin: request.origin,
+    sessionToken,
+  });
+}
+
+/** The logout redirect session, back to the client's allowed post-flow URL. */
+async function logoutSession(ctx: Ctx, req: RedirectSessionRequest, authorization: string | undefined): Promise<RedirectSession> {
+  const clientId = requireField(req.logout!.clientId, "logout.clientId");
+  const client = await getOAuthClient(ctx, clientId);
+  if (!client) throw invalidArgument([violation("logout.clientId", "is not a known OAuth client")]);
+  const { postFlowUrl } = checkCallbacks(ctx, client, { postFlowUrl: req.callbacks?.postFlowUrl });
+  const key = await createLogoutSession(ctx, clientId, postFlowUrl ?? null, authorization);
+  return session(ctx, "/v1/logout", { clientId, postLogoutRedirectUri: postFlowUrl, logoutSession: key });
+}
+
 /**
  * Creates a redirect session for one intent; `authorization` is the caller's header (its token ties the session to
  * them), `requestOrigin` its Origin header (a browser's page: where a web_message answer goes unless `origin` says).
@@ -179,41 +216,10 @@ export async function createRedirectSession(
     throw invalidArgument([violation("preferences.additionalQueryParameters", "must have at most 20 entries", "MAX_SIZE")]);
 
   switch (intent) {
-    case "auth": {
-      const authRequest = req.auth!.authRequest;
-      if (!authRequest) throw invalidArgument([violation("auth.authRequest", "is required", "REQUIRED_FIELD")]);
-      const pageOrigin = req.origin ?? (requestOrigin && isWebOrigin(requestOrigin) ? requestOrigin : undefined);
-      const input: AuthRequestInput = { ...authRequest, prompt: req.auth!.prompt ?? authRequest.prompt, origin: pageOrigin };
-      const request = await validateAuthRequest(ctx, input, (name) =>
-        name === "prompt" ? "auth.prompt" : name === "origin" ? "origin" : `auth.authRequest.${name}`,
-      );
-      const visitorId = ctx.auth.kind === "visitor" || ctx.auth.kind === "member" ? ctx.auth.visitorId : undefined;
-      await savePendingAuthRequest(ctx, request, visitorId, "auth.authRequest.state");
-      const sessionToken = authRequest.sessionToken ?? undefined;
-      return {
-        redirectSession: session(ctx, "/oauth2/authorize", {
-          client_id: request.clientId,
-          redirect_uri: request.redirectUri,
-          response_type: "code",
-          response_mode: request.responseMode,
-          scope: request.scope,
-          state: request.state,
-          code_challenge: request.codeChallenge,
-          code_challenge_method: "S256",
-          prompt: request.prompt,
-          origin: request.origin,
-          sessionToken,
-        }),
-      };
-    }
-    case "logout": {
-      const clientId = requireField(req.logout!.clientId, "logout.clientId");
-      const client = await getOAuthClient(ctx, clientId);
-      if (!client) throw invalidArgument([violation("logout.clientId", "is not a known OAuth client")]);
-      const { postFlowUrl } = checkCallbacks(ctx, client, { postFlowUrl: req.callbacks?.postFlowUrl });
-      const key = await createLogoutSession(ctx, clientId, postFlowUrl ?? null, authorization);
-      return { redirectSession: session(ctx, "/v1/logout", { clientId, postLogoutRedirectUri: postFlowUrl, logoutSession: key }) };
-    }
+    case "auth":
+      return { redirectSession: await authSession(ctx, req, requestOrigin) };
+    case "logout":
+      return { redirectSession: await logoutSession(ctx, req, authorization) };
     default:
       break;
   }

@@ -134,6 +134,43 @@ function salesDays(sales: HourRows, refunds: HourRows, dayOf: (hour: string) => 
   return salesByDay;
 }
 
+/** Abandoned and recovered carts over the last 30 days, and the recovery rate of each of the last weeks. */
+function cartDays(
+  abandoned: { hour: string; abandoned: unknown; recovered: unknown; revenue: unknown }[],
+  dayOf: (hour: string) => string,
+  first30: string,
+  today: string,
+) {
+  const abandonedByDay = new Map<string, { abandoned: number; recovered: number; revenue: number }>();
+  for (const h of abandoned) {
+    const date = dayOf(h.hour);
+    const d = abandonedByDay.get(date) ?? { abandoned: 0, recovered: 0, revenue: 0 };
+    d.abandoned += Number(h.abandoned);
+    d.recovered += Number(h.recovered);
+    d.revenue += Number(h.revenue);
+    abandonedByDay.set(date, d);
+  }
+  const sumDays = (from: string, to: string) => {
+    const s = { abandoned: 0, recovered: 0, revenue: 0 };
+    for (const [date, d] of abandonedByDay) {
+      if (date < from || date > to) continue;
+      s.abandoned += d.abandoned;
+      s.recovered += d.recovered;
+      s.revenue += d.revenue;
+    }
+    return s;
+  };
+  const carts30 = sumDays(first30, today);
+  const recoveryByWeek = Array.from({ length: RECOVERY_WEEKS }, (_, i) => {
+    const back = RECOVERY_WEEKS - 1 - i;
+    const end = daysBefore(today, back * 7);
+    const start = daysBefore(end, 6);
+    const w = sumDays(start, end);
+    return { start, end, abandoned: w.abandoned, recovered: w.recovered, rate: rate(w.recovered, w.abandoned) };
+  });
+  return { carts30, recoveryByWeek };
+}
+
 /** The dashboard's figures (any staff member). `now` is the clock (tests may move it). */
 export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise<DashboardReport> {
   requireMerchant(ctx);
@@ -178,33 +215,7 @@ export async function dashboardReport(ctx: Ctx, now: Date = clockNow()): Promise
     averageOrderValue: money(f.orders ? Math.round(f.sales / f.orders) : 0),
   });
 
-  const abandonedByDay = new Map<string, { abandoned: number; recovered: number; revenue: number }>();
-  for (const h of abandoned) {
-    const date = dayOf(h.hour);
-    const d = abandonedByDay.get(date) ?? { abandoned: 0, recovered: 0, revenue: 0 };
-    d.abandoned += Number(h.abandoned);
-    d.recovered += Number(h.recovered);
-    d.revenue += Number(h.revenue);
-    abandonedByDay.set(date, d);
-  }
-  const sumDays = (from: string, to: string) => {
-    const s = { abandoned: 0, recovered: 0, revenue: 0 };
-    for (const [date, d] of abandonedByDay) {
-      if (date < from || date > to) continue;
-      s.abandoned += d.abandoned;
-      s.recovered += d.recovered;
-      s.revenue += d.revenue;
-    }
-    return s;
-  };
-  const carts30 = sumDays(first30, today);
-  const recoveryByWeek = Array.from({ length: RECOVERY_WEEKS }, (_, i) => {
-    const back = RECOVERY_WEEKS - 1 - i;
-    const end = daysBefore(today, back * 7);
-    const start = daysBefore(end, 6);
-    const w = sumDays(start, end);
-    return { start, end, abandoned: w.abandoned, recovered: w.recovered, rate: rate(w.recovered, w.abandoned) };
-  });
+  const { carts30, recoveryByWeek } = cartDays(abandoned, dayOf, first30, today);
 
   return {
     timeZone: zone,
