@@ -12,9 +12,9 @@ import { runBatch } from "#worker/platform/unit-of-work";
  * (batch, then flush the events it wrote), never db.batch or flushEvents themselves.
  */
 
-/** Where the rule's calls belong: the unit of work, the D1 client it wraps, and the bus with its sweep. */
+/** Where the rule's calls belong: the unit of work, the D1 client it wraps, and the bus with its re-send sweep. */
 const BATCH_HOMES = ["/worker/platform/unit-of-work.ts", "/worker/platform/db.ts"];
-const FLUSH_HOMES = ["/worker/events/outbox.ts"];
+const FLUSH_HOMES = ["/worker/events/outbox.ts", "/worker/events/acks.ts"];
 
 const sources = import.meta.glob<string>("/worker/**/*.ts", { query: "?raw", import: "default", eager: true });
 
