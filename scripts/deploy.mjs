@@ -19,8 +19,10 @@ export function resourcesIn(toml) {
   const r2 = [];
   const queues = new Set();
   for (const block of blocks) {
-    if (block.startsWith("[[d1_databases]]")) d1.push({ binding: field(block, "binding"), name: field(block, "database_name"), id: field(block, "database_id") });
-    if (block.startsWith("[[kv_namespaces]]")) kv.push({ binding: field(block, "binding"), name: `${name}-${field(block, "binding")}`, id: field(block, "id") });
+    if (block.startsWith("[[d1_databases]]"))
+      d1.push({ binding: field(block, "binding"), name: field(block, "database_name"), id: field(block, "database_id") });
+    if (block.startsWith("[[kv_namespaces]]"))
+      kv.push({ binding: field(block, "binding"), name: `${name}-${field(block, "binding")}`, id: field(block, "id") });
     if (block.startsWith("[[r2_buckets]]")) r2.push({ binding: field(block, "binding"), name: field(block, "bucket_name") });
     if (block.startsWith("[[queues.")) {
       for (const key of ["queue", "dead_letter_queue"]) if (field(block, key)) queues.add(field(block, key));
@@ -48,7 +50,12 @@ export function namesInListing(text) {
   const rows = text
     .split("\n")
     .filter((line) => line.trim().startsWith("│"))
-    .map((line) => line.split("│").slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split("│")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   const column = rows[0]?.indexOf("name") ?? -1;
   return column < 0 ? [] : rows.slice(1).map((row) => row[column]);
 }
@@ -102,10 +109,9 @@ async function deploy(argv) {
     say(`$ wrangler ${args.join(" ")}`);
     return run(wrangler, args, { cwd: root });
   };
-  const change = async (args, input) => {
-    say(`$ ${args[0] === npm ? "" : "wrangler "}${args.join(" ")}${dryRun ? "   (dry run: not run)" : ""}`);
-    if (dryRun) return "";
-    return args[0] === npm ? run(npm, args.slice(1), { cwd: root }) : run(wrangler, args, { cwd: root, input });
+  const change = async (args, input, command = wrangler) => {
+    say(`$ ${command === npm ? "npm" : "wrangler"} ${args.join(" ")}${dryRun ? "   (dry run: not run)" : ""}`);
+    return dryRun ? "" : run(command, args, { cwd: root, input });
   };
   let step = "";
   const steps = async (name, body) => {
@@ -161,7 +167,7 @@ async function deploy(argv) {
       }
     });
     await steps("Migrations", () => change(["d1", "migrations", "apply", res.d1[0]?.binding ?? "DB", "--remote"]));
-    await steps("Build", () => change([npm, "run", "build"]));
+    await steps("Build", () => change(["run", "build"], undefined, npm));
     const url = await steps("Deploy", async () => {
       const out = await change(["deploy"]);
       if (dryRun) return `https://${res.name}.<your-subdomain>.workers.dev`;
@@ -193,7 +199,8 @@ async function deploy(argv) {
       if (dryRun) return `${ownerEmail ?? "<owner email>"} / <generated password>`;
       const response = await fetch(`${url}/api/v1/bootstrap`, { method: "POST", headers: { authorization: secrets.OWNER_API_KEY } });
       const body = await response.json().catch(() => ({}));
-      if (!response.ok || !body.owner?.email) throw new Error(`POST /api/v1/bootstrap answered ${response.status} ${body.owner?.reason ?? ""}`.trim());
+      if (!response.ok || !body.owner?.email)
+        throw new Error(`POST /api/v1/bootstrap answered ${response.status} ${body.owner?.reason ?? ""}`.trim());
       return secrets.OWNER_PASSWORD ? `${body.owner.email} / ${secrets.OWNER_PASSWORD}   (shown once: keep it)` : body.owner.email;
     });
 

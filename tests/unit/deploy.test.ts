@@ -57,7 +57,8 @@ const account = (dir: string) => JSON.parse(readFileSync(path.join(dir, "account
 const changes = (lines: string[]) => lines.filter((l) => !/^(d1 list|kv namespace list|r2 bucket list|queues list|secret list)/.test(l));
 
 /** `npm run deploy`: wrangler driven to create or reuse every resource, set the secrets once, migrate, build, deploy. */
-describe("npm run deploy", () => {
+// Each run starts a dozen fake wrangler processes: seconds on a busy machine.
+describe("npm run deploy", { timeout: 60_000 }, () => {
   it("reads every resource wrangler.toml binds and writes an id into its own line only", () => {
     const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
     const res = resourcesIn(toml);
@@ -75,7 +76,9 @@ describe("npm run deploy", () => {
     expect(namesInListing("┌──┐\n│ id │ name │ created_on │\n├──┤\n│ 1 │ q │ 2026 │\n└──┘")).toEqual(["q"]);
     expect(createdId('[[d1_databases]]\nbinding = "DB"\ndatabase_id = "u-1"', "database_id")).toBe("u-1");
     expect(() => createdId("nothing", "id")).toThrow("no id");
-    expect(deployedUrl("Uploaded x (1 sec)\nDeployed x triggers (1 sec)\n  https://x.sub.workers.dev\n  schedule: */5 * * * *")).toBe("https://x.sub.workers.dev");
+    expect(deployedUrl("Uploaded x (1 sec)\nDeployed x triggers (1 sec)\n  https://x.sub.workers.dev\n  schedule: */5 * * * *")).toBe(
+      "https://x.sub.workers.dev",
+    );
   });
 
   it("creates everything on a fresh account and sets the secrets once; a second run only deploys", async () => {
@@ -88,7 +91,13 @@ describe("npm run deploy", () => {
     expect(acct.kv.map((n: { title: string }) => n.title)).toEqual(["edge-storefront-SESSIONS"]);
     expect(acct.r2).toEqual(["edge-storefront-media", "edge-storefront-downloads"]);
     expect(acct.queues).toEqual(["edge-storefront-events", "edge-storefront-events-dlq"]);
-    expect(Object.keys(acct.secrets).sort()).toEqual(["DOWNLOAD_SIGNING_SECRET", "OWNER_API_KEY", "OWNER_EMAIL", "OWNER_PASSWORD", "WEBHOOK_SIGNING_KEY"]);
+    expect(Object.keys(acct.secrets).sort()).toEqual([
+      "DOWNLOAD_SIGNING_SECRET",
+      "OWNER_API_KEY",
+      "OWNER_EMAIL",
+      "OWNER_PASSWORD",
+      "WEBHOOK_SIGNING_KEY",
+    ]);
     expect(acct.secrets.OWNER_EMAIL).toBe("owner@shop.test");
     const toml = readFileSync(path.join(dir, "wrangler.toml"), "utf8");
     expect(toml).toContain(`database_id = "${acct.d1[0].uuid}"`);
