@@ -180,3 +180,74 @@ describe("npm run deploy", { timeout: 60_000 }, () => {
     expect(err).toContain('Step "Secrets" failed: the owner\'s email is needed: run `npm run deploy -- --owner-email you@example.com`');
   });
 });
+
+/** Real wrangler against a local fake of the Cloudflare API: the listings and creations read as the script expects. */
+describe("wrangler's own output", { timeout: 120_000 }, () => {
+  it("lists and creates through the Cloudflare API in the formats the script parses", async () => {
+    const ok = (result: unknown) =>
+      JSON.stringify({ success: true, errors: [], messages: [], result, result_info: { page: 1, per_page: 100, count: 1, total_count: 1 } });
+    const api = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        const url = new URL(String(req.url), "http://api");
+        const route = `${req.method} ${url.pathname.replace("/client/v4/accounts/acct", "")}`;
+        const answers: Record<string, unknown> = {
+          "GET /d1/database": [{ uuid: "d-1", name: "edge-storefront", created_at: "2026-01-01T00:00:00Z", version: "production" }],
+          "POST /d1/database": { uuid: "d-2", name: body && JSON.parse(body).name, created_in_region: "WEUR" },
+          // Pages until an empty one.
+          "GET /storage/kv/namespaces": url.searchParams.get("page") ? [] : [{ id: "k-1", title: "edge-storefront-SESSIONS" }],
+          "GET /r2/buckets": { buckets: [{ name: "edge-storefront-media", creation_date: "2026-01-01T00:00:00Z" }] },
+          "GET /queues": [
+            {
+              queue_id: "q-1",
+              queue_name: "edge-storefront-events",
+              created_on: "x",
+              modified_on: "x",
+              producers_total_count: 1,
+              consumers_total_count: 1,
+            },
+          ],
+        };
+        if (route in answers) res.writeHead(200, { "content-type": "application/json" }).end(ok(answers[route]));
+        else
+          res
+            .writeHead(404, { "content-type": "application/json" })
+            .end(JSON.stringify({ success: false, errors: [{ code: 7003, message: route }], messages: [], result: null }));
+      });
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}/client/v4`;
+    const env = {
+      ...process.env,
+      CLOUDFLARE_API_BASE_URL: base,
+      CLOUDFLARE_API_TOKEN: "token",
+      CLOUDFLARE_ACCOUNT_ID: "acct",
+      WRANGLER_SEND_METRICS: "false",
+      CI: "1",
+    };
+    const wrangler = (...args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(path.join(root, "node_modules/.bin/wrangler"), args, { cwd: project(), env });
+        let out = "";
+        child.stdout.on("data", (d) => (out += d));
+        child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`wrangler ${args.join(" ")}: ${code}\n${out}`))));
+      });
+    try {
+      const [d1, created, kv, r2, queues] = await Promise.all([
+        wrangler("d1", "list", "--json"),
+        wrangler("d1", "create", "edge-storefront-2"),
+        wrangler("kv", "namespace", "list"),
+        wrangler("r2", "bucket", "list"),
+        wrangler("queues", "list"),
+      ]);
+      expect(JSON.parse(d1).map((d: { uuid: string; name: string }) => [d.name, d.uuid])).toEqual([["edge-storefront", "d-1"]]);
+      expect(createdId(created, "database_id")).toBe("d-2");
+      expect(JSON.parse(kv)).toEqual([{ id: "k-1", title: "edge-storefront-SESSIONS" }]);
+      expect(namesInListing(r2)).toEqual(["edge-storefront-media"]);
+      expect(namesInListing(queues)).toEqual(["edge-storefront-events"]);
+    } finally {
+      api.close();
+    }
+  });
+});
