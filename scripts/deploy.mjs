@@ -197,7 +197,13 @@ async function deploy(argv) {
       if (!secrets.OWNER_API_KEY) return "the owner's account made on the first run (its password was printed then)";
       say(`$ curl -X POST ${url}/api/v1/bootstrap -H "authorization: <OWNER_API_KEY>"${dryRun ? "   (dry run: not run)" : ""}`);
       if (dryRun) return `${ownerEmail ?? "<owner email>"} / <generated password>`;
-      const response = await fetch(`${url}/api/v1/bootstrap`, { method: "POST", headers: { authorization: secrets.OWNER_API_KEY } });
+      // The secrets reach the Worker as a new version a few seconds after `secret bulk`: a 401 until then.
+      let response;
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        response = await fetch(`${url}/api/v1/bootstrap`, { method: "POST", headers: { authorization: secrets.OWNER_API_KEY } });
+        if (response.ok || attempt === 10 || (response.status !== 401 && response.status < 500)) break;
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+      }
       const body = await response.json().catch(() => ({}));
       if (!response.ok || !body.owner?.email)
         throw new Error(`POST /api/v1/bootstrap answered ${response.status} ${body.owner?.reason ?? ""}`.trim());
