@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { consoleAccount, consoleBrowser, unexpected } from "./console-fixtures";
+import { consoleAccount, consoleBrowser, jsonCall, unexpected } from "./console-fixtures";
 import { expectAccessible, hydrated, uniqueEmail, useStore } from "./commerce-fixtures";
 import type { RunningWorker } from "./worker";
 
@@ -10,27 +10,18 @@ import type { RunningWorker } from "./worker";
 
 const { store, needsChromium } = useStore("console search");
 
-async function call(w: RunningWorker, method: string, p: string, body: unknown, authorization?: string) {
-  const res = await w.fetch(p, {
-    method,
-    headers: { "content-type": "application/json", "cf-connecting-ip": "198.18.2.7", ...(authorization ? { authorization } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
-
 /** A visitor's placed order of one plain item for `email` (left unpaid, as an offline order is): its id and number. */
 async function placedOrder(w: RunningWorker, productId: string, email: string) {
-  const { body: token } = await call(w, "POST", "/oauth2/token", { grantType: "anonymous", clientId: "storefront" });
+  const { body: token } = await jsonCall(w, "POST", "/oauth2/token", { grantType: "anonymous", clientId: "storefront" });
   const auth = token.access_token as string;
   const line = { catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: productId }, quantity: 1 };
-  expect((await call(w, "POST", "/ecom/v1/carts/current/add-to-cart", { lineItems: [line] }, auth)).status).toBe(200);
-  const { body: co } = await call(w, "POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, auth);
+  expect((await jsonCall(w, "POST", "/ecom/v1/carts/current/add-to-cart", { lineItems: [line] }, auth)).status).toBe(200);
+  const { body: co } = await jsonCall(w, "POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, auth);
   const address = { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" };
   const contact = { firstName: "Ada", lastName: "Lovelace" };
   const patch = { checkout: { buyerInfo: { email }, shippingInfo: { shippingDestination: { address, contactDetails: contact } } } };
-  expect((await call(w, "PATCH", `/ecom/v1/checkouts/${co.checkoutId}`, patch, auth)).status).toBe(200);
-  const placed = await call(w, "POST", `/ecom/v1/checkouts/${co.checkoutId}/create-order`, {}, auth);
+  expect((await jsonCall(w, "PATCH", `/ecom/v1/checkouts/${co.checkoutId}`, patch, auth)).status).toBe(200);
+  const placed = await jsonCall(w, "POST", `/ecom/v1/checkouts/${co.checkoutId}/create-order`, {}, auth);
   expect(placed.status, JSON.stringify(placed.body)).toBe(200);
   const row = await w.db.prepare("SELECT number FROM orders WHERE id = ?").bind(placed.body.orderId).first<{ number: number }>();
   return { id: placed.body.orderId as string, number: Number(row?.number) };
