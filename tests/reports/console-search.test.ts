@@ -74,6 +74,10 @@ describe("console search", () => {
 
     const empty = await search("   ", staff.token);
     expect(empty.body).toEqual({ q: "", products: [], orders: [], customers: [], collections: [] });
+    // Punctuation alone has no words to look for: no product, and no error from the full-text index.
+    const punctuation = await search("#-", staff.token);
+    expect(punctuation.status, JSON.stringify(punctuation.body)).toBe(200);
+    expect(punctuation.body.products).toEqual([]);
   });
 
   it("returns at most five of each kind", async () => {
