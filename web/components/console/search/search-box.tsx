@@ -143,9 +143,11 @@ export function SearchBox() {
             </div>
           ))}
       </div>
-      <p className="console-search-results console-search-none" role="status" hidden={!shown || listed}>
-        {shown && !listed ? `Nothing found for “${results?.q}”` : ""}
-      </p>
+      {shown && !listed && (
+        <p className="console-search-results console-search-none" role="status">
+          Nothing found for “{results?.q}”
+        </p>
+      )}
     </form>
   );
 }
