@@ -35,6 +35,8 @@ export default [
   route("console/logout", "routes/console/logout.tsx"),
   route("console", "routes/console/layout.tsx", [
     index("routes/console/home.tsx"),
+    // Search across products, orders, customers and collections (the header's search box).
+    route("search", "routes/console/search.tsx"),
     // Orders.
     route("orders", "routes/console/orders/list.tsx"),
     route("orders/export.csv", "routes/console/orders/export.tsx"),

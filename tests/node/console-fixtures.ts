@@ -101,3 +101,13 @@ export async function consoleBrowser(
 export function unexpected(problems: string[]): string[] {
   return problems.filter((p) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(p));
 }
+
+/** Calls the built Worker's API with a JSON body (and this Authorization header): its status and JSON answer. */
+export async function jsonCall(w: RunningWorker, method: string, path: string, body: unknown, authorization?: string) {
+  const res = await w.fetch(path, {
+    method,
+    headers: { "content-type": "application/json", "cf-connecting-ip": "198.18.2.7", ...(authorization ? { authorization } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}

@@ -7,6 +7,7 @@ import { catalogRead, catalogV3, catalogWrite, collectionsV2 } from "#worker/cat
 import { inventoryRoutes } from "#worker/catalog";
 import { orderRoutes } from "#worker/orders";
 import { customerRoutes } from "#worker/customers";
+import { reportRoutes } from "#worker/reports";
 import { downloadFiles, downloadsApi } from "#worker/downloads";
 import { loadDemoCatalogue } from "./demo";
 import { demoPricingStatements } from "#worker/pricing";
@@ -139,6 +140,8 @@ export function apiHost(pages?: PageHandler): Hono<AppEnv> {
   app.route("/", inventoryRoutes);
   for (const base of ["/v1", "/ecom/v1"]) app.route(base, orderRoutes);
   app.route("/api/v1", customerRoutes);
+  // The console's search across products, orders, customers and collections.
+  app.route("/api/v1", reportRoutes);
   // Recommendations: products to suggest besides others (the Wix eCommerce Recommendations API).
   for (const base of ["/v1/recommendations", "/ecom/v1/recommendations"]) app.route(base, recommendationRoutes);
   // Digital products' files (merchant uploads) and buyers' downloads through signed links (private R2 bucket).

@@ -22,7 +22,7 @@ export { mediaSweepDue, productMediaView, releaseUnusedMedia, sweepUnusedMedia }
 export { discountedPrice } from "./pricing";
 export { addProductMedia, removeProductMedia, reorderProductMedia, setChoiceMedia, setProductMediaAltText } from "./product-media";
 export { getProductBySlug, getProductPage, loadProductEditor, rankedProductIds, RELATED_LIMIT } from "./product-pages";
-export { productFilterValues, queryProducts } from "./product-queries";
+export { ftsExpression, productFilterValues, queryProducts } from "./product-queries";
 export { loadProduct, productNames, variantLabels } from "./product-reads";
 export { createProduct, deleteProduct, duplicateProduct, prepareCreateProduct, updateProduct } from "./product-writes";
 export { descriptionToRich } from "./rich-text";

@@ -140,7 +140,7 @@ export const collections = sqliteTable(
     createdDate: text("created_date").notNull(),
     updatedDate: text("updated_date").notNull(),
   },
-  (t) => [uniqueIndex("collections_slug_unique").on(t.slug)],
+  (t) => [uniqueIndex("collections_slug_unique").on(t.slug), index("collections_name_nocase_idx").on(sql`${t.name} COLLATE NOCASE`)],
 );
 
 /** Manual collection membership. The built-in "all products" collection has no rows: it holds everything. */

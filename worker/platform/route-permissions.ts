@@ -221,6 +221,9 @@ under(["/api/v1"], {
   "POST /customers/:email/notes": need("orders.write"),
 });
 
+// The console's search (worker/reports).
+under(["/api/v1"], { "GET /console-search": STAFF });
+
 // Digital products' files, and a buyer's download links (never minted for anyone but the order's own buyer).
 under(["/api/v1"], {
   "GET /products/:id/downloads": STAFF,

@@ -107,19 +107,22 @@ export function SearchField({
   );
 }
 
-/** A ref for a list's search box that "/" focuses from anywhere outside a field, as in most admin tools. */
-export function useSlashToSearch() {
+/**
+ * A ref for a list's search box that "/" focuses from anywhere outside a field, as in most admin tools. A `fallback`
+ * box (the console's search) takes "/" only on pages without a box of their own (one marked aria-keyshortcuts="/").
+ */
+export function useSlashToSearch({ fallback = false }: { fallback?: boolean } = {}) {
   const search = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement;
-      if (e.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && !target.isContentEditable) {
-        e.preventDefault();
-        search.current?.focus();
-      }
+      if (e.key !== "/" || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable) return;
+      if (fallback && document.querySelector('[aria-keyshortcuts="/"]')) return;
+      e.preventDefault();
+      search.current?.focus();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  }, [fallback]);
   return search;
 }

@@ -12,6 +12,7 @@ import {
 import { shopSettings } from "#worker/store";
 import { SHOP_NAME } from "#web/components/catalog/shared";
 import { NavLinks } from "#web/components/console/nav-links";
+import { SearchBox } from "#web/components/console/search/search-box";
 import { UserMenu } from "#web/components/console/user-menu";
 import { FormLook } from "#web/components/ui/form";
 import { UnsavedChangesGuard } from "#web/components/ui/page";
@@ -116,6 +117,7 @@ function Frame({ user, children }: { user: ReturnType<typeof useLoaderData<typeo
             )}
           </ul>
         </nav>
+        <SearchBox />
         <UserMenu user={user} />
       </header>
       <div className="console-progress" data-active={navigation.state !== "idle" || undefined} aria-hidden="true" />
