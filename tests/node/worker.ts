@@ -88,6 +88,11 @@ export interface RunningWorker {
   db: D1Database;
   /** Changes the recipients the send_email binding accepts (undefined: all), keeping the data (Miniflare reloads). */
   setEmailRecipients(recipients: string[] | undefined): Promise<void>;
+  /**
+   * Restarts the runtime as the dev server does on a rebuild: requests in flight are cut and the local queue's
+   * messages are lost; D1 and KV keep their data.
+   */
+  restart(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -127,6 +132,7 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.port !== undefined ? { host: "127.0.0.1", port: opts.port } : {}),
   } satisfies ConstructorParameters<typeof Miniflare>[0];
+  let current: typeof options = options;
   const mf = new Miniflare(options);
   const ready = await mf.ready;
   const db = await mf.getD1Database("DB");
@@ -138,8 +144,12 @@ export async function startWorker(opts: StartOptions = {}): Promise<RunningWorke
     db: db as unknown as D1Database,
     fetch: (p, init) => mf.dispatchFetch(`${running.url}${p}`, init as never) as unknown as Promise<Response>,
     setEmailRecipients: async (recipients) => {
+      current = { ...options, email: emailOptions(recipients) };
+      await running.restart();
+    },
+    restart: async () => {
       // A reload poisons the old binding stubs and may move the port: fetch both again (the data stays).
-      await mf.setOptions({ ...options, email: emailOptions(recipients) });
+      await mf.setOptions(current);
       running.url = (await mf.ready).origin.replace(/\/$/, "");
       running.db = (await mf.getD1Database("DB")) as unknown as D1Database;
     },

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { config } from "#worker/platform/config";
 import type { Db } from "#worker/platform/db";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { type EventRegistry, processInline, processorsFor } from "./consumer";
@@ -12,7 +13,7 @@ import { eventFailures, outbox, processedEvents } from "./tables";
  * MAX_RESENDS, records it DEAD with the processors still missing, where the merchant sees dead events.
  */
 
-/** A flushed event not done after this long is sent again; the wait doubles with each re-send. */
+/** A flushed event not done after this long is sent again (EVENT_RESEND_AFTER_SECONDS may change it); the wait doubles with each re-send. */
 export const RESEND_AFTER_SECONDS = 300;
 /** Re-sends before a waiting event is recorded dead. */
 export const MAX_RESENDS = 5;
@@ -52,14 +53,14 @@ export async function queueLag(db: Db, now: Date): Promise<QueueLag> {
   return queueLagOf(row, now);
 }
 
-/** Flushed events still waiting whose re-send is due: flushed RESEND_AFTER_SECONDS × 2^resends ago or more. */
-function dueRows(db: Db, now: Date) {
+/** Flushed events still waiting whose re-send is due: flushed `after` × 2^resends seconds ago or more. */
+function dueRows(db: Db, now: Date, after: number) {
   return db
     .select()
     .from(outbox)
     .where(
       sql`${outbox.doneAt} IS NULL AND ${outbox.flushedAt} IS NOT NULL
-        AND julianday(${outbox.flushedAt}) <= julianday(${now.toISOString()}) - (${RESEND_AFTER_SECONDS} * (1 << ${outbox.resends})) / 86400.0`,
+        AND julianday(${outbox.flushedAt}) <= julianday(${now.toISOString()}) - (${after} * (1 << ${outbox.resends})) / 86400.0`,
     )
     .orderBy(outbox.eventTime)
     .limit(RESEND_LIMIT);
@@ -71,7 +72,7 @@ function dueRows(db: Db, now: Date) {
  * second delivery harmless.
  */
 export async function resendWaiting(env: Env, db: Db, registry: EventRegistry, now: Date): Promise<{ resent: number; dead: number }> {
-  const rows = await dueRows(db, now);
+  const rows = await dueRows(db, now, config(env).eventResendAfterSeconds ?? RESEND_AFTER_SECONDS);
   if (!rows.length) return { resent: 0, dead: 0 };
   const spent = rows.filter((r) => r.resends >= MAX_RESENDS);
   const again = rows.filter((r) => r.resends < MAX_RESENDS);

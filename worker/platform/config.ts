@@ -38,6 +38,7 @@ const schema = z.object({
   ),
   EVENT_RETRY_BASE_SECONDS: optional(number((n) => n >= 0, "a number of seconds, 0 or more")),
   EVENT_LAG_ALERT_SECONDS: optional(number((n) => n > 0, "a positive number of seconds")),
+  EVENT_RESEND_AFTER_SECONDS: optional(number((n) => n > 0, "a positive number of seconds")),
   WEBHOOK_RETRY_SCHEDULE: optional(
     z
       .string()
@@ -85,6 +86,8 @@ function settle(v: z.output<typeof schema>) {
     eventRetryBaseSeconds: v.EVENT_RETRY_BASE_SECONDS ?? 30,
     /** Past this age of the oldest event not done, /api/health answers 503 and the sweep opens a task. */
     eventLagAlertSeconds: v.EVENT_LAG_ALERT_SECONDS ?? 900,
+    /** Seconds before a flushed event not done is sent again, or null for the outbox's own default. */
+    eventResendAfterSeconds: v.EVENT_RESEND_AFTER_SECONDS ?? null,
     webhookRetrySchedule: (v.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE).map((n) => Math.min(Math.round(n), MAX_QUEUE_DELAY_SECONDS)),
     /** At most 30 s. */
     webhookTimeoutSeconds: Math.min(v.WEBHOOK_TIMEOUT_SECONDS ?? 10, 30),
