@@ -1,6 +1,6 @@
 // Console benchmark: fills a fresh local store with PRODUCTS products (default 5,000; 6 variants each) and ORDERS
 // orders (default 20,000), then prints p50/p99 and D1 round trips of the console's products table, product editor,
-// orders list and search. TEMPLATES real orders are placed, then copied in SQL (placing 20,000 one by one takes an hour).
+// orders list, reports and search. TEMPLATES real orders are placed, then copied in SQL (placing 20,000 one by one takes an hour).
 //
 //   npm run bench:console            (PRODUCTS=… ORDERS=… SAMPLES=… to change the sizes)
 import { execFileSync } from "node:child_process";
@@ -228,6 +228,14 @@ const rows = [
     "/console/orders?from=2026-01-01&to=2026-06-30&payment=NOT_PAID",
     "/console/orders?q=buyer42%40example.com",
     "/console/orders?q=Buyer7&sort=oldest",
+  ]),
+  await measure("reports, each report over a year", [
+    "/console/reports?report=products&from=2026-01-01&to=2026-12-31",
+    "/console/reports?report=collections&from=2026-01-01&to=2026-12-31",
+    "/console/reports?report=customers&from=2026-01-01&to=2026-12-31",
+    "/console/reports?report=refunds&from=2026-01-01&to=2026-12-31",
+    "/console/reports?report=taxes&from=2026-01-01&to=2026-12-31",
+    "/console/reports?report=discounts&from=2026-01-01&to=2026-12-31",
   ]),
   await measure("console search (all four kinds)", [
     "/console/search?q=linen",

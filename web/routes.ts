@@ -45,6 +45,8 @@ export default [
     route("customers", "routes/console/customers/list.tsx"),
     route("customers/export.csv", "routes/console/customers/export.tsx"),
     route("customers/:email", "routes/console/customers/customer.tsx"),
+    route("reports", "routes/console/reports/list.tsx"),
+    route("reports/export.csv", "routes/console/reports/export.tsx"),
     // Products: the list, bulk edits, CSV, media and the editor.
     route("products", "routes/console/products/list.tsx"),
     route("products/export.csv", "routes/console/products/export.tsx"),

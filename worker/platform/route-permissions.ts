@@ -223,6 +223,8 @@ under(["/api/v1"], {
 
 // The console's search (worker/reports).
 under(["/api/v1"], { "GET /console-search": STAFF });
+// Sales reports (worker/reports): readable by any staff member, as the dashboard is.
+under(["/api/v1"], { "GET /reports/:report": STAFF });
 
 // Digital products' files, and a buyer's download links (never minted for anyone but the order's own buyer).
 under(["/api/v1"], {

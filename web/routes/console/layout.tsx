@@ -48,6 +48,7 @@ export const SECTIONS = [
   { to: "/console/customers", label: "Customers" },
   { to: "/console/products", label: "Products" },
   { to: "/console/collections", label: "Collections" },
+  { to: "/console/reports", label: "Reports" },
   { to: "/console/inventory", label: "Inventory" },
   { to: "/console/automations", label: "Automations" },
   { to: "/console/webhooks", label: "Webhooks" },
