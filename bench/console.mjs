@@ -5,7 +5,7 @@
 //   npm run bench:console            (PRODUCTS=… ORDERS=… SAMPLES=… to change the sizes)
 import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
-import { readDevVars } from "../scripts/local-setup.mjs";
+import { call as callAt, cartLine, consoleCookie, copyOrdersSql, percentile, placeOrder, pool } from "./lib/shop.mjs";
 import { roundTrips, startServer } from "./server.mjs";
 
 const PRODUCTS = Number(process.env.PRODUCTS || 5000);
@@ -14,8 +14,6 @@ const TEMPLATES = 20;
 const SAMPLES = Number(process.env.SAMPLES || 60);
 const STATE = ".wrangler/bench-console-state";
 const root = new URL("..", import.meta.url).pathname;
-const json = { "content-type": "application/json" };
-const ADDRESS = { country: "US", subdivision: "US-NY", city: "New York", postalCode: "10001", addressLine: "1 Main St" };
 const WORDS = [
   "linen",
   "organic",
@@ -40,27 +38,7 @@ const BRANDS = ["Fernhill", "Northwind", "Saltmarsh", "Juniper", "Oakline", "Riv
 
 rmSync(new URL(`../${STATE}`, import.meta.url), { recursive: true, force: true });
 let server = await startServer({ state: STATE });
-const { OWNER_EMAIL, OWNER_PASSWORD } = readDevVars();
-
-async function call(method, path, body, authorization, headers = {}) {
-  const res = await fetch(server.base + path, {
-    method,
-    headers: { ...json, ...headers, ...(authorization ? { authorization } : {}) },
-    body: body && JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
-async function pool(count, concurrency, task) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-}
+const call = (...args) => callAt(server.base, ...args);
 
 // ---- Products
 const started = performance.now();
@@ -110,33 +88,11 @@ for (let i = 0; i < Math.min(1000, ids.length); i += 100) {
 
 // ---- Orders: real ones to copy
 for (let i = 0; i < TEMPLATES; i++) {
-  const { access_token: token } = await call("POST", "/oauth2/token", { grantType: "anonymous", clientId: server.clientId });
   // A product shoppers can see and buy (every 13th is hidden, every 11th out of stock).
   let at = (i * 37 + 1) % ids.length;
   while (at % 13 === 0 || at % 11 === 0) at = (at + 1) % ids.length;
-  const p = await call("GET", `/v1/products/${ids[at]}`);
-  const variant = p.product.variants.find((v) => v.stock.inStock) ?? p.product.variants[0];
-  const line = {
-    catalogReference: { appId: "215238eb-22a5-4c36-9e7b-e7c08025e04e", catalogItemId: p.product.id, options: { variantId: variant.id } },
-    quantity: 1,
-  };
-  await call("POST", "/ecom/v1/carts/current/add-to-cart", { lineItems: [line] }, token);
-  // Each template buyer from its own address (198.18.0.0/15): checkouts and orders are limited per address.
-  const address = { "cf-connecting-ip": `198.18.1.${i + 1}` };
-  const co = await call("POST", "/ecom/v1/carts/current/create-checkout", { channelType: "WEB" }, token, address);
-  await call(
-    "PATCH",
-    `/ecom/v1/checkouts/${co.checkoutId}`,
-    {
-      checkout: {
-        buyerInfo: { email: `template${i}@example.com` },
-        shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: { firstName: "Sam", lastName: `Buyer${i}` } } },
-      },
-    },
-    token,
-  );
   try {
-    await call("POST", `/ecom/v1/checkouts/${co.checkoutId}/create-order`, { id: co.checkoutId }, token, address);
+    await placeOrder(server.base, server.clientId, await cartLine(server.base, ids[at]), i);
   } catch (err) {
     console.warn(`template order ${i} not placed: ${err.message.slice(0, 120)}`);
   }
@@ -145,26 +101,7 @@ server.stop();
 
 // Copies: each template K times, as new orders with their lines, numbered after the real ones, spread over a year.
 const copies = Math.max(0, Math.ceil((ORDERS - TEMPLATES) / TEMPLATES));
-const sql = `
-WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < ${copies}),
-tpl AS (SELECT o.*, ROW_NUMBER() OVER (ORDER BY number) - 1 AS t, (SELECT COUNT(*) FROM orders) AS cnt, (SELECT MAX(number) FROM orders) AS top FROM orders o)
-INSERT INTO orders (id, number, checkout_id, cart_id, owner_kind, owner_id, buyer_email, status, payment_status, fulfillment_status, currency, subtotal, total, channel_type, details, purchased_date, created_date, updated_date)
-SELECT id || '~' || k, top + (k - 1) * cnt + t + 1, checkout_id || '~' || k, cart_id, owner_kind, owner_id || '~' || k,
-  'buyer' || ((k * cnt + t) % 5000) || '@example.com', status,
-  CASE (k + t) % 4 WHEN 0 THEN 'NOT_PAID' WHEN 3 THEN 'FULLY_REFUNDED' ELSE 'PAID' END,
-  CASE (k + t) % 3 WHEN 0 THEN 'FULFILLED' ELSE 'NOT_FULFILLED' END,
-  currency, subtotal, total, channel_type,
-  json_set(details, '$.buyerInfo.email', 'buyer' || ((k * cnt + t) % 5000) || '@example.com', '$.number', CAST(top + (k - 1) * cnt + t + 1 AS TEXT)),
-  strftime('%Y-%m-%dT%H:%M:%fZ', purchased_date, '-' || ((k * cnt + t) * 26) || ' minutes'),
-  strftime('%Y-%m-%dT%H:%M:%fZ', created_date, '-' || ((k * cnt + t) * 26) || ' minutes'),
-  updated_date
-FROM tpl, n;
-WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < ${copies})
-INSERT INTO order_line_items (id, order_id, position, catalog_item_id, variant_id, name, quantity, fulfilled_quantity, price, details)
-SELECT li.id || '~' || k, li.order_id || '~' || k, position, catalog_item_id, variant_id, name, quantity, fulfilled_quantity, price, li.details
-FROM order_line_items li, n WHERE instr(li.order_id, '~') = 0;
-INSERT INTO order_numbers (id) SELECT MAX(number) FROM orders;
-`;
+const sql = copyOrdersSql({ from: 1, to: copies });
 const file = new URL(`../${STATE}/copy-orders.sql`, import.meta.url).pathname;
 writeFileSync(file, sql);
 const wrangler = (...args) =>
@@ -179,14 +116,7 @@ const orderCount = JSON.parse(wrangler("--json", "--command", "SELECT COUNT(*) A
 // ---- Measure
 server = await startServer({ state: STATE, build: false });
 await fetch(`${server.base}/api/v1/bootstrap`, { method: "POST", headers: { authorization: server.ownerKey } });
-const login = await fetch(`${server.base}/console/login`, {
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded", origin: server.base },
-  body: new URLSearchParams({ email: OWNER_EMAIL, password: OWNER_PASSWORD, returnTo: "/console" }),
-  redirect: "manual",
-});
-const cookie = (login.headers.getSetCookie().find((c) => c.startsWith("__Host-console=")) ?? "").split(";")[0];
-if (!cookie) throw new Error(`console sign-in failed: ${login.status}`);
+const cookie = await consoleCookie(server.base);
 const counts = await (await fetch(`${server.base}/console/products?visibility=`, { headers: { cookie } })).text();
 const totalProducts = /(\d+) products/.exec(counts)?.[1] ?? "?";
 
@@ -204,7 +134,7 @@ async function measure(label, urls) {
     trips = roundTrips(res);
   }
   times.sort((a, b) => a - b);
-  const pct = (p) => Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]);
+  const pct = (p) => percentile(times, p);
   return { page: label, samples: SAMPLES, "p50 ms": pct(50), "p99 ms": pct(99), "D1 round trips": trips, "non-200": bad };
 }
 
