@@ -1,2 +1,3 @@
--- The refunds report reads the settled refunds made in a period through this index.
-CREATE INDEX `order_refunds_status_created_idx` ON `order_refunds` (`status`,`created_date`);
+-- The refunds report reads the settled refunds made in a period through this index. It is partial, so the sweeps'
+-- reads of STARTED and PENDING refunds keep their own partial indexes.
+CREATE INDEX `order_refunds_succeeded_idx` ON `order_refunds` (`created_date`) WHERE status = 'SUCCEEDED';

@@ -210,7 +210,7 @@ export const orderRefunds = sqliteTable(
   (t) => [
     index("order_refunds_order_idx").on(t.orderId, t.createdDate),
     // The refunds made in a period (the refunds report).
-    index("order_refunds_status_created_idx").on(t.status, t.createdDate),
+    index("order_refunds_succeeded_idx").on(t.createdDate).where(sql`status = 'SUCCEEDED'`),
     index("order_refunds_started_idx").on(t.updatedDate).where(sql`status = 'STARTED'`),
     index("order_refunds_pending_idx").on(t.updatedDate).where(sql`status = 'PENDING'`),
     uniqueIndex("order_refunds_provider_unique").on(t.provider, t.providerRefundId).where(sql`provider_refund_id IS NOT NULL`),
