@@ -143,7 +143,9 @@ describe("sales reports", () => {
       expect(res.status, query).toBe(400);
       expect(res.body.details.validationError.fieldViolations[0].field).toBe(field);
     }
-    expect((await report("margins")).status).toBe(404);
+    const unknown = await report("margins");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.details.applicationError.code).toBe("REPORT_NOT_FOUND");
   });
 
   it("any staff member may read them; a shopper may not", async () => {

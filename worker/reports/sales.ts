@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { requireMerchant, type Ctx } from "#worker/platform/context";
 import { rawStatement } from "#worker/platform/db";
 import { now as clockNow } from "#worker/platform/clock";
-import { bareNotFound } from "#worker/platform/errors";
+import { notFound } from "#worker/platform/errors";
 import { currencyDigits, formatMoney, toDecimalString } from "#worker/platform/money";
 import { runBatch } from "#worker/platform/unit-of-work";
 import { shopSettings } from "#worker/store";
@@ -212,7 +212,7 @@ async function zoneOf(ctx: Ctx): Promise<string> {
 /** The report and period asked for, checked: 404 for no such report, 400 for a bad period. */
 async function resolve(ctx: Ctx, kind: string, query: ReportQuery, now: Date): Promise<{ report: ReportKind; period: Period }> {
   requireMerchant(ctx);
-  if (!isReportKind(kind)) throw bareNotFound(`There is no report called ${kind}`);
+  if (!isReportKind(kind)) throw notFound("REPORT_NOT_FOUND", "Report", kind, "report");
   return { report: kind, period: periodOf(query, await zoneOf(ctx), now) };
 }
 
