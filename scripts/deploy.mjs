@@ -1,7 +1,8 @@
 // `npm run deploy`: a fresh Cloudflare account made a running shop, or an existing one redeployed. Drives wrangler:
 // creates the D1 database, KV namespace, R2 buckets and queues wrangler.toml names (reusing those that exist, by name)
 // and writes the new ids into wrangler.toml (ids only); applies the migrations remotely; builds; deploys; sets the
-// generated secrets that are not set yet; creates the owner's account. `--dry-run` only lists and prints the commands.
+// generated secrets that are not set yet; creates the owner's account; sets PUBLIC_URL in wrangler.toml (`--url`, or the
+// workers.dev address on the first run, then kept). `--dry-run` only lists and prints the commands.
 // `--owner-email <address>` (or OWNER_EMAIL) is needed on the first run. Details: docs/operations.md, "Deploy".
 import { execFile } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
@@ -67,6 +68,34 @@ export function createdId(text, key) {
   return id;
 }
 
+/** The value of a `[vars]` entry in wrangler.toml ("" when it is empty or missing). */
+export function varIn(toml, name) {
+  return toml.match(new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m"))?.[1] ?? "";
+}
+
+/** wrangler.toml with a `[vars]` entry set (its line replaced, or added under `[vars]`), every other line unchanged. */
+export function withVar(toml, name, value) {
+  const line = `${name} = ${JSON.stringify(value)}`;
+  const existing = new RegExp(`^${name}\\s*=\\s*"[^"]*"`, "m");
+  if (existing.test(toml)) return toml.replace(existing, line);
+  if (/^\[vars\]\s*$/m.test(toml)) return toml.replace(/^\[vars\]\s*$/m, `[vars]\n${line}`);
+  return `${toml.replace(/\n*$/, "\n")}\n[vars]\n${line}\n`;
+}
+
+/** The shop's origin from `--url` (https, no path), or an Error saying what is wrong with it. */
+export function publicOrigin(value) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    return new Error(`--url ${value} is not an address: give the shop's origin, such as https://shop.example.com`);
+  }
+  if (url.protocol !== "https:") return new Error(`--url ${value} must start with https://`);
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password)
+    return new Error(`--url ${value} must be an origin only, such as https://shop.example.com (no path or query)`);
+  return url.origin;
+}
+
 /** The Worker's URL in `wrangler deploy` output (the indented address under "Deployed"). */
 export function deployedUrl(text) {
   return text.match(/^\s+(https?:\/\/\S+)\s*$/m)?.[1] ?? null;
@@ -97,6 +126,13 @@ async function deploy(argv) {
   const dryRun = argv.includes("--dry-run");
   const emailAt = argv.indexOf("--owner-email");
   const ownerEmail = emailAt >= 0 ? argv[emailAt + 1] : process.env.OWNER_EMAIL;
+  const urlAt = argv.indexOf("--url");
+  const givenUrl = urlAt >= 0 ? publicOrigin(argv[urlAt + 1] ?? "") : null;
+  if (givenUrl instanceof Error) {
+    console.error(givenUrl.message);
+    process.exitCode = 1;
+    return;
+  }
   const root = process.cwd();
   const configFile = path.join(root, "wrangler.toml");
   const wrangler = process.env.WRANGLER ?? "wrangler";
@@ -166,6 +202,13 @@ async function deploy(argv) {
         }
       }
     });
+    if (givenUrl && givenUrl !== varIn(toml, "PUBLIC_URL")) {
+      say(`\nSetting PUBLIC_URL = "${givenUrl}" in wrangler.toml${dryRun ? "   (dry run: not written)" : ""}`);
+      if (!dryRun) {
+        toml = withVar(toml, "PUBLIC_URL", givenUrl);
+        writeFileSync(configFile, toml);
+      }
+    }
     await steps("Migrations", () => change(["d1", "migrations", "apply", res.d1[0]?.binding ?? "DB", "--remote"]));
     await steps("Build", () => change(["run", "build"], undefined, npm));
     const url = await steps("Deploy", async () => {
@@ -174,6 +217,21 @@ async function deploy(argv) {
       const found = deployedUrl(out);
       if (!found) throw new Error("wrangler deploy printed no URL");
       return found;
+    });
+    // Emailed links need the shop's address, which a first deploy only learns from wrangler: write it and deploy again.
+    const shopUrl = await steps("Public address", async () => {
+      const set = dryRun ? givenUrl || varIn(toml, "PUBLIC_URL") : varIn(toml, "PUBLIC_URL");
+      if (set) {
+        say(`PUBLIC_URL is ${set}`);
+        return set;
+      }
+      say(`Setting PUBLIC_URL = "${url}" in wrangler.toml${dryRun ? "   (dry run: not written)" : ""}`);
+      if (!dryRun) {
+        toml = withVar(toml, "PUBLIC_URL", url);
+        writeFileSync(configFile, toml);
+      }
+      await change(["deploy"]);
+      return url;
     });
     const secrets = await steps("Secrets", async () => {
       // A Worker that was never deployed has no secrets to list (in a dry run on a fresh account).
@@ -213,15 +271,15 @@ async function deploy(argv) {
     say(`\n${dryRun ? "Dry run: nothing was changed." : "Deployed."}`);
     if (created.length > 0) say(`Created: ${created.join(", ")}.`);
     if (reused.length > 0) say(`Reused: ${reused.join(", ")}.`);
-    say(`\nShop:          ${url}`);
-    say(`Console:       ${url}/console`);
+    say(`\nShop:          ${shopUrl}`);
+    say(`Console:       ${shopUrl}/console`);
     say(`Owner login:   ${login}`);
     say("\nLeft for you (docs/operations.md, Deploy):");
-    say(`- Set PUBLIC_URL in wrangler.toml to the shop's address (${url}, or your own domain) and run npm run deploy again.`);
-    say(`- Card payments: wrangler secret put STRIPE_SECRET_KEY, add the Stripe webhook ${url}/webhooks/stripe,`);
+    say(`- Card payments: wrangler secret put STRIPE_SECRET_KEY, add the Stripe webhook ${shopUrl}/webhooks/stripe,`);
     say("  wrangler secret put STRIPE_WEBHOOK_SECRET, and STRIPE_PUBLISHABLE_KEY in wrangler.toml.");
     say("- Emails: onboard your domain to Cloudflare Email Service and set EMAIL_FROM in wrangler.toml.");
-    say("- A custom domain: dashboard → Workers → edge-storefront → Settings → Domains & Routes.");
+    say("- A custom domain: dashboard → Workers → edge-storefront → Settings → Domains & Routes, then");
+    say("  npm run deploy -- --url https://your.domain so emailed links use it.");
   } catch (err) {
     console.error(`\nStep "${step}" failed: ${err.message}`);
     console.error("Fix the cause and run `npm run deploy` again: it reuses what was already created and set.");

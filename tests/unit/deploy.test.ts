@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createdId, deployedUrl, namesInListing, resourcesIn, withId } from "../../scripts/deploy.mjs";
+import { createdId, deployedUrl, namesInListing, publicOrigin, resourcesIn, varIn, withId, withVar } from "../../scripts/deploy.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const fakeWrangler = path.join(root, "tests/unit/fake-wrangler.mjs");
@@ -113,9 +113,12 @@ describe("npm run deploy", { timeout: 60_000 }, () => {
       "d1 migrations apply DB --remote",
       "npm run build",
       "deploy",
+      "deploy",
       "secret bulk",
     ]);
     expect(first.out).toContain(`Shop:          ${shopUrl}`);
+    // The shop learns its own address on the first run (emailed links need it) and keeps it.
+    expect(varIn(readFileSync(path.join(dir, "wrangler.toml"), "utf8"), "PUBLIC_URL")).toBe(shopUrl);
     expect(first.out).toContain(`Owner login:   owner@shop.test / ${acct.secrets.OWNER_PASSWORD}`);
     // No other secret value is ever printed.
     for (const name of ["OWNER_API_KEY", "DOWNLOAD_SIGNING_SECRET", "WEBHOOK_SIGNING_KEY"]) expect(first.out).not.toContain(acct.secrets[name]);
@@ -126,10 +129,42 @@ describe("npm run deploy", { timeout: 60_000 }, () => {
     expect(changes(calls(dir).filter(Boolean))).toEqual(["d1 migrations apply DB --remote", "npm run build", "deploy"]);
     expect(account(dir).secrets).toEqual(acct.secrets);
     expect(readFileSync(path.join(dir, "wrangler.toml"), "utf8")).toBe(toml);
+    expect(second.out).toContain(`PUBLIC_URL is ${shopUrl}`);
     expect(second.out).not.toContain("Created:");
     expect(second.out).toContain("Reused: D1 edge-storefront, KV edge-storefront-SESSIONS, R2 edge-storefront-media");
     expect(second.out).not.toContain(acct.secrets.OWNER_PASSWORD);
     expect(bootstrapKeys).toHaveLength(1);
+  });
+
+  it("reads and sets a [vars] entry on its own line, and takes only an https origin as --url", () => {
+    const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
+    expect(varIn(toml, "PUBLIC_URL")).toBe("");
+    const edited = withVar(toml, "PUBLIC_URL", "https://shop.example.com");
+    expect(varIn(edited, "PUBLIC_URL")).toBe("https://shop.example.com");
+    expect(edited.split("\n").filter((l, i) => l !== toml.split("\n")[i])).toEqual(['PUBLIC_URL = "https://shop.example.com"']);
+    expect(varIn(withVar('name = "x"\n[vars]\nA = "1"\n', "PUBLIC_URL", "https://a.test"), "PUBLIC_URL")).toBe("https://a.test");
+    expect(publicOrigin("https://shop.example.com/")).toBe("https://shop.example.com");
+    expect(String(publicOrigin("http://shop.example.com"))).toContain("must start with https://");
+    expect(String(publicOrigin("https://shop.example.com/shop"))).toContain("origin only");
+    expect(String(publicOrigin("shop"))).toContain("is not an address");
+  });
+
+  it("--url sets the shop's own domain as PUBLIC_URL and deploys once; a bad one changes nothing", async () => {
+    const dir = project();
+    const first = await deploy(dir, ["--owner-email", "owner@shop.test", "--url", "https://shop.example.com"]);
+    expect(first.code).toBe(0);
+    expect(calls(dir).filter((l) => l === "deploy")).toHaveLength(1);
+    expect(varIn(readFileSync(path.join(dir, "wrangler.toml"), "utf8"), "PUBLIC_URL")).toBe("https://shop.example.com");
+    expect(first.out).toContain("Shop:          https://shop.example.com");
+    expect(first.out).toContain("Console:       https://shop.example.com/console");
+
+    const before = readFileSync(path.join(dir, "wrangler.toml"), "utf8");
+    writeFileSync(path.join(dir, "calls"), "");
+    const bad = await deploy(dir, ["--url", "http://shop.example.com"]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain("must start with https://");
+    expect(calls(dir).filter(Boolean)).toEqual([]);
+    expect(readFileSync(path.join(dir, "wrangler.toml"), "utf8")).toBe(before);
   });
 
   it("--dry-run lists, prints every step and changes nothing", async () => {
@@ -147,6 +182,7 @@ describe("npm run deploy", { timeout: 60_000 }, () => {
       "$ npm run build   (dry run: not run)",
       "$ wrangler deploy   (dry run: not run)",
       "$ wrangler secret bulk   (dry run: not run)",
+      'Setting PUBLIC_URL = "https://edge-storefront.<your-subdomain>.workers.dev" in wrangler.toml   (dry run: not written)',
       "/api/v1/bootstrap",
       "Dry run: nothing was changed.",
     ]) {
@@ -168,6 +204,7 @@ describe("npm run deploy", { timeout: 60_000 }, () => {
       "queues create edge-storefront-events-dlq",
       "d1 migrations apply DB --remote",
       "npm run build",
+      "deploy",
       "deploy",
       "secret bulk",
     ]);
