@@ -86,6 +86,11 @@ describe("customers", () => {
     expect(second.body.next).toBeNull();
     expect(second.body.customers[0]).toMatchObject({ orders: 1, paidOrders: 0, spent: 0, memberId: null });
     expect((await merchant("GET", `/api/v1/customers/${encodeURIComponent(`nobody-${tag}@example.com`)}`)).status).toBe(404);
+    for (const limit of ["abc", "0", "1.5", "201"]) {
+      const bad = await merchant("GET", `/api/v1/customers?limit=${limit}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body.details.validationError.fieldViolations[0].field).toBe("limit");
+    }
   });
 
   it("reads a page of customers through indexes, never scanning orders or identities", async () => {
