@@ -163,7 +163,7 @@ describe("refunds of a test-card payment", () => {
     const emails = await refundEmails(o.orderId);
     expect(emails).toHaveLength(3);
     expect(emails[0].text).toContain("We refunded 10.00 USD");
-    expect(emails[0].text).toContain("1 x ");
+    expect(emails[0].text).toContain("1 × ");
     expect(emails[2].subject).toMatch(/was refunded/);
 
     // A fully refunded order offers nothing more: no refund, no shipping, no marking paid.

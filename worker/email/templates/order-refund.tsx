@@ -1,4 +1,4 @@
-import { EmailLayout, FinePrint, Greeting, Paragraph, greeting, plainText, type Shop } from "./layout";
+import { EmailLayout, FinePrint, Greeting, ItemList, Paragraph, greeting, itemLines, plainText, type Shop } from "./layout";
 
 export interface OrderRefundData {
   orderNumber: string;
@@ -22,24 +22,11 @@ const summary = (data: OrderRefundData) =>
 
 /** Sent to the buyer once for each refund of their order: the amount and the items refunded. */
 export function OrderRefundEmail({ data, shop }: { data: OrderRefundData; shop: Shop }) {
-  const cell = { padding: "4px 8px", borderBottom: "1px solid #eee" } as const;
   return (
     <EmailLayout shop={shop} title="Your refund">
       <Greeting name={data.name} />
       <Paragraph>{summary(data)}</Paragraph>
-      {data.lines.length > 0 && (
-        <table role="presentation" cellPadding={0} cellSpacing={0} style={{ width: "100%", borderCollapse: "collapse", fontSize: 14 }}>
-          <tbody>
-            {data.lines.map((l, i) => (
-              <tr key={i}>
-                <td style={cell}>
-                  {l.quantity} × {l.name}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {data.lines.length > 0 && <ItemList lines={data.lines} />}
       <Paragraph>
         Refunded so far: {data.totalRefunded} {data.currency}
       </Paragraph>
@@ -52,7 +39,7 @@ export const text = (data: OrderRefundData, shop: Shop) =>
   plainText(shop, [
     greeting(data.name),
     summary(data),
-    ...(data.lines.length ? [data.lines.map((l) => `${l.quantity} x ${l.name}`).join("\n")] : []),
+    ...(data.lines.length ? [itemLines(data.lines)] : []),
     `Refunded so far: ${data.totalRefunded} ${data.currency}`,
     `Order reference: ${data.orderId}`,
   ]);
