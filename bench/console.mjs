@@ -1,6 +1,6 @@
 // Console benchmark: fills a fresh local store with PRODUCTS products (default 5,000; 6 variants each) and ORDERS
 // orders (default 20,000), then prints p50/p99 and D1 round trips of the console's products table, product editor,
-// orders list, reports and search. TEMPLATES real orders are placed, then copied in SQL (placing 20,000 one by one takes an hour).
+// orders list, customers list and page, reports and search. TEMPLATES real orders are placed, then copied in SQL (placing 20,000 one by one takes an hour).
 //
 //   npm run bench:console            (PRODUCTS=… ORDERS=… SAMPLES=… to change the sizes)
 import { execFileSync } from "node:child_process";
@@ -167,6 +167,15 @@ const rows = [
     "/console/reports?report=taxes&from=2026-01-01&to=2026-12-31",
     "/console/reports?report=discounts&from=2026-01-01&to=2026-12-31",
   ]),
+  await measure("customers list (plain, searched, deep)", [
+    "/console/customers",
+    "/console/customers?q=buyer4",
+    "/console/customers?cursor=buyer5%40example.com",
+  ]),
+  await measure(
+    "customer page (orders, spend, carts)",
+    Array.from({ length: 10 }, (_, k) => `/console/customers/${encodeURIComponent(`buyer${k}@example.com`)}`),
+  ),
   await measure("console search (all four kinds)", [
     "/console/search?q=linen",
     "/console/search?q=1042",
