@@ -43,35 +43,48 @@ const call = (...args) => callAt(server.base, ...args);
 // ---- Products
 const started = performance.now();
 const ids = [];
+// A dev server on a busy machine may drop a connection when its Worker restarts: such a create is tried again.
+const retried = async (attempt) => {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (tries >= 4 || !String(err.message).includes("fetch failed")) throw err;
+      await new Promise((r) => setTimeout(r, 1000 * tries));
+    }
+  }
+};
 await pool(PRODUCTS, 8, async (i) => {
   const name = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${i}`;
-  const { product } = await call(
-    "POST",
-    "/v1/products",
-    {
-      product: {
-        name,
-        description: `A ${WORDS[(i * 5) % WORDS.length]} piece, number ${i}.`,
-        priceData: { price: 5 + (i % 95) + 0.99 },
-        brand: BRANDS[i % BRANDS.length],
-        ...(i % 9 === 0 ? { ribbon: "New" } : {}),
-        visible: i % 13 !== 0,
-        sku: `B-${i}`,
-        productOptions: [
-          { name: "Size", choices: [{ value: "S" }, { value: "M" }, { value: "L" }] },
-          {
-            name: "Colour",
-            optionType: "color",
-            choices: [
-              { value: "#aa0000", description: "Red" },
-              { value: "#0000aa", description: "Blue" },
-            ],
-          },
-        ],
-        stock: { trackInventory: true, quantity: i % 11 === 0 ? 0 : 1 + (i % 40) },
+  const { product } = await retried(() =>
+    call(
+      "POST",
+      "/v1/products",
+      {
+        product: {
+          name,
+          description: `A ${WORDS[(i * 5) % WORDS.length]} piece, number ${i}.`,
+          priceData: { price: 5 + (i % 95) + 0.99 },
+          brand: BRANDS[i % BRANDS.length],
+          ...(i % 9 === 0 ? { ribbon: "New" } : {}),
+          visible: i % 13 !== 0,
+          sku: `B-${i}`,
+          productOptions: [
+            { name: "Size", choices: [{ value: "S" }, { value: "M" }, { value: "L" }] },
+            {
+              name: "Colour",
+              optionType: "color",
+              choices: [
+                { value: "#aa0000", description: "Red" },
+                { value: "#0000aa", description: "Blue" },
+              ],
+            },
+          ],
+          stock: { trackInventory: true, quantity: i % 11 === 0 ? 0 : 1 + (i % 40) },
+        },
       },
-    },
-    server.ownerKey,
+      server.ownerKey,
+    ),
   );
   ids[i] = product.id;
 });

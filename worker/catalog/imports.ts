@@ -12,14 +12,14 @@ import { changeMembership } from "./collections";
 import { CHUNK_ROWS, csvHeader, MAX_IMPORT_BYTES } from "./csv-columns";
 import { productCsvRows, toCsv } from "./csv-export";
 import { parseCsv, type CellError, type CsvRow } from "./csv-parse";
-import { planProduct, type PlanContext } from "./csv-plan";
+import { planProduct, type PlanContext, type ProductPlan } from "./csv-plan";
 import { readProducts, type FileProduct } from "./csv-products";
 import { runBatch } from "#worker/platform/unit-of-work";
 export { CHUNK_ROWS, MAX_IMPORT_BYTES };
 import { queryProducts } from "./product-queries";
 import { loadedProducts, loadProductsBy, productsByQuery } from "./product-reads";
 import { resetProductVariants, updateProductVariants } from "./product-variants";
-import { createProduct, updateProduct } from "./product-writes";
+import { createPreparedProducts, createProduct, prepareCreateProduct, updateProduct, type PreparedProduct } from "./product-writes";
 import type { LoadedProduct } from "./shapes";
 import { collections, importJobs, importRows, products } from "./tables";
 import { choicesKey } from "./variants";
@@ -256,13 +256,29 @@ async function nextChunk(db: Db, jobId: string): Promise<number | null> {
   return r?.chunk ?? null;
 }
 
-/** Queues the job's next chunk, or marks the job done when none is left. */
-async function continueJob(env: Env, db: Db, jobId: string): Promise<void> {
-  const next = await nextChunk(db, jobId);
-  if (next !== null) {
-    await env.EVENTS.send(chunkMessage(jobId, next), { contentType: "json" });
-    return;
-  }
+/** The chunks that still have rows to apply. */
+async function pendingChunks(db: Db, jobId: string): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ chunk: importRows.chunk })
+    .from(importRows)
+    .where(and(eq(importRows.jobId, jobId), eq(importRows.status, "PENDING")))
+    .orderBy(asc(importRows.chunk));
+  return rows.map((r) => r.chunk);
+}
+
+/**
+ * Queues every chunk that still has rows to apply, all at once: the consumer runs up to a batch of them side by
+ * side, so a large file is not held up by one queue round trip per chunk.
+ */
+async function queueChunks(env: Env, db: Db, jobId: string): Promise<void> {
+  const chunks = await pendingChunks(db, jobId);
+  for (let i = 0; i < chunks.length; i += 100)
+    await env.EVENTS.sendBatch(chunks.slice(i, i + 100).map((c) => ({ body: chunkMessage(jobId, c), contentType: "json" as const })));
+  if (chunks.length === 0) await finishJob(db, jobId);
+}
+
+/** Marks the job done once no row is left to apply (the last chunk to finish does it; a second call changes nothing). */
+async function finishJob(db: Db, jobId: string): Promise<void> {
   const now = nowIso();
   const [job] = await db
     .select({
@@ -314,7 +330,7 @@ export async function applyImport(ctx: Ctx, jobId: string): Promise<void> {
     await loadJob(ctx.db, jobId); // 404 for an unknown job; an import already under way is left to run.
     return;
   }
-  await continueJob(ctx.env, ctx.db, jobId);
+  await queueChunks(ctx.env, ctx.db, jobId);
 }
 
 /**
@@ -325,7 +341,7 @@ export async function resumeImport(ctx: Ctx, jobId: string): Promise<void> {
   requirePermission(ctx, "catalog.write");
   const job = await loadJob(ctx.db, jobId);
   if (job.status !== "APPLYING") return;
-  await continueJob(ctx.env, ctx.db, jobId);
+  await queueChunks(ctx.env, ctx.db, jobId);
 }
 
 /** The product ids whose collection membership a chunk changes, by collection and direction. */
@@ -379,9 +395,15 @@ async function applyProduct(
       "CSV import",
     );
   }
+  noteMembership(membership, id, plan.collections);
+  return plan.action === "create" ? "created" : "updated";
+}
+
+/** Records the collections a product joins or leaves, applied for the whole chunk at its end. */
+function noteMembership(membership: Membership, id: string, collections: ProductPlan["collections"]): void {
   for (const [dir, ids] of [
-    ["add", plan.collections?.add ?? []],
-    ["remove", plan.collections?.remove ?? []],
+    ["add", collections?.add ?? []],
+    ["remove", collections?.remove ?? []],
   ] as const) {
     for (const collectionId of ids) {
       const m = membership.get(collectionId) ?? { add: new Set<string>(), remove: new Set<string>() };
@@ -389,7 +411,51 @@ async function applyProduct(
       membership.set(collectionId, m);
     }
   }
-  return plan.action === "create" ? "created" : "updated";
+}
+
+/**
+ * Creates the chunk's new products that need nothing but their creation, all in one D1 batch (one round trip
+ * instead of one per product). Answers the products left for one-by-one handling: updates, new products with
+ * stock that differs by variant, rows the service refuses (so they get its reasons), and, when a slug was taken
+ * meanwhile (a second delivery of the chunk), all of them.
+ */
+async function createTogether(
+  ctx: Ctx,
+  fileProducts: FileProduct[],
+  state: { current: Map<string, LoadedProduct> },
+  pc: PlanContext,
+  membership: Membership,
+  results: Map<number, RowResult>,
+): Promise<FileProduct[]> {
+  const rest: FileProduct[] = [];
+  const together: { fp: FileProduct; plan: ProductPlan; prepared: PreparedProduct }[] = [];
+  for (const fp of fileProducts) {
+    const plan = state.current.has(fp.slug) ? null : planProduct(fp, null, pc).plan;
+    if (plan?.action !== "create" || plan.stock || !plan.create) {
+      rest.push(fp);
+      continue;
+    }
+    try {
+      together.push({ fp, plan, prepared: prepareCreateProduct(ctx, plan.create, plan.create.slug ?? fp.slug) });
+    } catch {
+      rest.push(fp);
+    }
+  }
+  if (together.length < 2) return [...rest, ...together.map((t) => t.fp)];
+  try {
+    await createPreparedProducts(
+      ctx,
+      together.map((t) => t.prepared),
+    );
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "DUPLICATE_SLUG") return [...rest, ...together.map((t) => t.fp)];
+    throw err;
+  }
+  for (const t of together) {
+    noteMembership(membership, t.prepared.row.id, t.plan.collections);
+    for (const r of t.fp.rows) results.set(r.row, { status: "DONE", outcome: "created", errors: [] });
+  }
+  return rest;
 }
 
 /** A product the services refused: the errors by row and column. */
@@ -466,7 +532,9 @@ export const importChunkJob: JobHandler = async (message, p) => {
     const pc: PlanContext = { ctx, collectionIds: state.collectionIds, mayChangeStock: hasPermission(ctx.auth, "inventory.write") };
     const membership: Membership = new Map();
     const results = new Map<number, RowResult>();
-    for (const fp of fileProducts) {
+    // A few products at a time: each waits on its own D1 round trips, which overlap.
+    const oneByOne = await createTogether(ctx, fileProducts, state, pc, membership, results);
+    await eachAtMost(PRODUCTS_AT_ONCE, oneByOne, async (fp) => {
       try {
         const outcome = await applyProduct(ctx, fp, state.current.get(fp.slug) ?? null, pc, membership);
         for (const r of fp.rows) results.set(r.row, { status: "DONE", outcome, errors: [] });
@@ -487,7 +555,7 @@ export const importChunkJob: JobHandler = async (message, p) => {
           if (!res.errors.length) res.errors.push({ column: "", message: `not applied: ${refused[0]?.message ?? "the product was refused"}` });
         }
       }
-    }
+    });
     await applyMembership(ctx, membership, fileProducts, state.collectionIds, results);
     // Rows without a product (no Handle) cannot be pending; any row the grouping left out is marked failed.
     for (const r of rows)
@@ -509,8 +577,23 @@ export const importChunkJob: JobHandler = async (message, p) => {
       p.db.update(importJobs).set({ updatedDate: nowIso() }).where(eq(importJobs.id, jobId)),
     ]);
   }
-  await continueJob(p.env, p.db, jobId);
+  if ((await nextChunk(p.db, jobId)) === null) await finishJob(p.db, jobId);
 };
+
+/** How many products of one chunk are applied side by side. */
+const PRODUCTS_AT_ONCE = 4;
+
+/** Runs `task` on every item, at most `limit` at a time; rejects with the first failure once the others have ended. */
+async function eachAtMost<T>(limit: number, items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await task(items[next++]);
+    }),
+  );
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
 
 /** A service's refusal of one product, as row errors; null for failures a retry may fix (thrown on). */
 function refusal(err: unknown, fp: FileProduct): CellError[] | null {

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { commit, newEvent, outboxInsert, outboxInsertIfChanged, type EventEnvelope, type Statement } from "#worker/events";
 import { EventType } from "#worker/events";
-import { clearAssertions } from "#worker/platform/batch";
+import { clearAssertions, isUniqueViolation } from "#worker/platform/batch";
 import { nowIso, type Ctx, requirePermission } from "#worker/platform/context";
 import { ApiError, invalidArgument, notFound, type FieldViolation } from "#worker/platform/errors";
 import { ALL_PRODUCTS_COLLECTION_ID, newId, slugify } from "#worker/platform/ids";
@@ -133,6 +133,26 @@ export async function createProduct(ctx: Ctx, input: ProductInput) {
   const prepared = prepareCreateProduct(ctx, input, slug);
   const loaded = await writeAndLoad(ctx, prepared.row.id, prepared.statements, prepared.events);
   return v1Product(loaded, shapeOptions(ctx, true));
+}
+
+/**
+ * Creates several prepared products in one D1 batch, their events flushed together (the CSV import's new products).
+ * A slug taken meanwhile fails the whole batch with 409 DUPLICATE_SLUG and writes nothing.
+ */
+export async function createPreparedProducts(ctx: Ctx, prepared: readonly PreparedProduct[]): Promise<void> {
+  requirePermission(ctx, "catalog.write");
+  if (!prepared.length) return;
+  try {
+    await commit(
+      ctx,
+      prepared.flatMap((p) => p.statements),
+      prepared.flatMap((p) => p.events),
+    );
+  } catch (err) {
+    if (isUniqueViolation(err, "products.slug"))
+      throw new ApiError(409, "DUPLICATE_SLUG", "Another product already uses this slug", { message: "Slug already in use" });
+    throw err;
+  }
 }
 
 /** The product row a patch makes (not yet written), and the wire names of the fields that changed. */
