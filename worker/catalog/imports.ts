@@ -29,12 +29,12 @@ import { choicesKey } from "./variants";
  *
  * Export streams the products a product query matches, 100 at a time, so a 5,000-product catalogue never sits in
  * the Worker's memory. Import is two steps: `checkImport` parses and checks every row against the product service's
- * rules (nothing written but the job) and stores the job; `applyImport` puts its first chunk on the queue, and each
+ * rules (nothing written but the job) and stores the job; `applyImport` puts all its chunks on the queue, and each
  * chunk (whole products, at most 50 rows) is applied by `importChunkJob` through the same services the API calls
- * (createProduct, updateProduct, updateProductVariants, updateInventoryItem, changeMembership), with the importer's
- * own permissions, then queues the next. No request and no queue message handles more than one chunk, and a chunk
- * delivered twice changes nothing the second time: its rows are marked done in D1, and a product is matched by its
- * slug, so applying it again finds nothing left to change.
+ * (prepareCreateProduct, updateProduct, updateProductVariants, updateInventoryItem, changeMembership), with the
+ * importer's own permissions; the last chunk to finish marks the import done. No request and no queue message
+ * handles more than one chunk, and a chunk delivered twice changes nothing the second time: its rows are marked done
+ * in D1, and a product is matched by its slug, so applying it again finds nothing left to change.
  */
 
 /** Products per export page (one D1 round trip for the page's ids, one for the products). */
