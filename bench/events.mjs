@@ -1,10 +1,12 @@
 // Events benchmark: EVENTS signed `inventory.updated` webhooks (default 300), CONCURRENCY at a time (default 10),
 // through ingest, the queue, the inventory processor, the outgoing-webhook processor and a signed delivery to a
-// local receiver. Prints the ingest rate, its D1 round trips and the end-to-end rate (docs/benchmarks.md).
+// local receiver. Prints the ingest rate, its D1 round trips and the end-to-end rate, then the same number of events
+// through a bare floor Worker (a queue whose consumer makes one D1 write per message) and the ratio (docs/benchmarks.md).
 //
 //   npm run bench:events
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
+import { startFloor } from "./floor/start.mjs";
 import { roundTrips, startServer } from "./server.mjs";
 
 const EVENTS = Number(process.env.EVENTS || 300);
@@ -38,6 +40,7 @@ const receiver = createServer((req, res) => {
   });
 });
 await new Promise((r) => receiver.listen(0, "127.0.0.1", r));
+let shopRate = 0;
 
 try {
   const products = [];
@@ -131,9 +134,39 @@ try {
     `  end to end    ${(delivered.size / endSeconds).toFixed(1)} events/s   (${delivered.size}/${EVENTS} stock changes delivered to the receiver in ${endSeconds.toFixed(1)} s)`,
   );
   console.log(`  stock         +${stock} units applied (expected +${EVENTS})`);
+  shopRate = delivered.size / endSeconds;
   await call("DELETE", `/api/v1/webhook-subscriptions/${subscription.id}`);
   await call("DELETE", `/api/v1/webhook-sources/${source.id}`);
 } finally {
   receiver.close();
   stop();
+}
+
+// The floor, alone on the machine once the shop has stopped: the same number of events, as many at a time, from a
+// POST to a queue to one D1 write each.
+const floor = await startFloor();
+try {
+  const { applied: before } = await (await fetch(`${floor.base}/events/count`)).json();
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < EVENTS) {
+        const i = next++;
+        const res = await fetch(`${floor.base}/events`, { method: "POST", headers: json, body: JSON.stringify({ n: i }) });
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  let applied = 0;
+  const deadline = Date.now() + 180_000;
+  while (applied < EVENTS && Date.now() < deadline) {
+    applied = (await (await fetch(`${floor.base}/events/count`)).json()).applied - before;
+    if (applied < EVENTS) await new Promise((r) => setTimeout(r, 100));
+  }
+  const floorRate = applied / ((performance.now() - t) / 1000);
+  console.log(`  floor         ${floorRate.toFixed(1)} events/s   (${applied}/${EVENTS} applied by a bare queue consumer, one D1 write each)`);
+  console.log(`  ratio         ${(shopRate / floorRate).toFixed(2)}x the floor (target: 0.5x or more)`);
+} finally {
+  floor.stop();
 }

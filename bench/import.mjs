@@ -60,7 +60,11 @@ async function runImport(label, priceShift) {
   let total = 0;
   let failed = 0;
   for (;;) {
-    const html = await (await fetch(base + jobPath, { headers: { cookie } })).text();
+    // React separates text and values with comments: "2,000<!-- --> of <!-- -->2,000 rows".
+    // A dev server on a busy machine may hang a request while its Worker restarts: such a poll is skipped.
+    const html = await fetch(base + jobPath, { headers: { cookie }, signal: AbortSignal.timeout(10_000) })
+      .then(async (res) => (await res.text()).replaceAll("<!-- -->", ""))
+      .catch(() => "");
     const m = /([\d,]+) of ([\d,]+) rows? applied/.exec(html);
     if (m) [applied, total] = [Number(m[1].replace(/,/g, "")), Number(m[2].replace(/,/g, ""))];
     failed = /Rows that failed when applied/.test(html) ? 1 : 0;

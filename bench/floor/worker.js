@@ -4,6 +4,8 @@
 // - PUT /json/:name (body: bytes) keeps the bytes; GET /json/:name answers them as JSON: a bare Hono route.
 // - PUT /page/:name?bytes=N prepares a page; GET /page/:name renders it with React Router in data mode and the
 //   shop's renderer (react-dom's Node build): as many product cards as fit, padded to exactly N bytes.
+// - POST /events (body: JSON) sends the body to a queue whose consumer makes one D1 write per message; GET
+//   /events/count answers how many were written: the floor of the shop's events, from webhook to applied effect.
 // wrangler dev runs one isolate, so what a PUT stored is there for every later GET.
 import { Hono } from "hono";
 import { createContext, createElement as h, useContext } from "react";
@@ -107,4 +109,23 @@ app.get("/page/:name", (c) => {
   return page === undefined ? c.notFound() : render(c.req.raw, page.padding);
 });
 
-export default app;
+app.post("/events", async (c) => {
+  await c.env.EVENTS.send(await c.req.json(), { contentType: "json" });
+  return c.json({ queued: true }, 202);
+});
+app.get("/events/count", async (c) => {
+  await c.env.DB.prepare("CREATE TABLE IF NOT EXISTS applied (id TEXT PRIMARY KEY, body TEXT)").run();
+  return c.json({ applied: await c.env.DB.prepare("SELECT count(*) AS n FROM applied").first("n") });
+});
+
+export default {
+  fetch: app.fetch,
+  /** One D1 write per message, acknowledged one by one, as the shop's consumer handles its events. */
+  async queue(batch, env) {
+    await env.DB.prepare("CREATE TABLE IF NOT EXISTS applied (id TEXT PRIMARY KEY, body TEXT)").run();
+    for (const message of batch.messages) {
+      await env.DB.prepare("INSERT OR IGNORE INTO applied (id, body) VALUES (?, ?)").bind(message.id, JSON.stringify(message.body)).run();
+      message.ack();
+    }
+  },
+};

@@ -9,6 +9,7 @@ import {
   IMPORT_CHUNK,
   recentImports,
   resumeImport,
+  resumeStalledImports,
   type ImportChunkMessage,
 } from "#worker/catalog/imports";
 import worker from "../../entry/index";
@@ -316,6 +317,40 @@ describe("CSV import", () => {
     const progress = await importProgress(ctx, jobId);
     expect(progress.counts.DONE).toBe(3);
     expect(progress.counts.FAILED).toBe(0);
+  });
+
+  it("queues every chunk at once; the sweep queues again the chunks of an import whose messages were lost", async () => {
+    const u = unique();
+    const { ctx } = serviceCtx(writer());
+    const rows: (string | number)[][] = [["Handle", "Name", "Price", "Option1 name", "Option1 value"]];
+    for (let i = 0; i < 30; i++) for (const size of ["S", "M", "L", "XL"]) rows.push([`lost-${u}-${i}`, `Lost ${i}`, "7", "Size", size]);
+    const { jobId } = await checkImport(ctx, file(rows), { email: "s@example.test" });
+    const q = recordingQueue();
+    await applyImport({ ...ctx, env: q.env }, jobId);
+    expect(q.chunks().map((c) => c.chunk)).toEqual([0, 1, 2]);
+    // The first chunk is applied; the other two messages are lost (a local queue restarted).
+    await deliver(q.env, [q.chunks()[0]]);
+    expect((await importProgress(ctx, jobId)).counts).toMatchObject({ DONE: 48, PENDING: 72 });
+    const later = new Date(Date.now() + 6 * 60_000);
+    const again = recordingQueue();
+    expect(await resumeStalledImports(again.env, ctx.db, new Date())).toBe(0);
+    expect(await resumeStalledImports(again.env, ctx.db, later)).toBeGreaterThanOrEqual(1);
+    expect(
+      again
+        .chunks()
+        .filter((c) => c.jobId === jobId)
+        .map((c) => c.chunk),
+    ).toEqual([1, 2]);
+    // Just resumed: the next sweep waits for those messages instead of sending them again.
+    expect(await resumeStalledImports(recordingQueue().env, ctx.db, new Date(later.getTime() + 60_000))).toBe(0);
+    await deliver(
+      again.env,
+      again.chunks().filter((c) => c.jobId === jobId),
+    );
+    const progress = await importProgress(ctx, jobId);
+    expect(progress.job.status).toBe("DONE");
+    expect(progress.counts.DONE).toBe(120);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM products WHERE slug LIKE ?").bind(`lost-${u}-%`).first("n")).toBe(30);
   });
 
   it("applies a 2,000-row file in chunks of whole products of at most 50 rows, one queue message each", async () => {

@@ -1,5 +1,5 @@
 import { runAutomationSweeps } from "#worker/automations";
-import { mediaSweepDue, sweepUnusedMedia } from "#worker/catalog";
+import { mediaSweepDue, resumeStalledImports, sweepUnusedMedia } from "#worker/catalog";
 import { retryDueEmails } from "#worker/email";
 import { expiredOneTimeTokensDelete } from "#worker/identity";
 import { cancelExpiredUnpaidOrders, reconcileStartedRefunds, releasePendingOnlineOrders } from "#worker/orders";
@@ -89,6 +89,7 @@ export async function runSweeps(
   const unpaidOrdersCanceled = await cancelExpiredUnpaidOrders(env, db, now, waitUntil);
   const pendingOnlineReleased = await releasePendingOnlineOrders(env, db, now, waitUntil);
   automations.startedRefundsSettled = await reconcileStartedRefunds(env, db, now, waitUntil);
+  automations.stalledImportsResumed = await resumeStalledImports(env, db, now);
   const emailsRetried = await retryDueEmails(env, db, now);
   const [expired] = await runBatch(db, [expiredOneTimeTokensDelete(db, now), rateLimitSweep(db)]);
   // The shop reads the store's settings from KV: put right a copy a failed write left behind.

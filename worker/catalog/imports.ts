@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
 import { taskStatement } from "#worker/tasks";
 import type { JobHandler } from "#worker/events";
 import type { Statement } from "#worker/events";
@@ -344,6 +344,29 @@ export async function resumeImport(ctx: Ctx, jobId: string): Promise<void> {
   await queueChunks(ctx.env, ctx.db, jobId);
 }
 
+/** Minutes an applying import may go without a chunk finishing before the sweep queues its chunks again. */
+const STALLED_IMPORT_MINUTES = 5;
+
+/**
+ * Queues again the chunks of imports that stopped moving (a chunk's message lost, e.g. when a local dev server
+ * restarts): a chunk delivered twice applies once, so this is harmless on an import that is only slow. Answers how
+ * many imports it resumed. Run by the sweeps.
+ */
+export async function resumeStalledImports(env: Env, db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - STALLED_IMPORT_MINUTES * 60_000).toISOString();
+  const stalled = await db
+    .select({ id: importJobs.id })
+    .from(importJobs)
+    .where(and(eq(importJobs.status, "APPLYING"), lt(importJobs.updatedDate, before)))
+    .limit(10);
+  for (const { id } of stalled) {
+    // Marked first, so the next sweep waits for these messages instead of sending them again at once.
+    await db.update(importJobs).set({ updatedDate: now.toISOString() }).where(eq(importJobs.id, id));
+    await queueChunks(env, db, id);
+  }
+  return stalled.length;
+}
+
 /** The product ids whose collection membership a chunk changes, by collection and direction. */
 type Membership = Map<string, { add: Set<string>; remove: Set<string> }>;
 
@@ -532,7 +555,7 @@ export const importChunkJob: JobHandler = async (message, p) => {
     const pc: PlanContext = { ctx, collectionIds: state.collectionIds, mayChangeStock: hasPermission(ctx.auth, "inventory.write") };
     const membership: Membership = new Map();
     const results = new Map<number, RowResult>();
-    // A few products at a time: each waits on its own D1 round trips, which overlap.
+    // Two products at a time (the consumer runs several chunks side by side too): their D1 round trips overlap.
     const oneByOne = await createTogether(ctx, fileProducts, state, pc, membership, results);
     await eachAtMost(PRODUCTS_AT_ONCE, oneByOne, async (fp) => {
       try {
@@ -581,7 +604,7 @@ export const importChunkJob: JobHandler = async (message, p) => {
 };
 
 /** How many products of one chunk are applied side by side. */
-const PRODUCTS_AT_ONCE = 4;
+const PRODUCTS_AT_ONCE = 2;
 
 /** Runs `task` on every item, at most `limit` at a time; rejects with the first failure once the others have ended. */
 async function eachAtMost<T>(limit: number, items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {

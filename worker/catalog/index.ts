@@ -15,7 +15,16 @@ export {
   updateCollection,
 } from "./collections";
 export { CHUNK_ROWS, MAX_IMPORT_BYTES, MAX_ROWS, PRODUCT_COLUMNS, REQUIRED_COLUMNS, VARIANT_COLUMNS } from "./csv-columns";
-export { applyImport, checkImport, exportProductsCsv, importJobHandlers, importProgress, recentImports, resumeImport } from "./imports";
+export {
+  applyImport,
+  checkImport,
+  exportProductsCsv,
+  importJobHandlers,
+  importProgress,
+  recentImports,
+  resumeImport,
+  resumeStalledImports,
+} from "./imports";
 export { decrementInventory, incrementInventory, inventoryOverview, lowStockCountRead, lowStockVariants, updateInventoryItem } from "./inventory";
 export { decrementRequest, incrementRequest, inventoryRoutes, updateRequest } from "./inventory-routes";
 export { mediaSweepDue, productMediaView, releaseUnusedMedia, sweepUnusedMedia } from "./media";

@@ -163,28 +163,33 @@ export const collectionProducts = sqliteTable(
  * queue. `auth` is the importing staff member as they were when they uploaded (the queue applies with their
  * permissions, not the shop's).
  */
-export const importJobs = sqliteTable("import_jobs", {
-  id: text("id").primaryKey(),
-  /** READY (checked, not applied), APPLYING, DONE. */
-  status: text("status", { enum: ["READY", "APPLYING", "DONE"] }).notNull(),
-  fileName: text("file_name").notNull(),
-  /** The importer's Auth (kind, identityId, role, permissions). */
-  auth: text("auth", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  /** The importer's email, shown on the job's page. */
-  createdBy: text("created_by").notNull(),
-  /** The file's columns, and the ones it has that the import ignores. */
-  columns: text("columns", { mode: "json" }).$type<{ columns: string[]; ignored: string[] }>().notNull(),
-  /** Products (not rows) to create, update and leave unchanged, and rows with errors. */
-  summary: text("summary", { mode: "json" })
-    .$type<{ create: number; update: number; unchanged: number; invalidRows: number; products: number }>()
-    .notNull(),
-  totalRows: integer("total_rows").notNull(),
-  chunks: integer("chunks").notNull(),
-  createdDate: text("created_date").notNull(),
-  updatedDate: text("updated_date").notNull(),
-  appliedDate: text("applied_date"),
-  finishedDate: text("finished_date"),
-});
+export const importJobs = sqliteTable(
+  "import_jobs",
+  {
+    id: text("id").primaryKey(),
+    /** READY (checked, not applied), APPLYING, DONE. */
+    status: text("status", { enum: ["READY", "APPLYING", "DONE"] }).notNull(),
+    fileName: text("file_name").notNull(),
+    /** The importer's Auth (kind, identityId, role, permissions). */
+    auth: text("auth", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** The importer's email, shown on the job's page. */
+    createdBy: text("created_by").notNull(),
+    /** The file's columns, and the ones it has that the import ignores. */
+    columns: text("columns", { mode: "json" }).$type<{ columns: string[]; ignored: string[] }>().notNull(),
+    /** Products (not rows) to create, update and leave unchanged, and rows with errors. */
+    summary: text("summary", { mode: "json" })
+      .$type<{ create: number; update: number; unchanged: number; invalidRows: number; products: number }>()
+      .notNull(),
+    totalRows: integer("total_rows").notNull(),
+    chunks: integer("chunks").notNull(),
+    createdDate: text("created_date").notNull(),
+    updatedDate: text("updated_date").notNull(),
+    appliedDate: text("applied_date"),
+    finishedDate: text("finished_date"),
+  },
+  // The sweep's look for imports that stopped moving reads only those still applying.
+  (t) => [index("import_jobs_applying_idx").on(t.updatedDate).where(sql`status = 'APPLYING'`)],
+);
 
 /** One data row of an import, with what the dry run found and, once applied, how it went. */
 export const importRows = sqliteTable(
