@@ -11,3 +11,6 @@ export function namesInListing(text: string): string[];
 export function createdId(text: string, key: string): string;
 export function deployedUrl(text: string): string | null;
 export function generatedSecrets(ownerEmail: string): Record<string, string>;
+export function varIn(toml: string, name: string): string;
+export function withVar(toml: string, name: string, value: string): string;
+export function publicOrigin(value: string): string | Error;
